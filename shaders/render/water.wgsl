@@ -1,0 +1,47 @@
+// Water field -> colour, after Elsts' water_sim drawing: thin water light blue, darkening
+// with mass; compressed water (mass > 1) darker still; solids in a ground colour.
+// Nearest-cell lookup: each target pixel shows the cell under it.
+
+struct View {
+    grid: vec2<f32>,    // (W, H) cells
+    target_size: vec2<f32>, // (width, height) pixels of the render target
+    min_mass: f32,      // cells below this are drawn as air
+    srgb_target: u32,   // 1 when the target encodes sRGB itself (we then emit linear values)
+    _pad: vec2<f32>,
+};
+
+@group(0) @binding(0) var<uniform> view: View;
+@group(0) @binding(1) var mass: texture_2d<f32>;
+@group(0) @binding(2) var solid: texture_2d<u32>;
+
+const AIR: vec3<f32> = vec3<f32>(0.96, 0.97, 0.98);
+const GROUND: vec3<f32> = vec3<f32>(0.42, 0.31, 0.22);
+const THIN: vec3<f32> = vec3<f32>(0.55, 0.80, 1.0);
+const FULL: vec3<f32> = vec3<f32>(0.05, 0.33, 0.85);
+const DEEP: vec3<f32> = vec3<f32>(0.0, 0.10, 0.40);
+
+fn to_linear(c: vec3<f32>) -> vec3<f32> {
+    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
+}
+
+@fragment
+fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
+    let cell = vec2<i32>(floor(pos.xy * view.grid / view.target_size));
+    let c = clamp(cell, vec2<i32>(0), vec2<i32>(view.grid) - 1);
+    var colour = AIR;
+    let m = textureLoad(mass, c, 0).r;
+    if textureLoad(solid, c, 0).r != 0u {
+        colour = GROUND;
+    } else if m >= view.min_mass {
+        if m <= 1.0 {
+            colour = mix(THIN, FULL, clamp(m, 0.0, 1.0));
+        } else {
+            // compression grows ~0.02 per cell of depth: darken over two full cells of excess
+            colour = mix(FULL, DEEP, clamp((m - 1.0) * 0.5, 0.0, 1.0));
+        }
+    }
+    if view.srgb_target == 1u {
+        colour = to_linear(colour);
+    }
+    return vec4<f32>(colour, 1.0);
+}

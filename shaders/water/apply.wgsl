@@ -1,0 +1,34 @@
+// Water pass 2 of 2: gather. A cell keeps its mass minus its outflows, plus what its four
+// neighbours sent it (each neighbour's flow towards it, from pass 1).
+// This is the push loop's `new_mass[x][y] -= Flow; new_mass[neighbour] += Flow`, read from
+// the receiving side: no scatter, no atomics, the same result whatever the thread order.
+// CPU mirror: `simulate_compression` (src/water/cpu.rs).
+
+@group(0) @binding(0) var<uniform> params: WaterParams;
+@group(0) @binding(1) var mass_in: texture_2d<f32>;
+@group(0) @binding(2) var flows: texture_2d<f32>;
+@group(0) @binding(3) var mass_out: texture_storage_2d<r32float, write>;
+
+fn flow_at(p: vec2<i32>, size: vec2<u32>) -> vec4<f32> {
+    if !inside(p, size) {
+        return vec4<f32>(0.0); // nothing flows in from outside the grid
+    }
+    return textureLoad(flows, p, 0);
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(mass_in);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let p = vec2<i32>(id.xy);
+    let own = flow_at(p, size);
+    var m = textureLoad(mass_in, p, 0).r;
+    m -= own.x + own.y + own.z + own.w;
+    m += flow_at(p + UP, size).x;     // the cell above flows down into this one
+    m += flow_at(p + RIGHT, size).y;  // the cell to the right flows left
+    m += flow_at(p + LEFT, size).z;   // the cell to the left flows right
+    m += flow_at(p + DOWN, size).w;   // the cell below flows up
+    textureStore(mass_out, p, vec4<f32>(m, 0.0, 0.0, 0.0));
+}

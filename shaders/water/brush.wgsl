@@ -1,0 +1,35 @@
+// Water brush: the viewer's pour/erase tool and the library's `inject`.
+// Inside the disc, a non-solid cell becomes max(mass * scale + add, 0); solid cells hold no
+// water. CPU mirror: `brush` in src/water/cpu.rs.
+
+struct Brush {
+    center: vec2<f32>, // (col, row) in cells; cell (c, r) has its centre at (c + 0.5, r + 0.5)
+    radius: f32,       // cells
+    scale: f32,        // 1: keep, 0: erase
+    add: f32,          // mass added per cell
+    _pad0: f32,
+    _pad1: f32,
+    _pad2: f32,
+};
+
+@group(0) @binding(0) var<uniform> brush: Brush;
+@group(0) @binding(1) var mass_in: texture_2d<f32>;
+@group(0) @binding(2) var solid: texture_2d<u32>;
+@group(0) @binding(3) var mass_out: texture_storage_2d<r32float, write>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(mass_in);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let p = vec2<i32>(id.xy);
+    var m = textureLoad(mass_in, p, 0).r;
+    let d = vec2<f32>(id.xy) + vec2<f32>(0.5) - brush.center;
+    if textureLoad(solid, p, 0).r != 0u {
+        m = 0.0;
+    } else if dot(d, d) <= brush.radius * brush.radius {
+        m = max(m * brush.scale + brush.add, 0.0);
+    }
+    textureStore(mass_out, p, vec4<f32>(m, 0.0, 0.0, 0.0));
+}

@@ -1,0 +1,24 @@
+// Water parameters and Elsts' stable-state rule, shared by the water passes.
+// Mirrors `WaterUniform` in src/water/gpu.rs and `get_stable_state_b` in src/water/cpu.rs.
+
+struct WaterParams {
+    max_mass: f32,      // MaxMass: mass of a full, uncompressed cell
+    max_compress: f32,  // MaxCompress: extra mass a cell holds per cell of water above it
+    min_mass: f32,      // MinMass: below this a cell counts as dry (statistics, rendering)
+    min_flow: f32,      // MinFlow: flows above this are halved ("smoother flow")
+    max_speed: f32,     // MaxSpeed: cap on vertical flow per step
+    side_share: f32,    // 1/4 (Elsts) or 1/2 (Unity port): share of a side difference that flows
+    open_boundary: u32, // 1: outside the grid is empty air that swallows water; 0: solid wall
+    _pad: u32,
+};
+
+// J. Elsts, "Simple Fluid Simulation With Cellular Automata" (2009), get_stable_state_b():
+// how much of `total_mass` the lower of two stacked cells holds when they are at rest.
+fn get_stable_state_b(total_mass: f32, p: WaterParams) -> f32 {
+    if total_mass <= p.max_mass {
+        return p.max_mass;
+    } else if total_mass < 2.0 * p.max_mass + p.max_compress {
+        return (p.max_mass * p.max_mass + total_mass * p.max_compress) / (p.max_mass + p.max_compress);
+    }
+    return (total_mass + p.max_compress) / 2.0;
+}

@@ -1,0 +1,136 @@
+//! GPU plumbing: device setup ([`Gpu`]), errors ([`GpuError`]), ping-pong textures
+//! ([`PingPong`]), the compute-kernel helper ([`Kernel`]) and readback ([`read_r32float`]).
+//!
+//! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
+//! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
+
+mod error;
+mod kernel;
+mod pingpong;
+mod readback;
+
+pub use error::GpuError;
+pub use kernel::{Kernel, binding};
+pub use pingpong::PingPong;
+pub use readback::{read_r32float, read_texture};
+
+use std::sync::{Arc, Mutex};
+
+/// An instance, adapter, device and queue, opened by eddy for the CLI, viewer, tests and benches.
+///
+/// Honours wgpu's environment variables: `WGPU_BACKEND` (e.g. `vulkan`, `gl`),
+/// `WGPU_ADAPTER_NAME` (a substring of the adapter's name), `WGPU_POWER_PREF`.
+/// The device gets the adapter's own limits (so large grids work where the adapter allows them)
+/// and no optional features. Uncaptured validation errors and device loss are recorded instead
+/// of panicking, and reported by [`Gpu::check`].
+pub struct Gpu {
+    /// The wgpu instance.
+    pub instance: wgpu::Instance,
+    /// The chosen adapter.
+    pub adapter: wgpu::Adapter,
+    /// The device all of eddy's resources live on.
+    pub device: wgpu::Device,
+    /// The device's queue.
+    pub queue: wgpu::Queue,
+    fault: Arc<Mutex<Option<GpuError>>>,
+}
+
+impl Gpu {
+    /// Opens a headless device (no window).
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`] when there is no usable adapter (the message says how to install
+    /// a software one), [`GpuError::RequestDevice`] when the adapter refuses a device.
+    pub fn headless() -> Result<Self, GpuError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::with_instance(instance, None))
+    }
+
+    /// Opens a device on `instance`, compatible with `surface` when one is given (the viewer).
+    ///
+    /// # Errors
+    /// As [`Gpu::headless`].
+    pub async fn with_instance(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, GpuError> {
+        let adapter = wgpu::util::initialize_adapter_from_env_or_default(&instance, surface)
+            .await
+            .map_err(|e| GpuError::NoAdapter { reason: e.to_string() })?;
+        let info = adapter.get_info();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("eddy"),
+                required_features: wgpu::Features::empty(),
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::RequestDevice { adapter: info.name.clone(), reason: e.to_string() })?;
+        let fault = Arc::new(Mutex::new(None));
+        let sink = fault.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            log::error!("uncaptured GPU error: {e}");
+            sink.lock().unwrap().get_or_insert(GpuError::from(e));
+        }));
+        let sink = fault.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            if reason != wgpu::DeviceLostReason::Destroyed {
+                sink.lock().unwrap().get_or_insert(GpuError::DeviceLost(format!("{reason:?}: {message}")));
+            }
+        });
+        Ok(Self { instance, adapter, device, queue, fault })
+    }
+
+    /// `"name (backend, device type)"`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.
+    pub fn adapter_label(&self) -> String {
+        adapter_label(&self.adapter.get_info())
+    }
+
+    /// Reports the first validation error or device loss recorded since the device was opened.
+    ///
+    /// # Errors
+    /// The recorded [`GpuError`] (it stays recorded: a lost device stays lost).
+    pub fn check(&self) -> Result<(), GpuError> {
+        match &*self.fault.lock().unwrap() {
+            None => Ok(()),
+            Some(GpuError::DeviceLost(m)) => Err(GpuError::DeviceLost(m.clone())),
+            Some(GpuError::OutOfMemory(m)) => Err(GpuError::OutOfMemory(m.clone())),
+            Some(e) => Err(GpuError::Validation(e.to_string())),
+        }
+    }
+}
+
+/// `"name (backend, device type)"` for an adapter.
+pub fn adapter_label(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+}
+
+/// Checks that a `width x height` grid fits `device`'s 2D texture limit.
+///
+/// # Errors
+/// [`GpuError::GridTooLarge`] when a side is 0 or larger than `max_texture_dimension_2d`.
+pub fn check_grid_size(device: &wgpu::Device, width: usize, height: usize) -> Result<(), GpuError> {
+    let max = device.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 || width > max as usize || height > max as usize {
+        return Err(GpuError::GridTooLarge { width, height, max });
+    }
+    Ok(())
+}
+
+/// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,
+/// so a failure comes back as an error instead of reaching the device's uncaptured handler.
+///
+/// # Errors
+/// [`GpuError::Validation`] or [`GpuError::OutOfMemory`] with wgpu's description.
+pub fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let value = f();
+    let v = pollster::block_on(validation.pop());
+    let o = pollster::block_on(oom.pop());
+    match v.or(o) {
+        Some(e) => Err(e.into()),
+        None => Ok(value),
+    }
+}

@@ -1,0 +1,89 @@
+//! Copying textures back to the CPU.
+
+use super::GpuError;
+use crate::grid::Grid;
+
+/// Largest staging buffer one readback chunk uses; bigger textures are read in row bands.
+const CHUNK_BYTES: u64 = 64 << 20;
+
+/// Reads a whole 2D texture back as tightly packed rows (row 0 = texel row 0 = top),
+/// `bytes_per_texel` bytes per texel. Waits for the GPU.
+///
+/// # Errors
+/// [`GpuError::DeviceLost`] if the device is lost while waiting, [`GpuError::Readback`] if
+/// mapping fails.
+pub fn read_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, GpuError> {
+    let (width, height) = (texture.width(), texture.height());
+    let row_bytes = width * bytes_per_texel;
+    let padded = row_bytes.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let rows_per_chunk = ((CHUNK_BYTES / padded as u64).max(1) as u32).min(height);
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("eddy readback"),
+        size: padded as u64 * rows_per_chunk as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut out = Vec::with_capacity(row_bytes as usize * height as usize);
+    let mut y = 0;
+    while y < height {
+        let rows = rows_per_chunk.min(height - y);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: 0, y, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(rows),
+                },
+            },
+            wgpu::Extent3d { width, height: rows, depth_or_array_layers: 1 },
+        );
+        queue.submit([encoder.finish()]);
+        let slice = buffer.slice(..padded as u64 * rows as u64);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device.poll(wgpu::PollType::wait_indefinitely())?;
+        rx.recv()
+            .map_err(|_| GpuError::DeviceLost("map callback dropped".into()))?
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        {
+            let view = slice.get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?;
+            for r in 0..rows as usize {
+                let start = r * padded as usize;
+                out.extend_from_slice(&view[start..start + row_bytes as usize]);
+            }
+        }
+        buffer.unmap();
+        y += rows;
+    }
+    Ok(out)
+}
+
+/// Reads an `r32float` texture of `W x H` texels into an `(H, W)` [`Grid<f32>`], row 0 at top.
+///
+/// # Errors
+/// As [`read_texture`].
+pub fn read_r32float(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+) -> Result<Grid<f32>, GpuError> {
+    let bytes = read_texture(device, queue, texture, 4)?;
+    let data: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+    Ok(Grid::from_vec(texture.width() as usize, texture.height() as usize, data)
+        .expect("readback size matches texture"))
+}

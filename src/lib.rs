@@ -1,0 +1,58 @@
+//! # eddy: 2D fluids as WGSL compute passes on wgpu
+//!
+//! Three models of fluid, each a set of compute passes over ping-pong storage textures with a
+//! CPU reference that the GPU is tested against:
+//!
+//! - [`water`]: the compressible-water cellular automaton (J. Elsts, "Simple Fluid Simulation
+//!   With Cellular Automata", 2009, and its Unity port);
+//! - `smoke` (planned): the GPU Gems ch. 38 Eulerian pipeline;
+//! - `gas` (planned): a mass-and-momentum flow automaton.
+//!
+//! All fields are `(H, W)` [`Grid`]s with row 0 at the top; units are cells and steps.
+//!
+//! ## Embedding
+//! Every GPU type takes an application's own `&wgpu::Device` and `&wgpu::Queue`:
+//!
+//! ```no_run
+//! use eddy::{Simulation, scene::Scene, water::{GpuWater, WaterParams, WaterState}};
+//! # fn main() -> Result<(), eddy::Error> {
+//! let gpu = eddy::gpu::Gpu::headless()?; // or your own device and queue
+//! let scene = Scene::preset("basin", 192, 128, 0)?;
+//! let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &WaterState::from_scene(&scene), WaterParams::default())?;
+//! sim.step(100)?;
+//! println!("total mass {}", sim.stats()?.total_mass);
+//! # Ok(()) }
+//! ```
+
+pub mod error;
+pub mod gpu;
+pub mod grid;
+pub mod render;
+pub mod scene;
+pub mod shaders;
+pub mod water;
+
+pub use error::{Error, ParamError};
+pub use grid::Grid;
+
+/// One simulation, on either backend: the GPU one and its CPU reference implement the same
+/// interface, so a test runs one scenario on both and compares the fields.
+pub trait Simulation {
+    /// The fields read back, e.g. [`water::WaterState`].
+    type State;
+
+    /// Advances `steps` steps. A GPU backend submits the work without waiting for it.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] if the device reports a failure.
+    fn step(&mut self, steps: u32) -> Result<(), Error>;
+
+    /// The current fields (a GPU backend reads them back and waits for the GPU).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] if the readback fails or the device is lost.
+    fn read_state(&mut self) -> Result<Self::State, Error>;
+
+    /// Steps run since creation.
+    fn steps_done(&self) -> u64;
+}

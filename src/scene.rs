@@ -1,0 +1,524 @@
+//! Scenes (what a run starts from) and state files.
+//!
+//! - **PNG scenes** ([`Scene::from_png`]): one pixel per cell, row 0 at the top; black
+//!   `(0,0,0)` = solid, blue `(0,0,255)` = water of mass 1.0, white `(255,255,255)` = empty.
+//!   A pixel counts as one of these when each channel is within [`COLOUR_TOLERANCE`] of it
+//!   (anti-aliased drawings); any other colour is an error naming the first such pixel.
+//! - **Presets** ([`Scene::preset`]): built-in scenes by name, [`PRESETS`].
+//! - **`.npz` state** ([`Npz`], [`NpzReader`]): NumPy archives of float32 `(H, W)` fields and a
+//!   uint8 `(H, W)` solid mask, row 0 at the top, loadable with `numpy.load`.
+
+use crate::grid::Grid;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How far (per channel, 0..=255) a pixel may be from a scene colour and still count as it.
+pub const COLOUR_TOLERANCE: u8 = 32;
+
+/// Built-in scene names, usable wherever a scene is asked for.
+pub const PRESETS: &[(&str, &str)] = &[
+    ("basin", "a block of water falling into a container with an obstacle in it"),
+    ("u-tube", "communicating vessels: water in the left arm of a U-tube"),
+    ("random", "Elsts-style random map: scattered ground and water cells (seeded)"),
+];
+
+/// Default size of presets, `(W, H)` cells.
+pub const DEFAULT_PRESET_SIZE: (usize, usize) = (192, 128);
+
+/// An error reading or writing a scene or state file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file is not a readable PNG.
+    #[error("{}: not a readable PNG image ({source})", path.display())]
+    Image {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's error.
+        source: image::ImageError,
+    },
+    /// A pixel whose colour is none of the scene colours.
+    #[error(
+        "{}: pixel (x={x}, y={y}) has colour ({}, {}, {}), which is not a scene colour; \
+         use black (0,0,0) = solid, blue (0,0,255) = water, white (255,255,255) = empty",
+        path.display(), rgb[0], rgb[1], rgb[2]
+    )]
+    UnknownColour {
+        /// The file.
+        path: PathBuf,
+        /// Column of the pixel (0 = left).
+        x: u32,
+        /// Row of the pixel (0 = top).
+        y: u32,
+        /// Its colour.
+        rgb: [u8; 3],
+    },
+    /// Neither a file nor a preset of that name exists.
+    #[error("no scene file or preset named {name:?}; presets are: {}", preset_names())]
+    UnknownScene {
+        /// The name given.
+        name: String,
+    },
+    /// A size with a zero side (or one too large to allocate).
+    #[error("scene size {width}x{height} is not usable: {reason}")]
+    BadSize {
+        /// Columns asked for.
+        width: usize,
+        /// Rows asked for.
+        height: usize,
+        /// Why not.
+        reason: &'static str,
+    },
+    /// An `.npz` file that cannot be read as one.
+    #[error("{}: not a readable .npz archive ({message})", path.display())]
+    Npz {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A required array is missing from an `.npz`.
+    #[error("{}: array {name:?} is missing (arrays present: {present})", path.display())]
+    MissingArray {
+        /// The file.
+        path: PathBuf,
+        /// The array expected.
+        name: &'static str,
+        /// Names found instead.
+        present: String,
+    },
+    /// An array of the wrong dtype, rank or order.
+    #[error("{}: array {name:?}: {message}", path.display())]
+    BadArray {
+        /// The file.
+        path: PathBuf,
+        /// The array.
+        name: &'static str,
+        /// What is wrong and what is expected.
+        message: String,
+    },
+    /// Two arrays of one state with different shapes.
+    #[error("{}: array {a:?} has shape {a_shape:?} but {b:?} has {b_shape:?}; they must match", path.display())]
+    ShapeMismatch {
+        /// The file.
+        path: PathBuf,
+        /// First array.
+        a: &'static str,
+        /// Its `(H, W)`.
+        a_shape: (usize, usize),
+        /// Second array.
+        b: &'static str,
+        /// Its `(H, W)`.
+        b_shape: (usize, usize),
+    },
+    /// A value that the model cannot start from (NaN, infinite, negative mass).
+    #[error("{}: {array}[{row}, {col}] = {value}: must be finite and >= 0", path.display())]
+    BadValue {
+        /// The file.
+        path: PathBuf,
+        /// The array.
+        array: &'static str,
+        /// Row of the first bad cell (0 = top).
+        row: usize,
+        /// Column of the first bad cell.
+        col: usize,
+        /// Its value.
+        value: f32,
+    },
+}
+
+fn preset_names() -> String {
+    PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+/// A scene: the solid mask and the initial water, both `(H, W)`, row 0 at the top.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// 1 = solid, 0 = open.
+    pub solid: Grid<u8>,
+    /// Initial water mass per cell (full-cell units), 0 in solid cells.
+    pub water: Grid<f32>,
+}
+
+/// What a `--scene` argument names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneSource {
+    /// A built-in preset, by name.
+    Preset(String),
+    /// A PNG file.
+    Png(PathBuf),
+}
+
+impl SceneSource {
+    /// A path that exists (or ends in `.png`) is a file; otherwise a known preset name.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownScene`] when it is neither.
+    pub fn parse(s: &str) -> Result<Self, SceneError> {
+        let path = Path::new(s);
+        if path.exists() || s.to_ascii_lowercase().ends_with(".png") {
+            Ok(SceneSource::Png(path.to_path_buf()))
+        } else if PRESETS.iter().any(|(n, _)| *n == s) {
+            Ok(SceneSource::Preset(s.to_string()))
+        } else {
+            Err(SceneError::UnknownScene { name: s.to_string() })
+        }
+    }
+}
+
+impl fmt::Display for SceneSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SceneSource::Preset(n) => write!(f, "preset {n}"),
+            SceneSource::Png(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// The scene colours, in the order they are tried.
+const PALETTE: [([u8; 3], Cell); 3] =
+    [([0, 0, 0], Cell::Solid), ([0, 0, 255], Cell::Water), ([255, 255, 255], Cell::Empty)];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Cell {
+    Solid,
+    Water,
+    Empty,
+}
+
+impl Scene {
+    /// An empty `width x height` scene.
+    ///
+    /// # Errors
+    /// [`SceneError::BadSize`] when a side is 0.
+    pub fn empty(width: usize, height: usize) -> Result<Self, SceneError> {
+        if width == 0 || height == 0 {
+            return Err(SceneError::BadSize { width, height, reason: "each side must be at least 1 cell" });
+        }
+        Ok(Self { solid: Grid::filled(width, height, 0), water: Grid::filled(width, height, 0.0) })
+    }
+
+    /// Loads `source`; presets are built at `size` `(W, H)` cells with `seed` (for `random`).
+    ///
+    /// # Errors
+    /// As [`Scene::from_png`] and [`Scene::preset`].
+    pub fn load(source: &SceneSource, size: (usize, usize), seed: u64) -> Result<Self, SceneError> {
+        match source {
+            SceneSource::Preset(name) => Self::preset(name, size.0, size.1, seed),
+            SceneSource::Png(path) => Self::from_png(path),
+        }
+    }
+
+    /// Reads a PNG scene; its size is the image's size (one pixel per cell).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] / [`SceneError::Image`] when the file is missing or not a PNG,
+    /// [`SceneError::UnknownColour`] naming the first pixel (row-major from the top left) whose
+    /// colour is not a scene colour.
+    pub fn from_png(path: &Path) -> Result<Self, SceneError> {
+        let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+        let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+            .map_err(|source| SceneError::Image { path: path.to_path_buf(), source })?
+            .to_rgb8();
+        let (w, h) = img.dimensions();
+        let mut scene = Self::empty(w as usize, h as usize)?;
+        for (x, y, px) in img.enumerate_pixels() {
+            let cell = PALETTE
+                .iter()
+                .find(|(c, _)| c.iter().zip(px.0).all(|(&a, b)| a.abs_diff(b) <= COLOUR_TOLERANCE))
+                .map(|&(_, cell)| cell)
+                .ok_or(SceneError::UnknownColour { path: path.to_path_buf(), x, y, rgb: px.0 })?;
+            let at = (y as usize, x as usize);
+            match cell {
+                Cell::Solid => scene.solid[at] = 1,
+                Cell::Water => scene.water[at] = 1.0,
+                Cell::Empty => {}
+            }
+        }
+        Ok(scene)
+    }
+
+    /// A built-in scene ([`PRESETS`]) at `width x height` cells; `seed` drives `random`.
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownScene`] for an unknown name, [`SceneError::BadSize`] for a zero side.
+    pub fn preset(name: &str, width: usize, height: usize, seed: u64) -> Result<Self, SceneError> {
+        let mut s = Self::empty(width, height)?;
+        let (w, h) = (width as f32, height as f32);
+        let col = |f: f32| ((f * w) as usize).min(width);
+        let row = |f: f32| ((f * h) as usize).min(height);
+        match name {
+            "basin" => {
+                // Container: two walls and a floor, open at the top; an obstacle inside.
+                s.fill_solid(row(0.45)..height, col(0.12)..col(0.12) + 2);
+                s.fill_solid(row(0.45)..height, col(0.88).saturating_sub(2)..col(0.88));
+                s.fill_solid(height.saturating_sub(2)..height, col(0.12)..col(0.88));
+                s.fill_solid(row(0.72)..row(0.8), col(0.45)..col(0.55));
+                s.fill_water(row(0.04)..row(0.34), col(0.22)..col(0.52), 1.0);
+            }
+            "u-tube" => {
+                // Solid everywhere but two arms joined by a channel at the bottom.
+                s.fill_solid(0..height, 0..width);
+                let (l0, l1) = (col(0.15), col(0.35));
+                let (r0, r1) = (col(0.65), col(0.85));
+                let (c0, c1) = (row(0.72), row(0.9));
+                s.clear_solid(row(0.05)..c1, l0..l1);
+                s.clear_solid(row(0.05)..c1, r0..r1);
+                s.clear_solid(c0..c1, l0..r1);
+                s.fill_water(row(0.25)..c1, l0..l1, 1.0);
+                s.fill_water(c0..c1, l1..r1, 1.0);
+            }
+            "random" => {
+                // After Elsts' random map: each cell ground (1/8), water (1/4) or air.
+                let mut rng = fastrand::Rng::with_seed(seed);
+                for r in 0..height {
+                    for c in 0..width {
+                        let u = rng.f32();
+                        if u < 0.125 {
+                            s.solid[(r, c)] = 1;
+                        } else if u < 0.375 {
+                            s.water[(r, c)] = 1.0;
+                        }
+                    }
+                }
+            }
+            _ => return Err(SceneError::UnknownScene { name: name.to_string() }),
+        }
+        Ok(s)
+    }
+
+    /// Makes the cells in `rows x cols` solid (and dry).
+    pub fn fill_solid(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) {
+        self.for_each(rows, cols, |s, at| {
+            s.solid[at] = 1;
+            s.water[at] = 0.0;
+        });
+    }
+
+    /// Makes the cells in `rows x cols` open.
+    pub fn clear_solid(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) {
+        self.for_each(rows, cols, |s, at| s.solid[at] = 0);
+    }
+
+    /// Sets the water of the open cells in `rows x cols` to `mass`.
+    pub fn fill_water(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>, mass: f32) {
+        self.for_each(rows, cols, |s, at| {
+            if s.solid[at] == 0 {
+                s.water[at] = mass;
+            }
+        });
+    }
+
+    fn for_each(
+        &mut self,
+        rows: std::ops::Range<usize>,
+        cols: std::ops::Range<usize>,
+        mut f: impl FnMut(&mut Self, (usize, usize)),
+    ) {
+        let (h, w) = self.solid.shape();
+        for r in rows.start.min(h)..rows.end.min(h) {
+            for c in cols.start.min(w)..cols.end.min(w) {
+                f(self, (r, c));
+            }
+        }
+    }
+}
+
+/// Fails unless the two named `(H, W)` shapes are equal.
+///
+/// # Errors
+/// [`SceneError::ShapeMismatch`].
+pub fn check_same_shape(
+    path: &Path,
+    a: (&'static str, (usize, usize)),
+    b: (&'static str, (usize, usize)),
+) -> Result<(), SceneError> {
+    if a.1 != b.1 {
+        return Err(SceneError::ShapeMismatch { path: path.to_path_buf(), a: a.0, a_shape: a.1, b: b.0, b_shape: b.1 });
+    }
+    Ok(())
+}
+
+/// Fails at the first cell (row-major) that is NaN, infinite or negative.
+///
+/// # Errors
+/// [`SceneError::BadValue`].
+pub fn check_finite_non_negative(path: &Path, array: &'static str, grid: &Grid<f32>) -> Result<(), SceneError> {
+    if let Some(i) = grid.as_slice().iter().position(|v| !v.is_finite() || *v < 0.0) {
+        let w = grid.width();
+        return Err(SceneError::BadValue {
+            path: path.to_path_buf(),
+            array,
+            row: i / w,
+            col: i % w,
+            value: grid.as_slice()[i],
+        });
+    }
+    Ok(())
+}
+
+/// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first).
+pub struct Npz {
+    path: PathBuf,
+    zip: npyz::npz::NpzWriter<std::io::BufWriter<std::fs::File>>,
+}
+
+impl Npz {
+    /// Creates (or truncates) `path`.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn create(path: &Path) -> Result<Self, SceneError> {
+        let zip =
+            npyz::npz::NpzWriter::create(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+        Ok(Self { path: path.to_path_buf(), zip })
+    }
+
+    fn io(&self, source: impl Into<std::io::Error>) -> SceneError {
+        SceneError::Io { path: self.path.clone(), source: source.into() }
+    }
+
+    fn write<T: npyz::AutoSerialize + Copy>(
+        &mut self,
+        name: &str,
+        shape: &[u64],
+        data: &[T],
+    ) -> Result<(), SceneError> {
+        use npyz::WriterBuilder;
+        let result = (|| {
+            let mut w = self.zip.array::<T>(name, Default::default())?.default_dtype().shape(shape).begin_nd()?;
+            w.extend(data.iter().copied())?;
+            w.finish()
+        })();
+        result.map_err(|e| self.io(e))
+    }
+
+    /// Adds a float32 `(H, W)` array.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_f32(&mut self, name: &str, grid: &Grid<f32>) -> Result<(), SceneError> {
+        let (h, w) = grid.shape();
+        self.write(name, &[h as u64, w as u64], grid.as_slice())
+    }
+
+    /// Adds a float32 `(H, W, C)` array from `C` `(H, W)` components (e.g. a velocity field).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_f32_components(&mut self, name: &str, components: &[&Grid<f32>]) -> Result<(), SceneError> {
+        let (h, w) = components[0].shape();
+        let data: Vec<f32> = (0..h * w).flat_map(|i| components.iter().map(move |g| g.as_slice()[i])).collect();
+        self.write(name, &[h as u64, w as u64, components.len() as u64], &data)
+    }
+
+    /// Adds a uint8 `(H, W)` array.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_u8(&mut self, name: &str, grid: &Grid<u8>) -> Result<(), SceneError> {
+        let (h, w) = grid.shape();
+        self.write(name, &[h as u64, w as u64], grid.as_slice())
+    }
+
+    /// Finishes the archive and flushes it to disk.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn finish(mut self) -> Result<(), SceneError> {
+        use std::io::Write;
+        let mut file = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
+        file.flush().map_err(|e| self.io(e))
+    }
+}
+
+/// Reads `(H, W)` arrays from a NumPy `.npz` archive.
+pub struct NpzReader {
+    path: PathBuf,
+    archive: npyz::npz::NpzArchive<std::io::BufReader<std::fs::File>>,
+}
+
+impl NpzReader {
+    /// Opens `path`.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when missing, [`SceneError::Npz`] when not a zip archive.
+    pub fn open(path: &Path) -> Result<Self, SceneError> {
+        let p = path.to_path_buf();
+        let archive = npyz::npz::NpzArchive::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
+            _ => SceneError::Io { path: p.clone(), source: e },
+        })?;
+        Ok(Self { path: p, archive })
+    }
+
+    /// Reads array `name` as a 2-D grid; `None` when absent. `convert` turns each element
+    /// (given the dtype string, e.g. `<f4`) into `T`, or says it cannot.
+    fn read_2d<T>(
+        &mut self,
+        name: &'static str,
+        expected: &str,
+        read: impl FnOnce(npyz::NpyFile<npyz::zip::read::ZipFile<'_>>, &str) -> Option<std::io::Result<Vec<T>>>,
+    ) -> Result<Option<Grid<T>>, SceneError> {
+        let path = self.path.clone();
+        let npz_err = |e: std::io::Error| SceneError::Npz { path: path.clone(), message: e.to_string() };
+        let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
+        let Some(npy) = self.archive.by_name(name).map_err(npz_err)? else { return Ok(None) };
+        let shape = npy.shape().to_vec();
+        if shape.len() != 2 {
+            return Err(bad(format!("has shape {shape:?}; expected 2-D (H, W)")));
+        }
+        if npy.order() != npyz::Order::C {
+            return Err(bad("is in Fortran order; save it with numpy.ascontiguousarray".into()));
+        }
+        let dtype = npy.dtype().descr();
+        let data = read(npy, &dtype)
+            .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
+            .map_err(npz_err)?;
+        Grid::from_vec(shape[1] as usize, shape[0] as usize, data).map(Some).ok_or_else(|| bad("is truncated".into()))
+    }
+
+    fn names(&self) -> String {
+        self.archive.array_names().collect::<Vec<_>>().join(", ")
+    }
+
+    /// Reads float32 (or float64, converted) array `name`, `(H, W)`.
+    ///
+    /// # Errors
+    /// [`SceneError::MissingArray`], [`SceneError::BadArray`] (wrong rank, dtype or order),
+    /// [`SceneError::Npz`] (corrupt data).
+    pub fn read_f32(&mut self, name: &'static str) -> Result<Grid<f32>, SceneError> {
+        let grid = self.read_2d(name, "float32", |npy, dtype| match dtype {
+            "<f4" => Some(npy.into_vec::<f32>()),
+            "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
+            _ => None,
+        })?;
+        grid.ok_or_else(|| SceneError::MissingArray { path: self.path.clone(), name, present: self.names() })
+    }
+
+    /// Reads an integer or bool mask `name` as u8 (non-zero = 1); `None` when absent.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_u8_opt(&mut self, name: &'static str) -> Result<Option<Grid<u8>>, SceneError> {
+        fn ones<T: PartialEq + Default>(v: Vec<T>) -> Vec<u8> {
+            v.into_iter().map(|x| (x != T::default()) as u8).collect()
+        }
+        self.read_2d(name, "uint8 or bool", |npy, dtype| match dtype {
+            "|u1" => Some(npy.into_vec::<u8>().map(ones)),
+            "|b1" => Some(npy.into_vec::<bool>().map(ones)),
+            "|i1" => Some(npy.into_vec::<i8>().map(ones)),
+            "<i4" => Some(npy.into_vec::<i32>().map(ones)),
+            "<i8" => Some(npy.into_vec::<i64>().map(ones)),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,29 @@
+//! The WGSL sources, embedded at compile time and composed from `shaders/`.
+//!
+//! WGSL has no `#include`; a pass that uses shared pieces (`shaders/common/`, a model's
+//! `params.wgsl`) is the concatenation of those files and its own, in that order.
+//! [`ALL`] lists every composed module; `tests/shader_validation.rs` validates each with naga
+//! and checks that every `.wgsl` file under `shaders/` is part of at least one.
+
+macro_rules! modules {
+    ($($(#[$doc:meta])* $name:ident = $id:literal: [$($file:literal),+];)+) => {
+        $(
+            $(#[$doc])*
+            pub const $name: &str =
+                concat!($(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $file)), "\n"),+);
+        )+
+        /// Every composed module: `(name, source, the files under shaders/ it is made of)`.
+        pub const ALL: &[(&str, &str, &[&str])] = &[$(($id, $name, &[$($file),+])),+];
+    };
+}
+
+modules! {
+    /// Water pass 1: per-cell outflows (down, left, right, up).
+    WATER_FLOW = "water/flow": ["common/grid.wgsl", "water/params.wgsl", "water/flow.wgsl"];
+    /// Water pass 2: gather inflows, write the new mass.
+    WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/params.wgsl", "water/apply.wgsl"];
+    /// Water brush: pour / erase in a disc.
+    WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
+    /// Render: water mass to colour (full-screen triangle + fragment colour map).
+    RENDER_WATER = "render/water": ["render/fullscreen.wgsl", "render/water.wgsl"];
+}

@@ -1,0 +1,142 @@
+//! CPU reference of the water model: a literal port of Elsts' sequential push loop.
+//!
+//! Source: J. Elsts, "Simple Fluid Simulation With Cellular Automata" (w-shadow.com, 2009),
+//! Processing sketch `water_sim`, functions `simulate_compression()` and
+//! `get_stable_state_b()`. Read beside `shaders/water/flow.wgsl` (the body of the loop) and
+//! `shaders/water/apply.wgsl` (the `new_mass` updates, gathered).
+//!
+//! Differences from the original, all of layout only: the grid is `(H, W)` with row 0 at the top,
+//! so "below" is `row + 1` (the original's `y - 1`); the original's border ring of air (whose
+//! mass it zeroes each step) is [`Boundary::Open`], and a solid border is [`Boundary::Wall`].
+
+use super::{Boundary, Brush, WaterParams, WaterState};
+use crate::grid::Grid;
+
+/// How much of `total_mass` the lower of two stacked cells holds at rest (Elsts,
+/// `get_stable_state_b`): a full cell holds `max_mass`, plus `max_compress` for each full cell
+/// of water above it.
+pub fn get_stable_state_b(total_mass: f32, p: &WaterParams) -> f32 {
+    if total_mass <= p.max_mass {
+        p.max_mass
+    } else if total_mass < 2.0 * p.max_mass + p.max_compress {
+        (p.max_mass * p.max_mass + total_mass * p.max_compress) / (p.max_mass + p.max_compress)
+    } else {
+        (total_mass + p.max_compress) / 2.0
+    }
+}
+
+/// Processing's `constrain(v, lo, hi)`.
+fn constrain(v: f32, lo: f32, hi: f32) -> f32 {
+    v.max(lo).min(hi)
+}
+
+/// One step of the water automaton, in place: Elsts' `simulate_compression()`.
+///
+/// `state.mass` is `(H, W)` in units of a full cell (1.0 = `max_mass`); `state.solid` is
+/// `(H, W)`, non-zero = ground. Every flow is computed from the previous step's masses (`mass`)
+/// and accumulated into `new_mass`, so the result does not depend on the loop order.
+pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
+    let (h, w) = state.mass.shape();
+    let mass = &state.mass;
+    let blocks = &state.solid;
+    let mut new_mass = mass.clone();
+    // Outside the grid: ground (wall) or air of mass 0 whose water is removed (open).
+    let ground = |r: isize, c: isize| match blocks.get(r, c) {
+        Some(&s) => s != 0,
+        None => p.boundary == Boundary::Wall,
+    };
+    let mass_at = |r: isize, c: isize| mass.get(r, c).copied().unwrap_or(0.0);
+    let push = |new_mass: &mut Grid<f32>, from: (isize, isize), to: (isize, isize), flow: f32| {
+        new_mass[(from.0 as usize, from.1 as usize)] -= flow;
+        if let Some(m) = new_mass.get(to.0, to.1) {
+            let m = *m + flow;
+            new_mass[(to.0 as usize, to.1 as usize)] = m;
+        } // else: it left the map (open boundary)
+    };
+
+    for y in 0..h as isize {
+        for x in 0..w as isize {
+            // Skip inert ground blocks
+            if ground(y, x) {
+                continue;
+            }
+            // Custom push-only flow
+            let mut remaining_mass = mass_at(y, x);
+            if remaining_mass <= 0.0 {
+                continue;
+            }
+
+            // The block below this one
+            if !ground(y + 1, x) {
+                let below = mass_at(y + 1, x);
+                let mut flow = get_stable_state_b(remaining_mass + below, p) - below;
+                if flow > p.min_flow {
+                    flow *= 0.5; // leads to smoother flow
+                }
+                flow = constrain(flow, 0.0, p.max_speed.min(remaining_mass));
+                push(&mut new_mass, (y, x), (y + 1, x), flow);
+                remaining_mass -= flow;
+            }
+            if remaining_mass <= 0.0 {
+                continue;
+            }
+
+            // Left: equalise the amount of water in this block and its neighbour
+            if !ground(y, x - 1) {
+                let mut flow = (mass_at(y, x) - mass_at(y, x - 1)) * p.side_share;
+                if flow > p.min_flow {
+                    flow *= 0.5;
+                }
+                flow = constrain(flow, 0.0, remaining_mass);
+                push(&mut new_mass, (y, x), (y, x - 1), flow);
+                remaining_mass -= flow;
+            }
+            if remaining_mass <= 0.0 {
+                continue;
+            }
+
+            // Right
+            if !ground(y, x + 1) {
+                let mut flow = (mass_at(y, x) - mass_at(y, x + 1)) * p.side_share;
+                if flow > p.min_flow {
+                    flow *= 0.5;
+                }
+                flow = constrain(flow, 0.0, remaining_mass);
+                push(&mut new_mass, (y, x), (y, x + 1), flow);
+                remaining_mass -= flow;
+            }
+            if remaining_mass <= 0.0 {
+                continue;
+            }
+
+            // Up. Only compressed water flows upwards.
+            if !ground(y - 1, x) {
+                let above = mass_at(y - 1, x);
+                let mut flow = remaining_mass - get_stable_state_b(remaining_mass + above, p);
+                if flow > p.min_flow {
+                    flow *= 0.5;
+                }
+                flow = constrain(flow, 0.0, p.max_speed.min(remaining_mass));
+                push(&mut new_mass, (y, x), (y - 1, x), flow);
+            }
+        }
+    }
+    state.mass = new_mass;
+}
+
+/// The brush (`shaders/water/brush.wgsl`): inside the disc, a non-solid cell becomes
+/// `max(mass * scale + add, 0)`; every solid cell is emptied.
+pub fn brush(state: &mut WaterState, b: &Brush) {
+    let (h, w) = state.mass.shape();
+    for row in 0..h {
+        for col in 0..w {
+            let (dx, dy) = (col as f32 + 0.5 - b.center.0, row as f32 + 0.5 - b.center.1);
+            let m = &mut state.mass[(row, col)];
+            if state.solid[(row, col)] != 0 {
+                *m = 0.0;
+            } else if dx * dx + dy * dy <= b.radius * b.radius {
+                *m = (*m * b.scale + b.add).max(0.0);
+            }
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! The water model on the GPU: two compute passes per step, gather-only.
+//!
+//! 1. [`FlowPass`] (`shaders/water/flow.wgsl`): every cell writes its four outflows
+//!    (down, left, right, up) into an `rgba32float` texture, computed exactly as Elsts' push loop
+//!    computes them from the previous masses.
+//! 2. [`ApplyPass`] (`shaders/water/apply.wgsl`): every cell subtracts its outflows and adds
+//!    the flow each neighbour sent towards it, writing the other mass texture of the ping-pong.
+//!
+//! Because the push loop reads only the previous step's masses, the sum of pushes a cell
+//! receives equals what it gathers here: the two formulations agree up to f32 rounding order.
+
+use super::{Brush, WaterParams, WaterState, WaterStats};
+use crate::error::Error;
+use crate::gpu::{self, GpuError, Kernel, PingPong, binding};
+use crate::grid::Grid;
+use crate::shaders;
+
+/// Mirrors `struct WaterParams` in `shaders/water/params.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct WaterUniform {
+    max_mass: f32,
+    max_compress: f32,
+    min_mass: f32,
+    min_flow: f32,
+    max_speed: f32,
+    side_share: f32,
+    open_boundary: u32,
+    _pad: u32,
+}
+
+impl From<&WaterParams> for WaterUniform {
+    fn from(p: &WaterParams) -> Self {
+        Self {
+            max_mass: p.max_mass,
+            max_compress: p.max_compress,
+            min_mass: p.min_mass,
+            min_flow: p.min_flow,
+            max_speed: p.max_speed,
+            side_share: p.side_share,
+            open_boundary: (p.boundary == super::Boundary::Open) as u32,
+            _pad: 0,
+        }
+    }
+}
+
+/// Mirrors `struct Brush` in `shaders/water/brush.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct BrushUniform {
+    center: [f32; 2],
+    radius: f32,
+    scale: f32,
+    add: f32,
+    _pad: [f32; 3],
+}
+
+/// Pass 1: outflows. Bind group `i` reads mass texture `i`.
+struct FlowPass {
+    kernel: Kernel,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl FlowPass {
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        mass: &PingPong,
+        solid: &wgpu::TextureView,
+        flows: &wgpu::TextureView,
+    ) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "water/flow",
+            shaders::WATER_FLOW,
+            &[
+                binding::uniform(0),
+                binding::texture_f32(1),
+                binding::texture_u32(2),
+                binding::storage_write(3, wgpu::TextureFormat::Rgba32Float),
+            ],
+        );
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    wgpu::BindingResource::TextureView(&mass.views()[i]),
+                    wgpu::BindingResource::TextureView(solid),
+                    wgpu::BindingResource::TextureView(flows),
+                ],
+            )
+        });
+        Self { kernel, bind_groups }
+    }
+}
+
+/// Pass 2: gather. Bind group `i` reads mass texture `i` and writes texture `1 - i`.
+struct ApplyPass {
+    kernel: Kernel,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl ApplyPass {
+    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, mass: &PingPong, flows: &wgpu::TextureView) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "water/apply",
+            shaders::WATER_APPLY,
+            &[
+                binding::uniform(0),
+                binding::texture_f32(1),
+                binding::texture_f32(2),
+                binding::storage_write(3, wgpu::TextureFormat::R32Float),
+            ],
+        );
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    wgpu::BindingResource::TextureView(&mass.views()[i]),
+                    wgpu::BindingResource::TextureView(flows),
+                    wgpu::BindingResource::TextureView(&mass.views()[1 - i]),
+                ],
+            )
+        });
+        Self { kernel, bind_groups }
+    }
+}
+
+/// The brush. Bind group `i` reads mass texture `i` and writes texture `1 - i`.
+struct BrushPass {
+    kernel: Kernel,
+    uniform: wgpu::Buffer,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl BrushPass {
+    fn new(device: &wgpu::Device, mass: &PingPong, solid: &wgpu::TextureView) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "water/brush",
+            shaders::WATER_BRUSH,
+            &[
+                binding::uniform(0),
+                binding::texture_f32(1),
+                binding::texture_u32(2),
+                binding::storage_write(3, wgpu::TextureFormat::R32Float),
+            ],
+        );
+        let uniform = uniform_buffer(device, "water/brush", std::mem::size_of::<BrushUniform>());
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    wgpu::BindingResource::TextureView(&mass.views()[i]),
+                    wgpu::BindingResource::TextureView(solid),
+                    wgpu::BindingResource::TextureView(&mass.views()[1 - i]),
+                ],
+            )
+        });
+        Self { kernel, uniform, bind_groups }
+    }
+}
+
+fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// The water model on a wgpu device.
+///
+/// Textures (`W x H` texels for an `(H, W)` grid, texel `(x, y)` = cell `(row y, col x)`):
+/// mass `r32float` ping-pong, outflows `rgba32float` (down, left, right, up), solid mask `r8uint`.
+/// Holds clones of the device and queue it was made with (an application's own, or
+/// [`crate::gpu::Gpu`]'s).
+pub struct GpuWater {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    width: u32,
+    height: u32,
+    params: WaterParams,
+    uniform: wgpu::Buffer,
+    mass: PingPong,
+    solid: wgpu::Texture,
+    solid_view: wgpu::TextureView,
+    flow: FlowPass,
+    apply: ApplyPass,
+    brush: BrushPass,
+    steps: u64,
+}
+
+impl GpuWater {
+    /// Uploads `state` and builds the passes.
+    ///
+    /// # Errors
+    /// [`Error::Param`] for invalid `params`; [`GpuError::GridTooLarge`] when a side is 0 or above
+    /// the device's `max_texture_dimension_2d`; [`GpuError::Validation`] / `OutOfMemory` if the
+    /// device rejects a resource.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        state: &WaterState,
+        params: WaterParams,
+    ) -> Result<Self, Error> {
+        params.validate()?;
+        let (h, w) = state.shape();
+        gpu::check_grid_size(device, w, h)?;
+        let (width, height) = (w as u32, h as u32);
+        let mut sim = gpu::scoped(device, || {
+            let uniform = uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
+            let mass = PingPong::new(device, "water/mass", width, height, wgpu::TextureFormat::R32Float);
+            let solid = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("water/solid"),
+                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::R8Uint,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_DST
+                    | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            });
+            let solid_view = solid.create_view(&Default::default());
+            let flows = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("water/flows"),
+                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba32Float,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
+                view_formats: &[],
+            });
+            let flows_view = flows.create_view(&Default::default());
+            let flow = FlowPass::new(device, &uniform, &mass, &solid_view, &flows_view);
+            let apply = ApplyPass::new(device, &uniform, &mass, &flows_view);
+            let brush = BrushPass::new(device, &mass, &solid_view);
+            GpuWater {
+                device: device.clone(),
+                queue: queue.clone(),
+                width,
+                height,
+                params,
+                uniform,
+                mass,
+                solid,
+                solid_view,
+                flow,
+                apply,
+                brush,
+                steps: 0,
+            }
+        })?;
+        sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&WaterUniform::from(&params)));
+        sim.upload_mass(&state.mass);
+        sim.upload_solid(&state.solid)?;
+        Ok(sim)
+    }
+
+    fn upload(&self, texture: &wgpu::Texture, bytes: &[u8], bytes_per_texel: u32) {
+        self.queue.write_texture(
+            texture.as_image_copy(),
+            bytes,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(self.width * bytes_per_texel),
+                rows_per_image: None,
+            },
+            texture.size(),
+        );
+    }
+
+    fn upload_mass(&self, mass: &Grid<f32>) {
+        self.upload(self.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
+    }
+
+    /// Replaces the solid mask (`(H, W)`, non-zero = ground) and empties the cells that became
+    /// solid.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if `solid`'s shape differs from the grid's.
+    pub fn upload_solid(&mut self, solid: &Grid<u8>) -> Result<(), GpuError> {
+        if solid.shape() != (self.height as usize, self.width as usize) {
+            return Err(GpuError::Validation(format!(
+                "solid mask is {:?}, grid is ({}, {})",
+                solid.shape(),
+                self.height,
+                self.width
+            )));
+        }
+        self.upload(&self.solid, solid.as_slice(), 1);
+        // A zero-radius brush changes nothing but empties solid cells.
+        self.brush(&Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
+        Ok(())
+    }
+
+    /// The rule constants in use.
+    pub fn params(&self) -> &WaterParams {
+        &self.params
+    }
+
+    /// Changes the rule constants from the next step on.
+    ///
+    /// # Errors
+    /// [`crate::error::ParamError`] (as [`Error::Param`]) for invalid values; nothing changes.
+    pub fn set_params(&mut self, params: WaterParams) -> Result<(), Error> {
+        params.validate()?;
+        self.params = params;
+        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&WaterUniform::from(&params)));
+        Ok(())
+    }
+
+    /// Records `steps` steps into `encoder` (one compute pass, two dispatches per step) and
+    /// advances the ping-pong. Use this to put the simulation into an application's own frame;
+    /// [`crate::Simulation::step`] does it with its own encoder and submits.
+    pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water step"), timestamp_writes: None });
+        for _ in 0..steps {
+            let i = self.mass.read_index();
+            self.flow.kernel.dispatch(&mut pass, &self.flow.bind_groups[i], self.width, self.height);
+            self.apply.kernel.dispatch(&mut pass, &self.apply.bind_groups[i], self.width, self.height);
+            self.mass.swap();
+        }
+        self.steps += steps as u64;
+    }
+
+    /// Applies a brush edit now (a compute pass, submitted).
+    pub fn brush(&mut self, b: &Brush) {
+        let u = BrushUniform {
+            center: [b.center.0, b.center.1],
+            radius: b.radius,
+            scale: b.scale,
+            add: b.add,
+            _pad: [0.0; 3],
+        };
+        self.queue.write_buffer(&self.brush.uniform, 0, bytemuck::bytes_of(&u));
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let i = self.mass.read_index();
+            self.brush.kernel.dispatch(&mut pass, &self.brush.bind_groups[i], self.width, self.height);
+        }
+        self.mass.swap();
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Reads the mass field back: `(H, W)` f32, row 0 at top. Waits for the GPU.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub fn read_mass(&self) -> Result<Grid<f32>, GpuError> {
+        gpu::read_r32float(&self.device, &self.queue, self.mass.current())
+    }
+
+    /// Total mass and wet cells, computed on the CPU from a readback of the mass field.
+    ///
+    /// # Errors
+    /// As [`GpuWater::read_mass`].
+    pub fn stats(&self) -> Result<WaterStats, GpuError> {
+        Ok(WaterStats::of(&self.read_mass()?, self.params.min_mass))
+    }
+
+    /// The current mass texture (`r32float`), e.g. to render it.
+    pub fn mass_view(&self) -> &wgpu::TextureView {
+        self.mass.current_view()
+    }
+
+    /// The solid mask texture (`r8uint`).
+    pub fn solid_view(&self) -> &wgpu::TextureView {
+        &self.solid_view
+    }
+
+    /// `(W, H)` in cells.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+}
+
+impl crate::Simulation for GpuWater {
+    type State = WaterState;
+
+    /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
+    fn step(&mut self, steps: u32) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_steps(&mut encoder, steps);
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Reads mass and solid mask back (waits for the GPU).
+    fn read_state(&mut self) -> Result<WaterState, Error> {
+        let mass = self.read_mass()?;
+        let solid_bytes = gpu::read_texture(&self.device, &self.queue, &self.solid, 1)?;
+        let solid = Grid::from_vec(self.width as usize, self.height as usize, solid_bytes).expect("solid size");
+        Ok(WaterState { mass, solid })
+    }
+
+    fn steps_done(&self) -> u64 {
+        self.steps
+    }
+}
