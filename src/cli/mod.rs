@@ -1,0 +1,203 @@
+//! Command-line arguments (clap) and the `run` and `bench` commands.
+
+pub mod bench;
+pub mod run;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use eddy::scene::{Scene, SceneSource};
+use eddy::water::{Boundary, RulePreset, WaterParams, WaterState};
+use std::path::PathBuf;
+
+/// What the commands return: any error, printed by `main` as one line.
+pub type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// eddy: 2D fluids as WGSL compute passes on wgpu.
+///
+/// With no command, opens the viewer on the default scene.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about = None, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of `view`, when no command is given.
+    #[command(flatten)]
+    pub view: ViewArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Open a window and run a model live (the default command).
+    View(ViewArgs),
+    /// Run a model headless: scene in, PNG frames and .npz state out.
+    Run(RunArgs),
+    /// Measure steps/s and Mcells/s of the GPU path and the CPU reference.
+    Bench(BenchArgs),
+}
+
+/// The fluid model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Elsts' compressible-water cellular automaton.
+    #[default]
+    Water,
+}
+
+/// Where a run starts and by which rules: shared by `view` and `run`.
+#[derive(Args, Debug, Clone)]
+pub struct SimArgs {
+    /// Fluid model.
+    #[arg(long, value_enum, default_value_t = Mode::Water)]
+    pub mode: Mode,
+    /// Scene: a PNG file (black = solid, blue = water, white = empty) or a preset name
+    /// (basin, u-tube, random).
+    #[arg(long, default_value = "basin")]
+    pub scene: String,
+    /// Start from a saved .npz state instead of a scene (arrays `mass`, `solid`).
+    #[arg(long, value_name = "STATE.npz")]
+    pub load: Option<PathBuf>,
+    /// Size of a preset scene, WxH cells (PNG scenes have their image's size).
+    #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "192x128")]
+    pub size: (usize, usize),
+    /// Seed of the `random` preset.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rule set: elsts (side flow 1/4) or unity (side flow 1/2).
+    #[arg(long, value_enum, default_value_t = RulePreset::Elsts)]
+    pub preset: RulePreset,
+    /// Outside the grid: wall (solid) or open (empty air; water flowing out is removed).
+    #[arg(long, value_enum, default_value_t = Boundary::Wall)]
+    pub boundary: Boundary,
+    /// MaxMass: mass of a full cell [default: 1.0].
+    #[arg(long)]
+    pub max_mass: Option<f32>,
+    /// MaxCompress: extra mass per full cell above [default: 0.02].
+    #[arg(long)]
+    pub max_compress: Option<f32>,
+    /// MinMass: cells below count as dry [default: 0.0001].
+    #[arg(long)]
+    pub min_mass: Option<f32>,
+    /// MinFlow: flows above are halved [default: 0.01].
+    #[arg(long)]
+    pub min_flow: Option<f32>,
+    /// MaxSpeed: cap on vertical flow per step [default: 1.0].
+    #[arg(long)]
+    pub max_speed: Option<f32>,
+    /// Share of a side difference that flows per step, in (0, 0.5] [default: by --preset].
+    #[arg(long)]
+    pub side_share: Option<f32>,
+}
+
+impl SimArgs {
+    /// The water rule constants: the preset's, with the overrides given, validated.
+    pub fn water_params(&self) -> std::result::Result<WaterParams, eddy::ParamError> {
+        let mut p = WaterParams::preset(self.preset);
+        p.boundary = self.boundary;
+        let set = |field: &mut f32, v: Option<f32>| {
+            if let Some(v) = v {
+                *field = v;
+            }
+        };
+        set(&mut p.max_mass, self.max_mass);
+        set(&mut p.max_compress, self.max_compress);
+        set(&mut p.min_mass, self.min_mass);
+        set(&mut p.min_flow, self.min_flow);
+        set(&mut p.max_speed, self.max_speed);
+        set(&mut p.side_share, self.side_share);
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// The starting state: `--load` if given, else the scene. Preset sizes are checked against
+    /// `max_side` (the adapter's texture limit) before anything is allocated.
+    pub fn initial_state(&self, max_side: u32) -> Result<WaterState> {
+        if let Some(path) = &self.load {
+            return Ok(WaterState::load_npz(path)?);
+        }
+        let source = SceneSource::parse(&self.scene)?;
+        if let SceneSource::Preset(_) = source {
+            let (w, h) = self.size;
+            if w == 0 || h == 0 || w > max_side as usize || h > max_side as usize {
+                return Err(eddy::gpu::GpuError::GridTooLarge { width: w, height: h, max: max_side }.into());
+            }
+        }
+        Ok(WaterState::from_scene(&Scene::load(&source, self.size, self.seed)?))
+    }
+
+    /// What the run starts from, for messages.
+    pub fn describe_start(&self) -> String {
+        match &self.load {
+            Some(p) => format!("state {}", p.display()),
+            None => match SceneSource::parse(&self.scene) {
+                Ok(s @ SceneSource::Preset(_)) => format!("{s} at {}x{}", self.size.0, self.size.1),
+                Ok(s) => s.to_string(),
+                Err(_) => self.scene.clone(),
+            },
+        }
+    }
+}
+
+/// Parses `WxH` (e.g. `256x128`).
+fn parse_size(s: &str) -> std::result::Result<(usize, usize), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("{s:?} is not WxH, e.g. 256x128"))?;
+    let num =
+        |t: &str| t.trim().parse::<usize>().map_err(|_| format!("{s:?} is not WxH with whole numbers, e.g. 256x128"));
+    Ok((num(w)?, num(h)?))
+}
+
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// Simulation steps per displayed frame.
+    #[arg(long, default_value_t = 4)]
+    pub steps_per_frame: u32,
+    /// Window pixels per cell (initial window size).
+    #[arg(long, default_value_t = 5)]
+    pub scale: u32,
+    /// Quit after this many frames (for automated checks; with --screenshot).
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// Save what the window shows as a PNG when quitting after --frames.
+    #[arg(long, value_name = "PATH", requires = "frames")]
+    pub screenshot: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// Number of steps to run.
+    #[arg(long, default_value_t = 1000)]
+    pub steps: u64,
+    /// Write the final state here as .npz (arrays `mass` float32 (H, W), `solid` uint8 (H, W)).
+    #[arg(long, value_name = "OUT.npz")]
+    pub save: Option<PathBuf>,
+    /// Write PNG frames into this directory (frame_000000.png, ...), created if missing.
+    #[arg(long, value_name = "DIR")]
+    pub frames: Option<PathBuf>,
+    /// With --frames: write a frame every K steps (and the first and last).
+    #[arg(long, value_name = "K", default_value_t = 100)]
+    pub every: u64,
+    /// With --frames: pixels per cell.
+    #[arg(long, default_value_t = 1)]
+    pub scale: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Fluid model.
+    #[arg(long, value_enum, default_value_t = Mode::Water)]
+    pub mode: Mode,
+    /// Square grid sizes to measure (cells per side), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "256,512,1024")]
+    pub sizes: Vec<usize>,
+    /// Timed runs per size; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Seconds each timed run should last (the step count is calibrated to it).
+    #[arg(long, default_value_t = 0.5)]
+    pub seconds: f64,
+    /// Skip the CPU reference.
+    #[arg(long)]
+    pub no_cpu: bool,
+}
