@@ -2,26 +2,26 @@
 
 /// One compute pass's pipeline and bind-group layout (group 0), built from one WGSL source.
 ///
-/// Every pass uses `@workgroup_size(8, 8)` over texels, one invocation per cell.
+/// One invocation per cell; a workgroup covers `tile x tile` cells (`@workgroup_size(tile, tile)`).
 pub struct Kernel {
     /// The compute pipeline (entry point `main`).
     pub pipeline: wgpu::ComputePipeline,
     /// Layout of `@group(0)`.
     pub layout: wgpu::BindGroupLayout,
     label: &'static str,
+    tile: u32,
 }
 
-/// Workgroup edge length shared by every compute shader (`@workgroup_size(8, 8)`).
-pub const WORKGROUP: u32 = 8;
-
 impl Kernel {
-    /// Compiles `source` and builds the pipeline with a group-0 layout of `entries`.
+    /// Compiles `source` and builds the pipeline with a group-0 layout of `entries`; `tile` is
+    /// the shader's workgroup edge (`@workgroup_size(tile, tile)`).
     ///
     /// Creation errors surface through the device's error scopes (see [`crate::gpu::scoped`]).
     pub fn new(
         device: &wgpu::Device,
         label: &'static str,
         source: &str,
+        tile: u32,
         entries: &[wgpu::BindGroupLayoutEntry],
     ) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -42,7 +42,7 @@ impl Kernel {
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { pipeline, layout, label }
+        Self { pipeline, layout, label, tile }
     }
 
     /// A bind group for this kernel's layout, resources bound at 0, 1, 2, ... in order.
@@ -63,7 +63,7 @@ impl Kernel {
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, width: u32, height: u32) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(width.div_ceil(WORKGROUP), height.div_ceil(WORKGROUP), 1);
+        pass.dispatch_workgroups(width.div_ceil(self.tile), height.div_ceil(self.tile), 1);
     }
 }
 

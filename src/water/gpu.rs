@@ -73,6 +73,7 @@ impl FlowPass {
             device,
             "water/flow",
             shaders::WATER_FLOW,
+            8,
             &[
                 binding::uniform(0),
                 binding::texture_f32(1),
@@ -107,6 +108,7 @@ impl ApplyPass {
             device,
             "water/apply",
             shaders::WATER_APPLY,
+            8,
             &[
                 binding::uniform(0),
                 binding::texture_f32(1),
@@ -142,6 +144,7 @@ impl BrushPass {
             device,
             "water/brush",
             shaders::WATER_BRUSH,
+            8,
             &[
                 binding::uniform(0),
                 binding::texture_f32(1),
