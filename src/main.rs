@@ -18,11 +18,14 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // One clear line: the error and its causes, no backtrace.
+            // One clear line: the error and those of its causes it does not already say.
             let mut line = format!("eddy: error: {e}");
             let mut source = std::error::Error::source(&*e);
             while let Some(s) = source {
-                line.push_str(&format!(": {s}"));
+                let cause = s.to_string();
+                if !line.contains(&cause) {
+                    line.push_str(&format!(": {cause}"));
+                }
                 source = s.source();
             }
             eprintln!("{line}");

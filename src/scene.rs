@@ -479,7 +479,10 @@ impl NpzReader {
         if npy.order() != npyz::Order::C {
             return Err(bad("is in Fortran order; save it with numpy.ascontiguousarray".into()));
         }
-        let dtype = npy.dtype().descr();
+        let dtype = match npy.dtype() {
+            npyz::DType::Plain(t) => t.to_string(), // e.g. `<f4`
+            other => other.descr(),
+        };
         let data = read(npy, &dtype)
             .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
             .map_err(npz_err)?;

@@ -34,7 +34,7 @@ fn calibrate(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<u64> {
 }
 
 pub fn bench(args: BenchArgs) -> Result {
-    if args.runs == 0 || args.sizes.is_empty() || !(args.seconds > 0.0) {
+    if args.runs == 0 || args.sizes.is_empty() || args.seconds.is_nan() || args.seconds <= 0.0 {
         return Err("--runs, --sizes and --seconds must be positive".into());
     }
     let gpu = Gpu::headless()?;

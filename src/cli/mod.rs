@@ -4,7 +4,7 @@ pub mod bench;
 pub mod run;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use eddy::scene::{Scene, SceneSource};
+use eddy::scene::{self, Scene, SceneSource};
 use eddy::water::{Boundary, RulePreset, WaterParams, WaterState};
 use std::path::PathBuf;
 
@@ -116,7 +116,15 @@ impl SimArgs {
         let source = SceneSource::parse(&self.scene)?;
         if let SceneSource::Preset(_) = source {
             let (w, h) = self.size;
-            if w == 0 || h == 0 || w > max_side as usize || h > max_side as usize {
+            if w == 0 || h == 0 {
+                return Err(scene::SceneError::BadSize {
+                    width: w,
+                    height: h,
+                    reason: "each side must be at least 1 cell",
+                }
+                .into());
+            }
+            if w > max_side as usize || h > max_side as usize {
                 return Err(eddy::gpu::GpuError::GridTooLarge { width: w, height: h, max: max_side }.into());
             }
         }

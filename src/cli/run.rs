@@ -70,7 +70,7 @@ pub fn run(args: RunArgs) -> Result {
         gpu.check()?;
         done += n;
         bar.set_position(done);
-        if done % args.every == 0 || done == args.steps {
+        if done.is_multiple_of(args.every) || done == args.steps {
             save_frame(&sim, done)?;
         }
     }

@@ -1,0 +1,125 @@
+//! The `eddy` binary: `run` writes what it is asked for; bad input gives one clear line on
+//! stderr and a non-zero exit, never a panic.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn eddy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_eddy")).args(args).env("NODEVICE_SELECT", "1").output().expect("run eddy")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Shape and dtype string (e.g. `<f4`) of array `name` in an .npz, read with npyz directly.
+fn npz_array(path: &Path, name: &str) -> (Vec<u64>, String) {
+    let mut npz = npyz::npz::NpzArchive::open(path).unwrap();
+    let npy = npz.by_name(name).unwrap().unwrap_or_else(|| panic!("{name} missing from {}", path.display()));
+    let dtype = match npy.dtype() {
+        npyz::DType::Plain(t) => t.to_string(),
+        other => panic!("unexpected dtype {other:?}"),
+    };
+    (npy.shape().to_vec(), dtype)
+}
+
+#[test]
+fn run_writes_frames_and_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = dir.path().join("frames");
+    let save = dir.path().join("out.npz");
+    let o = eddy(&[
+        "run",
+        "--mode",
+        "water",
+        "--scene",
+        "basin",
+        "--size",
+        "80x50",
+        "--steps",
+        "120",
+        "--frames",
+        frames.to_str().unwrap(),
+        "--every",
+        "50",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("adapter: ") && out.contains("steps/s") && out.contains("total mass"), "{out}");
+    // Frames at steps 0, 50, 100 and the last one, 120.
+    for step in [0, 50, 100, 120] {
+        let png = frames.join(format!("frame_{step:06}.png"));
+        let img = image::open(&png).unwrap_or_else(|e| panic!("{}: {e}", png.display()));
+        assert_eq!((img.width(), img.height()), (80, 50));
+    }
+    assert_eq!(std::fs::read_dir(&frames).unwrap().count(), 4);
+    assert_eq!(npz_array(&save, "mass"), (vec![50, 80], "<f4".to_string()));
+    assert_eq!(npz_array(&save, "solid"), (vec![50, 80], "|u1".to_string()));
+
+    // The saved state loads back and runs on; mass is conserved in the closed basin.
+    let again = dir.path().join("again.npz");
+    let o = eddy(&["run", "--load", save.to_str().unwrap(), "--steps", "10", "--save", again.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let a = eddy::water::WaterState::load_npz(&save).unwrap().stats(0.0).total_mass;
+    let b = eddy::water::WaterState::load_npz(&again).unwrap().stats(0.0).total_mass;
+    assert!(((a - b) / a).abs() < 1e-5, "mass {a} -> {b}");
+}
+
+/// Runs `args`, expects failure with one line on stderr containing `needle`, and no panic.
+fn fails_with(args: &[&str], needle: &str) {
+    let o = eddy(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{args:?} should fail; output:\n{}", text(&o));
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    assert!(err.contains(needle), "{args:?}: stderr should mention {needle:?}:\n{err}");
+    let error_lines = err.lines().filter(|l| l.contains("error")).count();
+    assert_eq!(error_lines, 1, "{args:?}: expected one error line:\n{err}");
+}
+
+#[test]
+fn bad_input_gives_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+
+    fails_with(&["run", "--scene", &p("missing.png"), "--steps", "1"], "No such file");
+    std::fs::write(p("corrupt.png"), b"not a png at all").unwrap();
+    fails_with(&["run", "--scene", &p("corrupt.png"), "--steps", "1"], "not a readable PNG");
+    image::RgbImage::from_fn(8, 8, |x, _| if x == 5 { image::Rgb([0, 255, 0]) } else { image::Rgb([255; 3]) })
+        .save(p("green.png"))
+        .unwrap();
+    fails_with(&["run", "--scene", &p("green.png"), "--steps", "1"], "pixel (x=5, y=0)");
+    fails_with(&["run", "--scene", "no-such-preset", "--steps", "1"], "presets are: basin");
+    fails_with(&["run", "--scene", "basin", "--size", "0x10", "--steps", "1"], "0x10");
+    fails_with(&["run", "--scene", "basin", "--size", "100000x64", "--steps", "1"], "max_texture_dimension_2d");
+    fails_with(&["run", "--scene", "basin", "--side-share", "2", "--steps", "1"], "side-share");
+    fails_with(&["run", "--scene", "basin", "--max-speed", "NaN", "--steps", "1"], "max-speed");
+    fails_with(&["run", "--load", &p("missing.npz"), "--steps", "1"], "missing.npz");
+    std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
+    fails_with(&["run", "--load", &p("corrupt.npz"), "--steps", "1"], "not a readable .npz");
+
+    let mut mass = eddy::Grid::filled(6, 4, 0.5f32);
+    mass[(2, 3)] = f32::NAN;
+    eddy::water::WaterState { mass: mass.clone(), solid: eddy::Grid::filled(6, 4, 0) }
+        .save_npz(Path::new(&p("nan.npz")))
+        .unwrap();
+    fails_with(&["run", "--load", &p("nan.npz"), "--steps", "1"], "mass[2, 3] = NaN");
+    mass[(2, 3)] = -1.0;
+    eddy::water::WaterState { mass, solid: eddy::Grid::filled(6, 4, 0) }.save_npz(Path::new(&p("neg.npz"))).unwrap();
+    fails_with(&["run", "--load", &p("neg.npz"), "--steps", "1"], "mass[2, 3] = -1");
+}
+
+#[test]
+fn help_lists_commands_and_options() {
+    let o = eddy(&["--help"]);
+    assert!(o.status.success());
+    let t = text(&o);
+    for word in ["view", "run", "bench"] {
+        assert!(t.contains(word), "--help lacks {word}:\n{t}");
+    }
+    let t = text(&eddy(&["run", "--help"]));
+    for word in ["--scene", "--steps", "--boundary", "--preset", "--save", "--frames", "--every", "--load", "--size"] {
+        assert!(t.contains(word), "run --help lacks {word}:\n{t}");
+    }
+}

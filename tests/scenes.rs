@@ -1,0 +1,89 @@
+//! Scene and state-file formats (CPU only): PNG colours and tolerance, presets, .npz round trip.
+
+use eddy::Grid;
+use eddy::scene::{Scene, SceneError, SceneSource};
+use eddy::water::WaterState;
+
+fn write_png(path: &std::path::Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) {
+    image::RgbImage::from_fn(w, h, |x, y| image::Rgb(f(x, y))).save(path).unwrap();
+}
+
+#[test]
+fn png_colours_within_tolerance_map_to_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scene.png");
+    // Row 0: solid, anti-aliased solid; row 1: water, anti-aliased water; row 2: empty, off-white.
+    write_png(&path, 2, 3, |x, y| match (x, y) {
+        (0, 0) => [0, 0, 0],
+        (1, 0) => [30, 20, 32],
+        (0, 1) => [0, 0, 255],
+        (1, 1) => [25, 30, 230],
+        (0, 2) => [255, 255, 255],
+        _ => [230, 240, 250],
+    });
+    let s = Scene::from_png(&path).unwrap();
+    assert_eq!(s.solid.shape(), (3, 2));
+    assert_eq!(s.solid.as_slice(), &[1, 1, 0, 0, 0, 0]);
+    assert_eq!(s.water.as_slice(), &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn unknown_colour_names_first_pixel() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.png");
+    write_png(&path, 4, 3, |x, y| if (x, y) == (2, 1) || (x, y) == (3, 2) { [200, 30, 40] } else { [255; 3] });
+    match Scene::from_png(&path) {
+        Err(SceneError::UnknownColour { x: 2, y: 1, rgb: [200, 30, 40], .. }) => {}
+        other => panic!("expected UnknownColour at (2, 1), got {other:?}"),
+    }
+    let msg = Scene::from_png(&path).unwrap_err().to_string();
+    assert!(msg.contains("x=2, y=1") && msg.contains("(200, 30, 40)"), "{msg}");
+}
+
+#[test]
+fn presets_have_water_and_solids_and_reject_zero_size() {
+    for name in ["basin", "u-tube", "random"] {
+        let s = Scene::preset(name, 64, 48, 7).unwrap();
+        assert_eq!(s.solid.shape(), (48, 64));
+        let water: f32 = s.water.as_slice().iter().sum();
+        let solids: usize = s.solid.as_slice().iter().map(|&v| v as usize).sum();
+        assert!(water > 10.0 && solids > 10, "{name}: water {water}, solid cells {solids}");
+        assert!(
+            s.water.as_slice().iter().zip(s.solid.as_slice()).all(|(&m, &s)| s == 0 || m == 0.0),
+            "{name}: water in solid"
+        );
+    }
+    assert_ne!(Scene::preset("random", 64, 48, 1).unwrap(), Scene::preset("random", 64, 48, 2).unwrap());
+    assert_eq!(Scene::preset("random", 64, 48, 3).unwrap(), Scene::preset("random", 64, 48, 3).unwrap());
+    assert!(matches!(Scene::preset("basin", 0, 48, 0), Err(SceneError::BadSize { .. })));
+    assert!(matches!(SceneSource::parse("no-such-preset"), Err(SceneError::UnknownScene { .. })));
+}
+
+#[test]
+fn npz_round_trip_keeps_shapes_and_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.npz");
+    let mass = Grid::from_fn(5, 3, |r, c| (r * 5 + c) as f32 * 0.25);
+    let solid = Grid::from_fn(5, 3, |r, c| ((r + c) % 3 == 0) as u8);
+    let state = WaterState { mass, solid }.validated(&path).unwrap();
+    state.save_npz(&path).unwrap();
+    let back = WaterState::load_npz(&path).unwrap();
+    assert_eq!(back, state);
+    // Solid cells were emptied by `validated`.
+    assert!(back.mass.as_slice().iter().zip(back.solid.as_slice()).all(|(&m, &s)| s == 0 || m == 0.0));
+}
+
+#[test]
+fn npz_with_nan_or_negative_mass_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    for (bad, name) in [(f32::NAN, "nan"), (-0.5, "negative"), (f32::INFINITY, "inf")] {
+        let path = dir.path().join(format!("{name}.npz"));
+        let mut mass = Grid::filled(4, 2, 0.5);
+        mass[(1, 2)] = bad;
+        WaterState { mass, solid: Grid::filled(4, 2, 0) }.save_npz(&path).unwrap();
+        match WaterState::load_npz(&path) {
+            Err(SceneError::BadValue { row: 1, col: 2, .. }) => {}
+            other => panic!("{name}: expected BadValue at [1, 2], got {other:?}"),
+        }
+    }
+}

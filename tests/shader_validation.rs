@@ -1,0 +1,51 @@
+//! naga parses and validates every WGSL module eddy builds, and every `.wgsl` file under
+//! `shaders/` is part of one. All failures are collected, then asserted together.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn wgsl_files(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            wgsl_files(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "wgsl") {
+            out.insert(path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+#[test]
+fn every_shader_parses_and_validates() {
+    let mut failures = Vec::new();
+    for (name, source, _) in eddy::shaders::ALL {
+        let module = match naga::front::wgsl::parse_str(source) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{name}: parse error:\n{}", e.emit_to_string(source)));
+                continue;
+            }
+        };
+        let mut validator =
+            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default());
+        if let Err(e) = validator.validate(&module) {
+            failures.push(format!("{name}: validation error:\n{}", e.emit_to_string(source)));
+        }
+    }
+    assert!(failures.is_empty(), "{} shader module(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn every_wgsl_file_is_used() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut files = BTreeSet::new();
+    wgsl_files(&root, &root, &mut files);
+    assert!(!files.is_empty(), "no .wgsl files found under {}", root.display());
+    let used: BTreeSet<String> =
+        eddy::shaders::ALL.iter().flat_map(|(_, _, parts)| parts.iter().map(|p| p.to_string())).collect();
+    let unused: Vec<_> = files.difference(&used).collect();
+    assert!(
+        unused.is_empty(),
+        "these .wgsl files are in no module of eddy::shaders::ALL (so never validated): {unused:?}"
+    );
+}

@@ -1,0 +1,51 @@
+//! The viewer in a real window (needs an X display: CI runs the tests under `xvfb-run`).
+#![cfg(feature = "viewer")]
+
+use std::process::Command;
+
+#[test]
+fn viewer_window_shows_the_scene() {
+    assert!(
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some(),
+        "the viewer test needs a display: run the tests under `xvfb-run -a` (apt-get install xvfb)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("shot.png");
+    // 10 frames of 1 step: the water block of `basin` has fallen at most a few cells.
+    let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        .args([
+            "view",
+            "--scene",
+            "basin",
+            "--size",
+            "96x64",
+            "--scale",
+            "4",
+            "--steps-per-frame",
+            "1",
+            "--frames",
+            "10",
+        ])
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("NODEVICE_SELECT", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "viewer failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    let img = image::open(&shot).unwrap().to_rgb8();
+    assert_eq!((img.width(), img.height()), (384, 256));
+
+    let is_water = |p: &image::Rgb<u8>| p[2] > 150 && p[0] < 120;
+    let is_ground = |p: &image::Rgb<u8>| p[0] > p[2] + 30 && p[0] > 80 && p[0] < 140;
+    let water = img.pixels().filter(|p| is_water(p)).count();
+    let ground = img.pixels().filter(|p| is_ground(p)).count();
+    let total = (img.width() * img.height()) as usize;
+    assert!(water > total / 40, "too little water on screen: {water} of {total} pixels");
+    assert!(ground > total / 200, "no container on screen: {ground} of {total} pixels");
+    // The centre of the scene's water block (cols 0.22..0.52, rows 0.04..0.34) is water;
+    // the top-right corner, far from any water, is not.
+    let centre = img.get_pixel((0.37 * 384.0) as u32, (0.2 * 256.0) as u32);
+    assert!(is_water(centre), "expected water at the block's centre, found {centre:?}");
+    let corner = img.get_pixel(380, 4);
+    assert!(!is_water(corner) && !is_ground(corner), "expected air at the top right, found {corner:?}");
+}
