@@ -12,7 +12,7 @@ struct View {
 
 @group(0) @binding(0) var<uniform> view: View;
 @group(0) @binding(1) var mass: texture_2d<f32>;
-@group(0) @binding(2) var solid: texture_2d<u32>;
+@group(0) @binding(2) var solid: texture_2d<u32>; // bit 0: this cell is solid
 
 const AIR: vec3<f32> = vec3<f32>(0.96, 0.97, 0.98);
 const GROUND: vec3<f32> = vec3<f32>(0.42, 0.31, 0.22);
@@ -30,7 +30,7 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let c = clamp(cell, vec2<i32>(0), vec2<i32>(view.grid) - 1);
     var colour = AIR;
     let m = textureLoad(mass, c, 0).r;
-    if textureLoad(solid, c, 0).r != 0u {
+    if (textureLoad(solid, c, 0).r & 1u) != 0u {
         colour = GROUND;
     } else if m >= view.min_mass {
         if m <= 1.0 {

@@ -5,18 +5,18 @@
 // CPU mirror: `simulate_compression` (src/water/cpu.rs).
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
-@group(0) @binding(1) var mass_in: texture_2d<f32>;
-@group(0) @binding(2) var flows: texture_2d<f32>;
+@group(0) @binding(1) var mass_in: texture_storage_2d<r32float, read>;
+@group(0) @binding(2) var flows: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(3) var mass_out: texture_storage_2d<r32float, write>;
 
 fn flow_at(p: vec2<i32>, size: vec2<u32>) -> vec4<f32> {
     if !inside(p, size) {
         return vec4<f32>(0.0); // nothing flows in from outside the grid
     }
-    return textureLoad(flows, p, 0);
+    return textureLoad(flows, p);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(mass_in);
     if id.x >= size.x || id.y >= size.y {
@@ -24,7 +24,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let p = vec2<i32>(id.xy);
     let own = flow_at(p, size);
-    var m = textureLoad(mass_in, p, 0).r;
+    var m = textureLoad(mass_in, p).r;
     m -= own.x + own.y + own.z + own.w;
     m += flow_at(p + UP, size).x;     // the cell above flows down into this one
     m += flow_at(p + RIGHT, size).y;  // the cell to the right flows left

@@ -13,8 +13,8 @@ struct Brush {
 };
 
 @group(0) @binding(0) var<uniform> brush: Brush;
-@group(0) @binding(1) var mass_in: texture_2d<f32>;
-@group(0) @binding(2) var solid: texture_2d<u32>;
+@group(0) @binding(1) var mass_in: texture_storage_2d<r32float, read>;
+@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // bit 0: this cell is solid
 @group(0) @binding(3) var mass_out: texture_storage_2d<r32float, write>;
 
 @compute @workgroup_size(8, 8)
@@ -24,9 +24,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let p = vec2<i32>(id.xy);
-    var m = textureLoad(mass_in, p, 0).r;
+    var m = textureLoad(mass_in, p).r;
     let d = vec2<f32>(id.xy) + vec2<f32>(0.5) - brush.center;
-    if textureLoad(solid, p, 0).r != 0u {
+    if (textureLoad(solid, p).r & 1u) != 0u {
         m = 0.0;
     } else if dot(d, d) <= brush.radius * brush.radius {
         m = max(m * brush.scale + brush.add, 0.0);

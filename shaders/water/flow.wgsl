@@ -6,22 +6,15 @@
 // Output texel = (down, left, right, up) mass leaving this cell this step.
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
-@group(0) @binding(1) var mass_in: texture_2d<f32>;
-@group(0) @binding(2) var solid: texture_2d<u32>;
+@group(0) @binding(1) var mass_in: texture_storage_2d<r32float, read>;
+@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // SOLID_* bits, see params.wgsl
 @group(0) @binding(3) var flows_out: texture_storage_2d<rgba32float, write>;
-
-fn is_solid(p: vec2<i32>, size: vec2<u32>) -> bool {
-    if !inside(p, size) {
-        return params.open_boundary == 0u;
-    }
-    return textureLoad(solid, p, 0).r != 0u;
-}
 
 fn mass_at(p: vec2<i32>, size: vec2<u32>) -> f32 {
     if !inside(p, size) {
         return 0.0; // open boundary: empty air; wall boundary: never read (solid)
     }
-    return textureLoad(mass_in, p, 0).r;
+    return textureLoad(mass_in, p).r;
 }
 
 // Halve flows above MinFlow ("leads to smoother flow"), then clamp to [0, hi].
@@ -33,7 +26,7 @@ fn limit(flow: f32, hi: f32) -> f32 {
     return clamp(f, 0.0, hi);
 }
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(mass_in);
     if id.x >= size.x || id.y >= size.y {
@@ -42,30 +35,31 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
     var out = vec4<f32>(0.0); // (down, left, right, up)
     let m = mass_at(p, size);
-    if is_solid(p, size) || m <= 0.0 {
+    let walls = textureLoad(solid, p).r;
+    if (walls & SOLID_SELF) != 0u || m <= 0.0 {
         textureStore(flows_out, p, out);
         return;
     }
     var remaining = m;
 
     // Down: fill the cell below to its stable state.
-    if !is_solid(p + DOWN, size) {
+    if (walls & SOLID_BELOW) == 0u {
         let below = mass_at(p + DOWN, size);
         out.x = limit(get_stable_state_b(remaining + below, params) - below, min(params.max_speed, remaining));
         remaining -= out.x;
     }
     // Left and right: equalise with the neighbour, a side_share of the difference of the
     // *original* masses (Elsts uses mass[x][y], not remaining_mass).
-    if remaining > 0.0 && !is_solid(p + LEFT, size) {
+    if remaining > 0.0 && (walls & SOLID_LEFT) == 0u {
         out.y = limit((m - mass_at(p + LEFT, size)) * params.side_share, remaining);
         remaining -= out.y;
     }
-    if remaining > 0.0 && !is_solid(p + RIGHT, size) {
+    if remaining > 0.0 && (walls & SOLID_RIGHT) == 0u {
         out.z = limit((m - mass_at(p + RIGHT, size)) * params.side_share, remaining);
         remaining -= out.z;
     }
     // Up: only compressed water flows upwards.
-    if remaining > 0.0 && !is_solid(p + UP, size) {
+    if remaining > 0.0 && (walls & SOLID_ABOVE) == 0u {
         let above = mass_at(p + UP, size);
         out.w = limit(remaining - get_stable_state_b(remaining + above, params), min(params.max_speed, remaining));
     }

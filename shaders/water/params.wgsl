@@ -12,6 +12,16 @@ struct WaterParams {
     _pad: u32,
 };
 
+// The solid texture holds, per cell, which of itself and its four neighbours is solid
+// (outside the grid counts as solid with the wall boundary). It changes only when walls are
+// edited, so it is built then (`solid_bits` in src/water/gpu.rs), and a step reads one texel
+// instead of five.
+const SOLID_SELF: u32 = 1u;
+const SOLID_BELOW: u32 = 2u;
+const SOLID_LEFT: u32 = 4u;
+const SOLID_RIGHT: u32 = 8u;
+const SOLID_ABOVE: u32 = 16u;
+
 // J. Elsts, "Simple Fluid Simulation With Cellular Automata" (2009), get_stable_state_b():
 // how much of `total_mass` the lower of two stacked cells holds when they are at rest.
 fn get_stable_state_b(total_mass: f32, p: WaterParams) -> f32 {

@@ -2,26 +2,27 @@
 
 /// One compute pass's pipeline and bind-group layout (group 0), built from one WGSL source.
 ///
-/// One invocation per cell; a workgroup covers `tile x tile` cells (`@workgroup_size(tile, tile)`).
+/// One invocation per cell; a workgroup covers `workgroup.0 x workgroup.1` cells (columns x rows),
+/// the shader's `@workgroup_size(x, y)`.
 pub struct Kernel {
     /// The compute pipeline (entry point `main`).
     pub pipeline: wgpu::ComputePipeline,
     /// Layout of `@group(0)`.
     pub layout: wgpu::BindGroupLayout,
     label: &'static str,
-    tile: u32,
+    workgroup: (u32, u32),
 }
 
 impl Kernel {
-    /// Compiles `source` and builds the pipeline with a group-0 layout of `entries`; `tile` is
-    /// the shader's workgroup edge (`@workgroup_size(tile, tile)`).
+    /// Compiles `source` and builds the pipeline with a group-0 layout of `entries`;
+    /// `workgroup` must equal the shader's `@workgroup_size(x, y)`.
     ///
     /// Creation errors surface through the device's error scopes (see [`crate::gpu::scoped`]).
     pub fn new(
         device: &wgpu::Device,
         label: &'static str,
         source: &str,
-        tile: u32,
+        workgroup: (u32, u32),
         entries: &[wgpu::BindGroupLayoutEntry],
     ) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -42,7 +43,7 @@ impl Kernel {
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { pipeline, layout, label, tile }
+        Self { pipeline, layout, label, workgroup }
     }
 
     /// A bind group for this kernel's layout, resources bound at 0, 1, 2, ... in order.
@@ -63,7 +64,7 @@ impl Kernel {
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, width: u32, height: u32) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(width.div_ceil(self.tile), height.div_ceil(self.tile), 1);
+        pass.dispatch_workgroups(width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1), 1);
     }
 }
 
@@ -103,6 +104,20 @@ pub mod binding {
                 sample_type,
                 view_dimension: wgpu::TextureViewDimension::D2,
                 multisampled: false,
+            },
+            count: None,
+        }
+    }
+
+    /// `texture_storage_2d<format, read>`.
+    pub fn storage_read(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: STAGE,
+            ty: wgpu::BindingType::StorageTexture {
+                access: wgpu::StorageTextureAccess::ReadOnly,
+                format,
+                view_dimension: wgpu::TextureViewDimension::D2,
             },
             count: None,
         }
