@@ -49,3 +49,47 @@ fn viewer_window_shows_the_scene() {
     let corner = img.get_pixel(380, 4);
     assert!(!is_water(corner) && !is_ground(corner), "expected air at the top right, found {corner:?}");
 }
+
+/// Resizing the window, hiding it (unmap, the X11 analogue of minimising) and showing it again
+/// keeps the viewer running; the screenshot has the window's final size. Uses xdotool.
+#[test]
+fn viewer_survives_resize_and_hide() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let xdotool = |args: &[&str]| {
+        let o = Command::new("timeout")
+            .arg("30")
+            .arg("xdotool")
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("xdotool is needed for this test (apt-get install xdotool): {e}"));
+        assert!(o.status.success(), "xdotool {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("resized.png");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        .args(["view", "--scene", "basin", "--size", "96x64", "--scale", "4", "--frames", "3000"])
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("NODEVICE_SELECT", "1")
+        .spawn()
+        .unwrap();
+    // By PID: the other viewer test may have a window open at the same time.
+    let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
+    let window = window.lines().next().unwrap().to_string();
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(300));
+    pause();
+    xdotool(&["windowsize", &window, "300", "150"]);
+    pause();
+    xdotool(&["windowunmap", &window]);
+    pause();
+    xdotool(&["windowmap", &window]);
+    pause();
+    xdotool(&["windowsize", &window, "200", "100"]);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "viewer exited with {status}");
+    let img = image::open(&shot).unwrap().to_rgb8();
+    assert_eq!((img.width(), img.height()), (200, 100), "screenshot should have the window's final size");
+    let water = img.pixels().filter(|p| p[2] > 150 && p[0] < 120).count();
+    assert!(water > 200, "no water visible after the resizes: {water} pixels");
+}
