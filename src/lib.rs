@@ -24,6 +24,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod gpu;
 pub mod grid;

@@ -47,7 +47,7 @@ pub enum GpuError {
     #[error("GPU device lost: {0}; restart eddy (and check the driver) to go on")]
     DeviceLost(String),
     /// Mapping a readback buffer failed.
-    #[error("reading back from the GPU failed: {0}")]
+    #[error("reading back from the GPU failed ({0}); the device may have been lost: restart eddy")]
     Readback(String),
 }
 

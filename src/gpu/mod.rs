@@ -39,8 +39,9 @@ impl Gpu {
     /// Opens a headless device (no window).
     ///
     /// # Errors
-    /// [`GpuError::NoAdapter`] when there is no usable adapter (the message says how to install
-    /// a software one), [`GpuError::RequestDevice`] when the adapter refuses a device.
+    /// [`GpuError::NoAdapter`] when there is no usable adapter, or none whose name contains
+    /// `WGPU_ADAPTER_NAME` when that is set (the message lists the adapters there are and says how
+    /// to install a software one), [`GpuError::RequestDevice`] when the adapter refuses a device.
     pub fn headless() -> Result<Self, GpuError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         pollster::block_on(Self::with_instance(instance, None))
@@ -54,9 +55,33 @@ impl Gpu {
         instance: wgpu::Instance,
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self, GpuError> {
-        let adapter = wgpu::util::initialize_adapter_from_env_or_default(&instance, surface)
-            .await
-            .map_err(|e| GpuError::NoAdapter { reason: e.to_string() })?;
+        let adapter = match std::env::var("WGPU_ADAPTER_NAME") {
+            // A name was asked for: take it or say which adapters there are; never substitute.
+            // (wgpu's own `initialize_adapter_from_env` panics when nothing matches.)
+            Ok(name) => {
+                let all = instance.enumerate_adapters(wgpu::Backends::all()).await;
+                let labels: Vec<String> = all.iter().map(|a| adapter_label(&a.get_info())).collect();
+                all.into_iter()
+                    .find(|a| {
+                        a.get_info().name.to_lowercase().contains(&name.to_lowercase())
+                            && surface.is_none_or(|s| a.is_surface_supported(s))
+                    })
+                    .ok_or_else(|| GpuError::NoAdapter {
+                        reason: format!(
+                            "WGPU_ADAPTER_NAME={name:?} matches none of: {}",
+                            if labels.is_empty() { "none".to_string() } else { labels.join(", ") }
+                        ),
+                    })?
+            }
+            Err(_) => instance
+                .request_adapter(&wgpu::RequestAdapterOptions {
+                    power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
+                    compatible_surface: surface,
+                    ..Default::default()
+                })
+                .await
+                .map_err(|e| GpuError::NoAdapter { reason: e.to_string() })?,
+        };
         let info = adapter.get_info();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {

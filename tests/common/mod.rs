@@ -9,7 +9,6 @@ use std::path::PathBuf;
 /// The test device: any adapter (a software one is fine), validation on. Panics with an install
 /// hint when there is none: a GPU test never passes without a device.
 pub fn gpu() -> Gpu {
-    // SAFETY-free: only sets an env var before wgpu reads it, in a test process.
     match Gpu::headless() {
         Ok(g) => g,
         Err(e) => panic!(

@@ -1,0 +1,51 @@
+//! GPU failures come back as errors, not panics or hangs.
+
+mod common;
+
+use eddy::Simulation;
+use eddy::gpu::GpuError;
+use eddy::water::{GpuWater, WaterParams};
+use std::process::Command;
+
+#[test]
+fn lost_device_is_an_error_not_a_hang() {
+    let gpu = common::gpu();
+    let state = common::random_water(32, 32, 5, 0.1);
+    let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &state, WaterParams::default()).unwrap();
+    sim.step(3).unwrap();
+    gpu.device.destroy();
+    match sim.read_state() {
+        Err(e) => eprintln!("readback after destroy: {e}"),
+        Ok(_) => panic!("a readback from a destroyed device must fail"),
+    }
+}
+
+#[test]
+fn grid_over_the_texture_limit_is_rejected_before_allocating() {
+    let gpu = common::gpu();
+    let max = gpu.device.limits().max_texture_dimension_2d as usize;
+    let state = eddy::water::WaterState::empty(max + 1, 1);
+    match GpuWater::new(&gpu.device, &gpu.queue, &state, WaterParams::default()) {
+        Err(eddy::Error::Gpu(GpuError::GridTooLarge { width, .. })) => assert_eq!(width, max + 1),
+        Err(e) => panic!("expected GridTooLarge, got {e}"),
+        Ok(_) => panic!("a {}x1 grid should not fit a {max} texture limit", max + 1),
+    }
+}
+
+#[test]
+fn unknown_adapter_name_is_a_clear_error() {
+    let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        .args(["run", "--steps", "1"])
+        .env("WGPU_ADAPTER_NAME", "no-such-adapter-xyz")
+        .env("NODEVICE_SELECT", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("no GPU adapter found") && err.contains("no-such-adapter-xyz") && err.contains("llvmpipe")
+            || err.contains("mesa-vulkan-drivers"),
+        "{err}"
+    );
+}
