@@ -21,7 +21,7 @@ modules! {
     /// Water pass 1: per-cell outflows (down, left, right, up).
     WATER_FLOW = "water/flow": ["common/grid.wgsl", "water/params.wgsl", "water/flow.wgsl"];
     /// Water pass 2: gather inflows, write the new mass.
-    WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/params.wgsl", "water/apply.wgsl"];
+    WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/apply.wgsl"];
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).

@@ -4,10 +4,9 @@
 // the receiving side: no scatter, no atomics, the same result whatever the thread order.
 // CPU mirror: `simulate_compression` (src/water/cpu.rs).
 
-@group(0) @binding(0) var<uniform> params: WaterParams;
-@group(0) @binding(1) var mass_in: texture_storage_2d<r32float, read>;
-@group(0) @binding(2) var flows: texture_storage_2d<rgba32float, read>;
-@group(0) @binding(3) var mass_out: texture_storage_2d<r32float, write>;
+@group(0) @binding(0) var mass_in: texture_storage_2d<r32float, read>;
+@group(0) @binding(1) var flows: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(2) var mass_out: texture_storage_2d<r32float, write>;
 
 fn flow_at(p: vec2<i32>, size: vec2<u32>) -> vec4<f32> {
     if !inside(p, size) {

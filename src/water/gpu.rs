@@ -124,24 +124,22 @@ struct ApplyPass {
 }
 
 impl ApplyPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, mass: &PingPong, flows: &wgpu::TextureView) -> Self {
+    fn new(device: &wgpu::Device, mass: &PingPong, flows: &wgpu::TextureView) -> Self {
         let kernel = Kernel::new(
             device,
             "water/apply",
             shaders::WATER_APPLY,
             WORKGROUP,
             &[
-                binding::uniform(0),
-                binding::storage_read(1, wgpu::TextureFormat::R32Float),
-                binding::storage_read(2, wgpu::TextureFormat::Rgba32Float),
-                binding::storage_write(3, wgpu::TextureFormat::R32Float),
+                binding::storage_read(0, wgpu::TextureFormat::R32Float),
+                binding::storage_read(1, wgpu::TextureFormat::Rgba32Float),
+                binding::storage_write(2, wgpu::TextureFormat::R32Float),
             ],
         );
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
                 &[
-                    uniform.as_entire_binding(),
                     wgpu::BindingResource::TextureView(&mass.views()[i]),
                     wgpu::BindingResource::TextureView(flows),
                     wgpu::BindingResource::TextureView(&mass.views()[1 - i]),
@@ -268,7 +266,7 @@ impl GpuWater {
             });
             let flows_view = flows.create_view(&Default::default());
             let flow = FlowPass::new(device, &uniform, &mass, &solid_view, &flows_view);
-            let apply = ApplyPass::new(device, &uniform, &mass, &flows_view);
+            let apply = ApplyPass::new(device, &mass, &flows_view);
             let brush = BrushPass::new(device, &mass, &solid_view);
             GpuWater {
                 device: device.clone(),
