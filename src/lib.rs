@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod gas;
 pub mod gpu;
 pub mod grid;
 pub mod render;

@@ -1,9 +1,11 @@
 //! Scenes (what a run starts from) and state files.
 //!
 //! - **PNG scenes** ([`Scene::from_png`]): one pixel per cell, row 0 at the top; black
-//!   `(0,0,0)` = solid, blue `(0,0,255)` = water of mass 1.0, white `(255,255,255)` = empty.
-//!   A pixel counts as one of these when each channel is within [`COLOUR_TOLERANCE`] of it
-//!   (anti-aliased drawings); any other colour is an error naming the first such pixel.
+//!   `(0,0,0)` = solid, blue `(0,0,255)` = fluid (water of mass 1.0 in `water`, dense gas in
+//!   `gas`), white `(255,255,255)` = empty, and where the mode has sources ([`Colours::WithSources`]:
+//!   `gas`) red `(255,0,0)` = source. A pixel counts as one of these when each channel is within
+//!   [`COLOUR_TOLERANCE`] of it (anti-aliased drawings); any other colour is an error naming the
+//!   first such pixel.
 //! - **Presets** ([`Scene::preset`]): built-in scenes by name, [`PRESETS`].
 //! - **`.npz` state** ([`Npz`], [`NpzReader`]): NumPy archives of float32 `(H, W)` fields and a
 //!   uint8 `(H, W)` solid mask, row 0 at the top, loadable with `numpy.load`.
@@ -15,11 +17,14 @@ use std::path::{Path, PathBuf};
 /// How far (per channel, 0..=255) a pixel may be from a scene colour and still count as it.
 pub const COLOUR_TOLERANCE: u8 = 32;
 
-/// Built-in scene names, usable wherever a scene is asked for.
+/// Built-in scene names, usable wherever a scene is asked for (each made for one mode, usable
+/// in any).
 pub const PRESETS: &[(&str, &str)] = &[
-    ("basin", "a block of water falling into a container with an obstacle in it"),
-    ("u-tube", "communicating vessels: water in the left arm of a U-tube"),
-    ("random", "Elsts-style random map: scattered ground and water cells (seeded)"),
+    ("basin", "water: a block of water falling into a container with an obstacle in it"),
+    ("u-tube", "water: communicating vessels, water in the left arm of a U-tube"),
+    ("random", "water: Elsts-style random map, scattered ground and water cells (seeded)"),
+    ("explosion", "gas: a dense blob in the middle of a closed room with some walls"),
+    ("wind", "gas: a channel with obstacles, wind blown in from sources on the left, out on the right"),
 ];
 
 /// Default size of presets, `(W, H)` cells.
@@ -47,8 +52,7 @@ pub enum SceneError {
     },
     /// A pixel whose colour is none of the scene colours.
     #[error(
-        "{}: pixel (x={x}, y={y}) has colour ({}, {}, {}), which is not a scene colour; \
-         use black (0,0,0) = solid, blue (0,0,255) = water, white (255,255,255) = empty",
+        "{}: pixel (x={x}, y={y}) has colour ({}, {}, {}), which is not a scene colour; use {allowed}",
         path.display(), rgb[0], rgb[1], rgb[2]
     )]
     UnknownColour {
@@ -60,6 +64,8 @@ pub enum SceneError {
         y: u32,
         /// Its colour.
         rgb: [u8; 3],
+        /// The colours this mode accepts.
+        allowed: &'static str,
     },
     /// Neither a file nor a preset of that name exists.
     #[error("no scene file or preset named {name:?}; presets are: {}", preset_names())]
@@ -120,7 +126,7 @@ pub enum SceneError {
         b_shape: (usize, usize),
     },
     /// A value that the model cannot start from (NaN, infinite, negative mass).
-    #[error("{}: {array}[{row}, {col}] = {value}: must be finite and >= 0", path.display())]
+    #[error("{}: {array}[{row}, {col}] = {value}: {expected}", path.display())]
     BadValue {
         /// The file.
         path: PathBuf,
@@ -132,6 +138,8 @@ pub enum SceneError {
         col: usize,
         /// Its value.
         value: f32,
+        /// What values are allowed.
+        expected: &'static str,
     },
 }
 
@@ -139,13 +147,25 @@ fn preset_names() -> String {
     PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
 }
 
-/// A scene: the solid mask and the initial water, both `(H, W)`, row 0 at the top.
+/// A scene: solid mask, where the fluid starts, and sources; all `(H, W)`, row 0 at the top.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     /// 1 = solid, 0 = open.
     pub solid: Grid<u8>,
-    /// Initial water mass per cell (full-cell units), 0 in solid cells.
-    pub water: Grid<f32>,
+    /// Where the scene puts fluid (0..=1; 0 in solid cells): water of that mass in `water`,
+    /// dense gas in `gas`.
+    pub fluid: Grid<f32>,
+    /// 1 = a source cell (gas: a fan that blows wind), 0 elsewhere.
+    pub source: Grid<u8>,
+}
+
+/// Which colours a PNG scene may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colours {
+    /// Black = solid, blue = fluid, white = empty (`water`).
+    Plain,
+    /// Also red = source (`gas`).
+    WithSources,
 }
 
 /// What a `--scene` argument names.
@@ -184,14 +204,19 @@ impl fmt::Display for SceneSource {
 }
 
 /// The scene colours, in the order they are tried.
-const PALETTE: [([u8; 3], Cell); 3] =
-    [([0, 0, 0], Cell::Solid), ([0, 0, 255], Cell::Water), ([255, 255, 255], Cell::Empty)];
+const PALETTE: [([u8; 3], Cell); 4] = [
+    ([0, 0, 0], Cell::Solid),
+    ([0, 0, 255], Cell::Fluid),
+    ([255, 255, 255], Cell::Empty),
+    ([255, 0, 0], Cell::Source),
+];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Cell {
     Solid,
-    Water,
+    Fluid,
     Empty,
+    Source,
 }
 
 impl Scene {
@@ -203,17 +228,21 @@ impl Scene {
         if width == 0 || height == 0 {
             return Err(SceneError::BadSize { width, height, reason: "each side must be at least 1 cell" });
         }
-        Ok(Self { solid: Grid::filled(width, height, 0), water: Grid::filled(width, height, 0.0) })
+        Ok(Self {
+            solid: Grid::filled(width, height, 0),
+            fluid: Grid::filled(width, height, 0.0),
+            source: Grid::filled(width, height, 0),
+        })
     }
 
     /// Loads `source`; presets are built at `size` `(W, H)` cells with `seed` (for `random`).
     ///
     /// # Errors
     /// As [`Scene::from_png`] and [`Scene::preset`].
-    pub fn load(source: &SceneSource, size: (usize, usize), seed: u64) -> Result<Self, SceneError> {
+    pub fn load(source: &SceneSource, size: (usize, usize), seed: u64, colours: Colours) -> Result<Self, SceneError> {
         match source {
             SceneSource::Preset(name) => Self::preset(name, size.0, size.1, seed),
-            SceneSource::Png(path) => Self::from_png(path),
+            SceneSource::Png(path) => Self::from_png(path, colours),
         }
     }
 
@@ -223,7 +252,14 @@ impl Scene {
     /// [`SceneError::Io`] / [`SceneError::Image`] when the file is missing or not a PNG,
     /// [`SceneError::UnknownColour`] naming the first pixel (row-major from the top left) whose
     /// colour is not a scene colour.
-    pub fn from_png(path: &Path) -> Result<Self, SceneError> {
+    pub fn from_png(path: &Path, colours: Colours) -> Result<Self, SceneError> {
+        let (palette, allowed): (&[([u8; 3], Cell)], _) = match colours {
+            Colours::Plain => (&PALETTE[..3], "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty"),
+            Colours::WithSources => (
+                &PALETTE[..],
+                "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty, red (255,0,0) = source",
+            ),
+        };
         let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
         let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
             .map_err(|source| SceneError::Image { path: path.to_path_buf(), source })?
@@ -231,15 +267,16 @@ impl Scene {
         let (w, h) = img.dimensions();
         let mut scene = Self::empty(w as usize, h as usize)?;
         for (x, y, px) in img.enumerate_pixels() {
-            let cell = PALETTE
+            let cell = palette
                 .iter()
                 .find(|(c, _)| c.iter().zip(px.0).all(|(&a, b)| a.abs_diff(b) <= COLOUR_TOLERANCE))
                 .map(|&(_, cell)| cell)
-                .ok_or(SceneError::UnknownColour { path: path.to_path_buf(), x, y, rgb: px.0 })?;
+                .ok_or(SceneError::UnknownColour { path: path.to_path_buf(), x, y, rgb: px.0, allowed })?;
             let at = (y as usize, x as usize);
             match cell {
                 Cell::Solid => scene.solid[at] = 1,
-                Cell::Water => scene.water[at] = 1.0,
+                Cell::Fluid => scene.fluid[at] = 1.0,
+                Cell::Source => scene.source[at] = 1,
                 Cell::Empty => {}
             }
         }
@@ -262,7 +299,7 @@ impl Scene {
                 s.fill_solid(row(0.45)..height, col(0.88).saturating_sub(2)..col(0.88));
                 s.fill_solid(height.saturating_sub(2)..height, col(0.12)..col(0.88));
                 s.fill_solid(row(0.72)..row(0.8), col(0.45)..col(0.55));
-                s.fill_water(row(0.04)..row(0.34), col(0.22)..col(0.52), 1.0);
+                s.fill_fluid(row(0.04)..row(0.34), col(0.22)..col(0.52), 1.0);
             }
             "u-tube" => {
                 // Solid everywhere but two arms joined by a channel at the bottom.
@@ -273,8 +310,8 @@ impl Scene {
                 s.clear_solid(row(0.05)..c1, l0..l1);
                 s.clear_solid(row(0.05)..c1, r0..r1);
                 s.clear_solid(c0..c1, l0..r1);
-                s.fill_water(row(0.25)..c1, l0..l1, 1.0);
-                s.fill_water(c0..c1, l1..r1, 1.0);
+                s.fill_fluid(row(0.25)..c1, l0..l1, 1.0);
+                s.fill_fluid(c0..c1, l1..r1, 1.0);
             }
             "random" => {
                 // After Elsts' random map: each cell ground (1/8), water (1/4) or air.
@@ -285,22 +322,76 @@ impl Scene {
                         if u < 0.125 {
                             s.solid[(r, c)] = 1;
                         } else if u < 0.375 {
-                            s.water[(r, c)] = 1.0;
+                            s.fluid[(r, c)] = 1.0;
                         }
                     }
                 }
+            }
+            "explosion" => {
+                // A closed room (the grid edge) with four wall segments and a dense blob in the
+                // middle.
+                let (t, b) = (row(0.2), row(0.8));
+                let (l, r) = (col(0.2), col(0.8));
+                s.fill_solid(t..t + 2, l..col(0.4));
+                s.fill_solid(b - 2..b, col(0.6)..r);
+                s.fill_solid(row(0.55)..row(0.8), l..l + 2);
+                s.fill_solid(t..row(0.45), r - 2..r);
+                s.fill_disc((w * 0.5, h * 0.5), w.min(h) * 0.12, 1.0);
+            }
+            "wind" => {
+                // A channel: walls top and bottom, a round obstacle and two plates downstream.
+                // Source columns at both ends hold ambient gas moving at the wind velocity: an
+                // inflow on the left, and on the right an outflow that keeps the mass bounded.
+                s.fill_solid(0..2, 0..width);
+                s.fill_solid(height.saturating_sub(2)..height, 0..width);
+                s.for_each(2..height.saturating_sub(2), 0..2, |s, at| s.source[at] = 1);
+                s.for_each(2..height.saturating_sub(2), width.saturating_sub(2)..width, |s, at| s.source[at] = 1);
+                s.fill_solid_disc((w * 0.3, h * 0.5), h * 0.14);
+                s.fill_solid(row(0.2)..row(0.45), col(0.6)..col(0.6) + 2);
+                s.fill_solid(row(0.6)..row(0.85), col(0.75)..col(0.75) + 2);
             }
             _ => return Err(SceneError::UnknownScene { name: name.to_string() }),
         }
         Ok(s)
     }
 
-    /// Makes the cells in `rows x cols` solid (and dry).
+    /// Makes the cells in `rows x cols` solid (no fluid, no source).
     pub fn fill_solid(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) {
         self.for_each(rows, cols, |s, at| {
             s.solid[at] = 1;
-            s.water[at] = 0.0;
+            s.fluid[at] = 0.0;
+            s.source[at] = 0;
         });
+    }
+
+    /// Makes the cells whose centres lie in the disc (`center` = `(col, row)`, cells) solid.
+    pub fn fill_solid_disc(&mut self, center: (f32, f32), radius: f32) {
+        self.for_disc(center, radius, |s, at| {
+            s.solid[at] = 1;
+            s.fluid[at] = 0.0;
+            s.source[at] = 0;
+        });
+    }
+
+    /// Sets the fluid of the open cells whose centres lie in the disc to `amount`.
+    pub fn fill_disc(&mut self, center: (f32, f32), radius: f32, amount: f32) {
+        self.for_disc(center, radius, |s, at| {
+            if s.solid[at] == 0 {
+                s.fluid[at] = amount;
+            }
+        });
+    }
+
+    fn for_disc(&mut self, center: (f32, f32), radius: f32, mut f: impl FnMut(&mut Self, (usize, usize))) {
+        let (h, w) = self.solid.shape();
+        for r in 0..h {
+            for c in 0..w {
+                let (dx, dy) = (c as f32 + 0.5 - center.0, r as f32 + 0.5 - center.1);
+                if dx * dx + dy * dy <= radius * radius {
+                    f(self, (r, c));
+                }
+            }
+        }
     }
 
     /// Makes the cells in `rows x cols` open.
@@ -308,11 +399,11 @@ impl Scene {
         self.for_each(rows, cols, |s, at| s.solid[at] = 0);
     }
 
-    /// Sets the water of the open cells in `rows x cols` to `mass`.
-    pub fn fill_water(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>, mass: f32) {
+    /// Sets the fluid of the open cells in `rows x cols` to `amount`.
+    pub fn fill_fluid(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>, amount: f32) {
         self.for_each(rows, cols, |s, at| {
             if s.solid[at] == 0 {
-                s.water[at] = mass;
+                s.fluid[at] = amount;
             }
         });
     }
@@ -360,6 +451,26 @@ pub fn check_finite_non_negative(path: &Path, array: &'static str, grid: &Grid<f
             row: i / w,
             col: i % w,
             value: grid.as_slice()[i],
+            expected: "must be finite and >= 0",
+        });
+    }
+    Ok(())
+}
+
+/// Fails at the first cell (row-major) that is NaN or infinite.
+///
+/// # Errors
+/// [`SceneError::BadValue`].
+pub fn check_finite(path: &Path, array: &'static str, grid: &Grid<f32>) -> Result<(), SceneError> {
+    if let Some(i) = grid.as_slice().iter().position(|v| !v.is_finite()) {
+        let w = grid.width();
+        return Err(SceneError::BadValue {
+            path: path.to_path_buf(),
+            array,
+            row: i / w,
+            col: i % w,
+            value: grid.as_slice()[i],
+            expected: "must be finite",
         });
     }
     Ok(())
@@ -460,21 +571,28 @@ impl NpzReader {
         Ok(Self { path: p, archive })
     }
 
-    /// Reads array `name` as a 2-D grid; `None` when absent. `convert` turns each element
-    /// (given the dtype string, e.g. `<f4`) into `T`, or says it cannot.
-    fn read_2d<T>(
+    /// Reads array `name`, which must have shape `(H, W)` (`components` = `None`) or
+    /// `(H, W, C)` (`Some(C)`); `None` when absent. `read` turns the data (given the dtype
+    /// string, e.g. `<f4`) into `T`, or says it cannot. Returns `(W, H, data)`.
+    fn read_array<T>(
         &mut self,
         name: &'static str,
+        components: Option<u64>,
         expected: &str,
         read: impl FnOnce(npyz::NpyFile<npyz::zip::read::ZipFile<'_>>, &str) -> Option<std::io::Result<Vec<T>>>,
-    ) -> Result<Option<Grid<T>>, SceneError> {
+    ) -> Result<Option<(usize, usize, Vec<T>)>, SceneError> {
         let path = self.path.clone();
         let npz_err = |e: std::io::Error| SceneError::Npz { path: path.clone(), message: e.to_string() };
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
         let Some(npy) = self.archive.by_name(name).map_err(npz_err)? else { return Ok(None) };
         let shape = npy.shape().to_vec();
-        if shape.len() != 2 {
-            return Err(bad(format!("has shape {shape:?}; expected 2-D (H, W)")));
+        let rank_ok = match components {
+            None => shape.len() == 2,
+            Some(c) => shape.len() == 3 && shape[2] == c,
+        };
+        if !rank_ok {
+            let want = components.map_or("(H, W)".to_string(), |c| format!("(H, W, {c})"));
+            return Err(bad(format!("has shape {shape:?}; expected {want}")));
         }
         if npy.order() != npyz::Order::C {
             return Err(bad("is in Fortran order; save it with numpy.ascontiguousarray".into()));
@@ -486,7 +604,19 @@ impl NpzReader {
         let data = read(npy, &dtype)
             .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
             .map_err(npz_err)?;
-        Grid::from_vec(shape[1] as usize, shape[0] as usize, data).map(Some).ok_or_else(|| bad("is truncated".into()))
+        let (h, w) = (shape[0] as usize, shape[1] as usize);
+        if data.len() != h * w * components.unwrap_or(1) as usize {
+            return Err(bad("is truncated".into()));
+        }
+        Ok(Some((w, h, data)))
+    }
+
+    fn read_f32_array(&mut self, name: &'static str, components: Option<u64>) -> Result<Option<(usize, usize, Vec<f32>)>, SceneError> {
+        self.read_array(name, components, "float32", |npy, dtype| match dtype {
+            "<f4" => Some(npy.into_vec::<f32>()),
+            "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
+            _ => None,
+        })
     }
 
     fn names(&self) -> String {
@@ -499,12 +629,21 @@ impl NpzReader {
     /// [`SceneError::MissingArray`], [`SceneError::BadArray`] (wrong rank, dtype or order),
     /// [`SceneError::Npz`] (corrupt data).
     pub fn read_f32(&mut self, name: &'static str) -> Result<Grid<f32>, SceneError> {
-        let grid = self.read_2d(name, "float32", |npy, dtype| match dtype {
-            "<f4" => Some(npy.into_vec::<f32>()),
-            "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
-            _ => None,
-        })?;
-        grid.ok_or_else(|| SceneError::MissingArray { path: self.path.clone(), name, present: self.names() })
+        match self.read_f32_array(name, None)? {
+            Some((w, h, data)) => Ok(Grid::from_vec(w, h, data).expect("size checked")),
+            None => Err(SceneError::MissingArray { path: self.path.clone(), name, present: self.names() }),
+        }
+    }
+
+    /// Reads float32 (or float64) array `name` of shape `(H, W, C)` as `C` `(H, W)` grids;
+    /// `None` when absent.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_f32_components_opt(&mut self, name: &'static str, c: usize) -> Result<Option<Vec<Grid<f32>>>, SceneError> {
+        Ok(self.read_f32_array(name, Some(c as u64))?.map(|(w, h, data)| {
+            (0..c).map(|k| Grid::from_vec(w, h, data.iter().skip(k).step_by(c).copied().collect()).expect("size")).collect()
+        }))
     }
 
     /// Reads an integer or bool mask `name` as u8 (non-zero = 1); `None` when absent.
@@ -515,13 +654,14 @@ impl NpzReader {
         fn ones<T: PartialEq + Default>(v: Vec<T>) -> Vec<u8> {
             v.into_iter().map(|x| (x != T::default()) as u8).collect()
         }
-        self.read_2d(name, "uint8 or bool", |npy, dtype| match dtype {
+        let array = self.read_array(name, None, "uint8 or bool", |npy, dtype| match dtype {
             "|u1" => Some(npy.into_vec::<u8>().map(ones)),
             "|b1" => Some(npy.into_vec::<bool>().map(ones)),
             "|i1" => Some(npy.into_vec::<i8>().map(ones)),
             "<i4" => Some(npy.into_vec::<i32>().map(ones)),
             "<i8" => Some(npy.into_vec::<i64>().map(ones)),
             _ => None,
-        })
+        })?;
+        Ok(array.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
     }
 }

@@ -24,6 +24,14 @@ modules! {
     WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/apply.wgsl"];
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
+    /// Gas pass 1: face fluxes.
+    GAS_FACES = "gas/faces": ["common/grid.wgsl", "gas/params.wgsl", "gas/faces.wgsl"];
+    /// Gas pass 2: outflow limiter.
+    GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "gas/limit.wgsl"];
+    /// Gas pass 3: gather, walls, damping, drain, sources.
+    GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "gas/apply.wgsl"];
+    /// Gas brush: add density and momentum in a disc.
+    GAS_BRUSH = "gas/brush": ["gas/brush.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).
     RENDER_WATER = "render/water": ["render/fullscreen.wgsl", "render/water.wgsl"];
 }

@@ -1,7 +1,7 @@
 //! Scene and state-file formats (CPU only): PNG colours and tolerance, presets, .npz round trip.
 
 use eddy::Grid;
-use eddy::scene::{Scene, SceneError, SceneSource};
+use eddy::scene::{Colours, Scene, SceneError, SceneSource};
 use eddy::water::WaterState;
 
 fn write_png(path: &std::path::Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) {
@@ -21,10 +21,10 @@ fn png_colours_within_tolerance_map_to_cells() {
         (0, 2) => [255, 255, 255],
         _ => [230, 240, 250],
     });
-    let s = Scene::from_png(&path).unwrap();
+    let s = Scene::from_png(&path, Colours::Plain).unwrap();
     assert_eq!(s.solid.shape(), (3, 2));
     assert_eq!(s.solid.as_slice(), &[1, 1, 0, 0, 0, 0]);
-    assert_eq!(s.water.as_slice(), &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+    assert_eq!(s.fluid.as_slice(), &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
 }
 
 #[test]
@@ -32,11 +32,11 @@ fn unknown_colour_names_first_pixel() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.png");
     write_png(&path, 4, 3, |x, y| if (x, y) == (2, 1) || (x, y) == (3, 2) { [200, 30, 40] } else { [255; 3] });
-    match Scene::from_png(&path) {
+    match Scene::from_png(&path, Colours::Plain) {
         Err(SceneError::UnknownColour { x: 2, y: 1, rgb: [200, 30, 40], .. }) => {}
         other => panic!("expected UnknownColour at (2, 1), got {other:?}"),
     }
-    let msg = Scene::from_png(&path).unwrap_err().to_string();
+    let msg = Scene::from_png(&path, Colours::Plain).unwrap_err().to_string();
     assert!(msg.contains("x=2, y=1") && msg.contains("(200, 30, 40)"), "{msg}");
 }
 
@@ -45,11 +45,11 @@ fn presets_have_water_and_solids_and_reject_zero_size() {
     for name in ["basin", "u-tube", "random"] {
         let s = Scene::preset(name, 64, 48, 7).unwrap();
         assert_eq!(s.solid.shape(), (48, 64));
-        let water: f32 = s.water.as_slice().iter().sum();
+        let water: f32 = s.fluid.as_slice().iter().sum();
         let solids: usize = s.solid.as_slice().iter().map(|&v| v as usize).sum();
         assert!(water > 10.0 && solids > 10, "{name}: water {water}, solid cells {solids}");
         assert!(
-            s.water.as_slice().iter().zip(s.solid.as_slice()).all(|(&m, &s)| s == 0 || m == 0.0),
+            s.fluid.as_slice().iter().zip(s.solid.as_slice()).all(|(&m, &s)| s == 0 || m == 0.0),
             "{name}: water in solid"
         );
     }

@@ -128,7 +128,7 @@ impl SimArgs {
                 return Err(eddy::gpu::GpuError::GridTooLarge { width: w, height: h, max: max_side }.into());
             }
         }
-        Ok(WaterState::from_scene(&Scene::load(&source, self.size, self.seed)?))
+        Ok(WaterState::from_scene(&Scene::load(&source, self.size, self.seed, scene::Colours::Plain)?))
     }
 
     /// What the run starts from, for messages.

@@ -143,6 +143,30 @@ pub fn check_grid_size(device: &wgpu::Device, width: usize, height: usize) -> Re
     Ok(())
 }
 
+/// A `size`-byte uniform buffer that can be written with `queue.write_buffer`.
+pub fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Writes a whole 2D texture from tightly packed rows (row 0 = top), `bytes_per_texel` each.
+pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_per_texel: u32) {
+    queue.write_texture(
+        texture.as_image_copy(),
+        bytes,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(texture.width() * bytes_per_texel),
+            rows_per_image: None,
+        },
+        texture.size(),
+    );
+}
+
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,
 /// so a failure comes back as an error instead of reaching the device's uncaptured handler.
 ///

@@ -171,7 +171,7 @@ impl BrushPass {
                 binding::storage_write(3, wgpu::TextureFormat::R32Float),
             ],
         );
-        let uniform = uniform_buffer(device, "water/brush", std::mem::size_of::<BrushUniform>());
+        let uniform = gpu::uniform_buffer(device, "water/brush", std::mem::size_of::<BrushUniform>());
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
@@ -187,14 +187,6 @@ impl BrushPass {
     }
 }
 
-fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: size as u64,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
 
 /// The water model on a wgpu device.
 ///
@@ -239,7 +231,7 @@ impl GpuWater {
         gpu::check_grid_size(device, w, h)?;
         let (width, height) = (w as u32, h as u32);
         let mut sim = gpu::scoped(device, || {
-            let uniform = uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
+            let uniform = gpu::uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
             let mass = PingPong::new(device, "water/mass", width, height, wgpu::TextureFormat::R32Float);
             let solid = device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("water/solid"),
@@ -291,21 +283,8 @@ impl GpuWater {
         Ok(sim)
     }
 
-    fn upload(&self, texture: &wgpu::Texture, bytes: &[u8], bytes_per_texel: u32) {
-        self.queue.write_texture(
-            texture.as_image_copy(),
-            bytes,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(self.width * bytes_per_texel),
-                rows_per_image: None,
-            },
-            texture.size(),
-        );
-    }
-
     fn upload_mass(&self, mass: &Grid<f32>) {
-        self.upload(self.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
+        gpu::upload(&self.queue, self.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
     }
 
     /// Replaces the solid mask (`(H, W)`, non-zero = ground) and empties the cells that became
@@ -324,7 +303,7 @@ impl GpuWater {
         }
         self.solid_mask = solid.clone();
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
-        self.upload(&self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::upload(&self.queue, &self.solid, bytemuck::cast_slice(&bits), 4);
         // A zero-radius brush changes nothing but empties solid cells.
         self.brush(&Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
         Ok(())
@@ -346,7 +325,7 @@ impl GpuWater {
         self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&WaterUniform::from(&params)));
         if boundary_changed {
             let bits = solid_bits(&self.solid_mask, params.boundary);
-            self.upload(&self.solid, bytemuck::cast_slice(&bits), 4);
+            gpu::upload(&self.queue, &self.solid, bytemuck::cast_slice(&bits), 4);
         }
         Ok(())
     }

@@ -135,9 +135,10 @@ impl WaterStats {
 }
 
 impl WaterState {
-    /// The state a scene starts in: water where the scene has water, ground where it is solid.
+    /// The state a scene starts in: water (mass = the scene's fluid, 1.0 where the PNG is blue)
+    /// and ground where it is solid; sources are ignored.
     pub fn from_scene(scene: &Scene) -> Self {
-        Self { mass: scene.water.clone(), solid: scene.solid.clone() }
+        Self { mass: scene.fluid.clone(), solid: scene.solid.clone() }
     }
 
     /// An empty `height x width` state (no water, no ground).

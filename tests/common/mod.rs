@@ -60,3 +60,36 @@ pub fn assert_fields_close(name: &str, gpu: &WaterState, cpu: &WaterState, tol: 
         dir.display()
     );
 }
+
+/// A random gas state: walls with probability `p_wall`, sources with 0.03, density uniform in
+/// 0.2..3 elsewhere, velocity components uniform in -0.6..0.6 (some above the speed cap).
+pub fn random_gas(width: usize, height: usize, seed: u64, p_wall: f32) -> eddy::gas::GasState {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_wall) as u8);
+    let source = Grid::from_fn(width, height, |r, c| (solid[(r, c)] == 0 && rng.f32() < 0.03) as u8);
+    let density = Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 { 0.0 } else { 0.2 + 2.8 * rng.f32() });
+    let mut momentum = |_| Grid::from_fn(width, height, |r, c| density[(r, c)] * (rng.f32() - 0.5) * 1.2);
+    let (momentum_x, momentum_y) = (momentum(0), momentum(1));
+    eddy::gas::GasState { density, momentum_x, momentum_y, solid, source }
+}
+
+/// Asserts every `(name, gpu, cpu)` field agrees within `rel` of the CPU field's largest
+/// magnitude; on failure writes both states with `save` to `target/tmp/test-failures/`.
+pub fn assert_close_rel(name: &str, fields: &[(&str, &Grid<f32>, &Grid<f32>)], rel: f32, save: impl Fn(&std::path::Path, &str)) {
+    for (field, g, c) in fields {
+        let max = c.as_slice().iter().fold(0.0f32, |m, v| m.max(v.abs())).max(f32::MIN_POSITIVE);
+        let (d, at) = max_abs_diff(g, c);
+        if d <= rel * max {
+            continue;
+        }
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-failures");
+        std::fs::create_dir_all(&dir).unwrap();
+        save(&dir, name);
+        panic!(
+            "{name}: {field} differs by {d} at (row, col) {at:?}, more than {rel} x max {max}; gpu {} cpu {}; states in {}",
+            g[at],
+            c[at],
+            dir.display()
+        );
+    }
+}

@@ -1,0 +1,34 @@
+// Gas pass 2 of 3: the limiter. A cell whose faces would carry away more mass than it holds
+// gets factor rho / out * LIMIT_SAFETY (< 1), applied to every face it is the source of;
+// otherwise 1. CPU mirror: `limit` in src/gas/cpu.rs.
+
+@group(0) @binding(0) var<uniform> params: GasParams;
+@group(0) @binding(1) var state: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(2) var face_f: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(3) var factor: texture_storage_2d<r32float, write>;
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(state);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let p = vec2<i32>(id.xy);
+    let own = textureLoad(face_f, p);
+    var out = 0.0;
+    for (var k = 0u; k < params.faces; k++) {
+        out += max(own[k], 0.0); // owned faces: positive = leaving
+    }
+    for (var k = 0u; k < params.faces; k++) {
+        let q = p - forward(k);
+        if inside(q, size) {
+            out += max(-textureLoad(face_f, q)[k], 0.0); // faces owned by the backward neighbour
+        }
+    }
+    let rho = textureLoad(state, p).x;
+    var s = 1.0;
+    if out > rho {
+        s = rho / out * LIMIT_SAFETY;
+    }
+    textureStore(factor, p, vec4<f32>(s, 0.0, 0.0, 0.0));
+}

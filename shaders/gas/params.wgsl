@@ -1,0 +1,64 @@
+// Gas parameters, constants and the face flux, shared by the gas passes.
+// Mirrors `GasUniform` in src/gas/gpu.rs and the constants/`face_flux` of src/gas/cpu.rs.
+
+struct GasParams {
+    diffusion: f32,   // D in F = dot(m_f, d) + D (rho_a - rho_b)
+    damping: f32,     // m *= damping after each step
+    drain: f32,       // rho = rho * drain + (1 - drain) * AMBIENT
+    friction: f32,    // perpendicular-momentum exchange across a face
+    wind: vec2<f32>,  // velocity of source cells, cells/step
+    pressure: f32,    // eddy's extension: isothermal c^2 (0 = the source's model)
+    faces: u32,       // faces owned per cell: 2 (4-way flow) or 4 (8-way)
+};
+
+const AMBIENT: f32 = 1.0;
+const RHO_EPSILON: f32 = 1e-6;
+const LIMIT_SAFETY: f32 = 0.99999;
+const MAX_SPEED: f32 = 0.5;
+
+// Solid texture bits: bit 0 = this cell is a wall, bit 1 + k = the neighbour at
+// forward offset k (k < 4) or backward offset k - 4 (k >= 4) is a wall or outside the grid,
+// bit 9 = this cell is a source.
+const WALL: u32 = 1u;
+const SOURCE: u32 = 512u;
+
+// Faces a cell owns, (dcol, drow): E, S, SE, SW (4-way flow uses the first two).
+fn forward(k: u32) -> vec2<i32> {
+    switch k {
+        case 0u: { return vec2<i32>(1, 0); }
+        case 1u: { return vec2<i32>(0, 1); }
+        case 2u: { return vec2<i32>(1, 1); }
+        default: { return vec2<i32>(-1, 1); }
+    }
+}
+
+// Unit vector of face k, with 1/sqrt(2) written out so the CPU mirror gets the same bits.
+const DIAGONAL: f32 = 0.70710678118654752;
+fn unit(k: u32) -> vec2<f32> {
+    if k < 2u {
+        return vec2<f32>(forward(k));
+    }
+    return vec2<f32>(forward(k)) * DIAGONAL;
+}
+
+fn neighbour_is_wall(bits: u32, k: u32) -> bool {
+    return (bits & (2u << k)) != 0u;
+}
+
+// Mass flow f and momentum flow p across the face from a to b (unit direction d), from the
+// face-midpoint values; a and b are (rho, mx, my). Returns (f, px, py).
+fn face_flux(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, params: GasParams) -> vec3<f32> {
+    let rho_f = 0.5 * (a.x + b.x);
+    let m_f = 0.5 * (a.yz + b.yz);
+    let perp = vec2<f32>(-d.y, d.x);
+    let f = (m_f.x * d.x + m_f.y * d.y) + params.diffusion * (a.x - b.x);
+    var along = 0.0;
+    var across = 0.0;
+    if rho_f > RHO_EPSILON {
+        along = f * f / rho_f;
+        across = (m_f.x * perp.x + m_f.y * perp.y) * f / rho_f;
+    }
+    along += params.pressure * rho_f;
+    across += params.friction * ((a.y - b.y) * perp.x + (a.z - b.z) * perp.y);
+    return vec3<f32>(f, along * d.x + across * perp.x, along * d.y + across * perp.y);
+}

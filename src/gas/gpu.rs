@@ -1,0 +1,477 @@
+//! The gas model on the GPU: three compute passes per step, gather-only.
+//!
+//! 1. [`FacesPass`] (`shaders/gas/faces.wgsl`): each cell writes the flux across the faces it
+//!    owns (E, S, SE, SW) into three `rgba32float` textures (mass flow, momentum x, momentum y;
+//!    one channel per face).
+//! 2. [`LimitPass`] (`limit.wgsl`): each cell sums what its faces would carry away and writes its
+//!    limiter factor (`r32float`).
+//! 3. [`ApplyPass`] (`apply.wgsl`): each cell gathers its own faces and those its backward
+//!    neighbours own, each scaled by the factor of the cell its mass leaves, then walls, damping,
+//!    drain, speed cap and sources; it writes the other state texture of the ping-pong.
+//!
+//! Every face is computed once and read by both of its cells, so what one loses the other
+//! gains bit for bit: mass and momentum are conserved up to the rounding of each cell's sum.
+
+use super::{GasBrush, GasParams, GasState, GasStats, Neighbours};
+use crate::error::Error;
+use crate::gpu::{self, GpuError, Kernel, PingPong, binding};
+use crate::grid::Grid;
+use crate::shaders;
+
+/// `@workgroup_size` of the step passes; rows of 64 (see `water::gpu`).
+const WORKGROUP: (u32, u32) = (64, 1);
+
+/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct GasUniform {
+    diffusion: f32,
+    damping: f32,
+    drain: f32,
+    friction: f32,
+    wind: [f32; 2],
+    pressure: f32,
+    faces: u32,
+}
+
+impl From<&GasParams> for GasUniform {
+    fn from(p: &GasParams) -> Self {
+        Self {
+            diffusion: p.diffusion,
+            damping: p.damping,
+            drain: p.drain,
+            friction: p.friction,
+            wind: [p.wind.0, p.wind.1],
+            pressure: p.pressure,
+            faces: super::cpu::face_count(p.neighbours) as u32,
+        }
+    }
+}
+
+/// Mirrors `struct GasBrush` in `shaders/gas/brush.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct BrushUniform {
+    center: [f32; 2],
+    velocity: [f32; 2],
+    radius: f32,
+    scale: f32,
+    add: f32,
+    radial: f32,
+}
+
+/// Per cell: bit 0 wall; bit `1 + k` the neighbour at forward offset `k` ([`super::cpu::FORWARD`])
+/// is a wall or outside; bit `5 + k` the same for backward offset `k`; bit 9 source.
+/// Row-major `(H, W)`. Built when walls or sources change, so a step reads one texel for all.
+fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
+    let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0);
+    let (h, w) = solid.shape();
+    let mut bits = Vec::with_capacity(h * w);
+    for r in 0..h as isize {
+        for c in 0..w as isize {
+            let mut b = wall(r, c) as u32 | ((source[(r as usize, c as usize)] != 0) as u32) << 9;
+            for (k, (dc, dr)) in super::cpu::FORWARD.iter().enumerate() {
+                b |= (wall(r + dr, c + dc) as u32) << (1 + k);
+                b |= (wall(r - dr, c - dc) as u32) << (5 + k);
+            }
+            bits.push(b);
+        }
+    }
+    bits
+}
+
+fn texture(device: &wgpu::Device, label: &str, (width, height): (u32, u32), format: wgpu::TextureFormat) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::STORAGE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
+use wgpu::BindingResource::TextureView as View;
+const RGBA: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+
+/// The three face textures: mass flow, momentum x, momentum y (channel k = face k).
+struct FaceTextures([wgpu::TextureView; 3]);
+
+/// Pass 1: faces. Bind group `i` reads state texture `i`.
+struct FacesPass {
+    kernel: Kernel,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl FacesPass {
+    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, state: &PingPong, solid: &wgpu::TextureView, faces: &FaceTextures) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "gas/faces",
+            shaders::GAS_FACES,
+            WORKGROUP,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, RGBA),
+                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
+                binding::storage_write(3, RGBA),
+                binding::storage_write(4, RGBA),
+                binding::storage_write(5, RGBA),
+            ],
+        );
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    View(&state.views()[i]),
+                    View(solid),
+                    View(&faces.0[0]),
+                    View(&faces.0[1]),
+                    View(&faces.0[2]),
+                ],
+            )
+        });
+        Self { kernel, bind_groups }
+    }
+}
+
+/// Pass 2: limiter. Bind group `i` reads state texture `i`.
+struct LimitPass {
+    kernel: Kernel,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl LimitPass {
+    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, state: &PingPong, faces: &FaceTextures, factor: &wgpu::TextureView) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "gas/limit",
+            shaders::GAS_LIMIT,
+            WORKGROUP,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, RGBA),
+                binding::storage_read(2, RGBA),
+                binding::storage_write(3, wgpu::TextureFormat::R32Float),
+            ],
+        );
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[uniform.as_entire_binding(), View(&state.views()[i]), View(&faces.0[0]), View(factor)],
+            )
+        });
+        Self { kernel, bind_groups }
+    }
+}
+
+/// Pass 3: gather. Bind group `i` reads state texture `i` and writes `1 - i`.
+struct ApplyPass {
+    kernel: Kernel,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl ApplyPass {
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        state: &PingPong,
+        solid: &wgpu::TextureView,
+        faces: &FaceTextures,
+        factor: &wgpu::TextureView,
+    ) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "gas/apply",
+            shaders::GAS_APPLY,
+            WORKGROUP,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, RGBA),
+                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
+                binding::storage_read(3, RGBA),
+                binding::storage_read(4, RGBA),
+                binding::storage_read(5, RGBA),
+                binding::storage_read(6, wgpu::TextureFormat::R32Float),
+                binding::storage_write(7, RGBA),
+            ],
+        );
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    View(&state.views()[i]),
+                    View(solid),
+                    View(&faces.0[0]),
+                    View(&faces.0[1]),
+                    View(&faces.0[2]),
+                    View(factor),
+                    View(&state.views()[1 - i]),
+                ],
+            )
+        });
+        Self { kernel, bind_groups }
+    }
+}
+
+/// The brush. Bind group `i` reads state texture `i` and writes `1 - i`.
+struct BrushPass {
+    kernel: Kernel,
+    uniform: wgpu::Buffer,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl BrushPass {
+    fn new(device: &wgpu::Device, state: &PingPong, solid: &wgpu::TextureView) -> Self {
+        let kernel = Kernel::new(
+            device,
+            "gas/brush",
+            shaders::GAS_BRUSH,
+            (8, 8),
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, RGBA),
+                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
+                binding::storage_write(3, RGBA),
+            ],
+        );
+        let uniform = gpu::uniform_buffer(device, "gas/brush", std::mem::size_of::<BrushUniform>());
+        let bind_groups = [0, 1].map(|i| {
+            kernel.bind_group(
+                device,
+                &[uniform.as_entire_binding(), View(&state.views()[i]), View(solid), View(&state.views()[1 - i])],
+            )
+        });
+        Self { kernel, uniform, bind_groups }
+    }
+}
+
+/// The gas model on a wgpu device.
+///
+/// Textures (`W x H` texels for an `(H, W)` grid): state `rgba32float` ping-pong
+/// `(rho, mx, my, 0)`, three face textures `rgba32float`, limiter factor `r32float`, wall/source
+/// bits `r32uint`. Holds clones of the device and queue it was made with.
+pub struct GpuGas {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    width: u32,
+    height: u32,
+    params: GasParams,
+    uniform: wgpu::Buffer,
+    state: PingPong,
+    solid_mask: Grid<u8>,
+    source_mask: Grid<u8>,
+    solid: wgpu::Texture,
+    solid_view: wgpu::TextureView,
+    faces: FacesPass,
+    limit: LimitPass,
+    apply: ApplyPass,
+    brush: BrushPass,
+    steps: u64,
+}
+
+impl GpuGas {
+    /// Uploads `state` and builds the passes.
+    ///
+    /// # Errors
+    /// [`Error::Param`] for invalid `params`; [`GpuError::GridTooLarge`] when a side is 0 or above
+    /// the device's `max_texture_dimension_2d`; [`GpuError::Validation`] / `OutOfMemory` if the
+    /// device rejects a resource.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, state: &GasState, params: GasParams) -> Result<Self, Error> {
+        params.validate()?;
+        let (h, w) = state.shape();
+        gpu::check_grid_size(device, w, h)?;
+        let size = (w as u32, h as u32);
+        let mut sim = gpu::scoped(device, || {
+            let uniform = gpu::uniform_buffer(device, "gas/params", std::mem::size_of::<GasUniform>());
+            let pingpong = PingPong::new(device, "gas/state", size.0, size.1, RGBA);
+            let solid = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("gas/solid"),
+                size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::R32Uint,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::STORAGE_BINDING
+                    | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            });
+            let solid_view = solid.create_view(&Default::default());
+            let faces = FaceTextures([
+                texture(device, "gas/face_f", size, RGBA),
+                texture(device, "gas/face_px", size, RGBA),
+                texture(device, "gas/face_py", size, RGBA),
+            ]);
+            let factor = texture(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
+            GpuGas {
+                faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
+                limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor),
+                apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor),
+                brush: BrushPass::new(device, &pingpong, &solid_view),
+                device: device.clone(),
+                queue: queue.clone(),
+                width: size.0,
+                height: size.1,
+                params,
+                uniform,
+                state: pingpong,
+                solid_mask: state.solid.clone(),
+                source_mask: state.source.clone(),
+                solid,
+                solid_view,
+                steps: 0,
+            }
+        })?;
+        sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&GasUniform::from(&params)));
+        let texels: Vec<[f32; 4]> = (0..w * h)
+            .map(|i| [state.density.as_slice()[i], state.momentum_x.as_slice()[i], state.momentum_y.as_slice()[i], 0.0])
+            .collect();
+        gpu::upload(&sim.queue, sim.state.current(), bytemuck::cast_slice(&texels), 16);
+        sim.upload_masks(&state.solid.clone(), &state.source.clone())?;
+        Ok(sim)
+    }
+
+    /// Replaces the wall and source masks (`(H, W)`, non-zero = wall / source) and empties the
+    /// cells that became walls.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if a mask's shape differs from the grid's.
+    pub fn upload_masks(&mut self, solid: &Grid<u8>, source: &Grid<u8>) -> Result<(), GpuError> {
+        let shape = (self.height as usize, self.width as usize);
+        if solid.shape() != shape || source.shape() != shape {
+            return Err(GpuError::Validation(format!(
+                "masks are {:?} and {:?}, grid is {shape:?}",
+                solid.shape(),
+                source.shape()
+            )));
+        }
+        self.solid_mask = solid.clone();
+        self.source_mask = source.clone();
+        let bits = solid_bits(solid, source);
+        gpu::upload(&self.queue, &self.solid, bytemuck::cast_slice(&bits), 4);
+        // A zero-radius brush changes nothing but empties walls.
+        self.brush(&GasBrush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0, velocity: (0.0, 0.0), radial: 0.0 });
+        Ok(())
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> &GasParams {
+        &self.params
+    }
+
+    /// Changes the parameters from the next step on.
+    ///
+    /// # Errors
+    /// [`Error::Param`] for invalid values; nothing changes.
+    pub fn set_params(&mut self, params: GasParams) -> Result<(), Error> {
+        params.validate()?;
+        self.params = params;
+        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&GasUniform::from(&params)));
+        Ok(())
+    }
+
+    /// Records `steps` steps into `encoder` (one compute pass, three dispatches per step).
+    pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });
+        let (w, h) = (self.width, self.height);
+        for _ in 0..steps {
+            let i = self.state.read_index();
+            self.faces.kernel.dispatch(&mut pass, &self.faces.bind_groups[i], w, h);
+            self.limit.kernel.dispatch(&mut pass, &self.limit.bind_groups[i], w, h);
+            self.apply.kernel.dispatch(&mut pass, &self.apply.bind_groups[i], w, h);
+            self.state.swap();
+        }
+        self.steps += steps as u64;
+    }
+
+    /// Applies a brush edit now (a compute pass, submitted).
+    pub fn brush(&mut self, b: &GasBrush) {
+        let u = BrushUniform {
+            center: [b.center.0, b.center.1],
+            velocity: [b.velocity.0, b.velocity.1],
+            radius: b.radius,
+            scale: b.scale,
+            add: b.add,
+            radial: b.radial,
+        };
+        self.queue.write_buffer(&self.brush.uniform, 0, bytemuck::bytes_of(&u));
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let i = self.state.read_index();
+            self.brush.kernel.dispatch(&mut pass, &self.brush.bind_groups[i], self.width, self.height);
+        }
+        self.state.swap();
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Totals and extremes, computed on the CPU from a readback of the state.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub fn stats(&self) -> Result<GasStats, GpuError> {
+        Ok(self.read()?.stats())
+    }
+
+    fn read(&self) -> Result<GasState, GpuError> {
+        let bytes = gpu::read_texture(&self.device, &self.queue, self.state.current(), 16)?;
+        let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
+        let (w, h) = (self.width as usize, self.height as usize);
+        let field = |c: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[c]).collect()).expect("size");
+        Ok(GasState {
+            density: field(0),
+            momentum_x: field(1),
+            momentum_y: field(2),
+            solid: self.solid_mask.clone(),
+            source: self.source_mask.clone(),
+        })
+    }
+
+    /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).
+    pub fn state_view(&self) -> &wgpu::TextureView {
+        self.state.current_view()
+    }
+
+    /// The wall/source bits texture (`r32uint`; bit 0 = wall, bit 9 = source).
+    pub fn solid_view(&self) -> &wgpu::TextureView {
+        &self.solid_view
+    }
+
+    /// `(W, H)` in cells.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The neighbourhood in use.
+    pub fn neighbours(&self) -> Neighbours {
+        self.params.neighbours
+    }
+}
+
+impl crate::Simulation for GpuGas {
+    type State = GasState;
+
+    /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
+    fn step(&mut self, steps: u32) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_steps(&mut encoder, steps);
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
+    fn read_state(&mut self) -> Result<GasState, Error> {
+        Ok(self.read()?)
+    }
+
+    fn steps_done(&self) -> u64 {
+        self.steps
+    }
+}

@@ -1,0 +1,91 @@
+//! The GPU gas step against the CPU reference, from random states.
+
+mod common;
+
+use eddy::Simulation;
+use eddy::gas::{CpuGas, GasParams, GasState, GpuGas, Neighbours};
+
+fn compare(seed: u64, (w, h): (usize, usize), p: GasParams, steps: u32, rel: f32) {
+    let gpu = common::gpu();
+    let state = common::random_gas(w, h, seed, 0.1);
+    let mut g = GpuGas::new(&gpu.device, &gpu.queue, &state, p).unwrap();
+    let mut c = CpuGas::new(state, p).unwrap();
+    g.step(steps).unwrap();
+    c.step(steps).unwrap();
+    let gs = g.read_state().unwrap();
+    gpu.check().unwrap();
+    let cs = c.state();
+    let name = format!("gas-seed{seed}-{w}x{h}-{:?}-{steps}steps", p.neighbours);
+    let save = |dir: &std::path::Path, name: &str| {
+        gs.save_npz(&dir.join(format!("{name}-gpu.npz"))).unwrap();
+        cs.save_npz(&dir.join(format!("{name}-cpu.npz"))).unwrap();
+    };
+    common::assert_close_rel(
+        &name,
+        &[
+            ("density", &gs.density, &cs.density),
+            ("momentum_x", &gs.momentum_x, &cs.momentum_x),
+            ("momentum_y", &gs.momentum_y, &cs.momentum_y),
+        ],
+        rel,
+        save,
+    );
+}
+
+/// Parameter sets: defaults, 4-way, the source's model (no pressure), and the range ends.
+fn param_sets() -> Vec<GasParams> {
+    let d = GasParams::default();
+    vec![
+        d,
+        GasParams { neighbours: Neighbours::Four, ..d },
+        GasParams { pressure: 0.0, ..d },
+        GasParams { diffusion: 0.1, damping: 0.9, drain: 0.9, friction: 0.1, pressure: 0.2, wind: (-0.5, 0.5), ..d },
+        GasParams { diffusion: 0.0, damping: 1.0, drain: 1.0, friction: 0.0, wind: (0.5, -0.5), ..d },
+    ]
+}
+
+const SIZES: [(usize, usize); 3] = [(37, 23), (64, 64), (100, 70)];
+
+#[test]
+fn one_step_matches_cpu_within_1e_5_of_max() {
+    let mut seed = 0;
+    for p in param_sets() {
+        for size in SIZES {
+            for _ in 0..2 {
+                seed += 1;
+                compare(seed, size, p, 1, 1e-5);
+            }
+        }
+    }
+}
+
+#[test]
+fn ten_steps_match_cpu_within_1e_4_of_max() {
+    let mut seed = 100;
+    for p in param_sets() {
+        for size in SIZES {
+            seed += 1;
+            compare(seed, size, p, 10, 1e-4);
+        }
+    }
+}
+
+#[test]
+fn scene_presets_match_cpu() {
+    for name in ["explosion", "wind"] {
+        let gpu = common::gpu();
+        let state = GasState::from_scene(&eddy::scene::Scene::preset(name, 80, 60, 0).unwrap());
+        let p = GasParams::default();
+        let mut g = GpuGas::new(&gpu.device, &gpu.queue, &state, p).unwrap();
+        let mut c = CpuGas::new(state, p).unwrap();
+        g.step(10).unwrap();
+        c.step(10).unwrap();
+        let (gs, cs) = (g.read_state().unwrap(), c.state().clone());
+        common::assert_close_rel(
+            name,
+            &[("density", &gs.density, &cs.density), ("momentum_x", &gs.momentum_x, &cs.momentum_x)],
+            1e-4,
+            |_, _| {},
+        );
+    }
+}
