@@ -204,12 +204,8 @@ impl fmt::Display for SceneSource {
 }
 
 /// The scene colours, in the order they are tried.
-const PALETTE: [([u8; 3], Cell); 4] = [
-    ([0, 0, 0], Cell::Solid),
-    ([0, 0, 255], Cell::Fluid),
-    ([255, 255, 255], Cell::Empty),
-    ([255, 0, 0], Cell::Source),
-];
+const PALETTE: [([u8; 3], Cell); 4] =
+    [([0, 0, 0], Cell::Solid), ([0, 0, 255], Cell::Fluid), ([255, 255, 255], Cell::Empty), ([255, 0, 0], Cell::Source)];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Cell {
@@ -254,7 +250,9 @@ impl Scene {
     /// colour is not a scene colour.
     pub fn from_png(path: &Path, colours: Colours) -> Result<Self, SceneError> {
         let (palette, allowed): (&[([u8; 3], Cell)], _) = match colours {
-            Colours::Plain => (&PALETTE[..3], "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty"),
+            Colours::Plain => {
+                (&PALETTE[..3], "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty")
+            }
             Colours::WithSources => (
                 &PALETTE[..],
                 "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty, red (255,0,0) = source",
@@ -611,7 +609,11 @@ impl NpzReader {
         Ok(Some((w, h, data)))
     }
 
-    fn read_f32_array(&mut self, name: &'static str, components: Option<u64>) -> Result<Option<(usize, usize, Vec<f32>)>, SceneError> {
+    fn read_f32_array(
+        &mut self,
+        name: &'static str,
+        components: Option<u64>,
+    ) -> Result<Option<(usize, usize, Vec<f32>)>, SceneError> {
         self.read_array(name, components, "float32", |npy, dtype| match dtype {
             "<f4" => Some(npy.into_vec::<f32>()),
             "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
@@ -640,9 +642,15 @@ impl NpzReader {
     ///
     /// # Errors
     /// As [`NpzReader::read_f32`].
-    pub fn read_f32_components_opt(&mut self, name: &'static str, c: usize) -> Result<Option<Vec<Grid<f32>>>, SceneError> {
+    pub fn read_f32_components_opt(
+        &mut self,
+        name: &'static str,
+        c: usize,
+    ) -> Result<Option<Vec<Grid<f32>>>, SceneError> {
         Ok(self.read_f32_array(name, Some(c as u64))?.map(|(w, h, data)| {
-            (0..c).map(|k| Grid::from_vec(w, h, data.iter().skip(k).step_by(c).copied().collect()).expect("size")).collect()
+            (0..c)
+                .map(|k| Grid::from_vec(w, h, data.iter().skip(k).step_by(c).copied().collect()).expect("size"))
+                .collect()
         }))
     }
 

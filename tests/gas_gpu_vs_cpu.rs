@@ -39,8 +39,8 @@ fn param_sets() -> Vec<GasParams> {
         d,
         GasParams { neighbours: Neighbours::Four, ..d },
         GasParams { pressure: 0.0, ..d },
-        GasParams { diffusion: 0.1, damping: 0.9, drain: 0.9, friction: 0.1, pressure: 0.2, wind: (-0.5, 0.5), ..d },
-        GasParams { diffusion: 0.0, damping: 1.0, drain: 1.0, friction: 0.0, wind: (0.5, -0.5), ..d },
+        GasParams { diffusion: 0.1, damping: 0.9, drain: 0.9, friction: 0.1, pressure: 0.05, wind: (-0.5, 0.5), ..d },
+        GasParams { diffusion: 0.03, damping: 1.0, drain: 1.0, friction: 0.0, pressure: 0.0, wind: (0.5, -0.5), ..d },
     ]
 }
 

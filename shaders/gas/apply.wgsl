@@ -56,13 +56,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     // Walls push back with this cell's pressure across every blocked face.
+    let push = face_weight(params) * params.pressure * old.x;
     for (var k = 0u; k < params.faces; k++) {
         let d = unit(k);
         if neighbour_is_wall(bits, k) {
-            m -= params.pressure * old.x * d;
+            m -= push * d;
         }
         if neighbour_is_wall(bits, k + 4u) {
-            m += params.pressure * old.x * d;
+            m += push * d;
         }
     }
     // Momentum pointing into an edge-adjacent wall bounces off (E, S, W, N).

@@ -41,6 +41,12 @@ fn unit(k: u32) -> vec2<f32> {
     return vec2<f32>(forward(k)) * DIAGONAL;
 }
 
+// Weight of every face's flux: 1 with 4-way flow, 1/2 with 8-way (the eight faces together
+// move what four do). CPU mirror: `face_weight`.
+fn face_weight(params: GasParams) -> f32 {
+    return select(1.0, 0.5, params.faces == 4u);
+}
+
 fn neighbour_is_wall(bits: u32, k: u32) -> bool {
     return (bits & (2u << k)) != 0u;
 }
@@ -60,5 +66,10 @@ fn face_flux(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, params: GasParams) -> vec
     }
     along += params.pressure * rho_f;
     across += params.friction * ((a.y - b.y) * perp.x + (a.z - b.z) * perp.y);
-    return vec3<f32>(f, along * d.x + across * perp.x, along * d.y + across * perp.y);
+    // The particles that cross by diffusion carry their cell's momentum: D (m_a - m_b).
+    return vec3<f32>(
+        f,
+        along * d.x + across * perp.x + params.diffusion * (a.y - b.y),
+        along * d.y + across * perp.y + params.diffusion * (a.z - b.z),
+    );
 }

@@ -80,7 +80,12 @@ fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
     bits
 }
 
-fn texture(device: &wgpu::Device, label: &str, (width, height): (u32, u32), format: wgpu::TextureFormat) -> wgpu::TextureView {
+fn texture(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+) -> wgpu::TextureView {
     device
         .create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
@@ -108,7 +113,13 @@ struct FacesPass {
 }
 
 impl FacesPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, state: &PingPong, solid: &wgpu::TextureView, faces: &FaceTextures) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        state: &PingPong,
+        solid: &wgpu::TextureView,
+        faces: &FaceTextures,
+    ) -> Self {
         let kernel = Kernel::new(
             device,
             "gas/faces",
@@ -147,7 +158,13 @@ struct LimitPass {
 }
 
 impl LimitPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, state: &PingPong, faces: &FaceTextures, factor: &wgpu::TextureView) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        state: &PingPong,
+        faces: &FaceTextures,
+        factor: &wgpu::TextureView,
+    ) -> Self {
         let kernel = Kernel::new(
             device,
             "gas/limit",
@@ -357,7 +374,14 @@ impl GpuGas {
         let bits = solid_bits(solid, source);
         gpu::upload(&self.queue, &self.solid, bytemuck::cast_slice(&bits), 4);
         // A zero-radius brush changes nothing but empties walls.
-        self.brush(&GasBrush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0, velocity: (0.0, 0.0), radial: 0.0 });
+        self.brush(&GasBrush {
+            center: (0.0, 0.0),
+            radius: 0.0,
+            scale: 1.0,
+            add: 0.0,
+            velocity: (0.0, 0.0),
+            radial: 0.0,
+        });
         Ok(())
     }
 
@@ -379,7 +403,8 @@ impl GpuGas {
 
     /// Records `steps` steps into `encoder` (one compute pass, three dispatches per step).
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });
         let (w, h) = (self.width, self.height);
         for _ in 0..steps {
             let i = self.state.read_index();

@@ -187,7 +187,6 @@ impl BrushPass {
     }
 }
 
-
 /// The water model on a wgpu device.
 ///
 /// Textures (`W x H` texels for an `(H, W)` grid, texel `(x, y)` = cell `(row y, col x)`):

@@ -75,7 +75,12 @@ pub fn random_gas(width: usize, height: usize, seed: u64, p_wall: f32) -> eddy::
 
 /// Asserts every `(name, gpu, cpu)` field agrees within `rel` of the CPU field's largest
 /// magnitude; on failure writes both states with `save` to `target/tmp/test-failures/`.
-pub fn assert_close_rel(name: &str, fields: &[(&str, &Grid<f32>, &Grid<f32>)], rel: f32, save: impl Fn(&std::path::Path, &str)) {
+pub fn assert_close_rel(
+    name: &str,
+    fields: &[(&str, &Grid<f32>, &Grid<f32>)],
+    rel: f32,
+    save: impl Fn(&std::path::Path, &str),
+) {
     for (field, g, c) in fields {
         let max = c.as_slice().iter().fold(0.0f32, |m, v| m.max(v.abs())).max(f32::MIN_POSITIVE);
         let (d, at) = max_abs_diff(g, c);

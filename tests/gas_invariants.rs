@@ -1,0 +1,163 @@
+//! Invariants of the gas model: conservation, positivity, symmetry, reflection at walls.
+//! All on the GPU; the symmetry test also on the CPU reference.
+
+mod common;
+
+use eddy::gas::{CpuGas, GasParams, GasState, GpuGas, Neighbours};
+use eddy::scene::Scene;
+use eddy::{Grid, Simulation};
+
+/// Runs `steps` GPU steps, calling `each` with the state every `every` steps.
+fn gpu_run(state: &GasState, p: GasParams, steps: u32, every: u32, mut each: impl FnMut(u32, &GasState)) -> GasState {
+    let gpu = common::gpu();
+    let mut sim = GpuGas::new(&gpu.device, &gpu.queue, state, p).unwrap();
+    let mut done = 0;
+    while done < steps {
+        let n = (steps - done).min(every);
+        sim.step(n).unwrap();
+        done += n;
+        each(done, &sim.read_state().unwrap());
+    }
+    gpu.check().unwrap();
+    sim.read_state().unwrap()
+}
+
+/// An empty `n x n` room (the grid edge is the wall) of ambient gas, with a disc of density
+/// `rho` moving at `velocity` centred at `center` (col, row).
+fn room_with_blob(w: usize, h: usize, center: (f32, f32), radius: f32, rho: f32, velocity: (f32, f32)) -> GasState {
+    let mut s = GasState::from_scene(&Scene::empty(w, h).unwrap());
+    for r in 0..h {
+        for c in 0..w {
+            let (dx, dy) = (c as f32 + 0.5 - center.0, r as f32 + 0.5 - center.1);
+            if dx * dx + dy * dy <= radius * radius {
+                s.density[(r, c)] = rho;
+                s.momentum_x[(r, c)] = rho * velocity.0;
+                s.momentum_y[(r, c)] = rho * velocity.1;
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn mass_is_conserved_without_damping_and_drain() {
+    let start = GasState::from_scene(&Scene::preset("explosion", 96, 64, 0).unwrap());
+    let p = GasParams { damping: 1.0, drain: 1.0, ..Default::default() };
+    let m0 = start.stats().total_mass;
+    let end = gpu_run(&start, p, 2000, 500, |_, _| {});
+    let m1 = end.stats().total_mass;
+    let rel = ((m1 - m0) / m0).abs();
+    eprintln!("explosion 96x64, damping = drain = 1, 2000 steps: mass {m0} -> {m1}, relative change {rel:.2e}");
+    assert!(rel <= 1e-5, "mass {m0} -> {m1}: relative change {rel:.2e} > 1e-5");
+}
+
+#[test]
+fn momentum_is_conserved_away_from_walls() {
+    let start = room_with_blob(96, 96, (48.0, 48.0), 8.0, 2.0, (0.1, 0.05));
+    let p = GasParams { damping: 1.0, drain: 1.0, ..Default::default() };
+    let p0 = start.stats().total_momentum;
+    let end = gpu_run(&start, p, 20, 20, |_, _| {});
+    let p1 = end.stats().total_momentum;
+    let norm = (p0.0 * p0.0 + p0.1 * p0.1).sqrt();
+    let change = ((p1.0 - p0.0).powi(2) + (p1.1 - p0.1).powi(2)).sqrt() / norm;
+    eprintln!("moving blob, 20 steps: momentum {p0:?} -> {p1:?}, relative change {change:.2e}");
+    assert!(change <= 1e-5, "momentum {p0:?} -> {p1:?}: relative change {change:.2e} > 1e-5");
+}
+
+#[test]
+fn no_negative_density_or_nan_over_10000_steps_at_every_range_end() {
+    let d = GasParams::default();
+    let mut cases =
+        vec![("defaults".to_string(), d), ("4-way".to_string(), GasParams { neighbours: Neighbours::Four, ..d })];
+    for (i, (name, _, lo, hi)) in d.ranges().into_iter().enumerate() {
+        for v in [lo, hi] {
+            let mut p = d;
+            match i {
+                0 => p.diffusion = v,
+                1 => p.damping = v,
+                2 => p.drain = v,
+                3 => p.friction = v,
+                4 => p.wind.0 = v,
+                5 => p.wind.1 = v,
+                6 => p.pressure = v,
+                _ => unreachable!("a parameter without a case: {name}"),
+            }
+            cases.push((format!("{name}={v}"), p));
+        }
+    }
+    for scene in ["explosion", "wind"] {
+        let start = GasState::from_scene(&Scene::preset(scene, 64, 48, 0).unwrap());
+        for (name, p) in &cases {
+            let check = |step: u32, s: &GasState| {
+                let st = s.stats();
+                assert!(
+                    st.min_density >= 0.0
+                        && st.total_mass.is_finite()
+                        && st.total_momentum.0.is_finite()
+                        && st.total_momentum.1.is_finite(),
+                    "{scene}, {name}, step {step}: min density {}, mass {}, momentum {:?}",
+                    st.min_density,
+                    st.total_mass,
+                    st.total_momentum
+                );
+                assert!(
+                    s.momentum_x.as_slice().iter().chain(s.momentum_y.as_slice()).all(|m| m.is_finite()),
+                    "{scene}, {name}: NaN momentum"
+                );
+            };
+            gpu_run(&start, *p, 10_000, 1000, check);
+        }
+    }
+}
+
+/// `max |a(r, c) - a(f(r, c))|` over the grid, for a symmetry map `f`.
+fn asymmetry(a: &Grid<f32>, f: impl Fn(usize, usize) -> (usize, usize)) -> f32 {
+    let (h, w) = a.shape();
+    let mut worst = 0.0f32;
+    for r in 0..h {
+        for c in 0..w {
+            worst = worst.max((a[(r, c)] - a[f(r, c)]).abs());
+        }
+    }
+    worst
+}
+
+#[test]
+fn centred_explosion_keeps_its_four_fold_symmetry() {
+    let n = 64;
+    let start = room_with_blob(n, n, (32.0, 32.0), 8.0, 4.0, (0.0, 0.0));
+    let p = GasParams::default(); // 8-way
+    let gpu_end = gpu_run(&start, p, 200, 200, |_, _| {});
+    let mut cpu = CpuGas::new(start, p).unwrap();
+    cpu.step(200).unwrap();
+    for (backend, s) in [("GPU", &gpu_end), ("CPU", cpu.state())] {
+        let rho = &s.density;
+        let max = rho.as_slice().iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let maps: [(&str, &dyn Fn(usize, usize) -> (usize, usize)); 3] = [
+            ("left-right mirror", &|r, c| (r, n - 1 - c)),
+            ("up-down mirror", &|r, c| (n - 1 - r, c)),
+            ("transpose (with the mirrors: 90-degree rotation)", &|r, c| (c, r)),
+        ];
+        for (what, f) in maps {
+            let a = asymmetry(rho, f);
+            eprintln!("{backend}: {what}: max density difference {a:.2e} (max density {max})");
+            assert!(a <= 1e-4 * max, "{backend}: {what} broken by {a} (> 1e-4 x {max}) after 200 steps");
+        }
+        let moving = s.momentum_x.as_slice().iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        assert!(moving > 1e-3, "{backend}: the explosion should set the gas moving (max |mx| {moving})");
+    }
+}
+
+#[test]
+fn momentum_reflects_at_a_wall() {
+    // A blob moving right towards the right wall of a 64x32 room of ambient gas: the gas it
+    // pushes piles up against the wall, the wall pushes back and reflects the momentum.
+    let start = room_with_blob(64, 32, (44.0, 16.0), 5.0, 2.0, (0.3, 0.0));
+    let p = GasParams { damping: 1.0, drain: 1.0, ..Default::default() };
+    let px0 = start.stats().total_momentum.0;
+    assert!(px0 > 0.0);
+    let mut lowest = f64::MAX;
+    gpu_run(&start, p, 400, 25, |_, s| lowest = lowest.min(s.stats().total_momentum.0));
+    eprintln!("blob moving right: total x momentum {px0} -> lowest {lowest} within 400 steps");
+    assert!(lowest < -0.3 * px0, "the blob should bounce back: x momentum {px0} never went below {}", -0.3 * px0);
+}
