@@ -1,75 +1,69 @@
-//! Field -> colour: draws a model's field into a window surface or an offscreen texture (PNG).
+//! Field -> colour: draws a model's fields into a window surface or an offscreen texture (PNG).
 //!
-//! One render pipeline per model: a full-screen triangle whose fragment shader looks up the
-//! cell under each pixel (nearest) and colour-maps it (`shaders/render/*.wgsl`). The same code
-//! draws the viewer's window and the runner's PNG frames, so both show the same pixels.
+//! One render pipeline per model ([`WaterRenderer`], [`GasRenderer`]): a full-screen triangle
+//! whose fragment shader looks up the cells under each pixel and colour-maps them
+//! (`shaders/render/*.wgsl`). The same code draws the viewer's window and the runner's PNG
+//! frames ([`FrameTarget`]), so both show the same pixels.
 
+use crate::gas::GpuGas;
 use crate::gpu::{self, GpuError};
 use crate::shaders;
 use crate::water::GpuWater;
 
-/// Mirrors `struct View` in `shaders/render/water.wgsl` (32 bytes).
-#[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct ViewUniform {
-    grid: [f32; 2],
-    target_size: [f32; 2],
-    min_mass: f32,
-    srgb_target: u32,
-    _pad: [f32; 2],
-}
-
-/// Draws a [`GpuWater`]'s mass field: air near-white, thin water light blue darkening with mass,
-/// compressed water (mass > 1) darker still, solids brown.
-pub struct WaterRenderer {
+/// A full-screen-triangle pipeline whose fragment stage reads a uniform (binding 0), an
+/// unfilterable float texture (1) and a uint texture (2).
+struct Fullscreen {
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     srgb: bool,
 }
 
-impl WaterRenderer {
-    /// A renderer whose output is a `format` target (a surface format or `Rgba8Unorm`).
-    /// With an sRGB format the shader emits linear values, so every target shows the same colours.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+impl Fullscreen {
+    fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        source: &str,
+        uniform_size: usize,
+        format: wgpu::TextureFormat,
+    ) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("render/water"),
-            source: wgpu::ShaderSource::Wgsl(shaders::RENDER_WATER.into()),
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
         });
-        let fragment_entry = |binding, sample_type| wgpu::BindGroupLayoutEntry {
+        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
+            ty,
             count: None,
         };
+        let texture = |sample_type| wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("render/water"),
+            label: Some(label),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
+                entry(
+                    0,
+                    wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
                         has_dynamic_offset: false,
                         min_binding_size: None,
                     },
-                    count: None,
-                },
-                fragment_entry(1, wgpu::TextureSampleType::Float { filterable: false }),
-                fragment_entry(2, wgpu::TextureSampleType::Uint),
+                ),
+                entry(1, texture(wgpu::TextureSampleType::Float { filterable: false })),
+                entry(2, texture(wgpu::TextureSampleType::Uint)),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("render/water"),
+            label: Some(label),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("render/water"),
+            label: Some(label),
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &module,
@@ -89,45 +83,34 @@ impl WaterRenderer {
             multiview_mask: None,
             cache: None,
         });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("render/water view"),
-            size: std::mem::size_of::<ViewUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniform = gpu::uniform_buffer(device, label, uniform_size);
         Self { pipeline, layout, uniform, srgb: format.is_srgb() }
     }
 
-    /// Records a draw of `sim`'s current mass field filling `target` (`target_size` pixels).
-    pub fn draw(
+    /// Records a draw filling `target` with `uniform` and the two field textures bound.
+    #[allow(clippy::too_many_arguments)]
+    fn draw(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
-        target_size: (u32, u32),
-        sim: &GpuWater,
+        uniform: &[u8],
+        field: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
     ) {
-        let (w, h) = sim.size();
-        let view = ViewUniform {
-            grid: [w as f32, h as f32],
-            target_size: [target_size.0 as f32, target_size.1 as f32],
-            min_mass: sim.params().min_mass,
-            srgb_target: self.srgb as u32,
-            _pad: [0.0; 2],
-        };
-        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&view));
+        queue.write_buffer(&self.uniform, 0, uniform);
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("render/water"),
+            label: None,
             layout: &self.layout,
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(sim.mass_view()) },
-                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(sim.solid_view()) },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(field) },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(solid) },
             ],
         });
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("render/water"),
+            label: None,
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: target,
                 depth_slice: None,
@@ -145,16 +128,119 @@ impl WaterRenderer {
     }
 }
 
-/// Renders frames of a [`GpuWater`] offscreen (`Rgba8Unorm`) and reads them back as images,
-/// `scale` pixels per cell. Used by `eddy run --frames`.
-pub struct FrameRenderer {
-    renderer: WaterRenderer,
+/// Mirrors `struct View` in `shaders/render/water.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct WaterView {
+    grid: [f32; 2],
+    target_size: [f32; 2],
+    min_mass: f32,
+    srgb_target: u32,
+    _pad: [f32; 2],
+}
+
+/// Draws a [`GpuWater`]'s mass field: air near-white, thin water light blue darkening with mass,
+/// compressed water (mass > 1) darker still, solids brown (after Elsts' `water_sim` drawing).
+pub struct WaterRenderer(Fullscreen);
+
+impl WaterRenderer {
+    /// A renderer whose output is a `format` target (a surface format or `Rgba8Unorm`).
+    /// With an sRGB format the shader emits linear values, so every target shows the same colours.
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+        Self(Fullscreen::new(device, "render/water", shaders::RENDER_WATER, std::mem::size_of::<WaterView>(), format))
+    }
+
+    /// Records a draw of `sim`'s current mass field filling `target` (`target_size` pixels).
+    pub fn draw(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        target_size: (u32, u32),
+        sim: &GpuWater,
+    ) {
+        let (w, h) = sim.size();
+        let view = WaterView {
+            grid: [w as f32, h as f32],
+            target_size: [target_size.0 as f32, target_size.1 as f32],
+            min_mass: sim.params().min_mass,
+            srgb_target: self.0.srgb as u32,
+            _pad: [0.0; 2],
+        };
+        self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), sim.mass_view(), sim.solid_view());
+    }
+}
+
+/// Which gas field a [`GasRenderer`] shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GasField {
+    /// Density: dark (0.5 and below) through purple (ambient 1) and orange to yellow (2.5 and above).
+    #[default]
+    Density,
+    /// Velocity: hue = direction, brightness = speed (full at 0.25 cells/step).
+    Velocity,
+}
+
+/// Mirrors `struct View` in `shaders/render/gas.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct GasView {
+    grid: [f32; 2],
+    target_size: [f32; 2],
+    field: u32,
+    srgb_target: u32,
+    density_low: f32,
+    density_high: f32,
+}
+
+/// Draws a [`GpuGas`]: density or velocity, resampled at cell corners (the mean of the open
+/// cells around each corner, as the source draws it) and interpolated across cells; walls grey.
+pub struct GasRenderer(Fullscreen);
+
+impl GasRenderer {
+    /// A renderer whose output is a `format` target.
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+        Self(Fullscreen::new(device, "render/gas", shaders::RENDER_GAS, std::mem::size_of::<GasView>(), format))
+    }
+
+    /// Records a draw of `sim`'s `field` filling `target` (`target_size` pixels).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        target_size: (u32, u32),
+        sim: &GpuGas,
+        field: GasField,
+    ) {
+        let (w, h) = sim.size();
+        let view = GasView {
+            grid: [w as f32, h as f32],
+            target_size: [target_size.0 as f32, target_size.1 as f32],
+            field: (field == GasField::Velocity) as u32,
+            srgb_target: self.0.srgb as u32,
+            density_low: 0.5,
+            density_high: 2.5,
+        };
+        self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), sim.state_view(), sim.solid_view());
+    }
+}
+
+/// An offscreen `Rgba8Unorm` target of `(W * scale) x (H * scale)` pixels whose frames are read
+/// back as images. Used by `eddy run --frames`.
+pub struct FrameTarget {
     target: wgpu::Texture,
     view: wgpu::TextureView,
 }
 
-impl FrameRenderer {
-    /// A `(W * scale) x (H * scale)` offscreen target for a `W x H` grid.
+impl FrameTarget {
+    /// The format renderers drawing into a `FrameTarget` must be made for.
+    pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+    /// A target for a `W x H` grid at `scale` pixels per cell.
     ///
     /// # Errors
     /// [`GpuError::GridTooLarge`] when the scaled image exceeds the texture limit.
@@ -167,15 +253,15 @@ impl FrameRenderer {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
+            format: Self::FORMAT,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         let view = target.create_view(&Default::default());
-        Ok(Self { renderer: WaterRenderer::new(device, wgpu::TextureFormat::Rgba8Unorm), target, view })
+        Ok(Self { target, view })
     }
 
-    /// Draws `sim` and reads the image back (waits for the GPU).
+    /// Runs `draw(encoder, view, size)`, submits, and reads the image back (waits for the GPU).
     ///
     /// # Errors
     /// As [`gpu::read_texture`].
@@ -183,11 +269,11 @@ impl FrameRenderer {
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        sim: &GpuWater,
+        draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)),
     ) -> Result<image::RgbaImage, GpuError> {
         let mut encoder = device.create_command_encoder(&Default::default());
         let size = (self.target.width(), self.target.height());
-        self.renderer.draw(device, queue, &mut encoder, &self.view, size, sim);
+        draw(&mut encoder, &self.view, size);
         queue.submit([encoder.finish()]);
         let bytes = gpu::read_texture(device, queue, &self.target, 4)?;
         Ok(image::RgbaImage::from_raw(size.0, size.1, bytes).expect("frame size"))

@@ -34,4 +34,6 @@ modules! {
     GAS_BRUSH = "gas/brush": ["gas/brush.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).
     RENDER_WATER = "render/water": ["render/fullscreen.wgsl", "render/water.wgsl"];
+    /// Render: gas density or velocity, resampled at cell corners.
+    RENDER_GAS = "render/gas": ["render/fullscreen.wgsl", "render/gas.wgsl"];
 }

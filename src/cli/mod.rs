@@ -1,9 +1,12 @@
 //! Command-line arguments (clap) and the `run` and `bench` commands.
 
 pub mod bench;
+pub mod model;
 pub mod run;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use eddy::gas::{GasParams, GasState};
+use eddy::render::GasField;
 use eddy::scene::{self, Scene, SceneSource};
 use eddy::water::{Boundary, RulePreset, WaterParams, WaterState};
 use std::path::PathBuf;
@@ -40,6 +43,18 @@ pub enum Mode {
     /// Elsts' compressible-water cellular automaton.
     #[default]
     Water,
+    /// The mass-and-momentum flow automaton.
+    Gas,
+}
+
+impl Mode {
+    /// The scene a mode starts on when `--scene` is not given.
+    pub fn default_scene(self) -> &'static str {
+        match self {
+            Mode::Water => "basin",
+            Mode::Gas => "explosion",
+        }
+    }
 }
 
 /// Where a run starts and by which rules: shared by `view` and `run`.
@@ -48,11 +63,13 @@ pub struct SimArgs {
     /// Fluid model.
     #[arg(long, value_enum, default_value_t = Mode::Water)]
     pub mode: Mode,
-    /// Scene: a PNG file (black = solid, blue = water, white = empty) or a preset name
-    /// (basin, u-tube, random).
-    #[arg(long, default_value = "basin")]
-    pub scene: String,
-    /// Start from a saved .npz state instead of a scene (arrays `mass`, `solid`).
+    /// Scene: a PNG file (black = solid, blue = water / dense gas, white = empty, red = gas
+    /// source) or a preset: basin, u-tube, random (water), explosion, wind (gas)
+    /// [default: basin for water, explosion for gas].
+    #[arg(long)]
+    pub scene: Option<String>,
+    /// Start from a saved .npz state instead of a scene (water: `mass`, `solid`; gas:
+    /// `density`, `momentum`, `solid`, `source`).
     #[arg(long, value_name = "STATE.npz")]
     pub load: Option<PathBuf>,
     /// Size of a preset scene, WxH cells (PNG scenes have their image's size).
@@ -85,6 +102,27 @@ pub struct SimArgs {
     /// Share of a side difference that flows per step, in (0, 0.5] [default: by --preset].
     #[arg(long)]
     pub side_share: Option<f32>,
+    /// Gas: diffusion constant D, [0.03, 0.1] [default: 0.05].
+    #[arg(long, help_heading = "Gas")]
+    pub diffusion: Option<f32>,
+    /// Gas: momentum kept per step, [0.9, 1] [default: 0.999].
+    #[arg(long, help_heading = "Gas")]
+    pub damping: Option<f32>,
+    /// Gas: density kept per step (the rest relaxes to 1), [0.9, 1] [default: 0.9995].
+    #[arg(long, help_heading = "Gas")]
+    pub drain: Option<f32>,
+    /// Gas: perpendicular momentum exchange across faces, [0, 0.1] [default: 0.01].
+    #[arg(long, help_heading = "Gas")]
+    pub friction: Option<f32>,
+    /// Gas: isothermal pressure c^2 (eddy's extension; 0 = the source's model), [0, 0.05] [default: 0.05].
+    #[arg(long, help_heading = "Gas")]
+    pub pressure: Option<f32>,
+    /// Gas: 4- or 8-way flow [default: 8].
+    #[arg(long, value_enum, help_heading = "Gas")]
+    pub neighbours: Option<eddy::gas::Neighbours>,
+    /// Gas: velocity X,Y (cells/step, y down) of source cells, each in [-0.5, 0.5] [default: 0.25,0].
+    #[arg(long, value_name = "X,Y", value_parser = parse_pair, allow_hyphen_values = true, help_heading = "Gas")]
+    pub wind: Option<(f32, f32)>,
 }
 
 impl SimArgs {
@@ -107,13 +145,38 @@ impl SimArgs {
         Ok(p)
     }
 
-    /// The starting state: `--load` if given, else the scene. Preset sizes are checked against
-    /// `max_side` (the adapter's texture limit) before anything is allocated.
-    pub fn initial_state(&self, max_side: u32) -> Result<WaterState> {
-        if let Some(path) = &self.load {
-            return Ok(WaterState::load_npz(path)?);
+    /// The gas parameters: defaults with the overrides given, validated.
+    pub fn gas_params(&self) -> std::result::Result<GasParams, eddy::ParamError> {
+        let mut p = GasParams::default();
+        let set = |field: &mut f32, v: Option<f32>| {
+            if let Some(v) = v {
+                *field = v;
+            }
+        };
+        set(&mut p.diffusion, self.diffusion);
+        set(&mut p.damping, self.damping);
+        set(&mut p.drain, self.drain);
+        set(&mut p.friction, self.friction);
+        set(&mut p.pressure, self.pressure);
+        if let Some(n) = self.neighbours {
+            p.neighbours = n;
         }
-        let source = SceneSource::parse(&self.scene)?;
+        if let Some(w) = self.wind {
+            p.wind = w;
+        }
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// The scene argument, or the mode's default scene.
+    pub fn scene_name(&self) -> &str {
+        self.scene.as_deref().unwrap_or(self.mode.default_scene())
+    }
+
+    /// The scene (not for `--load`). Preset sizes are checked against `max_side` (the adapter's
+    /// texture limit) before anything is allocated.
+    fn scene(&self, max_side: u32, colours: scene::Colours) -> Result<Scene> {
+        let source = SceneSource::parse(self.scene_name())?;
         if let SceneSource::Preset(_) = source {
             let (w, h) = self.size;
             if w == 0 || h == 0 {
@@ -128,20 +191,61 @@ impl SimArgs {
                 return Err(eddy::gpu::GpuError::GridTooLarge { width: w, height: h, max: max_side }.into());
             }
         }
-        Ok(WaterState::from_scene(&Scene::load(&source, self.size, self.seed, scene::Colours::Plain)?))
+        Ok(Scene::load(&source, self.size, self.seed, colours)?)
+    }
+
+    /// The water model's starting state: `--load` if given, else the scene.
+    pub fn water_state(&self, max_side: u32) -> Result<WaterState> {
+        match &self.load {
+            Some(path) => Ok(WaterState::load_npz(path)?),
+            None => Ok(WaterState::from_scene(&self.scene(max_side, scene::Colours::Plain)?)),
+        }
+    }
+
+    /// The gas model's starting state: `--load` if given, else the scene.
+    pub fn gas_state(&self, max_side: u32) -> Result<GasState> {
+        match &self.load {
+            Some(path) => Ok(GasState::load_npz(path)?),
+            None => Ok(GasState::from_scene(&self.scene(max_side, scene::Colours::WithSources)?)),
+        }
+    }
+
+    /// The grid size `(W, H)` the run will have, without building it (for sizing a window):
+    /// the preset size, the PNG's size, or the saved state's.
+    pub fn size_hint(&self) -> Result<(usize, usize)> {
+        let (h, w) = match (&self.load, self.mode) {
+            (Some(_), Mode::Water) => self.water_state(u32::MAX)?.shape(),
+            (Some(_), Mode::Gas) => self.gas_state(u32::MAX)?.shape(),
+            (None, _) => match SceneSource::parse(self.scene_name())? {
+                SceneSource::Preset(_) => return Ok(self.size),
+                SceneSource::Png(path) => {
+                    let (w, h) =
+                        image::image_dimensions(&path).map_err(|source| scene::SceneError::Image { path, source })?;
+                    (h as usize, w as usize)
+                }
+            },
+        };
+        Ok((w, h))
     }
 
     /// What the run starts from, for messages.
     pub fn describe_start(&self) -> String {
         match &self.load {
             Some(p) => format!("state {}", p.display()),
-            None => match SceneSource::parse(&self.scene) {
+            None => match SceneSource::parse(self.scene_name()) {
                 Ok(s @ SceneSource::Preset(_)) => format!("{s} at {}x{}", self.size.0, self.size.1),
                 Ok(s) => s.to_string(),
-                Err(_) => self.scene.clone(),
+                Err(_) => self.scene_name().to_string(),
             },
         }
     }
+}
+
+/// Parses `X,Y` (e.g. `0.25,0`).
+fn parse_pair(s: &str) -> std::result::Result<(f32, f32), String> {
+    let (x, y) = s.split_once(',').ok_or_else(|| format!("{s:?} is not X,Y, e.g. 0.25,0"))?;
+    let num = |t: &str| t.trim().parse::<f32>().map_err(|_| format!("{s:?} is not X,Y with numbers, e.g. 0.25,0"));
+    Ok((num(x)?, num(y)?))
 }
 
 /// Parses `WxH` (e.g. `256x128`).
@@ -162,6 +266,9 @@ pub struct ViewArgs {
     /// Window pixels per cell (initial window size).
     #[arg(long, default_value_t = 5)]
     pub scale: u32,
+    /// Gas: the field shown at start (V toggles).
+    #[arg(long, value_enum, default_value_t = GasField::Density)]
+    pub field: GasField,
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
     pub frames: Option<u64>,
@@ -177,7 +284,8 @@ pub struct RunArgs {
     /// Number of steps to run.
     #[arg(long, default_value_t = 1000)]
     pub steps: u64,
-    /// Write the final state here as .npz (arrays `mass` float32 (H, W), `solid` uint8 (H, W)).
+    /// Write the final state here as .npz (water: `mass` float32 (H, W), `solid` uint8 (H, W);
+    /// gas: `density` (H, W), `momentum` (H, W, 2) float32, `solid`, `source` uint8 (H, W)).
     #[arg(long, value_name = "OUT.npz")]
     pub save: Option<PathBuf>,
     /// Write PNG frames into this directory (frame_000000.png, ...), created if missing.
@@ -189,6 +297,9 @@ pub struct RunArgs {
     /// With --frames: pixels per cell.
     #[arg(long, default_value_t = 1)]
     pub scale: u32,
+    /// Gas: the field drawn into frames.
+    #[arg(long, value_enum, default_value_t = GasField::Density)]
+    pub field: GasField,
 }
 
 #[derive(Args, Debug)]

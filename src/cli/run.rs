@@ -1,10 +1,9 @@
 //! `eddy run`: the headless runner.
 
+use super::model::{Painter, Sim};
 use super::{Result, RunArgs};
-use eddy::Simulation;
-use eddy::gpu::Gpu;
-use eddy::render::FrameRenderer;
-use eddy::water::GpuWater;
+use eddy::gpu::{Gpu, GpuError};
+use eddy::render::FrameTarget;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Instant;
 
@@ -12,7 +11,12 @@ use std::time::Instant;
 const MAX_CHUNK: u64 = 256;
 
 pub fn run(args: RunArgs) -> Result {
-    let params = args.sim.water_params()?;
+    let mode = args.sim.mode;
+    // Parameters first: a bad one is reported before any device work.
+    match mode {
+        super::Mode::Water => drop(args.sim.water_params()?),
+        super::Mode::Gas => drop(args.sim.gas_params()?),
+    }
     if args.every == 0 {
         return Err("--every must be at least 1 step".into());
     }
@@ -21,33 +25,26 @@ pub fn run(args: RunArgs) -> Result {
     }
     let gpu = Gpu::headless()?;
     eprintln!("adapter: {}", gpu.adapter_label());
-    let state = args.sim.initial_state(gpu.device.limits().max_texture_dimension_2d)?;
-    let (h, w) = state.shape();
-    let start_mass = state.stats(params.min_mass).total_mass;
-    let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &state, params)?;
-    eprintln!(
-        "water: {} ({w}x{h} cells), {} steps, {:?} rules, {:?} boundary",
-        args.sim.describe_start(),
-        args.steps,
-        args.sim.preset,
-        params.boundary
-    );
+    let mut sim = Sim::new(&gpu, &args.sim, mode)?;
+    let (w, h) = sim.size();
+    let start = sim.summary()?;
+    eprintln!("{mode:?}: {} ({w}x{h} cells), {} steps", args.sim.describe_start(), args.steps);
 
     let frames = match &args.frames {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create frame directory {}: {e}", dir.display()))?;
-            Some((dir, FrameRenderer::new(&gpu.device, (w as u32, h as u32), args.scale)?))
+            let target = FrameTarget::new(&gpu.device, (w, h), args.scale)?;
+            Some((dir, target, Painter::new(&gpu.device, mode, FrameTarget::FORMAT, args.field)))
         }
         None => None,
     };
-    let save_frame = |sim: &GpuWater, step: u64| -> Result {
-        if let Some((dir, renderer)) = &frames {
+    let save_frame = |sim: &Sim, step: u64| -> Result {
+        if let Some((dir, target, painter)) = &frames {
             let path = dir.join(format!("frame_{step:06}.png"));
-            renderer
-                .render(&gpu.device, &gpu.queue, sim)?
-                .save(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let image = target
+                .render(&gpu.device, &gpu.queue, |encoder, view, size| painter.draw(&gpu, encoder, view, size, sim))?;
+            image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(())
     };
@@ -66,7 +63,7 @@ pub fn run(args: RunArgs) -> Result {
             n = n.min(args.every - done % args.every); // land exactly on frame steps
         }
         sim.step(n as u32)?;
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(eddy::gpu::GpuError::from)?;
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
         gpu.check()?;
         done += n;
         bar.set_position(done);
@@ -78,25 +75,16 @@ pub fn run(args: RunArgs) -> Result {
     bar.finish_and_clear();
     gpu.check()?;
 
-    let state = sim.read_state()?;
-    let stats = state.stats(params.min_mass);
-    if !stats.total_mass.is_finite() {
-        return Err("the simulation produced non-finite masses; check the parameters".into());
-    }
+    let end = sim.summary()?;
     let rate = args.steps as f64 / elapsed.max(1e-9);
     println!(
         "ran {} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including progress syncs)",
         args.steps,
         rate * (w * h) as f64 / 1e6
     );
-    println!(
-        "total mass {:.4} (start {start_mass:.4}, change {:+.3e}), wet cells {}",
-        stats.total_mass,
-        stats.total_mass - start_mass,
-        stats.wet_cells
-    );
+    println!("{} (start {:.4}, change {:+.3e})", end.line, start.mass, end.mass - start.mass);
     if let Some(path) = &args.save {
-        state.save_npz(path)?;
+        sim.save(path)?;
         println!("saved {}", path.display());
     }
     if let Some(dir) = &args.frames {

@@ -474,6 +474,11 @@ impl GpuGas {
         (self.width, self.height)
     }
 
+    /// The wall and source masks last uploaded, `(H, W)` each, 1 = wall / source.
+    pub fn masks(&self) -> (&Grid<u8>, &Grid<u8>) {
+        (&self.solid_mask, &self.source_mask)
+    }
+
     /// The neighbourhood in use.
     pub fn neighbours(&self) -> Neighbours {
         self.params.neighbours

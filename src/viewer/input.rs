@@ -1,56 +1,51 @@
-//! Pointer input -> brush edits of the water state.
+//! Pointer input -> strokes: where to stamp brushes, and the wall-mask edits they make.
 
 use eddy::Grid;
-use eddy::water::Brush;
 
 /// What a held mouse button does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Tool {
-    /// Left button: pour water (Shift: erase water and walls).
+    /// Left button: pour water / push gas (Shift: erase).
     Pour,
-    /// Right button: draw walls (Shift: erase water and walls).
+    /// Right button: draw walls (Shift: erase).
     Wall,
 }
 
-/// The pointer: position (window pixels), held tool, Shift.
+/// The pointer: position (window pixels), held tool, Shift, and whether the press has moved.
 #[derive(Default)]
 pub struct Pointer {
     pub at: Option<(f32, f32)>,
     pub last: Option<(f32, f32)>,
     pub held: Option<Tool>,
     pub shift: bool,
+    pub moved: bool,
 }
 
-/// The edits one pointer move makes.
-pub struct Edit {
-    /// Mass brushes to apply, in order.
-    pub brushes: Vec<Brush>,
-    /// Whether `solid` was changed (and must be uploaded).
+/// One pointer move: disc centres along it (cells, `(col, row)`), and whether walls changed.
+pub struct Stroke {
+    pub stamps: Vec<(f32, f32)>,
     pub solid_changed: bool,
+    /// Unit direction of the move (0 when it did not move).
+    pub direction: (f32, f32),
 }
 
-/// Mass added per cell per brush stamp when pouring (full-cell units).
-const POUR: f32 = 0.5;
-
-/// Stamps discs of `radius` cells along the segment `from -> to` (cell coordinates `(col, row)`).
-pub fn stroke(from: (f32, f32), to: (f32, f32), radius: f32, tool: Tool, erase: bool, solid: &mut Grid<u8>) -> Edit {
-    let len = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
-    let stamps = (len / (radius * 0.5)).ceil().max(1.0) as usize;
-    let mut edit = Edit { brushes: Vec::new(), solid_changed: false };
-    for i in 0..=stamps {
-        let t = i as f32 / stamps as f32;
-        let center = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
+/// Stamps discs of `radius` cells along `from -> to`; drawing walls (or erasing) edits `solid`
+/// on the way.
+pub fn stroke(from: (f32, f32), to: (f32, f32), radius: f32, tool: Tool, erase: bool, solid: &mut Grid<u8>) -> Stroke {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    let direction = if len > 0.0 { (dx / len, dy / len) } else { (0.0, 0.0) };
+    let count = (len / (radius * 0.5)).ceil().max(1.0) as usize;
+    let mut s = Stroke { stamps: Vec::with_capacity(count + 1), solid_changed: false, direction };
+    for i in 0..=count {
+        let t = i as f32 / count as f32;
+        let center = (from.0 + dx * t, from.1 + dy * t);
         if erase || tool == Tool::Wall {
-            let value = (!erase) as u8;
-            edit.solid_changed |= set_disc(solid, center, radius, value);
+            s.solid_changed |= set_disc(solid, center, radius, (!erase) as u8);
         }
-        if erase {
-            edit.brushes.push(Brush { center, radius, scale: 0.0, add: 0.0 });
-        } else if tool == Tool::Pour && i == stamps {
-            edit.brushes.push(Brush { center, radius, scale: 1.0, add: POUR });
-        }
+        s.stamps.push(center);
     }
-    edit
+    s
 }
 
 /// Sets the cells of `grid` whose centres lie in the disc to `value`; true if any changed.

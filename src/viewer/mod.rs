@@ -1,17 +1,20 @@
-//! The viewer: a winit window running the water model live.
+//! The viewer: a winit window running the models live.
 //!
-//! Left-drag pours water, right-drag draws walls, Shift+drag erases (water and walls),
-//! Space pauses, `.` steps once, R resets, Esc quits. The title shows fps, steps/s and the
-//! total mass. `--frames N --screenshot PATH` runs N frames, saves what the window showed
-//! (copied from the window's own surface texture) and exits.
+//! Tab (or 1 = water, 3 = gas) switches models, each keeping its own state. Left-drag pours
+//! water / pushes gas along the drag (a click without dragging sets off an explosion in gas),
+//! right-drag draws walls, Shift+drag erases, Space pauses, `.` steps once, R resets, V
+//! toggles the gas view (density / velocity), Esc quits. The title shows the model, fps,
+//! steps/s and totals. `--frames N --screenshot PATH` runs N frames, saves what the window
+//! showed (copied from the window's own surface texture) and exits.
 
 mod input;
 
-use crate::cli::{Result, ViewArgs};
-use eddy::Simulation;
-use eddy::gpu::{Gpu, GpuError};
-use eddy::render::WaterRenderer;
-use eddy::water::{GpuWater, WaterParams, WaterState};
+use crate::cli::model::{Painter, Sim};
+use crate::cli::{Mode, Result, SimArgs, ViewArgs};
+use eddy::gas::{AMBIENT_DENSITY, GasBrush};
+use eddy::gpu::Gpu;
+use eddy::render::GasField;
+use eddy::water::Brush;
 use input::Tool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,11 +27,18 @@ use winit::window::{Window, WindowId};
 
 /// Largest initial window side, pixels.
 const MAX_WINDOW: u32 = 1400;
-/// Largest grid side considered before the device is open (wgpu's highest common limit).
-const MAX_GRID_SIDE: u32 = 16384;
+/// Water added per cell per brush stamp when pouring (full-cell units).
+const POUR: f32 = 0.5;
+/// Gas: density added per stamp along a drag, and the speed it is given (cells/step).
+const PUSH: (f32, f32) = (0.3, 0.3);
+/// Gas: density added by a click, and the outward speed at its rim (cells/step).
+const BLAST: (f32, f32) = (2.0, 0.3);
 
 pub fn run(args: ViewArgs) -> Result {
-    let params = args.sim.water_params()?;
+    match args.sim.mode {
+        Mode::Water => drop(args.sim.water_params()?),
+        Mode::Gas => drop(args.sim.gas_params()?),
+    }
     if args.scale == 0 {
         return Err("--scale must be at least 1 pixel per cell".into());
     }
@@ -36,7 +46,7 @@ pub fn run(args: ViewArgs) -> Result {
         format!("cannot open a window ({e}); set DISPLAY (e.g. run under `xvfb-run -a`) or use `eddy run`")
     })?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App { args, params, live: None, error: None };
+    let mut app = App { args, live: None, error: None };
     event_loop.run_app(&mut app)?;
     match app.error {
         Some(e) => Err(e),
@@ -46,9 +56,16 @@ pub fn run(args: ViewArgs) -> Result {
 
 struct App {
     args: ViewArgs,
-    params: WaterParams,
     live: Option<Live>,
     error: Option<Box<dyn std::error::Error>>,
+}
+
+/// One model in the viewer, with the masks the tools edit.
+struct Model {
+    sim: Sim,
+    painter: Painter,
+    solid: eddy::Grid<u8>,
+    source: eddy::Grid<u8>,
 }
 
 /// Everything that exists while the window is open.
@@ -57,10 +74,10 @@ struct Live {
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     gpu: Gpu,
-    renderer: WaterRenderer,
-    initial: WaterState,
-    sim: GpuWater,
-    solid: eddy::Grid<u8>,
+    sim_args: SimArgs,
+    field: GasField,
+    models: [Option<Model>; 2],
+    current: Mode,
     paused: bool,
     step_once: bool,
     minimized: bool,
@@ -71,15 +88,19 @@ struct Live {
     title_steps: u64,
 }
 
+fn slot(mode: Mode) -> usize {
+    match mode {
+        Mode::Water => 0,
+        Mode::Gas => 1,
+    }
+}
+
 impl App {
     fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<Live> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
-        // Size the window from the scene before creating it; the device checks the grid
-        // against its real texture limit when the simulation is created.
-        let initial = self.args.sim.initial_state(MAX_GRID_SIDE)?;
-        let (h, w) = initial.shape();
+        let (w, h) = self.args.sim.size_hint()?;
         let fit = (MAX_WINDOW as f32 / (w.max(h) as f32 * self.args.scale as f32)).min(1.0);
         let size = PhysicalSize::new(
             ((w as u32 * self.args.scale) as f32 * fit).max(64.0) as u32,
@@ -102,17 +123,15 @@ impl App {
             config.usage |= wgpu::TextureUsages::COPY_SRC; // for --screenshot
         }
         surface.configure(&gpu.device, &config);
-        let renderer = WaterRenderer::new(&gpu.device, format);
-        let sim = GpuWater::new(&gpu.device, &gpu.queue, &initial, self.params)?;
-        Ok(Live {
-            solid: initial.solid.clone(),
+        let mut live = Live {
             window,
             surface,
             config,
-            renderer,
-            initial,
-            sim,
             gpu,
+            sim_args: self.args.sim.clone(),
+            field: self.args.field,
+            models: [None, None],
+            current: self.args.sim.mode,
             paused: false,
             step_once: false,
             minimized: inner.width == 0 || inner.height == 0,
@@ -121,7 +140,9 @@ impl App {
             title_clock: Instant::now(),
             title_frames: 0,
             title_steps: 0,
-        })
+        };
+        live.switch(self.args.sim.mode)?;
+        Ok(live)
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: Box<dyn std::error::Error>) {
@@ -160,30 +181,12 @@ impl ApplicationHandler for App {
                 Ok(false)
             }
             WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                match event.logical_key.as_ref() {
-                    Key::Named(NamedKey::Escape) => event_loop.exit(),
-                    Key::Named(NamedKey::Space) => live.paused = !live.paused,
-                    Key::Character(".") => live.step_once = true,
-                    Key::Character("r") | Key::Character("R") => live.reset(),
-                    _ => {}
-                }
-                Ok(false)
+                live.key(event.logical_key.as_ref(), event_loop).map(|_| false)
             }
-            WindowEvent::MouseInput { state, button, .. } => {
-                let tool = match button {
-                    MouseButton::Left => Some(Tool::Pour),
-                    MouseButton::Right => Some(Tool::Wall),
-                    _ => None,
-                };
-                live.tool.held = if state == ElementState::Pressed { tool } else { None };
-                live.tool.last = None;
-                live.paint();
-                Ok(false)
-            }
+            WindowEvent::MouseInput { state, button, .. } => live.mouse(state, button).map(|_| false),
             WindowEvent::CursorMoved { position, .. } => {
                 live.tool.at = Some((position.x as f32, position.y as f32));
-                live.paint();
-                Ok(false)
+                live.paint().map(|_| false)
             }
             WindowEvent::RedrawRequested => {
                 live.frame(self.args.steps_per_frame, self.args.frames, &self.args.screenshot)
@@ -205,6 +208,145 @@ impl ApplicationHandler for App {
 }
 
 impl Live {
+    fn model(&mut self) -> &mut Model {
+        self.models[slot(self.current)].as_mut().expect("the current model exists")
+    }
+
+    /// Makes `mode` current, creating it on first use (from the scene given, or the mode's
+    /// default scene; `--load` belongs to the mode the viewer started in).
+    fn switch(&mut self, mode: Mode) -> Result {
+        if self.models[slot(mode)].is_none() {
+            let mut args = self.sim_args.clone();
+            if mode != args.mode {
+                args.load = None;
+            }
+            args.mode = mode;
+            let sim = Sim::new(&self.gpu, &args, mode)?;
+            let painter = Painter::new(&self.gpu.device, mode, self.config.format, self.field);
+            let (solid, source) = match &sim {
+                Sim::Water(w) => (w.solid_mask().clone(), w.solid_mask().map(|_| 0)),
+                Sim::Gas(g) => (g.masks().0.clone(), g.masks().1.clone()),
+            };
+            self.models[slot(mode)] = Some(Model { sim, painter, solid, source });
+        }
+        self.current = mode;
+        Ok(())
+    }
+
+    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop) -> Result {
+        match key {
+            Key::Named(NamedKey::Escape) => event_loop.exit(),
+            Key::Named(NamedKey::Space) => self.paused = !self.paused,
+            Key::Named(NamedKey::Tab) => {
+                self.switch(if self.current == Mode::Water { Mode::Gas } else { Mode::Water })?
+            }
+            Key::Character("1") => self.switch(Mode::Water)?,
+            Key::Character("3") => self.switch(Mode::Gas)?,
+            Key::Character(".") => self.step_once = true,
+            Key::Character("r") | Key::Character("R") => {
+                self.models[slot(self.current)] = None;
+                self.switch(self.current)?;
+            }
+            Key::Character("v") | Key::Character("V") => {
+                self.field = if self.field == GasField::Density { GasField::Velocity } else { GasField::Density };
+                if let Some(m) = self.models[slot(Mode::Gas)].as_mut() {
+                    m.painter = Painter::new(&self.gpu.device, Mode::Gas, self.config.format, self.field);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result {
+        let tool = match button {
+            MouseButton::Left => Some(Tool::Pour),
+            MouseButton::Right => Some(Tool::Wall),
+            _ => None,
+        };
+        let released = state == ElementState::Released;
+        // A gas click that did not drag sets off an explosion where it was released.
+        if released && self.tool.held == Some(Tool::Pour) && !self.tool.moved && !self.tool.shift {
+            if let (Some(at), Mode::Gas) = (self.tool.at, self.current) {
+                let (center, radius) = (self.to_cell(at), self.radius());
+                if let Sim::Gas(g) = &mut self.model().sim {
+                    g.brush(&GasBrush {
+                        center,
+                        radius,
+                        scale: 1.0,
+                        add: BLAST.0,
+                        velocity: (0.0, 0.0),
+                        radial: BLAST.1,
+                    });
+                }
+            }
+        }
+        self.tool.held = if released { None } else { tool };
+        self.tool.last = None;
+        self.tool.moved = false;
+        if !released { self.paint() } else { Ok(()) }
+    }
+
+    fn to_cell(&self, (x, y): (f32, f32)) -> (f32, f32) {
+        let m = self.models[slot(self.current)].as_ref().expect("current model");
+        let (gw, gh) = m.sim.size();
+        (x / self.config.width as f32 * gw as f32, y / self.config.height as f32 * gh as f32)
+    }
+
+    fn radius(&self) -> f32 {
+        let (gw, gh) = self.models[slot(self.current)].as_ref().expect("current model").sim.size();
+        (gw.max(gh) as f32 / 64.0).max(1.5)
+    }
+
+    /// Applies the held tool along the pointer's path since the last event.
+    fn paint(&mut self) -> Result {
+        let (Some(tool), Some(at)) = (self.tool.held, self.tool.at) else { return Ok(()) };
+        let to = self.to_cell(at);
+        let from = self.tool.last.map(|p| self.to_cell(p)).unwrap_or(to);
+        let moved = self.tool.last.is_some();
+        self.tool.last = Some(at);
+        self.tool.moved |= moved && from != to;
+        let (radius, erase) = (self.radius(), self.tool.shift);
+        let model = self.model();
+        let stroke = input::stroke(from, to, radius, tool, erase, &mut model.solid);
+        match &mut model.sim {
+            Sim::Water(w) => {
+                if stroke.solid_changed {
+                    w.upload_solid(&model.solid)?;
+                }
+                if erase {
+                    for &center in &stroke.stamps {
+                        w.brush(&Brush { center, radius, scale: 0.0, add: 0.0 });
+                    }
+                } else if tool == Tool::Pour {
+                    w.brush(&Brush { center: to, radius, scale: 1.0, add: POUR });
+                }
+            }
+            Sim::Gas(g) => {
+                if stroke.solid_changed {
+                    g.upload_masks(&model.solid, &model.source)?;
+                }
+                let velocity = (stroke.direction.0 * PUSH.1, stroke.direction.1 * PUSH.1);
+                for &center in &stroke.stamps {
+                    if erase {
+                        let calm = GasBrush {
+                            center,
+                            radius,
+                            scale: 0.0,
+                            add: AMBIENT_DENSITY,
+                            velocity: (0.0, 0.0),
+                            radial: 0.0,
+                        };
+                        g.brush(&calm);
+                    } else if tool == Tool::Pour && moved && from != to {
+                        g.brush(&GasBrush { center, radius, scale: 1.0, add: PUSH.0, velocity, radial: 0.0 });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn resize(&mut self, size: PhysicalSize<u32>) {
         self.minimized = size.width == 0 || size.height == 0;
         if !self.minimized {
@@ -214,45 +356,13 @@ impl Live {
         }
     }
 
-    fn reset(&mut self) {
-        match GpuWater::new(&self.gpu.device, &self.gpu.queue, &self.initial, *self.sim.params()) {
-            Ok(sim) => {
-                self.sim = sim;
-                self.solid = self.initial.solid.clone();
-            }
-            Err(e) => log::error!("reset failed: {e}"),
-        }
-    }
-
-    /// Applies the held tool along the pointer's path since the last event.
-    fn paint(&mut self) {
-        let Some(tool) = self.tool.held else { return };
-        let Some(at) = self.tool.at else { return };
-        let (gw, gh) = self.sim.size();
-        let to_cell =
-            |(x, y): (f32, f32)| (x / self.config.width as f32 * gw as f32, y / self.config.height as f32 * gh as f32);
-        let radius = (gw.max(gh) as f32 / 64.0).max(1.5);
-        let from = self.tool.last.map(to_cell).unwrap_or(to_cell(at));
-        let to = to_cell(at);
-        self.tool.last = Some(at);
-        let edit = input::stroke(from, to, radius, tool, self.tool.shift, &mut self.solid);
-        if edit.solid_changed {
-            if let Err(e) = self.sim.upload_solid(&self.solid) {
-                log::error!("{e}");
-            }
-        }
-        for b in edit.brushes {
-            self.sim.brush(&b);
-        }
-    }
-
     /// Steps, draws and presents one frame. Returns Ok(true) when the run should end.
     fn frame(&mut self, steps: u32, limit: Option<u64>, screenshot: &Option<std::path::PathBuf>) -> Result<bool> {
         self.gpu.check()?;
         let steps = if self.paused { self.step_once as u32 } else { steps };
         self.step_once = false;
         if steps > 0 {
-            self.sim.step(steps)?;
+            self.model().sim.step(steps)?;
             self.title_steps += steps as u64;
         }
         if self.minimized {
@@ -269,7 +379,8 @@ impl Live {
         let view = texture.texture.create_view(&Default::default());
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         let size = (self.config.width, self.config.height);
-        self.renderer.draw(&self.gpu.device, &self.gpu.queue, &mut encoder, &view, size, &self.sim);
+        let model = self.models[slot(self.current)].as_ref().expect("current model");
+        model.painter.draw(&self.gpu, &mut encoder, &view, size, &model.sim);
         self.gpu.queue.submit([encoder.finish()]);
         self.frames += 1;
         self.title_frames += 1;
@@ -305,13 +416,19 @@ impl Live {
         if dt < 0.5 {
             return Ok(());
         }
-        let stats = self.sim.stats().map_err(|e: GpuError| Box::new(e) as Box<dyn std::error::Error>)?;
+        let (fps, rate) = (self.title_frames as f64 / dt, self.title_steps as f64 / dt);
+        let paused = self.paused;
+        let mode = self.current;
+        let summary = self.model().sim.summary()?;
+        let hint = match (paused, mode) {
+            (true, _) => "paused (Space)",
+            (false, Mode::Water) => "L pour, R wall, Shift erase, Tab gas",
+            (false, Mode::Gas) => "L push / click blast, R wall, Shift erase, V view, Tab water",
+        };
+        let mode_name = format!("{mode:?}").to_lowercase();
         self.window.set_title(&format!(
-            "eddy | water | {:.0} fps | {:.0} steps/s | mass {:.2} | {}",
-            self.title_frames as f64 / dt,
-            self.title_steps as f64 / dt,
-            stats.total_mass,
-            if self.paused { "paused (Space)" } else { "L pour, R wall, Shift erase" }
+            "eddy | {mode_name} | {fps:.0} fps | {rate:.0} steps/s | mass {:.2} | {hint}",
+            summary.mass
         ));
         self.title_clock = Instant::now();
         self.title_frames = 0;

@@ -395,6 +395,11 @@ impl GpuWater {
     pub fn size(&self) -> (u32, u32) {
         (self.width, self.height)
     }
+
+    /// The solid mask last uploaded, `(H, W)`, 1 = ground.
+    pub fn solid_mask(&self) -> &Grid<u8> {
+        &self.solid_mask
+    }
 }
 
 impl crate::Simulation for GpuWater {

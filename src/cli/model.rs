@@ -1,0 +1,126 @@
+//! One running model of either kind, for the runner and the viewer: step, summarise, save,
+//! draw. Keeps the commands free of per-model branches.
+
+use super::{Mode, Result, SimArgs};
+use eddy::Simulation;
+use eddy::gas::GpuGas;
+use eddy::gpu::Gpu;
+use eddy::render::{GasField, GasRenderer, WaterRenderer};
+use eddy::water::GpuWater;
+use std::path::Path;
+
+/// A model on the GPU.
+pub enum Sim {
+    /// The water automaton.
+    Water(GpuWater),
+    /// The gas automaton.
+    Gas(GpuGas),
+}
+
+/// Totals printed after a run and shown in the viewer's title.
+pub struct Summary {
+    /// Total mass (water) or total density (gas).
+    pub mass: f64,
+    /// A one-line description of the state.
+    pub line: String,
+}
+
+impl Sim {
+    /// Builds the model `args.mode` from `args`' scene or state and parameters.
+    pub fn new(gpu: &Gpu, args: &SimArgs, mode: Mode) -> Result<Self> {
+        let max_side = gpu.device.limits().max_texture_dimension_2d;
+        Ok(match mode {
+            Mode::Water => {
+                Sim::Water(GpuWater::new(&gpu.device, &gpu.queue, &args.water_state(max_side)?, args.water_params()?)?)
+            }
+            Mode::Gas => {
+                Sim::Gas(GpuGas::new(&gpu.device, &gpu.queue, &args.gas_state(max_side)?, args.gas_params()?)?)
+            }
+        })
+    }
+
+    /// `(W, H)` in cells.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Sim::Water(s) => s.size(),
+            Sim::Gas(s) => s.size(),
+        }
+    }
+
+    /// Submits `n` steps.
+    pub fn step(&mut self, n: u32) -> Result {
+        match self {
+            Sim::Water(s) => s.step(n)?,
+            Sim::Gas(s) => s.step(n)?,
+        }
+        Ok(())
+    }
+
+    /// Reads the state back and summarises it; fails if anything became non-finite.
+    pub fn summary(&mut self) -> Result<Summary> {
+        let (mass, line) = match self {
+            Sim::Water(s) => {
+                let st = s.stats()?;
+                (st.total_mass, format!("total mass {:.4}, wet cells {}", st.total_mass, st.wet_cells))
+            }
+            Sim::Gas(s) => {
+                let st = s.stats()?;
+                let (px, py) = st.total_momentum;
+                (
+                    st.total_mass,
+                    format!(
+                        "total mass {:.4}, total momentum ({px:.4}, {py:.4}), min density {:.4}, max speed {:.3} cells/step",
+                        st.total_mass, st.min_density, st.max_speed
+                    ),
+                )
+            }
+        };
+        if !mass.is_finite() {
+            return Err("the simulation produced non-finite values; check the parameters".into());
+        }
+        Ok(Summary { mass, line })
+    }
+
+    /// Writes the state as `.npz`.
+    pub fn save(&mut self, path: &Path) -> Result {
+        match self {
+            Sim::Water(s) => s.read_state()?.save_npz(path)?,
+            Sim::Gas(s) => s.read_state()?.save_npz(path)?,
+        }
+        Ok(())
+    }
+}
+
+/// The renderer matching a [`Sim`].
+pub enum Painter {
+    /// For water.
+    Water(WaterRenderer),
+    /// For gas, with the field shown.
+    Gas(GasRenderer, GasField),
+}
+
+impl Painter {
+    /// A renderer for `mode` drawing into `format` targets.
+    pub fn new(device: &wgpu::Device, mode: Mode, format: wgpu::TextureFormat, field: GasField) -> Self {
+        match mode {
+            Mode::Water => Painter::Water(WaterRenderer::new(device, format)),
+            Mode::Gas => Painter::Gas(GasRenderer::new(device, format), field),
+        }
+    }
+
+    /// Records a draw of `sim` filling `target`.
+    pub fn draw(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: (u32, u32),
+        sim: &Sim,
+    ) {
+        match (self, sim) {
+            (Painter::Water(r), Sim::Water(s)) => r.draw(&gpu.device, &gpu.queue, encoder, target, size, s),
+            (Painter::Gas(r, field), Sim::Gas(s)) => r.draw(&gpu.device, &gpu.queue, encoder, target, size, s, *field),
+            _ => unreachable!("a painter is always made for its sim's mode"),
+        }
+    }
+}
