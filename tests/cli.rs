@@ -67,6 +67,47 @@ fn run_writes_frames_and_state() {
     assert!(((a - b) / a).abs() < 1e-5, "mass {a} -> {b}");
 }
 
+#[test]
+fn gas_run_writes_documented_arrays() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("gas.npz");
+    let frames = dir.path().join("frames");
+    let o = eddy(&[
+        "run",
+        "--mode",
+        "gas",
+        "--scene",
+        "wind",
+        "--size",
+        "60x40",
+        "--steps",
+        "50",
+        "--save",
+        save.to_str().unwrap(),
+        "--frames",
+        frames.to_str().unwrap(),
+        "--every",
+        "50",
+        "--field",
+        "velocity",
+        "--scale",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("total momentum"), "{}", text(&o));
+    assert_eq!(npz_array(&save, "density"), (vec![40, 60], "<f4".to_string()));
+    assert_eq!(npz_array(&save, "momentum"), (vec![40, 60, 2], "<f4".to_string()));
+    assert_eq!(npz_array(&save, "solid"), (vec![40, 60], "|u1".to_string()));
+    assert_eq!(npz_array(&save, "source"), (vec![40, 60], "|u1".to_string()));
+    let img = image::open(frames.join("frame_000050.png")).unwrap();
+    assert_eq!((img.width(), img.height()), (120, 80));
+    // The saved state loads back: momentum components in the documented order (x = right).
+    let state = eddy::gas::GasState::load_npz(&save).unwrap();
+    assert!(state.stats().total_momentum.0 > 0.0, "the wind blows right (+x)");
+    let o = eddy(&["run", "--mode", "gas", "--load", save.to_str().unwrap(), "--steps", "5"]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
 /// Runs `args`, expects failure with one line on stderr containing `needle`, and no panic.
 fn fails_with(args: &[&str], needle: &str) {
     let o = eddy(args);
@@ -98,6 +139,17 @@ fn bad_input_gives_one_clear_line() {
     fails_with(&["run", "--load", &p("missing.npz"), "--steps", "1"], "missing.npz");
     std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
     fails_with(&["run", "--load", &p("corrupt.npz"), "--steps", "1"], "not a readable .npz");
+
+    fails_with(&["run", "--mode", "gas", "--diffusion", "0.5", "--steps", "1"], "diffusion");
+    fails_with(&["run", "--mode", "gas", "--pressure", "-1", "--steps", "1"], "pressure");
+    fails_with(&["run", "--mode", "gas", "--wind", "2,0", "--steps", "1"], "wind-x");
+    image::RgbImage::from_fn(8, 8, |x, _| if x == 2 { image::Rgb([255, 0, 0]) } else { image::Rgb([255; 3]) })
+        .save(p("red.png"))
+        .unwrap();
+    // Red is a gas source, but not a water colour.
+    fails_with(&["run", "--mode", "water", "--scene", &p("red.png"), "--steps", "1"], "pixel (x=2, y=0)");
+    let o = eddy(&["run", "--mode", "gas", "--scene", &p("red.png"), "--steps", "1"]);
+    assert!(o.status.success(), "a red pixel is a gas source: {}", text(&o));
 
     let mut mass = eddy::Grid::filled(6, 4, 0.5f32);
     mass[(2, 3)] = f32::NAN;

@@ -133,7 +133,8 @@ fn centred_explosion_keeps_its_four_fold_symmetry() {
     for (backend, s) in [("GPU", &gpu_end), ("CPU", cpu.state())] {
         let rho = &s.density;
         let max = rho.as_slice().iter().fold(0.0f32, |m, v| m.max(v.abs()));
-        let maps: [(&str, &dyn Fn(usize, usize) -> (usize, usize)); 3] = [
+        type Map<'a> = &'a dyn Fn(usize, usize) -> (usize, usize);
+        let maps: [(&str, Map); 3] = [
             ("left-right mirror", &|r, c| (r, n - 1 - c)),
             ("up-down mirror", &|r, c| (n - 1 - r, c)),
             ("transpose (with the mirrors: 90-degree rotation)", &|r, c| (c, r)),

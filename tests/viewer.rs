@@ -93,3 +93,33 @@ fn viewer_survives_resize_and_hide() {
     let water = img.pixels().filter(|p| p[2] > 150 && p[0] < 120).count();
     assert!(water > 200, "no water visible after the resizes: {water} pixels");
 }
+
+/// The gas model in the viewer: the `explosion` scene's dense blob shows bright in the middle,
+/// its wall segments grey.
+#[test]
+fn viewer_shows_gas() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("gas.png");
+    let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        .args(["view", "--mode", "gas", "--size", "96x64", "--scale", "4", "--steps-per-frame", "1", "--frames", "5"])
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("NODEVICE_SELECT", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "viewer failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    let img = image::open(&shot).unwrap().to_rgb8();
+    let centre = img.get_pixel(192, 128);
+    assert!(
+        centre[0] > 200 && centre[1] > 150,
+        "the dense blob should be bright yellow at the centre, found {centre:?}"
+    );
+    let corner = img.get_pixel(20, 20);
+    assert!(corner[2] > corner[1] && corner[0] > corner[1], "ambient gas should be purple, found {corner:?}");
+    let grey = img
+        .pixels()
+        .filter(|p| p[0] > 120 && p[0] < 160 && p[0].abs_diff(p[2]) < 10 && p[0].abs_diff(p[1]) < 10)
+        .count();
+    assert!(grey > 200, "the wall segments should be visible (grey pixels: {grey})");
+}

@@ -85,37 +85,37 @@ pub struct SimArgs {
     #[arg(long, value_enum, default_value_t = Boundary::Wall)]
     pub boundary: Boundary,
     /// MaxMass: mass of a full cell [default: 1.0].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_mass: Option<f32>,
     /// MaxCompress: extra mass per full cell above [default: 0.02].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_compress: Option<f32>,
     /// MinMass: cells below count as dry [default: 0.0001].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub min_mass: Option<f32>,
     /// MinFlow: flows above are halved [default: 0.01].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub min_flow: Option<f32>,
     /// MaxSpeed: cap on vertical flow per step [default: 1.0].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_speed: Option<f32>,
     /// Share of a side difference that flows per step, in (0, 0.5] [default: by --preset].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub side_share: Option<f32>,
     /// Gas: diffusion constant D, [0.03, 0.1] [default: 0.05].
-    #[arg(long, help_heading = "Gas")]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Gas")]
     pub diffusion: Option<f32>,
     /// Gas: momentum kept per step, [0.9, 1] [default: 0.999].
-    #[arg(long, help_heading = "Gas")]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Gas")]
     pub damping: Option<f32>,
     /// Gas: density kept per step (the rest relaxes to 1), [0.9, 1] [default: 0.9995].
-    #[arg(long, help_heading = "Gas")]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Gas")]
     pub drain: Option<f32>,
     /// Gas: perpendicular momentum exchange across faces, [0, 0.1] [default: 0.01].
-    #[arg(long, help_heading = "Gas")]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Gas")]
     pub friction: Option<f32>,
     /// Gas: isothermal pressure c^2 (eddy's extension; 0 = the source's model), [0, 0.05] [default: 0.05].
-    #[arg(long, help_heading = "Gas")]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Gas")]
     pub pressure: Option<f32>,
     /// Gas: 4- or 8-way flow [default: 8].
     #[arg(long, value_enum, help_heading = "Gas")]

@@ -195,8 +195,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
             // Walls push back: the pressure a blocked face would have carried (eddy's pressure
             // extension), so that gas at rest beside a wall stays at rest.
             let push = face_weight(p.neighbours) * p.pressure * old.density[(r, c)];
-            for k in 0..n {
-                let (dc, dr) = FORWARD[k];
+            for (k, &(dc, dr)) in FORWARD.iter().enumerate().take(n) {
                 let d = unit(k);
                 for sign in [1.0f32, -1.0] {
                     let (nr, nc) = (r as isize + dr * sign as isize, c as isize + dc * sign as isize);
