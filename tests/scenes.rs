@@ -103,11 +103,13 @@ fn gas_npz_round_trip_and_bad_momentum() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gas.npz");
     let mut state = GasState::from_scene(&Scene::preset("explosion", 20, 10, 0).unwrap());
-    state.momentum_x[(3, 4)] = 0.25;
-    state.momentum_y[(3, 4)] = -0.5;
+    assert_eq!(state.solid[(1, 1)], 0);
+    state.momentum_x[(1, 1)] = 0.25;
+    state.momentum_y[(1, 1)] = -0.5;
     state.save_npz(&path).unwrap();
     let back = GasState::load_npz(&path).unwrap();
     assert_eq!(back, state);
+    assert_eq!(state.solid[(5, 6)], 0);
     state.momentum_y[(5, 6)] = f32::NAN;
     state.save_npz(&path).unwrap();
     match GasState::load_npz(&path) {
