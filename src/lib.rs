@@ -5,8 +5,8 @@
 //!
 //! - [`water`]: the compressible-water cellular automaton (J. Elsts, "Simple Fluid Simulation
 //!   With Cellular Automata", 2009, and its Unity port);
-//! - `smoke` (planned): the GPU Gems ch. 38 Eulerian pipeline;
-//! - `gas` (planned): a mass-and-momentum flow automaton.
+//! - [`gas`]: a mass-and-momentum flow automaton (dtosoftware, "Fluid dynamics part 2", 2012);
+//! - `smoke` (planned): the GPU Gems ch. 38 Eulerian pipeline.
 //!
 //! All fields are `(H, W)` [`Grid`]s with row 0 at the top; units are cells and steps.
 //!

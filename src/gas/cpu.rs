@@ -1,8 +1,8 @@
 //! CPU reference of the gas model: one function per compute pass, read beside
 //! `shaders/gas/{faces,limit,apply}.wgsl`.
 //!
-//! Source: the "two cells of unit area" description of a cellular fluid with momentum in the
-//! project's sources. Units are cells and steps: density per cell, momentum = density x
+//! Source: the "two cells of unit area" description of a cellular fluid with momentum,
+//! dtosoftware, "Fluid dynamics part 2" (2012, dtosoftware.wordpress.com). Units are cells and steps: density per cell, momentum = density x
 //! cells/step. Vectors are `(x, y)` with x towards increasing column (right) and y towards
 //! increasing row (down).
 //!

@@ -1,12 +1,18 @@
 //! `gas`: a mass-and-momentum flow automaton.
 //!
-//! Source: the "two cells of unit area" description of a cellular fluid with momentum in the
-//! project's sources. Every cell holds a density `rho` and a momentum `m = (mx, my)`; each step,
+//! Source: the "two cells of unit area" description of a cellular fluid with momentum,
+//! dtosoftware, "Fluid dynamics part 2" (2012, dtosoftware.wordpress.com). Every cell holds a density `rho` and a momentum `m = (mx, my)`; each step,
 //! mass and momentum flow across the faces between neighbouring cells (4-way: edges; 8-way:
 //! edges and diagonals), computed from face-midpoint values (the mean of the two cells). What
 //! one cell loses across a face its neighbour gains, so both are conserved up to rounding,
 //! except where the optional damping, drain and sources act. Walls block faces and bounce the
 //! momentum that points into them.
+//!
+//! eddy adds four things to the source's rules, each because the CPU reference run at the
+//! parameter extremes failed without it: an isothermal pressure ([`GasParams::pressure`], 0 =
+//! the source's model) with walls pushing back; momentum carried by the diffusive exchange,
+//! `D (m_a - m_b)` (central face fluxes are unstable without it); half weight per face with
+//! 8-way flow ([`cpu::face_weight`]); and a speed cap of [`cpu::MAX_SPEED`] cells/step.
 //!
 //! [`GpuGas`] (three compute passes per step, gather-only) and [`CpuGas`]
 //! ([`cpu::step`]) run the same rules; the tests hold the GPU to the CPU.
