@@ -441,18 +441,7 @@ pub fn check_same_shape(
 /// # Errors
 /// [`SceneError::BadValue`].
 pub fn check_finite_non_negative(path: &Path, array: &'static str, grid: &Grid<f32>) -> Result<(), SceneError> {
-    if let Some(i) = grid.as_slice().iter().position(|v| !v.is_finite() || *v < 0.0) {
-        let w = grid.width();
-        return Err(SceneError::BadValue {
-            path: path.to_path_buf(),
-            array,
-            row: i / w,
-            col: i % w,
-            value: grid.as_slice()[i],
-            expected: "must be finite and >= 0",
-        });
-    }
-    Ok(())
+    check_cells(path, array, grid, |v| v.is_finite() && v >= 0.0, "must be finite and >= 0")
 }
 
 /// Fails at the first cell (row-major) that is NaN or infinite.
@@ -460,18 +449,27 @@ pub fn check_finite_non_negative(path: &Path, array: &'static str, grid: &Grid<f
 /// # Errors
 /// [`SceneError::BadValue`].
 pub fn check_finite(path: &Path, array: &'static str, grid: &Grid<f32>) -> Result<(), SceneError> {
-    if let Some(i) = grid.as_slice().iter().position(|v| !v.is_finite()) {
-        let w = grid.width();
-        return Err(SceneError::BadValue {
+    check_cells(path, array, grid, f32::is_finite, "must be finite")
+}
+
+fn check_cells(
+    path: &Path,
+    array: &'static str,
+    grid: &Grid<f32>,
+    ok: impl Fn(f32) -> bool,
+    expected: &'static str,
+) -> Result<(), SceneError> {
+    match grid.as_slice().iter().position(|&v| !ok(v)) {
+        None => Ok(()),
+        Some(i) => Err(SceneError::BadValue {
             path: path.to_path_buf(),
             array,
-            row: i / w,
-            col: i % w,
+            row: i / grid.width(),
+            col: i % grid.width(),
             value: grid.as_slice()[i],
-            expected: "must be finite",
-        });
+            expected,
+        }),
     }
-    Ok(())
 }
 
 /// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first).

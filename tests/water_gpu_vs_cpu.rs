@@ -74,3 +74,23 @@ fn extremes_match_cpu() {
         common::assert_fields_close(&format!("water-full-{boundary:?}"), &g.read_state().unwrap(), c.state(), 1e-4);
     }
 }
+
+/// The brush (pour and erase discs) against its CPU mirror, then a step on top.
+#[test]
+fn brush_matches_cpu() {
+    let gpu = common::gpu();
+    let state = common::random_water(50, 40, 9, 0.1);
+    let p = WaterParams::default();
+    let mut g = GpuWater::new(&gpu.device, &gpu.queue, &state, p).unwrap();
+    let mut c = CpuWater::new(state, p).unwrap();
+    for b in [
+        eddy::water::Brush { center: (12.3, 20.7), radius: 6.5, scale: 1.0, add: 0.75 },
+        eddy::water::Brush { center: (40.0, 5.0), radius: 9.0, scale: 0.0, add: 0.0 },
+    ] {
+        g.brush(&b);
+        c.brush(&b);
+    }
+    g.step(3).unwrap();
+    c.step(3).unwrap();
+    common::assert_fields_close("water-brush", &g.read_state().unwrap(), c.state(), 1e-5);
+}

@@ -237,38 +237,6 @@ impl ApplyPass {
     }
 }
 
-/// The brush. Bind group `i` reads state texture `i` and writes `1 - i`.
-struct BrushPass {
-    kernel: Kernel,
-    uniform: wgpu::Buffer,
-    bind_groups: [wgpu::BindGroup; 2],
-}
-
-impl BrushPass {
-    fn new(device: &wgpu::Device, state: &PingPong, solid: &wgpu::TextureView) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "gas/brush",
-            shaders::GAS_BRUSH,
-            (8, 8),
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RGBA),
-                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-                binding::storage_write(3, RGBA),
-            ],
-        );
-        let uniform = gpu::uniform_buffer(device, "gas/brush", std::mem::size_of::<BrushUniform>());
-        let bind_groups = [0, 1].map(|i| {
-            kernel.bind_group(
-                device,
-                &[uniform.as_entire_binding(), View(&state.views()[i]), View(solid), View(&state.views()[1 - i])],
-            )
-        });
-        Self { kernel, uniform, bind_groups }
-    }
-}
-
 /// The gas model on a wgpu device.
 ///
 /// Textures (`W x H` texels for an `(H, W)` grid): state `rgba32float` ping-pong
@@ -289,7 +257,7 @@ pub struct GpuGas {
     faces: FacesPass,
     limit: LimitPass,
     apply: ApplyPass,
-    brush: BrushPass,
+    brush: gpu::EditPass,
     steps: u64,
 }
 
@@ -331,7 +299,15 @@ impl GpuGas {
                 faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
                 limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor),
                 apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor),
-                brush: BrushPass::new(device, &pingpong, &solid_view),
+                brush: gpu::EditPass::new(
+                    device,
+                    "gas/brush",
+                    shaders::GAS_BRUSH,
+                    std::mem::size_of::<BrushUniform>(),
+                    &pingpong,
+                    RGBA,
+                    &solid_view,
+                ),
                 device: device.clone(),
                 queue: queue.clone(),
                 width: size.0,
@@ -426,15 +402,7 @@ impl GpuGas {
             add: b.add,
             radial: b.radial,
         };
-        self.queue.write_buffer(&self.brush.uniform, 0, bytemuck::bytes_of(&u));
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            let i = self.state.read_index();
-            self.brush.kernel.dispatch(&mut pass, &self.brush.bind_groups[i], self.width, self.height);
-        }
-        self.state.swap();
-        self.queue.submit([encoder.finish()]);
+        self.brush.apply(&self.device, &self.queue, &mut self.state, bytemuck::bytes_of(&u));
     }
 
     /// Totals and extremes, computed on the CPU from a readback of the state.

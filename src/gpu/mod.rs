@@ -4,11 +4,13 @@
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
 
+mod edit;
 mod error;
 mod kernel;
 mod pingpong;
 mod readback;
 
+pub use edit::EditPass;
 pub use error::GpuError;
 pub use kernel::{Kernel, binding};
 pub use pingpong::PingPong;

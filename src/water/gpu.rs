@@ -150,43 +150,6 @@ impl ApplyPass {
     }
 }
 
-/// The brush. Bind group `i` reads mass texture `i` and writes texture `1 - i`.
-struct BrushPass {
-    kernel: Kernel,
-    uniform: wgpu::Buffer,
-    bind_groups: [wgpu::BindGroup; 2],
-}
-
-impl BrushPass {
-    fn new(device: &wgpu::Device, mass: &PingPong, solid: &wgpu::TextureView) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "water/brush",
-            shaders::WATER_BRUSH,
-            (8, 8),
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, wgpu::TextureFormat::R32Float),
-                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-                binding::storage_write(3, wgpu::TextureFormat::R32Float),
-            ],
-        );
-        let uniform = gpu::uniform_buffer(device, "water/brush", std::mem::size_of::<BrushUniform>());
-        let bind_groups = [0, 1].map(|i| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    wgpu::BindingResource::TextureView(&mass.views()[i]),
-                    wgpu::BindingResource::TextureView(solid),
-                    wgpu::BindingResource::TextureView(&mass.views()[1 - i]),
-                ],
-            )
-        });
-        Self { kernel, uniform, bind_groups }
-    }
-}
-
 /// The water model on a wgpu device.
 ///
 /// Textures (`W x H` texels for an `(H, W)` grid, texel `(x, y)` = cell `(row y, col x)`):
@@ -208,7 +171,7 @@ pub struct GpuWater {
     solid_view: wgpu::TextureView,
     flow: FlowPass,
     apply: ApplyPass,
-    brush: BrushPass,
+    brush: gpu::EditPass,
     steps: u64,
 }
 
@@ -258,7 +221,15 @@ impl GpuWater {
             let flows_view = flows.create_view(&Default::default());
             let flow = FlowPass::new(device, &uniform, &mass, &solid_view, &flows_view);
             let apply = ApplyPass::new(device, &mass, &flows_view);
-            let brush = BrushPass::new(device, &mass, &solid_view);
+            let brush = gpu::EditPass::new(
+                device,
+                "water/brush",
+                shaders::WATER_BRUSH,
+                std::mem::size_of::<BrushUniform>(),
+                &mass,
+                wgpu::TextureFormat::R32Float,
+                &solid_view,
+            );
             GpuWater {
                 device: device.clone(),
                 queue: queue.clone(),
@@ -353,15 +324,7 @@ impl GpuWater {
             add: b.add,
             _pad: [0.0; 3],
         };
-        self.queue.write_buffer(&self.brush.uniform, 0, bytemuck::bytes_of(&u));
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            let i = self.mass.read_index();
-            self.brush.kernel.dispatch(&mut pass, &self.brush.bind_groups[i], self.width, self.height);
-        }
-        self.mass.swap();
-        self.queue.submit([encoder.finish()]);
+        self.brush.apply(&self.device, &self.queue, &mut self.mass, bytemuck::bytes_of(&u));
     }
 
     /// Reads the mass field back: `(H, W)` f32, row 0 at top. Waits for the GPU.
