@@ -79,28 +79,28 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Rule set: elsts (side flow 1/4) or unity (side flow 1/2).
-    #[arg(long, value_enum, default_value_t = RulePreset::Elsts)]
+    #[arg(long, value_enum, default_value_t = RulePreset::Elsts, help_heading = "Water")]
     pub preset: RulePreset,
     /// Outside the grid: wall (solid) or open (empty air; water flowing out is removed).
-    #[arg(long, value_enum, default_value_t = Boundary::Wall)]
+    #[arg(long, value_enum, default_value_t = Boundary::Wall, help_heading = "Water")]
     pub boundary: Boundary,
     /// MaxMass: mass of a full cell [default: 1.0].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Water")]
     pub max_mass: Option<f32>,
     /// MaxCompress: extra mass per full cell above [default: 0.02].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Water")]
     pub max_compress: Option<f32>,
     /// MinMass: cells below count as dry [default: 0.0001].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Water")]
     pub min_mass: Option<f32>,
     /// MinFlow: flows above are halved [default: 0.01].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Water")]
     pub min_flow: Option<f32>,
     /// MaxSpeed: cap on vertical flow per step [default: 1.0].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Water")]
     pub max_speed: Option<f32>,
     /// Share of a side difference that flows per step, in (0, 0.5] [default: by --preset].
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, help_heading = "Water")]
     pub side_share: Option<f32>,
     /// Gas: diffusion constant D, [0.03, 0.1] [default: 0.05].
     #[arg(long, allow_negative_numbers = true, help_heading = "Gas")]
