@@ -99,9 +99,9 @@ fn u_tube_levels_equalise() {
     let before =
         (level(&start.mass, left.clone(), arm_rows.clone()), level(&start.mass, right.clone(), arm_rows.clone()));
     assert!(before.0 - before.1 > 10.0, "the preset should start with the left arm fuller: {before:?}");
-    let end = run(&start, WaterParams::default(), 30_000);
+    let end = run(&start, WaterParams::default(), 60_000);
     let after = (level(&end.mass, left, arm_rows.clone()), level(&end.mass, right, arm_rows));
-    eprintln!("u-tube 48x48, 30000 steps: arm levels (left, right) {before:?} -> {after:?}");
+    eprintln!("u-tube 48x48, 60000 steps: arm levels (left, right) {before:?} -> {after:?}");
     assert!(
         (after.0 - after.1).abs() <= 1.0,
         "levels (left, right) went from {before:?} to {after:?}: not within one cell"
