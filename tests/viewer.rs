@@ -50,21 +50,58 @@ fn viewer_window_shows_the_scene() {
     assert!(!is_water(corner) && !is_ground(corner), "expected air at the top right, found {corner:?}");
 }
 
+fn xdotool(args: &[&str]) -> String {
+    let o = Command::new("timeout")
+        .arg("30")
+        .arg("xdotool")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("xdotool is needed for this test (apt-get install xdotool): {e}"));
+    assert!(o.status.success(), "xdotool {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// Gas parameters are settable from the viewer: keys change them, the title shows them.
+#[test]
+fn viewer_keys_set_gas_parameters() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        // Enough frames for the keys to land; the viewer quits on its own if Escape does not.
+        .args(["view", "--mode", "gas", "--size", "64x48", "--scale", "4", "--frames", "3000"])
+        .env("NODEVICE_SELECT", "1")
+        .spawn()
+        .unwrap();
+    let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
+    let window = window.lines().next().unwrap().to_string();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let before = xdotool(&["getwindowname", &window]);
+    // Real (XTEST) key presses to the focused window: winit ignores synthetic ones.
+    // Raise diffusion twice (Shift+d), lower pressure once (p), switch to 4-way (n).
+    xdotool(&["windowfocus", "--sync", &window]);
+    xdotool(&["key", "shift+d", "shift+d", "p", "n"]);
+    let mut after = String::new();
+    for _ in 0..40 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        after = xdotool(&["getwindowname", &window]);
+        if after.contains("4-way") {
+            break;
+        }
+    }
+    xdotool(&["key", "Escape"]);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "viewer exited with {status}");
+    assert!(
+        before.contains("D 0.05") && before.contains("p 0.05") && before.contains("8-way"),
+        "title before: {before}"
+    );
+    assert!(after.contains("D 0.07") && after.contains("p 0.04") && after.contains("4-way"), "title after: {after}");
+}
+
 /// Resizing the window, hiding it (unmap, the X11 analogue of minimising) and showing it again
 /// keeps the viewer running; the screenshot has the window's final size. Uses xdotool.
 #[test]
 fn viewer_survives_resize_and_hide() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
-    let xdotool = |args: &[&str]| {
-        let o = Command::new("timeout")
-            .arg("30")
-            .arg("xdotool")
-            .args(args)
-            .output()
-            .unwrap_or_else(|e| panic!("xdotool is needed for this test (apt-get install xdotool): {e}"));
-        assert!(o.status.success(), "xdotool {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8_lossy(&o.stdout).trim().to_string()
-    };
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("resized.png");
     let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))

@@ -3,7 +3,8 @@
 //! Tab (or 1 = water, 3 = gas) switches models, each keeping its own state. Left-drag pours
 //! water / pushes gas along the drag (a click without dragging sets off an explosion in gas),
 //! right-drag draws walls, Shift+drag erases, Space pauses, `.` steps once, R resets, V
-//! toggles the gas view (density / velocity), Esc quits. The title shows the model, fps,
+//! toggles the gas view (density / velocity), Esc quits. In gas, d/m/k/f/p lower diffusion,
+//! damping, drain, friction, pressure (Shift raises them) and N toggles 4/8-way flow. The title shows the model, fps,
 //! steps/s and totals. `--frames N --screenshot PATH` runs N frames, saves what the window
 //! showed (copied from the window's own surface texture) and exits.
 
@@ -11,7 +12,7 @@ mod input;
 
 use crate::cli::model::{Painter, Sim};
 use crate::cli::{Mode, Result, SimArgs, ViewArgs};
-use eddy::gas::{AMBIENT_DENSITY, GasBrush};
+use eddy::gas::{AMBIENT_DENSITY, GasBrush, Neighbours};
 use eddy::gpu::Gpu;
 use eddy::render::GasField;
 use eddy::water::Brush;
@@ -33,6 +34,8 @@ const POUR: f32 = 0.5;
 const PUSH: (f32, f32) = (0.3, 0.3);
 /// Gas: density added by a click, and the outward speed at its rim (cells/step).
 const BLAST: (f32, f32) = (2.0, 0.3);
+/// Gas parameter keys (see `Live::tune_gas`).
+const GAS_KEYS: &str = "dDmMkKfFpPnN";
 
 pub fn run(args: ViewArgs) -> Result {
     match args.sim.mode {
@@ -247,6 +250,7 @@ impl Live {
                 self.models[slot(self.current)] = None;
                 self.switch(self.current)?;
             }
+            Key::Character(c) if self.current == Mode::Gas && GAS_KEYS.contains(c) => self.tune_gas(c)?,
             Key::Character("v") | Key::Character("V") => {
                 self.field = if self.field == GasField::Density { GasField::Velocity } else { GasField::Density };
                 if let Some(m) = self.models[slot(Mode::Gas)].as_mut() {
@@ -255,6 +259,30 @@ impl Live {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// Gas parameter keys: lower case lowers, upper case raises, each clamped to its validated
+    /// range (`GasParams::ranges`); N toggles 4/8-way flow.
+    fn tune_gas(&mut self, key: &str) -> Result {
+        let Some(Model { sim: Sim::Gas(g), .. }) = self.models[slot(Mode::Gas)].as_mut() else { return Ok(()) };
+        let mut p = *g.params();
+        let ranges = p.ranges();
+        let raise = key.chars().all(char::is_uppercase);
+        let nudge = |value: f32, step: f32, name: &str| {
+            let &(_, _, lo, hi) = ranges.iter().find(|r| r.0 == name).expect("a parameter with a range");
+            (value + if raise { step } else { -step }).clamp(lo, hi)
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "d" => p.diffusion = nudge(p.diffusion, 0.01, "diffusion"),
+            "m" => p.damping = nudge(p.damping, 0.001, "damping"),
+            "k" => p.drain = nudge(p.drain, 0.0005, "drain"),
+            "f" => p.friction = nudge(p.friction, 0.01, "friction"),
+            "p" => p.pressure = nudge(p.pressure, 0.01, "pressure"),
+            "n" => p.neighbours = if p.neighbours == Neighbours::Eight { Neighbours::Four } else { Neighbours::Eight },
+            _ => return Ok(()),
+        }
+        g.set_params(p)?;
         Ok(())
     }
 
@@ -426,8 +454,19 @@ impl Live {
             (false, Mode::Gas) => "L push / click blast, R wall, Shift erase, V view, Tab water",
         };
         let mode_name = format!("{mode:?}").to_lowercase();
+        let params = match &self.model().sim {
+            Sim::Gas(g) => {
+                let p = g.params();
+                let ways = if p.neighbours == Neighbours::Eight { 8 } else { 4 };
+                format!(
+                    " | D {:.2} damp {:.3} drain {:.4} fric {:.2} p {:.2} {ways}-way (d/m/k/f/p, Shift raises; N)",
+                    p.diffusion, p.damping, p.drain, p.friction, p.pressure
+                )
+            }
+            Sim::Water(_) => String::new(),
+        };
         self.window.set_title(&format!(
-            "eddy | {mode_name} | {fps:.0} fps | {rate:.0} steps/s | mass {:.2} | {hint}",
+            "eddy | {mode_name} | {fps:.0} fps | {rate:.0} steps/s | mass {:.2} | {hint}{params}",
             summary.mass
         ));
         self.title_clock = Instant::now();
