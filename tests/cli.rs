@@ -70,7 +70,7 @@ fn run_writes_frames_and_state() {
 #[test]
 fn gas_run_writes_documented_arrays() {
     let dir = tempfile::tempdir().unwrap();
-    let save = dir.path().join("gas.npz");
+    let save = dir.path().join("new-folder").join("gas.npz"); // --save makes its folder
     let frames = dir.path().join("frames");
     let o = eddy(&[
         "run",

@@ -23,6 +23,10 @@ pub fn run(args: RunArgs) -> Result {
     if args.scale == 0 || args.scale > 64 {
         return Err("--scale must be 1..=64 pixels per cell".into());
     }
+    // Make --save's folder now: a run should not fail at its end for want of it.
+    if let Some(dir) = args.save.as_ref().and_then(|p| p.parent()).filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {} for --save: {e}", dir.display()))?;
+    }
     let gpu = Gpu::headless()?;
     eprintln!("adapter: {}", gpu.adapter_label());
     let mut sim = Sim::new(&gpu, &args.sim, mode)?;
