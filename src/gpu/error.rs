@@ -24,10 +24,10 @@ pub enum GpuError {
         /// What wgpu said.
         reason: String,
     },
-    /// The grid does not fit the adapter's 2D texture limit.
+    /// A grid side is 0 or larger than the adapter's 2D texture limit.
     #[error(
-        "grid {width}x{height} does not fit this adapter: each side must be 1..={max} cells \
-         (max_texture_dimension_2d); choose a smaller size"
+        "grid {width}x{height} is not usable on this adapter: each side must be 1..={max} cells \
+         (its max_texture_dimension_2d)"
     )]
     GridTooLarge {
         /// Requested columns (cells).
