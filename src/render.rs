@@ -247,16 +247,8 @@ impl FrameTarget {
     pub fn new(device: &wgpu::Device, grid: (u32, u32), scale: u32) -> Result<Self, GpuError> {
         let (width, height) = (grid.0 * scale.max(1), grid.1 * scale.max(1));
         gpu::check_grid_size(device, width as usize, height as usize)?;
-        let target = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("frame"),
-            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: Self::FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        let target = gpu::texture_2d(device, "frame", (width, height), Self::FORMAT, usage);
         let view = target.create_view(&Default::default());
         Ok(Self { target, view })
     }

@@ -80,24 +80,14 @@ fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
     bits
 }
 
-fn texture(
+/// A storage-only texture's view (the face fluxes and limiter factors stay on the GPU).
+fn storage_view(
     device: &wgpu::Device,
     label: &str,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     format: wgpu::TextureFormat,
 ) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::STORAGE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
+    gpu::texture_2d(device, label, size, format, wgpu::TextureUsages::STORAGE_BINDING).create_view(&Default::default())
 }
 
 use wgpu::BindingResource::TextureView as View;
@@ -276,25 +266,17 @@ impl GpuGas {
         let mut sim = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "gas/params", std::mem::size_of::<GasUniform>());
             let pingpong = PingPong::new(device, "gas/state", size.0, size.1, RGBA);
-            let solid = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("gas/solid"),
-                size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::R32Uint,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::STORAGE_BINDING
-                    | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            });
+            let bits_usage = wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::STORAGE_BINDING
+                | wgpu::TextureUsages::COPY_DST;
+            let solid = gpu::texture_2d(device, "gas/solid", size, wgpu::TextureFormat::R32Uint, bits_usage);
             let solid_view = solid.create_view(&Default::default());
             let faces = FaceTextures([
-                texture(device, "gas/face_f", size, RGBA),
-                texture(device, "gas/face_px", size, RGBA),
-                texture(device, "gas/face_py", size, RGBA),
+                storage_view(device, "gas/face_f", size, RGBA),
+                storage_view(device, "gas/face_px", size, RGBA),
+                storage_view(device, "gas/face_py", size, RGBA),
             ]);
-            let factor = texture(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
+            let factor = storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
             GpuGas {
                 faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
                 limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor),

@@ -145,6 +145,26 @@ pub fn check_grid_size(device: &wgpu::Device, width: usize, height: usize) -> Re
     Ok(())
 }
 
+/// A `width x height` 2D texture of `format` (one mip level, one sample) with `usage`.
+pub fn texture_2d(
+    device: &wgpu::Device,
+    label: &str,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
+}
+
 /// A `size`-byte uniform buffer that can be written with `queue.write_buffer`.
 pub fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {

@@ -17,21 +17,11 @@ impl PingPong {
     /// Creates both textures, `width x height` texels of `format`, usable as sampled textures,
     /// write storage textures, and copy source/destination (uploads and readback).
     pub fn new(device: &wgpu::Device, label: &str, width: u32, height: u32, format: wgpu::TextureFormat) -> Self {
-        let make = |i: usize| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(&format!("{label}[{i}]")),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::STORAGE_BINDING
-                    | wgpu::TextureUsages::COPY_SRC
-                    | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            })
-        };
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST;
+        let make = |i: usize| super::texture_2d(device, &format!("{label}[{i}]"), (width, height), format, usage);
         let textures = [make(0), make(1)];
         let views = [textures[0].create_view(&Default::default()), textures[1].create_view(&Default::default())];
         Self { textures, views, read: 0 }

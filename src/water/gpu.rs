@@ -195,29 +195,15 @@ impl GpuWater {
         let mut sim = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
             let mass = PingPong::new(device, "water/mass", width, height, wgpu::TextureFormat::R32Float);
-            let solid = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("water/solid"),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::R32Uint,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::STORAGE_BINDING
-                    | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            });
+            let bits_usage = wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::STORAGE_BINDING
+                | wgpu::TextureUsages::COPY_DST;
+            let solid =
+                gpu::texture_2d(device, "water/solid", (width, height), wgpu::TextureFormat::R32Uint, bits_usage);
             let solid_view = solid.create_view(&Default::default());
-            let flows = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("water/flows"),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING,
-                view_formats: &[],
-            });
+            let flows_usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING;
+            let flows =
+                gpu::texture_2d(device, "water/flows", (width, height), wgpu::TextureFormat::Rgba32Float, flows_usage);
             let flows_view = flows.create_view(&Default::default());
             let flow = FlowPass::new(device, &uniform, &mass, &solid_view, &flows_view);
             let apply = ApplyPass::new(device, &mass, &flows_view);
