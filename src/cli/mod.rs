@@ -130,34 +130,32 @@ impl SimArgs {
     pub fn water_params(&self) -> std::result::Result<WaterParams, eddy::ParamError> {
         let mut p = WaterParams::preset(self.preset);
         p.boundary = self.boundary;
-        let set = |field: &mut f32, v: Option<f32>| {
-            if let Some(v) = v {
-                *field = v;
-            }
-        };
-        set(&mut p.max_mass, self.max_mass);
-        set(&mut p.max_compress, self.max_compress);
-        set(&mut p.min_mass, self.min_mass);
-        set(&mut p.min_flow, self.min_flow);
-        set(&mut p.max_speed, self.max_speed);
-        set(&mut p.side_share, self.side_share);
+        override_with(&mut p.max_mass, self.max_mass);
+        override_with(&mut p.max_compress, self.max_compress);
+        override_with(&mut p.min_mass, self.min_mass);
+        override_with(&mut p.min_flow, self.min_flow);
+        override_with(&mut p.max_speed, self.max_speed);
+        override_with(&mut p.side_share, self.side_share);
         p.validate()?;
         Ok(p)
+    }
+
+    /// Validates the parameters of `self.mode`, so a bad one is reported before any device work.
+    pub fn check_params(&self) -> std::result::Result<(), eddy::ParamError> {
+        match self.mode {
+            Mode::Water => self.water_params().map(drop),
+            Mode::Gas => self.gas_params().map(drop),
+        }
     }
 
     /// The gas parameters: defaults with the overrides given, validated.
     pub fn gas_params(&self) -> std::result::Result<GasParams, eddy::ParamError> {
         let mut p = GasParams::default();
-        let set = |field: &mut f32, v: Option<f32>| {
-            if let Some(v) = v {
-                *field = v;
-            }
-        };
-        set(&mut p.diffusion, self.diffusion);
-        set(&mut p.damping, self.damping);
-        set(&mut p.drain, self.drain);
-        set(&mut p.friction, self.friction);
-        set(&mut p.pressure, self.pressure);
+        override_with(&mut p.diffusion, self.diffusion);
+        override_with(&mut p.damping, self.damping);
+        override_with(&mut p.drain, self.drain);
+        override_with(&mut p.friction, self.friction);
+        override_with(&mut p.pressure, self.pressure);
         if let Some(n) = self.neighbours {
             p.neighbours = n;
         }
@@ -246,6 +244,13 @@ fn parse_pair(s: &str) -> std::result::Result<(f32, f32), String> {
     let (x, y) = s.split_once(',').ok_or_else(|| format!("{s:?} is not X,Y, e.g. 0.25,0"))?;
     let num = |t: &str| t.trim().parse::<f32>().map_err(|_| format!("{s:?} is not X,Y with numbers, e.g. 0.25,0"));
     Ok((num(x)?, num(y)?))
+}
+
+/// Replaces `field` with the value given on the command line, if any.
+fn override_with(field: &mut f32, given: Option<f32>) {
+    if let Some(v) = given {
+        *field = v;
+    }
 }
 
 /// Parses `WxH` (e.g. `256x128`).

@@ -12,11 +12,7 @@ const MAX_CHUNK: u64 = 256;
 
 pub fn run(args: RunArgs) -> Result {
     let mode = args.sim.mode;
-    // Parameters first: a bad one is reported before any device work.
-    match mode {
-        super::Mode::Water => drop(args.sim.water_params()?),
-        super::Mode::Gas => drop(args.sim.gas_params()?),
-    }
+    args.sim.check_params()?;
     if args.every == 0 {
         return Err("--every must be at least 1 step".into());
     }

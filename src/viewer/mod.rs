@@ -38,10 +38,7 @@ const BLAST: (f32, f32) = (2.0, 0.3);
 const GAS_KEYS: &str = "dDmMkKfFpPnN";
 
 pub fn run(args: ViewArgs) -> Result {
-    match args.sim.mode {
-        Mode::Water => drop(args.sim.water_params()?),
-        Mode::Gas => drop(args.sim.gas_params()?),
-    }
+    args.sim.check_params()?;
     if args.scale == 0 {
         return Err("--scale must be at least 1 pixel per cell".into());
     }
