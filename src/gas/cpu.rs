@@ -162,17 +162,18 @@ pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
 pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams) {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);
-    let old = s.clone();
+    // Each cell reads only its own old values (before writing them) and the masks, which
+    // this pass never changes, so it can update `s` in place.
     // The limiter factor of whichever cell a face's mass leaves.
     let scale = |f: f32, owner: (usize, usize), other: (isize, isize)| -> f32 {
         if f >= 0.0 { factor[owner] } else { factor[(other.0 as usize, other.1 as usize)] }
     };
     for r in 0..h {
         for c in 0..w {
-            if old.solid[(r, c)] != 0 {
+            if s.solid[(r, c)] != 0 {
                 continue;
             }
-            let (mut rho, mut mx, mut my) = cell(&old, r as isize, c as isize);
+            let (mut rho, mut mx, mut my) = cell(s, r as isize, c as isize);
             for k in 0..n {
                 let face = faces[(r, c)][k];
                 let (dc, dr) = FORWARD[k];
@@ -194,12 +195,12 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
             }
             // Walls push back: the pressure a blocked face would have carried (eddy's pressure
             // extension), so that gas at rest beside a wall stays at rest.
-            let push = face_weight(p.neighbours) * p.pressure * old.density[(r, c)];
+            let push = face_weight(p.neighbours) * p.pressure * s.density[(r, c)];
             for (k, &(dc, dr)) in FORWARD.iter().enumerate().take(n) {
                 let d = unit(k);
                 for sign in [1.0f32, -1.0] {
                     let (nr, nc) = (r as isize + dr * sign as isize, c as isize + dc * sign as isize);
-                    if !open(&old, nr, nc) {
+                    if !open(s, nr, nc) {
                         mx -= push * d.0 * sign;
                         my -= push * d.1 * sign;
                     }
@@ -207,7 +208,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
             }
             // Walls: the momentum component into an edge-adjacent wall bounces off.
             for (dc, dr) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
-                if !open(&old, r as isize + dr, c as isize + dc) {
+                if !open(s, r as isize + dr, c as isize + dc) {
                     let into = mx * dc as f32 + my * dr as f32;
                     if into > 0.0 {
                         mx -= 2.0 * into * dc as f32;
@@ -224,7 +225,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
                 mx *= k;
                 my *= k;
             }
-            if old.source[(r, c)] != 0 {
+            if s.source[(r, c)] != 0 {
                 rho = super::AMBIENT_DENSITY;
                 mx = super::AMBIENT_DENSITY * p.wind.0;
                 my = super::AMBIENT_DENSITY * p.wind.1;
