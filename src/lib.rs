@@ -6,7 +6,8 @@
 //! - [`water`]: the compressible-water cellular automaton (J. Elsts, "Simple Fluid Simulation
 //!   With Cellular Automata", 2009, and its Unity port);
 //! - [`gas`]: a mass-and-momentum flow automaton (dtosoftware, "Fluid dynamics part 2", 2012);
-//! - `smoke` (planned): the GPU Gems ch. 38 Eulerian pipeline.
+//! - [`smoke`]: the GPU Gems ch. 38 Eulerian pipeline (Harris 2004, after Stam 1999) with
+//!   Rideout's buoyant smoke and obstacles.
 //!
 //! All fields are `(H, W)` [`Grid`]s with row 0 at the top; units are cells and steps.
 //!
@@ -33,6 +34,7 @@ pub mod grid;
 pub mod render;
 pub mod scene;
 pub mod shaders;
+pub mod smoke;
 pub mod water;
 
 pub use error::{Error, ParamError};

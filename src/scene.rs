@@ -25,6 +25,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("random", "water: Elsts-style random map, scattered ground and water cells (seeded)"),
     ("explosion", "gas: a dense blob in the middle of a closed room with some walls"),
     ("wind", "gas: a channel with obstacles, wind blown in from sources on the left, out on the right"),
+    ("plume", "smoke: a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),
 ];
 
 /// Default size of presets, `(W, H)` cells.
@@ -348,8 +349,29 @@ impl Scene {
                 s.fill_solid(row(0.2)..row(0.45), col(0.6)..col(0.6) + 2);
                 s.fill_solid(row(0.6)..row(0.85), col(0.75)..col(0.75) + 2);
             }
+            "plume" => return Self::plume(width, height, w / 8.0),
             _ => return Err(SceneError::UnknownScene { name: name.to_string() }),
         }
+        Ok(s)
+    }
+
+    /// The smoke model's default scene, after Rideout's and Joyce's: a closed box (the grid's
+    /// edge), a round obstacle of radius `W / 10` centred in it, and a source at the bottom
+    /// centre: the cells within `splat_radius` (cells; Rideout's `SplatRadius`, `W / 8`) of the
+    /// point `splat_radius / 2` below the middle of the bottom edge (Rideout's
+    /// `ImpulsePosition`), a cap `splat_radius / 2` rows high.
+    ///
+    /// # Errors
+    /// [`SceneError::BadSize`] for a zero side.
+    pub fn plume(width: usize, height: usize, splat_radius: f32) -> Result<Self, SceneError> {
+        let mut s = Self::empty(width, height)?;
+        let (w, h) = (width as f32, height as f32);
+        s.fill_solid_disc((w * 0.5, h * 0.5), w * 0.1);
+        s.for_disc((w * 0.5, h + splat_radius * 0.5), splat_radius, |s, at| {
+            if s.solid[at] == 0 {
+                s.source[at] = 1;
+            }
+        });
         Ok(s)
     }
 
@@ -633,6 +655,14 @@ impl NpzReader {
             Some((w, h, data)) => Ok(Grid::from_vec(w, h, data).expect("size checked")),
             None => Err(SceneError::MissingArray { path: self.path.clone(), name, present: self.names() }),
         }
+    }
+
+    /// Reads float32 (or float64) array `name`, `(H, W)`; `None` when absent.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_f32_opt(&mut self, name: &'static str) -> Result<Option<Grid<f32>>, SceneError> {
+        Ok(self.read_f32_array(name, None)?.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
     }
 
     /// Reads float32 (or float64) array `name` of shape `(H, W, C)` as `C` `(H, W)` grids;

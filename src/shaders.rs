@@ -32,6 +32,18 @@ modules! {
     GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "gas/apply.wgsl"];
     /// Gas brush: add density and momentum in a disc.
     GAS_BRUSH = "gas/brush": ["gas/brush.wgsl"];
+    /// Smoke pass 1: semi-Lagrangian advection of velocity, temperature, density.
+    SMOKE_ADVECT = "smoke/advect": ["smoke/params.wgsl", "smoke/advect.wgsl"];
+    /// Smoke pass 2: buoyancy.
+    SMOKE_BUOYANCY = "smoke/buoyancy": ["smoke/params.wgsl", "smoke/buoyancy.wgsl"];
+    /// Smoke pass 3: impulse (scene sources each step, splats from the viewer).
+    SMOKE_IMPULSE = "smoke/impulse": ["smoke/params.wgsl", "smoke/impulse.wgsl"];
+    /// Smoke pass 4: divergence (and the pressure cleared).
+    SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence.wgsl"];
+    /// Smoke pass 5: one Jacobi iteration of the pressure equation.
+    SMOKE_JACOBI = "smoke/jacobi": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/jacobi.wgsl"];
+    /// Smoke pass 6: subtract the pressure gradient, free slip at solids.
+    SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).
     RENDER_WATER = "render/water": ["render/fullscreen.wgsl", "render/water.wgsl"];
     /// Render: gas density or velocity, resampled at cell corners.

@@ -98,3 +98,45 @@ pub fn assert_close_rel(
         );
     }
 }
+
+/// A random smoke state: solid with probability `p_solid`, sources with 0.05; velocity
+/// components uniform in -8..8 cells per time unit (back-traces of up to one cell at the default
+/// dt), temperature 0..10, density 0..1, pressure and divergence -1..1; 0 in solids.
+pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> eddy::smoke::SmokeState {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_solid) as u8);
+    let source = Grid::from_fn(width, height, |r, c| (solid[(r, c)] == 0 && rng.f32() < 0.05) as u8);
+    let mut field = |lo: f32, hi: f32| {
+        Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 { 0.0 } else { lo + (hi - lo) * rng.f32() })
+    };
+    eddy::smoke::SmokeState {
+        velocity_x: field(-8.0, 8.0),
+        velocity_y: field(-8.0, 8.0),
+        temperature: field(0.0, 10.0),
+        density: field(0.0, 1.0),
+        pressure: field(-1.0, 1.0),
+        divergence: field(-1.0, 1.0),
+        solid,
+        source,
+    }
+}
+
+/// Asserts every smoke field of `gpu` is within `rel` of the CPU field's largest magnitude.
+pub fn assert_smoke_close(name: &str, gpu: &eddy::smoke::SmokeState, cpu: &eddy::smoke::SmokeState, rel: f32) {
+    assert_close_rel(
+        name,
+        &[
+            ("velocity x", &gpu.velocity_x, &cpu.velocity_x),
+            ("velocity y", &gpu.velocity_y, &cpu.velocity_y),
+            ("temperature", &gpu.temperature, &cpu.temperature),
+            ("density", &gpu.density, &cpu.density),
+            ("pressure", &gpu.pressure, &cpu.pressure),
+            ("divergence", &gpu.divergence, &cpu.divergence),
+        ],
+        rel,
+        |dir, name| {
+            gpu.save_npz(&dir.join(format!("{name}-gpu.npz"))).unwrap();
+            cpu.save_npz(&dir.join(format!("{name}-cpu.npz"))).unwrap();
+        },
+    );
+}

@@ -1,0 +1,38 @@
+// Smoke parameters and solid bits, shared by the smoke passes.
+// Mirrors `SmokeUniform` in src/smoke/gpu.rs; the derived values (half_inverse_cell_size,
+// alpha, gradient_factor) are computed once on the CPU, as `SmokeParams`' methods do, so both
+// backends use the same bits.
+
+struct SmokeParams {
+    dt: f32,                      // time units per step
+    buoyancy: f32,                // sigma
+    weight: f32,                  // kappa
+    ambient_temperature: f32,     // T0
+    velocity_dissipation: f32,
+    temperature_dissipation: f32,
+    density_dissipation: f32,
+    half_inverse_cell_size: f32,  // 0.5 / cell_size (divergence)
+    alpha: f32,                   // -cell_size^2 (Jacobi)
+    gradient_factor: f32,         // gradient_scale / cell_size (Rideout: 1.125 / CellSize)
+    _pad0: f32,
+    _pad1: f32,
+};
+
+// Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;
+// bits 1..4 = the neighbour on the left / right / above / below is solid or outside the grid;
+// bit 5 = this cell is a source.
+const SOLID: u32 = 1u;
+const SOLID_LEFT: u32 = 2u;
+const SOLID_RIGHT: u32 = 4u;
+const SOLID_UP: u32 = 8u;
+const SOLID_DOWN: u32 = 16u;
+const SOURCE: u32 = 32u;
+
+fn has(bits: u32, bit: u32) -> bool {
+    return (bits & bit) != 0u;
+}
+
+// a (1 - t) + b t: the interpolation both backends use (CPU mirror: `cpu::lerp`).
+fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    return a * (1.0 - t) + b * t;
+}
