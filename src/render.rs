@@ -1,6 +1,6 @@
 //! Field -> colour: draws a model's fields into a window surface or an offscreen texture (PNG).
 //!
-//! One render pipeline per model ([`WaterRenderer`], [`GasRenderer`]): a full-screen triangle
+//! One render pipeline per model ([`WaterRenderer`], [`GasRenderer`], [`SmokeRenderer`]): a full-screen triangle
 //! whose fragment shader looks up the cells under each pixel and colour-maps them
 //! (`shaders/render/*.wgsl`). The same code draws the viewer's window and the runner's PNG
 //! frames ([`FrameTarget`]), so both show the same pixels.
@@ -8,6 +8,7 @@
 use crate::gas::GpuGas;
 use crate::gpu::{self, GpuError};
 use crate::shaders;
+use crate::smoke::GpuSmoke;
 use crate::water::GpuWater;
 
 /// A full-screen-triangle pipeline whose fragment stage reads a uniform (binding 0), an
@@ -226,6 +227,75 @@ impl GasRenderer {
             density_high: 2.5,
         };
         self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), sim.state_view(), sim.solid_view());
+    }
+}
+
+/// Which smoke field a [`SmokeRenderer`] shows, and its colour scale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SmokeField {
+    /// Density: white smoke over a dark background, full white at 1.
+    #[default]
+    Density,
+    /// Temperature: heat ramp, full white at the impulse temperature.
+    Temperature,
+    /// Speed `|v|`: heat ramp, full white at 20 cells per time unit.
+    Speed,
+    /// Pressure of the last solve: blue (negative) to red (positive), full at +-10.
+    Pressure,
+    /// Divergence before the last projection: blue to red, full at +-1 per time unit.
+    Divergence,
+}
+
+/// Mirrors `struct View` in `shaders/render/smoke.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct SmokeView {
+    grid: [f32; 2],
+    target_size: [f32; 2],
+    field: u32,
+    srgb_target: u32,
+    scale: f32,
+    _pad: f32,
+}
+
+/// Draws one field of a [`GpuSmoke`], interpolated bilinearly between cell centres; solids grey.
+pub struct SmokeRenderer(Fullscreen);
+
+impl SmokeRenderer {
+    /// A renderer whose output is a `format` target.
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+        Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, std::mem::size_of::<SmokeView>(), format))
+    }
+
+    /// Records a draw of `sim`'s `field` filling `target` (`target_size` pixels).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        target_size: (u32, u32),
+        sim: &GpuSmoke,
+        field: SmokeField,
+    ) {
+        let (w, h) = sim.size();
+        let (index, scale, texture) = match field {
+            SmokeField::Density => (0, 1.0, sim.density_view()),
+            SmokeField::Temperature => (1, sim.params().impulse_temperature.abs().max(1e-6), sim.temperature_view()),
+            SmokeField::Speed => (2, 20.0, sim.velocity_view()),
+            SmokeField::Pressure => (3, 10.0, sim.pressure_view()),
+            SmokeField::Divergence => (4, 1.0, sim.divergence_view()),
+        };
+        let view = SmokeView {
+            grid: [w as f32, h as f32],
+            target_size: [target_size.0 as f32, target_size.1 as f32],
+            field: index,
+            srgb_target: self.0.srgb as u32,
+            scale,
+            _pad: 0.0,
+        };
+        self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), texture, sim.solid_view());
     }
 }
 

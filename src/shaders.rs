@@ -48,4 +48,6 @@ modules! {
     RENDER_WATER = "render/water": ["render/fullscreen.wgsl", "render/water.wgsl"];
     /// Render: gas density or velocity, resampled at cell corners.
     RENDER_GAS = "render/gas": ["render/fullscreen.wgsl", "render/gas.wgsl"];
+    /// Render: a smoke field (density, temperature, speed, pressure or divergence).
+    RENDER_SMOKE = "render/smoke": ["render/fullscreen.wgsl", "render/smoke.wgsl"];
 }

@@ -5,6 +5,7 @@ use eddy::Simulation;
 use eddy::gas::{CpuGas, GasParams, GasState, GpuGas};
 use eddy::gpu::{Gpu, GpuError};
 use eddy::scene::Scene;
+use eddy::smoke::{CpuSmoke, GpuSmoke, SmokeParams, SmokeState};
 use eddy::water::{CpuWater, GpuWater, WaterParams, WaterState};
 use std::time::Instant;
 
@@ -68,6 +69,11 @@ pub fn bench(args: BenchArgs) -> Result {
             println!("eddy bench: water (Elsts rules, wall boundary, `random` scene seed 1), 2 dispatches/step")
         }
         Mode::Gas => println!("eddy bench: gas (default parameters, 8-way, `explosion` scene), 3 dispatches/step"),
+        Mode::Smoke => println!(
+            "eddy bench: smoke (Rideout's parameters, {} Jacobi iterations, `plume` scene), {} dispatches/step",
+            SmokeParams::default().jacobi_iterations,
+            5 + SmokeParams::default().jacobi_iterations
+        ),
     }
     println!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
     println!();
@@ -81,6 +87,13 @@ pub fn bench(args: BenchArgs) -> Result {
                 let p = WaterParams::default();
                 let g = gpu_rate(&gpu, &mut GpuWater::new(&gpu.device, &gpu.queue, &state, p)?, &args)?;
                 let c = if args.no_cpu { None } else { Some(cpu_rate(&mut CpuWater::new(state, p)?, &args)?) };
+                (g, c)
+            }
+            Mode::Smoke => {
+                let p = SmokeParams::default();
+                let state = SmokeState::from_scene(&Scene::preset("plume", n, n, 1)?, p.ambient_temperature);
+                let g = gpu_rate(&gpu, &mut GpuSmoke::new(&gpu.device, &gpu.queue, &state, p)?, &args)?;
+                let c = if args.no_cpu { None } else { Some(cpu_rate(&mut CpuSmoke::new(state, p)?, &args)?) };
                 (g, c)
             }
             Mode::Gas => {

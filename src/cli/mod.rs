@@ -6,8 +6,9 @@ pub mod run;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use eddy::gas::{GasParams, GasState};
-use eddy::render::GasField;
+use eddy::render::{GasField, SmokeField};
 use eddy::scene::{self, Scene, SceneSource};
+use eddy::smoke::{SmokeParams, SmokeState};
 use eddy::water::{Boundary, RulePreset, WaterParams, WaterState};
 use std::path::PathBuf;
 
@@ -43,6 +44,8 @@ pub enum Mode {
     /// Elsts' compressible-water cellular automaton.
     #[default]
     Water,
+    /// The GPU Gems ch. 38 Eulerian smoke: advection, buoyancy, pressure projection.
+    Smoke,
     /// The mass-and-momentum flow automaton.
     Gas,
 }
@@ -52,6 +55,7 @@ impl Mode {
     pub fn default_scene(self) -> &'static str {
         match self {
             Mode::Water => "basin",
+            Mode::Smoke => "plume",
             Mode::Gas => "explosion",
         }
     }
@@ -63,13 +67,14 @@ pub struct SimArgs {
     /// Fluid model.
     #[arg(long, value_enum, default_value_t = Mode::Water)]
     pub mode: Mode,
-    /// Scene: a PNG file (black = solid, blue = water / dense gas, white = empty, red = gas
-    /// source) or a preset: basin, u-tube, random (water), explosion, wind (gas)
-    /// [default: basin for water, explosion for gas].
+    /// Scene: a PNG file (black = solid, blue = water / dense gas / smoke, white = empty, red =
+    /// gas or smoke source) or a preset: basin, u-tube, random (water), plume (smoke), explosion,
+    /// wind (gas) [default: basin for water, plume for smoke, explosion for gas].
     #[arg(long)]
     pub scene: Option<String>,
     /// Start from a saved .npz state instead of a scene (water: `mass`, `solid`; gas:
-    /// `density`, `momentum`, `solid`, `source`).
+    /// `density`, `momentum`, `solid`, `source`; smoke: `density`, `velocity`, `temperature`,
+    /// `pressure`, `divergence`, `solid`, `source`).
     #[arg(long, value_name = "STATE.npz")]
     pub load: Option<PathBuf>,
     /// Size of a preset scene, WxH cells (PNG scenes have their image's size).
@@ -123,6 +128,45 @@ pub struct SimArgs {
     /// Gas: velocity X,Y (cells/step, y down) of source cells, each in [-0.5, 0.5] [default: 0.25,0].
     #[arg(long, value_name = "X,Y", value_parser = parse_pair, allow_hyphen_values = true, help_heading = "Gas")]
     pub wind: Option<(f32, f32)>,
+    /// Smoke: time step dt, in (0, 10] [default: 0.125].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub dt: Option<f32>,
+    /// Smoke: buoyancy sigma, upward push per degree above ambient [default: 1].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub buoyancy: Option<f32>,
+    /// Smoke: weight kappa, downward pull per unit of density [default: 0.05].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub weight: Option<f32>,
+    /// Smoke: ambient temperature T0 [default: 0].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub ambient_temperature: Option<f32>,
+    /// Smoke: temperature given to source cells each step [default: 10].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub impulse_temperature: Option<f32>,
+    /// Smoke: density given to source cells each step [default: 1].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub impulse_density: Option<f32>,
+    /// Smoke: velocity kept per step, [0, 1] [default: 0.99].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub velocity_dissipation: Option<f32>,
+    /// Smoke: temperature kept per step, [0, 1] [default: 0.99].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub temperature_dissipation: Option<f32>,
+    /// Smoke: density kept per step, [0, 1] [default: 0.9999].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub density_dissipation: Option<f32>,
+    /// Smoke: cell size h (divergence 0.5/h, Jacobi alpha -h^2) [default: 1.25].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub cell_size: Option<f32>,
+    /// Smoke: numerator of the gradient scale, which is this / cell size [default: 1.125, Rideout's].
+    #[arg(long, allow_negative_numbers = true, help_heading = "Smoke")]
+    pub gradient_scale: Option<f32>,
+    /// Smoke: Jacobi iterations of the pressure solve per step, 1..=100000 [default: 50].
+    #[arg(long, value_name = "N", help_heading = "Smoke")]
+    pub jacobi: Option<u32>,
+    /// Smoke: radius (cells) of the `plume` scene's source and of the viewer's splats [default: W/8].
+    #[arg(long, value_name = "CELLS", allow_negative_numbers = true, help_heading = "Smoke")]
+    pub splat_radius: Option<f32>,
 }
 
 impl SimArgs {
@@ -144,8 +188,41 @@ impl SimArgs {
     pub fn check_params(&self) -> std::result::Result<(), eddy::ParamError> {
         match self.mode {
             Mode::Water => self.water_params().map(drop),
+            Mode::Smoke => self.smoke_params().map(drop),
             Mode::Gas => self.gas_params().map(drop),
         }
+    }
+
+    /// The smoke parameters: Rideout's defaults with the overrides given, validated.
+    pub fn smoke_params(&self) -> std::result::Result<SmokeParams, eddy::ParamError> {
+        let mut p = SmokeParams::default();
+        override_with(&mut p.dt, self.dt);
+        override_with(&mut p.buoyancy, self.buoyancy);
+        override_with(&mut p.weight, self.weight);
+        override_with(&mut p.ambient_temperature, self.ambient_temperature);
+        override_with(&mut p.impulse_temperature, self.impulse_temperature);
+        override_with(&mut p.impulse_density, self.impulse_density);
+        override_with(&mut p.velocity_dissipation, self.velocity_dissipation);
+        override_with(&mut p.temperature_dissipation, self.temperature_dissipation);
+        override_with(&mut p.density_dissipation, self.density_dissipation);
+        override_with(&mut p.cell_size, self.cell_size);
+        override_with(&mut p.gradient_scale, self.gradient_scale);
+        if let Some(n) = self.jacobi {
+            p.jacobi_iterations = n;
+        }
+        p.validate()?;
+        if let Some(r) = self.splat_radius
+            && !(r.is_finite() && r > 0.0)
+        {
+            return Err(eddy::ParamError::new("splat-radius", r, "a radius > 0 cells"));
+        }
+        Ok(p)
+    }
+
+    /// The splat radius in cells for a grid `width` cells wide: `--splat-radius`, or `W / 8`
+    /// (Rideout's `SplatRadius`).
+    pub fn splat_radius(&self, width: usize) -> f32 {
+        self.splat_radius.unwrap_or(width as f32 / 8.0)
     }
 
     /// The gas parameters: defaults with the overrides given, validated.
@@ -200,6 +277,23 @@ impl SimArgs {
         }
     }
 
+    /// The smoke model's starting state: `--load` if given, else the scene (the `plume` preset
+    /// with `--splat-radius`).
+    pub fn smoke_state(&self, max_side: u32) -> Result<SmokeState> {
+        let ambient = self.smoke_params()?.ambient_temperature;
+        match &self.load {
+            Some(path) => Ok(SmokeState::load_npz(path)?),
+            None => {
+                let mut scene = self.scene(max_side, scene::Colours::WithSources)?;
+                if self.scene_name() == "plume" {
+                    let (w, h) = self.size;
+                    scene = Scene::plume(w, h, self.splat_radius(w))?;
+                }
+                Ok(SmokeState::from_scene(&scene, ambient))
+            }
+        }
+    }
+
     /// The gas model's starting state: `--load` if given, else the scene.
     pub fn gas_state(&self, max_side: u32) -> Result<GasState> {
         match &self.load {
@@ -214,6 +308,7 @@ impl SimArgs {
         let (h, w) = match (&self.load, self.mode) {
             (Some(_), Mode::Water) => self.water_state(u32::MAX)?.shape(),
             (Some(_), Mode::Gas) => self.gas_state(u32::MAX)?.shape(),
+            (Some(_), Mode::Smoke) => self.smoke_state(u32::MAX)?.shape(),
             (None, _) => match SceneSource::parse(self.scene_name())? {
                 SceneSource::Preset(_) => return Ok(self.size),
                 SceneSource::Png(path) => {
@@ -261,6 +356,57 @@ fn parse_size(s: &str) -> std::result::Result<(usize, usize), String> {
     Ok((num(w)?, num(h)?))
 }
 
+/// The field drawn (`--field`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Field {
+    /// Water: mass; gas and smoke: density.
+    #[default]
+    Density,
+    /// Gas: velocity (hue = direction); smoke: speed.
+    Velocity,
+    /// Smoke: temperature.
+    Temperature,
+    /// Smoke: pressure of the last solve.
+    Pressure,
+    /// Smoke: divergence before the last projection.
+    Divergence,
+}
+
+impl Field {
+    /// Checks `mode` can draw this field.
+    pub fn check(self, mode: Mode) -> Result {
+        let ok = match mode {
+            Mode::Water => self == Field::Density,
+            Mode::Gas => matches!(self, Field::Density | Field::Velocity),
+            Mode::Smoke => true,
+        };
+        if ok {
+            return Ok(());
+        }
+        let have = match mode {
+            Mode::Water => "water draws its mass (--field density)",
+            _ => "gas has --field density or velocity",
+        };
+        Err(format!("--field {self:?} is not a {mode:?} field: {have}").to_lowercase().into())
+    }
+
+    /// The gas view of this field.
+    pub fn gas(self) -> GasField {
+        if self == Field::Velocity { GasField::Velocity } else { GasField::Density }
+    }
+
+    /// The smoke view of this field.
+    pub fn smoke(self) -> SmokeField {
+        match self {
+            Field::Density => SmokeField::Density,
+            Field::Velocity => SmokeField::Speed,
+            Field::Temperature => SmokeField::Temperature,
+            Field::Pressure => SmokeField::Pressure,
+            Field::Divergence => SmokeField::Divergence,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct ViewArgs {
     #[command(flatten)]
@@ -271,9 +417,9 @@ pub struct ViewArgs {
     /// Window pixels per cell (initial window size).
     #[arg(long, default_value_t = 5)]
     pub scale: u32,
-    /// Gas: the field shown at start (V toggles).
-    #[arg(long, value_enum, default_value_t = GasField::Density)]
-    pub field: GasField,
+    /// The field shown at start, in gas and smoke (V cycles through the model's fields).
+    #[arg(long, value_enum, default_value_t = Field::Density)]
+    pub field: Field,
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
     pub frames: Option<u64>,
@@ -290,7 +436,9 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1000)]
     pub steps: u64,
     /// Write the final state here as .npz (water: `mass` float32 (H, W), `solid` uint8 (H, W);
-    /// gas: `density` (H, W), `momentum` (H, W, 2) float32, `solid`, `source` uint8 (H, W)).
+    /// gas: `density` (H, W), `momentum` (H, W, 2) float32, `solid`, `source` uint8 (H, W);
+    /// smoke: `velocity` (H, W, 2) [x right, y down], `density`, `temperature`, `pressure`,
+    /// `divergence` float32 (H, W), `solid`, `source` uint8 (H, W)).
     #[arg(long, value_name = "OUT.npz")]
     pub save: Option<PathBuf>,
     /// Write PNG frames into this directory (frame_000000.png, ...), created if missing.
@@ -302,9 +450,10 @@ pub struct RunArgs {
     /// With --frames: pixels per cell.
     #[arg(long, default_value_t = 1)]
     pub scale: u32,
-    /// Gas: the field drawn into frames.
-    #[arg(long, value_enum, default_value_t = GasField::Density)]
-    pub field: GasField,
+    /// The field drawn into frames (gas: density, velocity; smoke: density, temperature,
+    /// velocity = speed, pressure, divergence).
+    #[arg(long, value_enum, default_value_t = Field::Density)]
+    pub field: Field,
 }
 
 #[derive(Args, Debug)]

@@ -1,11 +1,12 @@
 //! One running model of either kind, for the runner and the viewer: step, summarise, save,
 //! draw. Keeps the commands free of per-model branches.
 
-use super::{Mode, Result, SimArgs};
+use super::{Field, Mode, Result, SimArgs};
 use eddy::Simulation;
 use eddy::gas::GpuGas;
 use eddy::gpu::Gpu;
-use eddy::render::{GasField, GasRenderer, WaterRenderer};
+use eddy::render::{GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
+use eddy::smoke::GpuSmoke;
 use eddy::water::GpuWater;
 use std::path::Path;
 
@@ -13,16 +14,20 @@ use std::path::Path;
 pub enum Sim {
     /// The water automaton.
     Water(GpuWater),
+    /// The Eulerian smoke.
+    Smoke(GpuSmoke),
     /// The gas automaton.
     Gas(GpuGas),
 }
 
 /// Totals printed after a run and shown in the viewer's title.
 pub struct Summary {
-    /// Total mass (water) or total density (gas).
+    /// Total mass (water) or total density (gas, smoke).
     pub mass: f64,
     /// A one-line description of the state.
     pub line: String,
+    /// Smoke: L2 norm of the divergence after the last projection.
+    pub divergence: Option<f64>,
 }
 
 impl Sim {
@@ -32,6 +37,9 @@ impl Sim {
         Ok(match mode {
             Mode::Water => {
                 Sim::Water(GpuWater::new(&gpu.device, &gpu.queue, &args.water_state(max_side)?, args.water_params()?)?)
+            }
+            Mode::Smoke => {
+                Sim::Smoke(GpuSmoke::new(&gpu.device, &gpu.queue, &args.smoke_state(max_side)?, args.smoke_params()?)?)
             }
             Mode::Gas => {
                 Sim::Gas(GpuGas::new(&gpu.device, &gpu.queue, &args.gas_state(max_side)?, args.gas_params()?)?)
@@ -43,6 +51,7 @@ impl Sim {
     pub fn size(&self) -> (u32, u32) {
         match self {
             Sim::Water(s) => s.size(),
+            Sim::Smoke(s) => s.size(),
             Sim::Gas(s) => s.size(),
         }
     }
@@ -51,6 +60,7 @@ impl Sim {
     pub fn step(&mut self, n: u32) -> Result {
         match self {
             Sim::Water(s) => s.step(n)?,
+            Sim::Smoke(s) => s.step(n)?,
             Sim::Gas(s) => s.step(n)?,
         }
         Ok(())
@@ -58,10 +68,22 @@ impl Sim {
 
     /// Reads the state back and summarises it; fails if anything became non-finite.
     pub fn summary(&mut self) -> Result<Summary> {
+        let mut divergence = None;
         let (mass, line) = match self {
             Sim::Water(s) => {
                 let st = s.stats()?;
                 (st.total_mass, format!("total mass {:.4}, wet cells {}", st.total_mass, st.wet_cells))
+            }
+            Sim::Smoke(s) => {
+                let st = s.stats()?;
+                divergence = Some(st.divergence_l2);
+                (
+                    st.total_density,
+                    format!(
+                        "total density {:.4}, density centroid row {:.2}, max speed {:.3} cells/time unit, divergence L2 after projection {:.4}",
+                        st.total_density, st.density_centroid_row, st.max_speed, st.divergence_l2
+                    ),
+                )
             }
             Sim::Gas(s) => {
                 let st = s.stats()?;
@@ -75,16 +97,17 @@ impl Sim {
                 )
             }
         };
-        if !mass.is_finite() {
+        if !mass.is_finite() || divergence.is_some_and(|d| !d.is_finite()) {
             return Err("the simulation produced non-finite values; check the parameters".into());
         }
-        Ok(Summary { mass, line })
+        Ok(Summary { mass, line, divergence })
     }
 
     /// Writes the state as `.npz`.
     pub fn save(&mut self, path: &Path) -> Result {
         match self {
             Sim::Water(s) => s.read_state()?.save_npz(path)?,
+            Sim::Smoke(s) => s.read_state()?.save_npz(path)?,
             Sim::Gas(s) => s.read_state()?.save_npz(path)?,
         }
         Ok(())
@@ -95,16 +118,19 @@ impl Sim {
 pub enum Painter {
     /// For water.
     Water(WaterRenderer),
+    /// For smoke, with the field shown.
+    Smoke(SmokeRenderer, SmokeField),
     /// For gas, with the field shown.
     Gas(GasRenderer, GasField),
 }
 
 impl Painter {
     /// A renderer for `mode` drawing into `format` targets.
-    pub fn new(device: &wgpu::Device, mode: Mode, format: wgpu::TextureFormat, field: GasField) -> Self {
+    pub fn new(device: &wgpu::Device, mode: Mode, format: wgpu::TextureFormat, field: Field) -> Self {
         match mode {
             Mode::Water => Painter::Water(WaterRenderer::new(device, format)),
-            Mode::Gas => Painter::Gas(GasRenderer::new(device, format), field),
+            Mode::Smoke => Painter::Smoke(SmokeRenderer::new(device, format), field.smoke()),
+            Mode::Gas => Painter::Gas(GasRenderer::new(device, format), field.gas()),
         }
     }
 
@@ -119,6 +145,9 @@ impl Painter {
     ) {
         match (self, sim) {
             (Painter::Water(r), Sim::Water(s)) => r.draw(&gpu.device, &gpu.queue, encoder, target, size, s),
+            (Painter::Smoke(r, field), Sim::Smoke(s)) => {
+                r.draw(&gpu.device, &gpu.queue, encoder, target, size, s, *field)
+            }
             (Painter::Gas(r, field), Sim::Gas(s)) => r.draw(&gpu.device, &gpu.queue, encoder, target, size, s, *field),
             _ => unreachable!("a painter is always made for its sim's mode"),
         }

@@ -13,6 +13,7 @@ const MAX_CHUNK: u64 = 256;
 pub fn run(args: RunArgs) -> Result {
     let mode = args.sim.mode;
     args.sim.check_params()?;
+    args.field.check(mode)?;
     if args.every == 0 {
         return Err("--every must be at least 1 step".into());
     }

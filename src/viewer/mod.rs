@@ -1,20 +1,22 @@
 //! The viewer: a winit window running the models live.
 //!
-//! Tab (or 1 = water, 3 = gas) switches models, each keeping its own state. Left-drag pours
-//! water / pushes gas along the drag (a click without dragging sets off an explosion in gas),
-//! right-drag draws walls, Shift+drag erases, Space pauses, `.` steps once, R resets, V
-//! toggles the gas view (density / velocity), Esc quits. In gas, d/m/k/f/p lower diffusion,
-//! damping, drain, friction, pressure (Shift raises them) and N toggles 4/8-way flow. The title shows the model, fps,
-//! steps/s and totals. `--frames N --screenshot PATH` runs N frames, saves what the window
+//! Tab (or 1 = water, 2 = smoke, 3 = gas) switches models, each keeping its own state.
+//! Left-drag pours water / injects hot smoke with velocity along the drag / pushes gas along
+//! the drag (a click without dragging sets off an explosion in gas), right-drag draws walls,
+//! Shift+drag erases, Space pauses, `.` steps once, R resets, V cycles the field shown (gas:
+//! density, velocity; smoke: density, temperature, speed, pressure, divergence), Esc quits. In
+//! gas, d/m/k/f/p lower diffusion, damping, drain, friction, pressure (Shift raises them) and N
+//! toggles 4/8-way flow; in smoke, j/J lower/raise the Jacobi iterations. The title shows the
+//! model, fps, steps/s and totals (smoke: the divergence norm after projection). `--frames N --screenshot PATH` runs N frames, saves what the window
 //! showed (copied from the window's own surface texture) and exits.
 
 mod input;
 
 use crate::cli::model::{Painter, Sim};
-use crate::cli::{Mode, Result, SimArgs, ViewArgs};
+use crate::cli::{Field, Mode, Result, SimArgs, ViewArgs};
 use eddy::gas::{AMBIENT_DENSITY, GasBrush, Neighbours};
 use eddy::gpu::Gpu;
-use eddy::render::GasField;
+use eddy::smoke::Impulse;
 use eddy::water::Brush;
 use input::Tool;
 use std::sync::Arc;
@@ -36,6 +38,10 @@ const PUSH: (f32, f32) = (0.3, 0.3);
 const BLAST: (f32, f32) = (2.0, 0.3);
 /// Gas parameter keys (see `Live::tune_gas`).
 const GAS_KEYS: &str = "dDmMkKfFpPnN";
+/// Smoke: speed given along a drag, cells per time unit.
+const DRAG_SPEED: f32 = 10.0;
+/// Smoke: Jacobi iterations added or removed by J / j.
+const JACOBI_STEP: u32 = 10;
 
 pub fn run(args: ViewArgs) -> Result {
     args.sim.check_params()?;
@@ -75,8 +81,9 @@ struct Live {
     config: wgpu::SurfaceConfiguration,
     gpu: Gpu,
     sim_args: SimArgs,
-    field: GasField,
-    models: [Option<Model>; 2],
+    /// The field shown per model (indexed like `models`).
+    fields: [Field; 3],
+    models: [Option<Model>; 3],
     current: Mode,
     paused: bool,
     step_once: bool,
@@ -91,7 +98,17 @@ struct Live {
 fn slot(mode: Mode) -> usize {
     match mode {
         Mode::Water => 0,
-        Mode::Gas => 1,
+        Mode::Smoke => 1,
+        Mode::Gas => 2,
+    }
+}
+
+/// The fields V cycles through in `mode`.
+fn fields_of(mode: Mode) -> &'static [Field] {
+    match mode {
+        Mode::Water => &[Field::Density],
+        Mode::Gas => &[Field::Density, Field::Velocity],
+        Mode::Smoke => &[Field::Density, Field::Temperature, Field::Velocity, Field::Pressure, Field::Divergence],
     }
 }
 
@@ -129,8 +146,9 @@ impl App {
             config,
             gpu,
             sim_args: self.args.sim.clone(),
-            field: self.args.field,
-            models: [None, None],
+            fields: [Mode::Water, Mode::Smoke, Mode::Gas]
+                .map(|m| if fields_of(m).contains(&self.args.field) { self.args.field } else { Field::Density }),
+            models: [None, None, None],
             current: self.args.sim.mode,
             paused: false,
             step_once: false,
@@ -222,9 +240,10 @@ impl Live {
             }
             args.mode = mode;
             let sim = Sim::new(&self.gpu, &args, mode)?;
-            let painter = Painter::new(&self.gpu.device, mode, self.config.format, self.field);
+            let painter = Painter::new(&self.gpu.device, mode, self.config.format, self.fields[slot(mode)]);
             let (solid, source) = match &sim {
                 Sim::Water(w) => (w.solid_mask().clone(), w.solid_mask().map(|_| 0)),
+                Sim::Smoke(s) => (s.masks().0.clone(), s.masks().1.clone()),
                 Sim::Gas(g) => (g.masks().0.clone(), g.masks().1.clone()),
             };
             self.models[slot(mode)] = Some(Model { sim, painter, solid, source });
@@ -237,10 +256,13 @@ impl Live {
         match key {
             Key::Named(NamedKey::Escape) => event_loop.exit(),
             Key::Named(NamedKey::Space) => self.paused = !self.paused,
-            Key::Named(NamedKey::Tab) => {
-                self.switch(if self.current == Mode::Water { Mode::Gas } else { Mode::Water })?
-            }
+            Key::Named(NamedKey::Tab) => self.switch(match self.current {
+                Mode::Water => Mode::Smoke,
+                Mode::Smoke => Mode::Gas,
+                Mode::Gas => Mode::Water,
+            })?,
             Key::Character("1") => self.switch(Mode::Water)?,
+            Key::Character("2") => self.switch(Mode::Smoke)?,
             Key::Character("3") => self.switch(Mode::Gas)?,
             Key::Character(".") => self.step_once = true,
             Key::Character("r") | Key::Character("R") => {
@@ -248,10 +270,24 @@ impl Live {
                 self.switch(self.current)?;
             }
             Key::Character(c) if self.current == Mode::Gas && GAS_KEYS.contains(c) => self.tune_gas(c)?,
+            Key::Character(c @ ("j" | "J")) if self.current == Mode::Smoke => {
+                if let Some(Model { sim: Sim::Smoke(s), .. }) = self.models[slot(Mode::Smoke)].as_mut() {
+                    let mut p = *s.params();
+                    p.jacobi_iterations = if c == "J" {
+                        p.jacobi_iterations + JACOBI_STEP
+                    } else {
+                        p.jacobi_iterations.saturating_sub(JACOBI_STEP).max(1)
+                    };
+                    s.set_params(p)?;
+                }
+            }
             Key::Character("v") | Key::Character("V") => {
-                self.field = if self.field == GasField::Density { GasField::Velocity } else { GasField::Density };
-                if let Some(m) = self.models[slot(Mode::Gas)].as_mut() {
-                    m.painter = Painter::new(&self.gpu.device, Mode::Gas, self.config.format, self.field);
+                let (mode, i) = (self.current, slot(self.current));
+                let cycle = fields_of(mode);
+                let next = cycle.iter().position(|&f| f == self.fields[i]).map_or(0, |k| (k + 1) % cycle.len());
+                self.fields[i] = cycle[next];
+                if let Some(m) = self.models[i].as_mut() {
+                    m.painter = Painter::new(&self.gpu.device, mode, self.config.format, self.fields[i]);
                 }
             }
             _ => {}
@@ -318,6 +354,12 @@ impl Live {
         (x / self.config.width as f32 * gw as f32, y / self.config.height as f32 * gh as f32)
     }
 
+    /// Radius of the viewer's smoke splats: half of `--splat-radius` (default `W / 16`).
+    fn splat_radius(&self) -> f32 {
+        let (gw, _) = self.models[slot(self.current)].as_ref().expect("current model").sim.size();
+        (self.sim_args.splat_radius(gw as usize) * 0.5).max(1.5)
+    }
+
     fn radius(&self) -> f32 {
         let (gw, gh) = self.models[slot(self.current)].as_ref().expect("current model").sim.size();
         (gw.max(gh) as f32 / 64.0).max(1.5)
@@ -332,6 +374,7 @@ impl Live {
         self.tool.last = Some(at);
         self.tool.moved |= moved && from != to;
         let (radius, erase) = (self.radius(), self.tool.shift);
+        let splat_radius = self.splat_radius();
         let model = self.model();
         let stroke = input::stroke(from, to, radius, tool, erase, &mut model.solid);
         match &mut model.sim {
@@ -345,6 +388,38 @@ impl Live {
                     }
                 } else if tool == Tool::Pour {
                     w.brush(&Brush { center: to, radius, scale: 1.0, add: POUR });
+                }
+            }
+            Sim::Smoke(s) => {
+                if stroke.solid_changed {
+                    s.upload_masks(&model.solid, &model.source)?;
+                }
+                let p = *s.params();
+                let velocity = (stroke.direction.0 * DRAG_SPEED, stroke.direction.1 * DRAG_SPEED);
+                for &center in &stroke.stamps {
+                    let splat = if erase {
+                        // Clear air: temperature back to ambient, no smoke, no added velocity.
+                        Impulse {
+                            center,
+                            radius: splat_radius,
+                            temperature: p.ambient_temperature,
+                            density: 0.0,
+                            velocity: (0.0, 0.0),
+                            sources: false,
+                        }
+                    } else if tool == Tool::Pour {
+                        Impulse {
+                            center,
+                            radius: splat_radius,
+                            temperature: p.impulse_temperature,
+                            density: p.impulse_density,
+                            velocity,
+                            sources: false,
+                        }
+                    } else {
+                        continue;
+                    };
+                    s.splat(&splat);
                 }
             }
             Sim::Gas(g) => {
@@ -447,10 +522,12 @@ impl Live {
         let summary = self.model().sim.summary()?;
         let hint = match (paused, mode) {
             (true, _) => "paused (Space)",
-            (false, Mode::Water) => "L pour, R wall, Shift erase, Tab gas",
+            (false, Mode::Water) => "L pour, R wall, Shift erase, Tab smoke",
+            (false, Mode::Smoke) => "L inject, R wall, Shift erase, V field, Tab gas",
             (false, Mode::Gas) => "L push / click blast, R wall, Shift erase, V view, Tab water",
         };
         let mode_name = format!("{mode:?}").to_lowercase();
+        let field = self.fields[slot(mode)];
         let params = match &self.model().sim {
             Sim::Gas(g) => {
                 let p = g.params();
@@ -460,6 +537,12 @@ impl Live {
                     p.diffusion, p.damping, p.drain, p.friction, p.pressure
                 )
             }
+            Sim::Smoke(s) => format!(
+                " | |div| after projection {:.3} | {} Jacobi (j/J) | field {}",
+                summary.divergence.unwrap_or(f64::NAN),
+                s.params().jacobi_iterations,
+                format!("{field:?}").to_lowercase()
+            ),
             Sim::Water(_) => String::new(),
         };
         self.window.set_title(&format!(
