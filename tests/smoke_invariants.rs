@@ -1,0 +1,222 @@
+//! Invariants of the smoke model: what the pressure projection does (GPU against the CPU
+//! reference's figures, and against the Poisson equation it solves), mirror symmetry, a
+//! rising plume.
+
+mod common;
+
+use common::gpu;
+use eddy::Grid;
+use eddy::Simulation;
+use eddy::scene::Scene;
+use eddy::smoke::{CpuSmoke, GpuSmoke, SmokeParams, SmokePass, SmokeState, cpu};
+
+fn l2(g: &Grid<f32>) -> f64 {
+    g.as_slice().iter().map(|&x| (x as f64).powi(2)).sum::<f64>().sqrt()
+}
+
+fn divergence_l2(s: &SmokeState, p: &SmokeParams) -> f64 {
+    l2(&cpu::divergence_of(&s.velocity_x, &s.velocity_y, &s.solid, p))
+}
+
+/// A 96x64 box with a round obstacle and a bar, random (or smooth) velocity elsewhere. With
+/// `compatible`, the velocity normal to every wall is zeroed in the cells beside it (as the
+/// gradient pass leaves it), so the divergence sums to zero over the box and the pure-Neumann
+/// pressure equation has a solution.
+fn velocity_field(smooth: bool, compatible: bool) -> SmokeState {
+    let (w, h) = (96, 64);
+    let mut scene = Scene::empty(w, h).unwrap();
+    scene.fill_solid_disc((60.0, 30.0), 9.0);
+    scene.fill_solid(40..44, 10..40);
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut field = |k: f32| {
+        Grid::from_fn(w, h, |r, c| {
+            if smooth { 3.0 * (c as f32 * 0.08 + k).sin() * (r as f32 * 0.07 - k).cos() } else { rng.f32() * 2.0 - 1.0 }
+        })
+    };
+    let mut s = SmokeState::from_scene(&scene, 0.0);
+    s.velocity_x = field(0.3);
+    s.velocity_y = field(1.7);
+    let wall = |r: isize, c: isize| scene.solid.get(r, c).is_none_or(|&v| v != 0);
+    for r in 0..h {
+        for c in 0..w {
+            let (ri, ci) = (r as isize, c as isize);
+            if wall(ri, ci) || (compatible && (wall(ri, ci - 1) || wall(ri, ci + 1))) {
+                s.velocity_x[(r, c)] = 0.0;
+            }
+            if wall(ri, ci) || (compatible && (wall(ri - 1, ci) || wall(ri + 1, ci))) {
+                s.velocity_y[(r, c)] = 0.0;
+            }
+        }
+    }
+    s
+}
+
+/// Runs the projection (divergence, `p.jacobi_iterations` Jacobi iterations, gradient) on the GPU.
+fn gpu_project(g: &eddy::gpu::Gpu, s: &SmokeState, p: SmokeParams) -> SmokeState {
+    let mut sim = GpuSmoke::new(&g.device, &g.queue, s, p).unwrap();
+    sim.run_pass(SmokePass::Divergence);
+    for _ in 0..p.jacobi_iterations {
+        sim.run_pass(SmokePass::Jacobi);
+    }
+    sim.run_pass(SmokePass::Gradient);
+    sim.read_state().unwrap()
+}
+
+#[test]
+fn fifty_jacobi_iterations_reduce_divergence_by_the_cpu_reference_factor() {
+    let g = gpu();
+    let p = SmokeParams::default();
+    assert_eq!(p.jacobi_iterations, 50);
+    for compatible in [false, true] {
+        let start = velocity_field(false, compatible);
+        let before = divergence_l2(&start, &p);
+        let projected = gpu_project(&g, &start, p);
+        let mut reference = start.clone();
+        cpu::project(&mut reference, &p);
+        let (gpu_factor, cpu_factor) = (divergence_l2(&projected, &p) / before, divergence_l2(&reference, &p) / before);
+        eprintln!(
+            "compatible {compatible}: divergence L2 {before:.3} x {gpu_factor:.5} (GPU), x {cpu_factor:.5} (CPU)"
+        );
+        assert!(cpu_factor < 1.0, "the projection did not reduce the divergence: factor {cpu_factor}");
+        assert!(
+            (gpu_factor - cpu_factor).abs() <= 0.01 * cpu_factor,
+            "GPU factor {gpu_factor} vs CPU factor {cpu_factor}: more than 1% apart"
+        );
+        for (i, &solid) in projected.solid.as_slice().iter().enumerate() {
+            if solid != 0 {
+                let v = (projected.velocity_x.as_slice()[i], projected.velocity_y.as_slice()[i]);
+                assert_eq!(v, (0.0, 0.0), "velocity in solid cell {i} after projection");
+            }
+        }
+    }
+    g.check().unwrap();
+}
+
+/// The residual of the Poisson equation the Jacobi iterations solve, `L5 p + alpha div` with a
+/// solid or outside neighbour's pressure taken as the centre's (pure Neumann), L2 over open cells.
+fn poisson_residual(s: &SmokeState, p: &SmokeParams) -> f64 {
+    let wall = |r: isize, c: isize| s.solid.get(r, c).is_none_or(|&v| v != 0);
+    let (h, w) = s.shape();
+    let res = Grid::from_fn(w, h, |r, c| {
+        let (ri, ci) = (r as isize, c as isize);
+        if wall(ri, ci) {
+            return 0.0;
+        }
+        let centre = s.pressure[(r, c)];
+        let at = |dr: isize, dc: isize| {
+            if wall(ri + dr, ci + dc) { centre } else { s.pressure[((ri + dr) as usize, (ci + dc) as usize)] }
+        };
+        at(0, -1) + at(0, 1) + at(1, 0) + at(-1, 0) - 4.0 * centre + p.alpha() * s.divergence[(r, c)]
+    });
+    l2(&res)
+}
+
+#[test]
+fn five_thousand_jacobi_iterations_solve_the_pressure_equation() {
+    // The Jacobi iteration converges to the solution of the pressure equation on a field where
+    // one exists (the divergence sums to zero over the closed box): the residual falls below
+    // 1e-3 of its starting value |alpha div| (p = 0).
+    let g = gpu();
+    let p = SmokeParams { jacobi_iterations: 5000, ..Default::default() };
+    let start = velocity_field(false, true);
+    let projected = gpu_project(&g, &start, p);
+    let initial = l2(&projected.divergence) * p.alpha().abs() as f64;
+    let residual = poisson_residual(&projected, &p);
+    eprintln!(
+        "Poisson residual after 5000 iterations: {residual:.3e} = {:.3e} of the initial {initial:.3e}; \
+         divergence L2 {:.3} -> {:.3}",
+        residual / initial,
+        divergence_l2(&start, &p),
+        divergence_l2(&projected, &p)
+    );
+    assert!(residual < 1e-3 * initial, "residual {residual} is not below 1e-3 x {initial}");
+    g.check().unwrap();
+}
+
+#[test]
+fn rideouts_gradient_scale_overcorrects_smooth_divergence() {
+    // Divergence and gradient are central differences while Jacobi solves the compact 5-point
+    // Laplacian; for a smooth mode the converged projection multiplies the divergence by
+    // 1 - 4 h^2 (0.5 / h)(s / h) = 1 - 2 s, s = gradient_scale: -1.25 with Rideout's 1.125, ~0
+    // with 0.5. So a smooth field's divergence grows in magnitude with Rideout's scale and
+    // mostly goes with 0.5 (what is left comes from the walls and the shorter wavelengths).
+    let g = gpu();
+    let start = velocity_field(true, true);
+    let factor = |gradient_scale: f32| {
+        let p = SmokeParams { jacobi_iterations: 5000, gradient_scale, ..Default::default() };
+        divergence_l2(&gpu_project(&g, &start, p), &p) / divergence_l2(&start, &p)
+    };
+    let (rideout, consistent) = (factor(1.125), factor(0.5));
+    eprintln!(
+        "smooth field, 5000 iterations: divergence x {rideout:.3} (gradient scale 1.125), x {consistent:.3} (0.5)"
+    );
+    assert!(rideout > 1.0, "expected Rideout's scale to over-correct: factor {rideout}");
+    assert!(consistent < 0.5, "expected the consistent scale to remove most divergence: factor {consistent}");
+    g.check().unwrap();
+}
+
+/// Largest left-right asymmetry of the fields (x velocity changes sign in a mirror) and the
+/// largest magnitude, over all fields.
+fn asymmetry(s: &SmokeState) -> (f32, f32) {
+    let (h, w) = s.shape();
+    let (mut worst, mut max) = (0.0f32, 0.0f32);
+    for r in 0..h {
+        for c in 0..w {
+            let m = w - 1 - c;
+            for (g, sign) in [
+                (&s.velocity_x, -1.0),
+                (&s.velocity_y, 1.0),
+                (&s.temperature, 1.0),
+                (&s.density, 1.0),
+                (&s.pressure, 1.0),
+            ] {
+                worst = worst.max((g[(r, c)] - sign * g[(r, m)]).abs());
+                max = max.max(g[(r, c)].abs());
+            }
+        }
+    }
+    (worst, max)
+}
+
+#[test]
+fn a_mirror_symmetric_scene_stays_symmetric_for_200_steps() {
+    let g = gpu();
+    let p = SmokeParams::default();
+    let state = SmokeState::from_scene(&Scene::preset("plume", 64, 48, 0).unwrap(), 0.0);
+    assert_eq!(asymmetry(&state).0, 0.0, "the scene itself must be symmetric");
+    let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+    let mut cpu_sim = CpuSmoke::new(state, p).unwrap();
+    gpu_sim.step(200).unwrap();
+    cpu_sim.step(200).unwrap();
+    for (name, s) in [("GPU", gpu_sim.read_state().unwrap()), ("CPU", cpu_sim.state().clone())] {
+        let (worst, max) = asymmetry(&s);
+        eprintln!("{name}: asymmetry {worst:.3e} of max {max:.3} ({:.2e})", worst / max);
+        assert!(max > 1.0, "{name}: nothing happened (max {max})");
+        assert!(worst <= 1e-4 * max, "{name}: asymmetry {worst} is more than 1e-4 x max {max}");
+    }
+    g.check().unwrap();
+}
+
+#[test]
+fn the_plume_of_the_default_scene_rises() {
+    let g = gpu();
+    let p = SmokeParams::default();
+    let (w, h) = eddy::scene::DEFAULT_PRESET_SIZE;
+    let state = SmokeState::from_scene(&Scene::preset("plume", w, h, 0).unwrap(), 0.0);
+    let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+    sim.step(1).unwrap();
+    let first = sim.stats().unwrap();
+    sim.step(99).unwrap();
+    let hundredth = sim.stats().unwrap();
+    eprintln!(
+        "density centroid row {:.2} after 1 step, {:.2} after 100 (of {h} rows)",
+        first.density_centroid_row, hundredth.density_centroid_row
+    );
+    assert!(first.density_centroid_row > h as f64 * 0.85, "the smoke starts at the bottom");
+    assert!(
+        hundredth.density_centroid_row < first.density_centroid_row - 0.1 * h as f64,
+        "the plume did not rise a tenth of the box in 100 steps"
+    );
+    assert!(hundredth.total_density > first.total_density, "the source keeps adding smoke");
+    g.check().unwrap();
+}
