@@ -108,6 +108,48 @@ fn gas_run_writes_documented_arrays() {
     assert!(o.status.success(), "{}", text(&o));
 }
 
+#[test]
+fn smoke_run_writes_documented_arrays() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("smoke.npz");
+    let frames = dir.path().join("frames");
+    let o = eddy(&[
+        "run",
+        "--mode",
+        "smoke",
+        "--size",
+        "64x48",
+        "--steps",
+        "40",
+        "--jacobi",
+        "20",
+        "--save",
+        save.to_str().unwrap(),
+        "--frames",
+        frames.to_str().unwrap(),
+        "--every",
+        "40",
+        "--field",
+        "temperature",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("divergence L2 after projection"), "{}", text(&o));
+    assert_eq!(npz_array(&save, "velocity"), (vec![48, 64, 2], "<f4".to_string()));
+    for name in ["density", "temperature", "pressure", "divergence"] {
+        assert_eq!(npz_array(&save, name), (vec![48, 64], "<f4".to_string()), "{name}");
+    }
+    assert_eq!(npz_array(&save, "solid"), (vec![48, 64], "|u1".to_string()));
+    let img = image::open(frames.join("frame_000040.png")).unwrap();
+    assert_eq!((img.width(), img.height()), (64, 48));
+    // Velocity components in the documented order: [..., 1] is y, down, so rising smoke is < 0.
+    let state = eddy::smoke::SmokeState::load_npz(&save).unwrap();
+    let rising: f32 =
+        (0..48 * 64).filter(|&i| state.density.as_slice()[i] > 0.5).map(|i| state.velocity_y.as_slice()[i]).sum();
+    assert!(rising < 0.0, "smoke should move up (negative y): sum of v_y over smoke {rising}");
+    let o = eddy(&["run", "--mode", "smoke", "--load", save.to_str().unwrap(), "--steps", "5"]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
 /// Runs `args`, expects failure with one line on stderr containing `needle`, and no panic.
 fn fails_with(args: &[&str], needle: &str) {
     let o = eddy(args);
@@ -151,6 +193,17 @@ fn bad_input_gives_one_clear_line() {
     let o = eddy(&["run", "--mode", "gas", "--scene", &p("red.png"), "--steps", "1"]);
     assert!(o.status.success(), "a red pixel is a gas source: {}", text(&o));
 
+    fails_with(&["run", "--mode", "smoke", "--dt", "0", "--steps", "1"], "dt");
+    fails_with(&["run", "--mode", "smoke", "--dt", "inf", "--steps", "1"], "dt");
+    fails_with(&["run", "--mode", "smoke", "--jacobi", "0", "--steps", "1"], "jacobi");
+    fails_with(&["run", "--mode", "smoke", "--velocity-dissipation", "1.5", "--steps", "1"], "velocity-dissipation");
+    fails_with(&["run", "--mode", "smoke", "--buoyancy", "NaN", "--steps", "1"], "buoyancy");
+    fails_with(&["run", "--mode", "smoke", "--cell-size", "-1", "--steps", "1"], "cell-size");
+    fails_with(&["run", "--mode", "smoke", "--splat-radius", "0", "--steps", "1"], "splat-radius");
+    fails_with(&["run", "--mode", "gas", "--field", "temperature", "--steps", "1"], "not a gas field");
+    let o = eddy(&["run", "--mode", "smoke", "--scene", &p("red.png"), "--steps", "3"]);
+    assert!(o.status.success(), "a red pixel is a smoke source: {}", text(&o));
+
     let mut mass = eddy::Grid::filled(6, 4, 0.5f32);
     mass[(2, 3)] = f32::NAN;
     eddy::water::WaterState { mass: mass.clone(), solid: eddy::Grid::filled(6, 4, 0) }
@@ -171,7 +224,20 @@ fn help_lists_commands_and_options() {
         assert!(t.contains(word), "--help lacks {word}:\n{t}");
     }
     let t = text(&eddy(&["run", "--help"]));
-    for word in ["--scene", "--steps", "--boundary", "--preset", "--save", "--frames", "--every", "--load", "--size"] {
+    for word in [
+        "--scene",
+        "--steps",
+        "--boundary",
+        "--preset",
+        "--save",
+        "--frames",
+        "--every",
+        "--load",
+        "--size",
+        "--jacobi",
+        "--dt",
+        "--field",
+    ] {
         assert!(t.contains(word), "run --help lacks {word}:\n{t}");
     }
 }

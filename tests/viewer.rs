@@ -160,3 +160,52 @@ fn viewer_shows_gas() {
         .count();
     assert!(grey > 200, "the wall segments should be visible (grey pixels: {grey})");
 }
+
+/// Smoke in the viewer: key 2 switches from water to smoke (title says so, with the divergence
+/// norm), and a left-drag injects smoke where the plume is not.
+#[test]
+fn viewer_switches_to_smoke_and_takes_impulses() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("smoke.png");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        .args(["view", "--size", "96x64", "--scale", "4", "--steps-per-frame", "1", "--frames", "1500"])
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("NODEVICE_SELECT", "1")
+        .spawn()
+        .unwrap();
+    let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
+    let window = window.lines().next().unwrap().to_string();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    xdotool(&["windowfocus", "--sync", &window]);
+    // Smoke, paused at once so the plume stays at the bottom, then one step (`.`) so the
+    // source has had its impulse whatever the timing.
+    xdotool(&["key", "2", "space", "period"]);
+    let mut title = String::new();
+    for _ in 0..40 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        title = xdotool(&["getwindowname", &window]);
+        if title.contains("smoke") && title.contains("paused") {
+            break;
+        }
+    }
+    // Drag across the top left (window pixels; the grid is 4 px per cell).
+    xdotool(&["mousemove", "--window", &window, "40", "40"]);
+    xdotool(&["mousedown", "1"]);
+    for x in (50..=120).step_by(10) {
+        xdotool(&["mousemove", "--window", &window, &x.to_string(), "40"]);
+    }
+    xdotool(&["mouseup", "1"]);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "viewer exited with {status}");
+    assert!(title.contains("smoke") && title.contains("|div| after projection"), "title after key 2: {title}");
+    if let Ok(keep) = std::env::var("EDDY_KEEP_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+    let img = image::open(&shot).unwrap().to_rgb8();
+    let bright = |x: u32, y: u32| img.get_pixel(x, y).0.iter().all(|&c| c > 150);
+    assert!(bright(80, 40), "no smoke where the drag went: {:?}", img.get_pixel(80, 40));
+    assert!(!bright(300, 40), "smoke where nothing was injected: {:?}", img.get_pixel(300, 40));
+    assert!(bright(192, 250), "the source at the bottom centre should be white: {:?}", img.get_pixel(192, 250));
+}
