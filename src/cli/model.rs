@@ -14,8 +14,8 @@ use std::path::Path;
 pub enum Sim {
     /// The water automaton.
     Water(GpuWater),
-    /// The Eulerian smoke.
-    Smoke(GpuSmoke),
+    /// The Eulerian smoke (boxed: it is several times the size of the others).
+    Smoke(Box<GpuSmoke>),
     /// The gas automaton.
     Gas(GpuGas),
 }
@@ -39,7 +39,8 @@ impl Sim {
                 Sim::Water(GpuWater::new(&gpu.device, &gpu.queue, &args.water_state(max_side)?, args.water_params()?)?)
             }
             Mode::Smoke => {
-                Sim::Smoke(GpuSmoke::new(&gpu.device, &gpu.queue, &args.smoke_state(max_side)?, args.smoke_params()?)?)
+                let state = args.smoke_state(max_side)?;
+                Sim::Smoke(Box::new(GpuSmoke::new(&gpu.device, &gpu.queue, &state, args.smoke_params()?)?))
             }
             Mode::Gas => {
                 Sim::Gas(GpuGas::new(&gpu.device, &gpu.queue, &args.gas_state(max_side)?, args.gas_params()?)?)
