@@ -123,6 +123,50 @@ struct Fields {
     solid_view: wgpu::TextureView,
 }
 
+/// The bindings of a pass that reads and rewrites all three advected fields (advect, impulse):
+/// uniform (0), velocity, temperature, density read (1-3), solid bits (4), the three written
+/// (5-7).
+const THREE_FIELDS: [fn(u32) -> wgpu::BindGroupLayoutEntry; 8] = [
+    binding::uniform,
+    |b| binding::storage_read(b, RG32),
+    |b| binding::storage_read(b, R32),
+    |b| binding::storage_read(b, R32),
+    |b| binding::storage_read(b, BITS),
+    |b| binding::storage_write(b, RG32),
+    |b| binding::storage_write(b, R32),
+    |b| binding::storage_write(b, R32),
+];
+
+/// A [`THREE_FIELDS`] kernel.
+fn three_field_kernel(device: &wgpu::Device, label: &'static str, source: &str) -> Kernel {
+    let entries: Vec<_> = THREE_FIELDS.iter().zip(0..).map(|(entry, b)| entry(b)).collect();
+    Kernel::new(device, label, source, WORKGROUP, &entries)
+}
+
+/// A [`THREE_FIELDS`] bind group reading velocity `v` and scalars `s`, writing the others.
+fn three_field_group(
+    device: &wgpu::Device,
+    kernel: &Kernel,
+    uniform: &wgpu::Buffer,
+    f: &Fields,
+    v: usize,
+    s: usize,
+) -> wgpu::BindGroup {
+    kernel.bind_group(
+        device,
+        &[
+            uniform.as_entire_binding(),
+            View(&f.velocity.views()[v]),
+            View(&f.temperature.views()[s]),
+            View(&f.density.views()[s]),
+            View(&f.solid_view),
+            View(&f.velocity.views()[1 - v]),
+            View(&f.temperature.views()[1 - s]),
+            View(&f.density.views()[1 - s]),
+        ],
+    )
+}
+
 /// Pass 1: advect velocity, temperature, density (`advect.wgsl`). `[v][s]`.
 struct AdvectPass {
     kernel: Kernel,
@@ -131,37 +175,8 @@ struct AdvectPass {
 
 impl AdvectPass {
     fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/advect",
-            shaders::SMOKE_ADVECT,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-                binding::storage_write(5, RG32),
-                binding::storage_write(6, R32),
-                binding::storage_write(7, R32),
-            ],
-        );
-        let groups = pairs(|v, s| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.velocity.views()[v]),
-                    View(&f.temperature.views()[s]),
-                    View(&f.density.views()[s]),
-                    View(&f.solid_view),
-                    View(&f.velocity.views()[1 - v]),
-                    View(&f.temperature.views()[1 - s]),
-                    View(&f.density.views()[1 - s]),
-                ],
-            )
-        });
+        let kernel = three_field_kernel(device, "smoke/advect", shaders::SMOKE_ADVECT);
+        let groups = pairs(|v, s| three_field_group(device, &kernel, uniform, f, v, s));
         Self { kernel, groups }
     }
 }
@@ -218,42 +233,11 @@ impl ImpulsePass {
     const SPLAT: usize = 1;
 
     fn new(device: &wgpu::Device, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/impulse",
-            shaders::SMOKE_IMPULSE,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-                binding::storage_write(5, RG32),
-                binding::storage_write(6, R32),
-                binding::storage_write(7, R32),
-            ],
-        );
+        let kernel = three_field_kernel(device, "smoke/impulse", shaders::SMOKE_IMPULSE);
         let size = std::mem::size_of::<ImpulseUniform>();
         let uniforms =
             [gpu::uniform_buffer(device, "smoke/impulse step", size), gpu::uniform_buffer(device, "smoke/splat", size)];
-        let groups = [0, 1].map(|u| {
-            pairs(|v, s| {
-                kernel.bind_group(
-                    device,
-                    &[
-                        uniforms[u].as_entire_binding(),
-                        View(&f.velocity.views()[v]),
-                        View(&f.temperature.views()[s]),
-                        View(&f.density.views()[s]),
-                        View(&f.solid_view),
-                        View(&f.velocity.views()[1 - v]),
-                        View(&f.temperature.views()[1 - s]),
-                        View(&f.density.views()[1 - s]),
-                    ],
-                )
-            })
-        });
+        let groups = [0, 1].map(|u| pairs(|v, s| three_field_group(device, &kernel, &uniforms[u], f, v, s)));
         Self { kernel, uniforms, groups }
     }
 }
