@@ -13,13 +13,13 @@ pub struct ParamError {
     /// The rejected value, as given.
     pub value: String,
     /// What would be accepted, and why.
-    pub expected: &'static str,
+    pub expected: String,
 }
 
 impl ParamError {
-    /// A parameter error; `expected` says what range is allowed.
-    pub fn new(name: &'static str, value: impl ToString, expected: &'static str) -> Self {
-        Self { name, value: value.to_string(), expected }
+    /// A parameter error; `expected` says what range is allowed and why.
+    pub fn new(name: &'static str, value: impl ToString, expected: impl Into<String>) -> Self {
+        Self { name, value: value.to_string(), expected: expected.into() }
     }
 }
 

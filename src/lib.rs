@@ -11,6 +11,12 @@
 //!
 //! All fields are `(H, W)` [`Grid`]s with row 0 at the top; units are cells and steps.
 //!
+//! [`model`] is the registry the front ends read: each model's parameters as data (name, unit,
+//! range and why, default and its source), fields, presets and GPU needs, and
+//! [`model::AnyModel`], which runs and draws any of them. The `eddy` command (feature `cli`) and
+//! the [`viewer`] (feature `viewer`) are thin users of it; with `--no-default-features` the
+//! library pulls in neither clap nor winit.
+//!
 //! ## Embedding
 //! Every GPU type takes an application's own `&wgpu::Device` and `&wgpu::Queue`:
 //!
@@ -31,14 +37,19 @@ pub mod error;
 pub mod gas;
 pub mod gpu;
 pub mod grid;
+pub mod model;
+pub mod npz;
 pub mod render;
 pub mod scene;
 pub mod shaders;
 pub mod smoke;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 pub mod water;
 
 pub use error::{Error, ParamError};
 pub use grid::Grid;
+pub use model::{AnyModel, ModelKind};
 
 /// One simulation, on either backend: the GPU one and its CPU reference implement the same
 /// interface, so a test runs one scenario on both and compares the fields.

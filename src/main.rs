@@ -1,15 +1,18 @@
 //! The `eddy` command: `view` (default), `run`, `bench`. See `eddy --help`.
 
 mod cli;
-#[cfg(feature = "viewer")]
-mod viewer;
 
 use clap::Parser;
+use cli::Exit;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    quiet_device_select();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let args = cli::Cli::parse();
+    let args = match cli::Cli::try_parse() {
+        Ok(a) => a,
+        Err(e) => return clap_error(e),
+    };
     let result = match args.command.unwrap_or(cli::Command::View(args.view)) {
         cli::Command::Run(a) => cli::run::run(a),
         cli::Command::Bench(a) => cli::bench::bench(a),
@@ -17,29 +20,107 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // One clear line: the error and those of its causes it does not already say.
-            let mut line = format!("eddy: error: {e}");
-            let mut source = std::error::Error::source(&*e);
-            while let Some(s) = source {
-                let cause = s.to_string();
-                if !line.contains(&cause) {
-                    line.push_str(&format!(": {cause}"));
-                }
-                source = s.source();
-            }
-            eprintln!("{line}");
+        Err(Exit::Usage(e)) => {
+            eprintln!("{}", one_line(&*e));
+            ExitCode::from(2)
+        }
+        Err(Exit::Failed(e)) => {
+            eprintln!("{}", one_line(&*e));
             ExitCode::FAILURE
         }
+        Err(Exit::Interrupted(line)) => {
+            eprintln!("eddy: {line}");
+            ExitCode::from(130)
+        }
+    }
+}
+
+/// `eddy: error: ...`: the error and those of its causes it does not already say, on one line.
+fn one_line(e: &dyn std::error::Error) -> String {
+    let mut line = format!("eddy: error: {e}");
+    let mut source = e.source();
+    while let Some(s) = source {
+        let cause = s.to_string();
+        if !line.contains(&cause) {
+            line.push_str(&format!(": {cause}"));
+        }
+        source = s.source();
+    }
+    line.replace('\n', " ")
+}
+
+/// clap's errors as one line and exit status 2 (help and version print as clap prints them).
+fn clap_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+    let tip = text.lines().find_map(|l| l.trim().strip_prefix("tip: ")).map(|t| format!(" ({t})")).unwrap_or_default();
+    eprintln!("eddy: error: {first}{tip}; see `eddy --help` or `eddy run --help`");
+    ExitCode::from(2)
+}
+
+/// Mesa's device-select Vulkan layer prints `error: XDG_RUNTIME_DIR is invalid or not set` for
+/// every Vulkan instance when `XDG_RUNTIME_DIR` is not a directory (containers, CI, ssh without a
+/// login session). The layer only matters to pick a GPU with `MESA_VK_DEVICE_SELECT`; so when
+/// `XDG_RUNTIME_DIR` is unusable and the user set neither that nor `NODEVICE_SELECT`, eddy turns
+/// the layer off for itself with `NODEVICE_SELECT=1`. Done first thing in `main`, before any
+/// thread exists, which is what makes `set_var` sound.
+fn quiet_device_select() {
+    let runtime_ok = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
+    let user_chose =
+        std::env::var_os("NODEVICE_SELECT").is_some() || std::env::var_os("MESA_VK_DEVICE_SELECT").is_some();
+    if !runtime_ok && !user_chose {
+        // SAFETY: called at the start of `main`, before any other thread is spawned.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
     }
 }
 
 #[cfg(feature = "viewer")]
 fn view(args: cli::ViewArgs) -> cli::Result {
-    viewer::run(args)
+    use cli::usage;
+    use eddy::viewer::{Start, ViewerOptions};
+    if args.scale == 0 {
+        return Err(usage("--scale must be at least 1 pixel per cell"));
+    }
+    if !(1..=1000).contains(&args.steps_per_frame) {
+        return Err(usage("--steps-per-frame must be 1..=1000 (more freezes the window between frames)"));
+    }
+    let setup = args.sim.setup()?;
+    let kind = setup.kind;
+    if let Some(f) = &args.field
+        && kind.view_index(f).is_none()
+    {
+        return Err(usage(format!("--field {f} is not a {kind} field: {kind} has {}", kind.view_names())));
+    }
+    if let Some(path) = &args.screenshot {
+        eddy::npz::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
+    }
+    let size = setup.size(&args.sim)?;
+    let start = match setup.origin {
+        cli::start::Origin::State(state, step) => Start::State(state, step),
+        cli::start::Origin::Scene(source) => Start::Scene(source),
+    };
+    let options = ViewerOptions {
+        params: setup.params,
+        start,
+        size,
+        seed: args.sim.seed,
+        steps_per_frame: args.steps_per_frame,
+        scale: args.scale,
+        field: args.field,
+        frames: args.frames,
+        screenshot: args.screenshot,
+    };
+    Ok(eddy::viewer::run(options)?)
 }
 
 #[cfg(not(feature = "viewer"))]
 fn view(_: cli::ViewArgs) -> cli::Result {
-    Err("this eddy was built without the `viewer` feature; rebuild with default features, or use `eddy run`".into())
+    Err(cli::usage(
+        "this eddy was built without the `viewer` feature; rebuild with default features, or use `eddy run`",
+    ))
 }

@@ -5,28 +5,20 @@
 //!   `gas`), white `(255,255,255)` = empty, and where the mode has sources ([`Colours::WithSources`]:
 //!   `gas`) red `(255,0,0)` = source. A pixel counts as one of these when each channel is within
 //!   [`COLOUR_TOLERANCE`] of it (anti-aliased drawings); any other colour is an error naming the
-//!   first such pixel.
-//! - **Presets** ([`Scene::preset`]): built-in scenes by name, [`PRESETS`].
-//! - **`.npz` state** ([`Npz`], [`NpzReader`]): NumPy archives of float32 `(H, W)` fields and a
-//!   uint8 `(H, W)` solid mask, row 0 at the top, loadable with `numpy.load`.
+//!   first such pixel. A pixel with alpha below 128 is empty whatever its colour (drawing
+//!   programs export transparent areas as transparent black).
+//! - **Presets** ([`Scene::preset`]): built-in scenes by name, each listed by the model it is
+//!   made for ([`crate::model::ModelInfo::presets`]).
+//! - **`.npz` state**: see [`crate::npz`] ([`Npz`], [`NpzReader`], re-exported here).
 
 use crate::grid::Grid;
+use crate::model::ModelKind;
+pub use crate::npz::{Npz, NpzReader};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// How far (per channel, 0..=255) a pixel may be from a scene colour and still count as it.
 pub const COLOUR_TOLERANCE: u8 = 32;
-
-/// Built-in scene names, usable wherever a scene is asked for (each made for one mode, usable
-/// in any).
-pub const PRESETS: &[(&str, &str)] = &[
-    ("basin", "water: a block of water falling into a container with an obstacle in it"),
-    ("u-tube", "water: communicating vessels, water in the left arm of a U-tube"),
-    ("random", "water: Elsts-style random map, scattered ground and water cells (seeded)"),
-    ("explosion", "gas: a dense blob in the middle of a closed room with some walls"),
-    ("wind", "gas: a channel with obstacles, wind blown in from sources on the left, out on the right"),
-    ("plume", "smoke: a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),
-];
 
 /// Default size of presets, `(W, H)` cells.
 pub const DEFAULT_PRESET_SIZE: (usize, usize) = (192, 128);
@@ -126,6 +118,15 @@ pub enum SceneError {
         /// Its `(H, W)`.
         b_shape: (usize, usize),
     },
+    /// A state file of another model than the one asked for, or one whose model its arrays do
+    /// not tell.
+    #[error("{}: {message}", path.display())]
+    WrongModel {
+        /// The file.
+        path: PathBuf,
+        /// What it holds and what to do.
+        message: String,
+    },
     /// A value that the model cannot start from (NaN, infinite, negative mass).
     #[error("{}: {array}[{row}, {col}] = {value}: {expected}", path.display())]
     BadValue {
@@ -144,8 +145,16 @@ pub enum SceneError {
     },
 }
 
+/// `basin, u-tube, random (water), plume (smoke), explosion, wind (gas)`.
 fn preset_names() -> String {
-    PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    ModelKind::ALL
+        .iter()
+        .map(|k| {
+            let names: Vec<_> = k.info().presets.iter().map(|p| p.0).collect();
+            format!("{} ({k})", names.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A scene: solid mask, where the fluid starts, and sources; all `(H, W)`, row 0 at the top.
@@ -187,7 +196,7 @@ impl SceneSource {
         let path = Path::new(s);
         if path.exists() || s.to_ascii_lowercase().ends_with(".png") {
             Ok(SceneSource::Png(path.to_path_buf()))
-        } else if PRESETS.iter().any(|(n, _)| *n == s) {
+        } else if ModelKind::owning_preset(s).is_some() {
             Ok(SceneSource::Preset(s.to_string()))
         } else {
             Err(SceneError::UnknownScene { name: s.to_string() })
@@ -262,15 +271,21 @@ impl Scene {
         let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
         let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
             .map_err(|source| SceneError::Image { path: path.to_path_buf(), source })?
-            .to_rgb8();
+            .to_rgba8();
         let (w, h) = img.dimensions();
         let mut scene = Self::empty(w as usize, h as usize)?;
         for (x, y, px) in img.enumerate_pixels() {
-            let cell = palette
-                .iter()
-                .find(|(c, _)| c.iter().zip(px.0).all(|(&a, b)| a.abs_diff(b) <= COLOUR_TOLERANCE))
-                .map(|&(_, cell)| cell)
-                .ok_or(SceneError::UnknownColour { path: path.to_path_buf(), x, y, rgb: px.0, allowed })?;
+            let [r, g, b, a] = px.0;
+            let rgb = [r, g, b];
+            let cell = if a < 128 {
+                Cell::Empty // transparent: air, whatever colour the drawing program stored
+            } else {
+                palette
+                    .iter()
+                    .find(|(c, _)| c.iter().zip(rgb).all(|(&a, b)| a.abs_diff(b) <= COLOUR_TOLERANCE))
+                    .map(|&(_, cell)| cell)
+                    .ok_or(SceneError::UnknownColour { path: path.to_path_buf(), x, y, rgb, allowed })?
+            };
             let at = (y as usize, x as usize);
             match cell {
                 Cell::Solid => scene.solid[at] = 1,
@@ -282,7 +297,7 @@ impl Scene {
         Ok(scene)
     }
 
-    /// A built-in scene ([`PRESETS`]) at `width x height` cells; `seed` drives `random`.
+    /// A built-in scene ([`crate::model::ModelInfo::presets`]) at `width x height` cells; `seed` drives `random`.
     ///
     /// # Errors
     /// [`SceneError::UnknownScene`] for an unknown name, [`SceneError::BadSize`] for a zero side.
@@ -491,213 +506,5 @@ fn check_cells(
             value: grid.as_slice()[i],
             expected,
         }),
-    }
-}
-
-/// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first).
-pub struct Npz {
-    path: PathBuf,
-    zip: npyz::npz::NpzWriter<std::io::BufWriter<std::fs::File>>,
-}
-
-impl Npz {
-    /// Creates (or truncates) `path`.
-    ///
-    /// # Errors
-    /// [`SceneError::Io`].
-    pub fn create(path: &Path) -> Result<Self, SceneError> {
-        let zip =
-            npyz::npz::NpzWriter::create(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
-        Ok(Self { path: path.to_path_buf(), zip })
-    }
-
-    fn io(&self, source: impl Into<std::io::Error>) -> SceneError {
-        SceneError::Io { path: self.path.clone(), source: source.into() }
-    }
-
-    fn write<T: npyz::AutoSerialize + Copy>(
-        &mut self,
-        name: &str,
-        shape: &[u64],
-        data: &[T],
-    ) -> Result<(), SceneError> {
-        use npyz::WriterBuilder;
-        let result = (|| {
-            let mut w = self.zip.array::<T>(name, Default::default())?.default_dtype().shape(shape).begin_nd()?;
-            w.extend(data.iter().copied())?;
-            w.finish()
-        })();
-        result.map_err(|e| self.io(e))
-    }
-
-    /// Adds a float32 `(H, W)` array.
-    ///
-    /// # Errors
-    /// [`SceneError::Io`].
-    pub fn write_f32(&mut self, name: &str, grid: &Grid<f32>) -> Result<(), SceneError> {
-        let (h, w) = grid.shape();
-        self.write(name, &[h as u64, w as u64], grid.as_slice())
-    }
-
-    /// Adds a float32 `(H, W, C)` array from `C` `(H, W)` components (e.g. a velocity field).
-    ///
-    /// # Errors
-    /// [`SceneError::Io`].
-    pub fn write_f32_components(&mut self, name: &str, components: &[&Grid<f32>]) -> Result<(), SceneError> {
-        let (h, w) = components[0].shape();
-        let data: Vec<f32> = (0..h * w).flat_map(|i| components.iter().map(move |g| g.as_slice()[i])).collect();
-        self.write(name, &[h as u64, w as u64, components.len() as u64], &data)
-    }
-
-    /// Adds a uint8 `(H, W)` array.
-    ///
-    /// # Errors
-    /// [`SceneError::Io`].
-    pub fn write_u8(&mut self, name: &str, grid: &Grid<u8>) -> Result<(), SceneError> {
-        let (h, w) = grid.shape();
-        self.write(name, &[h as u64, w as u64], grid.as_slice())
-    }
-
-    /// Finishes the archive and flushes it to disk.
-    ///
-    /// # Errors
-    /// [`SceneError::Io`].
-    pub fn finish(mut self) -> Result<(), SceneError> {
-        use std::io::Write;
-        let mut file = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
-        file.flush().map_err(|e| self.io(e))
-    }
-}
-
-/// Reads `(H, W)` arrays from a NumPy `.npz` archive.
-pub struct NpzReader {
-    path: PathBuf,
-    archive: npyz::npz::NpzArchive<std::io::BufReader<std::fs::File>>,
-}
-
-impl NpzReader {
-    /// Opens `path`.
-    ///
-    /// # Errors
-    /// [`SceneError::Io`] when missing, [`SceneError::Npz`] when not a zip archive.
-    pub fn open(path: &Path) -> Result<Self, SceneError> {
-        let p = path.to_path_buf();
-        let archive = npyz::npz::NpzArchive::open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
-            _ => SceneError::Io { path: p.clone(), source: e },
-        })?;
-        Ok(Self { path: p, archive })
-    }
-
-    /// Reads array `name`, which must have shape `(H, W)` (`components` = `None`) or
-    /// `(H, W, C)` (`Some(C)`); `None` when absent. `read` turns the data (given the dtype
-    /// string, e.g. `<f4`) into `T`, or says it cannot. Returns `(W, H, data)`.
-    fn read_array<T>(
-        &mut self,
-        name: &'static str,
-        components: Option<u64>,
-        expected: &str,
-        read: impl FnOnce(npyz::NpyFile<npyz::zip::read::ZipFile<'_>>, &str) -> Option<std::io::Result<Vec<T>>>,
-    ) -> Result<Option<(usize, usize, Vec<T>)>, SceneError> {
-        let path = self.path.clone();
-        let npz_err = |e: std::io::Error| SceneError::Npz { path: path.clone(), message: e.to_string() };
-        let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
-        let Some(npy) = self.archive.by_name(name).map_err(npz_err)? else { return Ok(None) };
-        let shape = npy.shape().to_vec();
-        let rank_ok = match components {
-            None => shape.len() == 2,
-            Some(c) => shape.len() == 3 && shape[2] == c,
-        };
-        if !rank_ok {
-            let want = components.map_or("(H, W)".to_string(), |c| format!("(H, W, {c})"));
-            return Err(bad(format!("has shape {shape:?}; expected {want}")));
-        }
-        if npy.order() != npyz::Order::C {
-            return Err(bad("is in Fortran order; save it with numpy.ascontiguousarray".into()));
-        }
-        let dtype = match npy.dtype() {
-            npyz::DType::Plain(t) => t.to_string(), // e.g. `<f4`
-            other => other.descr(),
-        };
-        let data = read(npy, &dtype)
-            .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
-            .map_err(npz_err)?;
-        let (h, w) = (shape[0] as usize, shape[1] as usize);
-        if data.len() != h * w * components.unwrap_or(1) as usize {
-            return Err(bad("is truncated".into()));
-        }
-        Ok(Some((w, h, data)))
-    }
-
-    fn read_f32_array(
-        &mut self,
-        name: &'static str,
-        components: Option<u64>,
-    ) -> Result<Option<(usize, usize, Vec<f32>)>, SceneError> {
-        self.read_array(name, components, "float32", |npy, dtype| match dtype {
-            "<f4" => Some(npy.into_vec::<f32>()),
-            "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
-            _ => None,
-        })
-    }
-
-    fn names(&self) -> String {
-        self.archive.array_names().collect::<Vec<_>>().join(", ")
-    }
-
-    /// Reads float32 (or float64, converted) array `name`, `(H, W)`.
-    ///
-    /// # Errors
-    /// [`SceneError::MissingArray`], [`SceneError::BadArray`] (wrong rank, dtype or order),
-    /// [`SceneError::Npz`] (corrupt data).
-    pub fn read_f32(&mut self, name: &'static str) -> Result<Grid<f32>, SceneError> {
-        match self.read_f32_array(name, None)? {
-            Some((w, h, data)) => Ok(Grid::from_vec(w, h, data).expect("size checked")),
-            None => Err(SceneError::MissingArray { path: self.path.clone(), name, present: self.names() }),
-        }
-    }
-
-    /// Reads float32 (or float64) array `name`, `(H, W)`; `None` when absent.
-    ///
-    /// # Errors
-    /// As [`NpzReader::read_f32`].
-    pub fn read_f32_opt(&mut self, name: &'static str) -> Result<Option<Grid<f32>>, SceneError> {
-        Ok(self.read_f32_array(name, None)?.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
-    }
-
-    /// Reads float32 (or float64) array `name` of shape `(H, W, C)` as `C` `(H, W)` grids;
-    /// `None` when absent.
-    ///
-    /// # Errors
-    /// As [`NpzReader::read_f32`].
-    pub fn read_f32_components_opt(
-        &mut self,
-        name: &'static str,
-        c: usize,
-    ) -> Result<Option<Vec<Grid<f32>>>, SceneError> {
-        Ok(self.read_f32_array(name, Some(c as u64))?.map(|(w, h, data)| {
-            (0..c)
-                .map(|k| Grid::from_vec(w, h, data.iter().skip(k).step_by(c).copied().collect()).expect("size"))
-                .collect()
-        }))
-    }
-
-    /// Reads an integer or bool mask `name` as u8 (non-zero = 1); `None` when absent.
-    ///
-    /// # Errors
-    /// As [`NpzReader::read_f32`].
-    pub fn read_u8_opt(&mut self, name: &'static str) -> Result<Option<Grid<u8>>, SceneError> {
-        fn ones<T: PartialEq + Default>(v: Vec<T>) -> Vec<u8> {
-            v.into_iter().map(|x| (x != T::default()) as u8).collect()
-        }
-        let array = self.read_array(name, None, "uint8 or bool", |npy, dtype| match dtype {
-            "|u1" => Some(npy.into_vec::<u8>().map(ones)),
-            "|b1" => Some(npy.into_vec::<bool>().map(ones)),
-            "|i1" => Some(npy.into_vec::<i8>().map(ones)),
-            "<i4" => Some(npy.into_vec::<i32>().map(ones)),
-            "<i8" => Some(npy.into_vec::<i64>().map(ones)),
-            _ => None,
-        })?;
-        Ok(array.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
     }
 }

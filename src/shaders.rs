@@ -22,6 +22,8 @@ modules! {
     WATER_FLOW = "water/flow": ["common/grid.wgsl", "water/params.wgsl", "water/flow.wgsl"];
     /// Water pass 2: gather inflows, write the new mass.
     WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/apply.wgsl"];
+    /// Water statistics: per-row sums, minima and maxima.
+    WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/stats.wgsl", "common/reduce.wgsl"];
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
     /// Gas pass 1: face fluxes.
@@ -30,6 +32,8 @@ modules! {
     GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "gas/limit.wgsl"];
     /// Gas pass 3: gather, walls, damping, drain, sources.
     GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "gas/apply.wgsl"];
+    /// Gas statistics: per-row sums, minima and maxima.
+    GAS_STATS = "gas/stats": ["common/grid.wgsl", "gas/params.wgsl", "gas/stats.wgsl", "common/reduce.wgsl"];
     /// Gas brush: add density and momentum in a disc.
     GAS_BRUSH = "gas/brush": ["gas/brush.wgsl"];
     /// Smoke pass 1: semi-Lagrangian advection of velocity, temperature, density.
@@ -44,6 +48,8 @@ modules! {
     SMOKE_JACOBI = "smoke/jacobi": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/jacobi.wgsl"];
     /// Smoke pass 6: subtract the pressure gradient, free slip at solids.
     SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient.wgsl"];
+    /// Smoke statistics: per-row sums, minima and maxima, divergence after projection.
+    SMOKE_STATS = "smoke/stats": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/stats.wgsl", "common/reduce.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).
     RENDER_WATER = "render/water": ["render/fullscreen.wgsl", "render/water.wgsl"];
     /// Render: gas density or velocity, resampled at cell corners.

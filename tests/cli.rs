@@ -184,7 +184,7 @@ fn bad_input_gives_one_clear_line() {
 
     fails_with(&["run", "--mode", "gas", "--diffusion", "0.5", "--steps", "1"], "diffusion");
     fails_with(&["run", "--mode", "gas", "--pressure", "-1", "--steps", "1"], "pressure");
-    fails_with(&["run", "--mode", "gas", "--wind", "2,0", "--steps", "1"], "wind-x");
+    fails_with(&["run", "--mode", "gas", "--wind", "2,0", "--steps", "1"], "the x component");
     image::RgbImage::from_fn(8, 8, |x, _| if x == 2 { image::Rgb([255, 0, 0]) } else { image::Rgb([255; 3]) })
         .save(p("red.png"))
         .unwrap();

@@ -3,7 +3,8 @@
 
 mod common;
 
-use eddy::gas::{CpuGas, GasParams, GasState, GpuGas, Neighbours};
+use eddy::gas::{CpuGas, GasParams, GasState, GpuGas};
+use eddy::model::{ParamKind, ParamTable, Value};
 use eddy::scene::Scene;
 use eddy::{Grid, Simulation};
 
@@ -66,23 +67,24 @@ fn momentum_is_conserved_away_from_walls() {
 
 #[test]
 fn no_negative_density_or_nan_over_10000_steps_at_every_range_end() {
+    // Every end of every row of the parameter table (each component of the wind, each choice).
     let d = GasParams::default();
-    let mut cases =
-        vec![("defaults".to_string(), d), ("4-way".to_string(), GasParams { neighbours: Neighbours::Four, ..d })];
-    for (i, (name, _, lo, hi)) in d.ranges().into_iter().enumerate() {
-        for v in [lo, hi] {
-            let mut p = d;
-            match i {
-                0 => p.diffusion = v,
-                1 => p.damping = v,
-                2 => p.drain = v,
-                3 => p.friction = v,
-                4 => p.wind.0 = v,
-                5 => p.wind.1 = v,
-                6 => p.pressure = v,
-                _ => unreachable!("a parameter without a case: {name}"),
+    let mut cases = vec![("defaults".to_string(), d)];
+    for spec in GasParams::TABLE {
+        let ends: Vec<Value> = match spec.info.kind {
+            ParamKind::Real(r) => vec![Value::Real(r.min), Value::Real(r.max)],
+            ParamKind::Count { min, max, .. } => vec![Value::Count(min), Value::Count(max)],
+            ParamKind::Choice(names) => (0..names.len()).map(Value::Choice).collect(),
+            ParamKind::Pair(r) => {
+                let (x, y) = (spec.get)(&d).pair();
+                vec![Value::Pair(r.min, y), Value::Pair(r.max, y), Value::Pair(x, r.min), Value::Pair(x, r.max)]
             }
-            cases.push((format!("{name}={v}"), p));
+        };
+        for v in ends {
+            let mut p = d;
+            (spec.set)(&mut p, v);
+            p.validate().unwrap();
+            cases.push((format!("{}={}", spec.info.name, spec.info.format(v)), p));
         }
     }
     for scene in ["explosion", "wind"] {

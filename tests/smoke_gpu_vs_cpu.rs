@@ -40,6 +40,7 @@ fn param_sets() -> [SmokeParams; 2] {
             cell_size: 0.8,
             gradient_scale: 0.5,
             jacobi_iterations: 7,
+            splat_radius: None,
         },
     ]
 }

@@ -23,8 +23,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let p = vec2<i32>(id.xy);
     let own = flow_at(p, size);
+    // Outflows one by one, in the order the push loop takes them from `remaining_mass`: each
+    // is at most what is left, so the result cannot round below 0 (summing them first could).
     var m = textureLoad(mass_in, p).r;
-    m -= own.x + own.y + own.z + own.w;
+    m = m - own.x - own.y - own.z - own.w;
     m += flow_at(p + UP, size).x;     // the cell above flows down into this one
     m += flow_at(p + RIGHT, size).y;  // the cell to the right flows left
     m += flow_at(p + LEFT, size).z;   // the cell to the left flows right

@@ -1,12 +1,9 @@
 //! `eddy bench`: steps/s and Mcells/s of the GPU path and the CPU reference.
 
-use super::{BenchArgs, Mode, Result};
-use eddy::Simulation;
-use eddy::gas::{CpuGas, GasParams, GasState, GpuGas};
+use super::{BenchArgs, Result, usage};
 use eddy::gpu::{Gpu, GpuError};
-use eddy::scene::Scene;
-use eddy::smoke::{CpuSmoke, GpuSmoke, SmokeParams, SmokeState};
-use eddy::water::{CpuWater, GpuWater, WaterParams, WaterState};
+use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
+use eddy::scene::SceneSource;
 use std::time::Instant;
 
 /// Median over `runs` timings of `steps` steps each, as steps/s.
@@ -29,80 +26,56 @@ fn calibrate(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<u64> {
         step(n)?;
         let dt = t.elapsed().as_secs_f64();
         if dt > 0.05 || n >= 1 << 16 {
-            return Ok(((seconds / dt * n as f64) as u64).max(1));
+            return Ok(((seconds / dt * n as f64) as u64).clamp(1, 1 << 24));
         }
         n *= 4;
     }
 }
 
-/// Median steps/s of a GPU simulation (submitted in chunks of 64, then waited for).
-fn gpu_rate(gpu: &Gpu, sim: &mut impl Simulation, args: &BenchArgs) -> Result<f64> {
-    let mut steps = |k: u64| -> Result {
-        let mut left = k;
-        while left > 0 {
-            let c = left.min(64);
-            sim.step(c as u32)?;
-            left -= c;
-        }
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
-        Ok(gpu.check()?)
-    };
-    steps(20)?; // warm-up: pipelines, first touch of memory
-    let k = calibrate(args.seconds, &mut steps)?;
-    measure(args.runs, k, &mut steps)
-}
-
-/// Median steps/s of a CPU reference.
-fn cpu_rate(sim: &mut impl Simulation, args: &BenchArgs) -> Result<f64> {
-    let mut steps = |k: u64| -> Result { Ok(sim.step(k as u32)?) };
-    let k = calibrate(args.seconds, &mut steps)?;
-    measure(args.runs, k, &mut steps)
-}
-
 pub fn bench(args: BenchArgs) -> Result {
-    if args.runs == 0 || args.sizes.is_empty() || args.seconds.is_nan() || args.seconds <= 0.0 {
-        return Err("--runs, --sizes and --seconds must be positive".into());
+    if !(1..=100).contains(&args.runs) {
+        return Err(usage(format!("--runs {}: allowed 1..=100 timed runs", args.runs)));
     }
-    let gpu = Gpu::headless()?;
-    match args.mode {
-        Mode::Water => {
-            println!("eddy bench: water (Elsts rules, wall boundary, `random` scene seed 1), 2 dispatches/step")
-        }
-        Mode::Gas => println!("eddy bench: gas (default parameters, 8-way, `explosion` scene), 3 dispatches/step"),
-        Mode::Smoke => println!(
-            "eddy bench: smoke (Rideout's parameters, {} Jacobi iterations, `plume` scene), {} dispatches/step",
-            SmokeParams::default().jacobi_iterations,
-            5 + SmokeParams::default().jacobi_iterations
-        ),
+    if !(args.seconds.is_finite() && (0.01..=60.0).contains(&args.seconds)) {
+        return Err(usage(format!("--seconds {}: allowed 0.01..=60 seconds per timed run", args.seconds)));
     }
+    if args.sizes.is_empty() || args.sizes.contains(&0) {
+        return Err(usage("--sizes: give one or more grid sides >= 1, e.g. 256,512"));
+    }
+    let kind = args.mode;
+    let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
+    let params = ModelParams::defaults(kind);
+    let scene = kind.info().bench_scene;
+    println!("eddy bench: {kind} (default parameters, `{scene}` scene): {}", kind.info().about);
     println!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
     println!();
     println!("| grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
     println!("|---|---|---|---|---|---|");
     for &n in &args.sizes {
-        eddy::gpu::check_grid_size(&gpu.device, n, n)?;
-        let (g, c) = match args.mode {
-            Mode::Water => {
-                let state = WaterState::from_scene(&Scene::preset("random", n, n, 1)?);
-                let p = WaterParams::default();
-                let g = gpu_rate(&gpu, &mut GpuWater::new(&gpu.device, &gpu.queue, &state, p)?, &args)?;
-                let c = if args.no_cpu { None } else { Some(cpu_rate(&mut CpuWater::new(state, p)?, &args)?) };
-                (g, c)
+        eddy::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
+        memory::check(kind, (n, n), memory::Extras::default(), &gpu.adapter.get_info(), &gpu.device.limits())?;
+        let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
+        let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
+        let mut gpu_steps = |k: u64| -> Result {
+            let mut left = k;
+            while left > 0 {
+                let c = left.min(64);
+                model.step(c as u32);
+                left -= c;
             }
-            Mode::Smoke => {
-                let p = SmokeParams::default();
-                let state = SmokeState::from_scene(&Scene::preset("plume", n, n, 1)?, p.ambient_temperature);
-                let g = gpu_rate(&gpu, &mut GpuSmoke::new(&gpu.device, &gpu.queue, &state, p)?, &args)?;
-                let c = if args.no_cpu { None } else { Some(cpu_rate(&mut CpuSmoke::new(state, p)?, &args)?) };
-                (g, c)
-            }
-            Mode::Gas => {
-                let state = GasState::from_scene(&Scene::preset("explosion", n, n, 1)?);
-                let p = GasParams::default();
-                let g = gpu_rate(&gpu, &mut GpuGas::new(&gpu.device, &gpu.queue, &state, p)?, &args)?;
-                let c = if args.no_cpu { None } else { Some(cpu_rate(&mut CpuGas::new(state, p)?, &args)?) };
-                (g, c)
-            }
+            gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+            Ok(gpu.check()?)
+        };
+        gpu_steps(20)?; // warm-up: pipelines, first touch of memory
+        let k = calibrate(args.seconds, &mut gpu_steps)?;
+        let g = measure(args.runs, k, &mut gpu_steps)?;
+        let c = if args.no_cpu {
+            None
+        } else {
+            let mut cpu = cpu_reference(state, params)?;
+            let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
+            let k = calibrate(args.seconds, &mut cpu_steps)?;
+            Some(measure(args.runs, k, &mut cpu_steps)?)
         };
         let cells = (n * n) as f64 / 1e6;
         let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));

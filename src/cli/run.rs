@@ -1,95 +1,194 @@
-//! `eddy run`: the headless runner.
+//! `eddy run`: the headless runner. A run is never lost: outputs are checked before the first
+//! step, Ctrl-C saves the state reached, a non-finite value rolls back to the last finite state
+//! and saves it, and every `.npz` is written atomically.
 
-use super::model::{Painter, Sim};
-use super::{Result, RunArgs};
+use super::{Exit, Result, RunArgs, usage};
 use eddy::gpu::{Gpu, GpuError};
+use eddy::model::{AnyModel, ModelKind, memory};
+use eddy::npz;
 use eddy::render::FrameTarget;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-/// Most steps recorded into one command buffer between progress updates.
-const MAX_CHUNK: u64 = 256;
+/// Signals received (SIGINT, SIGTERM, SIGHUP); the first asks the run to stop, a second exits.
+static SIGNALS: AtomicU32 = AtomicU32::new(0);
+
+/// Wall time one chunk of steps between checks aims at: progress, Ctrl-C and non-finite values
+/// are noticed within about this long.
+const CHECK_EVERY_S: f64 = 0.25;
+/// Most steps recorded into one command buffer.
+const MAX_CHUNK: u64 = 4096;
+
+/// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run to stop at the next step
+/// boundary and save; a second one exits at once (an `.npz` being written is then left alone:
+/// it goes to a temporary file first).
+fn catch_signals() {
+    let _ = ctrlc::set_handler(|| {
+        if SIGNALS.fetch_add(1, Ordering::SeqCst) >= 1 {
+            eprintln!("eddy: second interrupt: exiting without saving");
+            std::process::exit(130);
+        }
+    });
+}
+
+fn interrupted() -> bool {
+    SIGNALS.load(Ordering::SeqCst) > 0
+}
+
+/// Where a state goes when the run is interrupted or blows up and no `--save` was given.
+fn fallback_path(kind: ModelKind) -> PathBuf {
+    PathBuf::from(format!("eddy-interrupted-{kind}.npz"))
+}
 
 pub fn run(args: RunArgs) -> Result {
-    let mode = args.sim.mode;
-    args.sim.check_params()?;
-    args.field.check(mode)?;
+    let setup = args.sim.setup()?;
+    let kind = setup.kind;
     if args.every == 0 {
-        return Err("--every must be at least 1 step".into());
+        return Err(usage("--every must be at least 1 step"));
     }
     if args.scale == 0 || args.scale > 64 {
-        return Err("--scale must be 1..=64 pixels per cell".into());
+        return Err(usage("--scale must be 1..=64 pixels per cell"));
     }
-    // Make --save's folder now: a run should not fail at its end for want of it.
-    if let Some(dir) = args.save.as_ref().and_then(|p| p.parent()).filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {} for --save: {e}", dir.display()))?;
+    let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
+    if kind.view_index(view).is_none() {
+        return Err(usage(format!("--field {view} is not a {kind} field: {kind} has {}", kind.view_names())));
     }
-    let gpu = Gpu::headless()?;
+    // Every output is checked before the first step: a run must not fail at its end.
+    if let Some(path) = &args.save {
+        npz::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
+    }
+    if let Some(dir) = &args.frames {
+        npz::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
+    }
+    catch_signals();
+
+    let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
     eprintln!("adapter: {}", gpu.adapter_label());
-    let mut sim = Sim::new(&gpu, &args.sim, mode)?;
-    let (w, h) = sim.size();
-    let start = sim.summary()?;
-    eprintln!("{mode:?}: {} ({w}x{h} cells), {} steps", args.sim.describe_start(), args.steps);
+    let describe = setup.describe(&args.sim);
+    let params = setup.params;
+    let extras = memory::Extras { checkpoint: true, frame_scale: args.frames.as_ref().map(|_| args.scale) };
+    let (state, first_step) = setup.state(&args.sim, &gpu, extras)?;
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, first_step)?;
+    drop(state);
+    model.set_view(view).map_err(usage)?;
+    let (w, h) = model.size();
+    let start = model.stats()?;
+    if start.non_finite() > 0 {
+        return Err("the starting state has non-finite values".into());
+    }
+    eprintln!("{kind}: {describe} ({w}x{h} cells), {} steps", args.steps);
 
     let frames = match &args.frames {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create frame directory {}: {e}", dir.display()))?;
-            let target = FrameTarget::new(&gpu.device, (w, h), args.scale)?;
-            Some((dir, target, Painter::new(&gpu.device, mode, FrameTarget::FORMAT, args.field)))
-        }
+        Some(dir) => Some((dir, FrameTarget::new(&gpu.device, (w, h), args.scale)?)),
         None => None,
     };
-    let save_frame = |sim: &Sim, step: u64| -> Result {
-        if let Some((dir, target, painter)) = &frames {
-            let path = dir.join(format!("frame_{step:06}.png"));
-            let image = target
-                .render(&gpu.device, &gpu.queue, |encoder, view, size| painter.draw(&gpu, encoder, view, size, sim))?;
+    let save_frame = |model: &mut AnyModel| -> Result {
+        if let Some((dir, target)) = &frames {
+            let path = dir.join(format!("frame_{:06}.png", model.steps_done()));
+            let image = target.render(&gpu.device, &gpu.queue, |encoder, view, size| {
+                model.draw(encoder, view, FrameTarget::FORMAT, size)
+            })?;
             image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         Ok(())
     };
-    save_frame(&sim, 0)?;
+    save_frame(&mut model)?;
+    model.checkpoint();
 
     let bar = ProgressBar::new(args.steps).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps  {per_sec}  eta {eta}").expect("static template"),
     );
-    let chunk =
-        if frames.is_some() { args.every.min(MAX_CHUNK) } else { MAX_CHUNK.min(args.steps.div_ceil(100).max(1)) };
     let started = Instant::now();
     let mut done = 0u64;
+    let mut chunk = 1u64;
     while done < args.steps {
+        if interrupted() {
+            bar.finish_and_clear();
+            return Err(save_interrupted(&mut model, &args, done));
+        }
         let mut n = chunk.min(args.steps - done);
         if frames.is_some() {
             n = n.min(args.every - done % args.every); // land exactly on frame steps
         }
-        sim.step(n as u32)?;
+        let t = Instant::now();
+        model.step(n as u32);
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
         gpu.check()?;
         done += n;
+        let stats = model.stats()?;
+        if stats.non_finite() > 0 {
+            bar.finish_and_clear();
+            return Err(save_last_finite(&mut model, &args, stats.non_finite()));
+        }
+        model.checkpoint();
+        let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
+        chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, MAX_CHUNK);
         bar.set_position(done);
         if done.is_multiple_of(args.every) || done == args.steps {
-            save_frame(&sim, done)?;
+            save_frame(&mut model)?;
         }
     }
     let elapsed = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    gpu.check()?;
 
-    let end = sim.summary()?;
+    let end = model.stats()?;
     let rate = args.steps as f64 / elapsed.max(1e-9);
     println!(
-        "ran {} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including progress syncs)",
+        "ran {} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including checks every ~{CHECK_EVERY_S} s)",
         args.steps,
         rate * (w * h) as f64 / 1e6
     );
-    println!("{} (start {:.4}, change {:+.3e})", end.line, start.mass, end.mass - start.mass);
+    println!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
     if let Some(path) = &args.save {
-        sim.save(path)?;
-        println!("saved {}", path.display());
+        model.save_npz(path)?;
+        println!("saved {} (step {})", path.display(), model.steps_done());
     }
     if let Some(dir) = &args.frames {
         println!("frames in {}", dir.display());
     }
     Ok(())
+}
+
+/// Saves the state reached to `--save` (or the fallback path) and says so.
+fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64) -> Exit {
+    let path = args.save.clone().unwrap_or_else(|| fallback_path(model.kind()));
+    match model.save_npz(&path) {
+        Ok(()) => Exit::Interrupted(format!(
+            "interrupted at step {} ({done} of {} run); state saved to {}",
+            model.steps_done(),
+            args.steps,
+            path.display()
+        )),
+        Err(e) => Exit::Failed(
+            format!("interrupted at step {}, and saving {} failed: {e}", model.steps_done(), path.display()).into(),
+        ),
+    }
+}
+
+/// Names the first non-finite value, rolls back to the last finite state and saves it.
+fn save_last_finite(model: &mut AnyModel, args: &RunArgs, cells: u64) -> Exit {
+    let step = model.steps_done();
+    let place = match model.read_state().map(|s| s.first_non_finite()) {
+        Ok(Some((field, row, col))) => {
+            format!("{field} became non-finite (first at row {row}, col {col}; {cells} cells)")
+        }
+        _ => format!("{cells} cells became non-finite"),
+    };
+    let path: PathBuf = args.save.clone().unwrap_or_else(|| fallback_path(model.kind()));
+    let saved = match model.rollback() {
+        Some(good) => match model.save_npz(&path) {
+            Ok(()) => format!("the last finite state (step {good}) is saved to {}", path.display()),
+            Err(e) => format!("saving the last finite state (step {good}) to {} failed: {e}", path.display()),
+        },
+        None => "there is no finite state to save".to_string(),
+    };
+    Exit::Failed(
+        format!(
+            "step {step}: {place}; {saved}; the parameters or the starting state are beyond what {} can run",
+            model.kind()
+        )
+        .into(),
+    )
 }

@@ -248,6 +248,7 @@ pub struct GpuGas {
     limit: LimitPass,
     apply: ApplyPass,
     brush: gpu::EditPass,
+    stats: gpu::Reduction,
     steps: u64,
 }
 
@@ -277,7 +278,15 @@ impl GpuGas {
                 storage_view(device, "gas/face_py", size, RGBA),
             ]);
             let factor = storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
+            let stats = gpu::Reduction::new(
+                device,
+                "gas/stats",
+                shaders::GAS_STATS,
+                size.1,
+                &[binding::storage_read(1, RGBA), binding::storage_read(2, wgpu::TextureFormat::R32Uint)],
+            );
             GpuGas {
+                stats,
                 faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
                 limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor),
                 apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor),
@@ -387,12 +396,27 @@ impl GpuGas {
         self.brush.apply(&self.device, &self.queue, &mut self.state, bytemuck::bytes_of(&u));
     }
 
-    /// Totals and extremes, computed on the CPU from a readback of the state.
+    /// Totals, extremes and non-finite cells, by a reduction pass on the GPU
+    /// (`shaders/gas/stats.wgsl`; one row of numbers per grid row is read back). Waits for the
+    /// GPU.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub fn stats(&self) -> Result<GasStats, GpuError> {
-        Ok(self.read()?.stats())
+        let totals = self.stats.run(
+            &self.device,
+            &self.queue,
+            &[
+                wgpu::BindingResource::TextureView(self.state.current_view()),
+                wgpu::BindingResource::TextureView(&self.solid_view),
+            ],
+        )?;
+        Ok(GasStats::from_totals(&totals))
+    }
+
+    /// The texture holding the state, for [`gpu::Checkpoint`].
+    pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
+        vec![self.state.current()]
     }
 
     fn read(&self) -> Result<GasState, GpuError> {

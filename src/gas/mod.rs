@@ -28,6 +28,8 @@ pub use gpu::GpuGas;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
+use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
+use crate::npz::{Npz, NpzReader};
 use crate::scene::{self, Scene, SceneError};
 use std::path::Path;
 
@@ -38,14 +40,12 @@ pub const AMBIENT_DENSITY: f32 = 1.0;
 pub const DENSE_GAS: f32 = 4.0;
 
 /// Which neighbours exchange flows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Neighbours {
     /// The four edge neighbours.
-    #[value(name = "4")]
     Four,
     /// Edges and diagonals: rounder fronts (the default, it looks better).
     #[default]
-    #[value(name = "8")]
     Eight,
 }
 
@@ -97,40 +97,95 @@ impl Default for GasParams {
 }
 
 impl GasParams {
-    /// The allowed range of each parameter, `(name, value, min, max)`.
-    pub fn ranges(&self) -> [(&'static str, f32, f32, f32); 7] {
-        [
-            ("diffusion", self.diffusion, 0.03, 0.1),
-            ("damping", self.damping, 0.9, 1.0),
-            ("drain", self.drain, 0.9, 1.0),
-            ("friction", self.friction, 0.0, 0.1),
-            ("wind-x", self.wind.0, -0.5, 0.5),
-            ("wind-y", self.wind.1, -0.5, 0.5),
-            ("pressure", self.pressure, 0.0, 0.05),
-        ]
-    }
-
-    /// Checks every parameter is finite and within [`GasParams::ranges`].
+    /// Checks every parameter against [`GasParams::TABLE`].
     ///
     /// # Errors
-    /// [`ParamError`] naming the first parameter out of range.
+    /// [`ParamError`] naming the first parameter out of range and why.
     pub fn validate(&self) -> Result<(), ParamError> {
-        const EXPECTED: [&str; 7] = [
-            "in [0.03, 0.1]: below 0.03 the scheme has too little dissipation to stay stable; above 0.1 a blob dissolves before it moves",
-            "in [0.9, 1]",
-            "in [0.9, 1]",
-            "in [0, 0.1]",
-            "in [-0.5, 0.5] cells/step",
-            "in [-0.5, 0.5] cells/step",
-            "in [0, 0.05]: stronger pressure outruns the scheme's stability (measured: unstable at 0.1 unless diffusion >= 0.1)",
-        ];
-        for ((name, v, lo, hi), expected) in self.ranges().into_iter().zip(EXPECTED) {
-            if !v.is_finite() || v < lo || v > hi {
-                return Err(ParamError::new(name, v, expected));
-            }
-        }
-        Ok(())
+        self.check()
     }
+}
+
+const DTO: &str = "eddy, measured on the CPU reference";
+
+/// Why the damping and drain stop at 0.9: below, a tenth of the motion or excess density goes
+/// every step and nothing travels.
+const KEPT: Range = Range::closed(
+    0.9,
+    1.0,
+    "below 0.9 a tenth of it is gone every step and nothing travels",
+    "above 1 it grows every step without bound",
+);
+
+impl ParamTable for GasParams {
+    const TABLE: &'static [ParamSpec<Self>] = &[
+        ParamSpec {
+            info: ParamInfo::real(
+                "diffusion",
+                "D",
+                "",
+                Range::closed(0.03, 0.1, "below 0.03 the scheme has too little dissipation to stay stable", "above 0.1 a blob dissolves before it moves"),
+            )
+            .doc("diffusion constant of the mass flow, also carrying momentum", DTO)
+            .key('d', 0.01),
+            get: |p| Value::Real(p.diffusion),
+            set: |p, v| p.diffusion = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("damping", "damp", "per step", KEPT).doc("momentum kept per step (1 = no damping)", DTO).key('m', 0.001),
+            get: |p| Value::Real(p.damping),
+            set: |p, v| p.damping = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("drain", "drain", "per step", KEPT)
+                .doc("density kept per step; the rest relaxes to ambient 1 (1 = no drain)", DTO)
+                .key('k', 0.0005),
+            get: |p| Value::Real(p.drain),
+            set: |p, v| p.drain = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "friction",
+                "fric",
+                "",
+                Range::closed(0.0, 0.1, "negative friction feeds shear instead of smoothing it", "above 0.1 shear freezes and the scheme loses stability"),
+            )
+            .doc("perpendicular momentum exchange across faces", DTO)
+            .key('f', 0.01),
+            get: |p| Value::Real(p.friction),
+            set: |p, v| p.friction = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "pressure",
+                "c^2",
+                "cells^2/step^2",
+                Range::closed(0.0, 0.05, "c^2 < 0 pulls gas together without bound", "stronger pressure outruns the scheme's stability (measured: unstable at 0.1 unless diffusion >= 0.1)"),
+            )
+            .doc("isothermal pressure c^2 (eddy's extension; 0 = the source's model)", DTO)
+            .key('p', 0.01),
+            get: |p| Value::Real(p.pressure),
+            set: |p, v| p.pressure = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::of("neighbours", "ways", "", ParamKind::Choice(&["4", "8"]))
+                .doc("4- or 8-way flow", "8: rounder fronts")
+                .key('n', 0.0),
+            get: |p| Value::Choice(p.neighbours as usize),
+            set: |p, v| p.neighbours = if v.choice() == 0 { Neighbours::Four } else { Neighbours::Eight },
+        },
+        ParamSpec {
+            info: ParamInfo::of(
+                "wind",
+                "wind",
+                "cells/step",
+                ParamKind::Pair(Range::closed(-0.5, 0.5, "faster than 0.5 cells/step breaks the CFL limit", "faster than 0.5 cells/step breaks the CFL limit")),
+            )
+            .doc("velocity X,Y (y down) that source cells blow at", "eddy"),
+            get: |p| Value::Pair(p.wind.0, p.wind.1),
+            set: |p, v| p.wind = v.pair(),
+        },
+    ];
 }
 
 /// The gas model's state: `density` `(H, W)`, momentum components `momentum_x`, `momentum_y`
@@ -149,7 +204,8 @@ pub struct GasState {
     pub source: Grid<u8>,
 }
 
-/// Totals over the grid, accumulated in f64.
+/// Totals over the grid, accumulated in f64 (the GPU computes them by reduction,
+/// `shaders/gas/stats.wgsl`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GasStats {
     /// Sum of density.
@@ -160,6 +216,47 @@ pub struct GasStats {
     pub min_density: f32,
     /// Largest speed `|m| / rho` of an open cell with `rho > 1e-6` (cells/step).
     pub max_speed: f32,
+    /// Cells whose density or momentum is NaN or infinite.
+    pub non_finite: u64,
+}
+
+impl GasStats {
+    /// Statistics of `state`.
+    pub fn of(state: &GasState) -> Self {
+        let mut st = GasStats {
+            total_mass: 0.0,
+            total_momentum: (0.0, 0.0),
+            min_density: f32::INFINITY,
+            max_speed: f32::NEG_INFINITY,
+            non_finite: 0,
+        };
+        for i in 0..state.density.as_slice().len() {
+            let (rho, mx, my) =
+                (state.density.as_slice()[i], state.momentum_x.as_slice()[i], state.momentum_y.as_slice()[i]);
+            st.total_mass += rho as f64;
+            st.total_momentum.0 += mx as f64;
+            st.total_momentum.1 += my as f64;
+            st.non_finite += !(rho.is_finite() && mx.is_finite() && my.is_finite()) as u64;
+            if state.solid.as_slice()[i] == 0 {
+                st.min_density = st.min_density.min(rho);
+                if rho > 1e-6 {
+                    st.max_speed = st.max_speed.max((mx * mx + my * my).sqrt() / rho);
+                }
+            }
+        }
+        st
+    }
+
+    /// From the GPU reduction's totals (slots as `shaders/gas/stats.wgsl` fills them).
+    pub(crate) fn from_totals(t: &crate::gpu::Totals) -> Self {
+        GasStats {
+            total_mass: t.sum[0],
+            total_momentum: (t.sum[1], t.sum[2]),
+            min_density: t.min(0),
+            max_speed: t.max(0),
+            non_finite: t.count(3),
+        }
+    }
 }
 
 impl GasState {
@@ -188,24 +285,9 @@ impl GasState {
         self.density.shape()
     }
 
-    /// Totals and extremes.
+    /// Totals and extremes ([`GasStats::of`]).
     pub fn stats(&self) -> GasStats {
-        let mut st =
-            GasStats { total_mass: 0.0, total_momentum: (0.0, 0.0), min_density: f32::INFINITY, max_speed: 0.0 };
-        for i in 0..self.density.as_slice().len() {
-            let (rho, mx, my) =
-                (self.density.as_slice()[i], self.momentum_x.as_slice()[i], self.momentum_y.as_slice()[i]);
-            st.total_mass += rho as f64;
-            st.total_momentum.0 += mx as f64;
-            st.total_momentum.1 += my as f64;
-            if self.solid.as_slice()[i] == 0 {
-                st.min_density = st.min_density.min(rho);
-                if rho > 1e-6 {
-                    st.max_speed = st.max_speed.max((mx * mx + my * my).sqrt() / rho);
-                }
-            }
-        }
-        st
+        GasStats::of(self)
     }
 
     /// Checks shapes agree, densities are finite and >= 0, momenta finite; empties walls.
@@ -240,12 +322,21 @@ impl GasState {
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
     pub fn save_npz(&self, path: &Path) -> Result<(), SceneError> {
-        let mut npz = scene::Npz::create(path)?;
+        let mut npz = Npz::create(path)?;
+        self.write_to(&mut npz)?;
+        npz.finish()
+    }
+
+    /// Adds this state's arrays to `npz` (as [`Self::save_npz`] lays them out).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         npz.write_f32("density", &self.density)?;
         npz.write_f32_components("momentum", &[&self.momentum_x, &self.momentum_y])?;
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
-        npz.finish()
+        Ok(())
     }
 
     /// Reads a `.npz` as written by [`GasState::save_npz`]; `momentum`, `solid` and `source` may
@@ -255,7 +346,14 @@ impl GasState {
     /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, an array
     /// has the wrong rank, dtype or shape, or a value is NaN, infinite or (density) negative.
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
-        let mut npz = scene::NpzReader::open(path)?;
+        Self::read_from(&mut NpzReader::open(path)?, path)
+    }
+
+    /// Reads this model's arrays from an open archive (`path` names it in errors).
+    ///
+    /// # Errors
+    /// As [`Self::load_npz`].
+    pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
         let density = npz.read_f32("density")?;
         let (w, h) = (density.width(), density.height());
         let (momentum_x, momentum_y) = match npz.read_f32_components_opt("momentum", 2)? {

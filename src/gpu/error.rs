@@ -37,11 +37,34 @@ pub enum GpuError {
         /// The adapter's `max_texture_dimension_2d`.
         max: u32,
     },
+    /// The model would not fit in memory at this size (estimated before allocating; see
+    /// [`crate::model::memory`]).
+    #[error("{what} needs {needs}, but {has}: use a smaller grid (about {fits} fits)")]
+    TooLarge {
+        /// The model and grid, e.g. `smoke at 16384x16384`.
+        what: String,
+        /// What it needs, e.g. `about 13.0 GB`.
+        needs: String,
+        /// What there is.
+        has: String,
+        /// The largest square grid that fits, `NxN`.
+        fits: String,
+    },
+    /// No adapter has what a model needs (storage formats, compute, limits).
+    #[error("no GPU adapter can run {model}: {reasons}; {hint}")]
+    Unsupported {
+        /// The model (or models) asked for.
+        model: String,
+        /// Each adapter and what it lacks.
+        reasons: String,
+        /// How to get one that can.
+        hint: &'static str,
+    },
     /// wgpu rejected a command or resource: a bug in eddy or in the data it was given.
     #[error("GPU validation error: {0}")]
     Validation(String),
     /// The device ran out of memory.
-    #[error("GPU out of memory: {0}; try a smaller grid")]
+    #[error("GPU out of memory ({0}); try a smaller grid")]
     OutOfMemory(String),
     /// The device was lost (driver reset, GPU removed, or destroyed).
     #[error("GPU device lost: {0}; restart eddy (and check the driver) to go on")]
@@ -54,9 +77,9 @@ pub enum GpuError {
 impl From<wgpu::Error> for GpuError {
     fn from(e: wgpu::Error) -> Self {
         match e {
-            wgpu::Error::OutOfMemory { source } => GpuError::OutOfMemory(source.to_string()),
-            wgpu::Error::Validation { description, .. } => GpuError::Validation(description),
-            wgpu::Error::Internal { description, .. } => GpuError::Validation(description),
+            wgpu::Error::OutOfMemory { source } => GpuError::OutOfMemory(one_line(&source.to_string())),
+            wgpu::Error::Validation { description, .. } => GpuError::Validation(one_line(&description)),
+            wgpu::Error::Internal { description, .. } => GpuError::Validation(one_line(&description)),
         }
     }
 }
@@ -65,4 +88,10 @@ impl From<wgpu::PollError> for GpuError {
     fn from(e: wgpu::PollError) -> Self {
         GpuError::DeviceLost(e.to_string())
     }
+}
+
+/// wgpu's multi-line descriptions ("Validation Error\n\nCaused by:\n  In ...\n    ...") as one
+/// line: the non-empty lines, trimmed, joined with ": ", without the "Caused by:" headings.
+pub(crate) fn one_line(text: &str) -> String {
+    text.lines().map(str::trim).filter(|l| !l.is_empty() && *l != "Caused by:").collect::<Vec<_>>().join(": ")
 }

@@ -86,6 +86,20 @@ pub mod binding {
         }
     }
 
+    /// `var<storage, read_write>` (a buffer the pass writes).
+    pub fn storage_buffer(binding: u32) -> wgpu::BindGroupLayoutEntry {
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: STAGE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }
+    }
+
     /// `texture_2d<f32>` read with `textureLoad` (unfilterable float, e.g. r32float).
     pub fn texture_f32(binding: u32) -> wgpu::BindGroupLayoutEntry {
         texture(binding, wgpu::TextureSampleType::Float { filterable: false })

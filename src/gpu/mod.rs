@@ -1,20 +1,25 @@
 //! GPU plumbing: device setup ([`Gpu`]), errors ([`GpuError`]), ping-pong textures
-//! ([`PingPong`]), the compute-kernel helper ([`Kernel`]) and readback ([`read_r32float`]).
+//! ([`PingPong`]), the compute-kernel helper ([`Kernel`]), readback ([`read_r32float`]), statistics by
+//! reduction ([`Reduction`]), state checkpoints ([`Checkpoint`]) and adapter choice ([`Requirements`]).
 //!
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
 
+mod checkpoint;
 mod edit;
 mod error;
 mod kernel;
 mod pingpong;
 mod readback;
+mod reduce;
 
+pub use checkpoint::Checkpoint;
 pub use edit::EditPass;
 pub use error::GpuError;
 pub use kernel::{Kernel, binding};
 pub use pingpong::PingPong;
-pub use readback::{read_r32float, read_texture};
+pub use readback::{map_read, read_r32float, read_texture};
+pub use reduce::{Reduction, Totals};
 
 use std::sync::{Arc, Mutex};
 
@@ -38,52 +43,85 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Opens a headless device (no window).
+    /// Opens a headless device (no window) on the preferred adapter, with no requirements.
     ///
     /// # Errors
-    /// [`GpuError::NoAdapter`] when there is no usable adapter, or none whose name contains
-    /// `WGPU_ADAPTER_NAME` when that is set (the message lists the adapters there are and says how
-    /// to install a software one), [`GpuError::RequestDevice`] when the adapter refuses a device.
+    /// As [`Gpu::headless_for`].
     pub fn headless() -> Result<Self, GpuError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        pollster::block_on(Self::with_instance(instance, None))
+        Self::headless_for(&Requirements::default())
     }
 
-    /// Opens a device on `instance`, compatible with `surface` when one is given (the viewer).
+    /// Opens a headless device on the preferred adapter that has what `needs` asks for (see
+    /// [`Gpu::with_instance`] for the order adapters are tried in).
     ///
     /// # Errors
-    /// As [`Gpu::headless`].
+    /// [`GpuError::NoAdapter`] when there is no adapter (or none whose name contains
+    /// `WGPU_ADAPTER_NAME` when that is set; the message lists the adapters there are and says
+    /// how to install a software one), [`GpuError::Unsupported`] when no adapter has what
+    /// `needs` asks for (naming what each lacks), [`GpuError::RequestDevice`] when the adapter
+    /// refuses a device.
+    pub fn headless_for(needs: &Requirements) -> Result<Self, GpuError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::with_instance(instance, None, needs))
+    }
+
+    /// Opens a device on `instance`, compatible with `surface` when one is given (the viewer),
+    /// on the first adapter that has what `needs` asks for. Adapters are tried in this order:
+    /// the kind `WGPU_POWER_PREF` asks for (discrete GPU first by default, integrated first with
+    /// `low`), then virtual GPUs, then CPU (software) adapters; within a kind, every backend
+    /// before OpenGL. An adapter that lacks something is passed over.
+    ///
+    /// # Errors
+    /// As [`Gpu::headless_for`].
     pub async fn with_instance(
         instance: wgpu::Instance,
         surface: Option<&wgpu::Surface<'_>>,
+        needs: &Requirements,
     ) -> Result<Self, GpuError> {
-        let adapter = match std::env::var("WGPU_ADAPTER_NAME") {
+        let all = instance.enumerate_adapters(wgpu::Backends::all()).await;
+        let labels: Vec<String> = all.iter().map(|a| adapter_label(&a.get_info())).collect();
+        let listed = || if labels.is_empty() { "none".to_string() } else { labels.join(", ") };
+        let mut candidates: Vec<wgpu::Adapter> = match std::env::var("WGPU_ADAPTER_NAME") {
             // A name was asked for: take it or say which adapters there are; never substitute.
-            // (wgpu's own `initialize_adapter_from_env` panics when nothing matches.)
             Ok(name) => {
-                let all = instance.enumerate_adapters(wgpu::Backends::all()).await;
-                let labels: Vec<String> = all.iter().map(|a| adapter_label(&a.get_info())).collect();
-                all.into_iter()
-                    .find(|a| {
-                        a.get_info().name.to_lowercase().contains(&name.to_lowercase())
-                            && surface.is_none_or(|s| a.is_surface_supported(s))
-                    })
-                    .ok_or_else(|| GpuError::NoAdapter {
-                        reason: format!(
-                            "WGPU_ADAPTER_NAME={name:?} matches none of: {}",
-                            if labels.is_empty() { "none".to_string() } else { labels.join(", ") }
-                        ),
-                    })?
+                let wanted: Vec<_> = all
+                    .into_iter()
+                    .filter(|a| a.get_info().name.to_lowercase().contains(&name.to_lowercase()))
+                    .collect();
+                if wanted.is_empty() {
+                    return Err(GpuError::NoAdapter {
+                        reason: format!("WGPU_ADAPTER_NAME={name:?} matches none of: {}", listed()),
+                    });
+                }
+                wanted
             }
-            Err(_) => instance
-                .request_adapter(&wgpu::RequestAdapterOptions {
-                    power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
-                    compatible_surface: surface,
-                    ..Default::default()
-                })
-                .await
-                .map_err(|e| GpuError::NoAdapter { reason: e.to_string() })?,
+            Err(_) => all,
         };
+        if let Some(s) = surface {
+            candidates.retain(|a| a.is_surface_supported(s));
+        }
+        if candidates.is_empty() {
+            let what = if surface.is_some() { "that can draw into the window" } else { "" };
+            return Err(GpuError::NoAdapter { reason: format!("adapters {what} found: {}", listed()) });
+        }
+        let low_power = wgpu::PowerPreference::from_env() == Some(wgpu::PowerPreference::LowPower);
+        candidates.sort_by_key(|a| preference(&a.get_info(), low_power));
+        let mut reasons = Vec::new();
+        let mut chosen = None;
+        for a in candidates {
+            let lacks = needs.lacks(&a);
+            if lacks.is_empty() {
+                chosen = Some(a);
+                break;
+            }
+            reasons.push(format!("{} lacks {}", adapter_label(&a.get_info()), lacks.join(", ")));
+        }
+        let adapter = chosen.ok_or_else(|| GpuError::Unsupported {
+            model: needs.what.clone(),
+            reasons: reasons.join("; "),
+            hint: "install a Vulkan driver (without a GPU on Linux, Mesa's software one: \
+                   `apt-get install mesa-vulkan-drivers libvulkan1`), or set WGPU_BACKEND=vulkan",
+        })?;
         let info = adapter.get_info();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
@@ -125,6 +163,57 @@ impl Gpu {
             Some(GpuError::OutOfMemory(m)) => Err(GpuError::OutOfMemory(m.clone())),
             Some(e) => Err(GpuError::Validation(e.to_string())),
         }
+    }
+}
+
+/// Rank of an adapter in the order [`Gpu::with_instance`] tries them (lower first).
+fn preference(info: &wgpu::AdapterInfo, low_power: bool) -> (u8, bool) {
+    use wgpu::DeviceType::*;
+    let kind = match (info.device_type, low_power) {
+        (DiscreteGpu, false) | (IntegratedGpu, true) => 0,
+        (IntegratedGpu, false) | (DiscreteGpu, true) => 1,
+        (VirtualGpu, _) => 2,
+        (Cpu, _) => 3,
+        (Other, _) => 4,
+    };
+    (kind, info.backend == wgpu::Backend::Gl)
+}
+
+/// What a model (or several) needs from an adapter: compute shaders, storage-texture formats
+/// with read-only and write-only access, and storage textures per pass.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Requirements {
+    /// Who needs it, for messages, e.g. `smoke`.
+    pub what: String,
+    /// Formats bound as read-only and write-only storage textures, with what each holds.
+    pub storage: Vec<(wgpu::TextureFormat, String)>,
+    /// Most storage textures one pass binds.
+    pub storage_textures_per_stage: u32,
+}
+
+impl Requirements {
+    /// What `adapter` lacks of these requirements, one phrase each (empty: it has all).
+    pub fn lacks(&self, adapter: &wgpu::Adapter) -> Vec<String> {
+        let mut lacks = Vec::new();
+        if self.storage.is_empty() && self.storage_textures_per_stage == 0 {
+            return lacks;
+        }
+        if !adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::COMPUTE_SHADERS) {
+            lacks.push("compute shaders".to_string());
+        }
+        let access =
+            wgpu::TextureFormatFeatureFlags::STORAGE_READ_ONLY | wgpu::TextureFormatFeatureFlags::STORAGE_WRITE_ONLY;
+        for (format, what) in &self.storage {
+            let f = adapter.get_texture_format_features(*format);
+            if !f.allowed_usages.contains(wgpu::TextureUsages::STORAGE_BINDING) || !f.flags.contains(access) {
+                lacks.push(format!("{format:?} storage textures ({what})"));
+            }
+        }
+        let have = adapter.limits().max_storage_textures_per_shader_stage;
+        if have < self.storage_textures_per_stage {
+            lacks.push(format!("{} storage textures per pass (it allows {have})", self.storage_textures_per_stage));
+        }
+        lacks
     }
 }
 
@@ -200,7 +289,7 @@ pub fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T, GpuE
     let value = f();
     let v = pollster::block_on(validation.pop());
     let o = pollster::block_on(oom.pop());
-    match v.or(o) {
+    match o.or(v) {
         Some(e) => Err(e.into()),
         None => Ok(value),
     }

@@ -51,26 +51,34 @@ pub fn read_texture(
             wgpu::Extent3d { width, height: rows, depth_or_array_layers: 1 },
         );
         queue.submit([encoder.finish()]);
-        let slice = buffer.slice(..padded as u64 * rows as u64);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        device.poll(wgpu::PollType::wait_indefinitely())?;
-        rx.recv()
-            .map_err(|_| GpuError::DeviceLost("map callback dropped".into()))?
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        {
-            let view = slice.get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?;
-            for r in 0..rows as usize {
-                let start = r * padded as usize;
-                out.extend_from_slice(&view[start..start + row_bytes as usize]);
-            }
+        let bytes = map_read(device, &buffer, padded as u64 * rows as u64)?;
+        for r in 0..rows as usize {
+            let start = r * padded as usize;
+            out.extend_from_slice(&bytes[start..start + row_bytes as usize]);
         }
-        buffer.unmap();
         y += rows;
     }
     Ok(out)
+}
+
+/// Maps the first `len` bytes of a `MAP_READ` buffer (after the copies into it were
+/// submitted), waits for the GPU, and returns them.
+///
+/// # Errors
+/// As [`read_texture`].
+pub fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>, GpuError> {
+    let slice = buffer.slice(..len);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    rx.recv()
+        .map_err(|_| GpuError::DeviceLost("map callback dropped".into()))?
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    let bytes = slice.get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
+    buffer.unmap();
+    Ok(bytes)
 }
 
 /// Reads an `r32float` texture of `W x H` texels into an `(H, W)` [`Grid<f32>`], row 0 at top.

@@ -392,6 +392,7 @@ pub struct GpuSmoke {
     divergence: DivergencePass,
     jacobi: JacobiPass,
     gradient: GradientPass,
+    stats: gpu::Reduction,
     steps: u64,
 }
 
@@ -430,7 +431,23 @@ impl GpuSmoke {
                 solid_view: solid.create_view(&Default::default()),
                 solid,
             };
+            let stats = gpu::Reduction::new(
+                device,
+                "smoke/stats",
+                shaders::SMOKE_STATS,
+                size.1,
+                &[
+                    binding::uniform(1),
+                    binding::storage_read(2, RG32),
+                    binding::storage_read(3, R32),
+                    binding::storage_read(4, R32),
+                    binding::storage_read(5, R32),
+                    binding::storage_read(6, R32),
+                    binding::storage_read(7, BITS),
+                ],
+            );
             GpuSmoke {
+                stats,
                 advect: AdvectPass::new(device, &uniform, &fields),
                 buoyancy: BuoyancyPass::new(device, &uniform, &fields),
                 impulse: ImpulsePass::new(device, &fields),
@@ -585,12 +602,36 @@ impl GpuSmoke {
         self.queue.submit([encoder.finish()]);
     }
 
-    /// Totals and norms, computed on the CPU from a readback of the state.
+    /// Totals, extremes, the divergence left after the last projection and non-finite cells,
+    /// by a reduction pass on the GPU (`shaders/smoke/stats.wgsl`; one row of numbers per grid
+    /// row is read back). Waits for the GPU.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub fn stats(&self) -> Result<SmokeStats, GpuError> {
-        Ok(self.read()?.stats(&self.params))
+        let f = &self.fields;
+        let view = wgpu::BindingResource::TextureView;
+        let totals = self.stats.run(
+            &self.device,
+            &self.queue,
+            &[
+                self.uniform.as_entire_binding(),
+                view(f.velocity.current_view()),
+                view(f.temperature.current_view()),
+                view(f.density.current_view()),
+                view(f.pressure.current_view()),
+                view(&f.divergence_view),
+                view(&f.solid_view),
+            ],
+        )?;
+        Ok(SmokeStats::from_totals(&totals))
+    }
+
+    /// The textures holding the state (velocity, temperature, density, pressure, divergence),
+    /// for [`gpu::Checkpoint`].
+    pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
+        let f = &self.fields;
+        vec![f.velocity.current(), f.temperature.current(), f.density.current(), f.pressure.current(), &f.divergence]
     }
 
     fn read(&self) -> Result<SmokeState, GpuError> {

@@ -42,6 +42,8 @@ pub use gpu::{GpuSmoke, SmokePass};
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
+use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
+use crate::npz::{Npz, NpzReader};
 use crate::scene::{self, Scene, SceneError};
 use std::path::Path;
 
@@ -78,6 +80,9 @@ pub struct SmokeParams {
     pub gradient_scale: f32,
     /// Jacobi iterations of the pressure solve per step, 1..=100000. Default 50.
     pub jacobi_iterations: u32,
+    /// Radius (cells) of the `plume` scene's source and of the viewer's splats; `None` = `W / 8`
+    /// (Rideout's `SplatRadius`). Not read by any pass.
+    pub splat_radius: Option<f32>,
 }
 
 impl Default for SmokeParams {
@@ -95,6 +100,7 @@ impl Default for SmokeParams {
             cell_size: 1.25,
             gradient_scale: 1.125,
             jacobi_iterations: 50,
+            splat_radius: None,
         }
     }
 }
@@ -119,51 +125,155 @@ impl SmokeParams {
         self.gradient_scale / self.cell_size
     }
 
-    /// Checks every parameter.
+    /// The splat radius for a grid `width` cells wide: [`SmokeParams::splat_radius`], or `W / 8`.
+    pub fn splat_radius_for(&self, width: usize) -> f32 {
+        self.splat_radius.unwrap_or(width as f32 / 8.0)
+    }
+
+    /// Checks every parameter against [`SmokeParams::TABLE`].
     ///
     /// # Errors
-    /// [`ParamError`] naming the first parameter that is not finite or would make a step
-    /// meaningless or unbounded: `dt <= 0` (or above 10), `cell_size <= 0`, a dissipation
-    /// outside [0, 1] (above 1 a field grows without bound), `jacobi_iterations` 0 or above
-    /// [`MAX_JACOBI_ITERATIONS`], or a non-finite value anywhere.
+    /// [`ParamError`] naming the first parameter out of its range and why.
     pub fn validate(&self) -> Result<(), ParamError> {
-        let finite = [
-            ("buoyancy", self.buoyancy),
-            ("weight", self.weight),
-            ("ambient-temperature", self.ambient_temperature),
-            ("impulse-temperature", self.impulse_temperature),
-            ("impulse-density", self.impulse_density),
-            ("gradient-scale", self.gradient_scale),
-        ];
-        for (name, v) in finite {
-            if !v.is_finite() {
-                return Err(ParamError::new(name, v, "a finite number"));
-            }
-        }
-        if !(self.dt > 0.0 && self.dt <= 10.0) {
-            return Err(ParamError::new("dt", self.dt, "in (0, 10] time units per step: dt <= 0 does not advance"));
-        }
-        if !(self.cell_size > 0.0 && self.cell_size.is_finite()) {
-            return Err(ParamError::new("cell-size", self.cell_size, "a finite number > 0"));
-        }
-        for (name, v) in [
-            ("velocity-dissipation", self.velocity_dissipation),
-            ("temperature-dissipation", self.temperature_dissipation),
-            ("density-dissipation", self.density_dissipation),
-        ] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ParamError::new(name, v, "in [0, 1]: above 1 the field grows every step without bound"));
-            }
-        }
-        if self.jacobi_iterations == 0 || self.jacobi_iterations > MAX_JACOBI_ITERATIONS {
-            return Err(ParamError::new(
-                "jacobi",
-                self.jacobi_iterations,
-                "1..=100000 iterations: 0 skips the pressure solve and the velocity is never made divergence-free",
-            ));
-        }
-        Ok(())
+        self.check()
     }
+}
+
+const RIDEOUT: &str = "Rideout, Simple Fluid Simulation (2010)";
+
+const DISSIPATION: Range = Range::closed(
+    0.0,
+    1.0,
+    "a negative factor flips the field's sign every step",
+    "above 1 the field grows every step without bound",
+);
+
+/// A finite real with no other limit.
+const fn any(name: &'static str, symbol: &'static str, unit: &'static str) -> ParamInfo {
+    ParamInfo::real(name, symbol, unit, Range::ANY)
+}
+
+impl ParamTable for SmokeParams {
+    const TABLE: &'static [ParamSpec<Self>] = &[
+        ParamSpec {
+            info: ParamInfo::real(
+                "dt",
+                "dt",
+                "time units/step",
+                Range::open_min(
+                    0.0,
+                    10.0,
+                    "dt <= 0 does not advance",
+                    "above 10 one step moves smoke by hundreds of cells at once; 10 is the largest step eddy tests",
+                ),
+            )
+            .doc("time step", RIDEOUT),
+            get: |p| Value::Real(p.dt),
+            set: |p, v| p.dt = v.real(),
+        },
+        ParamSpec {
+            info: any("buoyancy", "sigma", "per degree").doc("upward push per degree above ambient", RIDEOUT),
+            get: |p| Value::Real(p.buoyancy),
+            set: |p, v| p.buoyancy = v.real(),
+        },
+        ParamSpec {
+            info: any("weight", "kappa", "per unit density").doc("downward pull per unit of smoke density", RIDEOUT),
+            get: |p| Value::Real(p.weight),
+            set: |p, v| p.weight = v.real(),
+        },
+        ParamSpec {
+            info: any("ambient-temperature", "T0", "degrees")
+                .doc("ambient temperature T0; buoyancy acts where T > T0", RIDEOUT),
+            get: |p| Value::Real(p.ambient_temperature),
+            set: |p, v| p.ambient_temperature = v.real(),
+        },
+        ParamSpec {
+            info: any("impulse-temperature", "T_src", "degrees")
+                .doc("temperature given to source cells each step", RIDEOUT),
+            get: |p| Value::Real(p.impulse_temperature),
+            set: |p, v| p.impulse_temperature = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "impulse-density",
+                "d_src",
+                "",
+                Range::closed(
+                    0.0,
+                    f32::INFINITY,
+                    "smoke density is >= 0: a negative one could not be saved and loaded back",
+                    "",
+                ),
+            )
+            .doc("smoke density given to source cells each step", RIDEOUT),
+            get: |p| Value::Real(p.impulse_density),
+            set: |p, v| p.impulse_density = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("velocity-dissipation", "diss_v", "per step", DISSIPATION)
+                .doc("velocity kept per step", RIDEOUT),
+            get: |p| Value::Real(p.velocity_dissipation),
+            set: |p, v| p.velocity_dissipation = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("temperature-dissipation", "diss_T", "per step", DISSIPATION)
+                .doc("temperature kept per step", RIDEOUT),
+            get: |p| Value::Real(p.temperature_dissipation),
+            set: |p, v| p.temperature_dissipation = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("density-dissipation", "diss_d", "per step", DISSIPATION)
+                .doc("smoke density kept per step", RIDEOUT),
+            get: |p| Value::Real(p.density_dissipation),
+            set: |p, v| p.density_dissipation = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "cell-size",
+                "h",
+                "length units",
+                Range::open_min(0.0, f32::INFINITY, "a cell must have a size > 0", ""),
+            )
+            .doc("cell size h (divergence 0.5/h, Jacobi alpha -h^2)", RIDEOUT),
+            get: |p| Value::Real(p.cell_size),
+            set: |p, v| p.cell_size = v.real(),
+        },
+        ParamSpec {
+            info: any("gradient-scale", "gs", "")
+                .doc("numerator of the gradient scale, which is this / cell size", RIDEOUT),
+            get: |p| Value::Real(p.gradient_scale),
+            set: |p, v| p.gradient_scale = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::of(
+                "jacobi",
+                "iters",
+                "iterations/step",
+                ParamKind::Count {
+                    min: 1,
+                    max: MAX_JACOBI_ITERATIONS,
+                    below: "0 skips the pressure solve and the velocity is never made divergence-free",
+                    above: "more would take minutes per step",
+                },
+            )
+            .doc("Jacobi iterations of the pressure solve per step", "the seed's 50 (Joyce); Rideout uses 40")
+            .key('j', 10.0),
+            get: |p| Value::Count(p.jacobi_iterations),
+            set: |p, v| p.jacobi_iterations = v.count(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "splat-radius",
+                "r",
+                "cells",
+                Range::open_min(0.0, f32::INFINITY, "a splat needs a radius > 0", ""),
+            )
+            .doc("radius of the plume scene's source and of the viewer's splats", RIDEOUT)
+            .auto("W/8 (Rideout's SplatRadius)"),
+            get: |p| p.splat_radius.map_or(Value::Auto, Value::Real),
+            set: |p, v| p.splat_radius = if v == Value::Auto { None } else { Some(v.real()) },
+        },
+    ];
 }
 
 /// The smoke model's fields, all `(H, W)`, row 0 at the top.
@@ -187,20 +297,76 @@ pub struct SmokeState {
     pub source: Grid<u8>,
 }
 
-/// Totals and norms over the open cells, accumulated in f64.
+/// Totals and norms over the open cells, accumulated in f64 (the GPU computes them by
+/// reduction, `shaders/smoke/stats.wgsl`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SmokeStats {
     /// Sum of density.
     pub total_density: f64,
     /// Density-weighted mean row (cells from the top; NaN when there is no smoke).
     pub density_centroid_row: f64,
+    /// Smallest density (infinite when no cell is open).
+    pub min_density: f32,
     /// Largest speed `|v|`, cells per time unit.
     pub max_speed: f32,
     /// Largest temperature.
     pub max_temperature: f32,
     /// L2 norm `sqrt(sum div^2)` of the divergence of the current velocity (after the last
-    /// projection), computed with [`cpu::divergence_of`].
+    /// projection), computed as [`cpu::divergence_of`] does.
     pub divergence_l2: f64,
+    /// Cells (open or solid) where any field is NaN or infinite.
+    pub non_finite: u64,
+}
+
+impl SmokeStats {
+    /// Statistics of `state`, the divergence recomputed from its velocity with `params`' cell size.
+    pub fn of(state: &SmokeState, params: &SmokeParams) -> Self {
+        let s = state;
+        let div = cpu::divergence_of(&s.velocity_x, &s.velocity_y, &s.solid, params);
+        let mut st = SmokeStats {
+            total_density: 0.0,
+            density_centroid_row: 0.0,
+            min_density: f32::INFINITY,
+            max_speed: f32::NEG_INFINITY,
+            max_temperature: f32::NEG_INFINITY,
+            divergence_l2: 0.0,
+            non_finite: 0,
+        };
+        let w = s.density.width();
+        let mut weighted_row = 0.0;
+        for i in 0..s.density.as_slice().len() {
+            let at = |g: &Grid<f32>| g.as_slice()[i];
+            let fields = [&s.velocity_x, &s.velocity_y, &s.temperature, &s.density, &s.pressure, &s.divergence];
+            st.non_finite += fields.iter().any(|g| !at(g).is_finite()) as u64;
+            if s.solid.as_slice()[i] != 0 {
+                continue;
+            }
+            let d = at(&s.density);
+            st.total_density += d as f64;
+            weighted_row += d as f64 * (i / w) as f64;
+            st.min_density = st.min_density.min(d);
+            let (vx, vy) = (at(&s.velocity_x), at(&s.velocity_y));
+            st.max_speed = st.max_speed.max((vx * vx + vy * vy).sqrt());
+            st.max_temperature = st.max_temperature.max(at(&s.temperature));
+            st.divergence_l2 += (at(&div) as f64).powi(2);
+        }
+        st.density_centroid_row = weighted_row / st.total_density;
+        st.divergence_l2 = st.divergence_l2.sqrt();
+        st
+    }
+
+    /// From the GPU reduction's totals (slots as `shaders/smoke/stats.wgsl` fills them).
+    pub(crate) fn from_totals(t: &crate::gpu::Totals) -> Self {
+        SmokeStats {
+            total_density: t.sum[0],
+            density_centroid_row: t.sum[1] / t.sum[0],
+            min_density: t.min(0),
+            max_speed: t.max(0),
+            max_temperature: t.max(1),
+            divergence_l2: t.sum[2].sqrt(),
+            non_finite: t.count(3),
+        }
+    }
 }
 
 impl SmokeState {
@@ -228,34 +394,9 @@ impl SmokeState {
         self.density.shape()
     }
 
-    /// Totals and norms; the divergence is recomputed from the current velocity with `params`'
-    /// cell size.
+    /// Totals and norms ([`SmokeStats::of`]).
     pub fn stats(&self, params: &SmokeParams) -> SmokeStats {
-        let div = cpu::divergence_of(&self.velocity_x, &self.velocity_y, &self.solid, params);
-        let mut st = SmokeStats {
-            total_density: 0.0,
-            density_centroid_row: 0.0,
-            max_speed: 0.0,
-            max_temperature: f32::NEG_INFINITY,
-            divergence_l2: 0.0,
-        };
-        let w = self.density.width();
-        let mut weighted_row = 0.0;
-        for i in 0..self.density.as_slice().len() {
-            if self.solid.as_slice()[i] != 0 {
-                continue;
-            }
-            let d = self.density.as_slice()[i] as f64;
-            st.total_density += d;
-            weighted_row += d * (i / w) as f64;
-            let (vx, vy) = (self.velocity_x.as_slice()[i], self.velocity_y.as_slice()[i]);
-            st.max_speed = st.max_speed.max((vx * vx + vy * vy).sqrt());
-            st.max_temperature = st.max_temperature.max(self.temperature.as_slice()[i]);
-            st.divergence_l2 += (div.as_slice()[i] as f64).powi(2);
-        }
-        st.density_centroid_row = weighted_row / st.total_density;
-        st.divergence_l2 = st.divergence_l2.sqrt();
-        st
+        SmokeStats::of(self, params)
     }
 
     /// Checks shapes agree and every value is finite (density >= 0); zeroes solid cells.
@@ -310,7 +451,16 @@ impl SmokeState {
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
     pub fn save_npz(&self, path: &Path) -> Result<(), SceneError> {
-        let mut npz = scene::Npz::create(path)?;
+        let mut npz = Npz::create(path)?;
+        self.write_to(&mut npz)?;
+        npz.finish()
+    }
+
+    /// Adds this state's arrays to `npz` (as [`Self::save_npz`] lays them out).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         npz.write_f32_components("velocity", &[&self.velocity_x, &self.velocity_y])?;
         npz.write_f32("density", &self.density)?;
         npz.write_f32("temperature", &self.temperature)?;
@@ -318,7 +468,7 @@ impl SmokeState {
         npz.write_f32("divergence", &self.divergence)?;
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
-        npz.finish()
+        Ok(())
     }
 
     /// Reads a `.npz` as written by [`SmokeState::save_npz`]. Only `density` is required; a
@@ -329,7 +479,14 @@ impl SmokeState {
     /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, an array
     /// has the wrong rank, dtype or shape, or a value is NaN, infinite or (density) negative.
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
-        let mut npz = scene::NpzReader::open(path)?;
+        Self::read_from(&mut NpzReader::open(path)?, path)
+    }
+
+    /// Reads this model's arrays from an open archive (`path` names it in errors).
+    ///
+    /// # Errors
+    /// As [`Self::load_npz`].
+    pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
         let density = npz.read_f32("density")?;
         let (w, h) = (density.width(), density.height());
         let zero = || Grid::filled(w, h, 0.0f32);

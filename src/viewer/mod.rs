@@ -1,24 +1,21 @@
-//! The viewer: a winit window running the models live.
+//! The viewer: a winit window running the models live ([`run`]). Feature `viewer`.
 //!
 //! Tab (or 1 = water, 2 = smoke, 3 = gas) switches models, each keeping its own state.
-//! Left-drag pours water / injects hot smoke with velocity along the drag / pushes gas along
-//! the drag (a click without dragging sets off an explosion in gas), right-drag draws walls,
-//! Shift+drag erases, Space pauses, `.` steps once, R resets, V cycles the field shown (gas:
-//! density, velocity; smoke: density, temperature, speed, pressure, divergence), Esc quits. In
-//! gas, d/m/k/f/p lower diffusion, damping, drain, friction, pressure (Shift raises them) and N
-//! toggles 4/8-way flow; in smoke, j/J lower/raise the Jacobi iterations. The title shows the
-//! model, fps, steps/s and totals (smoke: the divergence norm after projection). `--frames N --screenshot PATH` runs N frames, saves what the window
-//! showed (copied from the window's own surface texture) and exits.
+//! Left-drag applies the model's fluid tool ([`crate::model::ModelInfo::left_button`]),
+//! right-drag draws walls, Shift+drag erases, Space pauses, `.` steps once, R resets the scene,
+//! V cycles the field shown, Esc quits; every parameter with a key in its model's table
+//! ([`crate::model::ParamInfo::key`]) is lowered by its key and raised by Shift+key. The title
+//! shows the model, fps, steps/s, the model's total (from the GPU reduction, not a readback), the
+//! keyed parameters and the field. With `frames` and `screenshot` it runs that many frames,
+//! saves what the window showed (drawn again into an offscreen target, so any adapter can) and
+//! exits.
 
-mod input;
-
-use crate::cli::model::{Painter, Sim};
-use crate::cli::{Field, Mode, Result, SimArgs, ViewArgs};
-use eddy::gas::{AMBIENT_DENSITY, GasBrush, Neighbours};
-use eddy::gpu::Gpu;
-use eddy::smoke::Impulse;
-use eddy::water::Brush;
-use input::Tool;
+use crate::gpu::{Gpu, GpuError};
+use crate::model::tools::{Stroke, Tool};
+use crate::model::{AnyModel, AnyState, ModelKind, ModelParams, memory};
+use crate::render::FrameTarget;
+use crate::scene::SceneSource;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
@@ -30,29 +27,55 @@ use winit::window::{Window, WindowId};
 
 /// Largest initial window side, pixels.
 const MAX_WINDOW: u32 = 1400;
-/// Water added per cell per brush stamp when pouring (full-cell units).
-const POUR: f32 = 0.5;
-/// Gas: density added per stamp along a drag, and the speed it is given (cells/step).
-const PUSH: (f32, f32) = (0.3, 0.3);
-/// Gas: density added by a click, and the outward speed at its rim (cells/step).
-const BLAST: (f32, f32) = (2.0, 0.3);
-/// Gas parameter keys (see `Live::tune_gas`).
-const GAS_KEYS: &str = "dDmMkKfFpPnN";
-/// Smoke: speed given along a drag, cells per time unit.
-const DRAG_SPEED: f32 = 10.0;
-/// Smoke: Jacobi iterations added or removed by J / j.
-const JACOBI_STEP: u32 = 10;
 
-pub fn run(args: ViewArgs) -> Result {
-    args.sim.check_params()?;
-    if args.scale == 0 {
-        return Err("--scale must be at least 1 pixel per cell".into());
-    }
+/// Any error the viewer stops with.
+pub type Error = Box<dyn std::error::Error>;
+
+/// Where the first model starts.
+pub enum Start {
+    /// A scene file or preset. A PNG applies to every model; a preset to its own model, the
+    /// others starting on their default preset at the same size.
+    Scene(SceneSource),
+    /// A loaded state and its step; the other models start on their default preset at its size.
+    State(Box<AnyState>, u64),
+}
+
+/// What the viewer opens with.
+pub struct ViewerOptions {
+    /// The first model's parameters (which model, too); the others start with their defaults.
+    pub params: ModelParams,
+    /// Where it starts.
+    pub start: Start,
+    /// Grid size `(W, H)` of presets, cells (and of the first model).
+    pub size: (usize, usize),
+    /// Seed of the `random` preset.
+    pub seed: u64,
+    /// Steps per displayed frame.
+    pub steps_per_frame: u32,
+    /// Window pixels per cell (the window is fitted to the screen).
+    pub scale: u32,
+    /// The field shown at start; `None`: the model's first.
+    pub field: Option<String>,
+    /// Quit after this many frames.
+    pub frames: Option<u64>,
+    /// With `frames`: save what the window shows as a PNG before quitting.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Opens the window and runs until it is closed (or `frames` have been shown).
+///
+/// # Errors
+/// No display (one line saying to set `DISPLAY` or use `eddy run`), no adapter that can draw into
+/// the window, a grid that does not fit, a bad scene or state, a lost device.
+pub fn run(options: ViewerOptions) -> Result<(), Error> {
     let event_loop = EventLoop::new().map_err(|e| {
-        format!("cannot open a window ({e}); set DISPLAY (e.g. run under `xvfb-run -a`) or use `eddy run`")
+        // winit's message starts with the source path of the platform code; keep what it says.
+        let text = e.to_string();
+        let what = text.rsplit_once(": ").map_or(text.as_str(), |(_, w)| w).to_string();
+        format!("cannot open a window ({what}); set DISPLAY (e.g. run under `xvfb-run -a`) or use `eddy run`")
     })?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App { args, live: None, error: None };
+    let mut app = App { options, live: None, error: None };
     event_loop.run_app(&mut app)?;
     match app.error {
         Some(e) => Err(e),
@@ -61,17 +84,19 @@ pub fn run(args: ViewArgs) -> Result {
 }
 
 struct App {
-    args: ViewArgs,
+    options: ViewerOptions,
     live: Option<Live>,
-    error: Option<Box<dyn std::error::Error>>,
+    error: Option<Error>,
 }
 
-/// One model in the viewer, with the masks the tools edit.
-struct Model {
-    sim: Sim,
-    painter: Painter,
-    solid: eddy::Grid<u8>,
-    source: eddy::Grid<u8>,
+/// The pointer: position (window pixels), held tool, Shift, and whether the press has moved.
+#[derive(Default)]
+struct Pointer {
+    at: Option<(f32, f32)>,
+    last: Option<(f32, f32)>,
+    held: Option<Tool>,
+    shift: bool,
+    moved: bool,
 }
 
 /// Everything that exists while the window is open.
@@ -80,54 +105,55 @@ struct Live {
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     gpu: Gpu,
-    sim_args: SimArgs,
-    /// The field shown per model (indexed like `models`).
-    fields: [Field; 3],
-    models: [Option<Model>; 3],
-    current: Mode,
+    /// One slot per model (indexed like [`ModelKind::ALL`]), created on first use.
+    models: [Option<AnyModel>; 3],
+    /// The parameters each model is (re)made with.
+    params: [ModelParams; 3],
+    current: ModelKind,
     paused: bool,
     step_once: bool,
     minimized: bool,
-    tool: input::Pointer,
+    pointer: Pointer,
     frames: u64,
     title_clock: Instant,
     title_frames: u64,
     title_steps: u64,
+    /// A message shown in the title until the next one (e.g. a model this adapter cannot run).
+    notice: String,
 }
 
-fn slot(mode: Mode) -> usize {
-    match mode {
-        Mode::Water => 0,
-        Mode::Smoke => 1,
-        Mode::Gas => 2,
-    }
-}
-
-/// The fields V cycles through in `mode`.
-fn fields_of(mode: Mode) -> &'static [Field] {
-    match mode {
-        Mode::Water => &[Field::Density],
-        Mode::Gas => &[Field::Density, Field::Velocity],
-        Mode::Smoke => &[Field::Density, Field::Temperature, Field::Velocity, Field::Pressure, Field::Divergence],
-    }
+fn slot(kind: ModelKind) -> usize {
+    ModelKind::ALL.iter().position(|&k| k == kind).expect("every model is in ALL")
 }
 
 impl App {
-    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<Live> {
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<Live, Error> {
+        let o = &mut self.options;
+        let kind = o.params.kind();
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
-        let (w, h) = self.args.sim.size_hint()?;
-        let fit = (MAX_WINDOW as f32 / (w.max(h) as f32 * self.args.scale as f32)).min(1.0);
+        let (w, h) = o.size;
+        let screen =
+            event_loop.primary_monitor().map(|m| m.size()).unwrap_or(PhysicalSize::new(MAX_WINDOW, MAX_WINDOW));
+        let max = (screen.width.min(screen.height) * 9 / 10).clamp(64, MAX_WINDOW);
+        let fit = (max as f32 / (w.max(h) as f32 * o.scale as f32)).min(1.0);
         let size = PhysicalSize::new(
-            ((w as u32 * self.args.scale) as f32 * fit).max(64.0) as u32,
-            ((h as u32 * self.args.scale) as f32 * fit).max(64.0) as u32,
+            ((w as u32 * o.scale) as f32 * fit).max(64.0) as u32,
+            ((h as u32 * o.scale) as f32 * fit).max(64.0) as u32,
         );
         let window =
             Arc::new(event_loop.create_window(Window::default_attributes().with_title("eddy").with_inner_size(size))?);
         let surface =
             instance.create_surface(window.clone()).map_err(|e| format!("cannot draw into the window: {e}"))?;
-        let gpu = pollster::block_on(Gpu::with_instance(instance, Some(&surface)))?;
+        // An adapter that runs every model if there is one, else one that runs the first.
+        let all = ModelKind::requirements(&ModelKind::ALL);
+        let gpu = match pollster::block_on(Gpu::with_instance(instance.clone(), Some(&surface), &all)) {
+            Err(GpuError::Unsupported { .. }) => {
+                pollster::block_on(Gpu::with_instance(instance, Some(&surface), &ModelKind::requirements(&[kind])))?
+            }
+            other => other?,
+        };
         eprintln!("adapter: {}", gpu.adapter_label());
         let caps = surface.get_capabilities(&gpu.adapter);
         let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
@@ -136,34 +162,35 @@ impl App {
             .get_default_config(&gpu.adapter, inner.width.max(1), inner.height.max(1))
             .ok_or("the window surface is not supported by this adapter")?;
         config.format = format;
-        if caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
-            config.usage |= wgpu::TextureUsages::COPY_SRC; // for --screenshot
-        }
         surface.configure(&gpu.device, &config);
+        let mut params = ModelKind::ALL.map(ModelParams::defaults);
+        params[slot(kind)] = o.params;
         let mut live = Live {
             window,
             surface,
             config,
             gpu,
-            sim_args: self.args.sim.clone(),
-            fields: [Mode::Water, Mode::Smoke, Mode::Gas]
-                .map(|m| if fields_of(m).contains(&self.args.field) { self.args.field } else { Field::Density }),
             models: [None, None, None],
-            current: self.args.sim.mode,
+            params,
+            current: kind,
             paused: false,
             step_once: false,
             minimized: inner.width == 0 || inner.height == 0,
-            tool: input::Pointer::default(),
+            pointer: Pointer::default(),
             frames: 0,
             title_clock: Instant::now(),
             title_frames: 0,
             title_steps: 0,
+            notice: String::new(),
         };
-        live.switch(self.args.sim.mode)?;
+        live.switch(kind, o)?;
+        if let Some(f) = &o.field {
+            live.model().set_view(f)?;
+        }
         Ok(live)
     }
 
-    fn fail(&mut self, event_loop: &ActiveEventLoop, e: Box<dyn std::error::Error>) {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: Error) {
         self.error = Some(e);
         event_loop.exit();
     }
@@ -195,20 +222,18 @@ impl ApplicationHandler for App {
                 Ok(false)
             }
             WindowEvent::ModifiersChanged(m) => {
-                live.tool.shift = m.state().shift_key();
+                live.pointer.shift = m.state().shift_key();
                 Ok(false)
             }
             WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                live.key(event.logical_key.as_ref(), event_loop).map(|_| false)
+                live.key(event.logical_key.as_ref(), event_loop, &mut self.options).map(|_| false)
             }
             WindowEvent::MouseInput { state, button, .. } => live.mouse(state, button).map(|_| false),
             WindowEvent::CursorMoved { position, .. } => {
-                live.tool.at = Some((position.x as f32, position.y as f32));
+                live.pointer.at = Some((position.x as f32, position.y as f32));
                 live.paint().map(|_| false)
             }
-            WindowEvent::RedrawRequested => {
-                live.frame(self.args.steps_per_frame, self.args.frames, &self.args.screenshot)
-            }
+            WindowEvent::RedrawRequested => live.frame(&self.options),
             _ => Ok(false),
         };
         match result {
@@ -226,68 +251,75 @@ impl ApplicationHandler for App {
 }
 
 impl Live {
-    fn model(&mut self) -> &mut Model {
+    fn model(&mut self) -> &mut AnyModel {
         self.models[slot(self.current)].as_mut().expect("the current model exists")
     }
 
-    /// Makes `mode` current, creating it on first use (from the scene given, or the mode's
-    /// default scene; `--load` belongs to the mode the viewer started in).
-    fn switch(&mut self, mode: Mode) -> Result {
-        if self.models[slot(mode)].is_none() {
-            let mut args = self.sim_args.clone();
-            if mode != args.mode {
-                args.load = None;
+    /// Makes `kind` current, creating it on first use: from the loaded state or the scene when
+    /// it is the model the viewer started with, else from the scene if it is a PNG, else from
+    /// its default preset at the same size. A model this adapter cannot run stays unselected,
+    /// with a notice in the title.
+    fn switch(&mut self, kind: ModelKind, o: &mut ViewerOptions) -> Result<(), Error> {
+        let i = slot(kind);
+        if self.models[i].is_none() {
+            let lacks = ModelKind::requirements(&[kind]).lacks(&self.gpu.adapter);
+            if !lacks.is_empty() {
+                self.notice = format!("{kind} needs {} on this adapter", lacks.join(", "));
+                return Ok(());
             }
-            args.mode = mode;
-            let sim = Sim::new(&self.gpu, &args, mode)?;
-            let painter = Painter::new(&self.gpu.device, mode, self.config.format, self.fields[slot(mode)]);
-            let (solid, source) = match &sim {
-                Sim::Water(w) => (w.solid_mask().clone(), w.solid_mask().map(|_| 0)),
-                Sim::Smoke(s) => (s.masks().0.clone(), s.masks().1.clone()),
-                Sim::Gas(g) => (g.masks().0.clone(), g.masks().1.clone()),
+            let params = self.params[i];
+            let first = o.params.kind() == kind;
+            let (state, step) = match (&o.start, first) {
+                (Start::State(state, step), true) => ((**state).clone(), *step),
+                (Start::Scene(source @ SceneSource::Png(_)), _) | (Start::Scene(source), true) => {
+                    (AnyState::start(source, o.size, o.seed, &params)?, 0)
+                }
+                _ => (AnyState::start(&SceneSource::Preset(kind.default_scene().into()), o.size, o.seed, &params)?, 0),
             };
-            self.models[slot(mode)] = Some(Model { sim, painter, solid, source });
+            let (h, w) = state.shape();
+            memory::check(
+                kind,
+                (w, h),
+                memory::Extras::default(),
+                &self.gpu.adapter.get_info(),
+                &self.gpu.device.limits(),
+            )?;
+            self.models[i] = Some(AnyModel::new(&self.gpu.device, &self.gpu.queue, &state, &params, step)?);
         }
-        self.current = mode;
+        self.current = kind;
+        self.notice.clear();
         Ok(())
     }
 
-    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop) -> Result {
+    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop, o: &mut ViewerOptions) -> Result<(), Error> {
         match key {
             Key::Named(NamedKey::Escape) => event_loop.exit(),
             Key::Named(NamedKey::Space) => self.paused = !self.paused,
-            Key::Named(NamedKey::Tab) => self.switch(match self.current {
-                Mode::Water => Mode::Smoke,
-                Mode::Smoke => Mode::Gas,
-                Mode::Gas => Mode::Water,
-            })?,
-            Key::Character("1") => self.switch(Mode::Water)?,
-            Key::Character("2") => self.switch(Mode::Smoke)?,
-            Key::Character("3") => self.switch(Mode::Gas)?,
+            Key::Named(NamedKey::Tab) => {
+                let next = ModelKind::ALL[(slot(self.current) + 1) % ModelKind::ALL.len()];
+                self.switch(next, o)?;
+            }
+            Key::Character(c @ ("1" | "2" | "3")) => {
+                let i: usize = c.parse().expect("a digit");
+                self.switch(ModelKind::ALL[i - 1], o)?;
+            }
             Key::Character(".") => self.step_once = true,
-            Key::Character("r") | Key::Character("R") => {
-                self.models[slot(self.current)] = None;
-                self.switch(self.current)?;
+            Key::Character("r" | "R") => {
+                // Reset the scene, keeping the parameters as they are now.
+                let i = slot(self.current);
+                self.params[i] = self.model().params();
+                self.models[i] = None;
+                self.switch(self.current, o)?;
             }
-            Key::Character(c) if self.current == Mode::Gas && GAS_KEYS.contains(c) => self.tune_gas(c)?,
-            Key::Character(c @ ("j" | "J")) if self.current == Mode::Smoke => {
-                if let Some(Model { sim: Sim::Smoke(s), .. }) = self.models[slot(Mode::Smoke)].as_mut() {
-                    let mut p = *s.params();
-                    p.jacobi_iterations = if c == "J" {
-                        p.jacobi_iterations + JACOBI_STEP
-                    } else {
-                        p.jacobi_iterations.saturating_sub(JACOBI_STEP).max(1)
-                    };
-                    s.set_params(p)?;
-                }
-            }
-            Key::Character("v") | Key::Character("V") => {
-                let (mode, i) = (self.current, slot(self.current));
-                let cycle = fields_of(mode);
-                let next = cycle.iter().position(|&f| f == self.fields[i]).map_or(0, |k| (k + 1) % cycle.len());
-                self.fields[i] = cycle[next];
-                if let Some(m) = self.models[i].as_mut() {
-                    m.painter = Painter::new(&self.gpu.device, mode, self.config.format, self.fields[i]);
+            Key::Character("v" | "V") => self.model().cycle_view(),
+            Key::Character(c) => {
+                if let Some(ch) = c.chars().next()
+                    && c.chars().count() == 1
+                {
+                    match self.model().nudge(ch) {
+                        Ok(_) => {}
+                        Err(e) => self.notice = e.to_string(),
+                    }
                 }
             }
             _ => {}
@@ -295,155 +327,44 @@ impl Live {
         Ok(())
     }
 
-    /// Gas parameter keys: lower case lowers, upper case raises, each clamped to its validated
-    /// range (`GasParams::ranges`); N toggles 4/8-way flow.
-    fn tune_gas(&mut self, key: &str) -> Result {
-        let Some(Model { sim: Sim::Gas(g), .. }) = self.models[slot(Mode::Gas)].as_mut() else { return Ok(()) };
-        let mut p = *g.params();
-        let ranges = p.ranges();
-        let raise = key.chars().all(char::is_uppercase);
-        let nudge = |value: f32, step: f32, name: &str| {
-            let &(_, _, lo, hi) = ranges.iter().find(|r| r.0 == name).expect("a parameter with a range");
-            (value + if raise { step } else { -step }).clamp(lo, hi)
-        };
-        match key.to_ascii_lowercase().as_str() {
-            "d" => p.diffusion = nudge(p.diffusion, 0.01, "diffusion"),
-            "m" => p.damping = nudge(p.damping, 0.001, "damping"),
-            "k" => p.drain = nudge(p.drain, 0.0005, "drain"),
-            "f" => p.friction = nudge(p.friction, 0.01, "friction"),
-            "p" => p.pressure = nudge(p.pressure, 0.01, "pressure"),
-            "n" => p.neighbours = if p.neighbours == Neighbours::Eight { Neighbours::Four } else { Neighbours::Eight },
-            _ => return Ok(()),
-        }
-        g.set_params(p)?;
-        Ok(())
-    }
-
-    fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result {
+    fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result<(), Error> {
         let tool = match button {
-            MouseButton::Left => Some(Tool::Pour),
+            MouseButton::Left => Some(Tool::Fluid),
             MouseButton::Right => Some(Tool::Wall),
             _ => None,
         };
         let released = state == ElementState::Released;
-        // A gas click that did not drag sets off an explosion where it was released.
-        if released && self.tool.held == Some(Tool::Pour) && !self.tool.moved && !self.tool.shift {
-            if let (Some(at), Mode::Gas) = (self.tool.at, self.current) {
-                let (center, radius) = (self.to_cell(at), self.radius());
-                if let Sim::Gas(g) = &mut self.model().sim {
-                    g.brush(&GasBrush {
-                        center,
-                        radius,
-                        scale: 1.0,
-                        add: BLAST.0,
-                        velocity: (0.0, 0.0),
-                        radial: BLAST.1,
-                    });
-                }
+        // A click of the fluid tool that did not drag (in gas: an explosion where it was released).
+        if released && self.pointer.held == Some(Tool::Fluid) && !self.pointer.moved && !self.pointer.shift {
+            if let Some(at) = self.pointer.at {
+                let at = self.to_cell(at);
+                self.model().click(at);
             }
         }
-        self.tool.held = if released { None } else { tool };
-        self.tool.last = None;
-        self.tool.moved = false;
+        self.pointer.held = if released { None } else { tool };
+        self.pointer.last = None;
+        self.pointer.moved = false;
         if !released { self.paint() } else { Ok(()) }
     }
 
-    fn to_cell(&self, (x, y): (f32, f32)) -> (f32, f32) {
-        let m = self.models[slot(self.current)].as_ref().expect("current model");
-        let (gw, gh) = m.sim.size();
-        (x / self.config.width as f32 * gw as f32, y / self.config.height as f32 * gh as f32)
-    }
-
-    /// Radius of the viewer's smoke splats: half of `--splat-radius` (default `W / 16`).
-    fn splat_radius(&self) -> f32 {
-        let (gw, _) = self.models[slot(self.current)].as_ref().expect("current model").sim.size();
-        (self.sim_args.splat_radius(gw as usize) * 0.5).max(1.5)
-    }
-
-    fn radius(&self) -> f32 {
-        let (gw, gh) = self.models[slot(self.current)].as_ref().expect("current model").sim.size();
-        (gw.max(gh) as f32 / 64.0).max(1.5)
+    fn to_cell(&mut self, (x, y): (f32, f32)) -> (f32, f32) {
+        let (w, h) = (self.config.width as f32, self.config.height as f32);
+        let (gw, gh) = self.model().size();
+        (x / w * gw as f32, y / h * gh as f32)
     }
 
     /// Applies the held tool along the pointer's path since the last event.
-    fn paint(&mut self) -> Result {
-        let (Some(tool), Some(at)) = (self.tool.held, self.tool.at) else { return Ok(()) };
+    fn paint(&mut self) -> Result<(), Error> {
+        let (Some(tool), Some(at)) = (self.pointer.held, self.pointer.at) else { return Ok(()) };
         let to = self.to_cell(at);
-        let from = self.tool.last.map(|p| self.to_cell(p)).unwrap_or(to);
-        let moved = self.tool.last.is_some();
-        self.tool.last = Some(at);
-        self.tool.moved |= moved && from != to;
-        let (radius, erase) = (self.radius(), self.tool.shift);
-        let splat_radius = self.splat_radius();
-        let model = self.model();
-        let stroke = input::stroke(from, to, radius, tool, erase, &mut model.solid);
-        match &mut model.sim {
-            Sim::Water(w) => {
-                if stroke.solid_changed {
-                    w.upload_solid(&model.solid)?;
-                }
-                if erase {
-                    for &center in &stroke.stamps {
-                        w.brush(&Brush { center, radius, scale: 0.0, add: 0.0 });
-                    }
-                } else if tool == Tool::Pour {
-                    w.brush(&Brush { center: to, radius, scale: 1.0, add: POUR });
-                }
-            }
-            Sim::Smoke(s) => {
-                if stroke.solid_changed {
-                    s.upload_masks(&model.solid, &model.source)?;
-                }
-                let p = *s.params();
-                let velocity = (stroke.direction.0 * DRAG_SPEED, stroke.direction.1 * DRAG_SPEED);
-                for &center in &stroke.stamps {
-                    let splat = if erase {
-                        // Clear air: temperature back to ambient, no smoke, no added velocity.
-                        Impulse {
-                            center,
-                            radius: splat_radius,
-                            temperature: p.ambient_temperature,
-                            density: 0.0,
-                            velocity: (0.0, 0.0),
-                            sources: false,
-                        }
-                    } else if tool == Tool::Pour {
-                        Impulse {
-                            center,
-                            radius: splat_radius,
-                            temperature: p.impulse_temperature,
-                            density: p.impulse_density,
-                            velocity,
-                            sources: false,
-                        }
-                    } else {
-                        continue;
-                    };
-                    s.splat(&splat);
-                }
-            }
-            Sim::Gas(g) => {
-                if stroke.solid_changed {
-                    g.upload_masks(&model.solid, &model.source)?;
-                }
-                let velocity = (stroke.direction.0 * PUSH.1, stroke.direction.1 * PUSH.1);
-                for &center in &stroke.stamps {
-                    if erase {
-                        let calm = GasBrush {
-                            center,
-                            radius,
-                            scale: 0.0,
-                            add: AMBIENT_DENSITY,
-                            velocity: (0.0, 0.0),
-                            radial: 0.0,
-                        };
-                        g.brush(&calm);
-                    } else if tool == Tool::Pour && moved && from != to {
-                        g.brush(&GasBrush { center, radius, scale: 1.0, add: PUSH.0, velocity, radial: 0.0 });
-                    }
-                }
-            }
-        }
+        let from = match self.pointer.last {
+            Some(p) => self.to_cell(p),
+            None => to,
+        };
+        self.pointer.last = Some(at);
+        self.pointer.moved |= from != to;
+        let stroke = Stroke { from, to, tool, erase: self.pointer.shift };
+        self.model().stroke(&stroke)?;
         Ok(())
     }
 
@@ -457,12 +378,12 @@ impl Live {
     }
 
     /// Steps, draws and presents one frame. Returns Ok(true) when the run should end.
-    fn frame(&mut self, steps: u32, limit: Option<u64>, screenshot: &Option<std::path::PathBuf>) -> Result<bool> {
+    fn frame(&mut self, o: &ViewerOptions) -> Result<bool, Error> {
         self.gpu.check()?;
-        let steps = if self.paused { self.step_once as u32 } else { steps };
+        let steps = if self.paused { self.step_once as u32 } else { o.steps_per_frame };
         self.step_once = false;
         if steps > 0 {
-            self.model().sim.step(steps)?;
+            self.model().step(steps);
             self.title_steps += steps as u64;
         }
         if self.minimized {
@@ -479,14 +400,14 @@ impl Live {
         let view = texture.texture.create_view(&Default::default());
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         let size = (self.config.width, self.config.height);
-        let model = self.models[slot(self.current)].as_ref().expect("current model");
-        model.painter.draw(&self.gpu, &mut encoder, &view, size, &model.sim);
+        let format = self.config.format;
+        self.model().draw(&mut encoder, &view, format, size);
         self.gpu.queue.submit([encoder.finish()]);
         self.frames += 1;
         self.title_frames += 1;
-        let done = limit.is_some_and(|n| self.frames >= n);
-        if done && let Some(path) = screenshot {
-            self.save_screenshot(&texture.texture, path)?;
+        let done = o.frames.is_some_and(|n| self.frames >= n);
+        if done && let Some(path) = &o.screenshot {
+            self.save_screenshot(path)?;
         }
         self.window.pre_present_notify();
         self.gpu.queue.present(texture);
@@ -494,61 +415,43 @@ impl Live {
         Ok(done)
     }
 
-    fn save_screenshot(&self, texture: &wgpu::Texture, path: &std::path::Path) -> Result {
-        if !self.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
-            return Err("this surface cannot be read back (no COPY_SRC); use `eddy run --frames` instead".into());
-        }
-        let mut bytes = eddy::gpu::read_texture(&self.gpu.device, &self.gpu.queue, texture, 4)?;
-        if matches!(self.config.format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
-            bytes.chunks_exact_mut(4).for_each(|px| px.swap(0, 2));
-        }
-        for px in bytes.chunks_exact_mut(4) {
-            px[3] = 255; // the window is opaque whatever alpha the surface holds
-        }
-        let img = image::RgbaImage::from_raw(self.config.width, self.config.height, bytes).ok_or("screenshot size")?;
-        img.save(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    /// Draws the current view again into an offscreen RGBA target of the window's size and saves
+    /// it: the same pixels the window shows, on any adapter (a surface need not be readable).
+    fn save_screenshot(&mut self, path: &std::path::Path) -> Result<(), Error> {
+        let size = (self.config.width, self.config.height);
+        let target = FrameTarget::new(&self.gpu.device, size, 1)?;
+        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
+        let model = self.model();
+        let image = target
+            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
+        let tmp = path.with_extension("png.partial");
+        image
+            .save_with_format(&tmp, image::ImageFormat::Png)
+            .and_then(|()| std::fs::rename(&tmp, path).map_err(image::ImageError::IoError))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("screenshot: {}", path.display());
         Ok(())
     }
 
-    fn update_title(&mut self) -> Result {
+    fn update_title(&mut self) -> Result<(), Error> {
         let dt = self.title_clock.elapsed().as_secs_f64();
         if dt < 0.5 {
             return Ok(());
         }
         let (fps, rate) = (self.title_frames as f64 / dt, self.title_steps as f64 / dt);
-        let paused = self.paused;
-        let mode = self.current;
-        let summary = self.model().sim.summary()?;
-        let hint = match (paused, mode) {
-            (true, _) => "paused (Space)",
-            (false, Mode::Water) => "L pour, R wall, Shift erase, Tab smoke",
-            (false, Mode::Smoke) => "L inject, R wall, Shift erase, V field, Tab gas",
-            (false, Mode::Gas) => "L push / click blast, R wall, Shift erase, V view, Tab water",
-        };
-        let mode_name = format!("{mode:?}").to_lowercase();
-        let field = self.fields[slot(mode)];
-        let params = match &self.model().sim {
-            Sim::Gas(g) => {
-                let p = g.params();
-                let ways = if p.neighbours == Neighbours::Eight { 8 } else { 4 };
-                format!(
-                    " | D {:.2} damp {:.3} drain {:.4} fric {:.2} p {:.2} {ways}-way (d/m/k/f/p, Shift raises; N)",
-                    p.diffusion, p.damping, p.drain, p.friction, p.pressure
-                )
-            }
-            Sim::Smoke(s) => format!(
-                " | |div| after projection {:.3} | {} Jacobi (j/J) | field {}",
-                summary.divergence.unwrap_or(f64::NAN),
-                s.params().jacobi_iterations,
-                format!("{field:?}").to_lowercase()
-            ),
-            Sim::Water(_) => String::new(),
-        };
-        self.window.set_title(&format!(
-            "eddy | {mode_name} | {fps:.0} fps | {rate:.0} steps/s | mass {:.2} | {hint}{params}",
-            summary.mass
-        ));
+        let paused = if self.paused { " | paused (Space)" } else { "" };
+        let notice = if self.notice.is_empty() { String::new() } else { format!(" | {}", self.notice) };
+        let model = self.model();
+        let stats = model.stats()?;
+        let kind = model.kind();
+        let divergence = stats.divergence().map_or(String::new(), |d| format!(" | |div| after projection {d:.3}"));
+        let title = format!(
+            "eddy | {kind} | {fps:.0} fps | {rate:.0} steps/s | total {:.2}{divergence} | {} | field {} (V){paused}{notice}",
+            stats.total(),
+            model.params().keyed_summary(),
+            model.view(),
+        );
+        self.window.set_title(&title);
         self.title_clock = Instant::now();
         self.title_frames = 0;
         self.title_steps = 0;

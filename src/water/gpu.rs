@@ -172,6 +172,7 @@ pub struct GpuWater {
     flow: FlowPass,
     apply: ApplyPass,
     brush: gpu::EditPass,
+    stats: gpu::Reduction,
     steps: u64,
 }
 
@@ -216,7 +217,19 @@ impl GpuWater {
                 wgpu::TextureFormat::R32Float,
                 &solid_view,
             );
+            let stats = gpu::Reduction::new(
+                device,
+                "water/stats",
+                shaders::WATER_STATS,
+                height,
+                &[
+                    binding::uniform(1),
+                    binding::storage_read(2, wgpu::TextureFormat::R32Float),
+                    binding::storage_read(3, wgpu::TextureFormat::R32Uint),
+                ],
+            );
             GpuWater {
+                stats,
                 device: device.clone(),
                 queue: queue.clone(),
                 width,
@@ -321,12 +334,28 @@ impl GpuWater {
         gpu::read_r32float(&self.device, &self.queue, self.mass.current())
     }
 
-    /// Total mass and wet cells, computed on the CPU from a readback of the mass field.
+    /// Total mass, wet cells, extremes and non-finite cells, by a reduction pass on the GPU
+    /// (`shaders/water/stats.wgsl`; one row of numbers per grid row is read back). Waits for
+    /// the GPU.
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
     pub fn stats(&self) -> Result<WaterStats, GpuError> {
-        Ok(WaterStats::of(&self.read_mass()?, self.params.min_mass))
+        let totals = self.stats.run(
+            &self.device,
+            &self.queue,
+            &[
+                self.uniform.as_entire_binding(),
+                wgpu::BindingResource::TextureView(self.mass.current_view()),
+                wgpu::BindingResource::TextureView(&self.solid_view),
+            ],
+        )?;
+        Ok(WaterStats::from_totals(&totals))
+    }
+
+    /// The textures holding the state (the current mass), for [`gpu::Checkpoint`].
+    pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
+        vec![self.mass.current()]
     }
 
     /// The current mass texture (`r32float`), e.g. to render it.

@@ -17,11 +17,13 @@ pub use gpu::GpuWater;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
+use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
+use crate::npz::{Npz, NpzReader};
 use crate::scene::{self, Scene, SceneError};
 use std::path::Path;
 
 /// What lies outside the grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Boundary {
     /// The grid's edge is solid ground: water stays in.
     #[default]
@@ -31,7 +33,7 @@ pub enum Boundary {
 }
 
 /// The two rule sets the sources give.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RulePreset {
     /// Elsts' original: side flow `(m - m_n) / 4`.
     #[default]
@@ -42,8 +44,11 @@ pub enum RulePreset {
 
 /// Rule constants, in units of a full cell's mass per cell per step. Uploaded as a uniform
 /// (`WaterParams` in `shaders/water/params.wgsl`); settable from the CLI and [`GpuWater::set_params`].
+/// Each field is one row of [`WaterParams::TABLE`], which gives its range and why.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WaterParams {
+    /// Which source's rules: sets [`WaterParams::side_share`] when chosen.
+    pub rules: RulePreset,
     /// MaxMass: mass of a full, uncompressed cell (Elsts: 1.0).
     pub max_mass: f32,
     /// MaxCompress: extra mass a cell holds per full cell above it (Elsts: 0.02).
@@ -70,6 +75,7 @@ impl WaterParams {
     /// The constants of Elsts' `water_sim`, with the side share of `preset`.
     pub fn preset(preset: RulePreset) -> Self {
         Self {
+            rules: preset,
             max_mass: 1.0,
             max_compress: 0.02,
             min_mass: 0.0001,
@@ -83,28 +89,123 @@ impl WaterParams {
         }
     }
 
-    /// Checks every constant is finite and in the range where the automaton is defined.
+    /// Checks every constant against [`WaterParams::TABLE`].
     ///
     /// # Errors
-    /// [`ParamError`] naming the first bad parameter: `max_mass`, `max_speed` must be > 0;
-    /// `max_compress`, `min_mass`, `min_flow` >= 0; `side_share` in (0, 0.5] (above 1/2 a cell
-    /// would give a neighbour more than the difference and the levels would oscillate).
+    /// [`ParamError`] naming the first bad parameter, its allowed range and why.
     pub fn validate(&self) -> Result<(), ParamError> {
-        let checks: [(&'static str, f32, bool, &'static str); 6] = [
-            ("max-mass", self.max_mass, self.max_mass > 0.0, "a finite number > 0"),
-            ("max-compress", self.max_compress, self.max_compress >= 0.0, "a finite number >= 0"),
-            ("min-mass", self.min_mass, self.min_mass >= 0.0, "a finite number >= 0"),
-            ("min-flow", self.min_flow, self.min_flow >= 0.0, "a finite number >= 0"),
-            ("max-speed", self.max_speed, self.max_speed > 0.0, "a finite number > 0"),
-            ("side-share", self.side_share, self.side_share > 0.0 && self.side_share <= 0.5, "in (0, 0.5]"),
-        ];
-        for (name, value, ok, expected) in checks {
-            if !value.is_finite() || !ok {
-                return Err(ParamError::new(name, value, expected));
-            }
-        }
-        Ok(())
+        self.check()
     }
+}
+
+const ELSTS: &str = "Elsts, water_sim (2009)";
+
+impl ParamTable for WaterParams {
+    const TABLE: &'static [ParamSpec<Self>] = &[
+        ParamSpec {
+            info: ParamInfo::of("preset", "rules", "", ParamKind::Choice(&["elsts", "unity"]))
+                .doc("rule set: side flow (m - m_n) / 4 (Elsts) or / 2 (the Unity port); sets --side-share", ELSTS),
+            get: |p| Value::Choice(p.rules as usize),
+            set: |p, v| {
+                p.rules = if v.choice() == 1 { RulePreset::Unity } else { RulePreset::Elsts };
+                p.side_share = WaterParams::preset(p.rules).side_share;
+            },
+        },
+        ParamSpec {
+            info: ParamInfo::of("boundary", "edge", "", ParamKind::Choice(&["wall", "open"])).doc(
+                "outside the grid: wall (solid) or open (empty air; water flowing out is removed, Elsts' border ring)",
+                "eddy",
+            ),
+            get: |p| Value::Choice(p.boundary as usize),
+            set: |p, v| p.boundary = if v.choice() == 1 { Boundary::Open } else { Boundary::Wall },
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "max-mass",
+                "MaxMass",
+                "full cells",
+                Range::open_min(0.0, f32::INFINITY, "a full cell must hold some water", ""),
+            )
+            .doc("mass of a full, uncompressed cell", ELSTS),
+            get: |p| Value::Real(p.max_mass),
+            set: |p, v| p.max_mass = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "max-compress",
+                "MaxCompress",
+                "full cells",
+                Range::closed(
+                    0.0,
+                    f32::INFINITY,
+                    "negative compression would make lower cells hold less than upper ones",
+                    "",
+                ),
+            )
+            .doc("extra mass a cell holds per full cell above it", ELSTS),
+            get: |p| Value::Real(p.max_compress),
+            set: |p, v| p.max_compress = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "min-mass",
+                "MinMass",
+                "full cells",
+                Range::closed(
+                    0.0,
+                    f32::INFINITY,
+                    "masses are never negative, so a negative threshold means nothing",
+                    "",
+                ),
+            )
+            .doc("cells with less count as dry (statistics, rendering)", ELSTS),
+            get: |p| Value::Real(p.min_mass),
+            set: |p, v| p.min_mass = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "min-flow",
+                "MinFlow",
+                "full cells/step",
+                Range::closed(
+                    0.0,
+                    f32::INFINITY,
+                    "flows are never negative, so a negative threshold means nothing",
+                    "",
+                ),
+            )
+            .doc("flows above it are halved (smoother flow)", ELSTS),
+            get: |p| Value::Real(p.min_flow),
+            set: |p, v| p.min_flow = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "max-speed",
+                "MaxSpeed",
+                "full cells/step",
+                Range::open_min(0.0, f32::INFINITY, "at 0 nothing flows up or down", ""),
+            )
+            .doc("cap on the vertical flow out of a cell per step", ELSTS),
+            get: |p| Value::Real(p.max_speed),
+            set: |p, v| p.max_speed = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "side-share",
+                "side",
+                "",
+                Range::open_min(
+                    0.0,
+                    0.5,
+                    "at 0 no water flows sideways",
+                    "above 1/2 a cell gives a neighbour more than the difference and the levels oscillate",
+                ),
+            )
+            .doc("share of a side difference that flows per step", "Elsts 1/4, Unity port 1/2 (by --preset)"),
+            get: |p| Value::Real(p.side_share),
+            set: |p, v| p.side_share = v.real(),
+        },
+    ];
 }
 
 /// The water model's state: `mass` `(H, W)` f32 in full-cell units (1.0 = `max_mass`, more is
@@ -117,20 +218,52 @@ pub struct WaterState {
     pub solid: Grid<u8>,
 }
 
-/// Statistics of a water field.
+/// Statistics of a water state (the GPU computes them by reduction, `shaders/water/stats.wgsl`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WaterStats {
     /// Sum of `mass` over the grid (full-cell units), accumulated in f64.
     pub total_mass: f64,
     /// Cells with `mass > min_mass` (Elsts' WATER flag).
-    pub wet_cells: usize,
+    pub wet_cells: u64,
+    /// Smallest mass of an open cell (infinite when there is none).
+    pub min_mass: f32,
+    /// Largest mass of an open cell (minus infinity when there is none).
+    pub max_mass: f32,
+    /// Cells whose mass is NaN or infinite.
+    pub non_finite: u64,
 }
 
 impl WaterStats {
-    /// Statistics of an `(H, W)` mass field; cells count as wet above `min_mass`.
-    pub fn of(mass: &Grid<f32>, min_mass: f32) -> Self {
-        let m = mass.as_slice();
-        Self { total_mass: m.iter().map(|&v| v as f64).sum(), wet_cells: m.iter().filter(|&&v| v > min_mass).count() }
+    /// Statistics of `state`; cells count as wet above `min_mass`.
+    pub fn of(state: &WaterState, min_mass: f32) -> Self {
+        let mut st = WaterStats {
+            total_mass: 0.0,
+            wet_cells: 0,
+            min_mass: f32::INFINITY,
+            max_mass: f32::NEG_INFINITY,
+            non_finite: 0,
+        };
+        for (&m, &s) in state.mass.as_slice().iter().zip(state.solid.as_slice()) {
+            st.total_mass += m as f64;
+            st.wet_cells += (m > min_mass) as u64;
+            st.non_finite += (!m.is_finite()) as u64;
+            if s == 0 {
+                st.min_mass = st.min_mass.min(m);
+                st.max_mass = st.max_mass.max(m);
+            }
+        }
+        st
+    }
+
+    /// From the GPU reduction's totals (slots as `shaders/water/stats.wgsl` fills them).
+    pub(crate) fn from_totals(t: &crate::gpu::Totals) -> Self {
+        WaterStats {
+            total_mass: t.sum[0],
+            wet_cells: t.count(1),
+            non_finite: t.count(2),
+            min_mass: t.min(0),
+            max_mass: t.max(0),
+        }
     }
 }
 
@@ -146,9 +279,9 @@ impl WaterState {
         Self { mass: Grid::filled(width, height, 0.0), solid: Grid::filled(width, height, 0) }
     }
 
-    /// Total mass and wet-cell count; cells count as wet above `min_mass`.
+    /// Total mass, wet-cell count, extremes; cells count as wet above `min_mass`.
     pub fn stats(&self, min_mass: f32) -> WaterStats {
-        WaterStats::of(&self.mass, min_mass)
+        WaterStats::of(self, min_mass)
     }
 
     /// `(H, W)`.
@@ -176,10 +309,19 @@ impl WaterState {
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
     pub fn save_npz(&self, path: &Path) -> Result<(), SceneError> {
-        let mut npz = scene::Npz::create(path)?;
+        let mut npz = Npz::create(path)?;
+        self.write_to(&mut npz)?;
+        npz.finish()
+    }
+
+    /// Adds this state's arrays to `npz` (as [`Self::save_npz`] lays them out).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         npz.write_f32("mass", &self.mass)?;
         npz.write_u8("solid", &self.solid)?;
-        npz.finish()
+        Ok(())
     }
 
     /// Reads a `.npz` written by [`WaterState::save_npz`] (or by NumPy with the same arrays;
@@ -189,7 +331,14 @@ impl WaterState {
     /// [`SceneError`] when the file is missing or not an `.npz`, `mass` is missing or not a 2-D
     /// float32 array, shapes differ, or a mass is NaN, infinite or negative.
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
-        let mut npz = scene::NpzReader::open(path)?;
+        Self::read_from(&mut NpzReader::open(path)?, path)
+    }
+
+    /// Reads this model's arrays from an open archive (`path` names it in errors).
+    ///
+    /// # Errors
+    /// As [`Self::load_npz`].
+    pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
         let mass = npz.read_f32("mass")?;
         let solid = match npz.read_u8_opt("solid")? {
             Some(s) => s,

@@ -1,0 +1,118 @@
+//! [`Reduction`]: statistics of a whole grid on the GPU, read back as one row of numbers per
+//! grid row instead of every cell.
+
+use super::{GpuError, Kernel, binding};
+
+/// Mirrors `struct Partial` in `shaders/common/reduce.wgsl` (32 bytes): one grid row's four
+/// sums, two minima and two maxima.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct Partial {
+    sum: [f32; 4],
+    lo: [f32; 2],
+    hi: [f32; 2],
+}
+
+/// A whole grid's statistics: the four sums (rows added in f64), the two minima and two
+/// maxima. What each slot means is the model's `stats.wgsl`'s choice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Totals {
+    /// Sums over the grid.
+    pub sum: [f64; 4],
+    /// Minima (3e38 where no cell contributed).
+    pub lo: [f32; 2],
+    /// Maxima (-3e38 where no cell contributed).
+    pub hi: [f32; 2],
+}
+
+impl Totals {
+    /// Minimum `k`, or infinity where no cell contributed one.
+    pub fn min(&self, k: usize) -> f32 {
+        if self.lo[k] >= 3e38 { f32::INFINITY } else { self.lo[k] }
+    }
+
+    /// Maximum `k`, or minus infinity where no cell contributed one.
+    pub fn max(&self, k: usize) -> f32 {
+        if self.hi[k] <= -3e38 { f32::NEG_INFINITY } else { self.hi[k] }
+    }
+
+    /// Sum `k` as a count.
+    pub fn count(&self, k: usize) -> u64 {
+        self.sum[k].round().max(0.0) as u64
+    }
+}
+
+/// A statistics pass: the model's `stats.wgsl` composed with `shaders/common/reduce.wgsl`,
+/// one invocation per row. Binding 0 is the row results; the model's resources follow from 1.
+pub struct Reduction {
+    kernel: Kernel,
+    rows: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    height: u32,
+}
+
+impl Reduction {
+    /// Builds the pass for a grid `height` rows tall; `entries` are the model's layout entries,
+    /// bindings 1 and up.
+    pub fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        source: &str,
+        height: u32,
+        entries: &[wgpu::BindGroupLayoutEntry],
+    ) -> Self {
+        let mut all = vec![binding::storage_buffer(0)];
+        all.extend_from_slice(entries);
+        let kernel = Kernel::new(device, label, source, (64, 1), &all);
+        let size = height as u64 * std::mem::size_of::<Partial>() as u64;
+        let rows = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Self { kernel, rows, staging, height }
+    }
+
+    /// Runs the pass over `resources` (bindings 1 and up, in order) and adds the rows up.
+    /// Waits for the GPU.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the rows cannot be read back.
+    pub fn run(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        resources: &[wgpu::BindingResource<'_>],
+    ) -> Result<Totals, GpuError> {
+        let mut all = vec![self.rows.as_entire_binding()];
+        all.extend_from_slice(resources);
+        let group = self.kernel.bind_group(device, &all);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            self.kernel.dispatch(&mut pass, &group, self.height, 1);
+        }
+        encoder.copy_buffer_to_buffer(&self.rows, 0, &self.staging, 0, self.rows.size());
+        queue.submit([encoder.finish()]);
+        let bytes = super::readback::map_read(device, &self.staging, self.staging.size())?;
+        let rows: Vec<Partial> = bytemuck::pod_collect_to_vec(&bytes);
+        let mut t = Totals { sum: [0.0; 4], lo: [f32::INFINITY; 2], hi: [f32::NEG_INFINITY; 2] };
+        for r in rows {
+            for k in 0..4 {
+                t.sum[k] += r.sum[k] as f64;
+            }
+            for k in 0..2 {
+                t.lo[k] = t.lo[k].min(r.lo[k]);
+                t.hi[k] = t.hi[k].max(r.hi[k]);
+            }
+        }
+        Ok(t)
+    }
+}

@@ -1,0 +1,143 @@
+//! How much memory a model needs at a grid size, estimated before anything is allocated.
+//!
+//! The estimate is arithmetic on the model's table ([`super::ModelInfo::textures`]): every
+//! texture eddy allocates holds one texel per cell, so the GPU side is `W x H x` the bytes per
+//! cell of all of them, plus what the run adds (a checkpoint of the state for `eddy run`, a
+//! frame target, the readback staging buffer, the statistics rows). The host side is the state
+//! as [`super::AnyState`] holds it (f32 fields, u8 masks), counted twice: the starting state and
+//! a readback for saving. On an adapter whose device type is `Cpu` (lavapipe, llvmpipe, WARP)
+//! "GPU" memory is system memory, so both sides are checked against what the machine has
+//! available (`MemAvailable` in `/proc/meminfo`). wgpu reports no memory size for real GPUs, so
+//! there only the host side and the largest single texture are checked up front, and an
+//! allocation the device refuses comes back as [`GpuError::OutOfMemory`] with the estimate.
+//!
+//! wgpu exposes no limit on the bytes of one texture; eddy takes the adapter's
+//! `max_buffer_size` as that limit (lavapipe fails to create a 4 GiB `rgba32float` texture at
+//! 16384x16384, and its `max_buffer_size` is below that).
+
+use super::ModelKind;
+use crate::gpu::GpuError;
+
+/// What a run adds to the model's own textures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// A GPU copy of the state (what `eddy run` rolls back to when a value becomes non-finite).
+    pub checkpoint: bool,
+    /// A frame target of `(W * s) x (H * s)` RGBA8 pixels.
+    pub frame_scale: Option<u32>,
+}
+
+/// Bytes a model needs at one grid size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// GPU memory: textures, checkpoint, frame target, staging.
+    pub gpu: u64,
+    /// Host memory: the state on the CPU, twice.
+    pub host: u64,
+    /// The largest single texture.
+    pub largest_texture: u64,
+    /// Its name.
+    pub largest_name: &'static str,
+}
+
+/// Largest staging buffer a readback uses (see `gpu::read_texture`).
+const STAGING: u64 = 64 << 20;
+
+/// The estimate for `kind` at `width x height` cells with `extras`.
+pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) -> Estimate {
+    let info = kind.info();
+    let cells = width as u64 * height as u64;
+    let per_cell: u64 = info.textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();
+    let &(largest_name, largest, _) = info.textures.iter().max_by_key(|t| t.1).expect("a model has textures");
+    let mut gpu = cells * per_cell + STAGING.min(cells * 16) + height as u64 * 64;
+    if extras.checkpoint {
+        gpu += cells * info.state_bytes_per_cell as u64;
+    }
+    if let Some(s) = extras.frame_scale {
+        gpu += cells * (s as u64 * s as u64) * 4;
+    }
+    Estimate {
+        gpu,
+        host: 2 * cells * info.host_bytes_per_cell as u64,
+        largest_texture: cells * largest as u64,
+        largest_name,
+    }
+}
+
+/// `12.9 GB`, `640 MB`.
+pub fn human(bytes: u64) -> String {
+    if bytes >= 1_000_000_000 {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", (bytes as f64 / 1e6).max(1.0))
+    }
+}
+
+/// Memory the machine can give now (`MemAvailable`), where the OS says.
+pub fn available_host_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Checks that `kind` at `width x height` fits the adapter (`info`, `limits`) and the machine.
+///
+/// # Errors
+/// [`GpuError::TooLarge`] with one line: what is needed, what there is, and the largest square
+/// grid that would fit.
+pub fn check(
+    kind: ModelKind,
+    (width, height): (usize, usize),
+    extras: Extras,
+    info: &wgpu::AdapterInfo,
+    limits: &wgpu::Limits,
+) -> Result<Estimate, GpuError> {
+    let e = estimate(kind, width, height, extras);
+    let fit = |bytes_per_cell: f64, budget: f64| (budget / bytes_per_cell).sqrt().floor() as u64;
+    let cells = (width as f64 * height as f64).max(1.0);
+    let too_large = |needs: String, has: String, side: u64| GpuError::TooLarge {
+        what: format!("{kind} at {width}x{height}"),
+        needs,
+        has,
+        fits: format!("{side}x{side}"),
+    };
+    if e.largest_texture > limits.max_buffer_size {
+        return Err(too_large(
+            format!("a {} texture of {}", e.largest_name, human(e.largest_texture)),
+            format!("the adapter allows {} in one resource", human(limits.max_buffer_size)),
+            fit(e.largest_texture as f64 / cells, limits.max_buffer_size as f64),
+        ));
+    }
+    if let Some(available) = available_host_memory() {
+        let unified = info.device_type == wgpu::DeviceType::Cpu;
+        let needed = e.host + if unified { e.gpu } else { 0 };
+        if needed > available {
+            let has = if unified {
+                format!("this machine has {} available, and {} keeps GPU memory in it", human(available), info.name)
+            } else {
+                format!("this machine has {} available", human(available))
+            };
+            return Err(too_large(
+                format!("about {}", human(needed)),
+                has,
+                fit(needed as f64 / cells, available as f64 * 0.9),
+            ));
+        }
+    }
+    Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smoke_at_16k_needs_about_13_gb_of_textures() {
+        let e = estimate(ModelKind::Smoke, 16384, 16384, Extras::default());
+        // 48 bytes per cell of textures.
+        assert!((12.8e9..13.0e9).contains(&(e.gpu as f64)), "{}", human(e.gpu));
+        let w = estimate(ModelKind::Water, 16384, 16384, Extras::default());
+        assert_eq!(w.largest_texture, 16384 * 16384 * 16);
+    }
+}

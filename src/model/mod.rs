@@ -1,0 +1,367 @@
+//! The registry of models: which models eddy has, and for each its parameters ([`params`]),
+//! fields, presets, GPU needs and memory per cell, and one type that runs and draws any of them
+//! ([`AnyModel`]).
+//!
+//! The command line, the viewer and the bench read these tables; none of them lists models or
+//! parameters of its own. A model's own module (`water`, `smoke`, `gas`) holds its parameter
+//! table ([`params::ParamTable::TABLE`]); this module says which models exist, and
+//! [`any`] is the one place that matches on the model to run one.
+
+pub mod any;
+pub mod memory;
+pub mod params;
+pub mod tools;
+
+pub use any::{AnyModel, AnyState, AnyStats, ModelParams};
+pub use params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
+
+use crate::gas::GasParams;
+use crate::smoke::SmokeParams;
+use crate::water::WaterParams;
+use std::fmt;
+
+/// A fluid model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ModelKind {
+    /// Elsts' compressible-water cellular automaton ([`crate::water`]).
+    Water,
+    /// The GPU Gems ch. 38 Eulerian smoke ([`crate::smoke`]).
+    Smoke,
+    /// The mass-and-momentum flow automaton ([`crate::gas`]).
+    Gas,
+}
+
+/// One field a model can draw or saves: its name (as `--field` takes it), unit and `.npz` shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// Name, e.g. `density`.
+    pub name: &'static str,
+    /// Unit, e.g. `cells/step`.
+    pub unit: &'static str,
+    /// Shape in the `.npz`, e.g. `(H, W)` or `(H, W, 2)`.
+    pub shape: &'static str,
+    /// What it is, and how it is drawn.
+    pub doc: &'static str,
+}
+
+/// What a model is: everything the front ends need besides running it.
+#[derive(Debug)]
+pub struct ModelInfo {
+    /// Which model.
+    pub kind: ModelKind,
+    /// Its name, as `--mode` takes it.
+    pub name: &'static str,
+    /// One line: what it is and where it comes from.
+    pub about: &'static str,
+    /// The fields it can draw (`--field`, the viewer's V key), the first being the default.
+    pub views: &'static [FieldInfo],
+    /// The arrays of its `.npz` state (the first ones tell a file's model apart: [`ModelKind::of_arrays`]).
+    pub arrays: &'static [FieldInfo],
+    /// Its scene presets (`--scene NAME`) with a line each; the first is its default scene.
+    pub presets: &'static [(&'static str, &'static str)],
+    /// The scene `eddy bench` measures on.
+    pub bench_scene: &'static str,
+    /// What the left mouse button does in the viewer.
+    pub left_button: &'static str,
+    /// Storage-texture formats its passes bind, read-only and write-only.
+    pub storage_formats: &'static [(wgpu::TextureFormat, &'static str)],
+    /// Most storage textures one of its passes binds.
+    pub storage_textures_per_stage: u32,
+    /// Every texture it allocates: `(name, bytes per texel, how many)`, one texel per cell.
+    pub textures: &'static [(&'static str, u32, u32)],
+    /// Of [`ModelInfo::textures`], the bytes per cell of its state (what a checkpoint copies).
+    pub state_bytes_per_cell: u32,
+    /// Bytes per cell of its state on the CPU ([`AnyState`]: f32 fields and u8 masks).
+    pub host_bytes_per_cell: u32,
+}
+
+const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
+const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+const U32: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+
+const SOLID: FieldInfo = FieldInfo { name: "solid", unit: "", shape: "(H, W) uint8", doc: "1 = solid, 0 = open" };
+const SOURCE: FieldInfo = FieldInfo { name: "source", unit: "", shape: "(H, W) uint8", doc: "1 = source cell" };
+
+static WATER: ModelInfo = ModelInfo {
+    kind: ModelKind::Water,
+    name: "water",
+    about: "compressible-water cellular automaton (J. Elsts, Simple Fluid Simulation With Cellular Automata, 2009; and its Unity port)",
+    views: &[FieldInfo {
+        name: "mass",
+        unit: "full cells",
+        shape: "(H, W) float32",
+        doc: "water per cell; 1 = full, more = compressed",
+    }],
+    arrays: &[
+        FieldInfo { name: "mass", unit: "full cells", shape: "(H, W) float32", doc: "water per cell, >= 0" },
+        SOLID,
+    ],
+    presets: &[
+        ("basin", "a block of water falling into a container with an obstacle in it"),
+        ("u-tube", "communicating vessels, water in the left arm of a U-tube"),
+        ("random", "Elsts-style random map, scattered ground and water cells (seeded)"),
+    ],
+    bench_scene: "random",
+    left_button: "pour water",
+    storage_formats: &[(R32, "mass"), (RGBA32, "outflows"), (U32, "solid bits")],
+    storage_textures_per_stage: 3,
+    textures: &[("mass, r32float", 4, 2), ("outflows, rgba32float", 16, 1), ("solid bits, r32uint", 4, 1)],
+    state_bytes_per_cell: 4,
+    host_bytes_per_cell: 5,
+};
+
+static SMOKE: ModelInfo = ModelInfo {
+    kind: ModelKind::Smoke,
+    name: "smoke",
+    about: "GPU Gems ch. 38 Eulerian smoke: advection, buoyancy, impulse, divergence, Jacobi pressure solve, gradient subtraction (Harris 2004; Rideout 2010)",
+    views: &[
+        FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "smoke density, white at 1" },
+        FieldInfo {
+            name: "temperature",
+            unit: "degrees",
+            shape: "(H, W) float32",
+            doc: "heat ramp, white at the impulse temperature",
+        },
+        FieldInfo {
+            name: "velocity",
+            unit: "cells/time unit",
+            shape: "(H, W, 2) float32",
+            doc: "speed |v|, white at 20",
+        },
+        FieldInfo {
+            name: "pressure",
+            unit: "",
+            shape: "(H, W) float32",
+            doc: "the last pressure solve, blue - red at +-10",
+        },
+        FieldInfo {
+            name: "divergence",
+            unit: "per time unit",
+            shape: "(H, W) float32",
+            doc: "before the last projection, blue - red at +-1",
+        },
+    ],
+    arrays: &[
+        FieldInfo {
+            name: "velocity",
+            unit: "cells/time unit",
+            shape: "(H, W, 2) float32",
+            doc: "[..., 0] = x (right), [..., 1] = y (down)",
+        },
+        FieldInfo { name: "temperature", unit: "degrees", shape: "(H, W) float32", doc: "temperature" },
+        FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "smoke density, >= 0" },
+        FieldInfo { name: "pressure", unit: "", shape: "(H, W) float32", doc: "the last pressure solve" },
+        FieldInfo {
+            name: "divergence",
+            unit: "per time unit",
+            shape: "(H, W) float32",
+            doc: "before the last projection",
+        },
+        SOLID,
+        SOURCE,
+    ],
+    presets: &[("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre")],
+    bench_scene: "plume",
+    left_button: "inject hot smoke, pushed along the drag",
+    storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (U32, "solid and source bits")],
+    storage_textures_per_stage: 7,
+    textures: &[
+        ("velocity, rg32float", 8, 2),
+        ("temperature, density, pressure, r32float", 4, 6),
+        ("divergence, r32float", 4, 1),
+        ("solid and source bits, r32uint", 4, 1),
+    ],
+    state_bytes_per_cell: 24,
+    host_bytes_per_cell: 26,
+};
+
+static GAS: ModelInfo = ModelInfo {
+    kind: ModelKind::Gas,
+    name: "gas",
+    about: "mass-and-momentum flow automaton (dtosoftware, Fluid dynamics part 2, 2012) with an isothermal pressure",
+    views: &[
+        FieldInfo {
+            name: "density",
+            unit: "",
+            shape: "(H, W) float32",
+            doc: "dark at 0.5, purple at ambient 1, yellow at 2.5",
+        },
+        FieldInfo {
+            name: "velocity",
+            unit: "cells/step",
+            shape: "(H, W, 2) float32",
+            doc: "hue = direction, brightness = speed (full at 0.25)",
+        },
+    ],
+    arrays: &[
+        FieldInfo {
+            name: "momentum",
+            unit: "density x cells/step",
+            shape: "(H, W, 2) float32",
+            doc: "[..., 0] = x (right), [..., 1] = y (down)",
+        },
+        FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "gas per cell, ambient 1, >= 0" },
+        SOLID,
+        SOURCE,
+    ],
+    presets: &[
+        ("explosion", "a dense blob in the middle of a closed room with some walls"),
+        ("wind", "a channel with obstacles, wind blown in from sources on the left, out on the right"),
+    ],
+    bench_scene: "explosion",
+    left_button: "push gas along the drag; a click sets off an explosion",
+    storage_formats: &[(R32, "limiter"), (RGBA32, "state and faces"), (U32, "wall and source bits")],
+    storage_textures_per_stage: 7,
+    textures: &[
+        ("state, rgba32float", 16, 2),
+        ("faces, rgba32float", 16, 3),
+        ("limiter, r32float", 4, 1),
+        ("wall and source bits, r32uint", 4, 1),
+    ],
+    state_bytes_per_cell: 16,
+    host_bytes_per_cell: 14,
+};
+
+impl ModelKind {
+    /// Every model, in the order the viewer's Tab and 1/2/3 keys go through them.
+    pub const ALL: [ModelKind; 3] = [ModelKind::Water, ModelKind::Smoke, ModelKind::Gas];
+
+    /// Its table row.
+    pub fn info(self) -> &'static ModelInfo {
+        match self {
+            ModelKind::Water => &WATER,
+            ModelKind::Smoke => &SMOKE,
+            ModelKind::Gas => &GAS,
+        }
+    }
+
+    /// Its name, as `--mode` takes it.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The model named `name` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Its parameters, in CLI order.
+    pub fn params(self) -> Vec<&'static ParamInfo> {
+        fn infos<P: ParamTable>() -> Vec<&'static ParamInfo> {
+            P::TABLE.iter().map(|s| &s.info).collect()
+        }
+        match self {
+            ModelKind::Water => infos::<WaterParams>(),
+            ModelKind::Smoke => infos::<SmokeParams>(),
+            ModelKind::Gas => infos::<GasParams>(),
+        }
+    }
+
+    /// The scene it starts on when none is given: its first preset.
+    pub fn default_scene(self) -> &'static str {
+        self.info().presets[0].0
+    }
+
+    /// The model that owns parameter `name`, and its row.
+    pub fn owning_param(name: &str) -> Option<(ModelKind, &'static ParamInfo)> {
+        Self::ALL.into_iter().find_map(|k| k.params().into_iter().find(|p| p.name == name).map(|p| (k, p)))
+    }
+
+    /// The model whose preset is `name`.
+    pub fn owning_preset(name: &str) -> Option<ModelKind> {
+        Self::ALL.into_iter().find(|k| k.info().presets.iter().any(|(n, _)| *n == name))
+    }
+
+    /// The model whose state has these `.npz` arrays: `mass` is water, `velocity` or
+    /// `temperature` smoke, `momentum` gas; `None` when they do not say (e.g. `density` alone).
+    pub fn of_arrays(names: &[String]) -> Option<ModelKind> {
+        let has = |n: &str| names.iter().any(|a| a == n);
+        if has("mass") {
+            Some(ModelKind::Water)
+        } else if has("velocity") || has("temperature") {
+            Some(ModelKind::Smoke)
+        } else if has("momentum") {
+            Some(ModelKind::Gas)
+        } else {
+            None
+        }
+    }
+
+    /// What an adapter needs to run these models (see [`crate::gpu::Requirements`]).
+    pub fn requirements(kinds: &[ModelKind]) -> crate::gpu::Requirements {
+        let mut r = crate::gpu::Requirements {
+            what: kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(", "),
+            ..Default::default()
+        };
+        for k in kinds {
+            let info = k.info();
+            for &(format, what) in info.storage_formats {
+                if !r.storage.iter().any(|(f, _)| *f == format) {
+                    r.storage.push((format, format!("{k} {what}")));
+                }
+            }
+            r.storage_textures_per_stage = r.storage_textures_per_stage.max(info.storage_textures_per_stage);
+        }
+        r
+    }
+
+    /// Index of field `name` among [`ModelInfo::views`].
+    pub fn view_index(self, name: &str) -> Option<usize> {
+        self.info().views.iter().position(|f| f.name == name)
+    }
+
+    /// Names of [`ModelInfo::views`], comma-separated, for messages.
+    pub fn view_names(self) -> String {
+        self.info().views.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_and_preset_names_are_unique_across_models() {
+        let mut names: Vec<&str> = ModelKind::ALL.iter().flat_map(|k| k.params()).map(|p| p.name).collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n, "a parameter name is used by two models");
+        let mut presets: Vec<&str> = ModelKind::ALL.iter().flat_map(|k| k.info().presets.iter().map(|p| p.0)).collect();
+        let n = presets.len();
+        presets.sort();
+        presets.dedup();
+        assert_eq!(presets.len(), n);
+        for p in &presets {
+            assert!(crate::scene::Scene::preset(p, 16, 16, 0).is_ok(), "{p} is not a scene preset");
+        }
+    }
+
+    #[test]
+    fn defaults_pass_their_own_tables_and_every_value_round_trips() {
+        fn check<P: ParamTable>() {
+            let d = P::default();
+            d.check().unwrap();
+            for spec in P::TABLE {
+                let v = (spec.get)(&d);
+                let mut p = d;
+                (spec.set)(&mut p, v);
+                assert_eq!(p, d, "{} does not round-trip", spec.info.name);
+                if v != Value::Auto {
+                    let text = spec.info.format(v);
+                    assert_eq!(spec.info.parse(&text), Ok(v), "{}: {text}", spec.info.name);
+                }
+            }
+        }
+        check::<WaterParams>();
+        check::<SmokeParams>();
+        check::<GasParams>();
+    }
+}

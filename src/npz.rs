@@ -1,0 +1,302 @@
+//! NumPy `.npz` archives: [`Npz`] writes them (atomically), [`NpzReader`] reads them.
+//!
+//! Arrays are C-order `(H, W)` or `(H, W, C)`, row 0 at the top, float32 fields and uint8 masks,
+//! loadable with `numpy.load`.
+
+use crate::grid::Grid;
+use crate::scene::SceneError;
+use std::path::{Path, PathBuf};
+
+/// The folder `path` is in (`.` for a bare file name).
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Checks that `path` can be written as a file: it is not a directory or a device, and its folder
+/// exists (it is created if missing) and takes new files. Writes nothing at `path` itself.
+///
+/// # Errors
+/// [`SceneError::Io`] saying what is wrong.
+pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
+    let fail = |source| Err(SceneError::Io { path: path.to_path_buf(), source });
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_dir() {
+            return fail(std::io::Error::other("is a directory; give a file path such as out.npz"));
+        }
+        if !meta.is_file() {
+            return fail(std::io::Error::other("is not a regular file (a device or pipe); give a file path"));
+        }
+    }
+    check_writable_dir(parent_dir(path)).or_else(|e| match e {
+        SceneError::Io { source, .. } => fail(source),
+        other => Err(other),
+    })
+}
+
+/// Creates `dir` if missing and checks a file can be created in it (a temporary one, removed).
+///
+/// # Errors
+/// [`SceneError::Io`] naming `dir`.
+pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
+    let io = |source| SceneError::Io { path: dir.to_path_buf(), source };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    if !dir.is_dir() {
+        return Err(io(std::io::Error::other("is not a directory")));
+    }
+    tempfile::NamedTempFile::new_in(dir).map(drop).map_err(io)
+}
+
+/// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first), atomically: the
+/// archive is written to a temporary file in the same folder and renamed over `path` only by
+/// [`Npz::finish`]. An interrupted or failed write (a full disk, a killed process, a dropped
+/// `Npz`) leaves whatever was at `path` as it was, and the temporary file is removed.
+pub struct Npz {
+    path: PathBuf,
+    temp: tempfile::TempPath,
+    zip: npyz::npz::NpzWriter<std::io::BufWriter<std::fs::File>>,
+}
+
+impl Npz {
+    /// Starts writing `path` (nothing at `path` changes until [`Npz::finish`]).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when `path` is a directory or not a regular file, or its folder is
+    /// missing or not writable.
+    pub fn create(path: &Path) -> Result<Self, SceneError> {
+        let io = |source| SceneError::Io { path: path.to_path_buf(), source };
+        check_writable_file(path)?;
+        let (file, temp) = tempfile::NamedTempFile::new_in(parent_dir(path)).map_err(io)?.into_parts();
+        let zip = npyz::npz::NpzWriter::new(std::io::BufWriter::new(file));
+        Ok(Self { path: path.to_path_buf(), temp, zip })
+    }
+
+    fn io(&self, source: impl Into<std::io::Error>) -> SceneError {
+        SceneError::Io { path: self.path.clone(), source: source.into() }
+    }
+
+    fn write<T: npyz::AutoSerialize + Copy>(
+        &mut self,
+        name: &str,
+        shape: &[u64],
+        data: &[T],
+    ) -> Result<(), SceneError> {
+        use npyz::WriterBuilder;
+        let result = (|| {
+            let mut w = self.zip.array::<T>(name, Default::default())?.default_dtype().shape(shape).begin_nd()?;
+            w.extend(data.iter().copied())?;
+            w.finish()
+        })();
+        result.map_err(|e| self.io(e))
+    }
+
+    /// Adds a float32 `(H, W)` array.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_f32(&mut self, name: &str, grid: &Grid<f32>) -> Result<(), SceneError> {
+        let (h, w) = grid.shape();
+        self.write(name, &[h as u64, w as u64], grid.as_slice())
+    }
+
+    /// Adds a float32 `(H, W, C)` array from `C` `(H, W)` components (e.g. a velocity field).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_f32_components(&mut self, name: &str, components: &[&Grid<f32>]) -> Result<(), SceneError> {
+        let (h, w) = components[0].shape();
+        let data: Vec<f32> = (0..h * w).flat_map(|i| components.iter().map(move |g| g.as_slice()[i])).collect();
+        self.write(name, &[h as u64, w as u64, components.len() as u64], &data)
+    }
+
+    /// Adds a uint8 `(H, W)` array.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_u8(&mut self, name: &str, grid: &Grid<u8>) -> Result<(), SceneError> {
+        let (h, w) = grid.shape();
+        self.write(name, &[h as u64, w as u64], grid.as_slice())
+    }
+
+    /// Adds a 0-d int64 array (a scalar, e.g. the step the state was saved at).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_scalar_i64(&mut self, name: &str, value: i64) -> Result<(), SceneError> {
+        self.write(name, &[], &[value])
+    }
+
+    /// Finishes the archive, flushes it to disk and renames it over `path`.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`]; `path` is then as it was before.
+    pub fn finish(mut self) -> Result<(), SceneError> {
+        use std::io::Write;
+        let mut writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
+        writer.flush().map_err(|e| self.io(e))?;
+        let file = writer.into_inner().map_err(|e| self.io(e.into_error()))?;
+        file.sync_all().map_err(|e| self.io(e))?;
+        drop(file);
+        let Npz { path, temp, .. } = self;
+        temp.persist(&path).map_err(|e| SceneError::Io { path: path.clone(), source: e.error })
+    }
+}
+
+/// Reads `(H, W)` arrays from a NumPy `.npz` archive.
+pub struct NpzReader {
+    path: PathBuf,
+    archive: npyz::npz::NpzArchive<std::io::BufReader<std::fs::File>>,
+}
+
+impl NpzReader {
+    /// Opens `path`.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when missing, [`SceneError::Npz`] when not a zip archive.
+    pub fn open(path: &Path) -> Result<Self, SceneError> {
+        let p = path.to_path_buf();
+        let archive = npyz::npz::NpzArchive::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
+            _ => SceneError::Io { path: p.clone(), source: e },
+        })?;
+        Ok(Self { path: p, archive })
+    }
+
+    /// Reads array `name`, which must have shape `(H, W)` (`components` = `None`) or
+    /// `(H, W, C)` (`Some(C)`); `None` when absent. `read` turns the data (given the dtype
+    /// string, e.g. `<f4`) into `T`, or says it cannot. Returns `(W, H, data)`.
+    fn read_array<T>(
+        &mut self,
+        name: &'static str,
+        components: Option<u64>,
+        expected: &str,
+        read: impl FnOnce(npyz::NpyFile<npyz::zip::read::ZipFile<'_>>, &str) -> Option<std::io::Result<Vec<T>>>,
+    ) -> Result<Option<(usize, usize, Vec<T>)>, SceneError> {
+        let path = self.path.clone();
+        let npz_err = |e: std::io::Error| SceneError::Npz { path: path.clone(), message: e.to_string() };
+        let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
+        let Some(npy) = self.archive.by_name(name).map_err(npz_err)? else { return Ok(None) };
+        let shape = npy.shape().to_vec();
+        let rank_ok = match components {
+            None => shape.len() == 2,
+            Some(c) => shape.len() == 3 && shape[2] == c,
+        };
+        if !rank_ok {
+            let want = components.map_or("(H, W)".to_string(), |c| format!("(H, W, {c})"));
+            return Err(bad(format!("has shape {shape:?}; expected {want}")));
+        }
+        if npy.order() != npyz::Order::C {
+            return Err(bad("is in Fortran order; save it with numpy.ascontiguousarray".into()));
+        }
+        let dtype = match npy.dtype() {
+            npyz::DType::Plain(t) => t.to_string(), // e.g. `<f4`
+            other => other.descr(),
+        };
+        let data = read(npy, &dtype)
+            .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
+            .map_err(npz_err)?;
+        let (h, w) = (shape[0] as usize, shape[1] as usize);
+        if data.len() != h * w * components.unwrap_or(1) as usize {
+            return Err(bad("is truncated".into()));
+        }
+        Ok(Some((w, h, data)))
+    }
+
+    fn read_f32_array(
+        &mut self,
+        name: &'static str,
+        components: Option<u64>,
+    ) -> Result<Option<(usize, usize, Vec<f32>)>, SceneError> {
+        self.read_array(name, components, "float32", |npy, dtype| match dtype {
+            "<f4" => Some(npy.into_vec::<f32>()),
+            "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
+            _ => None,
+        })
+    }
+
+    fn names(&self) -> String {
+        self.array_names().join(", ")
+    }
+
+    /// The names of the arrays in the archive.
+    pub fn array_names(&self) -> Vec<String> {
+        self.archive.array_names().map(str::to_string).collect()
+    }
+
+    /// Reads a scalar integer array `name` (0-d or one element); `None` when absent.
+    ///
+    /// # Errors
+    /// [`SceneError::BadArray`] when it is not one integer, [`SceneError::Npz`] when corrupt.
+    pub fn read_scalar_i64(&mut self, name: &'static str) -> Result<Option<i64>, SceneError> {
+        let path = self.path.clone();
+        let Some(npy) =
+            self.archive.by_name(name).map_err(|e| SceneError::Npz { path: path.clone(), message: e.to_string() })?
+        else {
+            return Ok(None);
+        };
+        let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
+        let values: Vec<i64> = npy.into_vec::<i64>().map_err(|e| bad(format!("is not an int64 scalar ({e})")))?;
+        match values[..] {
+            [v] => Ok(Some(v)),
+            _ => Err(bad(format!("has {} values; expected one", values.len()))),
+        }
+    }
+
+    /// Reads float32 (or float64, converted) array `name`, `(H, W)`.
+    ///
+    /// # Errors
+    /// [`SceneError::MissingArray`], [`SceneError::BadArray`] (wrong rank, dtype or order),
+    /// [`SceneError::Npz`] (corrupt data).
+    pub fn read_f32(&mut self, name: &'static str) -> Result<Grid<f32>, SceneError> {
+        match self.read_f32_array(name, None)? {
+            Some((w, h, data)) => Ok(Grid::from_vec(w, h, data).expect("size checked")),
+            None => Err(SceneError::MissingArray { path: self.path.clone(), name, present: self.names() }),
+        }
+    }
+
+    /// Reads float32 (or float64) array `name`, `(H, W)`; `None` when absent.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_f32_opt(&mut self, name: &'static str) -> Result<Option<Grid<f32>>, SceneError> {
+        Ok(self.read_f32_array(name, None)?.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
+    }
+
+    /// Reads float32 (or float64) array `name` of shape `(H, W, C)` as `C` `(H, W)` grids;
+    /// `None` when absent.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_f32_components_opt(
+        &mut self,
+        name: &'static str,
+        c: usize,
+    ) -> Result<Option<Vec<Grid<f32>>>, SceneError> {
+        Ok(self.read_f32_array(name, Some(c as u64))?.map(|(w, h, data)| {
+            (0..c)
+                .map(|k| Grid::from_vec(w, h, data.iter().skip(k).step_by(c).copied().collect()).expect("size"))
+                .collect()
+        }))
+    }
+
+    /// Reads an integer or bool mask `name` as u8 (non-zero = 1); `None` when absent.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_u8_opt(&mut self, name: &'static str) -> Result<Option<Grid<u8>>, SceneError> {
+        fn ones<T: PartialEq + Default>(v: Vec<T>) -> Vec<u8> {
+            v.into_iter().map(|x| (x != T::default()) as u8).collect()
+        }
+        let array = self.read_array(name, None, "uint8 or bool", |npy, dtype| match dtype {
+            "|u1" => Some(npy.into_vec::<u8>().map(ones)),
+            "|b1" => Some(npy.into_vec::<bool>().map(ones)),
+            "|i1" => Some(npy.into_vec::<i8>().map(ones)),
+            "<i4" => Some(npy.into_vec::<i32>().map(ones)),
+            "<i8" => Some(npy.into_vec::<i64>().map(ones)),
+            _ => None,
+        })?;
+        Ok(array.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
+    }
+}
