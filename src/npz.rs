@@ -46,7 +46,9 @@ pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
     if !dir.is_dir() {
         return Err(io(std::io::Error::other("is not a directory")));
     }
-    tempfile::NamedTempFile::new_in(dir).map(drop).map_err(io)
+    tempfile::NamedTempFile::new_in(dir)
+        .map(drop)
+        .map_err(|e| io(std::io::Error::new(e.kind(), format!("cannot create files in this folder ({})", e.kind()))))
 }
 
 /// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first), atomically: the

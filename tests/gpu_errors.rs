@@ -32,6 +32,7 @@ fn grid_over_the_texture_limit_is_rejected_before_allocating() {
     }
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn unknown_adapter_name_is_a_clear_error() {
     let o = Command::new(env!("CARGO_BIN_EXE_eddy"))

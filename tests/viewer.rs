@@ -1,5 +1,5 @@
 //! The viewer in a real window (needs an X display: CI runs the tests under `xvfb-run`).
-#![cfg(feature = "viewer")]
+#![cfg(all(feature = "viewer", feature = "cli"))]
 
 use std::process::Command;
 

@@ -44,8 +44,7 @@ pub type Result<T = ()> = std::result::Result<T, Exit>;
     about,
     long_about = None,
     args_conflicts_with_subcommands = true,
-    after_help = "Exit status: 0 done; 1 the command failed (a file, the GPU, the simulation); \
-                  2 the command line is wrong; 130 interrupted (the state reached is saved)."
+    after_help = format!("{}\n\n{EXIT_STATUS}", viewer_help())
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -61,11 +60,15 @@ pub enum Command {
     #[command(after_help = viewer_help())]
     View(ViewArgs),
     /// Run a model headless: scene in, PNG frames and .npz state out.
-    #[command(after_help = run_help())]
+    #[command(after_help = format!("{}\n\n{EXIT_STATUS}", run_help()))]
     Run(RunArgs),
     /// Measure steps/s and Mcells/s of the GPU path and the CPU reference.
     Bench(BenchArgs),
 }
+
+/// The exit statuses, for `--help`.
+const EXIT_STATUS: &str = "Exit status: 0 done; 1 the command failed (a file, the GPU, the simulation); \
+                           2 the command line is wrong; 130 interrupted (the state reached is saved).";
 
 /// `--mode`: a model's name.
 fn parse_mode(s: &str) -> std::result::Result<ModelKind, String> {

@@ -2,7 +2,7 @@
 //! preset), its parameters from the tables, and the starting state; every inconsistency in the
 //! command line is a usage error naming what to change.
 
-use super::{Exit, Result, SimArgs, usage};
+use super::{Result, SimArgs, usage};
 use eddy::gpu::{Gpu, GpuError};
 use eddy::model::{AnyState, ModelKind, ModelParams, memory};
 use eddy::scene::{SceneError, SceneSource};
@@ -104,7 +104,7 @@ impl Setup {
         {
             return Err(usage(GpuError::GridTooLarge { width: w, height: h, max: limits.max_texture_dimension_2d }));
         }
-        memory::check(self.kind, (w, h), extras, &gpu.adapter.get_info(), &limits).map_err(Exit::from)?;
+        memory::check(self.kind, (w, h), extras, &gpu.adapter.get_info(), &limits).map_err(usage)?;
         Ok(match self.origin {
             Origin::State(state, step) => (*state, step),
             Origin::Scene(source) => (AnyState::start(&source, (w, h), args.seed, &self.params)?, 0),

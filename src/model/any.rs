@@ -384,7 +384,7 @@ impl AnyModel {
         if estimate.largest_texture > device.limits().max_buffer_size {
             return Err(GpuError::TooLarge {
                 what: format!("{kind} at {w}x{h}"),
-                needs: format!("a {} texture of {}", estimate.largest_name, memory::human(estimate.largest_texture)),
+                needs: format!("a {} texture ({})", memory::human(estimate.largest_texture), estimate.largest_name),
                 has: format!("the device allows {} in one resource", memory::human(device.limits().max_buffer_size)),
                 fits: "a smaller grid".into(),
             }

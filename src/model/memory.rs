@@ -104,7 +104,7 @@ pub fn check(
     };
     if e.largest_texture > limits.max_buffer_size {
         return Err(too_large(
-            format!("a {} texture of {}", e.largest_name, human(e.largest_texture)),
+            format!("a {} texture ({})", human(e.largest_texture), e.largest_name),
             format!("the adapter allows {} in one resource", human(limits.max_buffer_size)),
             fit(e.largest_texture as f64 / cells, limits.max_buffer_size as f64),
         ));

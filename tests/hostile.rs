@@ -1,0 +1,210 @@
+//! Hostile input, as a table: each row is a command, the exit status it must give (0 done, 1
+//! failed, 2 wrong command line) and a phrase its output must contain. Every failure must be one
+//! line on stderr without a panic, a path into the cargo registry, or Mesa's XDG_RUNTIME_DIR
+//! noise (the commands run without XDG_RUNTIME_DIR and without NODEVICE_SELECT, as on a bare
+//! server).
+#![cfg(feature = "cli")]
+
+use eddy::Grid;
+use eddy::scene::Scene;
+use eddy::smoke::SmokeState;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn eddy(args: &[String], env: &[(&str, &str)], remove: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eddy"));
+    cmd.args(args).env_remove("XDG_RUNTIME_DIR").env_remove("NODEVICE_SELECT");
+    for k in remove {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run eddy")
+}
+
+/// One row: arguments, extra environment, environment to remove, exit status, a phrase.
+struct Row {
+    args: Vec<String>,
+    env: Vec<(&'static str, &'static str)>,
+    remove: Vec<&'static str>,
+    code: i32,
+    phrase: &'static str,
+}
+
+fn row(args: &[&str], code: i32, phrase: &'static str) -> Row {
+    Row { args: args.iter().map(|s| s.to_string()).collect(), env: vec![], remove: vec![], code, phrase }
+}
+
+/// Writes the files the rows use into `dir`.
+fn fixtures(dir: &Path) {
+    let p = |n: &str| dir.join(n);
+    std::fs::create_dir_all(p("a-directory")).unwrap();
+    std::fs::write(p("corrupt.png"), b"not a png at all").unwrap();
+    std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
+    image::RgbImage::from_fn(8, 8, |x, _| if x == 5 { image::Rgb([0, 255, 0]) } else { image::Rgb([255; 3]) })
+        .save(p("green.png"))
+        .unwrap();
+    image::RgbImage::from_fn(8, 8, |x, _| if x == 2 { image::Rgb([255, 0, 0]) } else { image::Rgb([255; 3]) })
+        .save(p("red.png"))
+        .unwrap();
+    let mut mass = Grid::filled(6, 4, 0.5f32);
+    mass[(2, 3)] = f32::NAN;
+    eddy::water::WaterState { mass: mass.clone(), solid: Grid::filled(6, 4, 0) }.save_npz(&p("nan.npz")).unwrap();
+    mass[(2, 3)] = -1.0;
+    eddy::water::WaterState { mass, solid: Grid::filled(6, 4, 0) }.save_npz(&p("neg.npz")).unwrap();
+    // A valid smoke state, and one at the edge of f32: hot enough that buoyancy overflows.
+    let smoke = SmokeState::from_scene(&Scene::preset("plume", 32, 24, 0).unwrap(), 0.0);
+    smoke.save_npz(&p("smoke.npz")).unwrap();
+    let mut hot = smoke.clone();
+    hot.temperature.as_mut_slice().fill(3.0e38);
+    hot.velocity_y.as_mut_slice().fill(-3.3e38);
+    hot.save_npz(&p("hot.npz")).unwrap();
+    // Only `density`: no array says which model.
+    let mut npz = eddy::npz::Npz::create(&p("density-only.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
+    npz.finish().unwrap();
+}
+
+#[test]
+fn hostile_input_table() {
+    let dir = tempfile::tempdir().unwrap();
+    fixtures(dir.path());
+    let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let (dirpath, out) = (d("a-directory"), d("out.npz"));
+    let mut rows = vec![
+        // Outputs are checked before the first step.
+        row(&["run", "--steps", "5000", "--save", &dirpath], 2, "is a directory"),
+        row(&["run", "--steps", "5", "--save", "/proc/eddy-test.npz"], 2, "cannot create files in this folder"),
+        row(&["run", "--steps", "5", "--save", "/dev/full"], 2, "not a regular file"),
+        row(&["run", "--steps", "5", "--frames", "/proc/eddy-frames"], 2, "--frames"),
+        row(&["view", "--frames", "1", "--screenshot", &dirpath], 2, "--screenshot"),
+        // Every state eddy saves loads back: no negative density.
+        row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
+        // Sizes: refused before allocating, one line, with what fits.
+        row(&["run", "--size", "16384x16384", "--steps", "1"], 2, "fits"),
+        row(&["run", "--mode", "smoke", "--size", "16384x16384", "--steps", "1"], 2, "fits"),
+        row(&["run", "--mode", "gas", "--size", "16384x16384", "--steps", "1"], 2, "fits"),
+        row(&["run", "--scene", "basin", "--size", "0x10", "--steps", "1"], 2, "0x10"),
+        row(&["run", "--scene", "basin", "--size", "100000x64", "--steps", "1"], 2, "max_texture_dimension_2d"),
+        // Non-finite values stop the run and keep the last finite state.
+        row(&["run", "--load", &d("hot.npz"), "--steps", "50", "--save", &out], 1, "became non-finite"),
+        // Bench bounds.
+        row(&["bench", "--seconds", "inf"], 2, "--seconds"),
+        row(&["bench", "--seconds", "NaN"], 2, "--seconds"),
+        row(&["bench", "--runs", "0"], 2, "--runs"),
+        row(&["bench", "--sizes", "0"], 2, "--sizes"),
+        // Options, presets and starts that do not fit together.
+        row(&["run", "--mode", "water", "--dt", "5"], 2, "--dt is a smoke option"),
+        row(&["run", "--mode", "water", "--wind", "0.4,0"], 2, "--wind is a gas option"),
+        row(&["run", "--mode", "water", "--scene", "plume"], 2, "plume is a smoke preset"),
+        row(&["run", "--scene", "basin", "--load", &d("smoke.npz")], 2, "--scene and --load"),
+        row(&["run", "--load", &d("smoke.npz"), "--steps", "2"], 0, "smoke: state"),
+        row(&["run", "--scene", "wind", "--steps", "2"], 0, "gas: preset wind"),
+        row(&["run", "--mode", "water", "--load", &d("smoke.npz")], 1, "holds a smoke state"),
+        row(&["run", "--load", &d("density-only.npz")], 1, "give --mode"),
+        // Every reason true.
+        row(&["run", "--mode", "smoke", "--dt", "11"], 2, "above 10"),
+        row(&["run", "--mode", "smoke", "--dt", "0"], 2, "does not advance"),
+        row(&["run", "--mode", "smoke", "--velocity-dissipation", "-0.5"], 2, "negative factor"),
+        row(&["run", "--mode", "smoke", "--velocity-dissipation", "1.5"], 2, "grows every step"),
+        row(&["run", "--mode", "smoke", "--dt", "inf"], 2, "finite"),
+        row(&["run", "--mode", "smoke", "--jacobi", "0"], 2, "skips the pressure solve"),
+        row(&["run", "--mode", "smoke", "--buoyancy", "NaN"], 2, "buoyancy"),
+        row(&["run", "--mode", "smoke", "--cell-size", "-1"], 2, "cell-size"),
+        row(&["run", "--mode", "smoke", "--splat-radius", "0"], 2, "splat-radius"),
+        row(&["run", "--mode", "gas", "--diffusion", "0.5"], 2, "dissolves"),
+        row(&["run", "--mode", "gas", "--pressure", "-1"], 2, "pressure"),
+        row(&["run", "--mode", "gas", "--wind", "2,0"], 2, "the x component"),
+        row(&["run", "--mode", "gas", "--neighbours", "6"], 2, "not one of 4, 8"),
+        row(&["run", "--scene", "basin", "--side-share", "2"], 2, "oscillate"),
+        row(&["run", "--scene", "basin", "--max-speed", "NaN"], 2, "max-speed"),
+        row(&["run", "--mode", "gas", "--field", "temperature"], 2, "not a gas field"),
+        row(&["run", "--every", "0"], 2, "--every"),
+        row(&["run", "--scale", "0"], 2, "--scale"),
+        row(&["view", "--steps-per-frame", "100000"], 2, "--steps-per-frame"),
+        // What clap refuses: one line, exit 2.
+        row(&["run", "--bogus"], 2, "unexpected argument"),
+        row(&["run", "--steps", "abc"], 2, "invalid value"),
+        row(&["run", "--mode", "lava"], 2, "not a model"),
+        // Files.
+        row(&["run", "--scene", &d("missing.png"), "--steps", "1"], 1, "No such file"),
+        row(&["run", "--scene", &d("corrupt.png"), "--steps", "1"], 1, "not a readable PNG"),
+        row(&["run", "--scene", &d("green.png"), "--steps", "1"], 1, "pixel (x=5, y=0)"),
+        row(&["run", "--mode", "water", "--scene", &d("red.png"), "--steps", "1"], 1, "pixel (x=2, y=0)"),
+        row(&["run", "--mode", "gas", "--scene", &d("red.png"), "--steps", "1"], 0, "total momentum"),
+        row(&["run", "--mode", "smoke", "--scene", &d("red.png"), "--steps", "3"], 0, "total density"),
+        row(&["run", "--scene", "no-such-preset", "--steps", "1"], 1, "presets are: basin"),
+        row(&["run", "--load", &d("missing.npz"), "--steps", "1"], 1, "missing.npz"),
+        row(&["run", "--load", &d("corrupt.npz"), "--steps", "1"], 1, "not a readable .npz"),
+        row(&["run", "--load", &d("nan.npz"), "--steps", "1"], 1, "mass[2, 3] = NaN"),
+        row(&["run", "--load", &d("neg.npz"), "--steps", "1"], 1, "mass[2, 3] = -1"),
+    ];
+    // No Vulkan: the GL adapter is passed over for smoke (or there is none), with the hint.
+    let mut gl = row(&["run", "--mode", "smoke", "--steps", "2"], 1, "apt-get install mesa-vulkan-drivers");
+    gl.env.push(("WGPU_BACKEND", "gl"));
+    rows.push(gl);
+    // No display: one line that says what to do, no source path.
+    let mut headless = row(&["view", "--frames", "1"], 1, "set DISPLAY");
+    headless.remove.extend(["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]);
+    rows.push(headless);
+
+    let mut failures = Vec::new();
+    for r in &rows {
+        let o = eddy(&r.args, &r.env, &r.remove);
+        let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        let mut problems = Vec::new();
+        if o.status.code() != Some(r.code) {
+            problems.push(format!("exit {:?}, expected {}", o.status.code(), r.code));
+        }
+        if !stdout.contains(r.phrase) && !stderr.contains(r.phrase) {
+            problems.push(format!("no {:?} in the output", r.phrase));
+        }
+        for bad in ["panicked", "XDG_RUNTIME_DIR", ".cargo/registry", "ZipWriter"] {
+            if stderr.contains(bad) {
+                problems.push(format!("stderr contains {bad:?}"));
+            }
+        }
+        if r.code != 0 {
+            let lines = stderr.lines().filter(|l| l.contains("error")).count();
+            if lines != 1 || !stderr.lines().any(|l| l.starts_with("eddy: error: ")) {
+                problems.push(format!("{lines} error lines, expected one `eddy: error: ...`"));
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{:?}: {}\n  stderr: {}", r.args, problems.join("; "), stderr.trim()));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rows failed:\n{}", failures.len(), rows.len(), failures.join("\n"));
+
+    // The run that blew up saved the last finite state, and it loads back.
+    let (state, step) = eddy::model::AnyState::load_npz(Path::new(&out), None).unwrap();
+    assert!(state.first_non_finite().is_none(), "the saved state is finite");
+    assert_eq!(state.kind(), eddy::ModelKind::Smoke);
+    assert!(step < 50, "saved at step {step}, before the blow-up");
+}
+
+#[test]
+fn help_texts_say_what_eddy_does() {
+    let o = eddy(&["--help".to_string()], &[], &[]);
+    assert!(o.status.success());
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(!t.contains("to come"), "{t}");
+    for word in ["smoke", "water", "gas", "view", "run", "bench", "Exit status"] {
+        assert!(t.contains(word), "--help lacks {word}:\n{t}");
+    }
+    let t = String::from_utf8_lossy(&eddy(&["view".to_string(), "--help".to_string()], &[], &[]).stdout).to_string();
+    for word in ["right-drag", "Shift", "Tab", "Space", "Esc", "d diffusion", "j jacobi", "pour water"] {
+        assert!(t.contains(word), "view --help lacks {word}:\n{t}");
+    }
+    let t = String::from_utf8_lossy(&eddy(&["run".to_string(), "--help".to_string()], &[], &[]).stdout).to_string();
+    // Every parameter of every model has its option, with its range and default.
+    for kind in eddy::ModelKind::ALL {
+        for p in kind.params() {
+            assert!(t.contains(&format!("--{}", p.name)), "run --help lacks --{}", p.name);
+        }
+    }
+    for word in ["--steps", "--save", "--frames", "--every", "--load", "--size", "--field", "allowed:", "(H, W, 2)"] {
+        assert!(t.contains(word), "run --help lacks {word}:\n{t}");
+    }
+}
