@@ -83,7 +83,7 @@ fn viewer_keys_set_gas_parameters() {
     for _ in 0..40 {
         std::thread::sleep(std::time::Duration::from_millis(100));
         after = xdotool(&["getwindowname", &window]);
-        if after.contains("4-way") {
+        if after.contains("neighbours 4") {
             break;
         }
     }
@@ -91,10 +91,13 @@ fn viewer_keys_set_gas_parameters() {
     let status = child.wait().unwrap();
     assert!(status.success(), "viewer exited with {status}");
     assert!(
-        before.contains("D 0.05") && before.contains("p 0.05") && before.contains("8-way"),
+        before.contains("D 0.05 (d)") && before.contains("c^2 0.05 (p)") && before.contains("neighbours 8 (n)"),
         "title before: {before}"
     );
-    assert!(after.contains("D 0.07") && after.contains("p 0.04") && after.contains("4-way"), "title after: {after}");
+    assert!(
+        after.contains("D 0.07 (d)") && after.contains("c^2 0.04 (p)") && after.contains("neighbours 4 (n)"),
+        "title after: {after}"
+    );
 }
 
 /// Resizing the window, hiding it (unmap, the X11 analogue of minimising) and showing it again

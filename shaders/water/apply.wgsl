@@ -23,13 +23,17 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let p = vec2<i32>(id.xy);
     let own = flow_at(p, size);
-    // Outflows one by one, in the order the push loop takes them from `remaining_mass`: each
-    // is at most what is left, so the result cannot round below 0 (summing them first could).
+    // The push loop's own order of updates to this cell (row-major from the top left): the
+    // cell above pushes down into it and the cell to the left pushes right before the cell
+    // itself is processed; it then gives its outflows one by one, in the order it takes them
+    // from `remaining_mass`; the cells to the right and below push after. Keeping that order
+    // makes the result the CPU's to the bit, and >= 0: each outflow is at most what remains, and
+    // rounding is monotonic, so no partial sum can round below the CPU's remaining mass.
     var m = textureLoad(mass_in, p).r;
-    m = m - own.x - own.y - own.z - own.w;
     m += flow_at(p + UP, size).x;     // the cell above flows down into this one
-    m += flow_at(p + RIGHT, size).y;  // the cell to the right flows left
     m += flow_at(p + LEFT, size).z;   // the cell to the left flows right
+    m = m - own.x - own.y - own.z - own.w;
+    m += flow_at(p + RIGHT, size).y;  // the cell to the right flows left
     m += flow_at(p + DOWN, size).w;   // the cell below flows up
     textureStore(mass_out, p, vec4<f32>(m, 0.0, 0.0, 0.0));
 }

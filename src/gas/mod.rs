@@ -168,7 +168,7 @@ impl ParamTable for GasParams {
             set: |p, v| p.pressure = v.real(),
         },
         ParamSpec {
-            info: ParamInfo::of("neighbours", "ways", "", ParamKind::Choice(&["4", "8"]))
+            info: ParamInfo::of("neighbours", "neighbours", "", ParamKind::Choice(&["4", "8"]))
                 .doc("4- or 8-way flow", "8: rounder fronts")
                 .key('n', 0.0),
             get: |p| Value::Choice(p.neighbours as usize),

@@ -251,6 +251,18 @@ impl AnyState {
         npz.finish()
     }
 
+    /// Statistics computed on the CPU (the mirror of [`AnyModel::stats`]'s reduction); `params`
+    /// give water's wet threshold and smoke's cell size.
+    pub fn stats(&self, params: &ModelParams) -> AnyStats {
+        match (self, params) {
+            (AnyState::Water(s), ModelParams::Water(p)) => AnyStats::Water(WaterStats::of(s, p.min_mass)),
+            (AnyState::Water(s), _) => AnyStats::Water(WaterStats::of(s, WaterParams::default().min_mass)),
+            (AnyState::Smoke(s), ModelParams::Smoke(p)) => AnyStats::Smoke(SmokeStats::of(s, p)),
+            (AnyState::Smoke(s), _) => AnyStats::Smoke(SmokeStats::of(s, &SmokeParams::default())),
+            (AnyState::Gas(s), _) => AnyStats::Gas(GasStats::of(s)),
+        }
+    }
+
     /// The first non-finite value, `(array, row, col)`, looking at the arrays in saving order.
     pub fn first_non_finite(&self) -> Option<(&'static str, usize, usize)> {
         let fields: Vec<(&'static str, &Grid<f32>)> = match self {

@@ -6,10 +6,10 @@ use eddy::gpu::Gpu;
 use eddy::water::WaterState;
 use std::path::PathBuf;
 
-/// The test device: any adapter (a software one is fine), validation on. Panics with an install
+/// The test device: an adapter that runs every model (a software one is fine), validation on. Panics with an install
 /// hint when there is none: a GPU test never passes without a device.
 pub fn gpu() -> Gpu {
-    match Gpu::headless() {
+    match Gpu::headless_for(&eddy::ModelKind::requirements(&eddy::ModelKind::ALL)) {
         Ok(g) => g,
         Err(e) => panic!(
             "GPU tests need a wgpu adapter and found none: {e}\n\
