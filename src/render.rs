@@ -174,7 +174,7 @@ impl WaterRenderer {
 }
 
 /// Which gas field a [`GasRenderer`] shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GasField {
     /// Density: dark (0.5 and below) through purple (ambient 1) and orange to yellow (2.5 and above).
     #[default]

@@ -5,7 +5,6 @@ mod common;
 use eddy::Simulation;
 use eddy::gpu::GpuError;
 use eddy::water::{GpuWater, WaterParams};
-use std::process::Command;
 
 #[test]
 fn lost_device_is_an_error_not_a_hang() {
@@ -35,7 +34,7 @@ fn grid_over_the_texture_limit_is_rejected_before_allocating() {
 #[cfg(feature = "cli")]
 #[test]
 fn unknown_adapter_name_is_a_clear_error() {
-    let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_eddy"))
         .args(["run", "--steps", "1"])
         .env("WGPU_ADAPTER_NAME", "no-such-adapter-xyz")
         .env("NODEVICE_SELECT", "1")

@@ -1,64 +1,67 @@
 //! A run is never lost: Ctrl-C and SIGTERM save the state reached, and a save that does not
 //! finish leaves the file that was there.
 
-use eddy::ModelKind;
 use eddy::model::AnyState;
 use eddy::npz::Npz;
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Duration;
 
-/// Starts a long smoke run in `cwd`, lets it step for a while, sends `signal`, and returns its
-/// exit status and stderr.
+/// Ctrl-C and SIGTERM sent to the `eddy` command (feature `cli`).
 #[cfg(feature = "cli")]
-fn interrupt(cwd: &Path, extra: &[&str], signal: &str) -> (Option<i32>, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_eddy"))
-        .args(["run", "--mode", "smoke", "--size", "96x64", "--steps", "100000000"])
-        .args(extra)
-        .current_dir(cwd)
-        .env("NODEVICE_SELECT", "1")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
-    let sent = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
-    assert!(sent.success(), "kill {signal} failed");
-    let o = child.wait_with_output().unwrap();
-    (o.status.code(), String::from_utf8_lossy(&o.stderr).to_string())
-}
+mod signals {
+    use eddy::ModelKind;
+    use eddy::model::AnyState;
+    use std::path::Path;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
 
-/// The step number in `... at step N (...`.
-fn reported_step(stderr: &str) -> u64 {
-    let after = stderr.split("at step ").nth(1).unwrap_or_else(|| panic!("no `at step` in: {stderr}"));
-    after.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
-}
+    /// Starts a long smoke run in `cwd`, lets it step for a while, sends `signal`, and returns its
+    /// exit status and stderr.
+    fn interrupt(cwd: &Path, extra: &[&str], signal: &str) -> (Option<i32>, String) {
+        let child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+            .args(["run", "--mode", "smoke", "--size", "96x64", "--steps", "100000000"])
+            .args(extra)
+            .current_dir(cwd)
+            .env("NODEVICE_SELECT", "1")
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(2500));
+        let sent = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        assert!(sent.success(), "kill {signal} failed");
+        let o = child.wait_with_output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).to_string())
+    }
 
-#[cfg(feature = "cli")]
-#[test]
-fn sigint_saves_the_state_reached_to_save() {
-    let dir = tempfile::tempdir().unwrap();
-    let (code, stderr) = interrupt(dir.path(), &["--save", "out.npz"], "-INT");
-    assert_eq!(code, Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted at step") && stderr.contains("out.npz"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    let step = reported_step(&stderr);
-    assert!(step > 0, "it ran some steps before the signal: {stderr}");
-    let (state, saved) = AnyState::load_npz(&dir.path().join("out.npz"), None).unwrap();
-    assert_eq!(saved, step, "the file holds the step the message reports");
-    assert_eq!((state.kind(), state.shape()), (ModelKind::Smoke, (64, 96)));
-    assert!(state.first_non_finite().is_none());
-}
+    /// The step number in `... at step N (...`.
+    fn reported_step(stderr: &str) -> u64 {
+        let after = stderr.split("at step ").nth(1).unwrap_or_else(|| panic!("no `at step` in: {stderr}"));
+        after.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    }
 
-#[cfg(feature = "cli")]
-#[test]
-fn sigterm_without_save_writes_eddy_interrupted() {
-    let dir = tempfile::tempdir().unwrap();
-    let (code, stderr) = interrupt(dir.path(), &[], "-TERM");
-    assert_eq!(code, Some(130), "{stderr}");
-    let path = dir.path().join("eddy-interrupted-smoke.npz");
-    let (state, saved) = AnyState::load_npz(&path, None).unwrap();
-    assert_eq!(saved, reported_step(&stderr));
-    assert_eq!(state.kind(), ModelKind::Smoke);
+    #[test]
+    fn sigint_saves_the_state_reached_to_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, stderr) = interrupt(dir.path(), &["--save", "out.npz"], "-INT");
+        assert_eq!(code, Some(130), "{stderr}");
+        assert!(stderr.contains("interrupted at step") && stderr.contains("out.npz"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let step = reported_step(&stderr);
+        assert!(step > 0, "it ran some steps before the signal: {stderr}");
+        let (state, saved) = AnyState::load_npz(&dir.path().join("out.npz"), None).unwrap();
+        assert_eq!(saved, step, "the file holds the step the message reports");
+        assert_eq!((state.kind(), state.shape()), (ModelKind::Smoke, (64, 96)));
+        assert!(state.first_non_finite().is_none());
+    }
+
+    #[test]
+    fn sigterm_without_save_writes_eddy_interrupted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, stderr) = interrupt(dir.path(), &[], "-TERM");
+        assert_eq!(code, Some(130), "{stderr}");
+        let path = dir.path().join("eddy-interrupted-smoke.npz");
+        let (state, saved) = AnyState::load_npz(&path, None).unwrap();
+        assert_eq!(saved, reported_step(&stderr));
+        assert_eq!(state.kind(), ModelKind::Smoke);
+    }
 }
 
 #[test]

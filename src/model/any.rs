@@ -730,16 +730,19 @@ impl AnyModel {
     }
 }
 
+/// A CPU reference as a function that runs `n` steps.
+pub type CpuSteps = Box<dyn FnMut(u32) -> Result<(), Error>>;
+
 /// A model's CPU reference (`CpuWater`, `CpuSmoke`, `CpuGas`) from `state`: a function that runs
 /// `n` steps.
 ///
 /// # Errors
 /// [`Error::Param`] when `params` fail their table or are another model's than `state`.
-pub fn cpu_reference(state: AnyState, params: ModelParams) -> Result<Box<dyn FnMut(u32) -> Result<(), Error>>, Error> {
+pub fn cpu_reference(state: AnyState, params: ModelParams) -> Result<CpuSteps, Error> {
     use crate::gas::CpuGas;
     use crate::smoke::CpuSmoke;
     use crate::water::CpuWater;
-    fn boxed(mut sim: impl Simulation + 'static) -> Box<dyn FnMut(u32) -> Result<(), Error>> {
+    fn boxed(mut sim: impl Simulation + 'static) -> CpuSteps {
         Box::new(move |n| sim.step(n))
     }
     Ok(match (state, params) {

@@ -337,7 +337,7 @@ impl Live {
         // A click of the fluid tool that did not drag (in gas: an explosion where it was released).
         if released && self.pointer.held == Some(Tool::Fluid) && !self.pointer.moved && !self.pointer.shift {
             if let Some(at) = self.pointer.at {
-                let at = self.to_cell(at);
+                let at = self.cell_at(at);
                 self.model().click(at);
             }
         }
@@ -347,7 +347,7 @@ impl Live {
         if !released { self.paint() } else { Ok(()) }
     }
 
-    fn to_cell(&mut self, (x, y): (f32, f32)) -> (f32, f32) {
+    fn cell_at(&mut self, (x, y): (f32, f32)) -> (f32, f32) {
         let (w, h) = (self.config.width as f32, self.config.height as f32);
         let (gw, gh) = self.model().size();
         (x / w * gw as f32, y / h * gh as f32)
@@ -356,9 +356,9 @@ impl Live {
     /// Applies the held tool along the pointer's path since the last event.
     fn paint(&mut self) -> Result<(), Error> {
         let (Some(tool), Some(at)) = (self.pointer.held, self.pointer.at) else { return Ok(()) };
-        let to = self.to_cell(at);
+        let to = self.cell_at(at);
         let from = match self.pointer.last {
-            Some(p) => self.to_cell(p),
+            Some(p) => self.cell_at(p),
             None => to,
         };
         self.pointer.last = Some(at);
