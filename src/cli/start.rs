@@ -104,7 +104,7 @@ impl Setup {
         {
             return Err(usage(GpuError::GridTooLarge { width: w, height: h, max: limits.max_texture_dimension_2d }));
         }
-        memory::check(self.kind, (w, h), extras, &gpu.adapter.get_info(), &limits).map_err(usage)?;
+        memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(usage)?;
         Ok(match self.origin {
             Origin::State(state, step) => (*state, step),
             Origin::Scene(source) => (AnyState::start(&source, (w, h), args.seed, &self.params)?, 0),

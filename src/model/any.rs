@@ -392,16 +392,7 @@ impl AnyModel {
         params.check()?;
         let (h, w) = state.shape();
         gpu::check_grid_size(device, w, h)?;
-        let estimate = memory::estimate(kind, w, h, memory::Extras::default());
-        if estimate.largest_texture > device.limits().max_buffer_size {
-            return Err(GpuError::TooLarge {
-                what: format!("{kind} at {w}x{h}"),
-                needs: format!("a {} texture ({})", memory::human(estimate.largest_texture), estimate.largest_name),
-                has: format!("the device allows {} in one resource", memory::human(device.limits().max_buffer_size)),
-                fits: "a smaller grid".into(),
-            }
-            .into());
-        }
+        let estimate = memory::check(kind, (w, h), memory::Extras::default(), None, &device.limits())?;
         let built = match (state, params) {
             (AnyState::Water(s), ModelParams::Water(p)) => GpuWater::new(device, queue, s, *p).map(Sim::Water),
             (AnyState::Smoke(s), ModelParams::Smoke(p)) => {

@@ -81,51 +81,62 @@ pub fn available_host_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// `a` and `b` as [`human`] writes them, or in bytes where that would make them look equal.
+fn human_pair(a: u64, b: u64) -> (String, String) {
+    let (ha, hb) = (human(a), human(b));
+    if ha == hb { (format!("{a} bytes"), format!("{b} bytes")) } else { (ha, hb) }
+}
+
 /// Checks that `kind` at `width x height` fits the adapter (`info`, `limits`) and the machine.
+/// Without `info` (a device an application brought) the adapter's memory is taken to be its own,
+/// not the machine's.
 ///
 /// # Errors
 /// [`GpuError::TooLarge`] with one line: what is needed, what there is, and the largest square
-/// grid that would fit.
+/// grid that passes every check.
 pub fn check(
     kind: ModelKind,
     (width, height): (usize, usize),
     extras: Extras,
-    info: &wgpu::AdapterInfo,
+    info: Option<&wgpu::AdapterInfo>,
     limits: &wgpu::Limits,
 ) -> Result<Estimate, GpuError> {
     let e = estimate(kind, width, height, extras);
-    let fit = |bytes_per_cell: f64, budget: f64| (budget / bytes_per_cell).sqrt().floor() as u64;
     let cells = (width as f64 * height as f64).max(1.0);
-    let too_large = |needs: String, has: String, side: u64| GpuError::TooLarge {
-        what: format!("{kind} at {width}x{height}"),
-        needs,
-        has,
-        fits: format!("{side}x{side}"),
-    };
+    // The largest square grid that fits `budget` at `bytes` for this grid's cells.
+    let side = |bytes: u64, budget: f64| (budget / (bytes as f64 / cells)).sqrt().floor() as u64;
+    let mut problem: Option<(String, String)> = None;
+    let mut fits = side(e.largest_texture, limits.max_buffer_size as f64);
     if e.largest_texture > limits.max_buffer_size {
-        return Err(too_large(
-            format!("a {} texture ({})", human(e.largest_texture), e.largest_name),
-            format!("the adapter allows {} in one resource", human(limits.max_buffer_size)),
-            fit(e.largest_texture as f64 / cells, limits.max_buffer_size as f64),
+        let (needs, has) = human_pair(e.largest_texture, limits.max_buffer_size);
+        problem = Some((
+            format!("a texture of {needs} ({})", e.largest_name),
+            format!("the adapter allows {has} in one resource (max_buffer_size)"),
         ));
     }
     if let Some(available) = available_host_memory() {
-        let unified = info.device_type == wgpu::DeviceType::Cpu;
-        let needed = e.host + if unified { e.gpu } else { 0 };
-        if needed > available {
-            let has = if unified {
-                format!("this machine has {} available, and {} keeps GPU memory in it", human(available), info.name)
+        let unified = info.filter(|i| i.device_type == wgpu::DeviceType::Cpu);
+        let needed = e.host + if unified.is_some() { e.gpu } else { 0 };
+        fits = fits.min(side(needed, available as f64 * 0.9));
+        if needed > available && problem.is_none() {
+            let (needs, has) = human_pair(needed, available);
+            let has = if let Some(info) = unified {
+                format!("this machine has {has} available, and {} keeps GPU memory in it", info.name)
             } else {
-                format!("this machine has {} available", human(available))
+                format!("this machine has {has} available")
             };
-            return Err(too_large(
-                format!("about {}", human(needed)),
-                has,
-                fit(needed as f64 / cells, available as f64 * 0.9),
-            ));
+            problem = Some((format!("about {needs}"), has));
         }
     }
-    Ok(e)
+    match problem {
+        None => Ok(e),
+        Some((needs, has)) => Err(GpuError::TooLarge {
+            what: format!("{kind} at {width}x{height}"),
+            needs,
+            has,
+            fits: format!("{fits}x{fits}"),
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -281,7 +281,7 @@ impl Live {
                 kind,
                 (w, h),
                 memory::Extras::default(),
-                &self.gpu.adapter.get_info(),
+                Some(&self.gpu.adapter.get_info()),
                 &self.gpu.device.limits(),
             )?;
             self.models[i] = Some(AnyModel::new(&self.gpu.device, &self.gpu.queue, &state, &params, step)?);
