@@ -49,3 +49,32 @@ fn every_wgsl_file_is_used() {
         "these .wgsl files are in no module of eddy::shaders::ALL (so never validated): {unused:?}"
     );
 }
+
+/// The registry's GPU needs of each model (what adapters are checked for) are those of its
+/// shaders: the storage-texture formats its compute modules bind and the most storage textures
+/// one of them binds. Read from the WGSL with naga, so a pass that adds a binding cannot leave
+/// the table behind.
+#[test]
+fn registry_storage_needs_match_the_shaders() {
+    use naga::{ImageClass, TypeInner};
+    for kind in eddy::ModelKind::ALL {
+        let prefix = format!("{}/", kind.name());
+        let mut formats = BTreeSet::new();
+        let mut most = 0;
+        for (_, source, _) in eddy::shaders::ALL.iter().filter(|(n, ..)| n.starts_with(&prefix)) {
+            let module = naga::front::wgsl::parse_str(source).unwrap();
+            let mut count = 0;
+            for (_, var) in module.global_variables.iter() {
+                if let TypeInner::Image { class: ImageClass::Storage { format, .. }, .. } = module.types[var.ty].inner {
+                    formats.insert(format!("{format:?}"));
+                    count += 1;
+                }
+            }
+            most = most.max(count);
+        }
+        let info = kind.info();
+        assert_eq!(most, info.storage_textures_per_stage, "{kind}: storage textures per pass");
+        let registry: BTreeSet<String> = info.storage_formats.iter().map(|(f, _)| format!("{f:?}")).collect();
+        assert_eq!(formats, registry, "{kind}: storage formats (naga's names vs wgpu's)");
+    }
+}
