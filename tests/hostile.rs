@@ -104,7 +104,7 @@ fn hostile_input_table() {
         row(&["run", "--mode", "water", "--load", &d("smoke.npz")], 1, "holds a smoke state"),
         row(&["run", "--load", &d("density-only.npz")], 1, "give --mode"),
         // Every reason true.
-        row(&["run", "--mode", "smoke", "--dt", "11"], 2, "above 10"),
+        row(&["run", "--mode", "smoke", "--dt", "11"], 2, "largest dt"),
         row(&["run", "--mode", "smoke", "--dt", "0"], 2, "does not advance"),
         row(&["run", "--mode", "smoke", "--velocity-dissipation", "-0.5"], 2, "negative factor"),
         row(&["run", "--mode", "smoke", "--velocity-dissipation", "1.5"], 2, "grows every step"),

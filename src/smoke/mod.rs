@@ -164,7 +164,7 @@ impl ParamTable for SmokeParams {
                     0.0,
                     10.0,
                     "dt <= 0 does not advance",
-                    "above 10 one step moves smoke by hundreds of cells at once; 10 is the largest step eddy tests",
+                    "10 is the largest dt eddy's tests run (tests/smoke_invariants.rs: finite and bounded)",
                 ),
             )
             .doc("time step", RIDEOUT),
