@@ -108,12 +108,11 @@ impl GasParams {
 
 const DTO: &str = "eddy, measured on the CPU reference";
 
-/// Why the damping and drain stop at 0.9: below, a tenth of the motion or excess density goes
-/// every step and nothing travels.
+/// The damping and drain: a factor kept per step.
 const KEPT: Range = Range::closed(
     0.9,
     1.0,
-    "below 0.9 a tenth of it is gone every step and nothing travels",
+    "below 0.9 more than a tenth of it goes every step; [0.9, 1] is what eddy's stability runs cover",
     "above 1 it grows every step without bound",
 );
 
@@ -148,7 +147,12 @@ impl ParamTable for GasParams {
                 "friction",
                 "fric",
                 "",
-                Range::closed(0.0, 0.1, "negative friction feeds shear instead of smoothing it", "above 0.1 shear freezes and the scheme loses stability"),
+                Range::closed(
+                    0.0,
+                    0.1,
+                    "negative friction feeds shear instead of smoothing it",
+                    "above 0.1 is outside what eddy's stability runs cover",
+                ),
             )
             .doc("perpendicular momentum exchange across faces", DTO)
             .key('f', 0.01),
