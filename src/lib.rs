@@ -34,6 +34,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod files;
 pub mod gas;
 pub mod gpu;
 pub mod grid;

@@ -97,7 +97,7 @@ fn view(args: cli::ViewArgs) -> cli::Result {
         return Err(usage(format!("--field {f} is not a {kind} field: {kind} has {}", kind.view_names())));
     }
     if let Some(path) = &args.screenshot {
-        eddy::npz::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
+        eddy::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
     }
     let size = setup.size(&args.sim)?;
     let start = match setup.origin {

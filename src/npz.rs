@@ -1,60 +1,19 @@
-//! NumPy `.npz` archives: [`Npz`] writes them (atomically), [`NpzReader`] reads them.
+//! NumPy `.npz` archives: [`Npz`] writes them (atomically, through [`crate::files`]),
+//! [`NpzReader`] reads them.
 //!
 //! Arrays are C-order `(H, W)` or `(H, W, C)`, row 0 at the top, float32 fields and uint8 masks,
 //! loadable with `numpy.load`.
 
+use crate::files::{commit, partial};
 use crate::grid::Grid;
 use crate::scene::SceneError;
 use std::path::{Path, PathBuf};
 
-/// The folder `path` is in (`.` for a bare file name).
-fn parent_dir(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
-/// Checks that `path` can be written as a file: it is not a directory or a device, and its folder
-/// exists (it is created if missing) and takes new files. Writes nothing at `path` itself.
-///
-/// # Errors
-/// [`SceneError::Io`] saying what is wrong.
-pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
-    let fail = |source| Err(SceneError::Io { path: path.to_path_buf(), source });
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.is_dir() {
-            return fail(std::io::Error::other("is a directory; give a file path such as out.npz"));
-        }
-        if !meta.is_file() {
-            return fail(std::io::Error::other("is not a regular file (a device or pipe); give a file path"));
-        }
-    }
-    check_writable_dir(parent_dir(path)).or_else(|e| match e {
-        SceneError::Io { source, .. } => fail(source),
-        other => Err(other),
-    })
-}
-
-/// Creates `dir` if missing and checks a file can be created in it (a temporary one, removed).
-///
-/// # Errors
-/// [`SceneError::Io`] naming `dir`.
-pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
-    let io = |source| SceneError::Io { path: dir.to_path_buf(), source };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    if !dir.is_dir() {
-        return Err(io(std::io::Error::other("is not a directory")));
-    }
-    tempfile::NamedTempFile::new_in(dir)
-        .map(drop)
-        .map_err(|e| io(std::io::Error::new(e.kind(), format!("cannot create files in this folder ({})", e.kind()))))
-}
-
 /// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first), atomically: the
-/// archive is written to a temporary file in the same folder and renamed over `path` only by
-/// [`Npz::finish`]. An interrupted or failed write (a full disk, a killed process, a dropped
-/// `Npz`) leaves whatever was at `path` as it was, and the temporary file is removed.
+/// archive is written to a temporary file in the same folder ([`crate::files::PARTIAL_PREFIX`]) and renamed
+/// over `path` only by [`Npz::finish`]. A failed write or a dropped `Npz` leaves whatever was at
+/// `path` as it was and removes the temporary file; a process killed outright leaves `path` as
+/// it was too, with the temporary file beside it.
 pub struct Npz {
     path: PathBuf,
     temp: tempfile::TempPath,
@@ -62,15 +21,14 @@ pub struct Npz {
 }
 
 impl Npz {
-    /// Starts writing `path` (nothing at `path` changes until [`Npz::finish`]).
+    /// Starts writing `path` (nothing at `path` changes until [`Npz::finish`]); its folder is
+    /// created if missing.
     ///
     /// # Errors
-    /// [`SceneError::Io`] when `path` is a directory or not a regular file, or its folder is
-    /// missing or not writable.
+    /// [`SceneError::Io`] when `path` is a directory or not a regular file, or no file can be
+    /// created in its folder.
     pub fn create(path: &Path) -> Result<Self, SceneError> {
-        let io = |source| SceneError::Io { path: path.to_path_buf(), source };
-        check_writable_file(path)?;
-        let (file, temp) = tempfile::NamedTempFile::new_in(parent_dir(path)).map_err(io)?.into_parts();
+        let (file, temp) = partial(path)?;
         let zip = npyz::npz::NpzWriter::new(std::io::BufWriter::new(file));
         Ok(Self { path: path.to_path_buf(), temp, zip })
     }
@@ -139,10 +97,8 @@ impl Npz {
         let mut writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
         writer.flush().map_err(|e| self.io(e))?;
         let file = writer.into_inner().map_err(|e| self.io(e.into_error()))?;
-        file.sync_all().map_err(|e| self.io(e))?;
-        drop(file);
         let Npz { path, temp, .. } = self;
-        temp.persist(&path).map_err(|e| SceneError::Io { path: path.clone(), source: e.error })
+        commit(file, temp, &path)
     }
 }
 

@@ -75,10 +75,10 @@ fn hostile_input_table() {
     let mut rows = vec![
         // Outputs are checked before the first step.
         row(&["run", "--steps", "5000", "--save", &dirpath], 2, "is a directory"),
-        row(&["run", "--steps", "5", "--save", "/proc/eddy-test.npz"], 2, "cannot create files in this folder"),
+        row(&["run", "--steps", "5", "--save", "/proc/eddy-test.npz"], 2, "cannot create files in its folder"),
         row(&["run", "--steps", "5", "--save", "/dev/full"], 2, "not a regular file"),
-        row(&["run", "--steps", "5", "--frames", "/proc/eddy-frames"], 2, "--frames"),
-        row(&["view", "--frames", "1", "--screenshot", &dirpath], 2, "--screenshot"),
+        row(&["run", "--steps", "5", "--frames", "/proc/eddy-frames"], 2, "--frames: /proc/eddy-frames"),
+        row(&["view", "--frames", "1", "--screenshot", &dirpath], 2, "is a directory"),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
         // Sizes: refused before allocating, one line, with what fits.
@@ -88,12 +88,12 @@ fn hostile_input_table() {
         row(&["run", "--scene", "basin", "--size", "0x10", "--steps", "1"], 2, "0x10"),
         row(&["run", "--scene", "basin", "--size", "100000x64", "--steps", "1"], 2, "max_texture_dimension_2d"),
         // Non-finite values stop the run and keep the last finite state.
-        row(&["run", "--load", &d("hot.npz"), "--steps", "50", "--save", &out], 1, "became non-finite"),
+        row(&["run", "--load", &d("hot.npz"), "--steps", "50", "--save", &out], 1, "is non-finite in"),
         // Bench bounds.
         row(&["bench", "--seconds", "inf"], 2, "--seconds"),
         row(&["bench", "--seconds", "NaN"], 2, "--seconds"),
-        row(&["bench", "--runs", "0"], 2, "--runs"),
-        row(&["bench", "--sizes", "0"], 2, "--sizes"),
+        row(&["bench", "--runs", "0"], 2, "allowed 1..=100 timed runs"),
+        row(&["bench", "--sizes", "0"], 2, "grid sides >= 1"),
         // Options, presets and starts that do not fit together.
         row(&["run", "--mode", "water", "--dt", "5"], 2, "--dt is a smoke option"),
         row(&["run", "--mode", "water", "--wind", "0.4,0"], 2, "--wind is a gas option"),
@@ -108,21 +108,23 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--dt", "0"], 2, "does not advance"),
         row(&["run", "--mode", "smoke", "--velocity-dissipation", "-0.5"], 2, "negative factor"),
         row(&["run", "--mode", "smoke", "--velocity-dissipation", "1.5"], 2, "grows every step"),
-        row(&["run", "--mode", "smoke", "--dt", "inf"], 2, "finite"),
+        row(&["run", "--mode", "smoke", "--dt", "inf"], 2, "it must be a finite number"),
+        // A rejected value is shown with every digit, not rounded into the range.
+        row(&["run", "--mode", "smoke", "--dt", "10.00001"], 2, "dt = 10.00001"),
         row(&["run", "--mode", "smoke", "--jacobi", "0"], 2, "skips the pressure solve"),
-        row(&["run", "--mode", "smoke", "--buoyancy", "NaN"], 2, "buoyancy"),
-        row(&["run", "--mode", "smoke", "--cell-size", "-1"], 2, "cell-size"),
-        row(&["run", "--mode", "smoke", "--splat-radius", "0"], 2, "splat-radius"),
+        row(&["run", "--mode", "smoke", "--buoyancy", "NaN"], 2, "it must be a finite number"),
+        row(&["run", "--mode", "smoke", "--cell-size", "-1"], 2, "a cell must have a size"),
+        row(&["run", "--mode", "smoke", "--splat-radius", "0"], 2, "a splat needs a radius > 0"),
         row(&["run", "--mode", "gas", "--diffusion", "0.5"], 2, "dissolves"),
-        row(&["run", "--mode", "gas", "--pressure", "-1"], 2, "pressure"),
+        row(&["run", "--mode", "gas", "--pressure", "-1"], 2, "pulls gas together"),
         row(&["run", "--mode", "gas", "--wind", "2,0"], 2, "the x component"),
         row(&["run", "--mode", "gas", "--neighbours", "6"], 2, "not one of 4, 8"),
         row(&["run", "--scene", "basin", "--side-share", "2"], 2, "oscillate"),
-        row(&["run", "--scene", "basin", "--max-speed", "NaN"], 2, "max-speed"),
+        row(&["run", "--scene", "basin", "--max-speed", "NaN"], 2, "max-speed = NaN"),
         row(&["run", "--mode", "gas", "--field", "temperature"], 2, "not a gas field"),
-        row(&["run", "--every", "0"], 2, "--every"),
-        row(&["run", "--scale", "0"], 2, "--scale"),
-        row(&["view", "--steps-per-frame", "100000"], 2, "--steps-per-frame"),
+        row(&["run", "--every", "0"], 2, "--every must be at least 1"),
+        row(&["run", "--scale", "0"], 2, "--scale must be 1..=64"),
+        row(&["view", "--steps-per-frame", "100000"], 2, "freezes the window"),
         // What clap refuses: one line, exit 2.
         row(&["run", "--bogus"], 2, "unexpected argument"),
         row(&["run", "--steps", "abc"], 2, "invalid value"),

@@ -13,10 +13,11 @@ mod signals {
     use std::process::{Command, Stdio};
     use std::time::Duration;
 
-    /// Starts a long smoke run in `cwd`, lets it step for a while, sends `signal`, and returns its
-    /// exit status and stderr.
+    /// Starts a long smoke run in `cwd`, waits until it says it is stepping, lets it step for a
+    /// second, sends `signal`, and returns its exit status and stderr.
     fn interrupt(cwd: &Path, extra: &[&str], signal: &str) -> (Option<i32>, String) {
-        let child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
             .args(["run", "--mode", "smoke", "--size", "96x64", "--steps", "100000000"])
             .args(extra)
             .current_dir(cwd)
@@ -24,11 +25,28 @@ mod signals {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(2500));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        // The runner prints "smoke: ... (96x64 cells), N steps" just before the first step.
+        let mut lines = Vec::new();
+        while !lines.iter().any(|l: &String| l.contains("cells), ")) {
+            match rx.recv_timeout(Duration::from_secs(120)) {
+                Ok(line) => lines.push(line),
+                Err(e) => panic!("the run did not start stepping ({e}): {lines:?}"),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1000));
         let sent = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
         assert!(sent.success(), "kill {signal} failed");
-        let o = child.wait_with_output().unwrap();
-        (o.status.code(), String::from_utf8_lossy(&o.stderr).to_string())
+        let status = child.wait().unwrap();
+        reader.join().unwrap();
+        lines.extend(rx.try_iter());
+        (status.code(), lines.join("\n"))
     }
 
     /// The step number in `... at step N (...`.
@@ -82,8 +100,17 @@ fn an_unfinished_save_leaves_the_previous_file() {
     assert_eq!(files, vec![std::ffi::OsString::from("state.npz")], "no temporary file is left behind");
     assert_eq!(AnyState::load_npz(&path, None).unwrap(), (good.clone(), 7));
 
-    // A finished save replaces it whole.
-    let other = AnyState::Water(eddy::water::WaterState::empty(24, 16));
-    other.save_npz(&path, 9).unwrap();
-    assert_eq!(AnyState::load_npz(&path, None).unwrap(), (other, 9));
+    // A finished save replaces it whole, keeping the permissions of the file it replaces (the
+    // temporary file it was written to is owner-only); a new file is readable by all.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o644, "a new file");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let other = AnyState::Water(eddy::water::WaterState::empty(24, 16));
+        other.save_npz(&path, 9).unwrap();
+        assert_eq!(AnyState::load_npz(&path, None).unwrap(), (other, 9));
+        assert_eq!(mode(&path), 0o640, "a replaced file keeps its mode");
+    }
 }

@@ -65,7 +65,14 @@ fn registry_storage_needs_match_the_shaders() {
             let module = naga::front::wgsl::parse_str(source).unwrap();
             let mut count = 0;
             for (_, var) in module.global_variables.iter() {
-                if let TypeInner::Image { class: ImageClass::Storage { format, .. }, .. } = module.types[var.ty].inner {
+                if let TypeInner::Image { class: ImageClass::Storage { format, access }, .. } =
+                    module.types[var.ty].inner
+                {
+                    // Adapters are checked for read-only and write-only access, not read-write.
+                    assert!(
+                        access != naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
+                        "{kind}: a read_write storage texture, which Requirements does not check for"
+                    );
                     formats.insert(format!("{format:?}"));
                     count += 1;
                 }

@@ -5,6 +5,11 @@
 // `cell_quantities(p)` with its bindings from 1 up. Reading H partials back instead of W x H
 // cells is what keeps statistics cheap.
 // CPU mirrors: each model's `*Stats::of` (src/water/mod.rs, src/smoke/mod.rs, src/gas/mod.rs).
+// Where a model's non-finite count is not 0, its other statistics mean nothing (WGSL's min and
+// max of a NaN may return either operand), and a product taken in f32 here (a squared
+// divergence) can overflow where the CPU's f64 does not: read them only when the count is 0.
+// The Kahan compensation relies on the compiler not reassociating floating point; one that did
+// (fast-math) would only lose the compensation's accuracy, not the sums.
 
 struct Partial {
     sum: vec4<f32>,

@@ -53,7 +53,8 @@ pub fn bench(args: BenchArgs) -> Result {
     println!("|---|---|---|---|---|---|");
     for &n in &args.sizes {
         eddy::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
-        memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())?;
+        memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
+            .map_err(usage)?;
         let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
         let mut gpu_steps = |k: u64| -> Result {

@@ -81,14 +81,9 @@ fn parse_mode(s: &str) -> std::result::Result<ModelKind, String> {
 /// Where a run starts and by which rules: shared by `view` and `run`.
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
-    /// Fluid model: water, smoke or gas [default: what --load's arrays or --scene's preset
-    /// belong to, else water].
-    #[arg(long, value_parser = parse_mode)]
+    #[arg(long, value_parser = parse_mode, help = mode_help())]
     pub mode: Option<ModelKind>,
-    /// Scene: a PNG file (black = solid, blue = water / smoke / dense gas, white or transparent =
-    /// empty, red = smoke or gas source) or a preset: basin, u-tube, random (water), plume
-    /// (smoke), explosion, wind (gas) [default: basin, plume, explosion by model].
-    #[arg(long)]
+    #[arg(long, help = scene_help())]
     pub scene: Option<String>,
     /// Start from a saved .npz state instead of a scene (its arrays tell the model).
     #[arg(long, value_name = "STATE.npz")]
@@ -179,8 +174,7 @@ pub struct ViewArgs {
     /// Window pixels per cell (initial window size; the window fits the screen).
     #[arg(long, default_value_t = 5)]
     pub scale: u32,
-    /// The field shown at start (V cycles through the model's fields) [default: the model's first].
-    #[arg(long)]
+    #[arg(long, help = field_help("The field shown at start (V cycles through them)"))]
     pub field: Option<String>,
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
@@ -212,9 +206,7 @@ pub struct RunArgs {
     /// With --frames: pixels per cell, 1..=64.
     #[arg(long, default_value_t = 1)]
     pub scale: u32,
-    /// The field drawn into frames: water mass; smoke density, temperature, velocity (speed),
-    /// pressure, divergence; gas density, velocity [default: the model's first].
-    #[arg(long)]
+    #[arg(long, help = field_help("The field drawn into frames"))]
     pub field: Option<String>,
 }
 
@@ -235,6 +227,37 @@ pub struct BenchArgs {
     /// Skip the CPU reference.
     #[arg(long)]
     pub no_cpu: bool,
+}
+
+/// `--mode`'s help: the models, from the registry.
+fn mode_help() -> String {
+    let names: Vec<&str> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+    format!(
+        "Fluid model: {} [default: what --load's arrays or --scene's preset belong to, else {}]",
+        names.join(", "),
+        ModelKind::ALL[0]
+    )
+}
+
+/// `--scene`'s help: the scene colours and every model's presets, from the registry.
+fn scene_help() -> String {
+    let presets: Vec<String> = ModelKind::ALL
+        .iter()
+        .map(|k| format!("{} ({k})", k.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")))
+        .collect();
+    let defaults: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{} for {k}", k.default_scene())).collect();
+    format!(
+        "Scene: a PNG file (black = solid, blue = water / smoke / dense gas, white or transparent = empty, \
+         red = smoke or gas source) or a preset: {} [default: {}]",
+        presets.join(", "),
+        defaults.join(", ")
+    )
+}
+
+/// `--field`'s help: every model's fields, from the registry.
+fn field_help(what: &str) -> String {
+    let fields: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.view_names())).collect();
+    format!("{what}: {} [default: the model's first]", fields.join("; "))
 }
 
 /// `eddy run --help`'s closing text: the state files' arrays, from the registry.

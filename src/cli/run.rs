@@ -3,9 +3,9 @@
 //! and saves it, and every `.npz` is written atomically.
 
 use super::{Exit, Result, RunArgs, usage};
+use eddy::files;
 use eddy::gpu::{Gpu, GpuError};
 use eddy::model::{AnyModel, ModelKind, memory};
-use eddy::npz;
 use eddy::render::FrameTarget;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -37,9 +37,15 @@ fn interrupted() -> bool {
     SIGNALS.load(Ordering::SeqCst) > 0
 }
 
-/// Where a state goes when the run is interrupted or blows up and no `--save` was given.
-fn fallback_path(kind: ModelKind) -> PathBuf {
-    PathBuf::from(format!("eddy-interrupted-{kind}.npz"))
+/// Where a state goes when the run stops early (`why` = `interrupted` or `last-finite`) and no
+/// `--save` was given: `eddy-<why>-<mode>.npz` in the current folder, or `...-2.npz`, `-3`, ...
+/// when that exists (an earlier run's file is never replaced).
+fn fallback_path(why: &str, kind: ModelKind) -> PathBuf {
+    let name = |n: u32| match n {
+        1 => PathBuf::from(format!("eddy-{why}-{kind}.npz")),
+        n => PathBuf::from(format!("eddy-{why}-{kind}-{n}.npz")),
+    };
+    (1..).map(name).find(|p| !p.exists()).expect("some name is free")
 }
 
 pub fn run(args: RunArgs) -> Result {
@@ -57,10 +63,15 @@ pub fn run(args: RunArgs) -> Result {
     }
     // Every output is checked before the first step: a run must not fail at its end.
     if let Some(path) = &args.save {
-        npz::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
+        files::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
     }
     if let Some(dir) = &args.frames {
-        npz::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
+        files::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
+    }
+    if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
+        eprintln!(
+            "note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved"
+        );
     }
     catch_signals();
 
@@ -90,7 +101,9 @@ pub fn run(args: RunArgs) -> Result {
             let image = target.render(&gpu.device, &gpu.queue, |encoder, view, size| {
                 model.draw(encoder, view, FrameTarget::FORMAT, size)
             })?;
-            image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            files::write_atomically(&path, |w| {
+                image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other)
+            })?;
         }
         Ok(())
     };
@@ -153,7 +166,7 @@ pub fn run(args: RunArgs) -> Result {
 
 /// Saves the state reached to `--save` (or the fallback path) and says so.
 fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64) -> Exit {
-    let path = args.save.clone().unwrap_or_else(|| fallback_path(model.kind()));
+    let path = args.save.clone().unwrap_or_else(|| fallback_path("interrupted", model.kind()));
     match model.save_npz(&path) {
         Ok(()) => Exit::Interrupted(format!(
             "interrupted at step {} ({done} of {} run); state saved to {}",
@@ -167,27 +180,27 @@ fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64) -> Exit {
     }
 }
 
-/// Names the first non-finite value, rolls back to the last finite state and saves it.
+/// Names a non-finite value, rolls back to the last finite state and saves it.
 fn save_last_finite(model: &mut AnyModel, args: &RunArgs, cells: u64) -> Exit {
     let step = model.steps_done();
     let place = match model.read_state().map(|s| s.first_non_finite()) {
         Ok(Some((field, row, col))) => {
-            format!("{field} became non-finite (first at row {row}, col {col}; {cells} cells)")
+            format!("{field} is non-finite in {cells} cells (the first in row-major order at row {row}, col {col})")
         }
-        _ => format!("{cells} cells became non-finite"),
+        _ => format!("{cells} cells are non-finite"),
     };
-    let path: PathBuf = args.save.clone().unwrap_or_else(|| fallback_path(model.kind()));
-    let saved = match model.rollback() {
+    let path: PathBuf = args.save.clone().unwrap_or_else(|| fallback_path("last-finite", model.kind()));
+    let (good, saved) = match model.rollback() {
         Some(good) => match model.save_npz(&path) {
-            Ok(()) => format!("the last finite state (step {good}) is saved to {}", path.display()),
-            Err(e) => format!("saving the last finite state (step {good}) to {} failed: {e}", path.display()),
+            Ok(()) => (good, format!("the last finite state (step {good}) is saved to {}", path.display())),
+            Err(e) => (good, format!("saving the last finite state (step {good}) to {} failed: {e}", path.display())),
         },
-        None => "there is no finite state to save".to_string(),
+        None => (0, "there is no finite state to save".to_string()),
     };
     Exit::Failed(
         format!(
-            "step {step}: {place}; {saved}; the parameters or the starting state are beyond what {} can run",
-            model.kind()
+            "by step {step} (checked after steps {}..={step}) {place}; {saved}; check the parameters and the starting state",
+            good + 1
         )
         .into(),
     )

@@ -3,7 +3,7 @@
 //! command line is a usage error naming what to change.
 
 use super::{Result, SimArgs, usage};
-use eddy::gpu::{Gpu, GpuError};
+use eddy::gpu::Gpu;
 use eddy::model::{AnyState, ModelKind, ModelParams, memory};
 use eddy::scene::{SceneError, SceneSource};
 
@@ -97,13 +97,7 @@ impl Setup {
     pub fn state(self, args: &SimArgs, gpu: &Gpu, extras: memory::Extras) -> Result<(AnyState, u64)> {
         let (w, h) = self.size(args)?;
         let limits = gpu.device.limits();
-        if w == 0
-            || h == 0
-            || w > limits.max_texture_dimension_2d as usize
-            || h > limits.max_texture_dimension_2d as usize
-        {
-            return Err(usage(GpuError::GridTooLarge { width: w, height: h, max: limits.max_texture_dimension_2d }));
-        }
+        eddy::gpu::check_grid_size(&gpu.device, w, h).map_err(usage)?;
         memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(usage)?;
         Ok(match self.origin {
             Origin::State(state, step) => (*state, step),

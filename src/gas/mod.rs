@@ -216,9 +216,10 @@ pub struct GasStats {
     pub total_mass: f64,
     /// Sum of momentum `(x, y)`.
     pub total_momentum: (f64, f64),
-    /// Smallest density of an open cell.
+    /// Smallest density of an open cell (infinity when there is none).
     pub min_density: f32,
-    /// Largest speed `|m| / rho` of an open cell with `rho > 1e-6` (cells/step).
+    /// Largest speed `|m| / rho` of an open cell with `rho >` [`cpu::RHO_EPSILON`] (cells/step;
+    /// minus infinity when there is none).
     pub max_speed: f32,
     /// Cells whose density or momentum is NaN or infinite.
     pub non_finite: u64,
@@ -243,7 +244,7 @@ impl GasStats {
             st.non_finite += !(rho.is_finite() && mx.is_finite() && my.is_finite()) as u64;
             if state.solid.as_slice()[i] == 0 {
                 st.min_density = st.min_density.min(rho);
-                if rho > 1e-6 {
+                if rho > cpu::RHO_EPSILON {
                     st.max_speed = st.max_speed.max((mx * mx + my * my).sqrt() / rho);
                 }
             }

@@ -19,14 +19,17 @@ impl Checkpoint {
         Self { copies }
     }
 
-    /// Records copies `sources -> checkpoint` into `encoder`.
+    /// Records copies `sources -> checkpoint` into `encoder`. `sources` must be the textures
+    /// [`Checkpoint::new`] was given (same count, sizes and formats); others are a wgpu
+    /// validation error, reported by the device.
     pub fn capture(&self, encoder: &mut wgpu::CommandEncoder, sources: &[&wgpu::Texture]) {
         for (from, to) in sources.iter().zip(&self.copies) {
             encoder.copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), from.size());
         }
     }
 
-    /// Records copies `checkpoint -> targets` into `encoder`.
+    /// Records copies `checkpoint -> targets` into `encoder`; `targets` as for
+    /// [`Checkpoint::capture`].
     pub fn restore(&self, encoder: &mut wgpu::CommandEncoder, targets: &[&wgpu::Texture]) {
         for (from, to) in self.copies.iter().zip(targets) {
             encoder.copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), from.size());

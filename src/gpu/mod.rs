@@ -101,8 +101,12 @@ impl Gpu {
             candidates.retain(|a| a.is_surface_supported(s));
         }
         if candidates.is_empty() {
-            let what = if surface.is_some() { "that can draw into the window" } else { "" };
-            return Err(GpuError::NoAdapter { reason: format!("adapters {what} found: {}", listed()) });
+            let reason = if labels.is_empty() {
+                "wgpu found none".to_string()
+            } else {
+                format!("none of these can draw into the window: {}", listed())
+            };
+            return Err(GpuError::NoAdapter { reason });
         }
         let low_power = wgpu::PowerPreference::from_env() == Some(wgpu::PowerPreference::LowPower);
         candidates.sort_by_key(|a| preference(&a.get_info(), low_power));

@@ -26,17 +26,20 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// Minimum `k`, or infinity where no cell contributed one.
+    /// Minimum `k` (0 or 1; panics otherwise), or infinity where no cell contributed one. Only
+    /// meaningful when the model's non-finite count is 0: WGSL's `min` of a NaN may return either
+    /// operand.
     pub fn min(&self, k: usize) -> f32 {
         if self.lo[k] >= 3e38 { f32::INFINITY } else { self.lo[k] }
     }
 
-    /// Maximum `k`, or minus infinity where no cell contributed one.
+    /// Maximum `k` (0 or 1; panics otherwise), or minus infinity where no cell contributed one;
+    /// as [`Totals::min`], only meaningful without non-finite cells.
     pub fn max(&self, k: usize) -> f32 {
         if self.hi[k] <= -3e38 { f32::NEG_INFINITY } else { self.hi[k] }
     }
 
-    /// Sum `k` as a count.
+    /// Sum `k` (0 to 3; panics otherwise) as a count: rounded, 0 when negative or NaN.
     pub fn count(&self, k: usize) -> u64 {
         self.sum[k].round().max(0.0) as u64
     }
@@ -52,8 +55,10 @@ pub struct Reduction {
 }
 
 impl Reduction {
-    /// Builds the pass for a grid `height` rows tall; `entries` are the model's layout entries,
-    /// bindings 1 and up.
+    /// Builds the pass for a grid `height` rows tall (cells), with a row-results buffer and a
+    /// staging buffer of `height x 32` bytes; `entries` are the model's layout entries, bindings
+    /// 1 and up. Creation errors surface through the device's error scopes
+    /// ([`super::scoped`]), as for [`Kernel::new`].
     pub fn new(
         device: &wgpu::Device,
         label: &'static str,
@@ -80,8 +85,9 @@ impl Reduction {
         Self { kernel, rows, staging, height }
     }
 
-    /// Runs the pass over `resources` (bindings 1 and up, in order) and adds the rows up.
-    /// Waits for the GPU.
+    /// Runs the pass over `resources` (bindings 1 and up, in the order of the `entries` given to
+    /// [`Reduction::new`]; other resources are a wgpu validation error, reported by the device)
+    /// and adds the rows up in f64. Waits for the GPU.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the rows cannot be read back.

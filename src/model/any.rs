@@ -252,15 +252,15 @@ impl AnyState {
     }
 
     /// Statistics computed on the CPU (the mirror of [`AnyModel::stats`]'s reduction); `params`
-    /// give water's wet threshold and smoke's cell size.
-    pub fn stats(&self, params: &ModelParams) -> AnyStats {
-        match (self, params) {
+    /// give water's wet threshold and smoke's cell size. `None` when `params` are another
+    /// model's.
+    pub fn stats(&self, params: &ModelParams) -> Option<AnyStats> {
+        Some(match (self, params) {
             (AnyState::Water(s), ModelParams::Water(p)) => AnyStats::Water(WaterStats::of(s, p.min_mass)),
-            (AnyState::Water(s), _) => AnyStats::Water(WaterStats::of(s, WaterParams::default().min_mass)),
             (AnyState::Smoke(s), ModelParams::Smoke(p)) => AnyStats::Smoke(SmokeStats::of(s, p)),
-            (AnyState::Smoke(s), _) => AnyStats::Smoke(SmokeStats::of(s, &SmokeParams::default())),
-            (AnyState::Gas(s), _) => AnyStats::Gas(GasStats::of(s)),
-        }
+            (AnyState::Gas(s), ModelParams::Gas(_)) => AnyStats::Gas(GasStats::of(s)),
+            _ => return None,
+        })
     }
 
     /// The first non-finite value, `(array, row, col)`, looking at the arrays in saving order.
@@ -375,9 +375,11 @@ impl AnyModel {
     ///
     /// # Errors
     /// [`Error::Param`] when `params` fail their table or are another model's than `state`;
+    /// [`GpuError::GridTooLarge`] when a side is 0 or above the device's 2D texture limit;
     /// [`GpuError::TooLarge`] when one texture would exceed what the device allows in one
-    /// resource; [`GpuError::OutOfMemory`] (one line, with the estimate) when the device refuses
-    /// the allocation; other [`GpuError`]s as the model's constructor gives them.
+    /// resource or the state would not fit the machine's memory ([`memory::check`], without
+    /// adapter information); [`GpuError::OutOfMemory`] (one line, with the estimate) when the
+    /// device refuses the allocation; other [`GpuError`]s as the model's constructor gives them.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -530,8 +532,9 @@ impl AnyModel {
         }
     }
 
-    /// Copies the current state into a checkpoint on the GPU (allocated on first use; the
-    /// state's bytes per cell, [`super::ModelInfo::state_bytes_per_cell`]).
+    /// Copies the current fields into a checkpoint on the GPU (allocated on first use:
+    /// [`super::ModelInfo::state_bytes_per_cell`] per cell), with the step reached. Submitted,
+    /// not waited for; a texture copy, no readback.
     pub fn checkpoint(&mut self) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         let previous = self.checkpoint.take().map(|(cp, _)| cp);
@@ -544,7 +547,9 @@ impl AnyModel {
     }
 
     /// Goes back to the last [`AnyModel::checkpoint`]; returns its step, or `None` (and changes
-    /// nothing) when there is none.
+    /// nothing) when there is none. The fields are restored, not the solid and source masks
+    /// (`eddy run` never edits them); [`AnyModel::steps_done`] goes back to the checkpoint's
+    /// step, while the model's own [`Simulation::steps_done`] keeps counting the steps run.
     pub fn rollback(&mut self) -> Option<u64> {
         let (cp, step) = self.checkpoint.as_ref()?;
         let mut encoder = self.device.create_command_encoder(&Default::default());
@@ -624,7 +629,7 @@ impl AnyModel {
     }
 
     /// The radius of the viewer's brushes, cells: 1/64 of the grid's longer side, at least 1.5;
-    /// smoke's splats are half its splat radius (default `W / 16`).
+    /// smoke's splats are half its splat radius (so `W / 16` by default), at least 1.5.
     pub fn brush_radius(&self) -> f32 {
         let (w, h) = self.size();
         match (&self.sim, self.params()) {

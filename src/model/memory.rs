@@ -38,6 +38,10 @@ pub struct Estimate {
     pub largest_texture: u64,
     /// Its name.
     pub largest_name: &'static str,
+    /// Of `gpu`, the bytes per cell (the rest does not grow with the grid).
+    pub gpu_per_cell: u64,
+    /// Of `host`, the bytes per cell (all of it).
+    pub host_per_cell: u64,
 }
 
 /// Largest staging buffer a readback uses (see `gpu::read_texture`).
@@ -47,20 +51,22 @@ const STAGING: u64 = 64 << 20;
 pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) -> Estimate {
     let info = kind.info();
     let cells = width as u64 * height as u64;
-    let per_cell: u64 = info.textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();
+    let mut per_cell: u64 = info.textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();
     let &(largest_name, largest, _) = info.textures.iter().max_by_key(|t| t.1).expect("a model has textures");
-    let mut gpu = cells * per_cell + STAGING.min(cells * 16) + height as u64 * 64;
     if extras.checkpoint {
-        gpu += cells * info.state_bytes_per_cell as u64;
+        per_cell += info.state_bytes_per_cell as u64;
     }
     if let Some(s) = extras.frame_scale {
-        gpu += cells * (s as u64 * s as u64) * 4;
+        per_cell += (s as u64 * s as u64) * 4;
     }
+    let host_per_cell = 2 * info.host_bytes_per_cell as u64;
     Estimate {
-        gpu,
-        host: 2 * cells * info.host_bytes_per_cell as u64,
+        gpu: cells * per_cell + STAGING.min(cells * 16) + height as u64 * 64,
+        host: cells * host_per_cell,
         largest_texture: cells * largest as u64,
         largest_name,
+        gpu_per_cell: per_cell,
+        host_per_cell,
     }
 }
 
@@ -73,7 +79,8 @@ pub fn human(bytes: u64) -> String {
     }
 }
 
-/// Memory the machine can give now (`MemAvailable`), where the OS says.
+/// Memory the machine can give now, bytes (`MemAvailable` in `/proc/meminfo`); `None` where
+/// there is no such file (other systems than Linux) or it cannot be read.
 pub fn available_host_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
@@ -102,11 +109,11 @@ pub fn check(
     limits: &wgpu::Limits,
 ) -> Result<Estimate, GpuError> {
     let e = estimate(kind, width, height, extras);
-    let cells = (width as f64 * height as f64).max(1.0);
-    // The largest square grid that fits `budget` at `bytes` for this grid's cells.
-    let side = |bytes: u64, budget: f64| (budget / (bytes as f64 / cells)).sqrt().floor() as u64;
+    // The largest square grid whose `per_cell` bytes fit `budget` (with the fixed bytes: about).
+    let side = |per_cell: u64, budget: f64| (budget.max(0.0) / per_cell.max(1) as f64).sqrt().floor() as u64;
+    let largest_per_cell = kind.info().textures.iter().map(|t| t.1).max().unwrap_or(1) as u64;
     let mut problem: Option<(String, String)> = None;
-    let mut fits = side(e.largest_texture, limits.max_buffer_size as f64);
+    let mut fits = side(largest_per_cell, limits.max_buffer_size as f64);
     if e.largest_texture > limits.max_buffer_size {
         let (needs, has) = human_pair(e.largest_texture, limits.max_buffer_size);
         problem = Some((
@@ -117,7 +124,9 @@ pub fn check(
     if let Some(available) = available_host_memory() {
         let unified = info.filter(|i| i.device_type == wgpu::DeviceType::Cpu);
         let needed = e.host + if unified.is_some() { e.gpu } else { 0 };
-        fits = fits.min(side(needed, available as f64 * 0.9));
+        let per_cell = e.host_per_cell + if unified.is_some() { e.gpu_per_cell } else { 0 };
+        let fixed = needed - per_cell * (width as u64 * height as u64);
+        fits = fits.min(side(per_cell, available as f64 * 0.9 - fixed as f64));
         if needed > available && problem.is_none() {
             let (needs, has) = human_pair(needed, available);
             let has = if let Some(info) = unified {

@@ -55,7 +55,8 @@ pub struct ModelInfo {
     pub about: &'static str,
     /// The fields it can draw (`--field`, the viewer's V key), the first being the default.
     pub views: &'static [FieldInfo],
-    /// The arrays of its `.npz` state (the first ones tell a file's model apart: [`ModelKind::of_arrays`]).
+    /// The arrays of its `.npz` state, in the order they are saved ([`ModelKind::of_arrays`]
+    /// tells a file's model from them).
     pub arrays: &'static [FieldInfo],
     /// Its scene presets (`--scene NAME`) with a line each; the first is its default scene.
     pub presets: &'static [(&'static str, &'static str)],
@@ -149,8 +150,8 @@ static SMOKE: ModelInfo = ModelInfo {
             shape: "(H, W, 2) float32",
             doc: "[..., 0] = x (right), [..., 1] = y (down)",
         },
-        FieldInfo { name: "temperature", unit: "degrees", shape: "(H, W) float32", doc: "temperature" },
         FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "smoke density, >= 0" },
+        FieldInfo { name: "temperature", unit: "degrees", shape: "(H, W) float32", doc: "temperature" },
         FieldInfo { name: "pressure", unit: "", shape: "(H, W) float32", doc: "the last pressure solve" },
         FieldInfo {
             name: "divergence",
@@ -195,13 +196,13 @@ static GAS: ModelInfo = ModelInfo {
         },
     ],
     arrays: &[
+        FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "gas per cell, ambient 1, >= 0" },
         FieldInfo {
             name: "momentum",
             unit: "density x cells/step",
             shape: "(H, W, 2) float32",
             doc: "[..., 0] = x (right), [..., 1] = y (down)",
         },
-        FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "gas per cell, ambient 1, >= 0" },
         SOLID,
         SOURCE,
     ],

@@ -259,6 +259,16 @@ impl ParamInfo {
         }
     }
 
+    /// Writes `value` exactly (every digit f32 keeps), for error messages: a rejected 10.00001
+    /// must not read as an allowed 10.
+    pub fn format_exact(&self, value: Value) -> String {
+        match value {
+            Value::Real(v) => v.to_string(),
+            Value::Pair(x, y) => format!("{x},{y}"),
+            other => self.format(other),
+        }
+    }
+
     /// What values are allowed, for help text: `[0.03, 0.1] cells/step`, `elsts | unity`, ...
     pub fn allowed(&self) -> String {
         let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
@@ -276,7 +286,7 @@ impl ParamInfo {
     /// [`ParamError`] naming the parameter, the value, the allowed range and why the side it
     /// crossed is refused.
     pub fn check(&self, value: Value) -> Result<(), ParamError> {
-        let refuse = |why: String| Err(ParamError::new(self.name, self.format(value), why));
+        let refuse = |why: String| Err(ParamError::new(self.name, self.format_exact(value), why));
         match (self.kind, value) {
             (_, Value::Auto) if self.auto.is_some() => Ok(()),
             (ParamKind::Real(r), Value::Real(v)) => r.refuse(v, self.unit).map_or(Ok(()), refuse),
@@ -369,7 +379,7 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
     /// water's `preset` sets the side share, which `side-share` then overrides).
     const TABLE: &'static [ParamSpec<Self>];
 
-    /// Checks every row, then the rules that tie parameters together ([`ParamTable::check_together`]).
+    /// Checks every row.
     ///
     /// # Errors
     /// [`ParamError`] for the first value out of its range.
@@ -377,14 +387,6 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
         for spec in Self::TABLE {
             spec.info.check((spec.get)(self))?;
         }
-        self.check_together()
-    }
-
-    /// Rules between parameters; none by default.
-    ///
-    /// # Errors
-    /// [`ParamError`] naming the parameter to change.
-    fn check_together(&self) -> Result<(), ParamError> {
         Ok(())
     }
 

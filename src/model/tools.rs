@@ -28,11 +28,13 @@ pub struct Stroke {
 }
 
 impl Stroke {
-    /// Disc centres every half `radius` along the move, both ends included.
+    /// Disc centres every half `radius` (cells; taken as at least 0.5) along the move, both ends
+    /// included.
     pub fn stamps(&self, radius: f32) -> Vec<(f32, f32)> {
         let (dx, dy) = (self.to.0 - self.from.0, self.to.1 - self.from.1);
         let len = (dx * dx + dy * dy).sqrt();
-        let count = (len / (radius * 0.5)).ceil().max(1.0) as usize;
+        let spacing = 0.5 * if radius.is_finite() { radius.max(0.5) } else { 0.5 };
+        let count = if len.is_finite() { (len / spacing).ceil().clamp(1.0, 1e6) as usize } else { 1 };
         (0..=count)
             .map(|i| {
                 let t = i as f32 / count as f32;

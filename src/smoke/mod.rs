@@ -80,8 +80,8 @@ pub struct SmokeParams {
     pub gradient_scale: f32,
     /// Jacobi iterations of the pressure solve per step, 1..=100000. Default 50.
     pub jacobi_iterations: u32,
-    /// Radius (cells) of the `plume` scene's source and of the viewer's splats; `None` = `W / 8`
-    /// (Rideout's `SplatRadius`). Not read by any pass.
+    /// Radius (cells) of the `plume` scene's source (the viewer's splats are half of it); `None`
+    /// = `W / 8` (Rideout's `SplatRadius`). Not read by any pass.
     pub splat_radius: Option<f32>,
 }
 
@@ -268,7 +268,7 @@ impl ParamTable for SmokeParams {
                 "cells",
                 Range::open_min(0.0, f32::INFINITY, "a splat needs a radius > 0", ""),
             )
-            .doc("radius of the plume scene's source and of the viewer's splats", RIDEOUT)
+            .doc("radius of the plume scene's source; the viewer's splats are half of it", RIDEOUT)
             .auto("W/8 (Rideout's SplatRadius)"),
             get: |p| p.splat_radius.map_or(Value::Auto, Value::Real),
             set: |p, v| p.splat_radius = if v == Value::Auto { None } else { Some(v.real()) },
@@ -307,9 +307,10 @@ pub struct SmokeStats {
     pub density_centroid_row: f64,
     /// Smallest density (infinite when no cell is open).
     pub min_density: f32,
-    /// Largest speed `|v|`, cells per time unit.
+    /// Largest speed `|v|` of an open cell, cells per time unit (minus infinity when no cell is
+    /// open).
     pub max_speed: f32,
-    /// Largest temperature.
+    /// Largest temperature of an open cell, degrees (minus infinity when no cell is open).
     pub max_temperature: f32,
     /// L2 norm `sqrt(sum div^2)` of the divergence of the current velocity (after the last
     /// projection), computed as [`cpu::divergence_of`] does.

@@ -226,7 +226,7 @@ impl ApplicationHandler for App {
                 Ok(false)
             }
             WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                live.key(event.logical_key.as_ref(), event_loop, &mut self.options).map(|_| false)
+                live.key(event.logical_key.as_ref(), event_loop, &self.options).map(|_| false)
             }
             WindowEvent::MouseInput { state, button, .. } => live.mouse(state, button).map(|_| false),
             WindowEvent::CursorMoved { position, .. } => {
@@ -256,49 +256,67 @@ impl Live {
     }
 
     /// Makes `kind` current, creating it on first use: from the loaded state or the scene when
-    /// it is the model the viewer started with, else from the scene if it is a PNG, else from
-    /// its default preset at the same size. A model this adapter cannot run stays unselected,
-    /// with a notice in the title.
-    fn switch(&mut self, kind: ModelKind, o: &mut ViewerOptions) -> Result<(), Error> {
+    /// it is the model the viewer started with, else from the scene if it is a PNG this model
+    /// can read, else from its default preset at the same size. The first model's errors end
+    /// the viewer (there is nothing to show); another model that cannot start (an adapter that
+    /// lacks what it needs, a grid too large for it) stays unselected with a notice in the title,
+    /// and the running model goes on. Returns whether `kind` is current.
+    fn switch(&mut self, kind: ModelKind, o: &ViewerOptions) -> Result<bool, Error> {
         let i = slot(kind);
         if self.models[i].is_none() {
-            let lacks = ModelKind::requirements(&[kind]).lacks(&self.gpu.adapter);
-            if !lacks.is_empty() {
-                self.notice = format!("{kind} needs {} on this adapter", lacks.join(", "));
-                return Ok(());
-            }
-            let params = self.params[i];
-            let first = o.params.kind() == kind;
-            let (state, step) = match (&o.start, first) {
-                (Start::State(state, step), true) => ((**state).clone(), *step),
-                (Start::Scene(source @ SceneSource::Png(_)), _) | (Start::Scene(source), true) => {
-                    (AnyState::start(source, o.size, o.seed, &params)?, 0)
+            match self.create(kind, o) {
+                Ok(model) => self.models[i] = Some(model),
+                Err(e) if o.params.kind() != kind => {
+                    self.notice = format!("{kind} cannot start: {e}");
+                    return Ok(false);
                 }
-                _ => (AnyState::start(&SceneSource::Preset(kind.default_scene().into()), o.size, o.seed, &params)?, 0),
-            };
-            let (h, w) = state.shape();
-            memory::check(
-                kind,
-                (w, h),
-                memory::Extras::default(),
-                Some(&self.gpu.adapter.get_info()),
-                &self.gpu.device.limits(),
-            )?;
-            self.models[i] = Some(AnyModel::new(&self.gpu.device, &self.gpu.queue, &state, &params, step)?);
+                Err(e) => return Err(e),
+            }
         }
         self.current = kind;
         self.notice.clear();
+        Ok(true)
+    }
+
+    fn create(&self, kind: ModelKind, o: &ViewerOptions) -> Result<AnyModel, Error> {
+        let lacks = ModelKind::requirements(&[kind]).lacks(&self.gpu.adapter);
+        if !lacks.is_empty() {
+            return Err(format!("this adapter lacks {}", lacks.join(", ")).into());
+        }
+        let params = self.params[slot(kind)];
+        let preset = || AnyState::start(&SceneSource::Preset(kind.default_scene().into()), o.size, o.seed, &params);
+        let (state, step) = match &o.start {
+            Start::State(state, step) if o.params.kind() == kind => ((**state).clone(), *step),
+            Start::Scene(source) if o.params.kind() == kind => (AnyState::start(source, o.size, o.seed, &params)?, 0),
+            // A PNG serves every model that can read its colours (red sources are not water's).
+            Start::Scene(source @ SceneSource::Png(_)) => {
+                (AnyState::start(source, o.size, o.seed, &params).or_else(|_| preset())?, 0)
+            }
+            _ => (preset()?, 0),
+        };
+        let (h, w) = state.shape();
+        let info = self.gpu.adapter.get_info();
+        memory::check(kind, (w, h), memory::Extras::default(), Some(&info), &self.gpu.device.limits())?;
+        Ok(AnyModel::new(&self.gpu.device, &self.gpu.queue, &state, &params, step)?)
+    }
+
+    /// Switches to the next model after the current one (in [`ModelKind::ALL`]'s order) that
+    /// can start.
+    fn switch_next(&mut self, o: &ViewerOptions) -> Result<(), Error> {
+        let from = slot(self.current);
+        for k in 1..ModelKind::ALL.len() {
+            if self.switch(ModelKind::ALL[(from + k) % ModelKind::ALL.len()], o)? {
+                return Ok(());
+            }
+        }
         Ok(())
     }
 
-    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop, o: &mut ViewerOptions) -> Result<(), Error> {
+    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop, o: &ViewerOptions) -> Result<(), Error> {
         match key {
             Key::Named(NamedKey::Escape) => event_loop.exit(),
             Key::Named(NamedKey::Space) => self.paused = !self.paused,
-            Key::Named(NamedKey::Tab) => {
-                let next = ModelKind::ALL[(slot(self.current) + 1) % ModelKind::ALL.len()];
-                self.switch(next, o)?;
-            }
+            Key::Named(NamedKey::Tab) => self.switch_next(o)?,
             Key::Character(c @ ("1" | "2" | "3")) => {
                 let i: usize = c.parse().expect("a digit");
                 self.switch(ModelKind::ALL[i - 1], o)?;
@@ -308,8 +326,10 @@ impl Live {
                 // Reset the scene, keeping the parameters as they are now.
                 let i = slot(self.current);
                 self.params[i] = self.model().params();
-                self.models[i] = None;
-                self.switch(self.current, o)?;
+                let view = self.model().view();
+                let mut model = self.create(self.current, o)?;
+                model.set_view(view)?;
+                self.models[i] = Some(model);
             }
             Key::Character("v" | "V") => self.model().cycle_view(),
             Key::Character(c) => {
@@ -424,11 +444,9 @@ impl Live {
         let model = self.model();
         let image = target
             .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
-        let tmp = path.with_extension("png.partial");
-        image
-            .save_with_format(&tmp, image::ImageFormat::Png)
-            .and_then(|()| std::fs::rename(&tmp, path).map_err(image::ImageError::IoError))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::files::write_atomically(path, |w| {
+            image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other)
+        })?;
         eprintln!("screenshot: {}", path.display());
         Ok(())
     }

@@ -34,7 +34,9 @@ fn constrain(v: f32, lo: f32, hi: f32) -> f32 {
 ///
 /// `state.mass` is `(H, W)` in units of a full cell (1.0 = `max_mass`); `state.solid` is
 /// `(H, W)`, non-zero = ground. Every flow is computed from the previous step's masses (`mass`)
-/// and accumulated into `new_mass`, so the result does not depend on the loop order.
+/// and accumulated into `new_mass`, so the flows do not depend on the loop order; the rounding
+/// of the sums does, and `shaders/water/apply.wgsl` adds them in this loop's order to match it
+/// to the bit.
 pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
     let (h, w) = state.mass.shape();
     let mass = &state.mass;

@@ -1,0 +1,101 @@
+//! Output files that are never half-written: a file is written beside its target and renamed
+//! over it when complete ([`write_atomically`], and [`crate::npz::Npz`]), and an output path is
+//! checked before a run starts ([`check_writable_file`], [`check_writable_dir`]).
+
+use crate::scene::SceneError;
+use std::path::Path;
+
+/// The folder `path` is in (`.` for a bare file name).
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Prefix of the temporary file eddy writes beside a target before renaming it over the target.
+/// Only a process killed outright (SIGKILL, a second Ctrl-C, a power cut) can leave one behind.
+pub const PARTIAL_PREFIX: &str = ".eddy-partial-";
+
+/// Refuses a target that is a directory or not a regular file (a device, a pipe).
+fn check_target(path: &Path) -> Result<(), SceneError> {
+    let fail =
+        |why: &str| Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why.to_string()) });
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => fail("is a directory; give a file path such as out.npz"),
+        Ok(meta) if !meta.is_file() => fail("is not a regular file (a device or pipe); give a file path"),
+        _ => Ok(()),
+    }
+}
+
+/// A temporary file beside `path` (its folder created if missing), to be renamed over it.
+pub(crate) fn partial(path: &Path) -> Result<(std::fs::File, tempfile::TempPath), SceneError> {
+    check_target(path)?;
+    let dir = parent_dir(path);
+    let io = |e: std::io::Error| SceneError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(e.kind(), format!("cannot create files in its folder ({})", e.kind())),
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let temp = tempfile::Builder::new().prefix(PARTIAL_PREFIX).tempfile_in(dir).map_err(io)?;
+    Ok(temp.into_parts())
+}
+
+/// Flushes `file` to disk and renames it over `path`, with the permissions of the file it
+/// replaces (a new file gets `rw-r--r--`, not the temporary file's owner-only mode).
+pub(crate) fn commit(file: std::fs::File, temp: tempfile::TempPath, path: &Path) -> Result<(), SceneError> {
+    let io = |source| SceneError::Io { path: path.to_path_buf(), source };
+    #[cfg(unix)]
+    let permissions = std::fs::metadata(path).map(|m| m.permissions()).unwrap_or_else(|_| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::Permissions::from_mode(0o644)
+    });
+    #[cfg(unix)]
+    file.set_permissions(permissions).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    temp.persist(path).map_err(|e| io(e.error))
+}
+
+/// Checks that `path` can be written as a file: not a directory or a device, and its folder
+/// (created if missing) takes new files. Writes nothing at `path` itself.
+///
+/// # Errors
+/// [`SceneError::Io`] saying what is wrong.
+pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
+    partial(path).map(drop)
+}
+
+/// Creates `dir` if missing and checks a file can be created in it (a temporary one, removed).
+///
+/// # Errors
+/// [`SceneError::Io`] naming `dir`.
+pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
+    let io = |source| SceneError::Io { path: dir.to_path_buf(), source };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    if !dir.is_dir() {
+        return Err(io(std::io::Error::other("is not a directory")));
+    }
+    tempfile::Builder::new()
+        .prefix(PARTIAL_PREFIX)
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| io(std::io::Error::new(e.kind(), format!("cannot create files in this folder ({})", e.kind()))))
+}
+
+/// Writes `path` atomically: `write` fills a temporary file beside it, which is then renamed
+/// over `path`; if `write` fails, `path` is left as it was. Used for PNG frames and screenshots.
+///
+/// # Errors
+/// [`SceneError::Io`] from creating, writing or renaming the file.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), SceneError> {
+    let (file, temp) = partial(path)?;
+    let mut w = std::io::BufWriter::new(&file);
+    let written = write(&mut w).and_then(|()| std::io::Write::flush(&mut w));
+    drop(w);
+    written.map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+    commit(file, temp, path)
+}
