@@ -3,7 +3,7 @@
 //! checked before a run starts ([`check_writable_file`], [`check_writable_dir`]).
 
 use crate::scene::SceneError;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The folder `path` is in (`.` for a bare file name).
 fn parent_dir(path: &Path) -> &Path {
@@ -17,36 +17,71 @@ fn parent_dir(path: &Path) -> &Path {
 /// Only a process killed outright (SIGKILL, a second Ctrl-C, a power cut) can leave one behind.
 pub const PARTIAL_PREFIX: &str = ".eddy-partial-";
 
-/// Refuses a target that is a directory or not a regular file (a device, a pipe).
-fn check_target(path: &Path) -> Result<(), SceneError> {
+/// The file `path` names, following symbolic links (up to 40 of them): writing through a link
+/// replaces the file it points to, never the link. A dangling link's target is created.
+fn resolve(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&p) {
+                Ok(t) if t.is_absolute() => p = t,
+                Ok(t) => p = parent_dir(&p).join(t),
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    p
+}
+
+/// Refuses a target that is a directory, not a regular file (a device, a pipe) or read-only.
+fn check_target(path: &Path, target: &Path) -> Result<(), SceneError> {
     let fail =
         |why: &str| Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why.to_string()) });
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => fail("is a directory; give a file path such as out.npz"),
+    match std::fs::metadata(target) {
+        Ok(meta) if meta.is_dir() => fail("is a directory; give a file path"),
         Ok(meta) if !meta.is_file() => fail("is not a regular file (a device or pipe); give a file path"),
+        Ok(meta) if meta.permissions().readonly() => {
+            fail("is read-only; eddy does not replace it: remove it or give another path")
+        }
         _ => Ok(()),
     }
 }
 
-/// A temporary file beside `path` (its folder created if missing), to be renamed over it.
-pub(crate) fn partial(path: &Path) -> Result<(std::fs::File, tempfile::TempPath), SceneError> {
-    check_target(path)?;
-    let dir = parent_dir(path);
-    let io = |e: std::io::Error| SceneError::Io {
-        path: path.to_path_buf(),
-        source: std::io::Error::new(e.kind(), format!("cannot create files in its folder ({})", e.kind())),
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let temp = tempfile::Builder::new().prefix(PARTIAL_PREFIX).tempfile_in(dir).map_err(io)?;
-    Ok(temp.into_parts())
+/// A file being written: the temporary file beside its target, and the target (symbolic links
+/// followed) it will be renamed over.
+pub(crate) struct Partial {
+    pub(crate) file: std::fs::File,
+    temp: tempfile::TempPath,
+    target: PathBuf,
 }
 
-/// Flushes `file` to disk and renames it over `path`, with the permissions of the file it
-/// replaces (a new file gets `rw-r--r--`, not the temporary file's owner-only mode).
-pub(crate) fn commit(file: std::fs::File, temp: tempfile::TempPath, path: &Path) -> Result<(), SceneError> {
+/// A temporary file beside `path`'s target (its folder created if missing), to be renamed over it.
+pub(crate) fn partial(path: &Path) -> Result<Partial, SceneError> {
+    let target = resolve(path);
+    check_target(path, &target)?;
+    let dir = parent_dir(&target);
+    let io = |e: std::io::Error| {
+        let why = if dir.exists() && !dir.is_dir() {
+            "its folder is a file".to_string()
+        } else {
+            format!("cannot create files in its folder ({})", e.kind())
+        };
+        SceneError::Io { path: path.to_path_buf(), source: std::io::Error::new(e.kind(), why) }
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let (file, temp) = tempfile::Builder::new().prefix(PARTIAL_PREFIX).tempfile_in(dir).map_err(io)?.into_parts();
+    Ok(Partial { file, temp, target })
+}
+
+/// Flushes the file to disk and renames it over its target, with the permissions of the file it
+/// replaces (a new file gets `rw-r--r--`, not the temporary file's owner-only mode). `path` is
+/// the name errors give.
+pub(crate) fn commit(partial: Partial, path: &Path) -> Result<(), SceneError> {
+    let Partial { file, temp, target } = partial;
     let io = |source| SceneError::Io { path: path.to_path_buf(), source };
     #[cfg(unix)]
-    let permissions = std::fs::metadata(path).map(|m| m.permissions()).unwrap_or_else(|_| {
+    let permissions = std::fs::metadata(&target).map(|m| m.permissions()).unwrap_or_else(|_| {
         use std::os::unix::fs::PermissionsExt;
         std::fs::Permissions::from_mode(0o644)
     });
@@ -54,11 +89,11 @@ pub(crate) fn commit(file: std::fs::File, temp: tempfile::TempPath, path: &Path)
     file.set_permissions(permissions).map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
-    temp.persist(path).map_err(|e| io(e.error))
+    temp.persist(&target).map_err(|e| io(e.error))
 }
 
-/// Checks that `path` can be written as a file: not a directory or a device, and its folder
-/// (created if missing) takes new files. Writes nothing at `path` itself.
+/// Checks that `path` can be written as a file: not a directory, a device or a read-only file,
+/// and its folder (created if missing) takes new files. Writes nothing at `path` itself.
 ///
 /// # Errors
 /// [`SceneError::Io`] saying what is wrong.
@@ -72,10 +107,10 @@ pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
 /// [`SceneError::Io`] naming `dir`.
 pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
     let io = |source| SceneError::Io { path: dir.to_path_buf(), source };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    if !dir.is_dir() {
-        return Err(io(std::io::Error::other("is not a directory")));
+    if dir.exists() && !dir.is_dir() {
+        return Err(io(std::io::Error::other("is a file, not a folder")));
     }
+    std::fs::create_dir_all(dir).map_err(io)?;
     tempfile::Builder::new()
         .prefix(PARTIAL_PREFIX)
         .tempfile_in(dir)
@@ -92,10 +127,10 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,
 ) -> Result<(), SceneError> {
-    let (file, temp) = partial(path)?;
-    let mut w = std::io::BufWriter::new(&file);
+    let partial = partial(path)?;
+    let mut w = std::io::BufWriter::new(&partial.file);
     let written = write(&mut w).and_then(|()| std::io::Write::flush(&mut w));
     drop(w);
     written.map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
-    commit(file, temp, path)
+    commit(partial, path)
 }

@@ -26,7 +26,9 @@ fn main() -> ExitCode {
         }
         Err(Exit::Failed(e)) => {
             eprintln!("{}", one_line(&*e));
-            ExitCode::FAILURE
+            // A grid too large for the adapter or the machine is a command-line matter (--size),
+            // however it was found: before allocating, or by the device refusing.
+            if too_large(&*e) { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
         Err(Exit::Interrupted(line)) => {
             eprintln!("eddy: {line}");
@@ -49,6 +51,16 @@ fn one_line(e: &dyn std::error::Error) -> String {
     line.replace('\n', " ")
 }
 
+/// Whether `e` (or an error it wraps) says the grid does not fit the adapter or the machine.
+fn too_large(e: &(dyn std::error::Error + 'static)) -> bool {
+    use eddy::gpu::GpuError;
+    let gpu = e.downcast_ref::<GpuError>().or_else(|| match e.downcast_ref::<eddy::Error>() {
+        Some(eddy::Error::Gpu(g)) => Some(g),
+        _ => None,
+    });
+    matches!(gpu, Some(GpuError::TooLarge { .. } | GpuError::GridTooLarge { .. } | GpuError::OutOfMemory(_)))
+}
+
 /// clap's errors as one line and exit status 2 (help and version print as clap prints them).
 fn clap_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
@@ -56,10 +68,16 @@ fn clap_error(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::SUCCESS;
     }
+    // clap's message: "error: ..." and its indented continuation lines, then a tip, then usage.
     let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+    let mut lines = text.lines();
+    let mut message =
+        lines.next().unwrap_or("bad arguments").trim_start_matches("error: ").trim_end_matches(':').to_string();
+    for l in lines.by_ref().take_while(|l| !l.trim().is_empty()) {
+        message.push_str(&format!(" {}", l.trim()));
+    }
     let tip = text.lines().find_map(|l| l.trim().strip_prefix("tip: ")).map(|t| format!(" ({t})")).unwrap_or_default();
-    eprintln!("eddy: error: {first}{tip}; see `eddy --help` or `eddy run --help`");
+    eprintln!("eddy: error: {message}{tip}; see `eddy --help`, `eddy run --help` or `eddy view --help`");
     ExitCode::from(2)
 }
 
@@ -98,17 +116,19 @@ fn view(args: cli::ViewArgs) -> cli::Result {
     }
     if let Some(path) = &args.screenshot {
         eddy::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
+        cli::check_extension("--screenshot", path, "png")?;
     }
-    let size = setup.size(&args.sim)?;
-    let start = match setup.origin {
-        cli::start::Origin::State(state, step) => Start::State(state, step),
-        cli::start::Origin::Scene(source) => Start::Scene(source),
+    let size = setup.size();
+    let (start, seed) = match setup.origin {
+        cli::start::Origin::State(state, step) => (Start::State(state, step), 1),
+        cli::start::Origin::Png(path, _) => (Start::Scene(eddy::scene::SceneSource::Png(path)), 1),
+        cli::start::Origin::Preset { name, seed, .. } => (Start::Scene(eddy::scene::SceneSource::Preset(name)), seed),
     };
     let options = ViewerOptions {
         params: setup.params,
         start,
         size,
-        seed: args.sim.seed,
+        seed,
         steps_per_frame: args.steps_per_frame,
         scale: args.scale,
         field: args.field,

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// it was too, with the temporary file beside it.
 pub struct Npz {
     path: PathBuf,
-    temp: tempfile::TempPath,
+    partial: crate::files::Partial,
     zip: npyz::npz::NpzWriter<std::io::BufWriter<std::fs::File>>,
 }
 
@@ -28,9 +28,10 @@ impl Npz {
     /// [`SceneError::Io`] when `path` is a directory or not a regular file, or no file can be
     /// created in its folder.
     pub fn create(path: &Path) -> Result<Self, SceneError> {
-        let (file, temp) = partial(path)?;
+        let partial = partial(path)?;
+        let file = partial.file.try_clone().map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
         let zip = npyz::npz::NpzWriter::new(std::io::BufWriter::new(file));
-        Ok(Self { path: path.to_path_buf(), temp, zip })
+        Ok(Self { path: path.to_path_buf(), partial, zip })
     }
 
     fn io(&self, source: impl Into<std::io::Error>) -> SceneError {
@@ -96,9 +97,9 @@ impl Npz {
         use std::io::Write;
         let mut writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
         writer.flush().map_err(|e| self.io(e))?;
-        let file = writer.into_inner().map_err(|e| self.io(e.into_error()))?;
-        let Npz { path, temp, .. } = self;
-        commit(file, temp, &path)
+        drop(writer.into_inner().map_err(|e| self.io(e.into_error()))?);
+        let Npz { path, partial, .. } = self;
+        commit(partial, &path)
     }
 }
 
@@ -115,6 +116,10 @@ impl NpzReader {
     /// [`SceneError::Io`] when missing, [`SceneError::Npz`] when not a zip archive.
     pub fn open(path: &Path) -> Result<Self, SceneError> {
         let p = path.to_path_buf();
+        if path.is_dir() {
+            let source = std::io::Error::other("is a directory; give an .npz file");
+            return Err(SceneError::Io { path: p, source });
+        }
         let archive = npyz::npz::NpzArchive::open(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
             _ => SceneError::Io { path: p.clone(), source: e },
@@ -156,6 +161,9 @@ impl NpzReader {
             .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
             .map_err(npz_err)?;
         let (h, w) = (shape[0] as usize, shape[1] as usize);
+        if h == 0 || w == 0 {
+            return Err(bad(format!("has shape {shape:?}: a grid needs at least one cell")));
+        }
         if data.len() != h * w * components.unwrap_or(1) as usize {
             return Err(bad("is truncated".into()));
         }
@@ -167,7 +175,7 @@ impl NpzReader {
         name: &'static str,
         components: Option<u64>,
     ) -> Result<Option<(usize, usize, Vec<f32>)>, SceneError> {
-        self.read_array(name, components, "float32", |npy, dtype| match dtype {
+        self.read_array(name, components, "float32 or float64, little-endian (<f4, <f8)", |npy, dtype| match dtype {
             "<f4" => Some(npy.into_vec::<f32>()),
             "<f8" => Some(npy.into_vec::<f64>().map(|v| v.into_iter().map(|x| x as f32).collect())),
             _ => None,
@@ -197,7 +205,8 @@ impl NpzReader {
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
         let values: Vec<i64> = npy.into_vec::<i64>().map_err(|e| bad(format!("is not an int64 scalar ({e})")))?;
         match values[..] {
-            [v] => Ok(Some(v)),
+            [v] if v >= 0 => Ok(Some(v)),
+            [v] => Err(bad(format!("= {v}: a step count is >= 0"))),
             _ => Err(bad(format!("has {} values; expected one", values.len()))),
         }
     }

@@ -188,16 +188,18 @@ pub enum SceneSource {
 }
 
 impl SceneSource {
-    /// A path that exists (or ends in `.png`) is a file; otherwise a known preset name.
+    /// A path that exists (or ends in `.png`) is a file; otherwise a known preset name (in any
+    /// letter case).
     ///
     /// # Errors
     /// [`SceneError::UnknownScene`] when it is neither.
     pub fn parse(s: &str) -> Result<Self, SceneError> {
         let path = Path::new(s);
-        if path.exists() || s.to_ascii_lowercase().ends_with(".png") {
+        let lower = s.to_ascii_lowercase();
+        if path.exists() || lower.ends_with(".png") {
             Ok(SceneSource::Png(path.to_path_buf()))
-        } else if ModelKind::owning_preset(s).is_some() {
-            Ok(SceneSource::Preset(s.to_string()))
+        } else if ModelKind::owning_preset(&lower).is_some() {
+            Ok(SceneSource::Preset(lower))
         } else {
             Err(SceneError::UnknownScene { name: s.to_string() })
         }
@@ -260,14 +262,20 @@ impl Scene {
     /// colour is not a scene colour.
     pub fn from_png(path: &Path, colours: Colours) -> Result<Self, SceneError> {
         let (palette, allowed): (&[([u8; 3], Cell)], _) = match colours {
-            Colours::Plain => {
-                (&PALETTE[..3], "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty")
-            }
+            Colours::Plain => (
+                &PALETTE[..3],
+                "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty \
+                     (red = a source is for smoke and gas)",
+            ),
             Colours::WithSources => (
                 &PALETTE[..],
                 "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty, red (255,0,0) = source",
             ),
         };
+        if path.is_dir() {
+            let source = std::io::Error::other("is a directory; give a PNG file or a preset name");
+            return Err(SceneError::Io { path: path.to_path_buf(), source });
+        }
         let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
         let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
             .map_err(|source| SceneError::Image { path: path.to_path_buf(), source })?

@@ -60,6 +60,24 @@ fn fixtures(dir: &Path) {
     hot.temperature.as_mut_slice().fill(3.0e38);
     hot.velocity_y.as_mut_slice().fill(-3.3e38);
     hot.save_npz(&p("hot.npz")).unwrap();
+    // Arrays of two models in one file; a negative step; a zero-sized array.
+    let mut npz = eddy::npz::Npz::create(&p("two-models.npz")).unwrap();
+    npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
+    npz.write_f32_components("momentum", &[&Grid::filled(8, 8, 0.0), &Grid::filled(8, 8, 0.0)]).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
+    npz.finish().unwrap();
+    let mut npz = eddy::npz::Npz::create(&p("negative-step.npz")).unwrap();
+    npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
+    npz.write_scalar_i64("step", -5).unwrap();
+    npz.finish().unwrap();
+    let mut npz = eddy::npz::Npz::create(&p("empty.npz")).unwrap();
+    npz.write_f32("mass", &Grid::filled(0, 4, 1.0)).unwrap();
+    npz.finish().unwrap();
+    std::fs::write(p("read-only.npz"), b"precious").unwrap();
+    let mut ro = std::fs::metadata(p("read-only.npz")).unwrap().permissions();
+    ro.set_readonly(true);
+    std::fs::set_permissions(p("read-only.npz"), ro).unwrap();
+    std::fs::write(p("a-file"), b"not a folder").unwrap();
     // Only `density`: no array says which model.
     let mut npz = eddy::npz::Npz::create(&p("density-only.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
@@ -125,7 +143,30 @@ fn hostile_input_table() {
         row(&["run", "--every", "0"], 2, "--every must be at least 1"),
         row(&["run", "--scale", "0"], 2, "--scale must be 1..=64"),
         row(&["view", "--steps-per-frame", "100000"], 2, "freezes the window"),
+        // Outputs that would destroy something or mislead.
+        row(&["run", "--steps", "5", "--save", &d("read-only.npz")], 2, "is read-only"),
+        row(&["run", "--steps", "5", "--save", &d("scene.png")], 2, "give a path ending in .npz"),
+        row(&["view", "--frames", "1", "--screenshot", &d("w.npz")], 2, "give a path ending in .png"),
+        row(&["run", "--steps", "5", "--save", &d("same.npz"), "--frames", &d("same.npz")], 2, "the same path"),
+        row(&["run", "--steps", "5", "--frames", &d("a-file")], 2, "is a file, not a folder"),
+        row(&["run", "--steps", "5", "--save", &d("a-file/x.npz")], 2, "its folder is a file"),
+        // Options that would do nothing.
+        row(&["run", "--load", &d("smoke.npz"), "--size", "64x48"], 2, "a loaded state has its own"),
+        row(&["run", "--scene", &d("red.png"), "--mode", "gas", "--size", "64x48"], 2, "a PNG scene has its own"),
+        row(&["run", "--scene", "basin", "--seed", "3"], 2, "--seed only seeds the `random` preset"),
+        row(&["run", "--scene", "BASIN", "--steps", "2", "--size", "32x24"], 0, "preset basin"),
+        row(&["view", "--size", "0x0"], 2, "each side must be at least 1 cell"),
+        row(&["run", "--size", "11585x11585", "--steps", "1"], 2, "about 11527x11527 fits"),
+        row(&["bench", "--sizes", "64,20000", "--runs", "1", "--seconds", "0.01"], 2, "20000x20000"),
+        // Files eddy cannot start from.
+        row(&["run", "--load", &d("two-models.npz")], 1, "more than one model"),
+        row(&["run", "--load", &d("negative-step.npz")], 1, "a step count is >= 0"),
+        row(&["run", "--load", &d("empty.npz")], 1, "at least one cell"),
+        row(&["run", "--load", &dirpath], 1, "is a directory; give an .npz file"),
+        row(&["run", "--scene", &dirpath, "--steps", "1"], 1, "is a directory; give a PNG file"),
+        row(&["run", "--mode", "gas", "--wind", "0,0,0"], 2, "two numbers"),
         // What clap refuses: one line, exit 2.
+        row(&["view", "--screenshot", &d("only.png")], 2, "--frames"),
         row(&["run", "--bogus"], 2, "unexpected argument"),
         row(&["run", "--steps", "abc"], 2, "invalid value"),
         row(&["run", "--mode", "lava"], 2, "not a model"),

@@ -114,3 +114,21 @@ fn an_unfinished_save_leaves_the_previous_file() {
         assert_eq!(mode(&path), 0o640, "a replaced file keeps its mode");
     }
 }
+
+/// Saving through a symbolic link writes the file it points to and keeps the link.
+#[cfg(unix)]
+#[test]
+fn saving_through_a_symlink_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let link = dir.path().join("link.npz");
+    std::os::unix::fs::symlink("real/target.npz", &link).unwrap(); // dangling until the save
+    let state = AnyState::Water(eddy::water::WaterState::empty(6, 4));
+    state.save_npz(&link, 3).unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
+    assert_eq!(AnyState::load_npz(&real.join("target.npz"), None).unwrap(), (state.clone(), 3));
+    state.save_npz(&link, 4).unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(AnyState::load_npz(&link, None).unwrap().1, 4);
+}

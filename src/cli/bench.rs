@@ -44,6 +44,11 @@ pub fn bench(args: BenchArgs) -> Result {
     }
     let kind = args.mode;
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
+    for &n in &args.sizes {
+        eddy::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
+        memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
+            .map_err(usage)?;
+    }
     let params = ModelParams::defaults(kind);
     let scene = kind.info().bench_scene;
     println!("eddy bench: {kind} (default parameters, `{scene}` scene): {}", kind.info().about);
@@ -52,9 +57,6 @@ pub fn bench(args: BenchArgs) -> Result {
     println!("| grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
     println!("|---|---|---|---|---|---|");
     for &n in &args.sizes {
-        eddy::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
-        memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
-            .map_err(usage)?;
         let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
         let mut gpu_steps = |k: u64| -> Result {

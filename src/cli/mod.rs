@@ -32,6 +32,15 @@ pub fn usage(message: impl Into<Box<dyn std::error::Error>>) -> Exit {
     Exit::Usage(message.into())
 }
 
+/// Refuses an output path whose extension is not `ext` (`--save x.png` would write a zip where
+/// a picture was, and `--screenshot w.npz` a picture over a state).
+pub fn check_extension(option: &str, path: &std::path::Path, ext: &str) -> Result {
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+        return Ok(());
+    }
+    Err(usage(format!("{option} {}: give a path ending in .{ext}", path.display())))
+}
+
 /// What the commands return.
 pub type Result<T = ()> = std::result::Result<T, Exit>;
 
@@ -62,7 +71,8 @@ pub enum Command {
     /// Run a model headless: scene in, PNG frames and .npz state out.
     #[command(after_help = format!("{}\n\n{EXIT_STATUS}", run_help()))]
     Run(RunArgs),
-    /// Measure steps/s and Mcells/s of the GPU path and the CPU reference.
+    /// Measure steps/s and Mcells/s of the GPU path and the CPU reference (each model's default
+    /// parameters, on its bench scene).
     Bench(BenchArgs),
 }
 
@@ -88,12 +98,13 @@ pub struct SimArgs {
     /// Start from a saved .npz state instead of a scene (its arrays tell the model).
     #[arg(long, value_name = "STATE.npz")]
     pub load: Option<PathBuf>,
-    /// Size of a preset scene, WxH cells (PNG scenes have their image's size).
-    #[arg(long, value_name = "WxH", value_parser = parse_size, default_value = "192x128")]
-    pub size: (usize, usize),
-    /// Seed of the `random` preset.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Size of a preset scene, WxH cells [default: 192x128] (a PNG scene or a loaded state has
+    /// its own).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: Option<(usize, usize)>,
+    /// Seed of the `random` preset [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
     #[command(flatten)]
     pub params: ParamArgs,
 }
@@ -179,8 +190,9 @@ pub struct ViewArgs {
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
     pub frames: Option<u64>,
-    /// Save what the window shows as a PNG when quitting after --frames.
-    #[arg(long, value_name = "PATH", requires = "frames")]
+    /// Save what the window shows as a PNG (a .png path) when quitting after --frames (requires
+    /// --frames).
+    #[arg(long, value_name = "PATH.png", requires = "frames")]
     pub screenshot: Option<PathBuf>,
 }
 
@@ -191,9 +203,9 @@ pub struct RunArgs {
     /// Number of steps to run.
     #[arg(long, default_value_t = 1000)]
     pub steps: u64,
-    /// Write the final state here as .npz (written to a temporary file and renamed, so an
-    /// existing file is replaced only by a complete one). Checked to be writable before the
-    /// first step. Arrays per model: see "State files" below.
+    /// Write the final state here (a .npz path; written to a temporary file and renamed, so an
+    /// existing file is replaced only by a complete one, never a read-only one). Checked to be
+    /// writable before the first step. Arrays per model: see "State files" below.
     #[arg(long, value_name = "OUT.npz")]
     pub save: Option<PathBuf>,
     /// Write PNG frames into this directory (frame_000000.png, ... numbered by step), created if
@@ -269,9 +281,10 @@ fn run_help() -> String {
         text.push_str(&format!("  {kind}: {}\n", arrays.join("; ")));
     }
     text.push_str(
-        "\nCtrl-C (or SIGTERM) stops at the next step boundary and saves the state reached to --save \
-         (or eddy-interrupted-<mode>.npz), then exits 130. A value that becomes NaN or infinite stops \
-         the run at the next check and saves the last finite state.",
+        "\nCtrl-C (or SIGTERM) stops at the next check (about every 0.25 s of stepping, after the step \
+         in progress) and saves the state reached to --save (or eddy-interrupted-<mode>.npz), then exits \
+         130. A value that becomes NaN or infinite stops the run at the next check and saves the last \
+         finite state (to --save, or eddy-last-finite-<mode>.npz).",
     );
     text
 }

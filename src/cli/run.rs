@@ -27,7 +27,9 @@ const MAX_CHUNK: u64 = 4096;
 fn catch_signals() {
     let _ = ctrlc::set_handler(|| {
         if SIGNALS.fetch_add(1, Ordering::SeqCst) >= 1 {
-            eprintln!("eddy: second interrupt: exiting without saving");
+            eprintln!(
+                "eddy: second interrupt: exiting without saving (a save in progress stays as a .eddy-partial-* file beside its target)"
+            );
             std::process::exit(130);
         }
     });
@@ -38,7 +40,7 @@ fn interrupted() -> bool {
 }
 
 /// Where a state goes when the run stops early (`why` = `interrupted` or `last-finite`) and no
-/// `--save` was given: `eddy-<why>-<mode>.npz` in the current folder, or `...-2.npz`, `-3`, ...
+/// `--save` was given, or when `--save` fails at the end (`unsaved`): `eddy-<why>-<mode>.npz` in the current folder, or `...-2.npz`, `-3`, ...
 /// when that exists (an earlier run's file is never replaced).
 fn fallback_path(why: &str, kind: ModelKind) -> PathBuf {
     let name = |n: u32| match n {
@@ -64,6 +66,10 @@ pub fn run(args: RunArgs) -> Result {
     // Every output is checked before the first step: a run must not fail at its end.
     if let Some(path) = &args.save {
         files::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
+        super::check_extension("--save", path, "npz")?;
+        if args.frames.as_ref().is_some_and(|f| f == path) {
+            return Err(usage("--save and --frames name the same path: a state file and a folder of frames"));
+        }
     }
     if let Some(dir) = &args.frames {
         files::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
@@ -80,7 +86,7 @@ pub fn run(args: RunArgs) -> Result {
     let describe = setup.describe(&args.sim);
     let params = setup.params;
     let extras = memory::Extras { checkpoint: true, frame_scale: args.frames.as_ref().map(|_| args.scale) };
-    let (state, first_step) = setup.state(&args.sim, &gpu, extras)?;
+    let (state, first_step) = setup.state(&gpu, extras)?;
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, first_step)?;
     drop(state);
     model.set_view(view).map_err(usage)?;
@@ -119,6 +125,9 @@ pub fn run(args: RunArgs) -> Result {
     while done < args.steps {
         if interrupted() {
             bar.finish_and_clear();
+            if frames.is_some() && !done.is_multiple_of(args.every) {
+                save_frame(&mut model)?; // the step it stopped at
+            }
             return Err(save_interrupted(&mut model, &args, done));
         }
         let mut n = chunk.min(args.steps - done);
@@ -155,7 +164,19 @@ pub fn run(args: RunArgs) -> Result {
     );
     println!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
     if let Some(path) = &args.save {
-        model.save_npz(path)?;
+        if let Err(e) = model.save_npz(path) {
+            // The run is done; its state is not lost because its path went bad meanwhile.
+            let fallback = fallback_path("unsaved", model.kind());
+            return Err(match model.save_npz(&fallback) {
+                Ok(()) => format!(
+                    "saving {} failed ({e}); the state is saved to {} instead",
+                    path.display(),
+                    fallback.display()
+                ),
+                Err(e2) => format!("saving {} failed ({e}), and so did {} ({e2})", path.display(), fallback.display()),
+            }
+            .into());
+        }
         println!("saved {} (step {})", path.display(), model.steps_done());
     }
     if let Some(dir) = &args.frames {

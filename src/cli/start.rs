@@ -1,11 +1,13 @@
 //! From `SimArgs` to what a run starts with: the model (given, or inferred from `--load` or the
 //! preset), its parameters from the tables, and the starting state; every inconsistency in the
-//! command line is a usage error naming what to change.
+//! command line is a usage error naming what to change. Files (`--load`, a PNG `--scene`) are
+//! read and checked here, before any GPU work.
 
 use super::{Result, SimArgs, usage};
 use eddy::gpu::Gpu;
 use eddy::model::{AnyState, ModelKind, ModelParams, memory};
-use eddy::scene::{SceneError, SceneSource};
+use eddy::scene::{Colours, DEFAULT_PRESET_SIZE, Scene, SceneSource};
+use std::path::PathBuf;
 
 /// What a run starts from.
 pub struct Setup {
@@ -13,41 +15,56 @@ pub struct Setup {
     pub kind: ModelKind,
     /// Its parameters: the defaults with the options given.
     pub params: ModelParams,
-    /// Where it starts: a scene to build, or a state already loaded (with its step).
+    /// Where it starts.
     pub origin: Origin,
 }
 
 /// Where a run starts.
 pub enum Origin {
-    /// A scene file or preset, built at `size` with `seed`.
-    Scene(SceneSource),
+    /// A preset, to be built at `size` `(W, H)` with `seed` once the size is checked.
+    Preset {
+        /// Its name.
+        name: String,
+        /// `(W, H)`, cells.
+        size: (usize, usize),
+        /// Seed of `random`.
+        seed: u64,
+    },
+    /// A PNG scene, read and checked.
+    Png(PathBuf, Box<Scene>),
     /// A state loaded from `--load`, and the step it was saved at.
     State(Box<AnyState>, u64),
 }
 
 impl SimArgs {
     /// Works out the model and its parameters and checks the command line is consistent:
-    /// `--scene` and `--load` together, a preset or an option of another model, a value out of
-    /// its range are usage errors. Reads `--load` (which can tell the model).
+    /// `--scene` and `--load` together, a preset or an option of another model, `--size` or
+    /// `--seed` where they do nothing, a value out of its range are usage errors. Reads `--load`
+    /// (which can tell the model) and a PNG `--scene`.
     pub fn setup(&self) -> Result<Setup> {
         if self.scene.is_some() && self.load.is_some() {
             return Err(usage("--scene and --load both say where the run starts: give one of them"));
         }
-        let preset = self.scene.as_deref().and_then(ModelKind::owning_preset);
-        let (kind, origin) = match &self.load {
+        if let Some((w, h)) = self.size
+            && (w == 0 || h == 0)
+        {
+            return Err(usage(format!("--size {w}x{h}: each side must be at least 1 cell")));
+        }
+        let scene = self.scene.as_deref().map(str::to_ascii_lowercase);
+        let preset = scene.as_deref().and_then(ModelKind::owning_preset);
+        let (kind, source) = match &self.load {
             Some(path) => {
                 let (state, step) = AnyState::load_npz(path, self.mode)?;
-                (state.kind(), Origin::State(Box::new(state), step))
+                (state.kind(), Err(Origin::State(Box::new(state), step)))
             }
             None => {
                 let kind = self.mode.or(preset).unwrap_or(ModelKind::Water);
                 let name = self.scene.as_deref().unwrap_or(kind.default_scene());
-                (kind, Origin::Scene(SceneSource::parse(name)?))
+                (kind, Ok(SceneSource::parse(name)?))
             }
         };
-        if let (Some(owner), Some(name)) = (preset, &self.scene)
+        if let (Some(owner), Some(name), Ok(SceneSource::Preset(_))) = (preset, &scene, &source)
             && owner != kind
-            && matches!(origin, Origin::Scene(SceneSource::Preset(_)))
         {
             return Err(usage(format!(
                 "--scene {name} is a {owner} preset, and this run is {kind}: use --mode {owner} (or drop --mode), \
@@ -66,42 +83,62 @@ impl SimArgs {
             params.set(info.name, *value).map_err(usage)?;
         }
         params.check().map_err(usage)?;
+        let has_own_size = |what: &str| usage(format!("--size sets a preset's size; {what} has its own: drop --size"));
+        let origin = match source {
+            Err(state) => {
+                if self.size.is_some() {
+                    return Err(has_own_size("a loaded state"));
+                }
+                state
+            }
+            Ok(SceneSource::Png(path)) => {
+                if self.size.is_some() {
+                    return Err(has_own_size("a PNG scene"));
+                }
+                let colours = if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources };
+                let scene = Scene::from_png(&path, colours)?;
+                Origin::Png(path, Box::new(scene))
+            }
+            Ok(SceneSource::Preset(name)) => {
+                Origin::Preset { name, size: self.size.unwrap_or(DEFAULT_PRESET_SIZE), seed: self.seed.unwrap_or(1) }
+            }
+        };
+        if self.seed.is_some() && !matches!(&origin, Origin::Preset { name, .. } if name == "random") {
+            return Err(usage("--seed only seeds the `random` preset: drop it, or use --scene random"));
+        }
         Ok(Setup { kind, params, origin })
     }
 }
 
 impl Setup {
-    /// `(W, H)` of the grid the run will have, without building it (the PNG's header, the
-    /// preset size, the loaded state's shape).
-    pub fn size(&self, args: &SimArgs) -> Result<(usize, usize)> {
+    /// `(W, H)` of the grid the run will have, without building it.
+    pub fn size(&self) -> (usize, usize) {
         match &self.origin {
             Origin::State(state, _) => {
                 let (h, w) = state.shape();
-                Ok((w, h))
+                (w, h)
             }
-            Origin::Scene(SceneSource::Preset(_)) => Ok(args.size),
-            Origin::Scene(SceneSource::Png(path)) => {
-                let (w, h) = image::image_dimensions(path)
-                    .map_err(|source| SceneError::Image { path: path.clone(), source })
-                    .map_err(|e| match std::fs::metadata(path) {
-                        Err(io) => SceneError::Io { path: path.clone(), source: io },
-                        Ok(_) => e,
-                    })?;
-                Ok((w as usize, h as usize))
+            Origin::Preset { size, .. } => *size,
+            Origin::Png(_, scene) => {
+                let (h, w) = scene.solid.shape();
+                (w, h)
             }
         }
     }
 
     /// Checks the grid fits the adapter (texture limit, memory with `extras`), then builds the
-    /// starting state.
-    pub fn state(self, args: &SimArgs, gpu: &Gpu, extras: memory::Extras) -> Result<(AnyState, u64)> {
-        let (w, h) = self.size(args)?;
+    /// starting state and the step it is at.
+    pub fn state(self, gpu: &Gpu, extras: memory::Extras) -> Result<(AnyState, u64)> {
+        let (w, h) = self.size();
         let limits = gpu.device.limits();
         eddy::gpu::check_grid_size(&gpu.device, w, h).map_err(usage)?;
         memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(usage)?;
         Ok(match self.origin {
             Origin::State(state, step) => (*state, step),
-            Origin::Scene(source) => (AnyState::start(&source, (w, h), args.seed, &self.params)?, 0),
+            Origin::Png(_, scene) => (AnyState::from_scene(self.kind, &scene, &self.params), 0),
+            Origin::Preset { name, size, seed } => {
+                (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
+            }
         })
     }
 
@@ -109,9 +146,9 @@ impl Setup {
     pub fn describe(&self, args: &SimArgs) -> String {
         match (&self.origin, &args.load) {
             (Origin::State(_, step), Some(p)) => format!("state {} (step {step})", p.display()),
-            (Origin::Scene(s @ SceneSource::Preset(_)), _) => format!("{s} at {}x{}", args.size.0, args.size.1),
-            (Origin::Scene(s), _) => s.to_string(),
             (Origin::State(..), None) => "a state".to_string(),
+            (Origin::Preset { name, size, .. }, _) => format!("preset {name} at {}x{}", size.0, size.1),
+            (Origin::Png(path, _), _) => path.display().to_string(),
         }
     }
 }

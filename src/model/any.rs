@@ -204,6 +204,18 @@ impl AnyState {
     pub fn load_npz(path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
         let mut npz = NpzReader::open(path)?;
         let names = npz.array_names();
+        let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(&names)).collect();
+        if owners.len() > 1 {
+            let owners: Vec<&str> = owners.iter().map(|k| k.name()).collect();
+            return Err(SceneError::WrongModel {
+                path: path.to_path_buf(),
+                message: format!(
+                    "its arrays ({}) belong to more than one model ({}): save one model's state per file",
+                    names.join(", "),
+                    owners.join(", ")
+                ),
+            });
+        }
         let found = ModelKind::of_arrays(&names);
         let kind = match (kind, found) {
             (Some(k), Some(f)) if k != f => {
@@ -227,7 +239,7 @@ impl AnyState {
                 });
             }
         };
-        let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0).max(0) as u64;
+        let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
         let state = match kind {
             ModelKind::Water => AnyState::Water(WaterState::read_from(&mut npz, path)?),
             ModelKind::Smoke => AnyState::Smoke(SmokeState::read_from(&mut npz, path)?),
@@ -247,7 +259,7 @@ impl AnyState {
             AnyState::Smoke(s) => s.write_to(&mut npz)?,
             AnyState::Gas(s) => s.write_to(&mut npz)?,
         }
-        npz.write_scalar_i64(STEP_ARRAY, step as i64)?;
+        npz.write_scalar_i64(STEP_ARRAY, i64::try_from(step).unwrap_or(i64::MAX))?;
         npz.finish()
     }
 
@@ -324,20 +336,34 @@ impl AnyStats {
         }
     }
 
-    /// One line describing the state.
+    /// One line describing the state; a minimum, maximum or centroid over no cells reads `n/a`.
     pub fn line(&self) -> String {
+        /// `v` with `digits` decimals, or `n/a` when it is an empty set's +-infinity or NaN.
+        fn or_na(v: f64, digits: usize) -> String {
+            if v.is_finite() { format!("{v:.digits$}") } else { "n/a".to_string() }
+        }
         match self {
             AnyStats::Water(s) => format!(
-                "total mass {:.4}, wet cells {}, mass {:.4}..{:.4}",
-                s.total_mass, s.wet_cells, s.min_mass, s.max_mass
+                "total mass {:.4}, wet cells {}, mass of open cells {}..{}",
+                s.total_mass,
+                s.wet_cells,
+                or_na(s.min_mass as f64, 4),
+                or_na(s.max_mass as f64, 4)
             ),
             AnyStats::Smoke(s) => format!(
-                "total density {:.4}, density centroid row {:.2}, max speed {:.3} cells/time unit, divergence L2 after projection {:.4}",
-                s.total_density, s.density_centroid_row, s.max_speed, s.divergence_l2
+                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, divergence L2 after projection {:.4}",
+                s.total_density,
+                or_na(s.density_centroid_row, 2),
+                or_na(s.max_speed as f64, 3),
+                s.divergence_l2
             ),
             AnyStats::Gas(s) => format!(
-                "total mass {:.4}, total momentum ({:.4}, {:.4}), min density {:.4}, max speed {:.3} cells/step",
-                s.total_mass, s.total_momentum.0, s.total_momentum.1, s.min_density, s.max_speed
+                "total mass {:.4}, total momentum ({:.4}, {:.4}), min density {}, max speed {} cells/step",
+                s.total_mass,
+                s.total_momentum.0,
+                s.total_momentum.1,
+                or_na(s.min_density as f64, 4),
+                or_na(s.max_speed as f64, 3)
             ),
         }
     }

@@ -277,16 +277,7 @@ impl ModelKind {
     /// The model whose state has these `.npz` arrays: `mass` is water, `velocity` or
     /// `temperature` smoke, `momentum` gas; `None` when they do not say (e.g. `density` alone).
     pub fn of_arrays(names: &[String]) -> Option<ModelKind> {
-        let has = |n: &str| names.iter().any(|a| a == n);
-        if has("mass") {
-            Some(ModelKind::Water)
-        } else if has("velocity") || has("temperature") {
-            Some(ModelKind::Smoke)
-        } else if has("momentum") {
-            Some(ModelKind::Gas)
-        } else {
-            None
-        }
+        Self::ALL.into_iter().find(|k| k.marks(names))
     }
 
     /// What an adapter needs to run these models (see [`crate::gpu::Requirements`]).
@@ -305,6 +296,17 @@ impl ModelKind {
             r.storage_textures_per_stage = r.storage_textures_per_stage.max(info.storage_textures_per_stage);
         }
         r
+    }
+
+    /// Whether `names` has an array only this model saves (`mass`; `velocity`, `temperature`;
+    /// `momentum`), see [`ModelKind::of_arrays`].
+    pub fn marks(self, names: &[String]) -> bool {
+        let marks: &[&str] = match self {
+            ModelKind::Water => &["mass"],
+            ModelKind::Smoke => &["velocity", "temperature"],
+            ModelKind::Gas => &["momentum"],
+        };
+        names.iter().any(|n| marks.contains(&n.as_str()))
     }
 
     /// Index of field `name` among [`ModelInfo::views`].

@@ -240,10 +240,10 @@ impl ParamInfo {
                 .position(|n| n.eq_ignore_ascii_case(s.trim()))
                 .map(Value::Choice)
                 .ok_or_else(|| format!("{s:?} is not one of {}", names.join(", "))),
-            ParamKind::Pair(_) => {
-                let (x, y) = s.split_once(',').ok_or_else(|| format!("{s:?} is not X,Y, e.g. 0.25,0"))?;
-                Ok(Value::Pair(real(x)?, real(y)?))
-            }
+            ParamKind::Pair(_) => match s.split(',').collect::<Vec<_>>()[..] {
+                [x, y] => Ok(Value::Pair(real(x)?, real(y)?)),
+                _ => Err(format!("{s:?} is not X,Y (two numbers), e.g. 0.25,0")),
+            },
         }
     }
 

@@ -457,10 +457,20 @@ impl Live {
             return Ok(());
         }
         let (fps, rate) = (self.title_frames as f64 / dt, self.title_steps as f64 / dt);
+        let stats = self.model().stats()?;
+        if stats.non_finite() > 0 && !self.paused {
+            // Stop here, say so (title and terminal), and let the user reset or change parameters.
+            self.paused = true;
+            let kind = self.current;
+            self.notice = format!(
+                "{} cells became NaN or infinite: paused; R resets the scene, keys change parameters",
+                stats.non_finite()
+            );
+            eprintln!("eddy: {kind}: {}", self.notice);
+        }
         let paused = if self.paused { " | paused (Space)" } else { "" };
         let notice = if self.notice.is_empty() { String::new() } else { format!(" | {}", self.notice) };
         let model = self.model();
-        let stats = model.stats()?;
         let kind = model.kind();
         let divergence = stats.divergence().map_or(String::new(), |d| format!(" | |div| after projection {d:.3}"));
         let title = format!(
