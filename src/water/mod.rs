@@ -103,8 +103,10 @@ const ELSTS: &str = "Elsts, water_sim (2009)";
 impl ParamTable for WaterParams {
     const TABLE: &'static [ParamSpec<Self>] = &[
         ParamSpec {
-            info: ParamInfo::of("preset", "rules", "", ParamKind::Choice(&["elsts", "unity"]))
-                .doc("rule set: side flow (m - m_n) / 4 (Elsts) or / 2 (the Unity port); sets --side-share", ELSTS),
+            info: ParamInfo::of("preset", "rules", "", ParamKind::Choice(&["elsts", "unity"])).doc(
+                "rule set: side flow (m - m_n) / 4 (Elsts) or / 2 (the Unity port); sets --side-share's default",
+                ELSTS,
+            ),
             get: |p| Value::Choice(p.rules as usize),
             set: |p, v| {
                 p.rules = if v.choice() == 1 { RulePreset::Unity } else { RulePreset::Elsts };
