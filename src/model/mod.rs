@@ -4,16 +4,18 @@
 //!
 //! The command line, the viewer and the bench read these tables; none of them lists models or
 //! parameters of its own. A model's own module (`water`, `smoke`, `gas`) holds its parameter
-//! table ([`params::ParamTable::TABLE`]); this module says which models exist, and
-//! [`any`] is the one place that matches on the model to run one.
+//! table ([`params::ParamTable::TABLE`]); this module says which models exist, and [`any`] and
+//! [`state`] are the one place that matches on the model.
 
 pub mod any;
 pub mod memory;
 pub mod params;
+pub mod state;
 pub mod tools;
 
-pub use any::{AnyModel, AnyState, AnyStats, ModelParams};
+pub use any::AnyModel;
 pub use params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
+pub use state::{AnyState, AnyStats, ModelParams};
 
 use crate::gas::GasParams;
 use crate::smoke::SmokeParams;

@@ -355,11 +355,14 @@ impl Live {
         };
         let released = state == ElementState::Released;
         // A click of the fluid tool that did not drag (in gas: an explosion where it was released).
-        if released && self.pointer.held == Some(Tool::Fluid) && !self.pointer.moved && !self.pointer.shift {
-            if let Some(at) = self.pointer.at {
-                let at = self.cell_at(at);
-                self.model().click(at);
-            }
+        if released
+            && self.pointer.held == Some(Tool::Fluid)
+            && !self.pointer.moved
+            && !self.pointer.shift
+            && let Some(at) = self.pointer.at
+        {
+            let at = self.cell_at(at);
+            self.model().click(at);
         }
         self.pointer.held = if released { None } else { tool };
         self.pointer.last = None;

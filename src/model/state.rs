@@ -1,0 +1,359 @@
+//! The types [`super::AnyModel`] deals in, for any model: its parameters ([`ModelParams`]), its
+//! state on the CPU ([`AnyState`]: start, load, save) and its statistics ([`AnyStats`]). Each
+//! matches on the model once per operation, as `any.rs` does for running one.
+
+use super::ModelKind;
+use super::ParamInfo;
+use super::params::{ParamTable, Value};
+use crate::error::ParamError;
+use crate::gas::{GasParams, GasState, GasStats};
+use crate::grid::Grid;
+use crate::npz::{Npz, NpzReader};
+use crate::scene::{Colours, Scene, SceneError, SceneSource};
+use crate::smoke::{SmokeParams, SmokeState, SmokeStats};
+use crate::water::{WaterParams, WaterState, WaterStats};
+use std::path::Path;
+
+/// Name of the `.npz` array that holds the step a state was saved at (int64, 0-d).
+pub const STEP_ARRAY: &str = "step";
+
+/// The parameters of one model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ModelParams {
+    /// Water's.
+    Water(WaterParams),
+    /// Smoke's.
+    Smoke(SmokeParams),
+    /// Gas'.
+    Gas(GasParams),
+}
+
+/// Runs `$body` with `$p` bound to the parameter struct inside, whatever the model.
+macro_rules! with_params {
+    ($params:expr, $p:ident => $body:expr) => {
+        match $params {
+            ModelParams::Water($p) => $body,
+            ModelParams::Smoke($p) => $body,
+            ModelParams::Gas($p) => $body,
+        }
+    };
+}
+
+fn get<P: ParamTable>(p: &P, name: &str) -> Option<Value> {
+    P::spec(name).map(|s| (s.get)(p))
+}
+
+impl ModelParams {
+    /// The defaults of `kind` (each row's documented default).
+    pub fn defaults(kind: ModelKind) -> Self {
+        match kind {
+            ModelKind::Water => ModelParams::Water(WaterParams::default()),
+            ModelKind::Smoke => ModelParams::Smoke(SmokeParams::default()),
+            ModelKind::Gas => ModelParams::Gas(GasParams::default()),
+        }
+    }
+
+    /// Which model these belong to.
+    pub fn kind(&self) -> ModelKind {
+        match self {
+            ModelParams::Water(_) => ModelKind::Water,
+            ModelParams::Smoke(_) => ModelKind::Smoke,
+            ModelParams::Gas(_) => ModelKind::Gas,
+        }
+    }
+
+    /// The value of parameter `name`, `None` if the model has no such parameter.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        with_params!(self, p => get(p, name))
+    }
+
+    /// Sets parameter `name` after checking it; nothing changes on error.
+    ///
+    /// # Errors
+    /// [`ParamError`] when the value is out of range or the model has no such parameter.
+    pub fn set(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        with_params!(self, p => p.set_checked(name, value))
+    }
+
+    /// Checks every parameter against its row.
+    ///
+    /// # Errors
+    /// [`ParamError`] for the first one out of range.
+    pub fn check(&self) -> Result<(), ParamError> {
+        with_params!(self, p => p.check())
+    }
+
+    /// The parameter whose viewer key is `key` (lower case lowers, upper case raises) moved one
+    /// step; `Ok(None)` when no parameter has that key.
+    ///
+    /// # Errors
+    /// [`ParamError`] if the moved value fails a rule between parameters (nothing changes).
+    pub fn nudge(&mut self, key: char) -> Result<Option<&'static ParamInfo>, ParamError> {
+        let lower = key.to_ascii_lowercase();
+        let Some(info) = self.kind().params().into_iter().find(|p| p.key == Some(lower)) else { return Ok(None) };
+        let value = self.get(info.name).expect("a row of this model");
+        self.set(info.name, info.nudge(value, key != lower))?;
+        Ok(Some(info))
+    }
+
+    /// The parameters that have viewer keys, as `symbol value` pairs with the key: for a title
+    /// or status line, e.g. `D 0.05 (d)`.
+    pub fn keyed_summary(&self) -> String {
+        self.kind()
+            .params()
+            .into_iter()
+            .filter_map(|info| {
+                let key = info.key?;
+                let value = self.get(info.name)?;
+                Some(format!("{} {} ({key})", info.symbol, info.format(value)))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The smoke splat radius for a grid `width` cells wide ([`SmokeParams::splat_radius_for`]);
+    /// `W / 8` for the other models, which have none.
+    pub(crate) fn splat_radius(&self, width: usize) -> f32 {
+        match self {
+            ModelParams::Smoke(p) => p.splat_radius_for(width),
+            _ => width as f32 / 8.0,
+        }
+    }
+}
+
+/// The state of one model on the CPU.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyState {
+    /// Water's.
+    Water(WaterState),
+    /// Smoke's.
+    Smoke(SmokeState),
+    /// Gas'.
+    Gas(GasState),
+}
+
+impl AnyState {
+    /// Which model it is a state of.
+    pub fn kind(&self) -> ModelKind {
+        match self {
+            AnyState::Water(_) => ModelKind::Water,
+            AnyState::Smoke(_) => ModelKind::Smoke,
+            AnyState::Gas(_) => ModelKind::Gas,
+        }
+    }
+
+    /// `(H, W)`.
+    pub fn shape(&self) -> (usize, usize) {
+        match self {
+            AnyState::Water(s) => s.shape(),
+            AnyState::Smoke(s) => s.shape(),
+            AnyState::Gas(s) => s.shape(),
+        }
+    }
+
+    /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature).
+    pub fn from_scene(kind: ModelKind, scene: &Scene, params: &ModelParams) -> Self {
+        match (kind, params) {
+            (ModelKind::Water, _) => AnyState::Water(WaterState::from_scene(scene)),
+            (ModelKind::Smoke, ModelParams::Smoke(p)) => {
+                AnyState::Smoke(SmokeState::from_scene(scene, p.ambient_temperature))
+            }
+            (ModelKind::Smoke, _) => AnyState::Smoke(SmokeState::from_scene(scene, 0.0)),
+            (ModelKind::Gas, _) => AnyState::Gas(GasState::from_scene(scene)),
+        }
+    }
+
+    /// The state `params`' model starts in from a scene file or preset; presets are built at
+    /// `size` `(W, H)` with `seed` (the `plume` preset with the smoke's splat radius).
+    ///
+    /// # Errors
+    /// [`SceneError`] as [`Scene::load`] gives them.
+    pub fn start(
+        source: &SceneSource,
+        size: (usize, usize),
+        seed: u64,
+        params: &ModelParams,
+    ) -> Result<Self, SceneError> {
+        let kind = params.kind();
+        let colours = if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources };
+        let scene = match source {
+            SceneSource::Preset(name) if name == "plume" => Scene::plume(size.0, size.1, params.splat_radius(size.0))?,
+            _ => Scene::load(source, size, seed, colours)?,
+        };
+        Ok(Self::from_scene(kind, &scene, params))
+    }
+
+    /// Reads a state saved by eddy (or written by NumPy with the same arrays), with the step it
+    /// was saved at (0 when the file does not say). The model is `kind` when given, else the one
+    /// its arrays tell ([`ModelKind::of_arrays`]).
+    ///
+    /// # Errors
+    /// [`SceneError::WrongModel`] when the arrays are another model's than `kind`, or say no
+    /// model and `kind` is `None`; otherwise as the model's `load_npz`.
+    pub fn load_npz(path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
+        let mut npz = NpzReader::open(path)?;
+        let names = npz.array_names();
+        let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(&names)).collect();
+        if owners.len() > 1 {
+            let owners: Vec<&str> = owners.iter().map(|k| k.name()).collect();
+            return Err(SceneError::WrongModel {
+                path: path.to_path_buf(),
+                message: format!(
+                    "its arrays ({}) belong to more than one model ({}): save one model's state per file",
+                    names.join(", "),
+                    owners.join(", ")
+                ),
+            });
+        }
+        let found = ModelKind::of_arrays(&names);
+        let kind = match (kind, found) {
+            (Some(k), Some(f)) if k != f => {
+                return Err(SceneError::WrongModel {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "holds a {f} state (arrays {}), not {k}: drop --mode or use --mode {f}",
+                        names.join(", ")
+                    ),
+                });
+            }
+            (Some(k), _) => k,
+            (None, Some(f)) => f,
+            (None, None) => {
+                return Err(SceneError::WrongModel {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "its arrays ({}) do not say which model it is a state of: give --mode",
+                        names.join(", ")
+                    ),
+                });
+            }
+        };
+        let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
+        let state = match kind {
+            ModelKind::Water => AnyState::Water(WaterState::read_from(&mut npz, path)?),
+            ModelKind::Smoke => AnyState::Smoke(SmokeState::read_from(&mut npz, path)?),
+            ModelKind::Gas => AnyState::Gas(GasState::read_from(&mut npz, path)?),
+        };
+        Ok((state, step))
+    }
+
+    /// Writes the state and `step` as `.npz` (atomically: see [`Npz`]).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`]; whatever was at `path` is then unchanged.
+    pub fn save_npz(&self, path: &Path, step: u64) -> Result<(), SceneError> {
+        let mut npz = Npz::create(path)?;
+        match self {
+            AnyState::Water(s) => s.write_to(&mut npz)?,
+            AnyState::Smoke(s) => s.write_to(&mut npz)?,
+            AnyState::Gas(s) => s.write_to(&mut npz)?,
+        }
+        npz.write_scalar_i64(STEP_ARRAY, i64::try_from(step).unwrap_or(i64::MAX))?;
+        npz.finish()
+    }
+
+    /// Statistics computed on the CPU (the mirror of [`super::AnyModel::stats`]'s reduction); `params`
+    /// give water's wet threshold and smoke's cell size. `None` when `params` are another
+    /// model's.
+    pub fn stats(&self, params: &ModelParams) -> Option<AnyStats> {
+        Some(match (self, params) {
+            (AnyState::Water(s), ModelParams::Water(p)) => AnyStats::Water(WaterStats::of(s, p.min_mass)),
+            (AnyState::Smoke(s), ModelParams::Smoke(p)) => AnyStats::Smoke(SmokeStats::of(s, p)),
+            (AnyState::Gas(s), ModelParams::Gas(_)) => AnyStats::Gas(GasStats::of(s)),
+            _ => return None,
+        })
+    }
+
+    /// The first non-finite value, `(array, row, col)`, looking at the arrays in saving order.
+    pub fn first_non_finite(&self) -> Option<(&'static str, usize, usize)> {
+        let fields: Vec<(&'static str, &Grid<f32>)> = match self {
+            AnyState::Water(s) => vec![("mass", &s.mass)],
+            AnyState::Smoke(s) => vec![
+                ("velocity", &s.velocity_x),
+                ("velocity", &s.velocity_y),
+                ("density", &s.density),
+                ("temperature", &s.temperature),
+                ("pressure", &s.pressure),
+                ("divergence", &s.divergence),
+            ],
+            AnyState::Gas(s) => {
+                vec![("density", &s.density), ("momentum", &s.momentum_x), ("momentum", &s.momentum_y)]
+            }
+        };
+        fields.into_iter().find_map(|(name, g)| {
+            let i = g.as_slice().iter().position(|v| !v.is_finite())?;
+            Some((name, i / g.width(), i % g.width()))
+        })
+    }
+}
+
+/// Statistics of one model, computed on the GPU by reduction (or on the CPU from a state).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AnyStats {
+    /// Water's.
+    Water(WaterStats),
+    /// Smoke's.
+    Smoke(SmokeStats),
+    /// Gas'.
+    Gas(GasStats),
+}
+
+impl AnyStats {
+    /// The conserved total: water's mass, smoke's density, gas' mass.
+    pub fn total(&self) -> f64 {
+        match self {
+            AnyStats::Water(s) => s.total_mass,
+            AnyStats::Smoke(s) => s.total_density,
+            AnyStats::Gas(s) => s.total_mass,
+        }
+    }
+
+    /// Cells with a NaN or infinite value.
+    pub fn non_finite(&self) -> u64 {
+        match self {
+            AnyStats::Water(s) => s.non_finite,
+            AnyStats::Smoke(s) => s.non_finite,
+            AnyStats::Gas(s) => s.non_finite,
+        }
+    }
+
+    /// Smoke: the L2 norm of the divergence left after the last projection.
+    pub fn divergence(&self) -> Option<f64> {
+        match self {
+            AnyStats::Smoke(s) => Some(s.divergence_l2),
+            _ => None,
+        }
+    }
+
+    /// One line describing the state; a minimum, maximum or centroid over no cells reads `n/a`.
+    pub fn line(&self) -> String {
+        /// `v` with `digits` decimals, or `n/a` when it is an empty set's +-infinity or NaN.
+        fn or_na(v: f64, digits: usize) -> String {
+            if v.is_finite() { format!("{v:.digits$}") } else { "n/a".to_string() }
+        }
+        match self {
+            AnyStats::Water(s) => format!(
+                "total mass {:.4}, wet cells {}, mass of open cells {}..{}",
+                s.total_mass,
+                s.wet_cells,
+                or_na(s.min_mass as f64, 4),
+                or_na(s.max_mass as f64, 4)
+            ),
+            AnyStats::Smoke(s) => format!(
+                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, divergence L2 after projection {:.4}",
+                s.total_density,
+                or_na(s.density_centroid_row, 2),
+                or_na(s.max_speed as f64, 3),
+                s.divergence_l2
+            ),
+            AnyStats::Gas(s) => format!(
+                "total mass {:.4}, total momentum ({:.4}, {:.4}), min density {}, max speed {} cells/step",
+                s.total_mass,
+                s.total_momentum.0,
+                s.total_momentum.1,
+                or_na(s.min_density as f64, 4),
+                or_na(s.max_speed as f64, 3)
+            ),
+        }
+    }
+}
