@@ -109,10 +109,8 @@ fn view(args: cli::ViewArgs) -> cli::Result {
     }
     let setup = args.sim.setup()?;
     let kind = setup.kind;
-    if let Some(f) = &args.field
-        && kind.view_index(f).is_none()
-    {
-        return Err(usage(format!("--field {f} is not a {kind} field: {kind} has {}", kind.view_names())));
+    if let Some(f) = &args.field {
+        kind.view(f).map_err(|e| usage(format!("--field {e}")))?;
     }
     if let Some(path) = &args.screenshot {
         eddy::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;

@@ -40,8 +40,9 @@ fn interrupted() -> bool {
 }
 
 /// Where a state goes when the run stops early (`why` = `interrupted` or `last-finite`) and no
-/// `--save` was given, or when `--save` fails at the end (`unsaved`): `eddy-<why>-<mode>.npz` in the current folder, or `...-2.npz`, `-3`, ...
-/// when that exists (an earlier run's file is never replaced).
+/// `--save` was given, or when `--save` fails at the end (`unsaved`): `eddy-<why>-<mode>.npz`
+/// in the current folder, or `...-2.npz`, `-3`, ... when that exists (an earlier run's file is
+/// never replaced).
 fn fallback_path(why: &str, kind: ModelKind) -> PathBuf {
     let name = |n: u32| match n {
         1 => PathBuf::from(format!("eddy-{why}-{kind}.npz")),
@@ -60,9 +61,7 @@ pub fn run(args: RunArgs) -> Result {
         return Err(usage("--scale must be 1..=64 pixels per cell"));
     }
     let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
-    if kind.view_index(view).is_none() {
-        return Err(usage(format!("--field {view} is not a {kind} field: {kind} has {}", kind.view_names())));
-    }
+    kind.view(view).map_err(|e| usage(format!("--field {e}")))?;
     // Every output is checked before the first step: a run must not fail at its end.
     if let Some(path) = &args.save {
         files::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;

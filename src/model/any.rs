@@ -252,9 +252,7 @@ impl AnyModel {
     /// A message listing the model's fields when it has no such field.
     pub fn set_view(&mut self, name: &str) -> Result<(), String> {
         let kind = self.kind();
-        self.view = kind
-            .view_index(name)
-            .ok_or_else(|| format!("{kind} has no field {name:?} to draw; its fields are {}", kind.view_names()))?;
+        self.view = kind.view(name)?;
         Ok(())
     }
 

@@ -312,8 +312,15 @@ impl ModelKind {
     }
 
     /// Index of field `name` among [`ModelInfo::views`].
-    pub fn view_index(self, name: &str) -> Option<usize> {
-        self.info().views.iter().position(|f| f.name == name)
+    ///
+    /// # Errors
+    /// `"{name} is not a {model} field: {model} has ..."` when the model has no such field.
+    pub fn view(self, name: &str) -> Result<usize, String> {
+        self.info()
+            .views
+            .iter()
+            .position(|f| f.name == name)
+            .ok_or_else(|| format!("{name} is not a {self} field: {self} has {}", self.view_names()))
     }
 
     /// Names of [`ModelInfo::views`], comma-separated, for messages.
