@@ -3,7 +3,7 @@
 mod common;
 
 use eddy::Simulation;
-use eddy::gas::{CpuGas, GasParams, GasState, GpuGas, Neighbours};
+use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Neighbours};
 
 fn compare(seed: u64, (w, h): (usize, usize), p: GasParams, steps: u32, rel: f32) {
     let gpu = common::gpu();
@@ -32,16 +32,23 @@ fn compare(seed: u64, (w, h): (usize, usize), p: GasParams, steps: u32, rel: f32
     );
 }
 
-/// Parameter sets: defaults, 4-way, the source's model (no pressure), and the range ends.
+/// Parameter sets: defaults (Rusanov, 8-way), 4-way, the central flux in both
+/// neighbourhoods, and the range ends.
 fn param_sets() -> Vec<GasParams> {
     let d = GasParams::default();
-    vec![
+    let central = GasParams { flux: FluxScheme::Central, diffusion: 0.1, pressure: 0.02, ..d };
+    let sets = vec![
         d,
         GasParams { neighbours: Neighbours::Four, ..d },
-        GasParams { pressure: 0.0, ..d },
-        GasParams { diffusion: 0.1, damping: 0.9, drain: 0.9, friction: 0.1, pressure: 0.05, wind: (-0.5, 0.5), ..d },
-        GasParams { diffusion: 0.03, damping: 1.0, drain: 1.0, friction: 0.0, pressure: 0.0, wind: (0.5, -0.5), ..d },
-    ]
+        central,
+        GasParams { neighbours: Neighbours::Four, diffusion: 0.15, pressure: 0.015, ..central },
+        GasParams { diffusion: 0.15, damping: 0.9, drain: 0.9, friction: 0.1, pressure: 0.05, wind: (-0.15, 0.2), ..d },
+        GasParams { diffusion: 0.05, damping: 1.0, drain: 1.0, friction: 0.0, pressure: 0.01, wind: (0.25, 0.0), ..d },
+    ];
+    for p in &sets {
+        p.validate().unwrap();
+    }
+    sets
 }
 
 const SIZES: [(usize, usize); 3] = [(37, 23), (64, 64), (100, 70)];

@@ -1,6 +1,7 @@
 // Gas pass 3 of 3: gather. Each face's flux, scaled by the limiter factor of the cell its mass
-// leaves, is subtracted from the face's source side and added to its other side; then walls
-// push back (pressure) and reflect the momentum pointing into them, momentum is damped,
+// leaves, is subtracted from the face's source side and added to its other side; then the
+// flux to the ghost beyond each wall (walls.wgsl) and the seed's reflection of the momentum
+// pointing into an edge-adjacent wall, momentum is damped,
 // density drains towards ambient, speed is capped at MAX_SPEED, sources are reset.
 // CPU mirror: `apply` in src/gas/cpu.rs (same order of operations).
 
@@ -55,16 +56,16 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             m += t * vec2<f32>(textureLoad(face_px, q)[k], textureLoad(face_py, q)[k]);
         }
     }
-    // Walls push back with this cell's pressure across every blocked face.
-    let push = face_weight(params) * params.pressure * old.x;
-    for (var k = 0u; k < params.faces; k++) {
-        let d = unit(k);
-        if neighbour_is_wall(bits, k) {
-            m -= push * d;
-        }
-        if neighbour_is_wall(bits, k + 4u) {
-            m += push * d;
-        }
+    // Walls: the flux to the ghost beyond each blocked face, its mass scaled by the limiter
+    // factor of the cell it leaves (this one, or the one the ghost mirrors).
+    var left = blocked(bits, params);
+    while left != 0u {
+        let j = firstTrailingBit(left);
+        left &= left - 1u;
+        let g = ghost_flux(p, bits, j, params);
+        let t = scale(g.flux.x, p, g.mirror);
+        rho -= t * g.flux.x;
+        m -= t * g.flux.yz;
     }
     // Momentum pointing into an edge-adjacent wall bounces off (E, S, W, N).
     let edges = array<vec2<f32>, 4>(vec2<f32>(1.0, 0.0), vec2<f32>(0.0, 1.0), vec2<f32>(-1.0, 0.0), vec2<f32>(0.0, -1.0));

@@ -25,7 +25,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let a = textureLoad(state, p).xyz;
         for (var k = 0u; k < params.faces; k++) {
             if !neighbour_is_wall(bits, k) {
-                let flux = face_weight(params) * face_flux(a, textureLoad(state, p + forward(k)).xyz, unit(k), params);
+                let flux = face_length(params, k) * face_flux(a, textureLoad(state, p + forward(k)).xyz, unit(k), face_distance(k), params);
                 f[k] = flux.x;
                 px[k] = flux.y;
                 py[k] = flux.z;

@@ -1,11 +1,12 @@
 // Gas pass 2 of 3: the limiter. A cell whose faces would carry away more mass than it holds
 // gets factor rho / out * LIMIT_SAFETY (< 1), applied to every face it is the source of;
-// otherwise 1. CPU mirror: `limit` in src/gas/cpu.rs.
+// otherwise 1. Faces into a wall's ghost (walls.wgsl) count too. CPU mirror: `limit` in src/gas/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: GasParams;
 @group(0) @binding(1) var state: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(2) var face_f: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(3) var factor: texture_storage_2d<r32float, write>;
+@group(0) @binding(4) var solid: texture_storage_2d<r32uint, read>;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -24,6 +25,13 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if inside(q, size) {
             out += max(-textureLoad(face_f, q)[k], 0.0); // faces owned by the backward neighbour
         }
+    }
+    let bits = textureLoad(solid, p).r;
+    var left = blocked(bits, params);
+    while left != 0u {
+        let j = firstTrailingBit(left);
+        left &= left - 1u;
+        out += max(ghost_flux(p, bits, j, params).flux.x, 0.0); // into a ghost
     }
     let rho = textureLoad(state, p).x;
     var s = 1.0;

@@ -9,7 +9,11 @@ struct GasParams {
     wind: vec2<f32>,  // velocity of source cells, cells/step
     pressure: f32,    // eddy's extension: isothermal c^2 (0 = the source's model)
     faces: u32,       // faces owned per cell: 2 (4-way flow) or 4 (8-way)
+    flux: u32,        // 0 = central (nu = D), 1 = Rusanov (nu = max(D, alpha h / 2))
+    sound_speed: f32, // c = sqrt(pressure), computed on the CPU
 };
+
+const RUSANOV: u32 = 1u;
 
 const AMBIENT: f32 = 1.0;
 const RHO_EPSILON: f32 = 1e-6;
@@ -41,35 +45,67 @@ fn unit(k: u32) -> vec2<f32> {
     return vec2<f32>(forward(k)) * DIAGONAL;
 }
 
-// Weight of every face's flux: 1 with 4-way flow, 1/2 with 8-way (the eight faces together
-// move what four do). CPU mirror: `face_weight`.
-fn face_weight(params: GasParams) -> f32 {
-    return select(1.0, 0.5, params.faces == 4u);
+// Face lengths with 8-way flow (2/3 axis, sqrt(2)/6 diagonal; 4-way: 1) and the distance
+// between diagonal neighbours. CPU mirror: `face_length`, `face_distance`; derivation in the
+// module docs of src/gas/mod.rs.
+const AXIS_LENGTH_8: f32 = 0.6666667;
+const DIAGONAL_LENGTH_8: f32 = 0.23570226;
+const DIAGONAL_DISTANCE: f32 = 1.4142135;
+
+fn face_length(params: GasParams, k: u32) -> f32 {
+    if params.faces == 2u {
+        return 1.0;
+    }
+    return select(DIAGONAL_LENGTH_8, AXIS_LENGTH_8, k < 2u);
+}
+
+fn face_distance(k: u32) -> f32 {
+    return select(DIAGONAL_DISTANCE, 1.0, k < 2u);
 }
 
 fn neighbour_is_wall(bits: u32, k: u32) -> bool {
     return (bits & (2u << k)) != 0u;
 }
 
-// Mass flow f and momentum flow p across the face from a to b (unit direction d), from the
-// face-midpoint values; a and b are (rho, mx, my). Returns (f, px, py).
-fn face_flux(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, params: GasParams) -> vec3<f32> {
+// Velocity along d of a cell (rho, mx, my); 0 in vacuum. CPU mirror: `normal_speed`.
+fn normal_speed(c: vec3<f32>, d: vec2<f32>) -> f32 {
+    if c.x > RHO_EPSILON {
+        return abs(c.y * d.x + c.z * d.y) / c.x;
+    }
+    return 0.0;
+}
+
+// The exchange coefficient nu of a face (cells^2/step). CPU mirror: `exchange`.
+fn exchange(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, h: f32, params: GasParams) -> f32 {
+    if params.flux == RUSANOV {
+        let alpha = max(normal_speed(a, d), normal_speed(b, d)) + params.sound_speed;
+        return max(params.diffusion, 0.5 * alpha * h);
+    }
+    return params.diffusion;
+}
+
+// Mass flow f and momentum flow p per unit face length across the face from a to b (unit
+// direction d, centres h cells apart), from the face-midpoint values; a and b are
+// (rho, mx, my). Returns (f, px, py). CPU mirror: `face_flux`.
+fn face_flux(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, h: f32, params: GasParams) -> vec3<f32> {
     let rho_f = 0.5 * (a.x + b.x);
     let m_f = 0.5 * (a.yz + b.yz);
     let perp = vec2<f32>(-d.y, d.x);
-    let f = (m_f.x * d.x + m_f.y * d.y) + params.diffusion * (a.x - b.x);
+    let nu = exchange(a, b, d, h, params) / h;
+    let advected = m_f.x * d.x + m_f.y * d.y;
+    let f = advected + nu * (a.x - b.x);
     var along = 0.0;
     var across = 0.0;
     if rho_f > RHO_EPSILON {
-        along = f * f / rho_f;
-        across = (m_f.x * perp.x + m_f.y * perp.y) * f / rho_f;
+        along = advected * advected / rho_f;
+        across = (m_f.x * perp.x + m_f.y * perp.y) * advected / rho_f;
     }
     along += params.pressure * rho_f;
-    across += params.friction * ((a.y - b.y) * perp.x + (a.z - b.z) * perp.y);
-    // The particles that cross by diffusion carry their cell's momentum: D (m_a - m_b).
+    across += params.friction / h * ((a.y - b.y) * perp.x + (a.z - b.z) * perp.y);
+    // The particles that cross by the exchange carry their cell's momentum: nu (m_a - m_b) / h.
     return vec3<f32>(
         f,
-        along * d.x + across * perp.x + params.diffusion * (a.y - b.y),
-        along * d.y + across * perp.y + params.diffusion * (a.z - b.z),
+        along * d.x + across * perp.x + nu * (a.y - b.y),
+        along * d.y + across * perp.y + nu * (a.z - b.z),
     );
 }

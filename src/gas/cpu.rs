@@ -10,17 +10,19 @@
 //! 8-way flow south-east and south-west); the other four faces of a cell are owned by its
 //! backward neighbours. A step is three passes over the old state:
 //! 1. [`faces`]: every owned face's mass flow `F` and momentum flow `P`, from cell `a` (owner)
-//!    to cell `b` (neighbour): `F = dot(m_f, d) + D (rho_a - rho_b)`; `P` has `F^2 / rho_f`
-//!    along `d` and `dot(m_f, perp) F / rho_f + friction dot(m_a - m_b, perp)` along `perp`,
-//!    with `rho_f`, `m_f` the means of the two cells (face-midpoint values). eddy adds an
-//!    isothermal pressure `pressure * rho_f` along `d` (the source has none; `pressure = 0`
-//!    is its model exactly), and walls push back with the pressure of the cell beside them.
+//!    to cell `b` (neighbour), per unit length times the face's length `L` ([`face_length`]):
+//!    `F = m_f . d + nu (rho_a - rho_b) / h`, `P = (m_f . d) m_f / rho_f + c^2 rho_f d +
+//!    nu (m_a - m_b) / h + friction ((m_a - m_b) . perp) perp / h`, with `rho_f`, `m_f` the
+//!    means of the two cells (face-midpoint values), `d` the face's unit normal, `h` the
+//!    distance between the cells and `nu` the exchange ([`exchange`]: `D`, or Rusanov's). The
+//!    pressure `c^2 rho_f` is eddy's extension (`pressure = 0` is the source's model).
 //! 2. [`limit`]: a cell that would send out more mass than it holds gets a factor `< 1` that
 //!    scales every face it is the source of, so no density goes negative.
 //! 3. [`apply`]: the source of each face loses what the destination gains (mass and momentum
-//!    conserved up to rounding); then reflection at walls, damping, drain, sources.
+//!    conserved up to rounding); then the flux to the mirror image beyond each wall
+//!    ([`ghost`]), the source's reflection of momentum into walls, damping, drain, sources.
 
-use super::{GasParams, GasState, Neighbours};
+use super::{FluxScheme, GasParams, GasState, Neighbours};
 use crate::grid::Grid;
 
 /// Offsets `(dcol, drow)` of the faces a cell owns: E, S, SE, SW. 4-way flow uses the first two.
@@ -58,14 +60,32 @@ pub fn unit(k: usize) -> (f32, f32) {
     (dx as f32 * n, dy as f32 * n)
 }
 
-/// Weight of every face's flux: 1 with 4-way flow; 1/2 with 8-way, so that the eight faces
-/// together move what four do (sum of `d d^T` over the faces is `2 I` either way) and the
-/// stable time step is the same. With weight 1 the 8-way scheme outruns its own stability.
-pub fn face_weight(n: Neighbours) -> f32 {
-    match n {
-        Neighbours::Four => 1.0,
-        Neighbours::Eight => 0.5,
+/// Length of an axis face with 8-way flow: 2/3 (see [`face_length`]).
+pub const AXIS_LENGTH_8: f32 = 0.666_666_7;
+
+/// Length of a diagonal face with 8-way flow: `sqrt(2) / 6` (see [`face_length`]).
+pub const DIAGONAL_LENGTH_8: f32 = 0.235_702_26;
+
+/// Distance between the centres of diagonal neighbours: `sqrt(2)` cells.
+pub const DIAGONAL_DISTANCE: f32 = std::f32::consts::SQRT_2;
+
+/// Length `L_k` of face `k` (the weight of its flux; cells): 1 with 4-way flow; with 8-way,
+/// [`AXIS_LENGTH_8`] = 2/3 for the axis faces and [`DIAGONAL_LENGTH_8`] = `sqrt(2)/6` for the
+/// diagonals. `L_axis + sqrt(2) L_diagonal = 1` makes uniform flow move mass at its velocity,
+/// gives a uniform density gradient the pressure force `c^2 grad rho` and sound the speed `c`;
+/// `L_axis = 2 sqrt(2) L_diagonal` makes the leading error of the gradient, the divergence and
+/// the diffusion isotropic. Derivation: the module docs of [`crate::gas`].
+pub fn face_length(n: Neighbours, k: usize) -> f32 {
+    match (n, k < 2) {
+        (Neighbours::Four, _) => 1.0,
+        (Neighbours::Eight, true) => AXIS_LENGTH_8,
+        (Neighbours::Eight, false) => DIAGONAL_LENGTH_8,
     }
+}
+
+/// Distance `h_k` between the centres of the two cells face `k` separates: 1 or `sqrt(2)` cells.
+pub fn face_distance(k: usize) -> f32 {
+    if k < 2 { 1.0 } else { DIAGONAL_DISTANCE }
 }
 
 /// Number of faces in use.
@@ -76,30 +96,53 @@ pub fn face_count(n: Neighbours) -> usize {
     }
 }
 
-/// The flux across the face from cell `a` to cell `b` (unit direction `d`): the formulas of the
-/// source's "two cells of unit area", face values = means of the two cells.
-pub fn face_flux(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), p: &GasParams) -> Flux {
+/// Velocity along `d` of a cell `(rho, mx, my)`; 0 in vacuum (`rho <=` [`RHO_EPSILON`]).
+fn normal_speed(cell: (f32, f32, f32), d: (f32, f32)) -> f32 {
+    let (rho, mx, my) = cell;
+    if rho > RHO_EPSILON { (mx * d.0 + my * d.1).abs() / rho } else { 0.0 }
+}
+
+/// The exchange coefficient `nu` of a face (cells^2/step): `D` with the central flux; with
+/// Rusanov's, the larger of `D` and `alpha h / 2`, where `alpha = max(|u_a . d|, |u_b . d|) +
+/// c` is the fastest signal speed at the face (local Lax-Friedrichs; Rusanov 1961, LeVeque
+/// "Finite Volume Methods for Hyperbolic Problems" 2002, eq. 12.12) and `h` the distance
+/// between the two cells.
+pub fn exchange(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), h: f32, p: &GasParams) -> f32 {
+    match p.flux {
+        FluxScheme::Central => p.diffusion,
+        FluxScheme::Rusanov => {
+            let alpha = normal_speed(a, d).max(normal_speed(b, d)) + p.sound_speed();
+            p.diffusion.max(0.5 * alpha * h)
+        }
+    }
+}
+
+/// The flux across the face from cell `a` to cell `b` (unit direction `d`, centres `h` cells
+/// apart), per unit face length: the formulas of the source's "two cells of unit area", face
+/// values = means of the two cells, and an exchange `nu (x_a - x_b) / h` of density and
+/// momentum with `nu` from [`exchange`]. Momentum is carried by the face values' own flux
+/// `(m_f . d) m_f / rho_f`; the source carried it with the whole mass flow `F` (exchange
+/// included), which with eddy's momentum exchange counted the exchange twice: a blob in a
+/// pressure-free flow lagged it by 2.7% and reached the speed cap (measured with
+/// [`super::checks::translation`]).
+pub fn face_flux(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), h: f32, p: &GasParams) -> Flux {
     let (ra, ax, ay) = a;
     let (rb, bx, by) = b;
     let rho_f = 0.5 * (ra + rb);
     let (mx, my) = (0.5 * (ax + bx), 0.5 * (ay + by));
     let perp = (-d.1, d.0);
-    let f = (mx * d.0 + my * d.1) + p.diffusion * (ra - rb);
+    let nu = exchange(a, b, d, h, p) / h;
+    let advected = mx * d.0 + my * d.1;
+    let f = advected + nu * (ra - rb);
     let (mut along, mut across) = (0.0, 0.0);
     if rho_f > RHO_EPSILON {
-        along = f * f / rho_f;
-        across = (mx * perp.0 + my * perp.1) * f / rho_f;
+        along = advected * advected / rho_f;
+        across = (mx * perp.0 + my * perp.1) * advected / rho_f;
     }
     along += p.pressure * rho_f; // eddy's extension: isothermal pressure c^2 rho (0 = the source's model)
-    across += p.friction * ((ax - bx) * perp.0 + (ay - by) * perp.1);
-    // The particles that cross by diffusion carry their cell's momentum: D (m_a - m_b).
-    Flux {
-        f,
-        p: (
-            along * d.0 + across * perp.0 + p.diffusion * (ax - bx),
-            along * d.1 + across * perp.1 + p.diffusion * (ay - by),
-        ),
-    }
+    across += p.friction / h * ((ax - bx) * perp.0 + (ay - by) * perp.1);
+    // The particles that cross by the exchange carry their cell's momentum: nu (m_a - m_b) / h.
+    Flux { f, p: (along * d.0 + across * perp.0 + nu * (ax - bx), along * d.1 + across * perp.1 + nu * (ay - by)) }
 }
 
 fn open(s: &GasState, r: isize, c: isize) -> bool {
@@ -109,6 +152,63 @@ fn open(s: &GasState, r: isize, c: isize) -> bool {
 fn cell(s: &GasState, r: isize, c: isize) -> (f32, f32, f32) {
     let at = (r as usize, c as usize);
     (s.density[at], s.momentum_x[at], s.momentum_y[at])
+}
+
+/// Direction `j` of the eight (four with 4-way flow) a cell exchanges with: `j < 4` is
+/// [`FORWARD`]`[j]` (a face the cell owns), `j >= 4` is `-FORWARD[j - 4]` (W, N, NW, NE: owned
+/// by the backward neighbour). Returns the offset `(dcol, drow)`, the unit vector and the face
+/// index `k` in [`FORWARD`].
+pub fn direction(j: usize) -> ((isize, isize), (f32, f32), usize) {
+    let k = j % 4;
+    let ((dc, dr), (ux, uy)) = (FORWARD[k], unit(k));
+    if j < 4 { ((dc, dr), (ux, uy), k) } else { ((-dc, -dr), (-ux, -uy), k) }
+}
+
+/// The mirror image ("ghost") of the gas across a wall, seen from open cell `(r, c)` through
+/// its blocked direction `(dc, dr)`, and the cell it mirrors. A flat wall is a mirror: beyond an
+/// edge face the ghost is the cell itself with the normal momentum reversed; beyond a diagonal
+/// face along a wall it is the open axis neighbour with the momentum across the wall reversed
+/// (so a channel's wall rows flow like its middle rows). In a corner (both axis neighbours walls,
+/// or both open) the ghost is the cell with its momentum reversed. The flux to a ghost carries
+/// no mass across an edge or into a corner; along a wall, what leaves one cell through a ghost
+/// face enters its axis neighbour through the mirrored face, bit for bit (mass stays conserved).
+/// Source: the reflecting boundary of finite-volume methods, LeVeque (2002) section 7.3.3.
+pub fn ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> ((f32, f32, f32), (usize, usize)) {
+    let (rho, mx, my) = cell(s, r, c);
+    let me = (r as usize, c as usize);
+    if dc == 0 {
+        return ((rho, mx, -my), me);
+    }
+    if dr == 0 {
+        return ((rho, -mx, my), me);
+    }
+    match (open(s, r, c + dc), open(s, r + dr, c)) {
+        (true, false) => {
+            let (rho, mx, my) = cell(s, r, c + dc);
+            ((rho, mx, -my), (r as usize, (c + dc) as usize))
+        }
+        (false, true) => {
+            let (rho, mx, my) = cell(s, r + dr, c);
+            ((rho, -mx, my), ((r + dr) as usize, c as usize))
+        }
+        _ => ((rho, -mx, -my), me),
+    }
+}
+
+/// The flux from open cell `(r, c)` to its ghost through blocked direction `j` ([`direction`]),
+/// weighted by the face length, and the cell the ghost mirrors.
+fn ghost_flux(s: &GasState, r: isize, c: isize, j: usize, p: &GasParams) -> (Flux, (usize, usize)) {
+    let (delta, d, k) = direction(j);
+    let (g, mirror) = ghost(s, r, c, delta);
+    let flux = face_flux(cell(s, r, c), g, d, face_distance(k), p);
+    let l = face_length(p.neighbours, k);
+    (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, mirror)
+}
+
+/// The directions ([`direction`]) in use with `n`: E, S (+ SE, SW), W, N (+ NW, NE).
+fn directions(n: Neighbours) -> impl Iterator<Item = usize> {
+    let count = face_count(n);
+    (0..count).chain(4..4 + count)
 }
 
 /// Pass 1 (`faces.wgsl`): the flux across every face each cell owns; zero where either cell
@@ -124,9 +224,9 @@ pub fn faces(s: &GasState, p: &GasParams) -> Faces {
         for (k, face) in out.iter_mut().enumerate().take(face_count(p.neighbours)) {
             let (dc, dr) = FORWARD[k];
             if open(s, r + dr, c + dc) {
-                let flux = face_flux(cell(s, r, c), cell(s, r + dr, c + dc), unit(k), p);
-                let w = face_weight(p.neighbours);
-                *face = Flux { f: w * flux.f, p: (w * flux.p.0, w * flux.p.1) };
+                let flux = face_flux(cell(s, r, c), cell(s, r + dr, c + dc), unit(k), face_distance(k), p);
+                let l = face_length(p.neighbours, k);
+                *face = Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) };
             }
         }
         out
@@ -150,6 +250,14 @@ pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
                 out += (-face[k].f).max(0.0); // faces owned by the backward neighbour
             }
         }
+        if open(s, r as isize, c as isize) {
+            for j in directions(p.neighbours) {
+                let (delta, _, _) = direction(j);
+                if !open(s, r as isize + delta.1, c as isize + delta.0) {
+                    out += ghost_flux(s, r as isize, c as isize, j, p).0.f.max(0.0); // into a ghost
+                }
+            }
+        }
         let rho = s.density[(r, c)];
         if out > rho { rho / out * LIMIT_SAFETY } else { 1.0 }
     })
@@ -162,8 +270,8 @@ pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
 pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams) {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);
-    // Each cell reads only its own old values (before writing them) and the masks, which
-    // this pass never changes, so it can update `s` in place.
+    // Ghosts read the neighbours' old values: keep them.
+    let old = s.clone();
     // The limiter factor of whichever cell a face's mass leaves.
     let scale = |f: f32, owner: (usize, usize), other: (isize, isize)| -> f32 {
         if f >= 0.0 { factor[owner] } else { factor[(other.0 as usize, other.1 as usize)] }
@@ -193,17 +301,17 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
                     my += t * face.p.1;
                 }
             }
-            // Walls push back: the pressure a blocked face would have carried (eddy's pressure
-            // extension), so that gas at rest beside a wall stays at rest.
-            let push = face_weight(p.neighbours) * p.pressure * s.density[(r, c)];
-            for (k, &(dc, dr)) in FORWARD.iter().enumerate().take(n) {
-                let d = unit(k);
-                for sign in [1.0f32, -1.0] {
-                    let (nr, nc) = (r as isize + dr * sign as isize, c as isize + dc * sign as isize);
-                    if !open(s, nr, nc) {
-                        mx -= push * d.0 * sign;
-                        my -= push * d.1 * sign;
-                    }
+            // Walls: the flux to the ghost beyond each blocked face (pressure pushes back; along
+            // a wall, the flow goes on as if the wall were a mirror), its mass scaled by the
+            // limiter factor of the cell it leaves: this one, or the one the ghost mirrors.
+            for j in directions(p.neighbours) {
+                let (delta, _, _) = direction(j);
+                if !open(s, r as isize + delta.1, c as isize + delta.0) {
+                    let (face, mirror) = ghost_flux(&old, r as isize, c as isize, j, p);
+                    let t = if face.f >= 0.0 { factor[(r, c)] } else { factor[mirror] };
+                    rho -= t * face.f;
+                    mx -= t * face.p.0;
+                    my -= t * face.p.1;
                 }
             }
             // Walls: the momentum component into an edge-adjacent wall bounces off.

@@ -21,7 +21,7 @@ use crate::shaders;
 /// `@workgroup_size` of the step passes; rows of 64 (see `water::gpu`).
 const WORKGROUP: (u32, u32) = (64, 1);
 
-/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (32 bytes).
+/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (40 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct GasUniform {
@@ -32,6 +32,8 @@ struct GasUniform {
     wind: [f32; 2],
     pressure: f32,
     faces: u32,
+    flux: u32,
+    sound_speed: f32,
 }
 
 impl From<&GasParams> for GasUniform {
@@ -44,6 +46,8 @@ impl From<&GasParams> for GasUniform {
             wind: [p.wind.0, p.wind.1],
             pressure: p.pressure,
             faces: super::cpu::face_count(p.neighbours) as u32,
+            flux: p.flux as u32,
+            sound_speed: p.sound_speed(),
         }
     }
 }
@@ -154,6 +158,7 @@ impl LimitPass {
         state: &PingPong,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
     ) -> Self {
         let kernel = Kernel::new(
             device,
@@ -165,12 +170,13 @@ impl LimitPass {
                 binding::storage_read(1, RGBA),
                 binding::storage_read(2, RGBA),
                 binding::storage_write(3, wgpu::TextureFormat::R32Float),
+                binding::storage_read(4, wgpu::TextureFormat::R32Uint),
             ],
         );
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
-                &[uniform.as_entire_binding(), View(&state.views()[i]), View(&faces.0[0]), View(factor)],
+                &[uniform.as_entire_binding(), View(&state.views()[i]), View(&faces.0[0]), View(factor), View(solid)],
             )
         });
         Self { kernel, bind_groups }
@@ -288,7 +294,7 @@ impl GpuGas {
             GpuGas {
                 stats,
                 faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
-                limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor),
+                limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor, &solid_view),
                 apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor),
                 brush: gpu::EditPass::new(
                     device,

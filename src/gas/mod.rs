@@ -1,18 +1,48 @@
 //! `gas`: a mass-and-momentum flow automaton.
 //!
 //! Source: the "two cells of unit area" description of a cellular fluid with momentum,
-//! dtosoftware, "Fluid dynamics part 2" (2012, dtosoftware.wordpress.com). Every cell holds a density `rho` and a momentum `m = (mx, my)`; each step,
-//! mass and momentum flow across the faces between neighbouring cells (4-way: edges; 8-way:
-//! edges and diagonals), computed from face-midpoint values (the mean of the two cells). What
-//! one cell loses across a face its neighbour gains, so both are conserved up to rounding,
-//! except where the optional damping, drain and sources act. Walls block faces and bounce the
-//! momentum that points into them.
+//! dtosoftware, "Fluid dynamics part 2" (2012, dtosoftware.wordpress.com). Every cell holds a
+//! density `rho` and a momentum `m = (mx, my)`; each step, mass and momentum flow across the
+//! faces between neighbouring cells (4-way: edges; 8-way: edges and diagonals), computed from
+//! face-midpoint values (the mean of the two cells). What one cell loses across a face its
+//! neighbour gains, so both are conserved up to rounding, except where the optional damping,
+//! drain and sources act. Walls block faces and bounce the momentum that points into them.
 //!
-//! eddy adds four things to the source's rules, each because the CPU reference run at the
-//! parameter extremes failed without it: an isothermal pressure ([`GasParams::pressure`], 0 =
-//! the source's model) with walls pushing back; momentum carried by the diffusive exchange,
-//! `D (m_a - m_b)` (central face fluxes are unstable without it); half weight per face with
-//! 8-way flow ([`cpu::face_weight`]); and a speed cap of [`cpu::MAX_SPEED`] cells/step.
+//! With pressure on, this is a finite-volume scheme for isothermal compressible flow,
+//! `rho_t + div m = 0`, `m_t + div(m m^T / rho) + c^2 grad rho = 0`, `c^2` =
+//! [`GasParams::pressure`], and [`checks`] holds it to that: a blob carried by a uniform flow, a
+//! pressure pulse spreading at `c`, and a shock tube against the exact solution ([`exact`]).
+//!
+//! eddy adds to the source's rules, each because a measurement failed without it: an
+//! isothermal pressure (0 = the source's model); momentum carried by the exchange,
+//! `nu (m_a - m_b) / h` (central face fluxes are unstable without it); face lengths that make
+//! 8-way flow consistent (below); walls as mirrors ([`cpu::ghost`]); Rusanov's upwind exchange
+//! ([`FluxScheme::Rusanov`], the default); and a speed cap of [`cpu::MAX_SPEED`] cells/step
+//! that no in-range scene reaches (a safety net).
+//!
+//! # Face lengths: the derivation
+//!
+//! A face from cell `a` to `b = a + delta` (`h = |delta|`, unit normal `d = delta / h`, length
+//! `L`) carries `L (m_f . d)` of mass and `L (Pi_f d)` of momentum (`Pi = m m^T / rho + c^2
+//! rho I`), from the means of the two cells. For fields linear in x, the means differ across
+//! the opposite faces `+delta`, `-delta` by `h (d . grad)`, so a cell's net outflow is
+//! `sum_k L_k h_k (d_k d_k^T) : grad m` of mass and `sum_k L_k h_k (d_k d_k^T) grad Pi` of
+//! momentum. Both the axis pair (E, S) and the diagonal pair (SE, SW) have `sum d d^T = I`, so
+//! both operators are `L_axis + sqrt(2) L_diag` times the exact divergence and gradient:
+//! - (a) a uniform flow moves mass at exactly its velocity, in every direction,
+//! - (b) a uniform density gradient feels the pressure force `c^2 grad rho` in 4- and 8-way,
+//! - (c) sound (`rho_tt = c^2 lap rho` in the long-wave limit) travels at `c` in every direction,
+//!
+//! all three iff `L_axis + sqrt(2) L_diag = 1`. The source's rule (1/2 each) gives
+//! `0.5 + 0.707 = 1.207`: 8-way flow moved mass 21% faster than its momentum says. The
+//! exchange `nu (x_a - x_b) / h` sums to the same factor times `nu lap x`, so `nu` is the
+//! diffusion coefficient in both neighbourhoods. One freedom is left. The next Taylor term of
+//! the x gradient is `(1/6)[(L_axis + sqrt(2) L_diag) d_xxx + 3 sqrt(2) L_diag d_xyy]`, isotropic
+//! (a multiple of `d_x lap`) iff `L_axis = 2 sqrt(2) L_diag`; the Laplacian's 9-point stencil is
+//! then the isotropic one, axis : diagonal = 4 : 1 (as in the D2Q9 lattice-Boltzmann weights).
+//! Hence **`L_axis = 2/3`, `L_diag = sqrt(2)/6`** ([`cpu::face_length`]); 4-way flow has
+//! `L = 1`. Measured ([`checks::translation`], [`checks::sound_speed`]): blobs move within 1% of
+//! the flow and sound spreads within 0.2% of `c`, along axes and diagonals alike.
 //!
 //! [`GpuGas`] (three compute passes per step, gather-only) and [`CpuGas`]
 //! ([`cpu::step`]) run the same rules; the tests hold the GPU to the CPU.
@@ -21,7 +51,9 @@
 //! Vectors are `(x, y)`: x towards increasing column (right), y towards increasing row (down,
 //! away from row 0 at the top).
 
+pub mod checks;
 pub mod cpu;
+pub mod exact;
 mod gpu;
 
 pub use gpu::GpuGas;
@@ -49,36 +81,53 @@ pub enum Neighbours {
     Eight,
 }
 
+/// How a face's flux is stabilised: what sets the exchange coefficient `nu` of density and
+/// momentum across it ([`cpu::exchange`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FluxScheme {
+    /// The source's rule: face means plus `D (x_a - x_b)`, the same `D` everywhere.
+    Central,
+    /// Local Lax-Friedrichs (Rusanov 1961): `nu = max(D, alpha h / 2)` with `alpha` the fastest
+    /// signal speed `|u . d| + c` at the face; stable shocks without tuning `D`.
+    #[default]
+    Rusanov,
+}
+
 /// Parameters of the gas model (a uniform, `GasParams` in `shaders/gas/params.wgsl`).
 ///
-/// The faces use face-midpoint (mean) values, a central scheme: it is stable only with enough
-/// diffusion for the speeds present, which is why the ranges are what they are (measured on
-/// the CPU reference over 3000 undamped steps of the `explosion` and `wind` scenes and a fast
-/// blob). Defaults keep the `explosion` scene moving for a few thousand steps without blowing
-/// up: pressure 0.05 makes the blob burst outward as a pressure wave (sound speed about 0.16
-/// cells/step with 8-way faces); diffusion 0.05 is the middle of the stable range; damping
-/// 0.999 and drain 0.9995 lose about 1/1000 of the motion and 1/2000 of the excess density per
-/// step, so waves cross a 192-cell room several times before settling; friction 0.01 smooths
-/// shear without freezing it.
+/// The ranges come from runs that include shocks as well as smooth scenes (the shock tube with
+/// a density ratio of 8, the undamped `explosion`, the `wind` preset at its fastest along an
+/// axis and a diagonal; `tests/gas_physics.rs`, `examples/gas_physics.rs ranges`): inside them
+/// the speed cap [`cpu::MAX_SPEED`] never acts. Some limits depend on another parameter and are
+/// checked together ([`GasParams::diffusion_range`], [`GasParams::pressure_range`],
+/// [`GasParams::WIND_LIMIT`]). Defaults: pressure 0.05 makes the `explosion` blob burst outward
+/// as a pressure wave at `c = 0.22` cells/step; diffusion 0.05, Rusanov's floor (its exchange is
+/// at least `c / 2 = 0.11` anyway); damping 0.999 and drain 0.9995 lose about 1/1000 of the
+/// motion and 1/2000 of the excess density per step, so waves cross a 192-cell room several
+/// times before settling; friction 0.01 smooths shear without freezing it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GasParams {
-    /// `D`, diffusion constant of the mass flow `F = dot(m, d) + D (rho_a - rho_b)`, also
-    /// carrying momentum `D (m_a - m_b)` across the face; [0.03, 0.1].
+    /// `D`, the exchange of density and momentum across a face, `nu (x_a - x_b) / h` with
+    /// `nu = D` (central) or `max(D, alpha h / 2)` (Rusanov), cells^2/step; [0.05, 0.15]
+    /// (central: [0.1, 0.15]).
     pub diffusion: f32,
     /// Factor on momentum after each step; [0.9, 1] (1 = no damping).
     pub damping: f32,
     /// `rho = rho * drain + (1 - drain) * 1` after each step; [0.9, 1] (1 = no drain).
     pub drain: f32,
-    /// Coefficient of the perpendicular-momentum exchange across a face; [0, 0.1].
+    /// Coefficient of the perpendicular-momentum exchange across a face, `friction / h`;
+    /// [0, 0.1].
     pub friction: f32,
     /// 4- or 8-way flow.
     pub neighbours: Neighbours,
-    /// Velocity `(x, y)` (cells/step) that source cells blow at; each component in [-0.5, 0.5].
+    /// The face flux: the source's central rule or Rusanov's upwind one.
+    pub flux: FluxScheme,
+    /// Velocity `(x, y)` (cells/step) that source cells blow at; `|wind| <= 0.25`.
     pub wind: (f32, f32),
     /// eddy's extension: isothermal pressure `c^2` (cells^2/step^2), adding `c^2 rho_f` to the
-    /// parallel momentum flow; [0, 0.05]. 0 is the source's model, where only diffusion resists
-    /// compression: wind then piles up against obstacles until the drain balances it, and
-    /// explosions barely expand.
+    /// momentum flow along each face; [0.01, 0.05] (central: [0.015, 0.02]). The source's model
+    /// had none (0), where only diffusion resists compression: wind piles up against obstacles
+    /// and leaves near-vacuum wakes that reach the speed cap, so eddy no longer allows it.
     pub pressure: f32,
 }
 
@@ -90,6 +139,7 @@ impl Default for GasParams {
             drain: 0.9995,
             friction: 0.01,
             neighbours: Neighbours::Eight,
+            flux: FluxScheme::Rusanov,
             wind: (0.25, 0.0),
             pressure: 0.05,
         }
@@ -97,6 +147,50 @@ impl Default for GasParams {
 }
 
 impl GasParams {
+    /// Largest wind speed `|wind|` (cells/step): up to 0.25 the flow around the `wind` preset's
+    /// obstacles stays below the speed cap at every corner of the allowed ranges
+    /// (`tests/gas_physics.rs`, largest speed 0.33); a diagonal wind of `(0.25, 0.25)` (speed
+    /// 0.35) reaches it (4-way Rusanov: the exchange `(|u_x| + |u_y| + 2c) / 2` plus friction
+    /// passes the explicit limit 1/2).
+    pub const WIND_LIMIT: f32 = 0.25;
+
+    /// The diffusion `D` (cells^2/step) that `flux` is stable with, `(min, max)`: Rusanov's
+    /// exchange supplies what shocks need itself, so `D` only sets a floor, [0.05, 0.15]; the
+    /// central flux needs `nu >= lambda^2 / 2` for the fastest signal speed `lambda` (von
+    /// Neumann analysis of the linearised scheme: forward Euler with central differences over
+    /// two cells; `lambda = u + c = 2.06 c` behind a ratio-8 shock) and, to stay free of
+    /// oscillations, more: [0.1, 0.15], with its narrower pressure range
+    /// ([`GasParams::pressure_range`]). Below 0.05 pressure-free corners of the wind preset
+    /// reach the cap; above 0.15 the explicit exchange with the largest friction overshoots on
+    /// 4-way faces. Measured: `examples/gas_physics.rs ranges`, `tests/gas_physics.rs`.
+    pub fn diffusion_range(flux: FluxScheme) -> (f32, f32) {
+        match flux {
+            FluxScheme::Central => (0.1, 0.15),
+            FluxScheme::Rusanov => (0.05, 0.15),
+        }
+    }
+
+    /// The pressure `c^2` (cells^2/step^2) that `flux` is stable with, `(min, max)`.
+    /// Rusanov: [0.01, 0.05]; at 0.1 the undamped explosion reaches the speed cap with 4-way
+    /// faces; below 0.01 pressure-free wind piles up in front of obstacles and leaves
+    /// near-vacuum wakes whose speed reaches the cap (the source's model, pressure 0, is
+    /// therefore out of range). Central: [0.015, 0.02]; at 0.01 a diagonal wind of Mach 2.5
+    /// reaches the cap, and above 0.02 the shock tube overshoots behind the shock by more than
+    /// 1% at `D` = 0.1 (1.4% at 0.025, 16% at 0.05): a central scheme is free of oscillations
+    /// only while its exchange is about the fastest signal speed (`nu >~ lambda / 2`, the cell
+    /// Peclet condition). Measured: `examples/gas_physics.rs shock`, `tests/gas_physics.rs`.
+    pub fn pressure_range(flux: FluxScheme) -> (f32, f32) {
+        match flux {
+            FluxScheme::Central => (0.015, 0.02),
+            FluxScheme::Rusanov => (0.01, 0.05),
+        }
+    }
+
+    /// The speed of sound `c = sqrt(pressure)`, cells/step.
+    pub fn sound_speed(&self) -> f32 {
+        self.pressure.max(0.0).sqrt()
+    }
+
     /// Checks every parameter against [`GasParams::TABLE`].
     ///
     /// # Errors
@@ -123,9 +217,14 @@ impl ParamTable for GasParams {
                 "diffusion",
                 "D",
                 "",
-                Range::closed(0.03, 0.1, "below 0.03 the scheme has too little dissipation to stay stable", "above 0.1 a blob dissolves before it moves"),
+                Range::closed(
+                    0.05,
+                    0.15,
+                    "below 0.05 pressure-free wind leaves near-vacuum wakes that reach the speed cap",
+                    "above 0.15 the explicit exchange overshoots on 4-way faces",
+                ),
             )
-            .doc("diffusion constant of the mass flow, also carrying momentum", DTO)
+            .doc("exchange of density and momentum across faces (diffusion; Rusanov's flux may use more)", DTO)
             .key('d', 0.01),
             get: |p| Value::Real(p.diffusion),
             set: |p, v| p.diffusion = v.real(),
@@ -164,9 +263,14 @@ impl ParamTable for GasParams {
                 "pressure",
                 "c^2",
                 "cells^2/step^2",
-                Range::closed(0.0, 0.05, "c^2 < 0 pulls gas together without bound", "stronger pressure outruns the scheme's stability (measured: unstable at 0.1 unless diffusion >= 0.1)"),
+                Range::closed(
+                    0.01,
+                    0.05,
+                    "below 0.01 pressure-free wind piles up and leaves near-vacuum wakes that reach the speed cap",
+                    "above 0.05 an undamped explosion reaches the speed cap with 4-way faces (measured at 0.1)",
+                ),
             )
-            .doc("isothermal pressure c^2 (eddy's extension; 0 = the source's model)", DTO)
+            .doc("isothermal pressure c^2 = sound speed squared (eddy's extension)", DTO)
             .key('p', 0.01),
             get: |p| Value::Real(p.pressure),
             set: |p, v| p.pressure = v.real(),
@@ -179,17 +283,76 @@ impl ParamTable for GasParams {
             set: |p, v| p.neighbours = if v.choice() == 0 { Neighbours::Four } else { Neighbours::Eight },
         },
         ParamSpec {
+            info: ParamInfo::of("flux", "flux", "", ParamKind::Choice(&["central", "rusanov"]))
+                .doc("face flux: central (the source's, diffusion D everywhere) or rusanov (upwind: at least (|u|+c) h/2)", "rusanov: stable shocks at every D (eddy's shock-tube runs)")
+                .key('x', 0.0),
+            get: |p| Value::Choice(p.flux as usize),
+            set: |p, v| p.flux = if v.choice() == 0 { FluxScheme::Central } else { FluxScheme::Rusanov },
+        },
+        ParamSpec {
             info: ParamInfo::of(
                 "wind",
                 "wind",
                 "cells/step",
-                ParamKind::Pair(Range::closed(-0.5, 0.5, "faster than 0.5 cells/step breaks the CFL limit", "faster than 0.5 cells/step breaks the CFL limit")),
+                ParamKind::Pair(Range::closed(
+                    -GasParams::WIND_LIMIT,
+                    GasParams::WIND_LIMIT,
+                    "faster wind accelerates around obstacles up to the speed cap",
+                    "faster wind accelerates around obstacles up to the speed cap",
+                )),
             )
-            .doc("velocity X,Y (y down) that source cells blow at", "eddy"),
+            .doc("velocity X,Y (y down) that source cells blow at; |wind| <= 0.25", "eddy"),
             get: |p| Value::Pair(p.wind.0, p.wind.1),
             set: |p, v| p.wind = v.pair(),
         },
     ];
+
+    /// The diffusion and pressure ranges of the chosen flux ([`GasParams::diffusion_range`],
+    /// [`GasParams::pressure_range`]).
+    fn check_together(&self) -> Result<(), ParamError> {
+        let flux = ["central", "rusanov"][self.flux as usize];
+        let (lo, hi) = Self::diffusion_range(self.flux);
+        if !(lo..=hi).contains(&self.diffusion) {
+            return Err(ParamError::new(
+                "diffusion",
+                self.diffusion,
+                format!("the {flux} flux is stable with diffusion in [{lo}, {hi}]; change --diffusion, or --flux"),
+            ));
+        }
+        let (lo, hi) = Self::pressure_range(self.flux);
+        if !(lo..=hi).contains(&self.pressure) {
+            return Err(ParamError::new(
+                "pressure",
+                self.pressure,
+                format!("the {flux} flux is stable with pressure in [{lo}, {hi}]; change --pressure, or --flux"),
+            ));
+        }
+        let speed = self.wind.0.hypot(self.wind.1);
+        if speed > Self::WIND_LIMIT * (1.0 + f32::EPSILON) {
+            return Err(ParamError::new(
+                "wind",
+                format!("{},{}", self.wind.0, self.wind.1),
+                format!(
+                    "its speed {speed:.3} is above {} cells/step, where flow around obstacles reaches the speed cap; scale it down",
+                    Self::WIND_LIMIT
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Diffusion and pressure into the flux's ranges, the wind scaled to its speed limit.
+    fn fit_together(&mut self) {
+        let (lo, hi) = Self::diffusion_range(self.flux);
+        self.diffusion = self.diffusion.clamp(lo, hi);
+        let (lo, hi) = Self::pressure_range(self.flux);
+        self.pressure = self.pressure.clamp(lo, hi);
+        let speed = self.wind.0.hypot(self.wind.1);
+        if speed > Self::WIND_LIMIT {
+            let k = Self::WIND_LIMIT / speed;
+            self.wind = (self.wind.0 * k, self.wind.1 * k);
+        }
+    }
 }
 
 /// The gas model's state: `density` `(H, W)`, momentum components `momentum_x`, `momentum_y`

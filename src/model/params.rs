@@ -387,8 +387,22 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
         for spec in Self::TABLE {
             spec.info.check((spec.get)(self))?;
         }
+        self.check_together()
+    }
+
+    /// Checks what no single row can: limits of one parameter that depend on another. Runs
+    /// after every row passed; none by default.
+    ///
+    /// # Errors
+    /// [`ParamError`] naming the parameter to change, what it must be and why.
+    fn check_together(&self) -> Result<(), ParamError> {
         Ok(())
     }
+
+    /// Moves the parameters that [`Self::check_together`] ties to others to the nearest values
+    /// it accepts (a viewer key that switches the gas flux to `central` raises the diffusion to
+    /// what that flux needs); nothing by default.
+    fn fit_together(&mut self) {}
 
     /// The row named `name`.
     fn spec(name: &str) -> Option<&'static ParamSpec<Self>> {
@@ -405,6 +419,23 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
         spec.info.check(value)?;
         let mut next = *self;
         (spec.set)(&mut next, value);
+        next.check()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Sets `name` to `value` as an interactive control does: the value must be in its row's
+    /// range, and the parameters tied to it move with it ([`Self::fit_together`]).
+    ///
+    /// # Errors
+    /// As [`Self::set_checked`]; nothing changes on error.
+    fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        let spec = Self::spec(name)
+            .ok_or_else(|| ParamError::new("parameter", name, "not a parameter of this model".to_string()))?;
+        spec.info.check(value)?;
+        let mut next = *self;
+        (spec.set)(&mut next, value);
+        next.fit_together();
         next.check()?;
         *self = next;
         Ok(())

@@ -92,7 +92,8 @@ impl ModelParams {
         let lower = key.to_ascii_lowercase();
         let Some(info) = self.kind().params().into_iter().find(|p| p.key == Some(lower)) else { return Ok(None) };
         let value = self.get(info.name).expect("a row of this model");
-        self.set(info.name, info.nudge(value, key != lower))?;
+        let next = info.nudge(value, key != lower);
+        with_params!(self, p => p.set_fitted(info.name, next))?;
         Ok(Some(info))
     }
 

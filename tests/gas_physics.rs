@@ -1,0 +1,180 @@
+//! The gas model against the physics it discretises (isothermal compressible flow), on the CPU
+//! reference (the GPU is held to it by `gas_gpu_vs_cpu.rs`): blob translation, sound speed, the
+//! shock tube against the exact Riemann solution, and the parameter ranges' corners never
+//! reaching the speed cap. The experiments are in `eddy::gas::checks`; the README's tables come
+//! from `examples/gas_physics.rs`.
+
+use eddy::gas::checks::{self, ShockTube};
+use eddy::gas::cpu::MAX_SPEED;
+use eddy::gas::{FluxScheme, GasParams, Neighbours};
+
+const NEIGHBOURS: [Neighbours; 2] = [Neighbours::Four, Neighbours::Eight];
+const FLUXES: [FluxScheme; 2] = [FluxScheme::Central, FluxScheme::Rusanov];
+
+/// The ends of the diffusion range `flux` accepts ([`GasParams::diffusion_range`]).
+fn diffusion_ends(flux: FluxScheme) -> [f32; 2] {
+    let (lo, hi) = GasParams::diffusion_range(flux);
+    [lo, hi]
+}
+
+/// The pressure range's ends that `flux` accepts.
+fn pressure_ends(flux: FluxScheme) -> [f32; 2] {
+    let (lo, hi) = GasParams::pressure_range(flux);
+    [lo, hi]
+}
+
+/// A blob in a uniform flow moves at the flow's velocity: centroid speed within 1% (the issue's
+/// tolerance; measured at most 0.25%), along x, y and a diagonal, in 4- and 8-way, for both
+/// fluxes at the lower end of their diffusion range, without pressure and at the largest.
+#[test]
+fn blob_moves_with_the_flow() {
+    let s = 0.1 / 2f64.sqrt();
+    for flux in FLUXES {
+        for n in NEIGHBOURS {
+            for pressure in pressure_ends(flux) {
+                for v in [(0.1, 0.0), (0.0, 0.1), (s, s)] {
+                    let p = GasParams {
+                        neighbours: n,
+                        flux,
+                        pressure,
+                        diffusion: diffusion_ends(flux)[0],
+                        ..Default::default()
+                    };
+                    let t = checks::translation(&p, v, 150);
+                    eprintln!(
+                        "{flux:?} {n:?} c^2={pressure} {v:?}: measured {:?}, error {:.3}%",
+                        t.measured,
+                        100.0 * t.error
+                    );
+                    assert!(t.error <= 0.01, "{flux:?} {n:?} c^2={pressure} {v:?}: moved at {:?}", t.measured);
+                    assert!(t.max_speed < MAX_SPEED, "{flux:?} {n:?}: the speed cap acted ({})", t.max_speed);
+                }
+            }
+        }
+    }
+}
+
+/// A small pressure pulse spreads at c = sqrt(pressure) along the axes and the diagonals, in
+/// 4- and 8-way, both fluxes: within 1% (the issue asks 3%; measured at most 0.11%), read from
+/// the pulse's second moments (exact for linear acoustics with any exchange, see
+/// `checks::sound_speed`).
+#[test]
+fn sound_spreads_at_c_in_every_direction() {
+    for flux in FLUXES {
+        for n in NEIGHBOURS {
+            for pressure in [0.01f32, pressure_ends(flux)[1]] {
+                let p = GasParams {
+                    neighbours: n,
+                    flux,
+                    pressure,
+                    diffusion: diffusion_ends(flux)[1],
+                    ..Default::default()
+                };
+                let steps = (40.0 / p.sound_speed()) as u32;
+                let s = checks::sound_speed(&p, 0.01, 5.0, steps);
+                eprintln!(
+                    "{flux:?} {n:?} c^2={pressure}: c {:.4}, axes {:.4}, diagonals {:.4}",
+                    s.exact, s.axes, s.diagonals
+                );
+                for (what, v) in [("axes", s.axes), ("diagonals", s.diagonals)] {
+                    assert!(
+                        (v / s.exact - 1.0).abs() <= 0.01,
+                        "{flux:?} {n:?} c^2={pressure}: {what} {v} vs c {}",
+                        s.exact
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The shock tube (densities 1 | 0.125 at rest, a 4-cell channel, damping = drain = 1, friction
+/// 0) for both neighbourhoods, both fluxes and both ends of each flux's diffusion and pressure
+/// ranges: no cell ahead of the exact shock's foot moves (see `checks::foot_allowance`), the
+/// plateau is flat within 1% of its density and its level within 1% of the exact one, nothing
+/// behind the shock overshoots it by more than 1%, the channel flow stays one-dimensional
+/// (walls are mirrors), and no speed passes the exact `u*` by more than 1% (so the cap never
+/// acts).
+#[test]
+fn shock_tube_is_clean_at_every_range_end() {
+    for flux in FLUXES {
+        for n in NEIGHBOURS {
+            for (diffusion, pressure) in
+                diffusion_ends(flux).into_iter().flat_map(|d| pressure_ends(flux).map(|p| (d, p)))
+            {
+                let p = GasParams { neighbours: n, flux, diffusion, pressure, ..Default::default() };
+                let c = p.sound_speed() as f64;
+                let steps = (120.0 / c) as u32;
+                let r = checks::shock_tube(ShockTube::ratio_8(c, steps), &p, steps);
+                let allow = checks::foot_allowance(&r.exact, checks::exchange_along_x(&p));
+                let name = format!("{flux:?} {n:?} D={diffusion} c^2={pressure}");
+                eprintln!(
+                    "{name}: ahead {:.1} (allowed {allow:.1}), plateau spread {:.3}%, level {:+.3}%, overshoot {:.2}%, max speed {:.3} (u* {:.3}), across {:.1e}",
+                    r.ahead,
+                    100.0 * r.plateau_spread,
+                    100.0 * r.plateau_level,
+                    100.0 * r.overshoot,
+                    r.max_speed,
+                    r.exact.star.u,
+                    r.across
+                );
+                assert!(
+                    r.ahead <= allow,
+                    "{name}: gas moved {:.1} cells ahead of the shock (allowed {allow:.1})",
+                    r.ahead
+                );
+                assert!(r.plateau_spread <= 0.01, "{name}: plateau spread {:.3}%", 100.0 * r.plateau_spread);
+                assert!(r.plateau_level.abs() <= 0.01, "{name}: plateau level off by {:.3}%", 100.0 * r.plateau_level);
+                assert!(r.overshoot <= 0.01, "{name}: overshoot {:.2}% behind the shock", 100.0 * r.overshoot);
+                assert!(r.across <= 1e-4, "{name}: rows of the channel differ by {:.1e}", r.across);
+                let u_star = r.exact.star.u as f32;
+                assert!(r.max_speed <= 1.01 * u_star, "{name}: speed {} overshoots u* = {u_star}", r.max_speed);
+            }
+        }
+    }
+}
+
+/// Every corner of the allowed parameter box (each flux with its diffusion and pressure range,
+/// both neighbourhoods, the largest friction, the wind at its largest along an axis and a
+/// diagonal, damping and drain off) on the explosion and wind presets: nothing non-finite and
+/// the speed cap never reached (it is a safety net). Prints the largest speed of each run.
+#[test]
+fn range_corners_never_reach_the_speed_cap() {
+    let w = GasParams::WIND_LIMIT;
+    let mut worst = 0.0f32;
+    let mut failed = Vec::new();
+    for flux in FLUXES {
+        for n in NEIGHBOURS {
+            for diffusion in diffusion_ends(flux) {
+                for pressure in pressure_ends(flux) {
+                    for wind in [(w, 0.0), (-w * std::f32::consts::FRAC_1_SQRT_2, w * std::f32::consts::FRAC_1_SQRT_2)]
+                    {
+                        let p = GasParams {
+                            neighbours: n,
+                            flux,
+                            diffusion,
+                            pressure,
+                            wind,
+                            friction: 0.1,
+                            ..Default::default()
+                        };
+                        let p = GasParams { damping: 1.0, drain: 1.0, ..p };
+                        for scene in ["explosion", "wind"] {
+                            let r = checks::preset_run(scene, (64, 48), &p, 2000);
+                            eprintln!(
+                                "{scene} {flux:?} {n:?} D={diffusion} c^2={pressure} wind={wind:?}: max speed {:.3}",
+                                r.max_speed
+                            );
+                            if !(r.finite && r.min_density >= 0.0 && r.max_speed < MAX_SPEED) {
+                                failed.push(format!("{scene} {p:?}: {r:?}"));
+                            }
+                            worst = worst.max(r.max_speed);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("largest speed over all corners: {worst:.3} (cap {MAX_SPEED})");
+    assert!(failed.is_empty(), "non-finite, negative, or the speed cap acted:\n{}", failed.join("\n"));
+}
