@@ -1,6 +1,8 @@
-//! Prints the gas model's physics tables (README, "Gas against physics"): blob translation,
-//! sound speed and the shock tube, for 4- and 8-way flow and both face fluxes, on the CPU
-//! reference. `cargo run --release --example gas_physics [translation|sound|shock]`.
+//! Prints the gas model's physics tables (README, "The gas model"): blob translation, sound
+//! speed and the shock tube, for 4- and 8-way flow and both face fluxes at the ends of their
+//! ranges, on the CPU reference; `ranges` sweeps pressure and diffusion past the ranges (the
+//! stability map behind them, several minutes); `plot FILE.svg` draws the shock tube.
+//! `cargo run --release --example gas_physics [translation|sound|shock|ranges [flux]|plot F]`.
 
 use eddy::gas::checks::{self, ShockTube};
 use eddy::gas::{FluxScheme, GasParams, Neighbours};
@@ -12,28 +14,42 @@ fn name(n: Neighbours, f: FluxScheme) -> String {
     format!("{}-way {:?}", if n == Neighbours::Four { 4 } else { 8 }, f).to_lowercase()
 }
 
-fn translation() {
-    println!("| flow | velocity | measured | error | max speed |");
-    println!("|---|---|---|---|---|");
-    for pressure in [0.0, 0.05] {
+/// Every flux and neighbourhood at both ends of the flux's pressure range, at the lower end of
+/// its diffusion range: the settings the tests use.
+fn settings() -> Vec<GasParams> {
+    let mut out = Vec::new();
+    for f in FLUXES {
         for n in NEIGHBOURS {
-            for f in FLUXES {
-                for v in [(0.1, 0.0), (0.0, 0.1), (0.1 / 2f64.sqrt(), 0.1 / 2f64.sqrt())] {
-                    let p = GasParams { neighbours: n, flux: f, pressure, ..GasParams::default() };
-                    let t = checks::translation(&p, v, 200);
-                    println!(
-                        "| {} c^2={pressure} | ({:.4}, {:.4}) | ({:.4}, {:.4}) | {:.2}% | {:.3} |",
-                        name(n, f),
-                        v.0,
-                        v.1,
-                        t.measured.0,
-                        t.measured.1,
-                        100.0 * t.error,
-                        t.max_speed
-                    );
-                }
+            let (p0, p1) = GasParams::pressure_range(f);
+            for pressure in [p0, p1] {
+                let diffusion = GasParams::diffusion_range(f).0;
+                out.push(GasParams { neighbours: n, flux: f, pressure, diffusion, ..GasParams::default() });
             }
         }
+    }
+    out
+}
+
+fn translation() {
+    println!("| flow | D | c^2 | along x | along y | along the diagonal | max speed |");
+    println!("|---|---|---|---|---|---|---|");
+    let s = 0.1 / 2f64.sqrt();
+    for p in settings() {
+        let runs = [(0.1, 0.0), (0.0, 0.1), (s, s)].map(|v| checks::translation(&p, v, 200));
+        let cell = |t: &checks::Translation| {
+            let along = (t.measured.0 * t.velocity.0 + t.measured.1 * t.velocity.1) / 0.1;
+            format!("{along:.5} ({:.2}%)", 100.0 * t.error)
+        };
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {:.3} |",
+            name(p.neighbours, p.flux),
+            p.diffusion,
+            p.pressure,
+            cell(&runs[0]),
+            cell(&runs[1]),
+            cell(&runs[2]),
+            runs.iter().map(|t| t.max_speed).fold(0.0, f32::max)
+        );
     }
 }
 
@@ -42,25 +58,22 @@ fn rel(v: f64, exact: f64) -> String {
 }
 
 fn sound() {
-    println!("| flow | c^2 | exact c | axes | diagonals | crest, axes | crest, diagonals |");
-    println!("|---|---|---|---|---|---|---|");
-    for pressure in [0.01, 0.05] {
-        for n in NEIGHBOURS {
-            for f in FLUXES {
-                let p = GasParams { neighbours: n, flux: f, pressure, ..GasParams::default() };
-                let steps = (60.0 / p.sound_speed()) as u32;
-                let s = checks::sound_speed(&p, 0.01, 6.0, steps);
-                println!(
-                    "| {} | {pressure} | {:.4} | {} | {} | {} | {} |",
-                    name(n, f),
-                    s.exact,
-                    rel(s.axes, s.exact),
-                    rel(s.diagonals, s.exact),
-                    rel(s.crest_axes, s.exact),
-                    rel(s.crest_diagonals, s.exact),
-                );
-            }
-        }
+    println!("| flow | D | c^2 | exact c | axes | diagonals | crest, axes | crest, diagonals |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for p in settings() {
+        let steps = (60.0 / p.sound_speed()) as u32;
+        let s = checks::sound_speed(&p, 0.01, 6.0, steps);
+        println!(
+            "| {} | {} | {} | {:.4} | {} | {} | {} | {} |",
+            name(p.neighbours, p.flux),
+            p.diffusion,
+            p.pressure,
+            s.exact,
+            rel(s.axes, s.exact),
+            rel(s.diagonals, s.exact),
+            rel(s.crest_axes, s.exact),
+            rel(s.crest_diagonals, s.exact),
+        );
     }
 }
 
@@ -69,10 +82,11 @@ fn shock() {
         "| flow | D | c^2 | ahead of shock (allowed), cells | plateau spread | plateau level | overshoot | max speed (exact u*) |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for pressure in [0.01, 0.02, 0.05] {
+    for f in FLUXES {
         for n in NEIGHBOURS {
-            for f in FLUXES {
-                for d in [0.05, 0.1, 0.15] {
+            let ((d0, d1), (p0, p1)) = (GasParams::diffusion_range(f), GasParams::pressure_range(f));
+            for pressure in [p0, p1] {
+                for d in [d0, d1] {
                     let p = GasParams { neighbours: n, flux: f, pressure, diffusion: d, ..GasParams::default() };
                     let c = p.sound_speed() as f64;
                     let steps = (120.0 / c) as u32;

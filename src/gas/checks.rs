@@ -93,7 +93,11 @@ pub fn translation(params: &GasParams, velocity: (f64, f64), steps: u32) -> Tran
     let (sigma, c) = (4.0, p.sound_speed() as f64);
     let t = steps as f64;
     let speed = velocity.0.hypot(velocity.1);
-    let half = (c * t + speed * t / 2.0 + 5.0 * sigma).ceil() as usize + 2;
+    // The ring's width: the blob's sigma spread by the exchange (at most (|u| + c) h / 2 with
+    // h up to sqrt(2)); six of those beyond c t keep its excess mass off the frame.
+    let nu = (p.diffusion as f64).max(0.75 * (speed + c));
+    let width = (sigma * sigma + 2.0 * nu * t).sqrt();
+    let half = (c * t + speed * t / 2.0 + 6.0 * width).ceil() as usize + 2;
     let n = 2 * half;
     let start = (half as f64 - velocity.0 * t / 2.0, half as f64 - velocity.1 * t / 2.0);
     let mut s = state_from(
