@@ -149,7 +149,7 @@ impl Default for GasParams {
 impl GasParams {
     /// Largest wind speed `|wind|` (cells/step): up to 0.25 the flow around the `wind` preset's
     /// obstacles stays below the speed cap at every corner of the allowed ranges
-    /// (`tests/gas_physics.rs`, largest speed 0.33); a diagonal wind of `(0.25, 0.25)` (speed
+    /// (`tests/gas_physics.rs`, largest speed 0.365); a diagonal wind of `(0.25, 0.25)` (speed
     /// 0.35) reaches it (4-way Rusanov: the exchange `(|u_x| + |u_y| + 2c) / 2` plus friction
     /// passes the explicit limit 1/2).
     pub const WIND_LIMIT: f32 = 0.25;
