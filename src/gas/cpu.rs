@@ -377,3 +377,39 @@ pub fn brush(s: &mut GasState, b: &super::GasBrush) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The face lengths satisfy the two conditions of their derivation (module docs of
+    /// `crate::gas`): consistency and isotropy, to f32 rounding.
+    #[test]
+    fn face_lengths_are_consistent_and_isotropic() {
+        let (a, d, h) = (AXIS_LENGTH_8 as f64, DIAGONAL_LENGTH_8 as f64, DIAGONAL_DISTANCE as f64);
+        assert!((a + 2f64.sqrt() * d - 1.0).abs() < 1e-7, "L_axis + sqrt(2) L_diag = {}", a + 2f64.sqrt() * d);
+        assert!(
+            (a - 2.0 * 2f64.sqrt() * d).abs() < 1e-7,
+            "L_axis = 2 sqrt(2) L_diag: {a} vs {}",
+            2.0 * 2f64.sqrt() * d
+        );
+        assert!((h - 2f64.sqrt()).abs() < 1e-7);
+        // The same sum over the actual faces: sum_k L_k h_k d_k d_k^T = I in both neighbourhoods.
+        for n in [Neighbours::Four, Neighbours::Eight] {
+            let mut m = [[0.0f64; 2]; 2];
+            for k in 0..face_count(n) {
+                let (u, w) = (unit(k), (face_length(n, k) * face_distance(k)) as f64);
+                let u = [u.0 as f64, u.1 as f64];
+                for i in 0..2 {
+                    for j in 0..2 {
+                        m[i][j] += w * u[i] * u[j];
+                    }
+                }
+            }
+            assert!(
+                (m[0][0] - 1.0).abs() < 1e-6 && (m[1][1] - 1.0).abs() < 1e-6 && m[0][1].abs() < 1e-6,
+                "{n:?}: {m:?}"
+            );
+        }
+    }
+}

@@ -414,14 +414,7 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
     /// # Errors
     /// [`ParamError`] when `value` is out of range, or `name` is not a parameter of this model.
     fn set_checked(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        let spec = Self::spec(name)
-            .ok_or_else(|| ParamError::new("parameter", name, "not a parameter of this model".to_string()))?;
-        spec.info.check(value)?;
-        let mut next = *self;
-        (spec.set)(&mut next, value);
-        next.check()?;
-        *self = next;
-        Ok(())
+        set_row(self, name, value, false)
     }
 
     /// Sets `name` to `value` as an interactive control does: the value must be in its row's
@@ -430,16 +423,23 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
     /// # Errors
     /// As [`Self::set_checked`]; nothing changes on error.
     fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        let spec = Self::spec(name)
-            .ok_or_else(|| ParamError::new("parameter", name, "not a parameter of this model".to_string()))?;
-        spec.info.check(value)?;
-        let mut next = *self;
-        (spec.set)(&mut next, value);
-        next.fit_together();
-        next.check()?;
-        *self = next;
-        Ok(())
+        set_row(self, name, value, true)
     }
+}
+
+/// [`ParamTable::set_checked`] and, with `fit`, [`ParamTable::set_fitted`].
+fn set_row<P: ParamTable>(p: &mut P, name: &str, value: Value, fit: bool) -> Result<(), ParamError> {
+    let spec =
+        P::spec(name).ok_or_else(|| ParamError::new("parameter", name, "not a parameter of this model".to_string()))?;
+    spec.info.check(value)?;
+    let mut next = *p;
+    (spec.set)(&mut next, value);
+    if fit {
+        next.fit_together();
+    }
+    next.check()?;
+    *p = next;
+    Ok(())
 }
 
 #[cfg(test)]
