@@ -54,11 +54,12 @@ fn blob_moves_with_the_flow() {
     }
 }
 
-/// A small pressure pulse spreads at c = sqrt(pressure) along the axes and the diagonals, in
-/// 4- and 8-way, both fluxes at both ends of their pressure range: within 1% (the issue asks 3%;
-/// measured at most 0.15%), read from
-/// the pulse's second moments (exact for linear acoustics with any exchange, see
-/// `checks::sound_speed`).
+/// A small pressure pulse spreads at c = sqrt(pressure), in 4- and 8-way, both fluxes at both
+/// ends of their pressure range, lowest diffusion (as the README's table): its second moment gives c within 1% (the issue asks 3%;
+/// measured at most 0.2%; exact for linear acoustics, see `checks::sound_speed`); its crest
+/// runs along the diagonals at the speed it runs along the axes, within 1% of c (measured at
+/// most 0.5%), and within 5% of c itself (a cylindrical crest closes in on `c t` from behind,
+/// so it reads 2.7-4.4% fast over these times).
 #[test]
 fn sound_spreads_at_c_in_every_direction() {
     for flux in FLUXES {
@@ -68,21 +69,26 @@ fn sound_spreads_at_c_in_every_direction() {
                     neighbours: n,
                     flux,
                     pressure,
-                    diffusion: diffusion_ends(flux)[1],
+                    diffusion: diffusion_ends(flux)[0],
                     ..Default::default()
                 };
-                let steps = (40.0 / p.sound_speed()) as u32;
-                let s = checks::sound_speed(&p, 0.01, 5.0, steps);
+                let steps = (60.0 / p.sound_speed()) as u32;
+                let s = checks::sound_speed(&p, 0.01, 6.0, steps);
+                let c = s.exact;
                 eprintln!(
-                    "{flux:?} {n:?} c^2={pressure}: c {:.4}, axes {:.4}, diagonals {:.4}",
-                    s.exact, s.axes, s.diagonals
+                    "{flux:?} {n:?} c^2={pressure}: c {c:.4}, spread {:.4}, crest along axes {:.4}, diagonals {:.4}",
+                    s.spread, s.crest_axes, s.crest_diagonals
                 );
-                for (what, v) in [("axes", s.axes), ("diagonals", s.diagonals)] {
-                    assert!(
-                        (v / s.exact - 1.0).abs() <= 0.01,
-                        "{flux:?} {n:?} c^2={pressure}: {what} {v} vs c {}",
-                        s.exact
-                    );
+                let name = format!("{flux:?} {n:?} c^2={pressure}");
+                assert!((s.spread / c - 1.0).abs() <= 0.01, "{name}: spreads at {} vs c {c}", s.spread);
+                assert!(
+                    (s.crest_diagonals - s.crest_axes).abs() <= 0.01 * c,
+                    "{name}: crest along diagonals {} vs axes {}",
+                    s.crest_diagonals,
+                    s.crest_axes
+                );
+                for v in [s.crest_axes, s.crest_diagonals] {
+                    assert!((v / c - 1.0).abs() <= 0.05, "{name}: crest at {v} vs c {c}");
                 }
             }
         }

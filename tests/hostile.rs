@@ -133,13 +133,24 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--buoyancy", "NaN"], 2, "it must be a finite number"),
         row(&["run", "--mode", "smoke", "--cell-size", "-1"], 2, "a cell must have a size"),
         row(&["run", "--mode", "smoke", "--splat-radius", "0"], 2, "a splat needs a radius > 0"),
-        row(&["run", "--mode", "gas", "--diffusion", "0.5"], 2, "overshoots"),
+        row(&["run", "--mode", "gas", "--diffusion", "0.5"], 2, "stability limit of 4-way faces"),
+        row(&["run", "--mode", "gas", "--diffusion", "-0.1"], 2, "negative diffusion"),
         row(&["run", "--mode", "gas", "--pressure", "-1"], 2, "near-vacuum wakes"),
         row(&["run", "--mode", "gas", "--pressure", "0"], 2, "near-vacuum wakes"),
         // Limits that depend on another parameter (GasParams::check_together).
-        row(&["run", "--mode", "gas", "--flux", "central"], 2, "central flux is stable with diffusion in [0.1, 0.15]"),
+        row(
+            &["run", "--mode", "gas", "--flux", "central"],
+            2,
+            "--diffusion in [0.1, 0.15] and --pressure in [0.015, 0.02]",
+        ),
+        // The order of the options does not matter to limits that tie them together.
+        row(
+            &["run", "--mode", "gas", "--steps", "1", "--flux", "central", "--pressure", "0.02", "--diffusion", "0.1"],
+            0,
+            "gas: preset explosion",
+        ),
         row(&["run", "--mode", "gas", "--flux", "central", "--diffusion", "0.1"], 2, "pressure in [0.015, 0.02]"),
-        row(&["run", "--mode", "gas", "--wind", "0.25,0.25"], 2, "speed 0.354 is above 0.25"),
+        row(&["run", "--mode", "gas", "--wind", "0.25,0.25"], 2, "speed 0.3536 is above 0.25"),
         row(&["run", "--mode", "gas", "--wind", "2,0"], 2, "the x component"),
         row(&["run", "--mode", "gas", "--neighbours", "6"], 2, "not one of 4, 8"),
         row(&["run", "--scene", "basin", "--side-share", "2"], 2, "oscillate"),

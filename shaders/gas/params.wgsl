@@ -2,7 +2,7 @@
 // Mirrors `GasUniform` in src/gas/gpu.rs and the constants/`face_flux` of src/gas/cpu.rs.
 
 struct GasParams {
-    diffusion: f32,   // D in F = dot(m_f, d) + D (rho_a - rho_b)
+    diffusion: f32,   // D: the exchange nu = D (central) or max(D, alpha h / 2) (Rusanov)
     damping: f32,     // m *= damping after each step
     drain: f32,       // rho = rho * drain + (1 - drain) * AMBIENT
     friction: f32,    // perpendicular-momentum exchange across a face

@@ -80,8 +80,9 @@ impl SimArgs {
                     info.name, info.name
                 )));
             }
-            params.set(info.name, *value).map_err(usage)?;
+            params.set_row_only(info.name, *value).map_err(usage)?;
         }
+        // Limits that tie parameters together are checked once all are set.
         params.check().map_err(usage)?;
         let has_own_size = |what: &str| usage(format!("--size sets a preset's size; {what} has its own: drop --size"));
         let origin = match source {

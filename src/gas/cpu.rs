@@ -73,8 +73,9 @@ pub const DIAGONAL_DISTANCE: f32 = std::f32::consts::SQRT_2;
 /// [`AXIS_LENGTH_8`] = 2/3 for the axis faces and [`DIAGONAL_LENGTH_8`] = `sqrt(2)/6` for the
 /// diagonals. `L_axis + sqrt(2) L_diagonal = 1` makes uniform flow move mass at its velocity,
 /// gives a uniform density gradient the pressure force `c^2 grad rho` and sound the speed `c`;
-/// `L_axis = 2 sqrt(2) L_diagonal` makes the leading error of the gradient, the divergence and
-/// the diffusion isotropic. Derivation: the module docs of [`crate::gas`].
+/// `L_axis = 2 sqrt(2) L_diagonal` makes the leading error of the gradient and the divergence,
+/// and of the diffusion when `nu` is the same on every face (central flux), isotropic.
+/// Derivation: the module docs of [`crate::gas`].
 pub fn face_length(n: Neighbours, k: usize) -> f32 {
     match (n, k < 2) {
         (Neighbours::Four, _) => 1.0,
@@ -106,7 +107,9 @@ fn normal_speed(cell: (f32, f32, f32), d: (f32, f32)) -> f32 {
 /// Rusanov's, the larger of `D` and `alpha h / 2`, where `alpha = max(|u_a . d|, |u_b . d|) +
 /// c` is the fastest signal speed at the face (local Lax-Friedrichs; Rusanov 1961, LeVeque
 /// "Finite Volume Methods for Hyperbolic Problems" 2002, eq. 12.12) and `h` the distance
-/// between the two cells.
+/// between the two cells. eddy adds this dissipation to the flux of the face-mean state
+/// `f((q_a + q_b) / 2)` (the source's face values), where LeVeque's form averages the two
+/// fluxes, `(f(q_a) + f(q_b)) / 2`; both are consistent and first-order.
 pub fn exchange(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), h: f32, p: &GasParams) -> f32 {
     match p.flux {
         FluxScheme::Central => p.diffusion,
@@ -172,6 +175,8 @@ pub fn direction(j: usize) -> ((isize, isize), (f32, f32), usize) {
 /// or both open) the ghost is the cell with its momentum reversed. The flux to a ghost carries
 /// no mass across an edge or into a corner; along a wall, what leaves one cell through a ghost
 /// face enters its axis neighbour through the mirrored face, bit for bit (mass stays conserved).
+/// Walls are exact mirrors when they run along rows or columns; a 45-degree staircase acts as a
+/// row of corners. Returns the ghost `(rho, mx, my)` and the mirrored cell as `(row, col)`.
 /// Source: the reflecting boundary of finite-volume methods, LeVeque (2002) section 7.3.3.
 pub fn ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> ((f32, f32, f32), (usize, usize)) {
     let (rho, mx, my) = cell(s, r, c);
@@ -264,9 +269,10 @@ pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
 }
 
 /// Pass 3 (`apply.wgsl`): moves each face's (limited) flux from source to destination, then
-/// reflects momentum pointing into an edge-adjacent wall, damps momentum, drains density
-/// towards the ambient 1, caps the speed at [`MAX_SPEED`], and resets source cells to ambient
-/// density moving at `wind`.
+/// the flux to the ghost beyond each blocked face ([`ghost`]; its mass scaled by the factor of
+/// the cell it leaves), reflects momentum pointing into an edge-adjacent wall, damps momentum,
+/// drains density towards the ambient 1, caps the speed at [`MAX_SPEED`], and resets source
+/// cells to ambient density moving at `wind`.
 pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams) {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);

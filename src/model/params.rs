@@ -414,7 +414,18 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
     /// # Errors
     /// [`ParamError`] when `value` is out of range, or `name` is not a parameter of this model.
     fn set_checked(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        set_row(self, name, value, false)
+        set_row(self, name, value, Together::Check)
+    }
+
+    /// Sets `name` to `value` checking only its row: for a caller that sets several parameters
+    /// and then calls [`Self::check`] (the command line), so that the order of the rows does
+    /// not matter to limits that tie one parameter to another.
+    ///
+    /// # Errors
+    /// [`ParamError`] when `value` is out of its row's range, or `name` is not a parameter of
+    /// this model; nothing changes on error.
+    fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        set_row(self, name, value, Together::Later)
     }
 
     /// Sets `name` to `value` as an interactive control does: the value must be in its row's
@@ -423,21 +434,35 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
     /// # Errors
     /// As [`Self::set_checked`]; nothing changes on error.
     fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        set_row(self, name, value, true)
+        set_row(self, name, value, Together::Fit)
     }
 }
 
-/// [`ParamTable::set_checked`] and, with `fit`, [`ParamTable::set_fitted`].
-fn set_row<P: ParamTable>(p: &mut P, name: &str, value: Value, fit: bool) -> Result<(), ParamError> {
+/// What [`set_row`] does about limits that tie parameters together.
+#[derive(Clone, Copy, PartialEq)]
+enum Together {
+    /// Refuse a value that breaks one ([`ParamTable::set_checked`]).
+    Check,
+    /// Move the tied parameters into range ([`ParamTable::set_fitted`]).
+    Fit,
+    /// Leave them to the caller's [`ParamTable::check`] ([`ParamTable::set_row_only`]).
+    Later,
+}
+
+fn set_row<P: ParamTable>(p: &mut P, name: &str, value: Value, together: Together) -> Result<(), ParamError> {
     let spec =
         P::spec(name).ok_or_else(|| ParamError::new("parameter", name, "not a parameter of this model".to_string()))?;
     spec.info.check(value)?;
     let mut next = *p;
     (spec.set)(&mut next, value);
-    if fit {
-        next.fit_together();
+    match together {
+        Together::Check => next.check()?,
+        Together::Fit => {
+            next.fit_together();
+            next.check()?;
+        }
+        Together::Later => {}
     }
-    next.check()?;
     *p = next;
     Ok(())
 }

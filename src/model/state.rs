@@ -75,6 +75,16 @@ impl ModelParams {
         with_params!(self, p => p.set_checked(name, value))
     }
 
+    /// Sets `name` checking only its row ([`ParamTable::set_row_only`]): call
+    /// [`Self::check`] once all are set.
+    ///
+    /// # Errors
+    /// [`ParamError`] when the value is out of its row's range or the parameter is not this
+    /// model's.
+    pub fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        with_params!(self, p => p.set_row_only(name, value))
+    }
+
     /// Checks every parameter against its row.
     ///
     /// # Errors
