@@ -44,6 +44,7 @@ pub mod render;
 pub mod scene;
 pub mod shaders;
 pub mod smoke;
+pub mod solver;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 pub mod water;
