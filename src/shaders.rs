@@ -18,6 +18,14 @@ macro_rules! modules {
 }
 
 modules! {
+    /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
+    SOLVER_SMOOTH = "solver/smooth": ["common/grid.wgsl", "solver/level.wgsl", "solver/smooth.wgsl"];
+    /// Multigrid: the residual b - A p.
+    SOLVER_RESIDUAL = "solver/residual": ["common/grid.wgsl", "solver/level.wgsl", "solver/residual.wgsl"];
+    /// Multigrid: the residual summed onto the coarse level.
+    SOLVER_RESTRICT = "solver/restrict": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict.wgsl"];
+    /// Multigrid: the coarse correction added to the fine level.
+    SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
     /// Water pass 1: per-cell outflows (down, left, right, up).
     WATER_FLOW = "water/flow": ["common/grid.wgsl", "water/params.wgsl", "water/flow.wgsl"];
     /// Water pass 2: gather inflows, write the new mass.

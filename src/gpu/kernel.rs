@@ -150,4 +150,19 @@ pub mod binding {
             count: None,
         }
     }
+
+    /// `texture_storage_2d<format, read_write>` (WebGPU allows it for `r32float`, `r32uint`,
+    /// `r32sint` without a feature).
+    pub fn storage_read_write(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
+        wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: STAGE,
+            ty: wgpu::BindingType::StorageTexture {
+                access: wgpu::StorageTextureAccess::ReadWrite,
+                format,
+                view_dimension: wgpu::TextureViewDimension::D2,
+            },
+            count: None,
+        }
+    }
 }

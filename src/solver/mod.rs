@@ -13,11 +13,15 @@
 //! region of open cells, and exists when `b` sums to zero over each (a velocity that crosses no
 //! wall has that divergence).
 //!
-//! [`Poisson`] holds the problem, [`multigrid`] solves it with V-cycles. This is the CPU
-//! reference, one function per pass, written to be mirrored pass for pass on the GPU (issue 9 of
-//! the tracker: smoke's `--solver multigrid`); it is not yet wired into a model.
+//! [`Poisson`] holds the problem, [`multigrid`] solves it with V-cycles on the CPU, one
+//! function per pass, and [`GpuMultigrid`] runs the same passes on the GPU
+//! (`shaders/solver/`); `tests/solver.rs` holds one to the other. Not yet wired into a model
+//! (issue 9 of the tracker: smoke's `--solver multigrid` on the staggered grid).
 
+mod gpu;
 pub mod multigrid;
+
+pub use gpu::GpuMultigrid;
 
 use crate::grid::Grid;
 

@@ -1,0 +1,37 @@
+// Multigrid pass: one red-black Gauss-Seidel sweep of one colour, in place. Each open cell of
+// the colour ((col + row) % 2 == colour) with an open neighbour gets
+// p = (sum of open neighbours' p - b) / (open neighbours). Cells of one colour read only the
+// other colour, so the sweep is order-free. CPU mirror: `smooth` in src/solver/multigrid.rs.
+
+struct Sweep {
+    colour: u32,
+};
+
+@group(0) @binding(0) var<uniform> sweep: Sweep;
+@group(0) @binding(1) var pressure: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(2) var rhs: texture_storage_2d<r32float, read>;
+@group(0) @binding(3) var solid: texture_storage_2d<r32uint, read>;
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(pressure);
+    if id.x >= size.x || id.y >= size.y || (id.x + id.y) % 2u != sweep.colour {
+        return;
+    }
+    let p = vec2<i32>(id.xy);
+    if !open_cell(solid, p) {
+        return;
+    }
+    var sum = 0.0;
+    var count = 0.0;
+    for (var k = 0u; k < 4u; k++) {
+        let q = p + edge(k);
+        if open_cell(solid, q) {
+            sum += textureLoad(pressure, q).r;
+            count += 1.0;
+        }
+    }
+    if count > 0.0 {
+        textureStore(pressure, p, vec4<f32>((sum - textureLoad(rhs, p).r) / count, 0.0, 0.0, 0.0));
+    }
+}

@@ -1,0 +1,210 @@
+//! Multigrid V-cycles on the GPU: the passes of [`super::multigrid`], one WGSL file each
+//! (`shaders/solver/{smooth,residual,restrict,prolong}.wgsl`), over one set of `r32float`
+//! textures per level (pressure, right-hand side, residual) and an `r32uint` wall texture.
+//! Red-black sweeps update the pressure in place (`read_write` storage), so a level holds one
+//! pressure texture, not a ping-pong pair.
+
+use super::multigrid::{Multigrid, Settings};
+use crate::error::Error;
+use crate::gpu::{self, GpuError, Kernel, binding};
+use crate::grid::Grid;
+use crate::shaders;
+
+const WORKGROUP: (u32, u32) = (64, 1);
+const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+
+use wgpu::BindingResource::TextureView as View;
+
+/// One level's textures, `(w, h)` cells.
+struct Level {
+    size: (u32, u32),
+    pressure: wgpu::Texture,
+    views: [wgpu::TextureView; 4], // pressure, rhs, residual, solid
+    rhs: wgpu::Texture,
+}
+
+/// The bind groups of one level: smooth (red, black), residual, restrict to the next level,
+/// prolong from the next level.
+struct Groups {
+    smooth: [wgpu::BindGroup; 2],
+    residual: wgpu::BindGroup,
+    restrict: Option<wgpu::BindGroup>,
+    prolong: Option<wgpu::BindGroup>,
+}
+
+/// The GPU multigrid for one wall layout (the GPU twin of [`Multigrid`]).
+pub struct GpuMultigrid {
+    levels: Vec<Level>,
+    groups: Vec<Groups>,
+    kernels: [Kernel; 4], // smooth, residual, restrict, prolong
+    settings: Settings,
+    _colours: [wgpu::Buffer; 2],
+}
+
+impl GpuMultigrid {
+    /// Builds the levels for `solid` `(H, W)` (1 = wall), as [`Multigrid::new`] does, and
+    /// uploads their walls; pressure and right-hand side start at 0.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when a texture or pipeline cannot be created (e.g. the grid is larger
+    /// than the device's texture limit).
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        solid: &Grid<u8>,
+        settings: Settings,
+    ) -> Result<Self, Error> {
+        gpu::check_grid_size(device, solid.width(), solid.height())?;
+        gpu::scoped(device, || Self::build(device, queue, solid, settings)).map_err(Error::from)
+    }
+
+    fn build(device: &wgpu::Device, queue: &wgpu::Queue, solid: &Grid<u8>, settings: Settings) -> Self {
+        let walls = Multigrid::new(solid, settings).levels;
+        let usage =
+            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC;
+        let levels: Vec<Level> = walls
+            .iter()
+            .map(|s| {
+                let size = (s.width() as u32, s.height() as u32);
+                let pressure = gpu::texture_2d(device, "solver/pressure", size, R32, usage);
+                let rhs = gpu::texture_2d(device, "solver/rhs", size, R32, usage);
+                let residual = gpu::texture_2d(device, "solver/residual", size, R32, usage);
+                let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
+                let bits: Vec<u32> = s.as_slice().iter().map(|&v| (v != 0) as u32).collect();
+                gpu::upload(queue, &solid, bytemuck::cast_slice(&bits), 4);
+                let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+                Level { size, views: [view(&pressure), view(&rhs), view(&residual), view(&solid)], pressure, rhs }
+            })
+            .collect();
+        let kernels = [
+            Kernel::new(
+                device,
+                "solver/smooth",
+                shaders::SOLVER_SMOOTH,
+                WORKGROUP,
+                &[
+                    binding::uniform(0),
+                    binding::storage_read_write(1, R32),
+                    binding::storage_read(2, R32),
+                    binding::storage_read(3, BITS),
+                ],
+            ),
+            Kernel::new(
+                device,
+                "solver/residual",
+                shaders::SOLVER_RESIDUAL,
+                WORKGROUP,
+                &[
+                    binding::storage_read(0, R32),
+                    binding::storage_read(1, R32),
+                    binding::storage_read(2, BITS),
+                    binding::storage_write(3, R32),
+                ],
+            ),
+            Kernel::new(
+                device,
+                "solver/restrict",
+                shaders::SOLVER_RESTRICT,
+                WORKGROUP,
+                &[
+                    binding::storage_read(0, R32),
+                    binding::storage_read(1, BITS),
+                    binding::storage_write(2, R32),
+                    binding::storage_write(3, R32),
+                ],
+            ),
+            Kernel::new(
+                device,
+                "solver/prolong",
+                shaders::SOLVER_PROLONG,
+                WORKGROUP,
+                &[binding::storage_read_write(0, R32), binding::storage_read(1, BITS), binding::storage_read(2, R32)],
+            ),
+        ];
+        let colours = [0u32, 1].map(|c| {
+            let b = gpu::uniform_buffer(device, "solver/colour", 16);
+            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[c, 0, 0, 0]));
+            b
+        });
+        let groups = (0..levels.len())
+            .map(|l| {
+                let [p, rhs, res, solid] = &levels[l].views;
+                let next = levels.get(l + 1);
+                Groups {
+                    smooth: [0, 1].map(|c| {
+                        kernels[0]
+                            .bind_group(device, &[colours[c].as_entire_binding(), View(p), View(rhs), View(solid)])
+                    }),
+                    residual: kernels[1].bind_group(device, &[View(p), View(rhs), View(solid), View(res)]),
+                    restrict: next.map(|n| {
+                        kernels[2].bind_group(device, &[View(res), View(solid), View(&n.views[1]), View(&n.views[0])])
+                    }),
+                    prolong: next.map(|n| kernels[3].bind_group(device, &[View(p), View(solid), View(&n.views[0])])),
+                }
+            })
+            .collect();
+        Self { levels, groups, kernels, settings, _colours: colours }
+    }
+
+    /// The finest level's pressure texture (`r32float`, `(W, H)` texels, row 0 at the top).
+    pub fn pressure(&self) -> &wgpu::Texture {
+        &self.levels[0].pressure
+    }
+
+    /// Number of levels, finest first.
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Uploads the finest level's right-hand side `b` and initial pressure `p` (both `(H, W)`).
+    ///
+    /// # Panics
+    /// When either is not the grid's shape.
+    pub fn upload(&self, queue: &wgpu::Queue, rhs: &Grid<f32>, pressure: &Grid<f32>) {
+        let (w, h) = self.levels[0].size;
+        assert_eq!((rhs.shape(), pressure.shape()), ((h as usize, w as usize), (h as usize, w as usize)));
+        gpu::upload(queue, &self.levels[0].rhs, bytemuck::cast_slice(rhs.as_slice()), 4);
+        gpu::upload(queue, &self.levels[0].pressure, bytemuck::cast_slice(pressure.as_slice()), 4);
+    }
+
+    /// Records `cycles` V-cycles on the finest level's pressure (the passes of
+    /// [`Multigrid`]'s cycle, in its order).
+    pub fn encode_cycles(&self, encoder: &mut wgpu::CommandEncoder, cycles: u32) {
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("solver/v-cycle"), timestamp_writes: None });
+        let last = self.levels.len() - 1;
+        for _ in 0..cycles {
+            for l in 0..last {
+                self.sweeps(&mut pass, l, self.settings.pre);
+                let (w, h) = self.levels[l].size;
+                self.kernels[1].dispatch(&mut pass, &self.groups[l].residual, w, h);
+                let (cw, ch) = self.levels[l + 1].size;
+                self.kernels[2].dispatch(&mut pass, self.groups[l].restrict.as_ref().expect("a coarser level"), cw, ch);
+            }
+            self.sweeps(&mut pass, last, self.settings.coarsest);
+            for l in (0..last).rev() {
+                let (w, h) = self.levels[l].size;
+                self.kernels[3].dispatch(&mut pass, self.groups[l].prolong.as_ref().expect("a coarser level"), w, h);
+                self.sweeps(&mut pass, l, self.settings.post);
+            }
+        }
+    }
+
+    fn sweeps(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, n: u32) {
+        let (w, h) = self.levels[l].size;
+        for _ in 0..n {
+            for colour in 0..2 {
+                self.kernels[0].dispatch(pass, &self.groups[l].smooth[colour], w, h);
+            }
+        }
+    }
+
+    /// Reads the finest level's pressure back, `(H, W)`.
+    ///
+    /// # Errors
+    /// [`GpuError`] when the readback fails (device lost, out of memory).
+    pub fn read_pressure(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Grid<f32>, GpuError> {
+        gpu::read_r32float(device, queue, &self.levels[0].pressure)
+    }
+}
