@@ -48,18 +48,13 @@ pub fn run(state: &mut GasState, params: &GasParams, steps: u32, mut each: impl 
     }
 }
 
-/// The largest speed `|m| / rho` of any open cell (cells/step), as [`super::GasStats`] counts it.
-pub fn max_speed(state: &GasState) -> f32 {
-    state.stats().max_speed
-}
-
-/// Centroid `(x, y)` of the excess density `rho - ambient` inside the window
-/// `[x0, x1) x [y0, y1)` (cells), in cell-centre coordinates.
-pub fn excess_centroid(s: &GasState, ambient: f64, window: ((usize, usize), (usize, usize))) -> (f64, f64) {
-    let ((x0, x1), (y0, y1)) = window;
+/// Centroid `(x, y)` of the excess density `rho - ambient` over the grid, in cell-centre
+/// coordinates (cells).
+pub fn excess_centroid(s: &GasState, ambient: f64) -> (f64, f64) {
+    let (h, w) = s.density.shape();
     let (mut m, mut mx, mut my) = (0.0, 0.0, 0.0);
-    for r in y0..y1 {
-        for c in x0..x1 {
+    for r in 0..h {
+        for c in 0..w {
             let e = s.density[(r, c)] as f64 - ambient;
             m += e;
             mx += e * (c as f64 + 0.5);
@@ -117,11 +112,10 @@ pub fn translation(params: &GasParams, velocity: (f64, f64), steps: u32) -> Tran
             }
         }
     }
-    let all = ((0, n), (0, n));
-    let before = excess_centroid(&s, 1.0, all);
+    let before = excess_centroid(&s, 1.0);
     let mut fastest = 0.0f32;
-    run(&mut s, &p, steps, |_, s| fastest = fastest.max(max_speed(s)));
-    let after = excess_centroid(&s, 1.0, all);
+    run(&mut s, &p, steps, |_, s| fastest = fastest.max(s.stats().max_speed));
+    let after = excess_centroid(&s, 1.0);
     let measured = ((after.0 - before.0) / t, (after.1 - before.1) / t);
     let error = (measured.0 - velocity.0).hypot(measured.1 - velocity.1) / speed;
     Translation { velocity, measured, error, max_speed: fastest }
@@ -345,7 +339,7 @@ pub fn shock_tube(tube: ShockTube, params: &GasParams, steps: u32) -> ShockTubeR
     let exact = tube.exact(c);
     let mut s = tube.state();
     let mut fastest = 0.0f32;
-    run(&mut s, &p, steps, |_, s| fastest = fastest.max(max_speed(s)));
+    run(&mut s, &p, steps, |_, s| fastest = fastest.max(s.stats().max_speed));
     let (h, w) = s.density.shape();
     let mut density = vec![0.0f32; w];
     let mut velocity = vec![0.0f32; w];
