@@ -37,6 +37,7 @@
 
 pub mod cpu;
 mod gpu;
+pub mod staggered;
 
 pub use gpu::{GpuSmoke, SmokePass};
 
