@@ -18,6 +18,10 @@ macro_rules! modules {
 }
 
 modules! {
+    /// Staggered smoke: the projection's right-hand side h^2 div from face velocities.
+    SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/staggered_divergence.wgsl"];
+    /// Staggered smoke: subtract the pressure gradient on open faces.
+    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
     SOLVER_SMOOTH = "solver/smooth": ["common/grid.wgsl", "solver/level.wgsl", "solver/smooth.wgsl"];
     /// Multigrid: the residual b - A p.

@@ -152,6 +152,17 @@ impl GpuMultigrid {
         &self.levels[0].pressure
     }
 
+    /// A view of the finest level's pressure, for a pass that reads it (the gradient).
+    pub fn pressure_view(&self) -> &wgpu::TextureView {
+        &self.levels[0].views[0]
+    }
+
+    /// A view of the finest level's right-hand side `b` (`r32float`), for a pass that writes it
+    /// (the divergence) before [`Self::encode_cycles`].
+    pub fn rhs_view(&self) -> &wgpu::TextureView {
+        &self.levels[0].views[1]
+    }
+
     /// Number of levels, finest first.
     pub fn level_count(&self) -> usize {
         self.levels.len()
