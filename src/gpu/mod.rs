@@ -184,13 +184,16 @@ fn preference(info: &wgpu::AdapterInfo, low_power: bool) -> (u8, bool) {
 }
 
 /// What a model (or several) needs from an adapter: compute shaders, storage-texture formats
-/// with read-only and write-only access, and storage textures per pass.
+/// with read-only and write-only access (and read-write for some), and storage textures per
+/// pass.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Requirements {
     /// Who needs it, for messages, e.g. `smoke`.
     pub what: String,
     /// Formats bound as read-only and write-only storage textures, with what each holds.
     pub storage: Vec<(wgpu::TextureFormat, String)>,
+    /// Of those, the formats also bound read-write.
+    pub storage_read_write: Vec<wgpu::TextureFormat>,
     /// Most storage textures one pass binds.
     pub storage_textures_per_stage: u32,
 }
@@ -211,6 +214,12 @@ impl Requirements {
             let f = adapter.get_texture_format_features(*format);
             if !f.allowed_usages.contains(wgpu::TextureUsages::STORAGE_BINDING) || !f.flags.contains(access) {
                 lacks.push(format!("{format:?} storage textures ({what})"));
+            }
+        }
+        for format in &self.storage_read_write {
+            let f = adapter.get_texture_format_features(*format);
+            if !f.flags.contains(wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE) {
+                lacks.push(format!("read-write {format:?} storage textures"));
             }
         }
         let have = adapter.limits().max_storage_textures_per_shader_stage;

@@ -68,6 +68,9 @@ pub struct ModelInfo {
     pub left_button: &'static str,
     /// Storage-texture formats its passes bind, read-only and write-only.
     pub storage_formats: &'static [(wgpu::TextureFormat, &'static str)],
+    /// Of those, the formats some pass binds read-write (in-place red-black sweeps and
+    /// gradient subtraction); WebGPU allows it for `r32float` without a feature.
+    pub storage_read_write: &'static [wgpu::TextureFormat],
     /// Most storage textures one of its passes binds.
     pub storage_textures_per_stage: u32,
     /// Every texture it allocates: `(name, bytes per texel, how many)`, one texel per cell.
@@ -108,6 +111,7 @@ static WATER: ModelInfo = ModelInfo {
     bench_scene: "random",
     left_button: "pour water",
     storage_formats: &[(R32, "mass"), (RGBA32, "outflows"), (U32, "solid bits")],
+    storage_read_write: &[],
     storage_textures_per_stage: 3,
     textures: &[("mass, r32float", 4, 2), ("outflows, rgba32float", 16, 1), ("solid bits, r32uint", 4, 1)],
     state_bytes_per_cell: 4,
@@ -168,6 +172,9 @@ static SMOKE: ModelInfo = ModelInfo {
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",
     storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (U32, "solid and source bits")],
+    // The staggered projection's passes (shaders/smoke/staggered_*.wgsl), built ahead of the
+    // staggered pipeline that will run them.
+    storage_read_write: &[R32],
     storage_textures_per_stage: 7,
     textures: &[
         ("velocity, rg32float", 8, 2),
@@ -215,6 +222,7 @@ static GAS: ModelInfo = ModelInfo {
     bench_scene: "explosion",
     left_button: "push gas along the drag; a click sets off an explosion",
     storage_formats: &[(R32, "limiter"), (RGBA32, "state and faces"), (U32, "wall and source bits")],
+    storage_read_write: &[],
     storage_textures_per_stage: 7,
     textures: &[
         ("state, rgba32float", 16, 2),
@@ -293,6 +301,11 @@ impl ModelKind {
             for &(format, what) in info.storage_formats {
                 if !r.storage.iter().any(|(f, _)| *f == format) {
                     r.storage.push((format, format!("{k} {what}")));
+                }
+            }
+            for &format in info.storage_read_write {
+                if !r.storage_read_write.contains(&format) {
+                    r.storage_read_write.push(format);
                 }
             }
             r.storage_textures_per_stage = r.storage_textures_per_stage.max(info.storage_textures_per_stage);
