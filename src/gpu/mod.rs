@@ -291,6 +291,12 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_
     );
 }
 
+/// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture as 1 / 0 per cell.
+pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate::grid::Grid<u8>) {
+    let bits: Vec<u32> = solid.as_slice().iter().map(|&s| (s != 0) as u32).collect();
+    upload(queue, texture, bytemuck::cast_slice(&bits), 4);
+}
+
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,
 /// so a failure comes back as an error instead of reaching the device's uncaptured handler.
 ///

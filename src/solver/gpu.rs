@@ -71,8 +71,7 @@ impl GpuMultigrid {
                 let rhs = gpu::texture_2d(device, "solver/rhs", size, R32, usage);
                 let residual = gpu::texture_2d(device, "solver/residual", size, R32, usage);
                 let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
-                let bits: Vec<u32> = s.as_slice().iter().map(|&v| (v != 0) as u32).collect();
-                gpu::upload(queue, &solid, bytemuck::cast_slice(&bits), 4);
+                gpu::upload_walls(queue, &solid, s);
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
                 Level { size, views: [view(&pressure), view(&rhs), view(&residual), view(&solid)], pressure, rhs }
             })

@@ -48,8 +48,7 @@ impl GpuProjection {
         let u = gpu::texture_2d(device, "smoke/staggered/u", (size.0 + 1, size.1), R32, usage);
         let v = gpu::texture_2d(device, "smoke/staggered/v", (size.0, size.1 + 1), R32, usage);
         let walls = gpu::texture_2d(device, "smoke/staggered/solid", size, BITS, usage);
-        let bits: Vec<u32> = solid.as_slice().iter().map(|&s| (s != 0) as u32).collect();
-        gpu::upload(queue, &walls, bytemuck::cast_slice(&bits), 4);
+        gpu::upload_walls(queue, &walls, solid);
         let cell = gpu::uniform_buffer(device, "smoke/staggered/cell", 16);
         queue.write_buffer(&cell, 0, bytemuck::cast_slice(&[h, 0.0, 0.0, 0.0]));
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
