@@ -18,10 +18,24 @@ macro_rules! modules {
 }
 
 modules! {
-    /// Staggered smoke: the projection's right-hand side h^2 div from face velocities.
-    SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/staggered_divergence.wgsl"];
+    /// Staggered smoke: semi-Lagrangian advection of the face velocities.
+    SMOKE_STAGGERED_ADVECT_VELOCITY = "smoke/staggered_advect_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_velocity.wgsl"];
+    /// Staggered smoke: semi-Lagrangian advection of temperature and density.
+    SMOKE_STAGGERED_ADVECT_SCALARS = "smoke/staggered_advect_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_scalars.wgsl"];
+    /// Staggered smoke: buoyancy on the horizontal faces.
+    SMOKE_STAGGERED_BUOYANCY = "smoke/staggered_buoyancy": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_buoyancy.wgsl"];
+    /// Staggered smoke: impulse on cells and faces.
+    SMOKE_STAGGERED_IMPULSE = "smoke/staggered_impulse": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse.wgsl"];
+    /// Staggered smoke: the divergence and the pressure solve's right-hand side h^2 div.
+    SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence.wgsl"];
     /// Staggered smoke: subtract the pressure gradient on open faces.
-    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/staggered_gradient.wgsl"];
+    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
+    /// Staggered smoke: cell-centre velocity and the divergence after the projection.
+    SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
+    /// Pressure solve: one Jacobi iteration on the finest level.
+    SOLVER_JACOBI = "solver/jacobi": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi.wgsl"];
+    /// Pressure solve statistics: squared residual and right-hand side per row.
+    SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
     SOLVER_SMOOTH = "solver/smooth": ["common/grid.wgsl", "solver/level.wgsl", "solver/smooth.wgsl"];
     /// Multigrid: the residual b - A p.
@@ -53,7 +67,7 @@ modules! {
     /// Smoke pass 2: buoyancy.
     SMOKE_BUOYANCY = "smoke/buoyancy": ["smoke/params.wgsl", "smoke/buoyancy.wgsl"];
     /// Smoke pass 3: impulse (scene sources each step, splats from the viewer).
-    SMOKE_IMPULSE = "smoke/impulse": ["smoke/params.wgsl", "smoke/impulse.wgsl"];
+    SMOKE_IMPULSE = "smoke/impulse": ["smoke/params.wgsl", "smoke/splat.wgsl", "smoke/impulse.wgsl"];
     /// Smoke pass 4: divergence (and the pressure cleared).
     SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence.wgsl"];
     /// Smoke pass 5: one Jacobi iteration of the pressure equation.

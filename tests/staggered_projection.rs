@@ -1,14 +1,25 @@
 //! The staggered (MAC) grid's projection (`eddy::smoke::staggered`, CPU reference) against the
 //! property that makes it worth having: divergence-of-gradient is the 5-point Laplacian the
 //! solvers solve, so a converged solve leaves no divergence and more Jacobi iterations never
-//! leave more (issue 9's projection tests, on the CPU until the GPU pipeline lands).
+//! leave more (issue 9's projection tests); and the GPU's projection against the CPU's.
 
 use eddy::Grid;
-use eddy::smoke::staggered::{self, Faces, u_open, v_open};
+use eddy::smoke::staggered::{self, u_open, v_open};
 use eddy::solver::multigrid::{Multigrid, Settings};
 use eddy::solver::{self, Poisson};
 
 const H: f32 = 1.25; // Rideout's cell size
+
+/// Face velocities `u` `(H, W + 1)`, `v` `(H + 1, W)`.
+#[derive(Clone)]
+struct Faces {
+    u: Grid<f32>,
+    v: Grid<f32>,
+}
+
+fn divergence(f: &Faces, solid: &Grid<u8>) -> Grid<f32> {
+    staggered::divergence(&f.u, &f.v, solid, H)
+}
 
 /// Random walls (12% of cells, isolated pockets included) and random velocities on the open
 /// faces (0 on closed ones: walls at rest).
@@ -30,12 +41,12 @@ fn l2(d: &Grid<f32>) -> f64 {
 fn converged_projection_leaves_no_divergence() {
     for (w, h, seed) in [(64, 64, 1), (97, 61, 2)] {
         let (solid, mut faces) = random_case(w, h, seed);
-        let before = l2(&staggered::divergence(&faces, &solid, H));
-        let rhs = staggered::poisson_rhs(&faces, &solid, H);
+        let before = l2(&divergence(&faces, &solid));
+        let rhs = staggered::poisson_rhs(&faces.u, &faces.v, &solid, H);
         let mut p = Grid::filled(w, h, 0.0);
         let report = Multigrid::new(&solid, Settings::default()).solve(&mut p, &rhs, 1e-6, 60);
-        staggered::subtract_gradient(&mut faces, &p, &solid, H);
-        let after = l2(&staggered::divergence(&faces, &solid, H));
+        staggered::subtract_gradient(&mut faces.u, &mut faces.v, &p, &solid, H);
+        let after = l2(&divergence(&faces, &solid));
         eprintln!("{w}x{h}: {report:?}; divergence {before:.3e} -> {after:.3e} ({:.1e} of before)", after / before);
         assert!(report.relative_residual <= 1e-6, "{report:?}");
         assert!(after <= 1e-5 * before, "{w}x{h}: divergence {before} -> {after}");
@@ -48,11 +59,11 @@ fn converged_projection_leaves_no_divergence() {
 fn more_jacobi_iterations_never_leave_more_divergence() {
     let (w, h) = (64, 64);
     let (solid, faces) = random_case(w, h, 3);
-    let rhs = staggered::poisson_rhs(&faces, &solid, H);
+    let rhs = staggered::poisson_rhs(&faces.u, &faces.v, &solid, H);
     let problem = Poisson { solid: solid.clone(), rhs };
     let mut p = Grid::filled(w, h, 0.0);
     let mut done = 0;
-    let mut last = l2(&staggered::divergence(&faces, &solid, H));
+    let mut last = l2(&divergence(&faces, &solid));
     eprintln!("before: divergence {last:.4e}");
     for n in [50, 200, 2000] {
         while done < n {
@@ -60,8 +71,8 @@ fn more_jacobi_iterations_never_leave_more_divergence() {
             done += 1;
         }
         let mut projected = faces.clone();
-        staggered::subtract_gradient(&mut projected, &p, &solid, H);
-        let d = l2(&staggered::divergence(&projected, &solid, H));
+        staggered::subtract_gradient(&mut projected.u, &mut projected.v, &p, &solid, H);
+        let d = l2(&divergence(&projected, &solid));
         eprintln!("Jacobi x {n}: divergence {d:.4e}");
         assert!(d <= last * (1.0 + 1e-6), "Jacobi x {n} left {d}, more than {last} with fewer");
         last = d;
@@ -75,31 +86,51 @@ mod common;
 /// likewise; and the GPU's own faces keep at most 1e-5 of the divergence after 25 cycles.
 #[test]
 fn gpu_projection_matches_the_cpu() {
-    use eddy::smoke::staggered::GpuProjection;
+    use eddy::Simulation;
+    use eddy::smoke::{GpuSmoke, SmokeParams, SmokeState, Solver, StaggeredPass};
     let gpu = common::gpu();
     for (w, h, seed) in [(64usize, 64usize, 4u64), (97, 61, 5)] {
         let (solid, faces) = random_case(w, h, seed);
-        let g = GpuProjection::new(&gpu.device, &gpu.queue, &solid, H).unwrap();
+        let zero = Grid::filled(w, h, 0.0f32);
+        let state = SmokeState {
+            velocity_x: faces.u.clone(),
+            velocity_y: faces.v.clone(),
+            temperature: zero.clone(),
+            density: zero.clone(),
+            pressure: zero.clone(),
+            divergence: zero.clone(),
+            solid: solid.clone(),
+            source: Grid::filled(w, h, 0),
+        };
         let mg = Multigrid::new(&solid, Settings::default());
-        let before = l2(&staggered::divergence(&faces, &solid, H));
+        let before = l2(&divergence(&faces, &solid));
         for (cycles, tol) in [(1u32, 1e-5f32), (10, 1e-4), (25, 1e-4)] {
-            g.upload(&gpu.queue, &faces, &Grid::filled(w, h, 0.0));
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            g.encode(&mut encoder, cycles);
-            gpu.queue.submit([encoder.finish()]);
-            let got = g.read_faces(&gpu.device, &gpu.queue).unwrap();
-            let got_p = g.read_pressure(&gpu.device, &gpu.queue).unwrap();
+            let params = SmokeParams {
+                solver: Solver::Multigrid,
+                tolerance: 1e-30,
+                max_cycles: cycles,
+                cell_size: H,
+                warm_start: false,
+                ..SmokeParams::default()
+            };
+            let mut sim = GpuSmoke::new(&gpu.device, &gpu.queue, &state, params).unwrap();
+            for pass in [StaggeredPass::Divergence, StaggeredPass::Solve, StaggeredPass::Gradient] {
+                sim.run_staggered_pass(pass);
+            }
+            let read = sim.read_state().unwrap();
+            let got = Faces { u: read.velocity_x, v: read.velocity_y };
+            let got_p = read.pressure;
             gpu.check().unwrap();
             let mut cpu = faces.clone();
             let mut p = Grid::filled(w, h, 0.0);
-            mg.solve(&mut p, &staggered::poisson_rhs(&faces, &solid, H), 0.0, cycles);
-            staggered::subtract_gradient(&mut cpu, &p, &solid, H);
+            mg.solve(&mut p, &staggered::poisson_rhs(&faces.u, &faces.v, &solid, H), 0.0, cycles);
+            staggered::subtract_gradient(&mut cpu.u, &mut cpu.v, &p, &solid, H);
             let speed = faces.u.as_slice().iter().chain(faces.v.as_slice()).fold(0.0f32, |m, x| m.max(x.abs()));
             let pmax = p.as_slice().iter().fold(0.0f32, |m, x| m.max(x.abs()));
             let (du, _) = common::max_abs_diff(&got.u, &cpu.u);
             let (dv, _) = common::max_abs_diff(&got.v, &cpu.v);
             let (dp, _) = common::max_abs_diff(&got_p, &p);
-            let left = l2(&staggered::divergence(&got, &solid, H)) / before;
+            let left = l2(&divergence(&got, &solid)) / before;
             eprintln!(
                 "{w}x{h}, {cycles} cycles: faces differ {:.1e}, pressure {:.1e} (relative); divergence left {left:.1e}",
                 du.max(dv) / speed,

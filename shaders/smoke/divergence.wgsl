@@ -1,7 +1,7 @@
 // Smoke pass 4 of 6: divergence of the velocity by central differences,
 // 0.5 / h ((vR.x - vL.x) + (vD.y - vU.y)), a solid or outside neighbour's velocity counting as
-// the obstacle's, 0 (Rideout's ComputeDivergence); 0 in solid cells. Also clears the pressure
-// to 0 for the Jacobi iterations (Rideout's ClearSurface), saving a dispatch.
+// the obstacle's, 0 (Rideout's ComputeDivergence); 0 in solid cells. Unless warm-starting, also
+// clears the pressure to 0 for the Jacobi iterations (Rideout's ClearSurface), saving a dispatch.
 // CPU mirror: `divergence` and `divergence_of` in src/smoke/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -34,5 +34,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         div = params.half_inverse_cell_size * ((right - left) + (down - up));
     }
     textureStore(divergence_out, p, vec4<f32>(div, 0.0, 0.0, 0.0));
-    textureStore(pressure_out, p, vec4<f32>(0.0));
+    if params.warm_start == 0u {
+        textureStore(pressure_out, p, vec4<f32>(0.0));
+    }
 }

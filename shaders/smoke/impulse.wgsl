@@ -4,15 +4,6 @@
 // covers a disc with Rideout's soft edge a = min((radius - d) / 2, 1).
 // CPU mirror: `impulse` and `impulse_weight` in src/smoke/cpu.rs.
 
-struct Impulse {
-    center: vec2<f32>,   // (col, row), cells
-    velocity: vec2<f32>, // added, cells per time unit (y down)
-    radius: f32,         // cells
-    temperature: f32,
-    density: f32,
-    sources: u32,        // 1: cover the source cells instead of the disc
-};
-
 @group(0) @binding(0) var<uniform> impulse: Impulse;
 @group(0) @binding(1) var velocity: texture_storage_2d<rg32float, read>;
 @group(0) @binding(2) var temperature: texture_storage_2d<r32float, read>;
@@ -21,21 +12,6 @@ struct Impulse {
 @group(0) @binding(5) var velocity_out: texture_storage_2d<rg32float, write>;
 @group(0) @binding(6) var temperature_out: texture_storage_2d<r32float, write>;
 @group(0) @binding(7) var density_out: texture_storage_2d<r32float, write>;
-
-fn weight(p: vec2<i32>, bits: u32) -> f32 {
-    if has(bits, SOLID) {
-        return 0.0;
-    }
-    if impulse.sources != 0u {
-        return select(0.0, 1.0, has(bits, SOURCE));
-    }
-    let o = vec2<f32>(p) + 0.5 - impulse.center;
-    let d = sqrt(o.x * o.x + o.y * o.y);
-    if d < impulse.radius {
-        return min((impulse.radius - d) * 0.5, 1.0);
-    }
-    return 0.0;
-}
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

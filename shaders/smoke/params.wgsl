@@ -14,8 +14,12 @@ struct SmokeParams {
     half_inverse_cell_size: f32,  // 0.5 / cell_size (divergence)
     alpha: f32,                   // -cell_size^2 (Jacobi)
     gradient_factor: f32,         // gradient_scale / cell_size (Rideout: 1.125 / CellSize)
-    _pad0: f32,
-    _pad1: f32,
+    warm_start: u32,              // 1: the solve starts from the last pressure (no ClearSurface)
+    cell_size: f32,               // h (staggered differences)
+    staggered: u32,               // 1: the staggered grid (statistics read its divergence after)
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 // Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;

@@ -1,6 +1,7 @@
 // Smoke statistics per cell, for shaders/common/reduce.wgsl. Over open cells: sums of density,
 // density x row (for the centroid) and the squared divergence of the current velocity (the
-// divergence left after the last projection, computed as divergence.wgsl does), the smallest
+// divergence left after the last projection, computed as divergence.wgsl does, or on the
+// staggered grid as staggered_centres.wgsl wrote it), the smallest
 // density, the largest speed and temperature. Over all cells: cells with a non-finite value.
 // CPU mirror: `SmokeStats::of` (src/smoke/mod.rs).
 
@@ -11,6 +12,7 @@
 @group(0) @binding(5) var pressure: texture_storage_2d<r32float, read>;
 @group(0) @binding(6) var divergence: texture_storage_2d<r32float, read>;
 @group(0) @binding(7) var solid: texture_storage_2d<r32uint, read>;
+@group(0) @binding(8) var divergence_after: texture_storage_2d<r32float, read>; // staggered grid
 
 fn grid_size() -> vec2<u32> {
     return textureDimensions(density);
@@ -39,7 +41,10 @@ fn cell_quantities(p: vec2<i32>) -> Quantities {
         let right = velocity_at(p + RIGHT, has(bits, SOLID_RIGHT)).x;
         let up = velocity_at(p + UP, has(bits, SOLID_UP)).y;
         let down = velocity_at(p + DOWN, has(bits, SOLID_DOWN)).y;
-        let div = params.half_inverse_cell_size * ((right - left) + (down - up));
+        var div = params.half_inverse_cell_size * ((right - left) + (down - up));
+        if params.staggered != 0u {
+            div = textureLoad(divergence_after, p).r;
+        }
         q.sum = vec4<f32>(d, d * f32(p.y), div * div, bad);
         q.lo = vec2<f32>(d, BIG);
         q.hi = vec2<f32>(sqrt(v.x * v.x + v.y * v.y), t);

@@ -121,7 +121,7 @@ static WATER: ModelInfo = ModelInfo {
 static SMOKE: ModelInfo = ModelInfo {
     kind: ModelKind::Smoke,
     name: "smoke",
-    about: "GPU Gems ch. 38 Eulerian smoke: advection, buoyancy, impulse, divergence, Jacobi pressure solve, gradient subtraction (Harris 2004; Rideout 2010)",
+    about: "GPU Gems ch. 38 Eulerian smoke on a staggered (MAC) grid: advection, buoyancy, impulse, divergence, Jacobi or multigrid pressure solve, gradient subtraction (Harris 2004; Rideout 2010; Harlow & Welch 1965)",
     views: &[
         FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "smoke density, white at 1" },
         FieldInfo {
@@ -154,7 +154,19 @@ static SMOKE: ModelInfo = ModelInfo {
             name: "velocity",
             unit: "cells/time unit",
             shape: "(H, W, 2) float32",
-            doc: "[..., 0] = x (right), [..., 1] = y (down)",
+            doc: "at cell centres (face means on the staggered grid): [..., 0] = x (right), [..., 1] = y (down)",
+        },
+        FieldInfo {
+            name: "velocity_x",
+            unit: "cells/time unit",
+            shape: "(H, W + 1) float32",
+            doc: "staggered grid only: x velocity on vertical faces, [r, c] = left face of cell (r, c)",
+        },
+        FieldInfo {
+            name: "velocity_y",
+            unit: "cells/time unit",
+            shape: "(H + 1, W) float32",
+            doc: "staggered grid only: y velocity (down) on horizontal faces, [r, c] = top face of cell (r, c)",
         },
         FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "smoke density, >= 0" },
         FieldInfo { name: "temperature", unit: "degrees", shape: "(H, W) float32", doc: "temperature" },
@@ -172,18 +184,23 @@ static SMOKE: ModelInfo = ModelInfo {
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",
     storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (U32, "solid and source bits")],
-    // The staggered projection's passes (shaders/smoke/staggered_*.wgsl), built ahead of the
-    // staggered pipeline that will run them.
+    // The staggered passes update faces in place, and the multigrid smooths in place.
     storage_read_write: &[R32],
     storage_textures_per_stage: 7,
+    // The larger of the two grids' needs: the staggered grid's (faces, solver levels summing to
+    // 4/3 of the finest, the divergence after) is the larger.
     textures: &[
         ("velocity, rg32float", 8, 2),
         ("temperature, density, pressure, r32float", 4, 6),
         ("divergence, r32float", 4, 1),
         ("solid and source bits, r32uint", 4, 1),
+        ("faces u and v, r32float", 4, 4),
+        ("solver levels: pressure, rhs, residual, r32float + walls, r32uint", 4, 6),
+        ("divergence after, r32float", 4, 1),
     ],
     state_bytes_per_cell: 24,
-    host_bytes_per_cell: 26,
+    // The state's six f32 fields and two masks, and the centre velocity made for saving.
+    host_bytes_per_cell: 34,
 };
 
 static GAS: ModelInfo = ModelInfo {

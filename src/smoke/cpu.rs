@@ -88,7 +88,13 @@ pub fn impulse_weight(s: &SmokeState, imp: &Impulse, r: usize, c: usize) -> f32 
     if imp.sources {
         return if s.source[(r, c)] != 0 { 1.0 } else { 0.0 };
     }
-    let (dx, dy) = (c as f32 + 0.5 - imp.center.0, r as f32 + 0.5 - imp.center.1);
+    disc_weight(imp, c as f32 + 0.5, r as f32 + 0.5)
+}
+
+/// Rideout's soft disc of a splat at `(x, y)` (cell `(r, c)`'s centre is `(c + 0.5, r + 0.5)`):
+/// `min((radius - d) / 2, 1)` inside the disc, 0 outside (`disc` in `shaders/smoke/splat.wgsl`).
+pub fn disc_weight(imp: &Impulse, x: f32, y: f32) -> f32 {
+    let (dx, dy) = (x - imp.center.0, y - imp.center.1);
     let d = (dx * dx + dy * dy).sqrt();
     if d < imp.radius { ((imp.radius - d) * 0.5).min(1.0) } else { 0.0 }
 }
@@ -130,11 +136,13 @@ pub fn divergence_of(vx: &Grid<f32>, vy: &Grid<f32>, solid: &Grid<u8>, p: &Smoke
 }
 
 /// Pass 4 (`divergence.wgsl`): the divergence of the velocity ([`divergence_of`]) into
-/// `s.divergence`, and the pressure cleared to 0 for the Jacobi iterations (Rideout's
-/// `ClearSurface`; the GPU pass writes both).
+/// `s.divergence`, and, unless [`SmokeParams::warm_start`], the pressure cleared to 0 for the
+/// Jacobi iterations (Rideout's `ClearSurface`; the GPU pass writes both).
 pub fn divergence(s: &mut SmokeState, p: &SmokeParams) {
     s.divergence = divergence_of(&s.velocity_x, &s.velocity_y, &s.solid, p);
-    s.pressure.as_mut_slice().fill(0.0);
+    if !p.warm_start {
+        s.pressure.as_mut_slice().fill(0.0);
+    }
 }
 
 /// Pass 5 (`jacobi.wgsl`), one iteration: `p = (pL + pR + pD + pU + alpha div) / 4` with

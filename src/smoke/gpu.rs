@@ -1,4 +1,6 @@
-//! The smoke model on the GPU: six compute passes, `5 + jacobi_iterations` dispatches a step.
+//! The smoke model on the GPU: the collocated grid's six compute passes (`5 +
+//! jacobi_iterations` dispatches a step), or the staggered grid's ([`super::staggered`]'s `gpu`
+//! module), chosen by [`SmokeParams::grid`].
 //!
 //! Textures (`W x H` texels for an `(H, W)` grid), each field its own storage texture:
 //! velocity `rg32float`, temperature, density and pressure `r32float`, all ping-ponged (every
@@ -11,11 +13,14 @@
 //! ping-pongs therefore keeps bind groups for each combination of their read indices,
 //! `[v][s]` (velocity, scalars) or `[v][p]` (velocity, pressure), and picks by the current ones.
 
-use super::{Impulse, SmokeParams, SmokeState, SmokeStats};
+use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
+use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver};
 use crate::error::Error;
 use crate::gpu::{self, GpuError, Kernel, PingPong, binding};
 use crate::grid::Grid;
 use crate::shaders;
+use crate::solver::GpuMultigrid;
+use crate::solver::gpu::ResidualStats;
 use wgpu::BindingResource::TextureView as View;
 
 /// `@workgroup_size` of every smoke pass: rows of 64 (see `water::gpu`).
@@ -24,7 +29,7 @@ const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
-/// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (48 bytes).
+/// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct SmokeUniform {
@@ -38,7 +43,10 @@ struct SmokeUniform {
     half_inverse_cell_size: f32,
     alpha: f32,
     gradient_factor: f32,
-    _pad: [f32; 2],
+    warm_start: u32,
+    cell_size: f32,
+    staggered: u32,
+    _pad: [u32; 3],
 }
 
 impl From<&SmokeParams> for SmokeUniform {
@@ -54,7 +62,10 @@ impl From<&SmokeParams> for SmokeUniform {
             half_inverse_cell_size: p.half_inverse_cell_size(),
             alpha: p.alpha(),
             gradient_factor: p.gradient_factor(),
-            _pad: [0.0; 2],
+            warm_start: p.warm_start as u32,
+            cell_size: p.cell_size,
+            staggered: (p.grid == GridLayout::Staggered) as u32,
+            _pad: [0; 3],
         }
     }
 }
@@ -220,25 +231,23 @@ impl BuoyancyPass {
     }
 }
 
-/// Pass 3: impulse (`impulse.wgsl`), with two uniforms: the step's (the scene's sources) and
-/// the splats'. `[uniform][v][s]`.
+/// Pass 3: impulse (`impulse.wgsl`), with two uniforms ([`IMPULSE_STEP`], [`IMPULSE_SPLAT`]).
+/// `[uniform][v][s]`.
 struct ImpulsePass {
     kernel: Kernel,
-    uniforms: [wgpu::Buffer; 2],
     groups: [Pairs; 2],
 }
 
-impl ImpulsePass {
-    const STEP: usize = 0;
-    const SPLAT: usize = 1;
+/// The impulse uniform of a step (the scene's sources).
+const IMPULSE_STEP: usize = 0;
+/// The impulse uniform of the splats.
+const IMPULSE_SPLAT: usize = 1;
 
-    fn new(device: &wgpu::Device, f: &Fields) -> Self {
+impl ImpulsePass {
+    fn new(device: &wgpu::Device, uniforms: &[wgpu::Buffer; 2], f: &Fields) -> Self {
         let kernel = three_field_kernel(device, "smoke/impulse", shaders::SMOKE_IMPULSE);
-        let size = std::mem::size_of::<ImpulseUniform>();
-        let uniforms =
-            [gpu::uniform_buffer(device, "smoke/impulse step", size), gpu::uniform_buffer(device, "smoke/splat", size)];
         let groups = [0, 1].map(|u| pairs(|v, s| three_field_group(device, &kernel, &uniforms[u], f, v, s)));
-        Self { kernel, uniforms, groups }
+        Self { kernel, groups }
     }
 }
 
@@ -373,6 +382,26 @@ pub enum SmokePass {
     Gradient,
 }
 
+/// The collocated grid's passes.
+struct Collocated {
+    advect: AdvectPass,
+    buoyancy: BuoyancyPass,
+    impulse: ImpulsePass,
+    divergence: DivergencePass,
+    jacobi: JacobiPass,
+    gradient: GradientPass,
+}
+
+/// The passes of the grid in use.
+enum Pipeline {
+    Collocated(Box<Collocated>),
+    Staggered(Box<StaggeredPasses>),
+}
+
+/// The residual's reduction per V-cycle that the cycle count is planned with (about the
+/// measured 0.33-0.47, `solver::multigrid`'s docs).
+const CYCLE_REDUCTION: f64 = 0.4;
+
 /// The smoke model on a wgpu device (see the module docs for its textures).
 ///
 /// Holds clones of the device and queue it was made with.
@@ -383,26 +412,26 @@ pub struct GpuSmoke {
     height: u32,
     params: SmokeParams,
     uniform: wgpu::Buffer,
+    impulses: [wgpu::Buffer; 2],
     fields: Fields,
     solid_mask: Grid<u8>,
     source_mask: Grid<u8>,
-    advect: AdvectPass,
-    buoyancy: BuoyancyPass,
-    impulse: ImpulsePass,
-    divergence: DivergencePass,
-    jacobi: JacobiPass,
-    gradient: GradientPass,
+    pipeline: Pipeline,
     stats: gpu::Reduction,
+    residual: ResidualStats,
+    /// V-cycles per step of the multigrid solve, adjusted by [`GpuSmoke::stats`].
+    cycles: std::cell::Cell<u32>,
     steps: u64,
 }
 
 impl GpuSmoke {
-    /// Uploads `state` (every field, pressure and divergence included) and builds the passes.
+    /// Uploads `state` (every field, pressure and divergence included; its velocity moved onto
+    /// `params`' grid, [`SmokeState::on_layout`]) and builds the passes of `params`' grid.
     ///
     /// # Errors
     /// [`Error::Param`] for invalid `params`; [`GpuError::GridTooLarge`] when a side is 0 or
-    /// above the device's `max_texture_dimension_2d`; [`GpuError::Validation`] /
-    /// `OutOfMemory` if the device rejects a resource.
+    /// above the device's `max_texture_dimension_2d` (one more than the grid, on the staggered
+    /// grid); [`GpuError::Validation`] / `OutOfMemory` if the device rejects a resource.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -410,11 +439,24 @@ impl GpuSmoke {
         params: SmokeParams,
     ) -> Result<Self, Error> {
         params.validate()?;
+        let state = state.clone().on_layout(params.grid);
         let (h, w) = state.shape();
         gpu::check_grid_size(device, w, h)?;
+        if params.grid == GridLayout::Staggered {
+            gpu::check_grid_size(device, w + 1, h + 1)?;
+        }
         let size = (w as u32, h as u32);
-        let sim = gpu::scoped(device, || {
+        let solver = match params.grid {
+            GridLayout::Staggered => Some(GpuMultigrid::new(device, queue, &state.solid, Default::default())?),
+            GridLayout::Collocated => None,
+        };
+        let mut sim = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "smoke/params", std::mem::size_of::<SmokeUniform>());
+            let impulse_size = std::mem::size_of::<ImpulseUniform>();
+            let impulses = [
+                gpu::uniform_buffer(device, "smoke/impulse step", impulse_size),
+                gpu::uniform_buffer(device, "smoke/splat", impulse_size),
+            ];
             let usage = wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::STORAGE_BINDING
                 | wgpu::TextureUsages::COPY_SRC
@@ -444,46 +486,89 @@ impl GpuSmoke {
                     binding::storage_read(5, R32),
                     binding::storage_read(6, R32),
                     binding::storage_read(7, BITS),
+                    binding::storage_read(8, R32),
                 ],
             );
+            let pipeline = match solver {
+                None => Pipeline::Collocated(Box::new(Collocated {
+                    advect: AdvectPass::new(device, &uniform, &fields),
+                    buoyancy: BuoyancyPass::new(device, &uniform, &fields),
+                    impulse: ImpulsePass::new(device, &impulses, &fields),
+                    divergence: DivergencePass::new(device, &uniform, &fields),
+                    jacobi: JacobiPass::new(device, &uniform, &fields),
+                    gradient: GradientPass::new(device, &uniform, &fields),
+                })),
+                Some(solver) => {
+                    let shared = Shared {
+                        uniform: &uniform,
+                        impulses: &impulses,
+                        temperature: &fields.temperature,
+                        density: &fields.density,
+                        solid: &fields.solid_view,
+                        divergence: &fields.divergence_view,
+                        velocity: &fields.velocity.views()[0],
+                    };
+                    let staggered = StaggeredFields::new(device, size);
+                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, &shared, staggered, solver)))
+                }
+            };
             GpuSmoke {
                 stats,
-                advect: AdvectPass::new(device, &uniform, &fields),
-                buoyancy: BuoyancyPass::new(device, &uniform, &fields),
-                impulse: ImpulsePass::new(device, &fields),
-                divergence: DivergencePass::new(device, &uniform, &fields),
-                jacobi: JacobiPass::new(device, &uniform, &fields),
-                gradient: GradientPass::new(device, &uniform, &fields),
+                residual: ResidualStats::new(device, size.1),
+                pipeline,
                 device: device.clone(),
                 queue: queue.clone(),
                 width: size.0,
                 height: size.1,
                 params,
                 uniform,
+                impulses,
                 fields,
                 solid_mask: state.solid.clone(),
                 source_mask: state.source.clone(),
+                cycles: std::cell::Cell::new(first_cycles(&params)),
                 steps: 0,
             }
         })?;
         sim.write_params();
-        let f = &sim.fields;
-        let velocity: Vec<[f32; 2]> =
-            state.velocity_x.as_slice().iter().zip(state.velocity_y.as_slice()).map(|(&x, &y)| [x, y]).collect();
-        gpu::upload(&sim.queue, f.velocity.current(), bytemuck::cast_slice(&velocity), 8);
-        gpu::upload(&sim.queue, f.temperature.current(), bytemuck::cast_slice(state.temperature.as_slice()), 4);
-        gpu::upload(&sim.queue, f.density.current(), bytemuck::cast_slice(state.density.as_slice()), 4);
-        gpu::upload(&sim.queue, f.pressure.current(), bytemuck::cast_slice(state.pressure.as_slice()), 4);
-        gpu::upload(&sim.queue, &f.divergence, bytemuck::cast_slice(state.divergence.as_slice()), 4);
-        let mut sim = sim;
-        sim.upload_masks(&state.solid.clone(), &state.source.clone())?;
+        sim.upload_state(&state);
+        sim.upload_masks(&state.solid, &state.source)?;
+        if let Pipeline::Staggered(_) = sim.pipeline {
+            sim.run_staggered_pass(StaggeredPass::Centres);
+        }
         Ok(sim)
+    }
+
+    fn upload_state(&self, state: &SmokeState) {
+        let f = &self.fields;
+        let q = &self.queue;
+        match &self.pipeline {
+            Pipeline::Collocated(_) => {
+                let velocity: Vec<[f32; 2]> = state
+                    .velocity_x
+                    .as_slice()
+                    .iter()
+                    .zip(state.velocity_y.as_slice())
+                    .map(|(&x, &y)| [x, y])
+                    .collect();
+                gpu::upload(q, f.velocity.current(), bytemuck::cast_slice(&velocity), 8);
+                gpu::upload(q, f.pressure.current(), bytemuck::cast_slice(state.pressure.as_slice()), 4);
+            }
+            Pipeline::Staggered(st) => {
+                gpu::upload(q, st.fields.u.current(), bytemuck::cast_slice(state.velocity_x.as_slice()), 4);
+                gpu::upload(q, st.fields.v.current(), bytemuck::cast_slice(state.velocity_y.as_slice()), 4);
+                gpu::upload(q, st.solver.pressure(), bytemuck::cast_slice(state.pressure.as_slice()), 4);
+            }
+        }
+        gpu::upload(q, f.temperature.current(), bytemuck::cast_slice(state.temperature.as_slice()), 4);
+        gpu::upload(q, f.density.current(), bytemuck::cast_slice(state.density.as_slice()), 4);
+        gpu::upload(q, &f.divergence, bytemuck::cast_slice(state.divergence.as_slice()), 4);
     }
 
     fn write_params(&self) {
         self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&SmokeUniform::from(&self.params)));
         let step = ImpulseUniform::from(&Impulse::sources(&self.params));
-        self.queue.write_buffer(&self.impulse.uniforms[ImpulsePass::STEP], 0, bytemuck::bytes_of(&step));
+        self.queue.write_buffer(&self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
     }
 
     /// Replaces the solid and source masks (`(H, W)`, non-zero = solid / source). Fields in
@@ -504,6 +589,9 @@ impl GpuSmoke {
         self.source_mask = source.clone();
         let bits = solid_bits(solid, source);
         gpu::upload(&self.queue, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
+        if let Pipeline::Staggered(st) = &mut self.pipeline {
+            st.solver.upload_walls(&self.queue, solid);
+        }
         Ok(())
     }
 
@@ -512,57 +600,112 @@ impl GpuSmoke {
         &self.params
     }
 
-    /// Changes the parameters from the next step on.
+    /// Changes the parameters from the next step on. A change of [`SmokeParams::grid`] reads
+    /// the state back and rebuilds the model on the new grid ([`SmokeState::on_layout`]).
     ///
     /// # Errors
-    /// [`Error::Param`] for invalid values; nothing changes.
+    /// [`Error::Param`] for invalid values; nothing changes. A GPU error while rebuilding.
     pub fn set_params(&mut self, params: SmokeParams) -> Result<(), Error> {
         params.validate()?;
+        if params.grid != self.params.grid {
+            let steps = self.steps;
+            let state = self.read()?;
+            *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
+            self.steps = steps;
+            return Ok(());
+        }
+        if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
+            self.cycles.set(first_cycles(&params));
+        }
         self.params = params;
         self.write_params();
         Ok(())
     }
 
-    /// Records one pass into `pass` and swaps the ping-pongs it wrote.
+    /// Records one pass of the collocated step into `pass` and swaps the ping-pongs it wrote.
+    ///
+    /// # Panics
+    /// On the staggered grid ([`GpuSmoke::run_staggered_pass`] runs its passes).
     pub fn encode_pass(&mut self, pass: &mut wgpu::ComputePass<'_>, which: SmokePass) {
         let (w, h) = (self.width, self.height);
+        let Pipeline::Collocated(c) = &self.pipeline else {
+            panic!("SmokePass is a collocated pass; this model runs the staggered grid");
+        };
         let f = &mut self.fields;
         let (v, s, p) = (f.velocity.read_index(), f.temperature.read_index(), f.pressure.read_index());
         debug_assert_eq!(s, f.density.read_index(), "temperature and density swap together");
         match which {
             SmokePass::Advect => {
-                self.advect.kernel.dispatch(pass, &self.advect.groups[v][s], w, h);
+                c.advect.kernel.dispatch(pass, &c.advect.groups[v][s], w, h);
                 f.velocity.swap();
                 f.temperature.swap();
                 f.density.swap();
             }
             SmokePass::Buoyancy => {
-                self.buoyancy.kernel.dispatch(pass, &self.buoyancy.groups[v][s], w, h);
+                c.buoyancy.kernel.dispatch(pass, &c.buoyancy.groups[v][s], w, h);
                 f.velocity.swap();
             }
-            SmokePass::Impulse => self.encode_impulse(pass, ImpulsePass::STEP),
-            SmokePass::Divergence => self.divergence.kernel.dispatch(pass, &self.divergence.groups[v][p], w, h),
+            SmokePass::Impulse => {
+                c.impulse.kernel.dispatch(pass, &c.impulse.groups[IMPULSE_STEP][v][s], w, h);
+                f.velocity.swap();
+                f.temperature.swap();
+                f.density.swap();
+            }
+            SmokePass::Divergence => c.divergence.kernel.dispatch(pass, &c.divergence.groups[v][p], w, h),
             SmokePass::Jacobi => {
-                self.jacobi.kernel.dispatch(pass, &self.jacobi.groups[p], w, h);
+                c.jacobi.kernel.dispatch(pass, &c.jacobi.groups[p], w, h);
                 f.pressure.swap();
             }
             SmokePass::Gradient => {
-                self.gradient.kernel.dispatch(pass, &self.gradient.groups[v][p], w, h);
+                c.gradient.kernel.dispatch(pass, &c.gradient.groups[v][p], w, h);
                 f.velocity.swap();
             }
         }
     }
 
-    fn encode_impulse(&mut self, pass: &mut wgpu::ComputePass<'_>, uniform: usize) {
+    /// Records one staggered pass (or the solve) into `encoder`.
+    fn encode_staggered(&mut self, encoder: &mut wgpu::CommandEncoder, passes: &[StaggeredPass], impulse: usize) {
+        let Pipeline::Staggered(st) = &mut self.pipeline else {
+            panic!("StaggeredPass is a staggered pass; this model runs the collocated grid");
+        };
         let f = &mut self.fields;
-        let (v, s) = (f.velocity.read_index(), f.temperature.read_index());
-        self.impulse.kernel.dispatch(pass, &self.impulse.groups[uniform][v][s], self.width, self.height);
-        f.velocity.swap();
-        f.temperature.swap();
-        f.density.swap();
+        let mut open: Option<wgpu::ComputePass<'_>> = None;
+        for &which in passes {
+            if which == StaggeredPass::Solve {
+                drop(open.take());
+                match self.params.solver {
+                    Solver::Jacobi => st.solver.encode_jacobi(encoder, self.params.jacobi_iterations),
+                    Solver::Multigrid => st.solver.encode_cycles(encoder, self.cycles.get()),
+                }
+                continue;
+            }
+            let pass = open.get_or_insert_with(|| {
+                encoder
+                    .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("smoke staggered step"),
+                        timestamp_writes: None,
+                    })
+                    .forget_lifetime()
+            });
+            st.dispatch(pass, which, (&mut f.temperature, &mut f.density), impulse);
+        }
     }
 
-    /// Runs one pass now (submitted, not waited for). Does not count as a step.
+    /// Runs one pass of the staggered step now (submitted, not waited for). Does not count as a
+    /// step.
+    ///
+    /// # Panics
+    /// On the collocated grid.
+    pub fn run_staggered_pass(&mut self, which: StaggeredPass) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_staggered(&mut encoder, &[which], IMPULSE_STEP);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Runs one collocated pass now (submitted, not waited for). Does not count as a step.
+    ///
+    /// # Panics
+    /// On the staggered grid.
     pub fn run_pass(&mut self, which: SmokePass) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
@@ -572,20 +715,34 @@ impl GpuSmoke {
         self.queue.submit([encoder.finish()]);
     }
 
-    /// Records `steps` steps into `encoder` (one compute pass, `5 + jacobi_iterations`
-    /// dispatches per step).
+    /// Records `steps` steps into `encoder`: on the collocated grid one compute pass with `5 +
+    /// jacobi_iterations` dispatches per step; on the staggered grid the passes of
+    /// [`StaggeredPass`] in their order, the solve in passes of its own.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        let mut pass = encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("smoke step"), timestamp_writes: None });
-        for _ in 0..steps {
-            self.encode_pass(&mut pass, SmokePass::Advect);
-            self.encode_pass(&mut pass, SmokePass::Buoyancy);
-            self.encode_pass(&mut pass, SmokePass::Impulse);
-            self.encode_pass(&mut pass, SmokePass::Divergence);
-            for _ in 0..self.params.jacobi_iterations {
-                self.encode_pass(&mut pass, SmokePass::Jacobi);
+        match self.pipeline {
+            Pipeline::Collocated(_) => {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("smoke step"),
+                    timestamp_writes: None,
+                });
+                for _ in 0..steps {
+                    self.encode_pass(&mut pass, SmokePass::Advect);
+                    self.encode_pass(&mut pass, SmokePass::Buoyancy);
+                    self.encode_pass(&mut pass, SmokePass::Impulse);
+                    self.encode_pass(&mut pass, SmokePass::Divergence);
+                    for _ in 0..self.params.jacobi_iterations {
+                        self.encode_pass(&mut pass, SmokePass::Jacobi);
+                    }
+                    self.encode_pass(&mut pass, SmokePass::Gradient);
+                }
             }
-            self.encode_pass(&mut pass, SmokePass::Gradient);
+            Pipeline::Staggered(_) => {
+                use StaggeredPass::*;
+                for _ in 0..steps {
+                    let step = [AdvectScalars, AdvectVelocity, Buoyancy, Impulse, Divergence, Solve, Gradient, Centres];
+                    self.encode_staggered(encoder, &step, IMPULSE_STEP);
+                }
+            }
         }
         self.steps += steps as u64;
     }
@@ -593,24 +750,52 @@ impl GpuSmoke {
     /// Applies a splat now (the impulse pass with `impulse`'s disc or sources; submitted).
     pub fn splat(&mut self, impulse: &Impulse) {
         let u = ImpulseUniform::from(impulse);
-        self.queue.write_buffer(&self.impulse.uniforms[ImpulsePass::SPLAT], 0, bytemuck::bytes_of(&u));
+        self.queue.write_buffer(&self.impulses[IMPULSE_SPLAT], 0, bytemuck::bytes_of(&u));
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            self.encode_impulse(&mut pass, ImpulsePass::SPLAT);
+        match &self.pipeline {
+            Pipeline::Collocated(c) => {
+                {
+                    let f = &self.fields;
+                    let (v, s) = (f.velocity.read_index(), f.temperature.read_index());
+                    let mut pass = encoder.begin_compute_pass(&Default::default());
+                    c.impulse.kernel.dispatch(
+                        &mut pass,
+                        &c.impulse.groups[IMPULSE_SPLAT][v][s],
+                        self.width,
+                        self.height,
+                    );
+                }
+                let f = &mut self.fields;
+                f.velocity.swap();
+                f.temperature.swap();
+                f.density.swap();
+            }
+            Pipeline::Staggered(_) => {
+                self.encode_staggered(&mut encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT)
+            }
         }
         self.queue.submit([encoder.finish()]);
     }
 
-    /// Totals, extremes, the divergence left after the last projection and non-finite cells,
-    /// by a reduction pass on the GPU (`shaders/smoke/stats.wgsl`; one row of numbers per grid
-    /// row is read back). Waits for the GPU.
+    /// Totals, extremes, the divergence left after the last projection, the last solve's
+    /// relative residual and non-finite cells, by reduction passes on the GPU
+    /// (`shaders/smoke/stats.wgsl`, `shaders/solver/stats.wgsl`; one row of numbers per grid row
+    /// is read back). Waits for the GPU.
+    ///
+    /// With `--solver multigrid` the GPU runs a set number of V-cycles per step (reading the
+    /// residual back every step would stall it); this readback sets that number for the steps
+    /// that follow to what would have brought the last solve to [`SmokeParams::tolerance`] at a
+    /// reduction of 0.4 per cycle, within 1..=[`SmokeParams::max_cycles`].
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub fn stats(&self) -> Result<SmokeStats, GpuError> {
         let f = &self.fields;
         let view = wgpu::BindingResource::TextureView;
+        let (pressure, after) = match &self.pipeline {
+            Pipeline::Collocated(_) => (f.pressure.current_view(), &f.divergence_view),
+            Pipeline::Staggered(st) => (st.solver.pressure_view(), &st.fields.after_view),
+        };
         let totals = self.stats.run(
             &self.device,
             &self.queue,
@@ -619,19 +804,61 @@ impl GpuSmoke {
                 view(f.velocity.current_view()),
                 view(f.temperature.current_view()),
                 view(f.density.current_view()),
-                view(f.pressure.current_view()),
+                view(pressure),
                 view(&f.divergence_view),
                 view(&f.solid_view),
+                view(after),
             ],
         )?;
-        Ok(SmokeStats::from_totals(&totals))
+        let h2 = self.params.cell_size * self.params.cell_size;
+        let (r, b) = match &self.pipeline {
+            Pipeline::Collocated(_) => {
+                self.residual.norms(&self.device, &self.queue, pressure, &f.divergence_view, &f.solid_view, h2)?
+            }
+            Pipeline::Staggered(st) => self.residual.norms(
+                &self.device,
+                &self.queue,
+                pressure,
+                st.solver.rhs_view(),
+                st.solver.solid_view(),
+                1.0,
+            )?,
+        };
+        let multigrid = matches!(self.pipeline, Pipeline::Staggered(_)) && self.params.solver == Solver::Multigrid;
+        let cycles = self.cycles.get();
+        let stats = SmokeStats::from_totals(&totals, (r, b), multigrid.then_some(cycles));
+        if multigrid && stats.solver_residual.is_finite() {
+            self.cycles.set(next_cycles(cycles, stats.solver_residual, &self.params));
+        }
+        Ok(stats)
     }
 
-    /// The textures holding the state (velocity, temperature, density, pressure, divergence),
-    /// for [`gpu::Checkpoint`].
+    /// V-cycles each step runs now (`--solver multigrid`; see [`GpuSmoke::stats`]).
+    pub fn cycles_per_step(&self) -> u32 {
+        self.cycles.get()
+    }
+
+    /// The textures holding the state (velocity or faces, temperature, density, pressure,
+    /// divergence), for [`gpu::Checkpoint`].
     pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
         let f = &self.fields;
-        vec![f.velocity.current(), f.temperature.current(), f.density.current(), f.pressure.current(), &f.divergence]
+        match &self.pipeline {
+            Pipeline::Collocated(_) => vec![
+                f.velocity.current(),
+                f.temperature.current(),
+                f.density.current(),
+                f.pressure.current(),
+                &f.divergence,
+            ],
+            Pipeline::Staggered(st) => vec![
+                st.fields.u.current(),
+                st.fields.v.current(),
+                f.temperature.current(),
+                f.density.current(),
+                st.solver.pressure(),
+                &f.divergence,
+            ],
+        }
     }
 
     fn read(&self) -> Result<SmokeState, GpuError> {
@@ -639,21 +866,38 @@ impl GpuSmoke {
         let f = &self.fields;
         let scalar =
             |t: &wgpu::Texture| -> Result<Grid<f32>, GpuError> { gpu::read_r32float(&self.device, &self.queue, t) };
-        let v: Vec<[f32; 2]> =
-            bytemuck::pod_collect_to_vec(&gpu::read_texture(&self.device, &self.queue, f.velocity.current(), 8)?);
+        let (velocity_x, velocity_y, pressure) = match &self.pipeline {
+            Pipeline::Collocated(_) => {
+                let v: Vec<[f32; 2]> = bytemuck::pod_collect_to_vec(&gpu::read_texture(
+                    &self.device,
+                    &self.queue,
+                    f.velocity.current(),
+                    8,
+                )?);
+                (
+                    Grid::from_vec(w, h, v.iter().map(|t| t[0]).collect()).expect("size"),
+                    Grid::from_vec(w, h, v.iter().map(|t| t[1]).collect()).expect("size"),
+                    scalar(f.pressure.current())?,
+                )
+            }
+            Pipeline::Staggered(st) => {
+                (scalar(st.fields.u.current())?, scalar(st.fields.v.current())?, scalar(st.solver.pressure())?)
+            }
+        };
         Ok(SmokeState {
-            velocity_x: Grid::from_vec(w, h, v.iter().map(|t| t[0]).collect()).expect("size"),
-            velocity_y: Grid::from_vec(w, h, v.iter().map(|t| t[1]).collect()).expect("size"),
+            velocity_x,
+            velocity_y,
             temperature: scalar(f.temperature.current())?,
             density: scalar(f.density.current())?,
-            pressure: scalar(f.pressure.current())?,
+            pressure,
             divergence: scalar(&f.divergence)?,
             solid: self.solid_mask.clone(),
             source: self.source_mask.clone(),
         })
     }
 
-    /// The current velocity texture (`rg32float`, cells per time unit, y down).
+    /// The cell-centre velocity texture (`rg32float`, cells per time unit, y down; face means
+    /// on the staggered grid).
     pub fn velocity_view(&self) -> &wgpu::TextureView {
         self.fields.velocity.current_view()
     }
@@ -670,7 +914,10 @@ impl GpuSmoke {
 
     /// The last pressure solve's texture (`r32float`).
     pub fn pressure_view(&self) -> &wgpu::TextureView {
-        self.fields.pressure.current_view()
+        match &self.pipeline {
+            Pipeline::Collocated(_) => self.fields.pressure.current_view(),
+            Pipeline::Staggered(st) => st.solver.pressure_view(),
+        }
     }
 
     /// The divergence before the last projection (`r32float`).
@@ -692,6 +939,21 @@ impl GpuSmoke {
     pub fn masks(&self) -> (&Grid<u8>, &Grid<u8>) {
         (&self.solid_mask, &self.source_mask)
     }
+}
+
+/// The V-cycles that would have brought a solve that ran `cycles` and reached `residual` to the
+/// tolerance, if each cycle cuts the residual by [`CYCLE_REDUCTION`]; within `1..=max_cycles`.
+fn next_cycles(cycles: u32, residual: f64, p: &SmokeParams) -> u32 {
+    let change = ((p.tolerance as f64) / residual).ln() / CYCLE_REDUCTION.ln();
+    let wanted = (cycles as f64 + change).ceil();
+    if wanted.is_nan() { cycles } else { wanted.clamp(1.0, p.max_cycles as f64) as u32 }
+}
+
+/// The V-cycles per step a multigrid solve starts with: enough to bring a cold start's residual
+/// to the tolerance at the measured reduction per cycle, at most `max_cycles`.
+fn first_cycles(p: &SmokeParams) -> u32 {
+    let needed = ((p.tolerance as f64).ln() / CYCLE_REDUCTION.ln()).ceil();
+    (needed.max(1.0) as u32).min(p.max_cycles)
 }
 
 impl crate::Simulation for GpuSmoke {

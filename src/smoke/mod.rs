@@ -37,247 +37,27 @@
 
 pub mod cpu;
 mod gpu;
+mod params;
 pub mod staggered;
 
-pub use gpu::{GpuSmoke, SmokePass};
+pub use params::{GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver};
 
-use crate::error::{Error, ParamError};
+pub use gpu::{GpuSmoke, SmokePass};
+pub use staggered::StaggeredPass;
+
+use crate::error::Error;
 use crate::grid::Grid;
-use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
 use crate::npz::{Npz, NpzReader};
 use crate::scene::{self, Scene, SceneError};
 use std::path::Path;
 
-/// Parameters of the smoke model (the uniform `SmokeParams` in `shaders/smoke/params.wgsl`,
-/// with the derived values precomputed on the CPU).
+/// The smoke model's fields, `(H, W)` unless said, row 0 at the top.
 ///
-/// Defaults are Rideout's ("Simple Fluid Simulation", 2010) and Joyce's, except
-/// [`SmokeParams::jacobi_iterations`] = 50 (the seed's number; Rideout uses 40).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SmokeParams {
-    /// Time step `dt` (time units per step); > 0. Default 0.125.
-    pub dt: f32,
-    /// Buoyancy `sigma`: upward acceleration per degree above ambient. Default 1.
-    pub buoyancy: f32,
-    /// Weight `kappa`: downward acceleration per unit of density. Default 0.05.
-    pub weight: f32,
-    /// Ambient temperature `T0`; buoyancy acts where `T > T0`. Default 0.
-    pub ambient_temperature: f32,
-    /// Temperature given to source cells each step. Default 10.
-    pub impulse_temperature: f32,
-    /// Density given to source cells each step. Default 1.
-    pub impulse_density: f32,
-    /// Factor on the advected velocity each step, in [0, 1]. Default 0.99.
-    pub velocity_dissipation: f32,
-    /// Factor on the advected temperature each step, in [0, 1]. Default 0.99.
-    pub temperature_dissipation: f32,
-    /// Factor on the advected density each step, in [0, 1]. Default 0.9999.
-    pub density_dissipation: f32,
-    /// Cell size `h` (length units): divergence `0.5 / h` times the central differences,
-    /// Jacobi `alpha = -h^2`. Default 1.25.
-    pub cell_size: f32,
-    /// Numerator of Rideout's `GradientScale = 1.125 / CellSize`: the pressure gradient
-    /// subtracted is `gradient_scale / cell_size` times the central differences. Default 1.125.
-    pub gradient_scale: f32,
-    /// Jacobi iterations of the pressure solve per step, 1..=100000. Default 50.
-    pub jacobi_iterations: u32,
-    /// Radius (cells) of the `plume` scene's source (the viewer's splats are half of it); `None`
-    /// = `W / 8` (Rideout's `SplatRadius`). Not read by any pass.
-    pub splat_radius: Option<f32>,
-}
-
-impl Default for SmokeParams {
-    fn default() -> Self {
-        Self {
-            dt: 0.125,
-            buoyancy: 1.0,
-            weight: 0.05,
-            ambient_temperature: 0.0,
-            impulse_temperature: 10.0,
-            impulse_density: 1.0,
-            velocity_dissipation: 0.99,
-            temperature_dissipation: 0.99,
-            density_dissipation: 0.9999,
-            cell_size: 1.25,
-            gradient_scale: 1.125,
-            jacobi_iterations: 50,
-            splat_radius: None,
-        }
-    }
-}
-
-/// Most Jacobi iterations accepted per step.
-pub const MAX_JACOBI_ITERATIONS: u32 = 100_000;
-
-impl SmokeParams {
-    /// `0.5 / cell_size`: the factor on central differences in the divergence (Rideout's
-    /// `HalfInverseCellSize`).
-    pub fn half_inverse_cell_size(&self) -> f32 {
-        0.5 / self.cell_size
-    }
-
-    /// `-cell_size^2`: Rideout's Jacobi `Alpha`.
-    pub fn alpha(&self) -> f32 {
-        -self.cell_size * self.cell_size
-    }
-
-    /// `gradient_scale / cell_size`: the factor on central differences of the pressure.
-    pub fn gradient_factor(&self) -> f32 {
-        self.gradient_scale / self.cell_size
-    }
-
-    /// The splat radius for a grid `width` cells wide: [`SmokeParams::splat_radius`], or `W / 8`.
-    pub fn splat_radius_for(&self, width: usize) -> f32 {
-        self.splat_radius.unwrap_or(width as f32 / 8.0)
-    }
-
-    /// Checks every parameter against [`SmokeParams::TABLE`].
-    ///
-    /// # Errors
-    /// [`ParamError`] naming the first parameter out of its range and why.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        self.check()
-    }
-}
-
-const RIDEOUT: &str = "Rideout, Simple Fluid Simulation (2010)";
-
-const DISSIPATION: Range = Range::closed(
-    0.0,
-    1.0,
-    "a negative factor flips the field's sign every step",
-    "above 1 the field grows every step without bound",
-);
-
-/// A finite real with no other limit.
-const fn any(name: &'static str, symbol: &'static str, unit: &'static str) -> ParamInfo {
-    ParamInfo::real(name, symbol, unit, Range::ANY)
-}
-
-impl ParamTable for SmokeParams {
-    const TABLE: &'static [ParamSpec<Self>] = &[
-        ParamSpec {
-            info: ParamInfo::real(
-                "dt",
-                "dt",
-                "time units/step",
-                Range::open_min(
-                    0.0,
-                    10.0,
-                    "dt <= 0 does not advance",
-                    "10 is the largest dt eddy's tests run (tests/smoke_invariants.rs: finite and bounded)",
-                ),
-            )
-            .doc("time step", RIDEOUT),
-            get: |p| Value::Real(p.dt),
-            set: |p, v| p.dt = v.real(),
-        },
-        ParamSpec {
-            info: any("buoyancy", "sigma", "per degree").doc("upward push per degree above ambient", RIDEOUT),
-            get: |p| Value::Real(p.buoyancy),
-            set: |p, v| p.buoyancy = v.real(),
-        },
-        ParamSpec {
-            info: any("weight", "kappa", "per unit density").doc("downward pull per unit of smoke density", RIDEOUT),
-            get: |p| Value::Real(p.weight),
-            set: |p, v| p.weight = v.real(),
-        },
-        ParamSpec {
-            info: any("ambient-temperature", "T0", "degrees")
-                .doc("ambient temperature T0; buoyancy acts where T > T0", RIDEOUT),
-            get: |p| Value::Real(p.ambient_temperature),
-            set: |p, v| p.ambient_temperature = v.real(),
-        },
-        ParamSpec {
-            info: any("impulse-temperature", "T_src", "degrees")
-                .doc("temperature given to source cells each step", RIDEOUT),
-            get: |p| Value::Real(p.impulse_temperature),
-            set: |p, v| p.impulse_temperature = v.real(),
-        },
-        ParamSpec {
-            info: ParamInfo::real(
-                "impulse-density",
-                "d_src",
-                "",
-                Range::closed(
-                    0.0,
-                    f32::INFINITY,
-                    "smoke density is >= 0: a negative one could not be saved and loaded back",
-                    "",
-                ),
-            )
-            .doc("smoke density given to source cells each step", RIDEOUT),
-            get: |p| Value::Real(p.impulse_density),
-            set: |p, v| p.impulse_density = v.real(),
-        },
-        ParamSpec {
-            info: ParamInfo::real("velocity-dissipation", "diss_v", "per step", DISSIPATION)
-                .doc("velocity kept per step", RIDEOUT),
-            get: |p| Value::Real(p.velocity_dissipation),
-            set: |p, v| p.velocity_dissipation = v.real(),
-        },
-        ParamSpec {
-            info: ParamInfo::real("temperature-dissipation", "diss_T", "per step", DISSIPATION)
-                .doc("temperature kept per step", RIDEOUT),
-            get: |p| Value::Real(p.temperature_dissipation),
-            set: |p, v| p.temperature_dissipation = v.real(),
-        },
-        ParamSpec {
-            info: ParamInfo::real("density-dissipation", "diss_d", "per step", DISSIPATION)
-                .doc("smoke density kept per step", RIDEOUT),
-            get: |p| Value::Real(p.density_dissipation),
-            set: |p, v| p.density_dissipation = v.real(),
-        },
-        ParamSpec {
-            info: ParamInfo::real(
-                "cell-size",
-                "h",
-                "length units",
-                Range::open_min(0.0, f32::INFINITY, "a cell must have a size > 0", ""),
-            )
-            .doc("cell size h (divergence 0.5/h, Jacobi alpha -h^2)", RIDEOUT),
-            get: |p| Value::Real(p.cell_size),
-            set: |p, v| p.cell_size = v.real(),
-        },
-        ParamSpec {
-            info: any("gradient-scale", "gs", "")
-                .doc("numerator of the gradient scale, which is this / cell size", RIDEOUT),
-            get: |p| Value::Real(p.gradient_scale),
-            set: |p, v| p.gradient_scale = v.real(),
-        },
-        ParamSpec {
-            info: ParamInfo::of(
-                "jacobi",
-                "iters",
-                "iterations/step",
-                ParamKind::Count {
-                    min: 1,
-                    max: MAX_JACOBI_ITERATIONS,
-                    below: "0 skips the pressure solve and the velocity is never made divergence-free",
-                    above: "more would take minutes per step",
-                },
-            )
-            .doc("Jacobi iterations of the pressure solve per step", "the seed's 50 (Joyce); Rideout uses 40")
-            .key('j', 10.0),
-            get: |p| Value::Count(p.jacobi_iterations),
-            set: |p, v| p.jacobi_iterations = v.count(),
-        },
-        ParamSpec {
-            info: ParamInfo::real(
-                "splat-radius",
-                "r",
-                "cells",
-                Range::open_min(0.0, f32::INFINITY, "a splat needs a radius > 0", ""),
-            )
-            .doc("radius of the plume scene's source; the viewer's splats are half of it", RIDEOUT)
-            .auto("W/8 (Rideout's SplatRadius)"),
-            get: |p| p.splat_radius.map_or(Value::Auto, Value::Real),
-            set: |p, v| p.splat_radius = if v == Value::Auto { None } else { Some(v.real()) },
-        },
-    ];
-}
-
-/// The smoke model's fields, all `(H, W)`, row 0 at the top.
+/// The velocity's shape tells its layout ([`SmokeState::layout`]): on the staggered grid
+/// `velocity_x` is `(H, W + 1)` (vertical faces; face `(r, c)` is the left face of cell
+/// `(r, c)`) and `velocity_y` `(H + 1, W)` (horizontal faces; `(r, c)` the top face of cell
+/// `(r, c)`); on the collocated grid both are `(H, W)` at cell centres. [`SmokeState::on_layout`]
+/// converts between them (the models do so on start, so either layout runs on either grid).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SmokeState {
     /// Velocity towards increasing column, cells per time unit.
@@ -299,7 +79,7 @@ pub struct SmokeState {
 }
 
 /// Totals and norms over the open cells, accumulated in f64 (the GPU computes them by
-/// reduction, `shaders/smoke/stats.wgsl`).
+/// reduction, `shaders/smoke/stats.wgsl` and `shaders/solver/stats.wgsl`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SmokeStats {
     /// Sum of density.
@@ -308,23 +88,45 @@ pub struct SmokeStats {
     pub density_centroid_row: f64,
     /// Smallest density (infinite when no cell is open).
     pub min_density: f32,
-    /// Largest speed `|v|` of an open cell, cells per time unit (minus infinity when no cell is
-    /// open).
+    /// Largest speed `|v|` of an open cell's centre velocity (face means on the staggered
+    /// grid), cells per time unit (minus infinity when no cell is open).
     pub max_speed: f32,
     /// Largest temperature of an open cell, degrees (minus infinity when no cell is open).
     pub max_temperature: f32,
     /// L2 norm `sqrt(sum div^2)` of the divergence of the current velocity (after the last
-    /// projection), computed as [`cpu::divergence_of`] does.
+    /// projection), per time unit, with the grid's own divergence ([`cpu::divergence_of`] on
+    /// the collocated grid, [`staggered::divergence`] on the staggered one).
     pub divergence_l2: f64,
+    /// The last pressure solve's relative residual `|b - A p| / |b|` (L2 over open cells; 0
+    /// when `b` is 0), with `b = h^2` times the divergence before the projection and `A p` the
+    /// sum over open neighbours of `p_n - p` ([`crate::solver`]): the problem both grids' Jacobi
+    /// iterations solve.
+    pub solver_residual: f64,
+    /// V-cycles the last multigrid solve ran (`None` for Jacobi).
+    pub solver_cycles: Option<u32>,
     /// Cells (open or solid) where any field is NaN or infinite.
     pub non_finite: u64,
 }
 
 impl SmokeStats {
-    /// Statistics of `state`, the divergence recomputed from its velocity with `params`' cell size.
+    /// Statistics of `state`, the divergence recomputed from its velocity with `params`' cell
+    /// size; `solver_cycles` is left `None` (the model that ran the solve knows it).
     pub fn of(state: &SmokeState, params: &SmokeParams) -> Self {
         let s = state;
-        let div = cpu::divergence_of(&s.velocity_x, &s.velocity_y, &s.solid, params);
+        let h = params.cell_size;
+        let (div, (vx, vy)) = match s.layout() {
+            GridLayout::Collocated => (
+                cpu::divergence_of(&s.velocity_x, &s.velocity_y, &s.solid, params),
+                (s.velocity_x.clone(), s.velocity_y.clone()),
+            ),
+            GridLayout::Staggered => (
+                staggered::divergence(&s.velocity_x, &s.velocity_y, &s.solid, h),
+                staggered::cpu::centres(&s.velocity_x, &s.velocity_y, &s.solid),
+            ),
+        };
+        let problem = crate::solver::Poisson { solid: s.solid.clone(), rhs: s.divergence.map(|d| d * h * h) };
+        let b = crate::solver::norm(&problem.rhs, &s.solid);
+        let r = crate::solver::norm(&crate::solver::residual(&s.pressure, &problem), &s.solid);
         let mut st = SmokeStats {
             total_density: 0.0,
             density_centroid_row: 0.0,
@@ -332,13 +134,15 @@ impl SmokeStats {
             max_speed: f32::NEG_INFINITY,
             max_temperature: f32::NEG_INFINITY,
             divergence_l2: 0.0,
+            solver_residual: if b > 0.0 { r / b } else { 0.0 },
+            solver_cycles: None,
             non_finite: 0,
         };
         let w = s.density.width();
         let mut weighted_row = 0.0;
         for i in 0..s.density.as_slice().len() {
             let at = |g: &Grid<f32>| g.as_slice()[i];
-            let fields = [&s.velocity_x, &s.velocity_y, &s.temperature, &s.density, &s.pressure, &s.divergence];
+            let fields = [&vx, &vy, &s.temperature, &s.density, &s.pressure, &s.divergence];
             st.non_finite += fields.iter().any(|g| !at(g).is_finite()) as u64;
             if s.solid.as_slice()[i] != 0 {
                 continue;
@@ -347,8 +151,8 @@ impl SmokeStats {
             st.total_density += d as f64;
             weighted_row += d as f64 * (i / w) as f64;
             st.min_density = st.min_density.min(d);
-            let (vx, vy) = (at(&s.velocity_x), at(&s.velocity_y));
-            st.max_speed = st.max_speed.max((vx * vx + vy * vy).sqrt());
+            let (x, y) = (at(&vx), at(&vy));
+            st.max_speed = st.max_speed.max((x * x + y * y).sqrt());
             st.max_temperature = st.max_temperature.max(at(&s.temperature));
             st.divergence_l2 += (at(&div) as f64).powi(2);
         }
@@ -357,8 +161,9 @@ impl SmokeStats {
         st
     }
 
-    /// From the GPU reduction's totals (slots as `shaders/smoke/stats.wgsl` fills them).
-    pub(crate) fn from_totals(t: &crate::gpu::Totals) -> Self {
+    /// From the GPU reductions' totals (slots as `shaders/smoke/stats.wgsl` and
+    /// `shaders/solver/stats.wgsl` fill them).
+    pub(crate) fn from_totals(t: &crate::gpu::Totals, (r, b): (f64, f64), cycles: Option<u32>) -> Self {
         SmokeStats {
             total_density: t.sum[0],
             density_centroid_row: t.sum[1] / t.sum[0],
@@ -366,6 +171,8 @@ impl SmokeStats {
             max_speed: t.max(0),
             max_temperature: t.max(1),
             divergence_l2: t.sum[2].sqrt(),
+            solver_residual: if b > 0.0 { r / b } else { 0.0 },
+            solver_cycles: cycles,
             non_finite: t.count(3),
         }
     }
@@ -373,15 +180,15 @@ impl SmokeStats {
 
 impl SmokeState {
     /// Still air at temperature `ambient` everywhere, smoke of density 1 where the scene has
-    /// fluid (blue PNG pixels), the scene's solids and sources.
+    /// fluid (blue PNG pixels), the scene's solids and sources; velocity on the staggered grid.
     pub fn from_scene(scene: &Scene, ambient: f32) -> Self {
         let (h, w) = scene.solid.shape();
         let zero = Grid::filled(w, h, 0.0f32);
         let density = Grid::from_fn(w, h, |r, c| if scene.solid[(r, c)] != 0 { 0.0 } else { scene.fluid[(r, c)] });
         let temperature = Grid::from_fn(w, h, |r, c| if scene.solid[(r, c)] != 0 { 0.0 } else { ambient });
         Self {
-            velocity_x: zero.clone(),
-            velocity_y: zero.clone(),
+            velocity_x: Grid::filled(w + 1, h, 0.0),
+            velocity_y: Grid::filled(w, h + 1, 0.0),
             temperature,
             density,
             pressure: zero.clone(),
@@ -396,19 +203,70 @@ impl SmokeState {
         self.density.shape()
     }
 
+    /// Where the velocity lives, from its shape: staggered when `velocity_x` is one column
+    /// wider than the grid.
+    pub fn layout(&self) -> GridLayout {
+        if self.velocity_x.width() == self.density.width() + 1 { GridLayout::Staggered } else { GridLayout::Collocated }
+    }
+
+    /// The velocity at cell centres, `(H, W)` each (face means on the staggered grid; 0 in
+    /// solids).
+    pub fn centre_velocity(&self) -> (Grid<f32>, Grid<f32>) {
+        match self.layout() {
+            GridLayout::Collocated => (self.velocity_x.clone(), self.velocity_y.clone()),
+            GridLayout::Staggered => staggered::cpu::centres(&self.velocity_x, &self.velocity_y, &self.solid),
+        }
+    }
+
+    /// This state with its velocity on `layout`: centres to faces by the mean of each open
+    /// face's two cells ([`staggered::cpu::faces_from_centres`]), faces to centres by
+    /// [`SmokeState::centre_velocity`]. Unchanged when it is already on `layout`.
+    pub fn on_layout(mut self, layout: GridLayout) -> Self {
+        if self.layout() == layout {
+            return self;
+        }
+        (self.velocity_x, self.velocity_y) = match layout {
+            GridLayout::Collocated => self.centre_velocity(),
+            GridLayout::Staggered => {
+                staggered::cpu::faces_from_centres(&self.velocity_x, &self.velocity_y, &self.solid)
+            }
+        };
+        self
+    }
+
     /// Totals and norms ([`SmokeStats::of`]).
     pub fn stats(&self, params: &SmokeParams) -> SmokeStats {
         SmokeStats::of(self, params)
     }
 
-    /// Checks shapes agree and every value is finite (density >= 0); zeroes solid cells.
+    /// Checks shapes agree (the velocity on either layout) and every value is finite (density at
+    /// least 0); zeroes solid cells, and on the staggered grid the faces of solid cells and of the
+    /// grid's edge (the walls' normal velocity).
     ///
     /// # Errors
     /// [`SceneError::ShapeMismatch`] or [`SceneError::BadValue`] naming the first bad cell.
     pub fn validated(mut self, origin: &Path) -> Result<Self, SceneError> {
         let shape = self.density.shape();
+        let (h, w) = shape;
+        let (want_x, want_y) = match self.layout() {
+            GridLayout::Staggered => ((h, w + 1), (h + 1, w)),
+            GridLayout::Collocated => (shape, shape),
+        };
+        for (name, want, got) in
+            [("velocity_x", want_x, self.velocity_x.shape()), ("velocity_y", want_y, self.velocity_y.shape())]
+        {
+            if want != got {
+                return Err(SceneError::BadArray {
+                    path: origin.to_path_buf(),
+                    name,
+                    message: format!(
+                        "shape {got:?}, but density is {shape:?}: velocity_x is (H, W + 1) and velocity_y \
+                         (H + 1, W) on cell faces, or both (H, W) at cell centres"
+                    ),
+                });
+            }
+        }
         for (name, other) in [
-            ("velocity", self.velocity_x.shape()),
             ("temperature", self.temperature.shape()),
             ("pressure", self.pressure.shape()),
             ("divergence", self.divergence.shape()),
@@ -427,28 +285,39 @@ impl SmokeState {
         ] {
             scene::check_finite(origin, name, g)?;
         }
+        let staggered = self.layout() == GridLayout::Staggered;
         for i in 0..self.density.as_slice().len() {
             if self.solid.as_slice()[i] != 0 {
-                for g in [
-                    &mut self.velocity_x,
-                    &mut self.velocity_y,
-                    &mut self.temperature,
-                    &mut self.density,
-                    &mut self.pressure,
-                    &mut self.divergence,
-                ] {
+                let mut cell = vec![&mut self.temperature, &mut self.density, &mut self.pressure, &mut self.divergence];
+                if !staggered {
+                    cell.extend([&mut self.velocity_x, &mut self.velocity_y]);
+                }
+                for g in cell {
                     g.as_mut_slice()[i] = 0.0;
                 }
                 self.source.as_mut_slice()[i] = 0;
             }
         }
+        if staggered {
+            for r in 0..h {
+                for c in 0..=w {
+                    if !staggered::u_open(&self.solid, r, c) {
+                        self.velocity_x[(r, c)] = 0.0;
+                    }
+                }
+            }
+            for r in 0..=h {
+                for c in 0..w {
+                    if !staggered::v_open(&self.solid, r, c) {
+                        self.velocity_y[(r, c)] = 0.0;
+                    }
+                }
+            }
+        }
         Ok(self)
     }
 
-    /// Writes `path` as NumPy `.npz`: `velocity` float32 `(H, W, 2)` (`[..., 0]` = x, towards
-    /// increasing column; `[..., 1]` = y, towards increasing row, i.e. **down**: rising smoke has
-    /// negative y velocity), `density`, `temperature`, `pressure`, `divergence` float32
-    /// `(H, W)`, `solid` and `source` uint8 `(H, W)`. Row 0 is the top.
+    /// Writes `path` as NumPy `.npz` ([`Self::write_to`] lists the arrays).
     ///
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
@@ -458,12 +327,22 @@ impl SmokeState {
         npz.finish()
     }
 
-    /// Adds this state's arrays to `npz` (as [`Self::save_npz`] lays them out).
+    /// Adds this state's arrays to `npz`: `velocity` float32 `(H, W, 2)` at cell centres
+    /// (`[..., 0]` = x, towards increasing column; `[..., 1]` = y, towards increasing row, i.e.
+    /// **down**: rising smoke has negative y velocity; face means on the staggered grid); on the
+    /// staggered grid also the face velocities `velocity_x` float32 `(H, W + 1)` and
+    /// `velocity_y` `(H + 1, W)` (same signs); `density`, `temperature`, `pressure`,
+    /// `divergence` float32 `(H, W)`, `solid` and `source` uint8 `(H, W)`. Row 0 is the top.
     ///
     /// # Errors
     /// [`SceneError::Io`].
     pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
-        npz.write_f32_components("velocity", &[&self.velocity_x, &self.velocity_y])?;
+        let (cx, cy) = self.centre_velocity();
+        npz.write_f32_components("velocity", &[&cx, &cy])?;
+        if self.layout() == GridLayout::Staggered {
+            npz.write_f32("velocity_x", &self.velocity_x)?;
+            npz.write_f32("velocity_y", &self.velocity_y)?;
+        }
         npz.write_f32("density", &self.density)?;
         npz.write_f32("temperature", &self.temperature)?;
         npz.write_f32("pressure", &self.pressure)?;
@@ -473,13 +352,16 @@ impl SmokeState {
         Ok(())
     }
 
-    /// Reads a `.npz` as written by [`SmokeState::save_npz`]. Only `density` is required; a
-    /// missing `velocity`, `temperature`, `pressure` or `divergence` is zero, a missing `solid`
-    /// or `source` is none.
+    /// Reads a `.npz` as written by [`SmokeState::save_npz`]. Only `density` is required. The
+    /// velocity is read from `velocity_x` and `velocity_y` (faces, staggered) when both are
+    /// there, else from `velocity` (centres, collocated); missing, it is zero on the staggered
+    /// grid. A missing `temperature`, `pressure` or `divergence` is zero, a missing `solid` or
+    /// `source` is none.
     ///
     /// # Errors
-    /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, an array
-    /// has the wrong rank, dtype or shape, or a value is NaN, infinite or (density) negative.
+    /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, only one
+    /// of `velocity_x` and `velocity_y` is there, an array has the wrong rank, dtype or shape,
+    /// or a value is NaN, infinite or (density) negative.
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
         Self::read_from(&mut NpzReader::open(path)?, path)
     }
@@ -492,12 +374,27 @@ impl SmokeState {
         let density = npz.read_f32("density")?;
         let (w, h) = (density.width(), density.height());
         let zero = || Grid::filled(w, h, 0.0f32);
-        let (velocity_x, velocity_y) = match npz.read_f32_components_opt("velocity", 2)? {
-            Some(mut c) => {
-                let y = c.pop().expect("two components");
-                (c.pop().expect("two components"), y)
+        let (velocity_x, velocity_y) = match (npz.read_f32_opt("velocity_x")?, npz.read_f32_opt("velocity_y")?) {
+            (Some(x), Some(y)) => (x, y),
+            (None, None) => match npz.read_f32_components_opt("velocity", 2)? {
+                Some(mut c) => {
+                    let y = c.pop().expect("two components");
+                    (c.pop().expect("two components"), y)
+                }
+                None => (Grid::filled(w + 1, h, 0.0), Grid::filled(w, h + 1, 0.0)),
+            },
+            (x, _) => {
+                let (has, lacks) =
+                    if x.is_some() { ("velocity_x", "velocity_y") } else { ("velocity_y", "velocity_x") };
+                return Err(SceneError::BadArray {
+                    path: path.to_path_buf(),
+                    name: has,
+                    message: format!(
+                        "has {has} but not {lacks}: the staggered grid's face velocities come in pairs \
+                         (or give only `velocity`, (H, W, 2) at cell centres)"
+                    ),
+                });
             }
-            None => (zero(), zero()),
         };
         let mut optional =
             |name: &'static str| -> Result<Grid<f32>, SceneError> { Ok(npz.read_f32_opt(name)?.unwrap_or_else(zero)) };
@@ -548,21 +445,27 @@ impl Impulse {
     }
 }
 
-/// The smoke model on the CPU: [`cpu::step`] per step.
+/// The smoke model on the CPU: [`cpu::step`] (collocated) or [`staggered::step`] per step.
 pub struct CpuSmoke {
     state: SmokeState,
     params: SmokeParams,
+    multigrid: Option<crate::solver::multigrid::Multigrid>,
+    last_solve: Option<crate::solver::multigrid::Report>,
     steps: u64,
 }
 
 impl CpuSmoke {
-    /// Starts from `state` with `params`.
+    /// Starts from `state` (its velocity moved onto `params`' grid, [`SmokeState::on_layout`])
+    /// with `params`.
     ///
     /// # Errors
     /// [`Error::Param`] when `params` fail [`SmokeParams::validate`].
     pub fn new(state: SmokeState, params: SmokeParams) -> Result<Self, Error> {
         params.validate()?;
-        Ok(Self { state, params, steps: 0 })
+        let state = state.on_layout(params.grid);
+        let multigrid = (params.solver == Solver::Multigrid)
+            .then(|| crate::solver::multigrid::Multigrid::new(&state.solid, Default::default()));
+        Ok(Self { state, params, multigrid, last_solve: None, steps: 0 })
     }
 
     /// The current state.
@@ -570,9 +473,18 @@ impl CpuSmoke {
         &self.state
     }
 
-    /// Applies a splat ([`cpu::impulse`]).
+    /// Statistics of the current state ([`SmokeStats::of`]) with the last multigrid solve's
+    /// cycle count.
+    pub fn stats(&self) -> SmokeStats {
+        SmokeStats { solver_cycles: self.last_solve.map(|r| r.cycles), ..self.state.stats(&self.params) }
+    }
+
+    /// Applies a splat ([`cpu::impulse`] or [`staggered::cpu::impulse`]).
     pub fn splat(&mut self, impulse: &Impulse) {
-        cpu::impulse(&mut self.state, impulse);
+        match self.params.grid {
+            GridLayout::Collocated => cpu::impulse(&mut self.state, impulse),
+            GridLayout::Staggered => staggered::cpu::impulse(&mut self.state, impulse),
+        }
     }
 }
 
@@ -581,7 +493,12 @@ impl crate::Simulation for CpuSmoke {
 
     fn step(&mut self, steps: u32) -> Result<(), Error> {
         for _ in 0..steps {
-            cpu::step(&mut self.state, &self.params);
+            match self.params.grid {
+                GridLayout::Collocated => cpu::step(&mut self.state, &self.params),
+                GridLayout::Staggered => {
+                    self.last_solve = staggered::step(&mut self.state, &self.params, self.multigrid.as_ref())
+                }
+            }
         }
         self.steps += steps as u64;
         Ok(())

@@ -2,7 +2,9 @@
 //! (`shaders/solver/{smooth,residual,restrict,prolong}.wgsl`), over one set of `r32float`
 //! textures per level (pressure, right-hand side, residual) and an `r32uint` wall texture.
 //! Red-black sweeps update the pressure in place (`read_write` storage), so a level holds one
-//! pressure texture, not a ping-pong pair.
+//! pressure texture, not a ping-pong pair. The same finest level also runs plain Jacobi
+//! iterations (`shaders/solver/jacobi.wgsl`, ping-ponged with the residual texture), and
+//! [`ResidualStats`] measures a solve's relative residual on the GPU.
 
 use super::multigrid::{Multigrid, Settings};
 use crate::error::Error;
@@ -22,6 +24,7 @@ struct Level {
     pressure: wgpu::Texture,
     views: [wgpu::TextureView; 4], // pressure, rhs, residual, solid
     rhs: wgpu::Texture,
+    residual: wgpu::Texture,
 }
 
 /// The bind groups of one level: smooth (red, black), residual, restrict to the next level,
@@ -37,7 +40,8 @@ struct Groups {
 pub struct GpuMultigrid {
     levels: Vec<Level>,
     groups: Vec<Groups>,
-    kernels: [Kernel; 4], // smooth, residual, restrict, prolong
+    kernels: [Kernel; 4],                   // smooth, residual, restrict, prolong
+    jacobi: (Kernel, [wgpu::BindGroup; 2]), // finest level: pressure -> residual, residual -> pressure
     settings: Settings,
     _colours: [wgpu::Buffer; 2],
 }
@@ -73,7 +77,13 @@ impl GpuMultigrid {
                 let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
                 gpu::upload_walls(queue, &solid, s);
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-                Level { size, views: [view(&pressure), view(&rhs), view(&residual), view(&solid)], pressure, rhs }
+                Level {
+                    size,
+                    views: [view(&pressure), view(&rhs), view(&residual), view(&solid)],
+                    pressure,
+                    rhs,
+                    residual,
+                }
             })
             .collect();
         let kernels = [
@@ -143,7 +153,61 @@ impl GpuMultigrid {
                 }
             })
             .collect();
-        Self { levels, groups, kernels, settings, _colours: colours }
+        let jacobi = Kernel::new(
+            device,
+            "solver/jacobi",
+            shaders::SOLVER_JACOBI,
+            WORKGROUP,
+            &[
+                binding::storage_read(0, R32),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, BITS),
+                binding::storage_write(3, R32),
+            ],
+        );
+        let [p, rhs, scratch, solid] = &levels[0].views;
+        let jacobi_groups = [(p, scratch), (scratch, p)]
+            .map(|(from, to)| jacobi.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]));
+        Self { levels, groups, kernels, jacobi: (jacobi, jacobi_groups), settings, _colours: colours }
+    }
+
+    /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]), ending
+    /// with the result in the pressure texture (an odd count ends with one texture copy).
+    pub fn encode_jacobi(&self, encoder: &mut wgpu::CommandEncoder, iterations: u32) {
+        let (w, h) = self.levels[0].size;
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("solver/jacobi"),
+                timestamp_writes: None,
+            });
+            for i in 0..iterations {
+                self.jacobi.0.dispatch(&mut pass, &self.jacobi.1[i as usize % 2], w, h);
+            }
+        }
+        if iterations % 2 == 1 {
+            let l = &self.levels[0];
+            encoder.copy_texture_to_texture(l.residual.as_image_copy(), l.pressure.as_image_copy(), l.pressure.size());
+        }
+    }
+
+    /// Replaces the walls (`(H, W)`, the grid's shape), every level's as [`Multigrid::new`]
+    /// coarsens them.
+    ///
+    /// # Panics
+    /// When `solid` is not the finest level's shape.
+    pub fn upload_walls(&mut self, queue: &wgpu::Queue, solid: &Grid<u8>) {
+        let (w, h) = self.levels[0].size;
+        assert_eq!(solid.shape(), (h as usize, w as usize), "walls of another grid");
+        let walls = Multigrid::new(solid, self.settings).levels;
+        for (level, s) in self.levels.iter().zip(&walls) {
+            let texture = level.views[3].texture();
+            gpu::upload_walls(queue, texture, s);
+        }
+    }
+
+    /// A view of the finest level's walls (`r32uint`, 1 = wall).
+    pub fn solid_view(&self) -> &wgpu::TextureView {
+        &self.levels[0].views[3]
     }
 
     /// The finest level's pressure texture (`r32float`, `(W, H)` texels, row 0 at the top).
@@ -216,5 +280,54 @@ impl GpuMultigrid {
     /// [`GpuError`] when the readback fails (device lost, out of memory).
     pub fn read_pressure(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Grid<f32>, GpuError> {
         gpu::read_r32float(device, queue, &self.levels[0].pressure)
+    }
+}
+
+/// The relative residual `|b - A p| / |b|` of a solve, by a reduction on the GPU
+/// (`shaders/solver/stats.wgsl`): the twin of [`super::residual`] and [`super::norm`].
+pub struct ResidualStats {
+    reduction: gpu::Reduction,
+    scale: wgpu::Buffer,
+}
+
+impl ResidualStats {
+    /// For a grid `height` rows tall.
+    pub fn new(device: &wgpu::Device, height: u32) -> Self {
+        let reduction = gpu::Reduction::new(
+            device,
+            "solver/stats",
+            shaders::SOLVER_STATS,
+            height,
+            &[
+                binding::uniform(1),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, BITS),
+            ],
+        );
+        Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16) }
+    }
+
+    /// `(|b - A p|, |b|)` (L2 over the cells whose `solid` bit 0 is clear) for pressure
+    /// `pressure`, right-hand side `b = rhs_scale * rhs` and walls `solid`. Waits for the GPU.
+    ///
+    /// # Errors
+    /// [`GpuError`] when the readback fails.
+    pub fn norms(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pressure: &wgpu::TextureView,
+        rhs: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
+        rhs_scale: f32,
+    ) -> Result<(f64, f64), GpuError> {
+        queue.write_buffer(&self.scale, 0, bytemuck::cast_slice(&[rhs_scale, 0.0, 0.0, 0.0]));
+        let t = self.reduction.run(
+            device,
+            queue,
+            &[self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)],
+        )?;
+        Ok((t.sum[0].max(0.0).sqrt(), t.sum[1].max(0.0).sqrt()))
     }
 }

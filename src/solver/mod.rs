@@ -18,7 +18,7 @@
 //! (`shaders/solver/`); `tests/solver.rs` holds one to the other. Not yet wired into a model
 //! (issue 9 of the tracker: smoke's `--solver multigrid` on the staggered grid).
 
-mod gpu;
+pub mod gpu;
 pub mod multigrid;
 
 pub use gpu::GpuMultigrid;

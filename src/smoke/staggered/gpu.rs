@@ -1,78 +1,241 @@
-//! The staggered grid's projection on the GPU: `shaders/smoke/staggered_divergence.wgsl`
-//! writes `h^2 div` into the multigrid's right-hand side, [`GpuMultigrid`] solves, and
-//! `shaders/smoke/staggered_gradient.wgsl` subtracts the gradient from the faces in place. The
-//! GPU twin of [`super::divergence`] / [`super::subtract_gradient`] with
-//! [`crate::solver::multigrid`]; the staggered smoke pipeline will own one.
+//! The staggered smoke step on the GPU, one struct per pass (`shaders/smoke/staggered_*.wgsl`)
+//! plus the pressure solve ([`GpuMultigrid`]: Jacobi iterations or V-cycles on its finest
+//! level).
+//!
+//! Textures: face velocities `u` (`(W + 1) x H` texels) and `v` (`W x (H + 1)`), `r32float`,
+//! ping-ponged together by the advection; buoyancy, impulse and the gradient subtraction are
+//! pointwise and update them in place (`read_write`). Temperature, density, the solid bits, the
+//! divergence and the cell-centre velocity (`rg32float`, for the views) are the smoke model's
+//! shared fields (`super::super::gpu`). The pressure and the right-hand side live in the
+//! solver's finest level. After the projection, `staggered_centres.wgsl` writes the
+//! cell-centre velocity and the divergence left (`after`), which the statistics read.
 
-use super::Faces;
-use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, binding};
-use crate::grid::Grid;
+use crate::gpu::{Kernel, PingPong, binding};
 use crate::shaders;
 use crate::solver::GpuMultigrid;
-use crate::solver::multigrid::Settings;
 use wgpu::BindingResource::TextureView as View;
 
 const WORKGROUP: (u32, u32) = (64, 1);
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
-/// Face velocity textures `u` (`(W + 1) x H` texels) and `v` (`W x (H + 1)`), the walls, and
-/// the solver for one wall layout.
-pub struct GpuProjection {
-    size: (u32, u32),
-    u: wgpu::Texture,
-    v: wgpu::Texture,
-    solver: GpuMultigrid,
-    divergence: (Kernel, wgpu::BindGroup),
-    gradient: (Kernel, wgpu::BindGroup),
-    _cell: wgpu::Buffer,
+/// The staggered grid's own textures.
+pub(crate) struct StaggeredFields {
+    /// `u`, `(W + 1) x H` texels.
+    pub u: PingPong,
+    /// `v`, `W x (H + 1)` texels; swaps with `u`.
+    pub v: PingPong,
+    /// Divergence after the projection, `W x H`.
+    pub after: wgpu::Texture,
+    pub after_view: wgpu::TextureView,
 }
 
-impl GpuProjection {
-    /// For walls `solid` `(H, W)` (1 = wall) and cell size `h` (length units).
-    ///
-    /// # Errors
-    /// [`Error::Gpu`] when a texture or pipeline cannot be created (e.g. the grid is larger
-    /// than the device's texture limit).
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, solid: &Grid<u8>, h: f32) -> Result<Self, Error> {
-        gpu::check_grid_size(device, solid.width() + 1, solid.height() + 1)?;
-        let solver = GpuMultigrid::new(device, queue, solid, Settings::default())?;
-        gpu::scoped(device, || Self::build(device, queue, solid, h, solver)).map_err(Error::from)
+impl StaggeredFields {
+    pub fn new(device: &wgpu::Device, (w, h): (u32, u32)) -> Self {
+        let usage = wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::TEXTURE_BINDING;
+        let after = crate::gpu::texture_2d(device, "smoke/staggered/after", (w, h), R32, usage);
+        Self {
+            u: PingPong::new(device, "smoke/staggered/u", w + 1, h, R32),
+            v: PingPong::new(device, "smoke/staggered/v", w, h + 1, R32),
+            after_view: after.create_view(&Default::default()),
+            after,
+        }
     }
+}
 
-    fn build(device: &wgpu::Device, queue: &wgpu::Queue, solid: &Grid<u8>, h: f32, solver: GpuMultigrid) -> Self {
-        let size = (solid.width() as u32, solid.height() as u32);
-        let usage =
-            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC;
-        let u = gpu::texture_2d(device, "smoke/staggered/u", (size.0 + 1, size.1), R32, usage);
-        let v = gpu::texture_2d(device, "smoke/staggered/v", (size.0, size.1 + 1), R32, usage);
-        let walls = gpu::texture_2d(device, "smoke/staggered/solid", size, BITS, usage);
-        gpu::upload_walls(queue, &walls, solid);
-        let cell = gpu::uniform_buffer(device, "smoke/staggered/cell", 16);
-        queue.write_buffer(&cell, 0, bytemuck::cast_slice(&[h, 0.0, 0.0, 0.0]));
-        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let (uv, vv, sv) = (view(&u), view(&v), view(&walls));
-        let div = Kernel::new(
+/// What the passes read from the smoke model's shared fields.
+pub(crate) struct Shared<'a> {
+    pub uniform: &'a wgpu::Buffer,
+    pub impulses: &'a [wgpu::Buffer; 2],
+    pub temperature: &'a PingPong,
+    pub density: &'a PingPong,
+    pub solid: &'a wgpu::TextureView,
+    pub divergence: &'a wgpu::TextureView,
+    pub velocity: &'a wgpu::TextureView,
+}
+
+/// One pass of the staggered step, for running it pass by pass (the tests hold each to its CPU
+/// mirror).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaggeredPass {
+    /// Temperature and density ([`super::cpu::advect_scalars`]).
+    AdvectScalars,
+    /// Face velocities ([`super::cpu::advect_velocity`]).
+    AdvectVelocity,
+    /// Buoyancy on the `v` faces ([`super::cpu::buoyancy`]).
+    Buoyancy,
+    /// The sources' impulse ([`super::cpu::impulse`]).
+    Impulse,
+    /// Divergence, right-hand side, pressure cleared unless warm-starting (first lines of
+    /// [`super::project`]).
+    Divergence,
+    /// The pressure solve as the parameters say (Jacobi iterations or V-cycles).
+    Solve,
+    /// Gradient subtraction ([`super::subtract_gradient`]).
+    Gradient,
+    /// Cell-centre velocity and the divergence left ([`super::cpu::centres`]).
+    Centres,
+}
+
+/// The staggered passes' kernels and bind groups. Index conventions: `[uv]` the face
+/// velocities' read index, `[s]` the scalars', `[i]` the impulse uniform (0 step, 1 splat).
+pub(crate) struct StaggeredPasses {
+    pub fields: StaggeredFields,
+    pub solver: GpuMultigrid,
+    advect_velocity: (Kernel, [wgpu::BindGroup; 2]),
+    advect_scalars: (Kernel, [[wgpu::BindGroup; 2]; 2]),
+    buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
+    impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    divergence: (Kernel, [wgpu::BindGroup; 2]),
+    gradient: (Kernel, [wgpu::BindGroup; 2]),
+    centres: (Kernel, [wgpu::BindGroup; 2]),
+    size: (u32, u32),
+}
+
+fn kernel(device: &wgpu::Device, label: &'static str, source: &str, entries: &[wgpu::BindGroupLayoutEntry]) -> Kernel {
+    Kernel::new(device, label, source, WORKGROUP, entries)
+}
+
+impl StaggeredPasses {
+    pub fn new(device: &wgpu::Device, shared: &Shared<'_>, fields: StaggeredFields, solver: GpuMultigrid) -> Self {
+        let f = &fields;
+        let (u, v) = (f.u.views(), f.v.views());
+        let (t, d) = (shared.temperature.views(), shared.density.views());
+        let uniform = || shared.uniform.as_entire_binding();
+        let advect_velocity = kernel(
             device,
-            "smoke/staggered_divergence",
-            shaders::SMOKE_STAGGERED_DIVERGENCE,
-            WORKGROUP,
+            "smoke/staggered_advect_velocity",
+            shaders::SMOKE_STAGGERED_ADVECT_VELOCITY,
             &[
                 binding::uniform(0),
                 binding::storage_read(1, R32),
                 binding::storage_read(2, R32),
                 binding::storage_read(3, BITS),
                 binding::storage_write(4, R32),
+                binding::storage_write(5, R32),
             ],
         );
-        let div_group = div
-            .bind_group(device, &[cell.as_entire_binding(), View(&uv), View(&vv), View(&sv), View(solver.rhs_view())]);
-        let grad = Kernel::new(
+        let advect_velocity_groups = [0, 1].map(|i| {
+            advect_velocity.bind_group(
+                device,
+                &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(&u[1 - i]), View(&v[1 - i])],
+            )
+        });
+        let advect_scalars = kernel(
+            device,
+            "smoke/staggered_advect_scalars",
+            shaders::SMOKE_STAGGERED_ADVECT_SCALARS,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, R32),
+                binding::storage_read(5, BITS),
+                binding::storage_write(6, R32),
+                binding::storage_write(7, R32),
+            ],
+        );
+        let advect_scalars_groups = [0, 1].map(|i| {
+            [0, 1].map(|s| {
+                advect_scalars.bind_group(
+                    device,
+                    &[
+                        uniform(),
+                        View(&u[i]),
+                        View(&v[i]),
+                        View(&t[s]),
+                        View(&d[s]),
+                        View(shared.solid),
+                        View(&t[1 - s]),
+                        View(&d[1 - s]),
+                    ],
+                )
+            })
+        });
+        let buoyancy = kernel(
+            device,
+            "smoke/staggered_buoyancy",
+            shaders::SMOKE_STAGGERED_BUOYANCY,
+            &[
+                binding::uniform(0),
+                binding::storage_read_write(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, BITS),
+            ],
+        );
+        let buoyancy_groups = [0, 1].map(|i| {
+            [0, 1].map(|s| {
+                buoyancy.bind_group(device, &[uniform(), View(&v[i]), View(&t[s]), View(&d[s]), View(shared.solid)])
+            })
+        });
+        let impulse = kernel(
+            device,
+            "smoke/staggered_impulse",
+            shaders::SMOKE_STAGGERED_IMPULSE,
+            &[
+                binding::uniform(0),
+                binding::storage_read_write(1, R32),
+                binding::storage_read_write(2, R32),
+                binding::storage_read_write(3, R32),
+                binding::storage_read_write(4, R32),
+                binding::storage_read(5, BITS),
+            ],
+        );
+        let impulse_groups = [0, 1].map(|which| {
+            [0, 1].map(|i| {
+                [0, 1].map(|s| {
+                    impulse.bind_group(
+                        device,
+                        &[
+                            shared.impulses[which].as_entire_binding(),
+                            View(&u[i]),
+                            View(&v[i]),
+                            View(&t[s]),
+                            View(&d[s]),
+                            View(shared.solid),
+                        ],
+                    )
+                })
+            })
+        });
+        let divergence = kernel(
+            device,
+            "smoke/staggered_divergence",
+            shaders::SMOKE_STAGGERED_DIVERGENCE,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, BITS),
+                binding::storage_write(4, R32),
+                binding::storage_write(5, R32),
+                binding::storage_write(6, R32),
+            ],
+        );
+        let divergence_groups = [0, 1].map(|i| {
+            divergence.bind_group(
+                device,
+                &[
+                    uniform(),
+                    View(&u[i]),
+                    View(&v[i]),
+                    View(shared.solid),
+                    View(shared.divergence),
+                    View(solver.rhs_view()),
+                    View(solver.pressure_view()),
+                ],
+            )
+        });
+        let gradient = kernel(
             device,
             "smoke/staggered_gradient",
             shaders::SMOKE_STAGGERED_GRADIENT,
-            WORKGROUP,
             &[
                 binding::uniform(0),
                 binding::storage_read_write(1, R32),
@@ -81,53 +244,76 @@ impl GpuProjection {
                 binding::storage_read(4, R32),
             ],
         );
-        let grad_group = grad.bind_group(
+        let gradient_groups = [0, 1].map(|i| {
+            gradient.bind_group(
+                device,
+                &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(solver.pressure_view())],
+            )
+        });
+        let centres = kernel(
             device,
-            &[cell.as_entire_binding(), View(&uv), View(&vv), View(&sv), View(solver.pressure_view())],
+            "smoke/staggered_centres",
+            shaders::SMOKE_STAGGERED_CENTRES,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, BITS),
+                binding::storage_write(4, RG32),
+                binding::storage_write(5, R32),
+            ],
         );
-        Self { size, u, v, solver, divergence: (div, div_group), gradient: (grad, grad_group), _cell: cell }
-    }
-
-    /// Uploads face velocities (`u` `(H, W + 1)`, `v` `(H + 1, W)`) and the initial pressure
-    /// `(H, W)` (0, or the previous step's for a warm start).
-    ///
-    /// # Panics
-    /// When a shape does not match the grid.
-    pub fn upload(&self, queue: &wgpu::Queue, faces: &Faces, pressure: &Grid<f32>) {
-        let (w, h) = (self.size.0 as usize, self.size.1 as usize);
-        assert_eq!((faces.u.shape(), faces.v.shape()), ((h, w + 1), (h + 1, w)), "face arrays of another grid");
-        gpu::upload(queue, &self.u, bytemuck::cast_slice(faces.u.as_slice()), 4);
-        gpu::upload(queue, &self.v, bytemuck::cast_slice(faces.v.as_slice()), 4);
-        let zero = Grid::filled(w, h, 0.0);
-        self.solver.upload(queue, &zero, pressure);
-    }
-
-    /// Records the projection: the divergence into the solver's right-hand side, `cycles`
-    /// V-cycles, the gradient subtraction.
-    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder, cycles: u32) {
-        let (w, h) = self.size;
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            self.divergence.0.dispatch(&mut pass, &self.divergence.1, w, h);
+        let centres_groups = [0, 1].map(|i| {
+            centres.bind_group(
+                device,
+                &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.velocity), View(&f.after_view)],
+            )
+        });
+        let size = (f.after.width(), f.after.height());
+        Self {
+            fields,
+            solver,
+            advect_velocity: (advect_velocity, advect_velocity_groups),
+            advect_scalars: (advect_scalars, advect_scalars_groups),
+            buoyancy: (buoyancy, buoyancy_groups),
+            impulse: (impulse, impulse_groups),
+            divergence: (divergence, divergence_groups),
+            gradient: (gradient, gradient_groups),
+            centres: (centres, centres_groups),
+            size,
         }
-        self.solver.encode_cycles(encoder, cycles);
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        self.gradient.0.dispatch(&mut pass, &self.gradient.1, w + 1, h + 1);
     }
 
-    /// Reads the face velocities back.
-    ///
-    /// # Errors
-    /// [`GpuError`] when a readback fails.
-    pub fn read_faces(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Faces, GpuError> {
-        Ok(Faces { u: gpu::read_r32float(device, queue, &self.u)?, v: gpu::read_r32float(device, queue, &self.v)? })
-    }
-
-    /// Reads the pressure back, `(H, W)`.
-    ///
-    /// # Errors
-    /// [`GpuError`] when the readback fails.
-    pub fn read_pressure(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Grid<f32>, GpuError> {
-        self.solver.read_pressure(device, queue)
+    /// Records one compute pass's dispatch (not [`StaggeredPass::Solve`], which records its own
+    /// passes) and swaps what it wrote: the scalars (advect scalars) or the faces (advect
+    /// velocity). `s` is the scalars' read index; `impulse` picks the impulse uniform.
+    pub fn dispatch(
+        &mut self,
+        pass: &mut wgpu::ComputePass<'_>,
+        which: StaggeredPass,
+        scalars: (&mut PingPong, &mut PingPong),
+        impulse: usize,
+    ) {
+        let (w, h) = self.size;
+        let i = self.fields.u.read_index();
+        let s = scalars.0.read_index();
+        match which {
+            StaggeredPass::AdvectScalars => {
+                self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s], w, h);
+                scalars.0.swap();
+                scalars.1.swap();
+            }
+            StaggeredPass::AdvectVelocity => {
+                self.advect_velocity.0.dispatch(pass, &self.advect_velocity.1[i], w + 1, h + 1);
+                self.fields.u.swap();
+                self.fields.v.swap();
+            }
+            StaggeredPass::Buoyancy => self.buoyancy.0.dispatch(pass, &self.buoyancy.1[i][s], w, h + 1),
+            StaggeredPass::Impulse => self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], w + 1, h + 1),
+            StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),
+            StaggeredPass::Gradient => self.gradient.0.dispatch(pass, &self.gradient.1[i], w + 1, h + 1),
+            StaggeredPass::Centres => self.centres.0.dispatch(pass, &self.centres.1[i], w, h),
+            StaggeredPass::Solve => unreachable!("the solve records its own passes"),
+        }
     }
 }

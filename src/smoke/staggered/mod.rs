@@ -1,5 +1,6 @@
-//! The staggered (MAC) grid's projection, CPU reference: the first piece of the smoke model's
-//! staggered pipeline (issue 9), not yet wired into a step.
+//! The staggered (MAC) grid: the smoke model's default layout ([`super::GridLayout`]). This
+//! module holds the projection and the step, [`cpu`] the other passes' CPU mirrors, `gpu` the
+//! passes on the GPU.
 //!
 //! Harlow & Welch (1965); Bridson, "Fluid Simulation for Computer Graphics" (2nd ed. 2015),
 //! ch. 2 and 5. Velocity lives on cell faces: `u` on the vertical faces, `(H, W + 1)` (face
@@ -21,22 +22,16 @@
 //! pockets of open cells slow the coarse levels); Jacobi leaves 0.9%, 0.2% and 0.03% after 50,
 //! 200 and 2000 iterations on 64 x 64.
 
+pub mod cpu;
 mod gpu;
 
-pub use gpu::GpuProjection;
+pub use gpu::StaggeredPass;
+pub(crate) use gpu::{Shared, StaggeredFields, StaggeredPasses};
 
+use super::{SmokeParams, SmokeState, Solver};
 use crate::grid::Grid;
-use crate::solver::open;
-
-/// Face velocities: `u` `(H, W + 1)` on vertical faces, `v` `(H + 1, W)` on horizontal faces,
-/// cells per time unit (x right, y down).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Faces {
-    /// Velocity across vertical faces, towards increasing column; `(H, W + 1)`.
-    pub u: Grid<f32>,
-    /// Velocity across horizontal faces, towards increasing row (down); `(H + 1, W)`.
-    pub v: Grid<f32>,
-}
+use crate::solver::multigrid::{Multigrid, Report};
+use crate::solver::{Poisson, jacobi, open};
 
 /// Whether vertical face `(r, c)` (between cells `(r, c - 1)` and `(r, c)`) is open.
 pub fn u_open(solid: &Grid<u8>, r: usize, c: usize) -> bool {
@@ -48,35 +43,80 @@ pub fn v_open(solid: &Grid<u8>, r: usize, c: usize) -> bool {
     open(solid, r as isize - 1, c as isize) && open(solid, r as isize, c as isize)
 }
 
-/// Divergence per cell, `(H, W)`: `(u[r][c+1] - u[r][c] + v[r+1][c] - v[r][c]) / h`; 0 in walls.
-pub fn divergence(f: &Faces, solid: &Grid<u8>, h: f32) -> Grid<f32> {
+/// Divergence per cell, `(H, W)`: `(u[r][c+1] - u[r][c] + v[r+1][c] - v[r][c]) / h` for faces
+/// `u` `(H, W + 1)` and `v` `(H + 1, W)`; 0 in walls.
+pub fn divergence(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Grid<f32> {
     let (rows, cols) = solid.shape();
     Grid::from_fn(cols, rows, |r, c| {
-        if solid[(r, c)] != 0 { 0.0 } else { (f.u[(r, c + 1)] - f.u[(r, c)] + f.v[(r + 1, c)] - f.v[(r, c)]) / h }
+        if solid[(r, c)] != 0 { 0.0 } else { (u[(r, c + 1)] - u[(r, c)] + v[(r + 1, c)] - v[(r, c)]) / h }
     })
 }
 
 /// Subtracts the pressure gradient on every open face: `u -= (p_right - p_left) / h`,
 /// `v -= (p_below - p_above) / h`; closed faces keep their (wall) velocity.
-pub fn subtract_gradient(f: &mut Faces, p: &Grid<f32>, solid: &Grid<u8>, h: f32) {
+pub fn subtract_gradient(u: &mut Grid<f32>, v: &mut Grid<f32>, p: &Grid<f32>, solid: &Grid<u8>, h: f32) {
     let (rows, cols) = solid.shape();
     for r in 0..rows {
         for c in 0..=cols {
             if u_open(solid, r, c) {
-                f.u[(r, c)] -= (p[(r, c)] - p[(r, c - 1)]) / h;
+                u[(r, c)] -= (p[(r, c)] - p[(r, c - 1)]) / h;
             }
         }
     }
     for r in 0..=rows {
         for c in 0..cols {
             if v_open(solid, r, c) {
-                f.v[(r, c)] -= (p[(r, c)] - p[(r - 1, c)]) / h;
+                v[(r, c)] -= (p[(r, c)] - p[(r - 1, c)]) / h;
             }
         }
     }
 }
 
 /// The projection's right-hand side `h^2 div` (see the module docs), `(H, W)`.
-pub fn poisson_rhs(f: &Faces, solid: &Grid<u8>, h: f32) -> Grid<f32> {
-    divergence(f, solid, h).map(|d| d * h * h)
+pub fn poisson_rhs(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Grid<f32> {
+    divergence(u, v, solid, h).map(|d| d * h * h)
+}
+
+/// The pressure projection (pass `staggered_divergence.wgsl`, the solve, pass
+/// `staggered_gradient.wgsl`): `s.divergence` gets the divergence before it; the pressure
+/// starts from the last step's ([`SmokeParams::warm_start`]) or 0, then
+/// [`SmokeParams::jacobi_iterations`] Jacobi iterations ([`jacobi`]) or, with `multigrid`,
+/// V-cycles to [`SmokeParams::tolerance`]; then the gradient is subtracted. Returns the
+/// multigrid's report.
+///
+/// # Panics
+/// When `p.solver` is multigrid and `multigrid` is `None`.
+pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
+    let h = p.cell_size;
+    s.divergence = divergence(&s.velocity_x, &s.velocity_y, &s.solid, h);
+    if !p.warm_start {
+        s.pressure.as_mut_slice().fill(0.0);
+    }
+    let rhs = s.divergence.map(|d| d * h * h);
+    let report = match p.solver {
+        Solver::Jacobi => {
+            let problem = Poisson { solid: s.solid.clone(), rhs };
+            for _ in 0..p.jacobi_iterations {
+                s.pressure = jacobi(&s.pressure, &problem);
+            }
+            None
+        }
+        Solver::Multigrid => {
+            let mg = multigrid.expect("a multigrid for --solver multigrid");
+            Some(mg.solve(&mut s.pressure, &rhs, p.tolerance as f64, p.max_cycles))
+        }
+    };
+    subtract_gradient(&mut s.velocity_x, &mut s.velocity_y, &s.pressure, &s.solid, h);
+    report
+}
+
+/// One staggered step: advect velocity and scalars (both along the old velocity), buoyancy, the
+/// sources' impulse, the projection ([`project`]).
+pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
+    // Both advections read the old velocity: the scalars' pass leaves it unchanged.
+    cpu::advect_scalars(s, p);
+    cpu::advect_velocity(s, p);
+    cpu::buoyancy(s, p);
+    cpu::impulse(s, &super::Impulse::sources(p));
+    project(s, p, multigrid)
 }

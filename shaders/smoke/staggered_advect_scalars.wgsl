@@ -1,0 +1,30 @@
+// Staggered smoke pass: semi-Lagrangian advection of temperature and density at cell centres
+// along the old face velocity, times their dissipations; 0 in solids.
+// CPU mirror: `advect_scalars` in src/smoke/staggered/cpu.rs.
+
+@group(0) @binding(0) var<uniform> params: SmokeParams;
+@group(0) @binding(1) var u: texture_storage_2d<r32float, read>;
+@group(0) @binding(2) var v: texture_storage_2d<r32float, read>;
+@group(0) @binding(3) var temperature: texture_storage_2d<r32float, read>;
+@group(0) @binding(4) var density: texture_storage_2d<r32float, read>;
+@group(0) @binding(5) var solid: texture_storage_2d<r32uint, read>;
+@group(0) @binding(6) var temperature_out: texture_storage_2d<r32float, write>;
+@group(0) @binding(7) var density_out: texture_storage_2d<r32float, write>;
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cells = textureDimensions(solid);
+    let p = vec2<i32>(id.xy);
+    if !inside(p, cells) {
+        return;
+    }
+    var t = 0.0;
+    var rho = 0.0;
+    if !has(textureLoad(solid, p).r, SOLID) {
+        let back = back_trace(u, v, vec2<f32>(p), cells);
+        t = params.temperature_dissipation * bilinear(temperature, back);
+        rho = params.density_dissipation * bilinear(density, back);
+    }
+    textureStore(temperature_out, p, vec4<f32>(t, 0.0, 0.0, 0.0));
+    textureStore(density_out, p, vec4<f32>(rho, 0.0, 0.0, 0.0));
+}

@@ -1,0 +1,33 @@
+// Staggered smoke pass: impulse, in place. One invocation per (col, row) of (W + 1) x (H + 1):
+// the cell there moves its temperature and density towards the impulse's by its weight (as
+// impulse.wgsl); the open u and v faces there gain their weight times the impulse velocity's
+// component across them.
+// CPU mirror: `impulse` in src/smoke/staggered/cpu.rs.
+
+@group(0) @binding(0) var<uniform> impulse: Impulse;
+@group(0) @binding(1) var u: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(2) var v: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(3) var temperature: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(4) var density: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(5) var solid: texture_storage_2d<r32uint, read>;
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let p = vec2<i32>(id.xy);
+    let at = vec2<f32>(p);
+    if inside(p, textureDimensions(solid)) {
+        let a = weight(p, textureLoad(solid, p).r);
+        let t = lerp(textureLoad(temperature, p).r, impulse.temperature, a);
+        let rho = lerp(textureLoad(density, p).r, impulse.density, a);
+        textureStore(temperature, p, vec4<f32>(t, 0.0, 0.0, 0.0));
+        textureStore(density, p, vec4<f32>(rho, 0.0, 0.0, 0.0));
+    }
+    if inside(p, textureDimensions(u)) && open_at(solid, p + LEFT) && open_at(solid, p) {
+        let value = textureLoad(u, p).r + face_weight(at + vec2<f32>(0.0, 0.5)) * impulse.velocity.x;
+        textureStore(u, p, vec4<f32>(value, 0.0, 0.0, 0.0));
+    }
+    if inside(p, textureDimensions(v)) && open_at(solid, p + UP) && open_at(solid, p) {
+        let value = textureLoad(v, p).r + face_weight(at + vec2<f32>(0.5, 0.0)) * impulse.velocity.y;
+        textureStore(v, p, vec4<f32>(value, 0.0, 0.0, 0.0));
+    }
+}

@@ -1,0 +1,402 @@
+//! The smoke model's parameters: [`SmokeParams`] and its table, one row per option, and the
+//! named presets ([`SmokePreset`]) that set several of them at once.
+
+use crate::error::ParamError;
+use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
+
+/// Where the velocity lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GridLayout {
+    /// On cell faces (the MAC grid of Harlow & Welch 1965; Bridson, *Fluid Simulation for
+    /// Computer Graphics*, ch. 2): `u` `(H, W + 1)`, `v` `(H + 1, W)`. Divergence of gradient
+    /// is the 5-point Laplacian the solver inverts, so a converged solve leaves no divergence.
+    #[default]
+    Staggered,
+    /// At cell centres with central differences (the seed's, GPU Gems ch. 38 and Rideout):
+    /// `(H, W)` each. The projection only approximately removes divergence (module docs).
+    Collocated,
+}
+
+/// The pressure solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Solver {
+    /// [`SmokeParams::jacobi_iterations`] Jacobi iterations per step (GPU Gems 38.3).
+    #[default]
+    Jacobi,
+    /// Multigrid V-cycles ([`crate::solver::multigrid`]) until the relative residual is below
+    /// [`SmokeParams::tolerance`] or [`SmokeParams::max_cycles`] ran. Staggered grid only.
+    Multigrid,
+}
+
+/// The named parameter sets (`--pipeline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SmokePreset {
+    /// The staggered grid, Jacobi x 50 from the previous step's pressure; otherwise Rideout's
+    /// constants. The default.
+    #[default]
+    Staggered,
+    /// The seed's collocated grid with Harris' gradient `halfrdx = 0.5 / h` (GPU Gems 38.3,
+    /// Example 38-5), which matches the central-difference divergence; Jacobi x 50 from 0.
+    GpuGems,
+    /// The collocated grid as Rideout ships it: gradient `1.125 / h`, 40 Jacobi iterations
+    /// from 0.
+    Rideout,
+}
+
+impl SmokePreset {
+    /// The names `--pipeline` takes, in the enum's order.
+    pub const NAMES: &'static [&'static str] = &["staggered", "gpu-gems", "rideout"];
+}
+
+/// Parameters of the smoke model (the uniform `SmokeParams` in `shaders/smoke/params.wgsl`,
+/// with the derived values precomputed on the CPU).
+///
+/// Defaults ([`SmokePreset::Staggered`]) are Rideout's ("Simple Fluid Simulation", 2010) and
+/// Joyce's constants on the staggered grid, with [`SmokeParams::jacobi_iterations`] = 50 (the
+/// seed's number; Rideout uses 40).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SmokeParams {
+    /// The preset these parameters started from (setting it resets the others).
+    pub preset: SmokePreset,
+    /// Where the velocity lives. Default staggered.
+    pub grid: GridLayout,
+    /// The pressure solver. Default Jacobi.
+    pub solver: Solver,
+    /// Multigrid: stop once `|b - A p| / |b|` (L2 over open cells) is below this. Default 1e-4.
+    pub tolerance: f32,
+    /// Multigrid: most V-cycles per step, 1..=1000. Default 20.
+    pub max_cycles: u32,
+    /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (the
+    /// seed's `ClearSurface`). Default on for the staggered preset, off for `gpu-gems` and
+    /// `rideout`.
+    pub warm_start: bool,
+    /// Time step `dt` (time units per step); > 0. Default 0.125.
+    pub dt: f32,
+    /// Buoyancy `sigma`: upward acceleration per degree above ambient. Default 1.
+    pub buoyancy: f32,
+    /// Weight `kappa`: downward acceleration per unit of density. Default 0.05.
+    pub weight: f32,
+    /// Ambient temperature `T0`; buoyancy acts where `T > T0`. Default 0.
+    pub ambient_temperature: f32,
+    /// Temperature given to source cells each step. Default 10.
+    pub impulse_temperature: f32,
+    /// Density given to source cells each step. Default 1.
+    pub impulse_density: f32,
+    /// Factor on the advected velocity each step, in [0, 1]. Default 0.99.
+    pub velocity_dissipation: f32,
+    /// Factor on the advected temperature each step, in [0, 1]. Default 0.99.
+    pub temperature_dissipation: f32,
+    /// Factor on the advected density each step, in [0, 1]. Default 0.9999.
+    pub density_dissipation: f32,
+    /// Cell size `h` (length units). Collocated: divergence `0.5 / h` times the central
+    /// differences, Jacobi `alpha = -h^2`. Staggered: divergence and gradient are face
+    /// differences over `h`. Default 1.25.
+    pub cell_size: f32,
+    /// Collocated grid only: numerator of Rideout's `GradientScale = 1.125 / CellSize`; the
+    /// pressure gradient subtracted is `gradient_scale / cell_size` times the central
+    /// differences. Default 1.125 (Rideout); `gpu-gems` 0.5.
+    pub gradient_scale: f32,
+    /// Jacobi iterations of the pressure solve per step, 1..=100000. Default 50.
+    pub jacobi_iterations: u32,
+    /// Radius (cells) of the `plume` scene's source (the viewer's splats are half of it); `None`
+    /// = `W / 8` (Rideout's `SplatRadius`). Not read by any pass.
+    pub splat_radius: Option<f32>,
+}
+
+impl Default for SmokeParams {
+    fn default() -> Self {
+        Self::preset(SmokePreset::Staggered)
+    }
+}
+
+impl SmokeParams {
+    /// The parameters of a named preset.
+    pub fn preset(preset: SmokePreset) -> Self {
+        let rideout = Self {
+            preset,
+            grid: GridLayout::Collocated,
+            solver: Solver::Jacobi,
+            tolerance: 1e-4,
+            max_cycles: 20,
+            warm_start: false,
+            dt: 0.125,
+            buoyancy: 1.0,
+            weight: 0.05,
+            ambient_temperature: 0.0,
+            impulse_temperature: 10.0,
+            impulse_density: 1.0,
+            velocity_dissipation: 0.99,
+            temperature_dissipation: 0.99,
+            density_dissipation: 0.9999,
+            cell_size: 1.25,
+            gradient_scale: 1.125,
+            jacobi_iterations: 40,
+            splat_radius: None,
+        };
+        match preset {
+            SmokePreset::Rideout => rideout,
+            SmokePreset::GpuGems => Self { gradient_scale: 0.5, jacobi_iterations: 50, ..rideout },
+            SmokePreset::Staggered => {
+                Self { grid: GridLayout::Staggered, warm_start: true, jacobi_iterations: 50, ..rideout }
+            }
+        }
+    }
+    /// `0.5 / cell_size`: the factor on central differences in the divergence (Rideout's
+    /// `HalfInverseCellSize`).
+    pub fn half_inverse_cell_size(&self) -> f32 {
+        0.5 / self.cell_size
+    }
+
+    /// `-cell_size^2`: Rideout's Jacobi `Alpha`.
+    pub fn alpha(&self) -> f32 {
+        -self.cell_size * self.cell_size
+    }
+
+    /// `gradient_scale / cell_size`: the factor on central differences of the pressure.
+    pub fn gradient_factor(&self) -> f32 {
+        self.gradient_scale / self.cell_size
+    }
+
+    /// The splat radius for a grid `width` cells wide: [`SmokeParams::splat_radius`], or `W / 8`.
+    pub fn splat_radius_for(&self, width: usize) -> f32 {
+        self.splat_radius.unwrap_or(width as f32 / 8.0)
+    }
+
+    /// Checks every parameter against [`SmokeParams::TABLE`].
+    ///
+    /// # Errors
+    /// [`ParamError`] naming the first parameter out of its range and why.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.check()
+    }
+}
+
+const RIDEOUT: &str = "Rideout, Simple Fluid Simulation (2010)";
+
+const DISSIPATION: Range = Range::closed(
+    0.0,
+    1.0,
+    "a negative factor flips the field's sign every step",
+    "above 1 the field grows every step without bound",
+);
+
+/// Most Jacobi iterations accepted per step.
+pub const MAX_JACOBI_ITERATIONS: u32 = 100_000;
+
+/// Most multigrid V-cycles accepted per step.
+pub const MAX_CYCLES: u32 = 1000;
+
+/// A finite real with no other limit.
+const fn any(name: &'static str, symbol: &'static str, unit: &'static str) -> ParamInfo {
+    ParamInfo::real(name, symbol, unit, Range::ANY)
+}
+
+impl ParamTable for SmokeParams {
+    const TABLE: &'static [ParamSpec<Self>] = &[
+        ParamSpec {
+            info: ParamInfo::of("pipeline", "pipeline", "", ParamKind::Choice(SmokePreset::NAMES)).doc(
+                "parameter set: staggered (MAC grid, Jacobi x 50 from the last pressure), gpu-gems \
+                 (collocated, gradient 0.5/h, Jacobi x 50 from 0), rideout (collocated, gradient 1.125/h, \
+                 Jacobi x 40 from 0); resets the other options, which may follow it",
+                "eddy; Harris, GPU Gems ch. 38; Rideout (2010)",
+            ),
+            get: |p| Value::Choice(p.preset as usize),
+            set: |p, v| {
+                let preset = [SmokePreset::Staggered, SmokePreset::GpuGems, SmokePreset::Rideout][v.choice().min(2)];
+                *p = SmokeParams { splat_radius: p.splat_radius, ..SmokeParams::preset(preset) };
+            },
+        },
+        ParamSpec {
+            info: ParamInfo::of("grid", "grid", "", ParamKind::Choice(&["staggered", "collocated"])).doc(
+                "where velocity lives: staggered (cell faces, exact projection) or collocated (cell centres, the seed's)",
+                "Harlow & Welch (1965); Bridson, Fluid Simulation for Computer Graphics, ch. 2",
+            ),
+            get: |p| Value::Choice(p.grid as usize),
+            set: |p, v| p.grid = if v.choice() == 1 { GridLayout::Collocated } else { GridLayout::Staggered },
+        },
+        ParamSpec {
+            info: ParamInfo::of("solver", "solver", "", ParamKind::Choice(&["jacobi", "multigrid"])).doc(
+                "pressure solver: jacobi (--jacobi iterations per step) or multigrid (V-cycles to --tolerance, staggered grid)",
+                "GPU Gems 38.3; Briggs, Henson & McCormick, A Multigrid Tutorial (2000)",
+            ),
+            get: |p| Value::Choice(p.solver as usize),
+            set: |p, v| p.solver = if v.choice() == 1 { Solver::Multigrid } else { Solver::Jacobi },
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "tolerance",
+                "tol",
+                "relative residual",
+                Range::open_min(
+                    0.0,
+                    1.0,
+                    "0 is never reached in f32 arithmetic (the floor is about 1e-7): every step would run --max-cycles",
+                    "1 is what a solve from 0 starts with: no V-cycle would run",
+                ),
+            )
+            .doc("multigrid: V-cycles stop once |b - A p| / |b| is below this", "eddy"),
+            get: |p| Value::Real(p.tolerance),
+            set: |p, v| p.tolerance = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::of(
+                "max-cycles",
+                "cycles",
+                "V-cycles/step",
+                ParamKind::Count {
+                    min: 1,
+                    max: MAX_CYCLES,
+                    below: "0 skips the pressure solve and the velocity is never made divergence-free",
+                    above: "a V-cycle reduces the residual 2-3x; 1000 would be far past f32's floor",
+                },
+            )
+            .doc("multigrid: most V-cycles per step", "eddy"),
+            get: |p| Value::Count(p.max_cycles),
+            set: |p, v| p.max_cycles = v.count(),
+        },
+        ParamSpec {
+            info: ParamInfo::of("warm-start", "warm", "", ParamKind::Choice(&["off", "on"])).doc(
+                "start each pressure solve from the last step's pressure (on) or from 0 (off, the seed's ClearSurface)",
+                "eddy; Rideout clears",
+            ),
+            get: |p| Value::Choice(p.warm_start as usize),
+            set: |p, v| p.warm_start = v.choice() == 1,
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "dt",
+                "dt",
+                "time units/step",
+                Range::open_min(
+                    0.0,
+                    10.0,
+                    "dt <= 0 does not advance",
+                    "10 is the largest dt eddy's tests run (tests/smoke_invariants.rs: finite and bounded)",
+                ),
+            )
+            .doc("time step", RIDEOUT),
+            get: |p| Value::Real(p.dt),
+            set: |p, v| p.dt = v.real(),
+        },
+        ParamSpec {
+            info: any("buoyancy", "sigma", "per degree").doc("upward push per degree above ambient", RIDEOUT),
+            get: |p| Value::Real(p.buoyancy),
+            set: |p, v| p.buoyancy = v.real(),
+        },
+        ParamSpec {
+            info: any("weight", "kappa", "per unit density").doc("downward pull per unit of smoke density", RIDEOUT),
+            get: |p| Value::Real(p.weight),
+            set: |p, v| p.weight = v.real(),
+        },
+        ParamSpec {
+            info: any("ambient-temperature", "T0", "degrees")
+                .doc("ambient temperature T0; buoyancy acts where T > T0", RIDEOUT),
+            get: |p| Value::Real(p.ambient_temperature),
+            set: |p, v| p.ambient_temperature = v.real(),
+        },
+        ParamSpec {
+            info: any("impulse-temperature", "T_src", "degrees")
+                .doc("temperature given to source cells each step", RIDEOUT),
+            get: |p| Value::Real(p.impulse_temperature),
+            set: |p, v| p.impulse_temperature = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "impulse-density",
+                "d_src",
+                "",
+                Range::closed(
+                    0.0,
+                    f32::INFINITY,
+                    "smoke density is >= 0: a negative one could not be saved and loaded back",
+                    "",
+                ),
+            )
+            .doc("smoke density given to source cells each step", RIDEOUT),
+            get: |p| Value::Real(p.impulse_density),
+            set: |p, v| p.impulse_density = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("velocity-dissipation", "diss_v", "per step", DISSIPATION)
+                .doc("velocity kept per step", RIDEOUT),
+            get: |p| Value::Real(p.velocity_dissipation),
+            set: |p, v| p.velocity_dissipation = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("temperature-dissipation", "diss_T", "per step", DISSIPATION)
+                .doc("temperature kept per step", RIDEOUT),
+            get: |p| Value::Real(p.temperature_dissipation),
+            set: |p, v| p.temperature_dissipation = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real("density-dissipation", "diss_d", "per step", DISSIPATION)
+                .doc("smoke density kept per step", RIDEOUT),
+            get: |p| Value::Real(p.density_dissipation),
+            set: |p, v| p.density_dissipation = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "cell-size",
+                "h",
+                "length units",
+                Range::open_min(0.0, f32::INFINITY, "a cell must have a size > 0", ""),
+            )
+            .doc("cell size h (collocated: divergence 0.5/h, Jacobi alpha -h^2; staggered: differences / h)", RIDEOUT),
+            get: |p| Value::Real(p.cell_size),
+            set: |p, v| p.cell_size = v.real(),
+        },
+        ParamSpec {
+            info: any("gradient-scale", "gs", "")
+                .doc("collocated grid: numerator of the gradient scale, which is this / cell size", RIDEOUT),
+            get: |p| Value::Real(p.gradient_scale),
+            set: |p, v| p.gradient_scale = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::of(
+                "jacobi",
+                "iters",
+                "iterations/step",
+                ParamKind::Count {
+                    min: 1,
+                    max: MAX_JACOBI_ITERATIONS,
+                    below: "0 skips the pressure solve and the velocity is never made divergence-free",
+                    above: "more would take minutes per step",
+                },
+            )
+            .doc("Jacobi iterations of the pressure solve per step", "the seed's 50 (Joyce); Rideout uses 40")
+            .key('j', 10.0),
+            get: |p| Value::Count(p.jacobi_iterations),
+            set: |p, v| p.jacobi_iterations = v.count(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "splat-radius",
+                "r",
+                "cells",
+                Range::open_min(0.0, f32::INFINITY, "a splat needs a radius > 0", ""),
+            )
+            .doc("radius of the plume scene's source; the viewer's splats are half of it", RIDEOUT)
+            .auto("W/8 (Rideout's SplatRadius)"),
+            get: |p| p.splat_radius.map_or(Value::Auto, Value::Real),
+            set: |p, v| p.splat_radius = if v == Value::Auto { None } else { Some(v.real()) },
+        },
+    ];
+
+    fn check_together(&self) -> Result<(), ParamError> {
+        if self.solver == Solver::Multigrid && self.grid == GridLayout::Collocated {
+            return Err(ParamError::new(
+                "solver",
+                "multigrid",
+                "the multigrid solves the staggered grid's Poisson problem; the collocated grid's projection \
+                 is inexact whatever the solver: use --grid staggered, or --solver jacobi",
+            ));
+        }
+        Ok(())
+    }
+
+    fn fit_together(&mut self) {
+        if self.grid == GridLayout::Collocated {
+            self.solver = Solver::Jacobi;
+        }
+    }
+}
