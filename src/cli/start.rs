@@ -73,7 +73,11 @@ impl SimArgs {
             )));
         }
         let mut params = ModelParams::defaults(kind);
-        for (owner, info, value) in &self.params.given {
+        // A row that resets others (water's --preset, smoke's --pipeline) goes first, so the
+        // options given with it refine it whatever their order.
+        let mut given: Vec<_> = self.params.given.iter().collect();
+        given.sort_by_key(|(_, info, _)| !matches!(info.name, "preset" | "pipeline"));
+        for (owner, info, value) in given {
             if *owner != kind {
                 return Err(usage(format!(
                     "--{} is a {owner} option, and this run is {kind}: use --mode {owner}, or drop --{}",

@@ -328,6 +328,18 @@ impl AnyStats {
         }
     }
 
+    /// Smoke: the last pressure solve's relative residual, and its V-cycles for multigrid
+    /// (`"solver residual 3.1e-5 after 4 V-cycles"`).
+    pub fn solver(&self) -> Option<String> {
+        match self {
+            AnyStats::Smoke(s) => Some(match s.solver_cycles {
+                Some(n) => format!("solver residual {:.1e} after {n} V-cycles", s.solver_residual),
+                None => format!("solver residual {:.1e}", s.solver_residual),
+            }),
+            _ => None,
+        }
+    }
+
     /// Smoke: the L2 norm of the divergence left after the last projection.
     pub fn divergence(&self) -> Option<f64> {
         match self {
@@ -351,11 +363,12 @@ impl AnyStats {
                 or_na(s.max_mass as f64, 4)
             ),
             AnyStats::Smoke(s) => format!(
-                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, divergence L2 after projection {:.4}",
+                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, divergence L2 after projection {:.4}, {}",
                 s.total_density,
                 or_na(s.density_centroid_row, 2),
                 or_na(s.max_speed as f64, 3),
-                s.divergence_l2
+                s.divergence_l2,
+                self.solver().unwrap_or_default()
             ),
             AnyStats::Gas(s) => format!(
                 "total mass {:.4}, total momentum ({:.4}, {:.4}), min density {}, max speed {} cells/step",

@@ -476,6 +476,10 @@ impl Live {
         let model = self.model();
         let kind = model.kind();
         let divergence = stats.divergence().map_or(String::new(), |d| format!(" | |div| after projection {d:.3}"));
+        let divergence = match stats.solver() {
+            Some(solver) => format!("{divergence} | {solver}"),
+            None => divergence,
+        };
         let title = format!(
             "eddy | {kind} | {fps:.0} fps | {rate:.0} steps/s | total {:.2}{divergence} | {} | field {} (V){paused}{notice}",
             stats.total(),
