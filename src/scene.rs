@@ -373,6 +373,12 @@ impl Scene {
                 s.fill_solid(row(0.6)..row(0.85), col(0.75)..col(0.75) + 2);
             }
             "plume" => return Self::plume(width, height, w / 8.0),
+            "cavity" => {
+                // The lid-driven cavity: all fluid in the closed box of the grid's edge (the
+                // lid, its top edge, moves with smoke's --lid). Smoke in the left half, to
+                // show the flow; it is passive (no temperature, so no buoyancy or weight).
+                s.fill_fluid(0..height, 0..col(0.5), 1.0);
+            }
             _ => return Err(SceneError::UnknownScene { name: name.to_string() }),
         }
         Ok(s)

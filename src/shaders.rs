@@ -20,6 +20,12 @@ macro_rules! modules {
 modules! {
     /// Staggered smoke: semi-Lagrangian advection of the face velocities.
     SMOKE_STAGGERED_ADVECT_VELOCITY = "smoke/staggered_advect_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_velocity.wgsl"];
+    /// Staggered smoke: MacCormack's correction of the face velocities.
+    SMOKE_STAGGERED_MACCORMACK_VELOCITY = "smoke/staggered_maccormack_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_velocity.wgsl"];
+    /// Staggered smoke: MacCormack's correction of one scalar.
+    SMOKE_STAGGERED_MACCORMACK_SCALAR = "smoke/staggered_maccormack_scalar": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_scalar.wgsl"];
+    /// Staggered smoke: one Jacobi iteration of the implicit viscous diffusion.
+    SMOKE_STAGGERED_VISCOSITY = "smoke/staggered_viscosity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_viscosity.wgsl"];
     /// Staggered smoke: semi-Lagrangian advection of temperature and density.
     SMOKE_STAGGERED_ADVECT_SCALARS = "smoke/staggered_advect_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_scalars.wgsl"];
     /// Staggered smoke: buoyancy on the horizontal faces.

@@ -17,9 +17,9 @@ struct SmokeParams {
     warm_start: u32,              // 1: the solve starts from the last pressure (no ClearSurface)
     cell_size: f32,               // h (staggered differences)
     staggered: u32,               // 1: the staggered grid (statistics read its divergence after)
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    maccormack: u32,              // 1: MacCormack advection (the prediction is left undamped)
+    viscosity_k: f32,             // nu dt, cells^2 (nu for the grid's width)
+    lid: f32,                     // the top edge's x velocity, cells per time unit
 };
 
 // Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;

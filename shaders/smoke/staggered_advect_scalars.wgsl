@@ -1,5 +1,6 @@
 // Staggered smoke pass: semi-Lagrangian advection of temperature and density at cell centres
-// along the old face velocity, times their dissipations; 0 in solids.
+// along the old face velocity, times their dissipations (MacCormack: undamped, into its
+// prediction textures); 0 in solids.
 // CPU mirror: `advect_scalars` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -22,8 +23,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var rho = 0.0;
     if !has(textureLoad(solid, p).r, SOLID) {
         let back = back_trace(u, v, vec2<f32>(p), cells);
-        t = params.temperature_dissipation * bilinear(temperature, back);
-        rho = params.density_dissipation * bilinear(density, back);
+        // The prediction of MacCormack is left undamped (the correction damps).
+        let undamped = params.maccormack != 0u;
+        t = select(params.temperature_dissipation, 1.0, undamped) * bilinear(temperature, back);
+        rho = select(params.density_dissipation, 1.0, undamped) * bilinear(density, back);
     }
     textureStore(temperature_out, p, vec4<f32>(t, 0.0, 0.0, 0.0));
     textureStore(density_out, p, vec4<f32>(rho, 0.0, 0.0, 0.0));

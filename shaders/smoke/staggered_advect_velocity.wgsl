@@ -2,7 +2,8 @@
 // velocities along the old velocity. One invocation per (col, row) of (W + 1) x (H + 1): the u
 // face and the v face at that index, where they exist. An open face traces back from its own
 // position and samples its own component there, times the velocity dissipation; a closed face
-// (beside a solid or on the grid's edge) gets 0, the wall's normal velocity.
+// (beside a solid or on the grid's edge) gets 0, the wall's normal velocity. For MacCormack this
+// is the undamped prediction, written to its own textures.
 // CPU mirror: `advect_velocity` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -12,6 +13,11 @@
 @group(0) @binding(4) var u_out: texture_storage_2d<r32float, write>;
 @group(0) @binding(5) var v_out: texture_storage_2d<r32float, write>;
 
+// The prediction of MacCormack is left undamped (the correction damps).
+fn velocity_factor() -> f32 {
+    return select(params.velocity_dissipation, 1.0, params.maccormack != 0u);
+}
+
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
@@ -20,7 +26,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         var value = 0.0;
         if open_at(solid, p + LEFT) && open_at(solid, p) {
             let back = back_trace(u, v, vec2<f32>(f32(p.x) - 0.5, f32(p.y)), cells);
-            value = params.velocity_dissipation * bilinear(u, back + vec2<f32>(0.5, 0.0));
+            value = velocity_factor() * bilinear(u, back + vec2<f32>(0.5, 0.0));
         }
         textureStore(u_out, p, vec4<f32>(value, 0.0, 0.0, 0.0));
     }
@@ -28,7 +34,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         var value = 0.0;
         if open_at(solid, p + UP) && open_at(solid, p) {
             let back = back_trace(u, v, vec2<f32>(f32(p.x), f32(p.y) - 0.5), cells);
-            value = params.velocity_dissipation * bilinear(v, back + vec2<f32>(0.0, 0.5));
+            value = velocity_factor() * bilinear(v, back + vec2<f32>(0.0, 0.5));
         }
         textureStore(v_out, p, vec4<f32>(value, 0.0, 0.0, 0.0));
     }

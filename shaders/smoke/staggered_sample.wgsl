@@ -28,3 +28,23 @@ fn back_trace(u: texture_storage_2d<r32float, read>, v: texture_storage_2d<r32fl
     let vel = velocity_at(u, v, at);
     return clamp(at - params.dt * vel, vec2<f32>(-1.0), vec2<f32>(cells));
 }
+
+// Where the point at `at` will be dt from now (MacCormack's backward step), clamped as
+// back_trace.
+fn forward_trace(u: texture_storage_2d<r32float, read>, v: texture_storage_2d<r32float, read>, at: vec2<f32>, cells: vec2<u32>) -> vec2<f32> {
+    let vel = velocity_at(u, v, at);
+    return clamp(at + params.dt * vel, vec2<f32>(-1.0), vec2<f32>(cells));
+}
+
+// The smallest (x) and largest (y) of the four values bilinear() interpolates at `at`.
+fn bilinear_bounds(f: texture_storage_2d<r32float, read>, at: vec2<f32>) -> vec2<f32> {
+    let hi = vec2<i32>(textureDimensions(f)) - 1;
+    let base = floor(at);
+    let q0 = clamp(vec2<i32>(base), vec2<i32>(0), hi);
+    let q1 = clamp(vec2<i32>(base) + 1, vec2<i32>(0), hi);
+    let a = textureLoad(f, q0).r;
+    let b = textureLoad(f, vec2<i32>(q1.x, q0.y)).r;
+    let c = textureLoad(f, vec2<i32>(q0.x, q1.y)).r;
+    let d = textureLoad(f, q1).r;
+    return vec2<f32>(min(min(a, b), min(c, d)), max(max(a, b), max(c, d)));
+}

@@ -73,6 +73,10 @@ impl SimArgs {
             )));
         }
         let mut params = ModelParams::defaults(kind);
+        // A scene preset that names a parameter set of its model (smoke's `cavity`) starts it.
+        if let Ok(SceneSource::Preset(name)) = &source {
+            params.apply_scene_preset(name);
+        }
         // A row that resets others (water's --preset, smoke's --pipeline) goes first, so the
         // options given with it refine it whatever their order.
         let mut given: Vec<_> = self.params.given.iter().collect();

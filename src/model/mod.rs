@@ -180,7 +180,10 @@ static SMOKE: ModelInfo = ModelInfo {
         SOLID,
         SOURCE,
     ],
-    presets: &[("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre")],
+    presets: &[
+        ("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),
+        ("cavity", "the lid-driven cavity: a closed box of fluid whose top edge moves (starts --pipeline cavity)"),
+    ],
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",
     storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (U32, "solid and source bits")],

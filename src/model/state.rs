@@ -85,6 +85,20 @@ impl ModelParams {
         with_params!(self, p => p.set_row_only(name, value))
     }
 
+    /// When the model has a parameter-set row (`preset` or `pipeline`) with a choice named
+    /// `scene` (smoke's `cavity` scene and pipeline), chooses it: the scene preset then starts
+    /// with the parameters it is made for. Returns whether it did.
+    pub fn apply_scene_preset(&mut self, scene: &str) -> bool {
+        for info in self.kind().params() {
+            if let ("preset" | "pipeline", super::ParamKind::Choice(names)) = (info.name, info.kind)
+                && let Some(i) = names.iter().position(|n| *n == scene)
+            {
+                return self.set_row_only(info.name, Value::Choice(i)).is_ok();
+            }
+        }
+        false
+    }
+
     /// Checks every parameter against its row.
     ///
     /// # Errors

@@ -46,11 +46,14 @@ struct SmokeUniform {
     warm_start: u32,
     cell_size: f32,
     staggered: u32,
-    _pad: [u32; 3],
+    maccormack: u32,
+    viscosity_k: f32,
+    lid: f32,
 }
 
-impl From<&SmokeParams> for SmokeUniform {
-    fn from(p: &SmokeParams) -> Self {
+impl SmokeUniform {
+    /// For `p` on a grid `width` cells wide (the viscosity may depend on it).
+    fn new(p: &SmokeParams, width: u32) -> Self {
         Self {
             dt: p.dt,
             buoyancy: p.buoyancy,
@@ -65,7 +68,9 @@ impl From<&SmokeParams> for SmokeUniform {
             warm_start: p.warm_start as u32,
             cell_size: p.cell_size,
             staggered: (p.grid == GridLayout::Staggered) as u32,
-            _pad: [0; 3],
+            maccormack: (p.advection == super::Advection::MacCormack) as u32,
+            viscosity_k: p.viscosity_for(width as usize) * p.dt,
+            lid: p.lid,
         }
     }
 }
@@ -509,7 +514,7 @@ impl GpuSmoke {
                         velocity: &fields.velocity.views()[0],
                     };
                     let staggered = StaggeredFields::new(device, size);
-                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, &shared, staggered, solver)))
+                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, queue, &shared, staggered, solver)))
                 }
             };
             GpuSmoke {
@@ -566,7 +571,8 @@ impl GpuSmoke {
     }
 
     fn write_params(&self) {
-        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&SmokeUniform::from(&self.params)));
+        let uniform = SmokeUniform::new(&self.params, self.width);
+        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         let step = ImpulseUniform::from(&Impulse::sources(&self.params));
         self.queue.write_buffer(&self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
     }
@@ -687,7 +693,7 @@ impl GpuSmoke {
                     })
                     .forget_lifetime()
             });
-            st.dispatch(pass, which, (&mut f.temperature, &mut f.density), impulse);
+            st.dispatch(pass, which, (&mut f.temperature, &mut f.density), impulse, &self.params);
         }
     }
 
@@ -697,8 +703,17 @@ impl GpuSmoke {
     /// # Panics
     /// On the collocated grid.
     pub fn run_staggered_pass(&mut self, which: StaggeredPass) {
+        self.run_staggered_passes(&[which]);
+    }
+
+    /// Runs passes of the staggered step now, recorded together (submitted, not waited for).
+    /// Does not count as a step.
+    ///
+    /// # Panics
+    /// On the collocated grid.
+    pub fn run_staggered_passes(&mut self, passes: &[StaggeredPass]) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_staggered(&mut encoder, &[which], IMPULSE_STEP);
+        self.encode_staggered(&mut encoder, passes, IMPULSE_STEP);
         self.queue.submit([encoder.finish()]);
     }
 
@@ -737,10 +752,8 @@ impl GpuSmoke {
                 }
             }
             Pipeline::Staggered(_) => {
-                use StaggeredPass::*;
                 for _ in 0..steps {
-                    let step = [AdvectScalars, AdvectVelocity, Buoyancy, Impulse, Divergence, Solve, Gradient, Centres];
-                    self.encode_staggered(encoder, &step, IMPULSE_STEP);
+                    self.encode_staggered(encoder, &StaggeredPass::STEP, IMPULSE_STEP);
                 }
             }
         }

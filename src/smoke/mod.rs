@@ -40,7 +40,7 @@ mod gpu;
 mod params;
 pub mod staggered;
 
-pub use params::{GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver};
+pub use params::{Advection, GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver};
 
 pub use gpu::{GpuSmoke, SmokePass};
 pub use staggered::StaggeredPass;

@@ -28,6 +28,20 @@ pub enum Solver {
     Multigrid,
 }
 
+/// How fields are carried along the velocity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Advection {
+    /// Stam's semi-Lagrangian back-trace with bilinear interpolation (GPU Gems 38.2): stable,
+    /// first order, diffusive.
+    #[default]
+    SemiLagrangian,
+    /// MacCormack (Selle, Fedkiw, Kim, Liu & Rossignac, "An Unconditionally Stable MacCormack
+    /// Method", J. Sci. Comput. 35, 2008): a forward and a backward semi-Lagrangian step, half
+    /// the error added back, clamped to the values the forward step interpolated between
+    /// (their eq. 7-9 and sect. 3.3). Second order in smooth regions. Staggered grid only.
+    MacCormack,
+}
+
 /// The named parameter sets (`--pipeline`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SmokePreset {
@@ -41,11 +55,19 @@ pub enum SmokePreset {
     /// The collocated grid as Rideout ships it: gradient `1.125 / h`, 40 Jacobi iterations
     /// from 0.
     Rideout,
+    /// The lid-driven cavity (Ghia, Ghia & Shin 1982): the staggered grid with the top edge
+    /// moving right at 1 cell per time unit, Reynolds number 100 (`viscosity = N / 100`), no
+    /// buoyancy, weight or dissipation, multigrid to 1e-5, time step 1. The `cavity` scene
+    /// starts it.
+    Cavity,
 }
 
 impl SmokePreset {
     /// The names `--pipeline` takes, in the enum's order.
-    pub const NAMES: &'static [&'static str] = &["staggered", "gpu-gems", "rideout"];
+    pub const NAMES: &'static [&'static str] = &["staggered", "gpu-gems", "rideout", "cavity"];
+    /// In the enum's order.
+    pub const ALL: [SmokePreset; 4] =
+        [SmokePreset::Staggered, SmokePreset::GpuGems, SmokePreset::Rideout, SmokePreset::Cavity];
 }
 
 /// Parameters of the smoke model (the uniform `SmokeParams` in `shaders/smoke/params.wgsl`,
@@ -66,6 +88,21 @@ pub struct SmokeParams {
     pub tolerance: f32,
     /// Multigrid: most V-cycles per step, 1..=1000. Default 20.
     pub max_cycles: u32,
+    /// How velocity, temperature and density are advected. Default MacCormack on the
+    /// staggered grid, semi-Lagrangian on the collocated presets.
+    pub advection: Advection,
+    /// Kinematic viscosity `nu`, cells^2 per time unit; the velocity diffuses implicitly,
+    /// `(I - nu dt lap) u' = u` (GPU Gems 38.2 "viscous diffusion"), by
+    /// [`SmokeParams::viscosity_iterations`] Jacobi iterations, no-slip at walls. Default 0.
+    /// Staggered grid only.
+    pub viscosity: f32,
+    /// Reynolds number `Re`: when set, the viscosity is `1 x N / Re` for a grid `N` cells wide
+    /// (a speed of 1 cell per time unit across the grid: the cavity's lid), overriding
+    /// [`SmokeParams::viscosity`]. Default unset.
+    pub reynolds: Option<f32>,
+    /// Velocity of the grid's top edge along x (a moving wall, the cavity's lid), cells per
+    /// time unit: the no-slip condition there drags the fluid. Default 0. Staggered grid only.
+    pub lid: f32,
     /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (the
     /// seed's `ClearSurface`). Default on for the staggered preset, off for `gpu-gems` and
     /// `rideout`.
@@ -118,6 +155,10 @@ impl SmokeParams {
             solver: Solver::Jacobi,
             tolerance: 1e-4,
             max_cycles: 20,
+            advection: Advection::SemiLagrangian,
+            viscosity: 0.0,
+            reynolds: None,
+            lid: 0.0,
             warm_start: false,
             dt: 0.125,
             buoyancy: 1.0,
@@ -136,9 +177,32 @@ impl SmokeParams {
         match preset {
             SmokePreset::Rideout => rideout,
             SmokePreset::GpuGems => Self { gradient_scale: 0.5, jacobi_iterations: 50, ..rideout },
-            SmokePreset::Staggered => {
-                Self { grid: GridLayout::Staggered, warm_start: true, jacobi_iterations: 50, ..rideout }
-            }
+            SmokePreset::Staggered => Self {
+                grid: GridLayout::Staggered,
+                warm_start: true,
+                jacobi_iterations: 50,
+                advection: Advection::MacCormack,
+                ..rideout
+            },
+            SmokePreset::Cavity => Self {
+                grid: GridLayout::Staggered,
+                solver: Solver::Multigrid,
+                tolerance: 1e-5,
+                warm_start: true,
+                advection: Advection::MacCormack,
+                reynolds: Some(100.0),
+                lid: 1.0,
+                dt: 1.0,
+                buoyancy: 0.0,
+                weight: 0.0,
+                impulse_density: 0.0,
+                impulse_temperature: 0.0,
+                velocity_dissipation: 1.0,
+                temperature_dissipation: 1.0,
+                density_dissipation: 1.0,
+                jacobi_iterations: 50,
+                ..rideout
+            },
         }
     }
     /// `0.5 / cell_size`: the factor on central differences in the divergence (Rideout's
@@ -155,6 +219,20 @@ impl SmokeParams {
     /// `gradient_scale / cell_size`: the factor on central differences of the pressure.
     pub fn gradient_factor(&self) -> f32 {
         self.gradient_scale / self.cell_size
+    }
+
+    /// The kinematic viscosity on a grid `width` cells wide: `width / Re` when
+    /// [`SmokeParams::reynolds`] is set, else [`SmokeParams::viscosity`]; cells^2 per time unit.
+    pub fn viscosity_for(&self, width: usize) -> f32 {
+        self.reynolds.map_or(self.viscosity, |re| width as f32 / re)
+    }
+
+    /// Jacobi iterations of the viscous diffusion per step: [`SmokeParams::jacobi_iterations`]
+    /// rounded up to an even number (the GPU ping-pongs the iterate against a scratch texture
+    /// and must end in the velocity's). Its system is diagonally dominant, `1 + 4 nu dt` on the
+    /// diagonal against `4 nu dt` off it, so Jacobi converges at `4k / (1 + 4k)` per iteration.
+    pub fn viscosity_iterations(&self) -> u32 {
+        self.jacobi_iterations.next_multiple_of(2)
     }
 
     /// The splat radius for a grid `width` cells wide: [`SmokeParams::splat_radius`], or `W / 8`.
@@ -195,14 +273,15 @@ impl ParamTable for SmokeParams {
     const TABLE: &'static [ParamSpec<Self>] = &[
         ParamSpec {
             info: ParamInfo::of("pipeline", "pipeline", "", ParamKind::Choice(SmokePreset::NAMES)).doc(
-                "parameter set: staggered (MAC grid, Jacobi x 50 from the last pressure), gpu-gems \
+                "parameter set: staggered (MAC grid, MacCormack, Jacobi x 50 from the last pressure), gpu-gems \
                  (collocated, gradient 0.5/h, Jacobi x 50 from 0), rideout (collocated, gradient 1.125/h, \
-                 Jacobi x 40 from 0); resets the other options, which may follow it",
-                "eddy; Harris, GPU Gems ch. 38; Rideout (2010)",
+                 Jacobi x 40 from 0), cavity (lid-driven cavity at Re 100, multigrid); resets the other options, \
+                 which may follow it",
+                "eddy; Harris, GPU Gems ch. 38; Rideout (2010); Ghia, Ghia & Shin (1982)",
             ),
             get: |p| Value::Choice(p.preset as usize),
             set: |p, v| {
-                let preset = [SmokePreset::Staggered, SmokePreset::GpuGems, SmokePreset::Rideout][v.choice().min(2)];
+                let preset = SmokePreset::ALL[v.choice().min(SmokePreset::ALL.len() - 1)];
                 *p = SmokeParams { splat_radius: p.splat_radius, ..SmokeParams::preset(preset) };
             },
         },
@@ -253,6 +332,43 @@ impl ParamTable for SmokeParams {
             .doc("multigrid: most V-cycles per step", "eddy"),
             get: |p| Value::Count(p.max_cycles),
             set: |p, v| p.max_cycles = v.count(),
+        },
+        ParamSpec {
+            info: ParamInfo::of("advection", "adv", "", ParamKind::Choice(&["semi-lagrangian", "maccormack"])).doc(
+                "advection scheme: semi-lagrangian (Stam) or maccormack (Selle et al. 2008, clamped; staggered grid)",
+                "Stam (1999); Selle, Fedkiw, Kim, Liu & Rossignac (2008)",
+            ),
+            get: |p| Value::Choice(p.advection as usize),
+            set: |p, v| p.advection = if v.choice() == 1 { Advection::MacCormack } else { Advection::SemiLagrangian },
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "viscosity",
+                "nu",
+                "cells^2/time unit",
+                Range::closed(0.0, f32::INFINITY, "a negative viscosity amplifies every wavelength: it blows up", ""),
+            )
+            .doc("kinematic viscosity, diffused implicitly with no-slip walls (staggered grid)", "GPU Gems 38.2"),
+            get: |p| Value::Real(p.viscosity),
+            set: |p, v| p.viscosity = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "reynolds",
+                "Re",
+                "",
+                Range::open_min(0.0, f32::INFINITY, "the Reynolds number of a flow is > 0", ""),
+            )
+            .doc("sets the viscosity to 1 x N / Re for a grid N cells wide (the cavity's lid speed 1)", "eddy")
+            .auto("unset: --viscosity applies"),
+            get: |p| p.reynolds.map_or(Value::Auto, Value::Real),
+            set: |p, v| p.reynolds = if v == Value::Auto { None } else { Some(v.real()) },
+        },
+        ParamSpec {
+            info: any("lid", "U_lid", "cells/time unit")
+                .doc("velocity of the grid's top edge along x, a moving no-slip wall (staggered grid)", "Ghia, Ghia & Shin (1982)"),
+            get: |p| Value::Real(p.lid),
+            set: |p, v| p.lid = v.real(),
         },
         ParamSpec {
             info: ParamInfo::of("warm-start", "warm", "", ParamKind::Choice(&["off", "on"])).doc(
@@ -383,6 +499,25 @@ impl ParamTable for SmokeParams {
     ];
 
     fn check_together(&self) -> Result<(), ParamError> {
+        if self.grid == GridLayout::Collocated {
+            let staggered_only = |name: &'static str, value: String, what: &str| {
+                Err(ParamError::new(
+                    name,
+                    value,
+                    format!("{what} is built on the staggered grid's faces: use --grid staggered, or drop --{name}"),
+                ))
+            };
+            if self.advection == Advection::MacCormack {
+                return staggered_only("advection", "maccormack".into(), "MacCormack advection");
+            }
+            if self.viscosity != 0.0 || self.reynolds.is_some() {
+                let name = if self.reynolds.is_some() { "reynolds" } else { "viscosity" };
+                return staggered_only(name, self.viscosity_for(1).to_string(), "viscous diffusion");
+            }
+            if self.lid != 0.0 {
+                return staggered_only("lid", self.lid.to_string(), "the moving lid");
+            }
+        }
         if self.solver == Solver::Multigrid && self.grid == GridLayout::Collocated {
             return Err(ParamError::new(
                 "solver",
@@ -397,6 +532,8 @@ impl ParamTable for SmokeParams {
     fn fit_together(&mut self) {
         if self.grid == GridLayout::Collocated {
             self.solver = Solver::Jacobi;
+            self.advection = Advection::SemiLagrangian;
+            (self.viscosity, self.reynolds, self.lid) = (0.0, None, 0.0);
         }
     }
 }

@@ -10,7 +10,7 @@
 use super::{u_open, v_open};
 use crate::grid::Grid;
 use crate::smoke::cpu::{bilinear, disc_weight, impulse_weight, lerp};
-use crate::smoke::{Impulse, SmokeParams, SmokeState};
+use crate::smoke::{Advection, Impulse, SmokeParams, SmokeState};
 
 /// The velocity `(x, y)` at continuous cell coordinates `(x, y)`: `u` sampled at
 /// `(x + 1/2, y)` of its `(H, W + 1)` grid, `v` at `(x, y + 1/2)` of its `(H + 1, W)` grid
@@ -28,47 +28,169 @@ pub fn back_trace(u: &Grid<f32>, v: &Grid<f32>, x: f32, y: f32, dt: f32, (w, h):
     ((x - dt * vx).clamp(-1.0, w as f32), (y - dt * vy).clamp(-1.0, h as f32))
 }
 
-/// Pass `staggered_advect_velocity.wgsl`: semi-Lagrangian advection (Stam 1999; GPU Gems 38.2)
-/// of each face velocity along the old velocity, each component sampled at its own faces, times
-/// the velocity dissipation. Closed faces (beside a wall or on the grid's edge) get 0, the
-/// walls' normal velocity.
+/// Where a point at `(x, y)` will be `dt` from now along the velocity there (MacCormack's
+/// backward step), clamped as [`back_trace`].
+pub fn forward_trace(u: &Grid<f32>, v: &Grid<f32>, x: f32, y: f32, dt: f32, (w, h): (usize, usize)) -> (f32, f32) {
+    let (vx, vy) = velocity_at(u, v, x, y);
+    ((x + dt * vx).clamp(-1.0, w as f32), (y + dt * vy).clamp(-1.0, h as f32))
+}
+
+/// The smallest and largest of the four values [`bilinear`] interpolates between at `(x, y)`.
+pub fn bilinear_bounds(f: &Grid<f32>, x: f32, y: f32) -> (f32, f32) {
+    let (h, w) = f.shape();
+    let col = |i: f32| (i as i64).clamp(0, w as i64 - 1) as usize;
+    let row = |i: f32| (i as i64).clamp(0, h as i64 - 1) as usize;
+    let (x0, y0) = (x.floor(), y.floor());
+    let (c0, c1, r0, r1) = (col(x0), col(x0 + 1.0), row(y0), row(y0 + 1.0));
+    let (a, b, c, d) = (f[(r0, c0)], f[(r0, c1)], f[(r1, c0)], f[(r1, c1)]);
+    (a.min(b).min(c.min(d)), a.max(b).max(c.max(d)))
+}
+
+/// A field advected along `(u, v)` (the old velocity), one value per node of `f`: the node at
+/// `(row, col)` sits at cell coordinates `(col, row) - offset` and is open when `open(row,
+/// col)`; closed nodes get 0. `predicted` is the semi-Lagrangian result (pass
+/// `staggered_advect_*.wgsl`, undamped); with it, MacCormack's correction (Selle et al. 2008, eq.
+/// 7-9, pass `staggered_maccormack_*.wgsl`): `phi^ + (phi - phi_back) / 2`, `phi_back` the
+/// prediction sampled where the node goes forward, clamped to the bounds of the four values the
+/// prediction interpolated (sect. 3.3). Either times `dissipation`.
+struct Transport<'a> {
+    u: &'a Grid<f32>,
+    v: &'a Grid<f32>,
+    dt: f32,
+    cells: (usize, usize),
+}
+
+impl Transport<'_> {
+    /// The semi-Lagrangian value of `f` at node `(r, c)` whose cell coordinates are `(c, r) -
+    /// offset`, undamped.
+    fn predict(&self, f: &Grid<f32>, r: usize, c: usize, offset: (f32, f32)) -> f32 {
+        let (x, y) = (c as f32 - offset.0, r as f32 - offset.1);
+        let (bx, by) = back_trace(self.u, self.v, x, y, self.dt, self.cells);
+        bilinear(f, bx + offset.0, by + offset.1)
+    }
+
+    /// MacCormack's corrected value at node `(r, c)` from `f` and its prediction `predicted`.
+    fn correct(&self, f: &Grid<f32>, predicted: &Grid<f32>, r: usize, c: usize, offset: (f32, f32)) -> f32 {
+        let (x, y) = (c as f32 - offset.0, r as f32 - offset.1);
+        let (bx, by) = back_trace(self.u, self.v, x, y, self.dt, self.cells);
+        let (fx, fy) = forward_trace(self.u, self.v, x, y, self.dt, self.cells);
+        let back = bilinear(predicted, fx + offset.0, fy + offset.1);
+        let value = predicted[(r, c)] + 0.5 * (f[(r, c)] - back);
+        let (lo, hi) = bilinear_bounds(f, bx + offset.0, by + offset.1);
+        value.clamp(lo, hi)
+    }
+
+    /// `f` advected by the scheme, times `dissipation`; closed nodes 0.
+    fn advect(
+        &self,
+        f: &Grid<f32>,
+        offset: (f32, f32),
+        open: impl Fn(usize, usize) -> bool,
+        scheme: Advection,
+        dissipation: f32,
+    ) -> Grid<f32> {
+        let (h, w) = f.shape();
+        let predicted = Grid::from_fn(w, h, |r, c| if open(r, c) { self.predict(f, r, c, offset) } else { 0.0 });
+        match scheme {
+            Advection::SemiLagrangian => predicted.map(|x| dissipation * x),
+            Advection::MacCormack => Grid::from_fn(w, h, |r, c| {
+                if open(r, c) { dissipation * self.correct(f, &predicted, r, c, offset) } else { 0.0 }
+            }),
+        }
+    }
+}
+
+/// Texel offsets: a `u` node `(r, c)` sits at cell coordinates `(c - 1/2, r)`, a `v` node at
+/// `(c, r - 1/2)`, a cell at `(c, r)`.
+const U_OFFSET: (f32, f32) = (0.5, 0.0);
+const V_OFFSET: (f32, f32) = (0.0, 0.5);
+
+/// Pass `staggered_advect_velocity.wgsl` (and, for MacCormack, `staggered_maccormack_velocity
+/// .wgsl`): advection (Stam 1999; GPU Gems 38.2) of each face velocity along the old velocity,
+/// each component sampled at its own faces, by [`SmokeParams::advection`]'s scheme, times the
+/// velocity dissipation. Closed faces (beside a wall or on the grid's edge) get 0, the walls'
+/// normal velocity.
 pub fn advect_velocity(s: &mut SmokeState, p: &SmokeParams) {
-    let (h, w) = s.shape();
-    let (u, v) = (&s.velocity_x, &s.velocity_y);
-    let new_u = Grid::from_fn(w + 1, h, |r, c| {
-        if !u_open(&s.solid, r, c) {
-            return 0.0;
-        }
-        let (x, y) = back_trace(u, v, c as f32 - 0.5, r as f32, p.dt, (w, h));
-        p.velocity_dissipation * bilinear(u, x + 0.5, y)
-    });
-    let new_v = Grid::from_fn(w, h + 1, |r, c| {
-        if !v_open(&s.solid, r, c) {
-            return 0.0;
-        }
-        let (x, y) = back_trace(u, v, c as f32, r as f32 - 0.5, p.dt, (w, h));
-        p.velocity_dissipation * bilinear(v, x, y + 0.5)
-    });
+    let t = Transport { u: &s.velocity_x, v: &s.velocity_y, dt: p.dt, cells: (s.shape().1, s.shape().0) };
+    let diss = p.velocity_dissipation;
+    let new_u = t.advect(&s.velocity_x, U_OFFSET, |r, c| u_open(&s.solid, r, c), p.advection, diss);
+    let new_v = t.advect(&s.velocity_y, V_OFFSET, |r, c| v_open(&s.solid, r, c), p.advection, diss);
     (s.velocity_x, s.velocity_y) = (new_u, new_v);
 }
 
-/// Pass `staggered_advect_scalars.wgsl`: semi-Lagrangian advection of temperature and density
-/// at cell centres along the old face velocity, times their dissipations; 0 in solids.
+/// Pass `staggered_advect_scalars.wgsl` (and, for MacCormack, `staggered_maccormack_scalar.wgsl`
+/// once per field): advection of temperature and density at cell centres along the old face
+/// velocity, by [`SmokeParams::advection`]'s scheme, times their dissipations; 0 in solids.
 pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
-    let (h, w) = s.shape();
-    let mut temperature = Grid::filled(w, h, 0.0);
-    let mut density = Grid::filled(w, h, 0.0);
-    for r in 0..h {
-        for c in 0..w {
-            if s.solid[(r, c)] != 0 {
-                continue;
-            }
-            let (x, y) = back_trace(&s.velocity_x, &s.velocity_y, c as f32, r as f32, p.dt, (w, h));
-            temperature[(r, c)] = p.temperature_dissipation * bilinear(&s.temperature, x, y);
-            density[(r, c)] = p.density_dissipation * bilinear(&s.density, x, y);
-        }
-    }
+    let t = Transport { u: &s.velocity_x, v: &s.velocity_y, dt: p.dt, cells: (s.shape().1, s.shape().0) };
+    let open = |r: usize, c: usize| s.solid[(r, c)] == 0;
+    let temperature = t.advect(&s.temperature, (0.0, 0.0), open, p.advection, p.temperature_dissipation);
+    let density = t.advect(&s.density, (0.0, 0.0), open, p.advection, p.density_dissipation);
     (s.temperature, s.density) = (temperature, density);
+}
+
+/// One Jacobi iteration of the viscous diffusion (pass `staggered_viscosity.wgsl`): for each
+/// open face, `x' = (b + k (sum of its neighbours) + 2 k U n_g) / (1 + k (4 + n_g))` with `k =
+/// nu dt` (cells^2), `b` the velocity before diffusion and `x` the iterate. A neighbour along
+/// the face's own axis that is closed holds the wall's normal velocity (its stored 0). A
+/// neighbour across it that is closed or beyond the grid is a no-slip wall half a cell away:
+/// its ghost value `2 U - x` (Bridson, 2nd ed., sect. 10.3) moves `x` to the diagonal; `U` is
+/// [`SmokeParams::lid`] for the `u` faces under the top edge, else 0. `n_g` counts such ghosts.
+pub fn viscosity_iteration(
+    (xu, xv): (&Grid<f32>, &Grid<f32>),
+    (bu, bv): (&Grid<f32>, &Grid<f32>),
+    solid: &Grid<u8>,
+    k: f32,
+    lid: f32,
+) -> (Grid<f32>, Grid<f32>) {
+    let (h, w) = solid.shape();
+    let u = Grid::from_fn(w + 1, h, |r, c| {
+        if !u_open(solid, r, c) {
+            return xu[(r, c)];
+        }
+        let (mut sum, mut ghosts) = (xu[(r, c - 1)] + xu[(r, c + 1)], 0.0f32);
+        for (nr, wall) in [(r as isize - 1, lid), (r as isize + 1, 0.0)] {
+            if nr >= 0 && (nr as usize) < h && u_open(solid, nr as usize, c) {
+                sum += xu[(nr as usize, c)];
+            } else {
+                // The top edge moves at the lid's speed; other walls are at rest.
+                let speed = if nr < 0 { wall } else { 0.0 };
+                sum += 2.0 * speed;
+                ghosts += 1.0;
+            }
+        }
+        (bu[(r, c)] + k * sum) / (1.0 + k * (4.0 + ghosts))
+    });
+    let v = Grid::from_fn(w, h + 1, |r, c| {
+        if !v_open(solid, r, c) {
+            return xv[(r, c)];
+        }
+        let (mut sum, mut ghosts) = (xv[(r - 1, c)] + xv[(r + 1, c)], 0.0f32);
+        for nc in [c as isize - 1, c as isize + 1] {
+            if nc >= 0 && (nc as usize) < w && v_open(solid, r, nc as usize) {
+                sum += xv[(r, nc as usize)];
+            } else {
+                ghosts += 1.0;
+            }
+        }
+        (bv[(r, c)] + k * sum) / (1.0 + k * (4.0 + ghosts))
+    });
+    (u, v)
+}
+
+/// The viscous diffusion of the face velocities (GPU Gems 38.2: implicit, by Jacobi iteration):
+/// [`SmokeParams::viscosity_iterations`] of [`viscosity_iteration`] from the velocity itself,
+/// with `nu` [`SmokeParams::viscosity_for`] the grid's width. Nothing when `nu` is 0.
+pub fn viscosity(s: &mut SmokeState, p: &SmokeParams) {
+    let k = p.viscosity_for(s.shape().1) * p.dt;
+    if k == 0.0 {
+        return;
+    }
+    let (bu, bv) = (s.velocity_x.clone(), s.velocity_y.clone());
+    for _ in 0..p.viscosity_iterations() {
+        let (u, v) = viscosity_iteration((&s.velocity_x, &s.velocity_y), (&bu, &bv), &s.solid, k, p.lid);
+        (s.velocity_x, s.velocity_y) = (u, v);
+    }
 }
 
 /// Pass `staggered_buoyancy.wgsl`: on every open horizontal face, with `T` and `d` the means of

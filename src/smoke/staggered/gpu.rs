@@ -12,6 +12,7 @@
 
 use crate::gpu::{Kernel, PingPong, binding};
 use crate::shaders;
+use crate::smoke::{Advection, SmokeParams};
 use crate::solver::GpuMultigrid;
 use wgpu::BindingResource::TextureView as View;
 
@@ -29,6 +30,9 @@ pub(crate) struct StaggeredFields {
     /// Divergence after the projection, `W x H`.
     pub after: wgpu::Texture,
     pub after_view: wgpu::TextureView,
+    /// Scratch: MacCormack's predictions of `u`, `v` (and the viscous iterate's partner),
+    /// temperature and density.
+    hats: [wgpu::TextureView; 4],
 }
 
 impl StaggeredFields {
@@ -38,11 +42,19 @@ impl StaggeredFields {
             | wgpu::TextureUsages::COPY_DST
             | wgpu::TextureUsages::TEXTURE_BINDING;
         let after = crate::gpu::texture_2d(device, "smoke/staggered/after", (w, h), R32, usage);
+        let hat =
+            |label, size| crate::gpu::texture_2d(device, label, size, R32, usage).create_view(&Default::default());
         Self {
             u: PingPong::new(device, "smoke/staggered/u", w + 1, h, R32),
             v: PingPong::new(device, "smoke/staggered/v", w, h + 1, R32),
             after_view: after.create_view(&Default::default()),
             after,
+            hats: [
+                hat("smoke/staggered/u^", (w + 1, h)),
+                hat("smoke/staggered/v^", (w, h + 1)),
+                hat("smoke/staggered/temperature^", (w, h)),
+                hat("smoke/staggered/density^", (w, h)),
+            ],
         }
     }
 }
@@ -66,6 +78,8 @@ pub enum StaggeredPass {
     AdvectScalars,
     /// Face velocities ([`super::cpu::advect_velocity`]).
     AdvectVelocity,
+    /// Viscous diffusion ([`super::cpu::viscosity`]); nothing when the viscosity is 0.
+    Viscosity,
     /// Buoyancy on the `v` faces ([`super::cpu::buoyancy`]).
     Buoyancy,
     /// The sources' impulse ([`super::cpu::impulse`]).
@@ -81,13 +95,37 @@ pub enum StaggeredPass {
     Centres,
 }
 
+impl StaggeredPass {
+    /// One step's passes, in order (GPU Gems 38.3's: advect, diffuse, add forces, project).
+    pub const STEP: [StaggeredPass; 9] = [
+        StaggeredPass::AdvectScalars,
+        StaggeredPass::AdvectVelocity,
+        StaggeredPass::Viscosity,
+        StaggeredPass::Buoyancy,
+        StaggeredPass::Impulse,
+        StaggeredPass::Divergence,
+        StaggeredPass::Solve,
+        StaggeredPass::Gradient,
+        StaggeredPass::Centres,
+    ];
+}
+
 /// The staggered passes' kernels and bind groups. Index conventions: `[uv]` the face
 /// velocities' read index, `[s]` the scalars', `[i]` the impulse uniform (0 step, 1 splat).
 pub(crate) struct StaggeredPasses {
     pub fields: StaggeredFields,
     pub solver: GpuMultigrid,
-    advect_velocity: (Kernel, [wgpu::BindGroup; 2]),
-    advect_scalars: (Kernel, [[wgpu::BindGroup; 2]; 2]),
+    /// `[uv][target]`: target 0 the other ping-pong (semi-Lagrangian), 1 the predictions.
+    advect_velocity: (Kernel, [[wgpu::BindGroup; 2]; 2]),
+    /// `[uv][s][target]`.
+    advect_scalars: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    maccormack_velocity: (Kernel, [wgpu::BindGroup; 2]),
+    /// `[field][uv][s]`, field 0 temperature, 1 density.
+    maccormack_scalar: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    /// `[uv][k]`: k 0 iterate = b -> predictions, 1 predictions -> other ping-pong, 2 other
+    /// ping-pong -> predictions.
+    viscosity: (Kernel, [[wgpu::BindGroup; 3]; 2]),
+    _field_uniforms: [wgpu::Buffer; 2],
     buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
@@ -101,8 +139,15 @@ fn kernel(device: &wgpu::Device, label: &'static str, source: &str, entries: &[w
 }
 
 impl StaggeredPasses {
-    pub fn new(device: &wgpu::Device, shared: &Shared<'_>, fields: StaggeredFields, solver: GpuMultigrid) -> Self {
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        shared: &Shared<'_>,
+        fields: StaggeredFields,
+        solver: GpuMultigrid,
+    ) -> Self {
         let f = &fields;
+        let [hu, hv, ht, hd] = &f.hats;
         let (u, v) = (f.u.views(), f.v.views());
         let (t, d) = (shared.temperature.views(), shared.density.views());
         let uniform = || shared.uniform.as_entire_binding();
@@ -120,10 +165,67 @@ impl StaggeredPasses {
             ],
         );
         let advect_velocity_groups = [0, 1].map(|i| {
-            advect_velocity.bind_group(
+            [(&u[1 - i], &v[1 - i]), (hu, hv)].map(|(to_u, to_v)| {
+                advect_velocity.bind_group(
+                    device,
+                    &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(to_u), View(to_v)],
+                )
+            })
+        });
+        let maccormack_velocity = kernel(
+            device,
+            "smoke/staggered_maccormack_velocity",
+            shaders::SMOKE_STAGGERED_MACCORMACK_VELOCITY,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, R32),
+                binding::storage_read(5, BITS),
+                binding::storage_write(6, R32),
+                binding::storage_write(7, R32),
+            ],
+        );
+        let maccormack_velocity_groups = [0, 1].map(|i| {
+            maccormack_velocity.bind_group(
                 device,
-                &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(&u[1 - i]), View(&v[1 - i])],
+                &[
+                    uniform(),
+                    View(&u[i]),
+                    View(&v[i]),
+                    View(hu),
+                    View(hv),
+                    View(shared.solid),
+                    View(&u[1 - i]),
+                    View(&v[1 - i]),
+                ],
             )
+        });
+        let viscosity = kernel(
+            device,
+            "smoke/staggered_viscosity",
+            shaders::SMOKE_STAGGERED_VISCOSITY,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, R32),
+                binding::storage_read(5, BITS),
+                binding::storage_write(6, R32),
+                binding::storage_write(7, R32),
+            ],
+        );
+        let viscosity_groups = [0, 1].map(|i| {
+            let steps =
+                [((&u[i], &v[i]), (hu, hv)), ((hu, hv), (&u[1 - i], &v[1 - i])), ((&u[1 - i], &v[1 - i]), (hu, hv))];
+            steps.map(|((xu, xv), (ou, ov))| {
+                viscosity.bind_group(
+                    device,
+                    &[uniform(), View(&u[i]), View(&v[i]), View(xu), View(xv), View(shared.solid), View(ou), View(ov)],
+                )
+            })
         });
         let advect_scalars = kernel(
             device,
@@ -142,19 +244,60 @@ impl StaggeredPasses {
         );
         let advect_scalars_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
-                advect_scalars.bind_group(
-                    device,
-                    &[
-                        uniform(),
-                        View(&u[i]),
-                        View(&v[i]),
-                        View(&t[s]),
-                        View(&d[s]),
-                        View(shared.solid),
-                        View(&t[1 - s]),
-                        View(&d[1 - s]),
-                    ],
-                )
+                [(&t[1 - s], &d[1 - s]), (ht, hd)].map(|(to_t, to_d)| {
+                    advect_scalars.bind_group(
+                        device,
+                        &[
+                            uniform(),
+                            View(&u[i]),
+                            View(&v[i]),
+                            View(&t[s]),
+                            View(&d[s]),
+                            View(shared.solid),
+                            View(to_t),
+                            View(to_d),
+                        ],
+                    )
+                })
+            })
+        });
+        let maccormack_scalar = kernel(
+            device,
+            "smoke/staggered_maccormack_scalar",
+            shaders::SMOKE_STAGGERED_MACCORMACK_SCALAR,
+            &[
+                binding::uniform(0),
+                binding::uniform(1),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, R32),
+                binding::storage_read(5, R32),
+                binding::storage_read(6, BITS),
+                binding::storage_write(7, R32),
+            ],
+        );
+        let field_uniforms = [0u32, 1].map(|which| {
+            let b = crate::gpu::uniform_buffer(device, "smoke/staggered/field", 16);
+            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[which, 0, 0, 0]));
+            b
+        });
+        let maccormack_scalar_groups = [(0, t, ht), (1, d, hd)].map(|(which, field, hat)| {
+            [0, 1].map(|i| {
+                [0, 1].map(|s| {
+                    maccormack_scalar.bind_group(
+                        device,
+                        &[
+                            uniform(),
+                            field_uniforms[which].as_entire_binding(),
+                            View(&u[i]),
+                            View(&v[i]),
+                            View(&field[s]),
+                            View(hat),
+                            View(shared.solid),
+                            View(&field[1 - s]),
+                        ],
+                    )
+                })
             })
         });
         let buoyancy = kernel(
@@ -275,6 +418,10 @@ impl StaggeredPasses {
             solver,
             advect_velocity: (advect_velocity, advect_velocity_groups),
             advect_scalars: (advect_scalars, advect_scalars_groups),
+            maccormack_velocity: (maccormack_velocity, maccormack_velocity_groups),
+            maccormack_scalar: (maccormack_scalar, maccormack_scalar_groups),
+            viscosity: (viscosity, viscosity_groups),
+            _field_uniforms: field_uniforms,
             buoyancy: (buoyancy, buoyancy_groups),
             impulse: (impulse, impulse_groups),
             divergence: (divergence, divergence_groups),
@@ -284,27 +431,57 @@ impl StaggeredPasses {
         }
     }
 
-    /// Records one compute pass's dispatch (not [`StaggeredPass::Solve`], which records its own
-    /// passes) and swaps what it wrote: the scalars (advect scalars) or the faces (advect
-    /// velocity). `s` is the scalars' read index; `impulse` picks the impulse uniform.
+    /// Records one pass's dispatches (not [`StaggeredPass::Solve`], which records its own
+    /// compute passes) and swaps what it wrote: the scalars (advect scalars) or the faces
+    /// (advect velocity, viscosity). `impulse` picks the impulse uniform.
     pub fn dispatch(
         &mut self,
         pass: &mut wgpu::ComputePass<'_>,
         which: StaggeredPass,
         scalars: (&mut PingPong, &mut PingPong),
         impulse: usize,
+        params: &SmokeParams,
     ) {
         let (w, h) = self.size;
         let i = self.fields.u.read_index();
         let s = scalars.0.read_index();
+        let maccormack = params.advection == Advection::MacCormack;
         match which {
             StaggeredPass::AdvectScalars => {
-                self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s], w, h);
+                self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s][maccormack as usize], w, h);
+                if maccormack {
+                    for field in 0..2 {
+                        self.maccormack_scalar.0.dispatch(pass, &self.maccormack_scalar.1[field][i][s], w, h);
+                    }
+                }
                 scalars.0.swap();
                 scalars.1.swap();
             }
             StaggeredPass::AdvectVelocity => {
-                self.advect_velocity.0.dispatch(pass, &self.advect_velocity.1[i], w + 1, h + 1);
+                self.advect_velocity.0.dispatch(pass, &self.advect_velocity.1[i][maccormack as usize], w + 1, h + 1);
+                if maccormack {
+                    self.maccormack_velocity.0.dispatch(pass, &self.maccormack_velocity.1[i], w + 1, h + 1);
+                }
+                self.fields.u.swap();
+                self.fields.v.swap();
+            }
+            StaggeredPass::Viscosity => {
+                if params.viscosity_for(w as usize) * params.dt == 0.0 {
+                    return;
+                }
+                let groups = &self.viscosity.1[i];
+                for n in 0..params.viscosity_iterations() {
+                    // b -> scratch, then scratch -> other and other -> scratch by turns: an even
+                    // count ends in the other ping-pong.
+                    let k = if n == 0 {
+                        0
+                    } else if n % 2 == 1 {
+                        1
+                    } else {
+                        2
+                    };
+                    self.viscosity.0.dispatch(pass, &groups[k], w + 1, h + 1);
+                }
                 self.fields.u.swap();
                 self.fields.v.swap();
             }
