@@ -220,6 +220,11 @@ pub struct RunArgs {
     pub scale: u32,
     #[arg(long, help = field_help("The field drawn into frames"))]
     pub field: Option<String>,
+    /// Smoke: stop early once the largest change of any velocity component over one time unit,
+    /// divided by the largest speed, falls below TOL (checked every time unit, by reading the
+    /// velocity back); prints the step and time reached. --steps stays the limit.
+    #[arg(long, value_name = "TOL")]
+    pub steady: Option<f64>,
 }
 
 #[derive(Args, Debug)]

@@ -60,6 +60,14 @@ pub fn run(args: RunArgs) -> Result {
     if args.scale == 0 || args.scale > 64 {
         return Err(usage("--scale must be 1..=64 pixels per cell"));
     }
+    if let Some(tol) = args.steady {
+        if kind != ModelKind::Smoke {
+            return Err(usage(format!("--steady compares smoke's velocity over time; this run is {kind}: drop it")));
+        }
+        if !(tol.is_finite() && tol > 0.0) {
+            return Err(usage(format!("--steady {tol}: the tolerance must be a number > 0, e.g. 1e-5")));
+        }
+    }
     let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
     kind.view(view).map_err(|e| usage(format!("--field {e}")))?;
     // Every output is checked before the first step: a run must not fail at its end.
@@ -118,6 +126,16 @@ pub fn run(args: RunArgs) -> Result {
     let bar = ProgressBar::new(args.steps).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps  {per_sec}  eta {eta}").expect("static template"),
     );
+    // --steady: chunks of one time unit, each compared with the state a time unit before.
+    let time_unit = match params.get("dt") {
+        Some(eddy::model::Value::Real(dt)) if args.steady.is_some() => Some(((1.0 / dt).ceil().max(1.0) as u64, dt)),
+        _ => None,
+    };
+    let mut last_velocity = match time_unit {
+        Some(_) => Some(model.read_state()?),
+        None => None,
+    };
+    let mut steady_at = None;
     let started = Instant::now();
     let mut done = 0u64;
     let mut chunk = 1u64;
@@ -132,6 +150,9 @@ pub fn run(args: RunArgs) -> Result {
         let mut n = chunk.min(args.steps - done);
         if frames.is_some() {
             n = n.min(args.every - done % args.every); // land exactly on frame steps
+        }
+        if let Some((per_unit, _)) = time_unit {
+            n = n.min(per_unit - done % per_unit); // land exactly on time units
         }
         let t = Instant::now();
         model.step(n as u32);
@@ -150,17 +171,49 @@ pub fn run(args: RunArgs) -> Result {
         if done.is_multiple_of(args.every) || done == args.steps {
             save_frame(&mut model)?;
         }
+        if let (Some((per_unit, dt)), Some(tol)) = (time_unit, args.steady)
+            && done.is_multiple_of(per_unit)
+        {
+            let now = model.read_state()?;
+            if let (Some(eddy::model::AnyState::Smoke(before)), eddy::model::AnyState::Smoke(after)) =
+                (&last_velocity, &now)
+            {
+                let change = eddy::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
+                if (change as f64) < tol {
+                    steady_at = Some((done, change));
+                    if frames.is_some() && !done.is_multiple_of(args.every) {
+                        save_frame(&mut model)?;
+                    }
+                    break;
+                }
+            }
+            last_velocity = Some(now);
+        }
     }
+    let ran = steady_at.map_or(args.steps, |(at, _)| at);
     let elapsed = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
 
     let end = model.stats()?;
-    let rate = args.steps as f64 / elapsed.max(1e-9);
+    let rate = ran as f64 / elapsed.max(1e-9);
     println!(
-        "ran {} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including checks every ~{CHECK_EVERY_S} s)",
-        args.steps,
+        "ran {ran} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including checks every ~{CHECK_EVERY_S} s)",
         rate * (w * h) as f64 / 1e6
     );
+    match (steady_at, time_unit, args.steady) {
+        (Some((at, change)), Some((_, dt)), Some(tol)) => println!(
+            "steady at step {} (time {:.1}): the velocity changed {change:.2e} of its top speed in the last time unit, below {tol:e}",
+            model.steps_done(),
+            at as f32 * dt
+        ),
+        (None, Some(_), Some(tol)) => {
+            println!(
+                "not steady after {} steps: the velocity still changes more than {tol:e} per time unit",
+                args.steps
+            )
+        }
+        _ => {}
+    }
     println!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
     if let Some(path) = &args.save {
         if let Err(e) = model.save_npz(path) {

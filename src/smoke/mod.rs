@@ -35,6 +35,7 @@
 //! part of the divergence is over-corrected. The defaults follow Rideout, as asked;
 //! [`SmokeParams::gradient_scale`] is a parameter.
 
+pub mod cavity;
 pub mod cpu;
 mod gpu;
 mod params;
