@@ -244,6 +244,9 @@ pub enum SmokeField {
     Pressure,
     /// Divergence before the last projection: blue to red, full at +-1 per time unit.
     Divergence,
+    /// Vorticity (curl, staggered grid): blue (clockwise on screen) to red, full at +-1 per
+    /// time unit.
+    Vorticity,
 }
 
 /// Mirrors `struct View` in `shaders/render/smoke.wgsl` (32 bytes).
@@ -286,6 +289,7 @@ impl SmokeRenderer {
             SmokeField::Speed => (2, 20.0, sim.velocity_view()),
             SmokeField::Pressure => (3, 10.0, sim.pressure_view()),
             SmokeField::Divergence => (4, 1.0, sim.divergence_view()),
+            SmokeField::Vorticity => (5, 1.0, sim.vorticity_view()),
         };
         let view = SmokeView {
             grid: [w as f32, h as f32],

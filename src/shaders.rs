@@ -24,6 +24,10 @@ modules! {
     SMOKE_STAGGERED_MACCORMACK_VELOCITY = "smoke/staggered_maccormack_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_velocity.wgsl"];
     /// Staggered smoke: MacCormack's correction of one scalar.
     SMOKE_STAGGERED_MACCORMACK_SCALAR = "smoke/staggered_maccormack_scalar": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_scalar.wgsl"];
+    /// Staggered smoke: the vorticity at cell centres.
+    SMOKE_STAGGERED_VORTICITY = "smoke/staggered_vorticity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_vorticity.wgsl"];
+    /// Staggered smoke: vorticity confinement's force on the faces.
+    SMOKE_STAGGERED_CONFINEMENT = "smoke/staggered_confinement": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_confinement.wgsl"];
     /// Staggered smoke: one Jacobi iteration of the implicit viscous diffusion.
     SMOKE_STAGGERED_VISCOSITY = "smoke/staggered_viscosity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_viscosity.wgsl"];
     /// Staggered smoke: semi-Lagrangian advection of temperature and density.

@@ -178,21 +178,35 @@ fn asymmetry(s: &SmokeState) -> (f32, f32) {
     (worst, max)
 }
 
+/// A mirror-symmetric scene stays symmetric within 1e-4 of the largest value, on the GPU and
+/// the CPU: the default preset for 100 steps, and with semi-Lagrangian advection and no
+/// confinement for 200. The bilinear weights of mirrored points differ by an ulp (`t` and `1 -
+/// t` round differently), and the plume splitting on the obstacle is unstable, so that rounding
+/// grows; MacCormack and confinement damp it less: measured on 64 x 48 (the same on both
+/// backends, so it is arithmetic, not a race), 9e-6 after 50 steps, 5e-5 after 100, 6e-3 after
+/// 200 with the defaults; 2e-6 after 200 without MacCormack and confinement.
 #[test]
-fn a_mirror_symmetric_scene_stays_symmetric_for_200_steps() {
+fn a_mirror_symmetric_scene_stays_symmetric() {
     let g = gpu();
-    let p = SmokeParams::default();
-    let state = SmokeState::from_scene(&Scene::preset("plume", 64, 48, 0).unwrap(), 0.0);
-    assert_eq!(asymmetry(&state).0, 0.0, "the scene itself must be symmetric");
-    let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
-    let mut cpu_sim = CpuSmoke::new(state, p).unwrap();
-    gpu_sim.step(200).unwrap();
-    cpu_sim.step(200).unwrap();
-    for (name, s) in [("GPU", gpu_sim.read_state().unwrap()), ("CPU", cpu_sim.state().clone())] {
-        let (worst, max) = asymmetry(&s);
-        eprintln!("{name}: asymmetry {worst:.3e} of max {max:.3} ({:.2e})", worst / max);
-        assert!(max > 1.0, "{name}: nothing happened (max {max})");
-        assert!(worst <= 1e-4 * max, "{name}: asymmetry {worst} is more than 1e-4 x max {max}");
+    let damped =
+        SmokeParams { advection: eddy::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..Default::default() };
+    for (p, steps) in [(SmokeParams::default(), 100), (damped, 200)] {
+        let state = SmokeState::from_scene(&Scene::preset("plume", 64, 48, 0).unwrap(), 0.0);
+        assert_eq!(asymmetry(&state).0, 0.0, "the scene itself must be symmetric");
+        let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+        let mut cpu_sim = CpuSmoke::new(state, p).unwrap();
+        gpu_sim.step(steps).unwrap();
+        cpu_sim.step(steps).unwrap();
+        for (name, s) in [("GPU", gpu_sim.read_state().unwrap()), ("CPU", cpu_sim.state().clone())] {
+            let (worst, max) = asymmetry(&s);
+            eprintln!(
+                "{name}, {:?}, {steps} steps: asymmetry {worst:.3e} of max {max:.3} ({:.2e})",
+                p.advection,
+                worst / max
+            );
+            assert!(max > 1.0, "{name}: nothing happened (max {max})");
+            assert!(worst <= 1e-4 * max, "{name}: asymmetry {worst} is more than 1e-4 x max {max}");
+        }
     }
     g.check().unwrap();
 }
@@ -222,21 +236,22 @@ fn the_plume_of_the_default_scene_rises() {
 }
 
 /// The ends of `dt`'s range: at the largest step eddy allows (10 time units, 80x the default)
-/// the semi-Lagrangian advection stays bounded, as Stam's scheme promises (unconditionally
-/// stable): 1000 steps of the plume with strong buoyancy keep every value finite and the density
-/// within [0, the impulse density] (advection interpolates, the impulse sets, dissipation shrinks).
+/// the advection stays bounded, as Stam's scheme promises (unconditionally stable) and
+/// MacCormack's clamp keeps: 1000 steps of the plume with strong buoyancy keep every value
+/// finite and the density within [0, the impulse density] (advection interpolates, the impulse
+/// sets, dissipation shrinks). Likewise at the largest vorticity confinement allowed (2).
 #[test]
 fn the_largest_dt_stays_finite_and_bounded() {
     let g = gpu();
-    for dt in [1e-3, 10.0] {
-        let p = SmokeParams { dt, buoyancy: 10.0, ..Default::default() };
+    for (dt, vorticity) in [(1e-3, 0.2), (10.0, 0.2), (0.125, 2.0)] {
+        let p = SmokeParams { dt, buoyancy: 10.0, vorticity, ..Default::default() };
         let state = SmokeState::from_scene(&Scene::preset("plume", 96, 64, 0).unwrap(), 0.0);
         let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
         for _ in 0..10 {
             sim.step(100).unwrap();
             let st = sim.stats().unwrap();
-            assert_eq!(st.non_finite, 0, "dt {dt}: non-finite values");
-            assert!(st.min_density >= 0.0, "dt {dt}: density {}", st.min_density);
+            assert_eq!(st.non_finite, 0, "dt {dt}, eps {vorticity}: non-finite values");
+            assert!(st.min_density >= 0.0, "dt {dt}, eps {vorticity}: density {}", st.min_density);
         }
         let s = sim.read_state().unwrap();
         let max = s.density.as_slice().iter().copied().fold(0.0f32, f32::max);

@@ -2,13 +2,14 @@
 // picture is smooth, as Rideout draws it with a linear sampler), then colour-mapped:
 // density: white smoke over a dark blue-grey background (full white at density 1);
 // temperature and speed: a dark-red-yellow-white heat ramp over [0, scale];
-// pressure and divergence: blue (negative) - black - red (positive) over [-scale, scale].
+// pressure, divergence and vorticity: blue (negative) - black - red (positive) over
+// [-scale, scale].
 // Solid cells are grey.
 
 struct View {
     grid: vec2<f32>,        // (W, H) cells
     target_size: vec2<f32>, // pixels
-    field: u32,             // 0 density, 1 temperature, 2 speed, 3 pressure, 4 divergence
+    field: u32,             // 0 density, 1 temperature, 2 speed, 3 pressure, 4 divergence, 5 vorticity
     srgb_target: u32,       // 1: emit linear values, the target encodes sRGB
     scale: f32,             // value shown at full colour
     _pad: f32,

@@ -20,6 +20,10 @@ struct SmokeParams {
     maccormack: u32,              // 1: MacCormack advection (the prediction is left undamped)
     viscosity_k: f32,             // nu dt, cells^2 (nu for the grid's width)
     lid: f32,                     // the top edge's x velocity, cells per time unit
+    vorticity: f32,               // confinement eps, cells per time unit
+    _pad0: f32,
+    _pad1: f32,
+    _pad2: f32,
 };
 
 // Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;

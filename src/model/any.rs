@@ -288,6 +288,7 @@ impl AnyModel {
                     SmokeField::Speed,
                     SmokeField::Pressure,
                     SmokeField::Divergence,
+                    SmokeField::Vorticity,
                 ][view];
                 r.draw(d, q, encoder, target, size, s, field)
             }

@@ -148,6 +148,12 @@ static SMOKE: ModelInfo = ModelInfo {
             shape: "(H, W) float32",
             doc: "before the last projection, blue - red at +-1",
         },
+        FieldInfo {
+            name: "vorticity",
+            unit: "per time unit",
+            shape: "(H, W) float32",
+            doc: "curl dv/dx - du/dy (staggered grid), blue - red at +-1",
+        },
     ],
     arrays: &[
         FieldInfo {

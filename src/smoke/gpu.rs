@@ -29,7 +29,7 @@ const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
-/// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (64 bytes).
+/// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct SmokeUniform {
@@ -49,6 +49,8 @@ struct SmokeUniform {
     maccormack: u32,
     viscosity_k: f32,
     lid: f32,
+    vorticity: f32,
+    _pad: [f32; 3],
 }
 
 impl SmokeUniform {
@@ -71,6 +73,8 @@ impl SmokeUniform {
             maccormack: (p.advection == super::Advection::MacCormack) as u32,
             viscosity_k: p.viscosity_for(width as usize) * p.dt,
             lid: p.lid,
+            vorticity: p.vorticity,
+            _pad: [0.0; 3],
         }
     }
 }
@@ -137,6 +141,8 @@ struct Fields {
     divergence_view: wgpu::TextureView,
     solid: wgpu::Texture,
     solid_view: wgpu::TextureView,
+    /// The curl at cell centres (staggered grid; stays 0 on the collocated grid).
+    vorticity_view: wgpu::TextureView,
 }
 
 /// The bindings of a pass that reads and rewrites all three advected fields (advect, impulse):
@@ -477,6 +483,8 @@ impl GpuSmoke {
                 divergence,
                 solid_view: solid.create_view(&Default::default()),
                 solid,
+                vorticity_view: gpu::texture_2d(device, "smoke/vorticity", size, R32, usage)
+                    .create_view(&Default::default()),
             };
             let stats = gpu::Reduction::new(
                 device,
@@ -512,6 +520,7 @@ impl GpuSmoke {
                         solid: &fields.solid_view,
                         divergence: &fields.divergence_view,
                         velocity: &fields.velocity.views()[0],
+                        vorticity: &fields.vorticity_view,
                     };
                     let staggered = StaggeredFields::new(device, size);
                     Pipeline::Staggered(Box::new(StaggeredPasses::new(device, queue, &shared, staggered, solver)))
@@ -936,6 +945,12 @@ impl GpuSmoke {
     /// The divergence before the last projection (`r32float`).
     pub fn divergence_view(&self) -> &wgpu::TextureView {
         &self.fields.divergence_view
+    }
+
+    /// The curl `dv/dx - du/dy` at cell centres of the velocity the last confinement saw
+    /// (`r32float`, per time unit; staggered grid, 0 on the collocated grid).
+    pub fn vorticity_view(&self) -> &wgpu::TextureView {
+        &self.fields.vorticity_view
     }
 
     /// The solid/source bits texture (`r32uint`; bit 0 = solid, bit 5 = source).

@@ -41,7 +41,9 @@ mod gpu;
 mod params;
 pub mod staggered;
 
-pub use params::{Advection, GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver};
+pub use params::{
+    Advection, DEFAULT_VORTICITY, GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver,
+};
 
 pub use gpu::{GpuSmoke, SmokePass};
 pub use staggered::StaggeredPass;

@@ -269,3 +269,74 @@ pub fn faces_from_centres(vx: &Grid<f32>, vy: &Grid<f32>, solid: &Grid<u8>) -> (
         Grid::from_fn(w, h + 1, |r, c| if v_open(solid, r, c) { 0.5 * vy[(r - 1, c)] + 0.5 * vy[(r, c)] } else { 0.0 }),
     )
 }
+
+/// Pass `staggered_vorticity.wgsl`: the curl `w = dv/dx - du/dy` at every cell centre (Fedkiw,
+/// Stam & Jensen, "Visual Simulation of Smoke", SIGGRAPH 2001, eq. 9), per time unit, by
+/// central differences of the cell-centre velocity ([`centres`]' face means) over cells; a
+/// solid or outside neighbour reads the cell's own velocity; 0 in solids. `(H, W)`.
+pub fn vorticity(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>) -> Grid<f32> {
+    let (h, w) = solid.shape();
+    let centre = |r: usize, c: usize| (0.5 * u[(r, c)] + 0.5 * u[(r, c + 1)], 0.5 * v[(r, c)] + 0.5 * v[(r + 1, c)]);
+    Grid::from_fn(w, h, |r, c| {
+        if solid[(r, c)] != 0 {
+            return 0.0;
+        }
+        let own = centre(r, c);
+        let at = |dr: isize, dc: isize| {
+            let (nr, nc) = (r as isize + dr, c as isize + dc);
+            if crate::solver::open(solid, nr, nc) { centre(nr as usize, nc as usize) } else { own }
+        };
+        let dv_dx = 0.5 * (at(0, 1).1 - at(0, -1).1);
+        let du_dy = 0.5 * (at(1, 0).0 - at(-1, 0).0);
+        dv_dx - du_dy
+    })
+}
+
+/// Vorticity confinement's force at open cell `(r, c)` (Fedkiw, Stam & Jensen 2001, eq. 10-11
+/// with `h` = 1 cell): `eps (N_y w, -N_x w)`, `N` the unit vector along `grad |w|` (central
+/// differences, a solid or outside neighbour reading the cell's own `|w|`); 0 where that
+/// gradient is below 1e-6 per cell. Cells per time unit squared.
+pub fn confinement_force(w: &Grid<f32>, solid: &Grid<u8>, eps: f32, r: usize, c: usize) -> (f32, f32) {
+    let own = w[(r, c)].abs();
+    let at = |dr: isize, dc: isize| {
+        let (nr, nc) = (r as isize + dr, c as isize + dc);
+        if crate::solver::open(solid, nr, nc) { w[(nr as usize, nc as usize)].abs() } else { own }
+    };
+    let g = (0.5 * (at(0, 1) - at(0, -1)), 0.5 * (at(1, 0) - at(-1, 0)));
+    let length = (g.0 * g.0 + g.1 * g.1).sqrt();
+    if length < 1e-6 {
+        return (0.0, 0.0);
+    }
+    let n = (g.0 / length, g.1 / length);
+    let curl = w[(r, c)];
+    (eps * (n.1 * curl), eps * (-n.0 * curl))
+}
+
+/// Pass `staggered_confinement.wgsl`: each open face gains `dt` times the mean of its two
+/// cells' [`confinement_force`] component across it, from the [`vorticity`] of the velocity
+/// before. Nothing when [`SmokeParams::vorticity`] is 0.
+pub fn confinement(s: &mut SmokeState, p: &SmokeParams) {
+    if p.vorticity == 0.0 {
+        return;
+    }
+    let w = vorticity(&s.velocity_x, &s.velocity_y, &s.solid);
+    let (h, width) = s.shape();
+    let force = |r: usize, c: usize| confinement_force(&w, &s.solid, p.vorticity, r, c);
+    let mut u = s.velocity_x.clone();
+    let mut v = s.velocity_y.clone();
+    for r in 0..h {
+        for c in 0..=width {
+            if u_open(&s.solid, r, c) {
+                u[(r, c)] += p.dt * (0.5 * (force(r, c - 1).0 + force(r, c).0));
+            }
+        }
+    }
+    for r in 0..=h {
+        for c in 0..width {
+            if v_open(&s.solid, r, c) {
+                v[(r, c)] += p.dt * (0.5 * (force(r - 1, c).1 + force(r, c).1));
+            }
+        }
+    }
+    (s.velocity_x, s.velocity_y) = (u, v);
+}

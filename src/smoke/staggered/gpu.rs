@@ -68,6 +68,7 @@ pub(crate) struct Shared<'a> {
     pub solid: &'a wgpu::TextureView,
     pub divergence: &'a wgpu::TextureView,
     pub velocity: &'a wgpu::TextureView,
+    pub vorticity: &'a wgpu::TextureView,
 }
 
 /// One pass of the staggered step, for running it pass by pass (the tests hold each to its CPU
@@ -80,6 +81,9 @@ pub enum StaggeredPass {
     AdvectVelocity,
     /// Viscous diffusion ([`super::cpu::viscosity`]); nothing when the viscosity is 0.
     Viscosity,
+    /// The vorticity (always: the view draws it), then vorticity confinement
+    /// ([`super::cpu::confinement`]) when its `eps` is not 0.
+    Confinement,
     /// Buoyancy on the `v` faces ([`super::cpu::buoyancy`]).
     Buoyancy,
     /// The sources' impulse ([`super::cpu::impulse`]).
@@ -97,10 +101,11 @@ pub enum StaggeredPass {
 
 impl StaggeredPass {
     /// One step's passes, in order (GPU Gems 38.3's: advect, diffuse, add forces, project).
-    pub const STEP: [StaggeredPass; 9] = [
+    pub const STEP: [StaggeredPass; 10] = [
         StaggeredPass::AdvectScalars,
         StaggeredPass::AdvectVelocity,
         StaggeredPass::Viscosity,
+        StaggeredPass::Confinement,
         StaggeredPass::Buoyancy,
         StaggeredPass::Impulse,
         StaggeredPass::Divergence,
@@ -126,6 +131,8 @@ pub(crate) struct StaggeredPasses {
     /// ping-pong -> predictions.
     viscosity: (Kernel, [[wgpu::BindGroup; 3]; 2]),
     _field_uniforms: [wgpu::Buffer; 2],
+    vorticity: (Kernel, [wgpu::BindGroup; 2]),
+    confinement: (Kernel, [wgpu::BindGroup; 2]),
     buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
@@ -412,6 +419,38 @@ impl StaggeredPasses {
                 &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.velocity), View(&f.after_view)],
             )
         });
+        let vorticity = kernel(
+            device,
+            "smoke/staggered_vorticity",
+            shaders::SMOKE_STAGGERED_VORTICITY,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, BITS),
+                binding::storage_write(4, R32),
+            ],
+        );
+        let vorticity_groups = [0, 1].map(|i| {
+            vorticity
+                .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.vorticity)])
+        });
+        let confinement = kernel(
+            device,
+            "smoke/staggered_confinement",
+            shaders::SMOKE_STAGGERED_CONFINEMENT,
+            &[
+                binding::uniform(0),
+                binding::storage_read_write(1, R32),
+                binding::storage_read_write(2, R32),
+                binding::storage_read(3, R32),
+                binding::storage_read(4, BITS),
+            ],
+        );
+        let confinement_groups = [0, 1].map(|i| {
+            confinement
+                .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.vorticity), View(shared.solid)])
+        });
         let size = (f.after.width(), f.after.height());
         Self {
             fields,
@@ -422,6 +461,8 @@ impl StaggeredPasses {
             maccormack_scalar: (maccormack_scalar, maccormack_scalar_groups),
             viscosity: (viscosity, viscosity_groups),
             _field_uniforms: field_uniforms,
+            vorticity: (vorticity, vorticity_groups),
+            confinement: (confinement, confinement_groups),
             buoyancy: (buoyancy, buoyancy_groups),
             impulse: (impulse, impulse_groups),
             divergence: (divergence, divergence_groups),
@@ -484,6 +525,12 @@ impl StaggeredPasses {
                 }
                 self.fields.u.swap();
                 self.fields.v.swap();
+            }
+            StaggeredPass::Confinement => {
+                self.vorticity.0.dispatch(pass, &self.vorticity.1[i], w, h);
+                if params.vorticity != 0.0 {
+                    self.confinement.0.dispatch(pass, &self.confinement.1[i], w + 1, h + 1);
+                }
             }
             StaggeredPass::Buoyancy => self.buoyancy.0.dispatch(pass, &self.buoyancy.1[i][s], w, h + 1),
             StaggeredPass::Impulse => self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], w + 1, h + 1),

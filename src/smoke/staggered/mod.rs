@@ -111,13 +111,14 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
 }
 
 /// One staggered step: advect velocity and scalars (both along the old velocity), viscous
-/// diffusion, buoyancy, the sources' impulse, the projection ([`project`]) (the order of GPU
+/// diffusion, vorticity confinement, buoyancy, the sources' impulse, the projection ([`project`]) (the order of GPU
 /// Gems 38.3: advect, diffuse, add forces, project).
 pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
     // Both advections read the old velocity: the scalars' pass leaves it unchanged.
     cpu::advect_scalars(s, p);
     cpu::advect_velocity(s, p);
     cpu::viscosity(s, p);
+    cpu::confinement(s, p);
     cpu::buoyancy(s, p);
     cpu::impulse(s, &super::Impulse::sources(p));
     project(s, p, multigrid)
