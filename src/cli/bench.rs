@@ -4,7 +4,31 @@ use super::{BenchArgs, Result, usage};
 use eddy::gpu::{Gpu, GpuError};
 use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
 use eddy::scene::SceneSource;
+use eddy::smoke::{SmokeParams, SmokePreset};
 use std::time::Instant;
+
+/// The parameter sets measured: the defaults, and for smoke the other pipelines and solvers
+/// (issue 9's benchmark), each with a label for the table.
+fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
+    let defaults = ModelParams::defaults(kind);
+    if kind != ModelKind::Smoke {
+        return vec![("default", defaults)];
+    }
+    let d = SmokeParams::default();
+    let smoke = |p: SmokeParams| ModelParams::Smoke(p);
+    vec![
+        ("default: staggered, Jacobi x 50, MacCormack, confinement", defaults),
+        (
+            "staggered, Jacobi x 50, semi-Lagrangian",
+            smoke(SmokeParams { advection: eddy::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..d }),
+        ),
+        ("gpu-gems: collocated, Jacobi x 50 (the seed's step)", smoke(SmokeParams::preset(SmokePreset::GpuGems))),
+        (
+            "staggered, multigrid to 1e-4",
+            smoke(SmokeParams { solver: eddy::smoke::Solver::Multigrid, tolerance: 1e-4, ..d }),
+        ),
+    ]
+}
 
 /// Median over `runs` timings of `steps` steps each, as steps/s.
 fn measure(runs: usize, steps: u64, mut step: impl FnMut(u64) -> Result) -> Result<f64> {
@@ -49,46 +73,123 @@ pub fn bench(args: BenchArgs) -> Result {
         memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
             .map_err(usage)?;
     }
-    let params = ModelParams::defaults(kind);
     let scene = kind.info().bench_scene;
-    println!("eddy bench: {kind} (default parameters, `{scene}` scene): {}", kind.info().about);
+    println!("eddy bench: {kind} (`{scene}` scene): {}", kind.info().about);
     println!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
     println!();
-    println!("| grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
-    println!("|---|---|---|---|---|---|");
-    for &n in &args.sizes {
-        let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
-        let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
-        let mut gpu_steps = |k: u64| -> Result {
-            let mut left = k;
-            while left > 0 {
-                let c = left.min(64);
-                model.step(c as u32);
-                left -= c;
-            }
-            gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
-            Ok(gpu.check()?)
-        };
-        gpu_steps(20)?; // warm-up: pipelines, first touch of memory
-        let k = calibrate(args.seconds, &mut gpu_steps)?;
-        let g = measure(args.runs, k, &mut gpu_steps)?;
-        let c = if args.no_cpu {
-            None
-        } else {
-            let mut cpu = cpu_reference(state, params)?;
-            let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
-            let k = calibrate(args.seconds, &mut cpu_steps)?;
-            Some(measure(args.runs, k, &mut cpu_steps)?)
-        };
-        let cells = (n * n) as f64 / 1e6;
-        let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
-        println!(
-            "| {n}x{n} | {g:.1} | {:.1} | {} | {} | {} |",
-            g * cells,
-            fmt(c, 1.0),
-            fmt(c, cells),
-            c.map_or("-".to_string(), |c| format!("{:.1}x", g / c)),
-        );
+    println!("| parameters | grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
+    println!("|---|---|---|---|---|---|---|");
+    for (label, params) in variants(kind) {
+        for &n in &args.sizes {
+            let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
+            let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
+            let mut gpu_steps = |k: u64| -> Result {
+                let mut left = k;
+                while left > 0 {
+                    let c = left.min(64);
+                    model.step(c as u32);
+                    left -= c;
+                }
+                gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+                gpu.check()?;
+                // Statistics once per run, as `eddy run` takes them: they plan multigrid's cycles.
+                model.stats()?;
+                Ok(())
+            };
+            gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's plan
+            let k = calibrate(args.seconds, &mut gpu_steps)?;
+            let g = measure(args.runs, k, &mut gpu_steps)?;
+            // The CPU reference of the defaults only: it is what the GPU is tested against.
+            let c = if args.no_cpu || label != variants(kind)[0].0 {
+                None
+            } else {
+                let mut cpu = cpu_reference(state, params)?;
+                let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
+                let k = calibrate(args.seconds, &mut cpu_steps)?;
+                Some(measure(args.runs, k, &mut cpu_steps)?)
+            };
+            let cells = (n * n) as f64 / 1e6;
+            let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
+            println!(
+                "| {label} | {n}x{n} | {g:.1} | {:.1} | {} | {} | {} |",
+                g * cells,
+                fmt(c, 1.0),
+                fmt(c, cells),
+                c.map_or("-".to_string(), |c| format!("{:.1}x", g / c)),
+            );
+        }
     }
+    if kind == ModelKind::Smoke {
+        let n = if args.sizes.contains(&512) { 512 } else { *args.sizes.iter().max().expect("checked non-empty") };
+        solver_race(&gpu, n, args.runs)?;
+    }
+    Ok(())
+}
+
+/// How many Jacobi iterations and how many V-cycles bring a random divergence's relative
+/// residual to 1e-4 on an `n x n` box, and how long each takes on the GPU (median of `runs`).
+fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result {
+    use eddy::Grid;
+    use eddy::solver::GpuMultigrid;
+    use eddy::solver::gpu::ResidualStats;
+    const TOLERANCE: f64 = 1e-4;
+    let mut rng = fastrand::Rng::with_seed(9);
+    let solid = Grid::filled(n, n, 0u8);
+    let u = Grid::from_fn(n + 1, n, |_, c| if c == 0 || c == n { 0.0 } else { rng.f32() * 2.0 - 1.0 });
+    let v = Grid::from_fn(n, n + 1, |r, _| if r == 0 || r == n { 0.0 } else { rng.f32() * 2.0 - 1.0 });
+    let rhs = eddy::smoke::staggered::poisson_rhs(&u, &v, &solid, 1.0);
+    let zero = Grid::filled(n, n, 0.0f32);
+    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, Default::default())?;
+    let stats = ResidualStats::new(&gpu.device, n as u32);
+    let relative = || -> Result<f64> {
+        let (r, b) = stats.norms(&gpu.device, &gpu.queue, mg.pressure_view(), mg.rhs_view(), mg.solid_view(), 1.0)?;
+        Ok(r / b)
+    };
+    let run = |jacobi: u32, cycles: u32| -> Result<f64> {
+        mg.upload(&gpu.queue, &rhs, &zero);
+        let t = Instant::now();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        mg.encode_jacobi(&mut encoder, jacobi);
+        mg.encode_cycles(&mut encoder, cycles);
+        gpu.queue.submit([encoder.finish()]);
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+        Ok(t.elapsed().as_secs_f64())
+    };
+    // V-cycles: one more at a time.
+    let mut cycles = 0;
+    loop {
+        cycles += 1;
+        run(0, cycles)?;
+        if relative()? <= TOLERANCE || cycles >= 100 {
+            break;
+        }
+    }
+    // Jacobi: grow by doubling, then bisect to the first count that reaches the tolerance.
+    let (mut lo, mut hi) = (0u32, 64u32);
+    loop {
+        run(hi, 0)?;
+        if relative()? <= TOLERANCE || hi >= 1 << 22 {
+            break;
+        }
+        (lo, hi) = (hi, hi * 2);
+    }
+    while hi - lo > hi / 100 + 1 {
+        let mid = (lo + hi) / 2;
+        run(mid, 0)?;
+        if relative()? <= TOLERANCE { hi = mid } else { lo = mid }
+    }
+    let median = |jacobi: u32, cycles: u32| -> Result<f64> {
+        let mut times = (0..runs.max(1)).map(|_| run(jacobi, cycles)).collect::<Result<Vec<f64>>>()?;
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    };
+    let (tj, tv) = (median(hi, 0)?, median(0, cycles)?);
+    println!();
+    println!("Pressure solve on {n}x{n}, a random divergence (closed box) to a relative residual of {TOLERANCE:e}:");
+    println!();
+    println!("| solver | iterations | GPU time |");
+    println!("|---|---|---|");
+    println!("| Jacobi | {hi} (to within 1%) | {:.1} ms |", tj * 1e3);
+    println!("| multigrid V(2,2) | {cycles} V-cycles | {:.1} ms ({:.0}x faster) |", tv * 1e3, tj / tv);
     Ok(())
 }
