@@ -289,7 +289,10 @@ impl SmokeRenderer {
             SmokeField::Speed => (2, 20.0, sim.velocity_view()),
             SmokeField::Pressure => (3, 10.0, sim.pressure_view()),
             SmokeField::Divergence => (4, 1.0, sim.divergence_view()),
-            SmokeField::Vorticity => (5, 1.0, sim.vorticity_view()),
+            SmokeField::Vorticity => {
+                sim.encode_vorticity(encoder);
+                (5, 1.0, sim.vorticity_view())
+            }
         };
         let view = SmokeView {
             grid: [w as f32, h as f32],

@@ -14,13 +14,13 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let p = vec2<i32>(id.xy);
     var r = 0.0;
-    if open_cell(solid, p) {
+    let bits = textureLoad(solid, p).r;
+    if (bits & WALL) == 0u {
         let centre = textureLoad(pressure, p).r;
         var lap = 0.0;
         for (var k = 0u; k < 4u; k++) {
-            let q = p + edge(k);
-            if open_cell(solid, q) {
-                lap += textureLoad(pressure, q).r - centre;
+            if edge_open(bits, k) {
+                lap += textureLoad(pressure, p + edge(k)).r - centre;
             }
         }
         r = textureLoad(rhs, p).r - lap;

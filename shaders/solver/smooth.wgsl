@@ -19,15 +19,15 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let p = vec2<i32>(id.xy);
-    if !open_cell(solid, p) {
+    let bits = textureLoad(solid, p).r;
+    if (bits & WALL) != 0u {
         return;
     }
     var sum = 0.0;
     var count = 0.0;
     for (var k = 0u; k < 4u; k++) {
-        let q = p + edge(k);
-        if open_cell(solid, q) {
-            sum += textureLoad(pressure, q).r;
+        if edge_open(bits, k) {
+            sum += textureLoad(pressure, p + edge(k)).r;
             count += 1.0;
         }
     }

@@ -291,9 +291,21 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_
     );
 }
 
-/// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture as 1 / 0 per cell.
+/// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture as bits per cell:
+/// bit 0 the cell is a wall; bits 1 to 4 its neighbour up, left, right, down is a wall or
+/// outside the grid (the order of `solver::EDGES`; `shaders/solver/level.wgsl` reads them), so
+/// a pass reads one texel for a cell and its four neighbours' walls.
 pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate::grid::Grid<u8>) {
-    let bits: Vec<u32> = solid.as_slice().iter().map(|&s| (s != 0) as u32).collect();
+    let (h, w) = solid.shape();
+    let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0) as u32;
+    let mut bits = Vec::with_capacity(h * w);
+    for r in 0..h as isize {
+        for c in 0..w as isize {
+            bits.push(
+                wall(r, c) | wall(r - 1, c) << 1 | wall(r, c - 1) << 2 | wall(r, c + 1) << 3 | wall(r + 1, c) << 4,
+            );
+        }
+    }
     upload(queue, texture, bytemuck::cast_slice(&bits), 4);
 }
 

@@ -686,10 +686,13 @@ impl GpuSmoke {
         let f = &mut self.fields;
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for &which in passes {
-            if which == StaggeredPass::Solve {
+            let iterations = self.params.jacobi_iterations;
+            if which == StaggeredPass::Solve && !(self.params.solver == Solver::Jacobi && iterations % 2 == 0) {
+                // V-cycles and an odd Jacobi count (which ends with a copy) record passes of
+                // their own.
                 drop(open.take());
                 match self.params.solver {
-                    Solver::Jacobi => st.solver.encode_jacobi(encoder, self.params.jacobi_iterations),
+                    Solver::Jacobi => st.solver.encode_jacobi(encoder, iterations),
                     Solver::Multigrid => st.solver.encode_cycles(encoder, self.cycles.get()),
                 }
                 continue;
@@ -702,6 +705,10 @@ impl GpuSmoke {
                     })
                     .forget_lifetime()
             });
+            if which == StaggeredPass::Solve {
+                st.solver.dispatch_jacobi(pass, iterations);
+                continue;
+            }
             st.dispatch(pass, which, (&mut f.temperature, &mut f.density), impulse, &self.params);
         }
     }
@@ -741,7 +748,8 @@ impl GpuSmoke {
 
     /// Records `steps` steps into `encoder`: on the collocated grid one compute pass with `5 +
     /// jacobi_iterations` dispatches per step; on the staggered grid the passes of
-    /// [`StaggeredPass`] in their order, the solve in passes of its own.
+    /// [`StaggeredPass::STEP`] per step in one compute pass (V-cycles and an odd Jacobi count
+    /// record passes of their own), then [`StaggeredPass::Centres`] once.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         match self.pipeline {
             Pipeline::Collocated(_) => {
@@ -761,9 +769,12 @@ impl GpuSmoke {
                 }
             }
             Pipeline::Staggered(_) => {
-                for _ in 0..steps {
-                    self.encode_staggered(encoder, &StaggeredPass::STEP, IMPULSE_STEP);
-                }
+                // One list for all the steps (one compute pass when the solve fits in it), and
+                // the cell-centre velocity and divergence left once, after the last.
+                let mut passes: Vec<StaggeredPass> =
+                    std::iter::repeat_n(StaggeredPass::STEP, steps as usize).flatten().collect();
+                passes.push(StaggeredPass::Centres);
+                self.encode_staggered(encoder, &passes, IMPULSE_STEP);
             }
         }
         self.steps += steps as u64;
@@ -947,10 +958,20 @@ impl GpuSmoke {
         &self.fields.divergence_view
     }
 
-    /// The curl `dv/dx - du/dy` at cell centres of the velocity the last confinement saw
-    /// (`r32float`, per time unit; staggered grid, 0 on the collocated grid).
+    /// The curl `dv/dx - du/dy` at cell centres (`r32float`, per time unit; staggered grid, 0
+    /// on the collocated grid): of the velocity the last confinement saw, or of the current
+    /// one after [`GpuSmoke::encode_vorticity`].
     pub fn vorticity_view(&self) -> &wgpu::TextureView {
         &self.fields.vorticity_view
+    }
+
+    /// Records the vorticity pass on the current velocity (staggered grid; nothing on the
+    /// collocated one), for a view of it: the step computes it only when confinement is on.
+    pub fn encode_vorticity(&self, encoder: &mut wgpu::CommandEncoder) {
+        if let Pipeline::Staggered(st) = &self.pipeline {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            st.encode_vorticity(&mut pass);
+        }
     }
 
     /// The solid/source bits texture (`r32uint`; bit 0 = solid, bit 5 = source).

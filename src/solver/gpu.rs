@@ -171,6 +171,20 @@ impl GpuMultigrid {
         Self { levels, groups, kernels, jacobi: (jacobi, jacobi_groups), settings, _colours: colours }
     }
 
+    /// Records an even number of Jacobi iterations on the finest level into an open compute
+    /// pass (so a step's other passes and its solve share one pass), ending in the pressure
+    /// texture.
+    ///
+    /// # Panics
+    /// When `iterations` is odd ([`Self::encode_jacobi`] takes any count).
+    pub fn dispatch_jacobi(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
+        assert!(iterations.is_multiple_of(2), "an odd Jacobi count ends in the scratch texture");
+        let (w, h) = self.levels[0].size;
+        for i in 0..iterations {
+            self.jacobi.0.dispatch(pass, &self.jacobi.1[i as usize % 2], w, h);
+        }
+    }
+
     /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]), ending
     /// with the result in the pressure texture (an odd count ends with one texture copy).
     pub fn encode_jacobi(&self, encoder: &mut wgpu::CommandEncoder, iterations: u32) {

@@ -81,8 +81,8 @@ pub enum StaggeredPass {
     AdvectVelocity,
     /// Viscous diffusion ([`super::cpu::viscosity`]); nothing when the viscosity is 0.
     Viscosity,
-    /// The vorticity (always: the view draws it), then vorticity confinement
-    /// ([`super::cpu::confinement`]) when its `eps` is not 0.
+    /// Vorticity confinement ([`super::cpu::confinement`]): the vorticity, then the force;
+    /// nothing when its `eps` is 0.
     Confinement,
     /// Buoyancy on the `v` faces ([`super::cpu::buoyancy`]).
     Buoyancy,
@@ -100,8 +100,10 @@ pub enum StaggeredPass {
 }
 
 impl StaggeredPass {
-    /// One step's passes, in order (GPU Gems 38.3's: advect, diffuse, add forces, project).
-    pub const STEP: [StaggeredPass; 10] = [
+    /// One step's passes, in order (GPU Gems 38.3's: advect, diffuse, add forces, project);
+    /// [`StaggeredPass::Centres`], which only the views and statistics read, runs once after
+    /// a batch of steps.
+    pub const STEP: [StaggeredPass; 9] = [
         StaggeredPass::AdvectScalars,
         StaggeredPass::AdvectVelocity,
         StaggeredPass::Viscosity,
@@ -111,7 +113,6 @@ impl StaggeredPass {
         StaggeredPass::Divergence,
         StaggeredPass::Solve,
         StaggeredPass::Gradient,
-        StaggeredPass::Centres,
     ];
 }
 
@@ -472,6 +473,12 @@ impl StaggeredPasses {
         }
     }
 
+    /// Records the vorticity pass on the current faces.
+    pub fn encode_vorticity(&self, pass: &mut wgpu::ComputePass<'_>) {
+        let (w, h) = self.size;
+        self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w, h);
+    }
+
     /// Records one pass's dispatches (not [`StaggeredPass::Solve`], which records its own
     /// compute passes) and swaps what it wrote: the scalars (advect scalars) or the faces
     /// (advect velocity, viscosity). `impulse` picks the impulse uniform.
@@ -527,8 +534,8 @@ impl StaggeredPasses {
                 self.fields.v.swap();
             }
             StaggeredPass::Confinement => {
-                self.vorticity.0.dispatch(pass, &self.vorticity.1[i], w, h);
                 if params.vorticity != 0.0 {
+                    self.encode_vorticity(pass);
                     self.confinement.0.dispatch(pass, &self.confinement.1[i], w + 1, h + 1);
                 }
             }
