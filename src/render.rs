@@ -233,8 +233,11 @@ impl GasRenderer {
 /// Which smoke field a [`SmokeRenderer`] shows, and its colour scale.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SmokeField {
-    /// Density: white smoke over a dark background, full white at 1.
+    /// The coloured dye over a dark background, each channel full at 1 (staggered grid; the
+    /// collocated grid, which carries no dye, shows its density).
     #[default]
+    Dye,
+    /// Density: white smoke over a dark background, full white at 1.
     Density,
     /// Temperature: heat ramp, full white at the impulse temperature.
     Temperature,
@@ -284,7 +287,8 @@ impl SmokeRenderer {
     ) {
         let (w, h) = sim.size();
         let (index, scale, texture) = match field {
-            SmokeField::Density => (0, 1.0, sim.density_view()),
+            SmokeField::Dye if sim.grid() == crate::smoke::GridLayout::Staggered => (6, 1.0, sim.dye_view()),
+            SmokeField::Density | SmokeField::Dye => (0, 1.0, sim.density_view()),
             SmokeField::Temperature => (1, sim.params().impulse_temperature.abs().max(1e-6), sim.temperature_view()),
             SmokeField::Speed => (2, 20.0, sim.velocity_view()),
             SmokeField::Pressure => (3, 10.0, sim.pressure_view()),

@@ -216,6 +216,7 @@ fn splats_match_the_cpu_reference_on_both_grids() {
                 density: 1.0,
                 velocity: (3.0, -2.0),
                 sources: false,
+                dye: [0.2, 0.9, 0.4],
             },
             Impulse {
                 center: (70.0, 50.0),
@@ -224,6 +225,7 @@ fn splats_match_the_cpu_reference_on_both_grids() {
                 density: 0.0,
                 velocity: (0.0, 0.0),
                 sources: false,
+                dye: [0.0; 3],
             },
             Impulse::sources(&p),
         ];

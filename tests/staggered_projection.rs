@@ -101,6 +101,7 @@ fn gpu_projection_matches_the_cpu() {
             divergence: zero.clone(),
             solid: solid.clone(),
             source: Grid::filled(w, h, 0),
+            dye: [zero.clone(), zero.clone(), zero.clone()],
         };
         let mg = Multigrid::new(&solid, Settings::default());
         let before = l2(&divergence(&faces, &solid));

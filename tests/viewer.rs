@@ -207,8 +207,10 @@ fn viewer_switches_to_smoke_and_takes_impulses() {
         std::fs::copy(&shot, keep).unwrap();
     }
     let img = image::open(&shot).unwrap().to_rgb8();
-    let bright = |x: u32, y: u32| img.get_pixel(x, y).0.iter().all(|&c| c > 150);
-    assert!(bright(80, 40), "no smoke where the drag went: {:?}", img.get_pixel(80, 40));
-    assert!(!bright(300, 40), "smoke where nothing was injected: {:?}", img.get_pixel(300, 40));
-    assert!(bright(192, 250), "the source at the bottom centre should be white: {:?}", img.get_pixel(192, 250));
+    // The default view draws the dye: a drag's cycling hues and the source's orange each have
+    // a bright channel over the dark background.
+    let bright = |x: u32, y: u32| img.get_pixel(x, y).0.iter().any(|&c| c > 150);
+    assert!(bright(80, 40), "no dye where the drag went: {:?}", img.get_pixel(80, 40));
+    assert!(!bright(300, 40), "dye where nothing was injected: {:?}", img.get_pixel(300, 40));
+    assert!(bright(192, 250), "the source at the bottom centre should be coloured: {:?}", img.get_pixel(192, 250));
 }

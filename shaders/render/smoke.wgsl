@@ -1,6 +1,7 @@
 // Smoke field -> colour. The field is interpolated bilinearly between cell centres (so the
 // picture is smooth, as Rideout draws it with a linear sampler), then colour-mapped:
 // density: white smoke over a dark blue-grey background (full white at density 1);
+// dye: its colour added to the background (each channel full at 1);
 // temperature and speed: a dark-red-yellow-white heat ramp over [0, scale];
 // pressure, divergence and vorticity: blue (negative) - black - red (positive) over
 // [-scale, scale].
@@ -9,7 +10,7 @@
 struct View {
     grid: vec2<f32>,        // (W, H) cells
     target_size: vec2<f32>, // pixels
-    field: u32,             // 0 density, 1 temperature, 2 speed, 3 pressure, 4 divergence, 5 vorticity
+    field: u32,             // 0 density, 1 temperature, 2 speed, 3 pressure, 4 divergence, 5 vorticity, 6 dye
     srgb_target: u32,       // 1: emit linear values, the target encodes sRGB
     scale: f32,             // value shown at full colour
     _pad: f32,
@@ -22,10 +23,13 @@ struct View {
 const SOLID_COLOUR: vec3<f32> = vec3<f32>(0.45, 0.45, 0.48);
 const BACKGROUND: vec3<f32> = vec3<f32>(0.03, 0.04, 0.08);
 
-fn value(c: vec2<i32>) -> f32 {
+fn texel(c: vec2<i32>) -> vec4<f32> {
     let size = vec2<i32>(view.grid);
-    let q = clamp(c, vec2<i32>(0), size - 1);
-    let t = textureLoad(field, q, 0);
+    return textureLoad(field, clamp(c, vec2<i32>(0), size - 1), 0);
+}
+
+fn value(c: vec2<i32>) -> f32 {
+    let t = texel(c);
     if view.field == 2u {
         return length(t.xy);
     }
@@ -65,6 +69,14 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         );
         let t = v / view.scale;
         switch view.field {
+            case 6u: {
+                let dye = mix(
+                    mix(texel(b), texel(b + vec2<i32>(1, 0)), f.x),
+                    mix(texel(b + vec2<i32>(0, 1)), texel(b + vec2<i32>(1, 1)), f.x),
+                    f.y,
+                ).rgb;
+                colour = min(BACKGROUND + dye, vec3<f32>(1.0));
+            }
             case 0u: {
                 colour = mix(BACKGROUND, vec3<f32>(1.0), clamp(t, 0.0, 1.0));
             }

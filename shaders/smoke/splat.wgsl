@@ -9,6 +9,7 @@ struct Impulse {
     temperature: f32,
     density: f32,
     sources: u32,        // 1: cover the source cells instead of the disc
+    dye: vec3<f32>,      // colour the cells move towards (staggered grid)
 };
 
 // Rideout's soft disc at `at` (cell (r, c)'s centre is (c + 1/2, r + 1/2)):

@@ -48,3 +48,28 @@ fn bilinear_bounds(f: texture_storage_2d<r32float, read>, at: vec2<f32>) -> vec2
     let d = textureLoad(f, q1).r;
     return vec2<f32>(min(min(a, b), min(c, d)), max(max(a, b), max(c, d)));
 }
+
+// bilinear() for an rgba32float field (the dye), channel by channel.
+fn bilinear_rgba(f: texture_storage_2d<rgba32float, read>, at: vec2<f32>) -> vec4<f32> {
+    let hi = vec2<i32>(textureDimensions(f)) - 1;
+    let base = floor(at);
+    let t = at - base;
+    let q0 = clamp(vec2<i32>(base), vec2<i32>(0), hi);
+    let q1 = clamp(vec2<i32>(base) + 1, vec2<i32>(0), hi);
+    let top = textureLoad(f, q0) * (1.0 - t.x) + textureLoad(f, vec2<i32>(q1.x, q0.y)) * t.x;
+    let bottom = textureLoad(f, vec2<i32>(q0.x, q1.y)) * (1.0 - t.x) + textureLoad(f, q1) * t.x;
+    return top * (1.0 - t.y) + bottom * t.y;
+}
+
+// bilinear_bounds() for an rgba32float field: the smallest and largest of each channel.
+fn bilinear_bounds_rgba(f: texture_storage_2d<rgba32float, read>, at: vec2<f32>) -> array<vec4<f32>, 2> {
+    let hi = vec2<i32>(textureDimensions(f)) - 1;
+    let base = floor(at);
+    let q0 = clamp(vec2<i32>(base), vec2<i32>(0), hi);
+    let q1 = clamp(vec2<i32>(base) + 1, vec2<i32>(0), hi);
+    let a = textureLoad(f, q0);
+    let b = textureLoad(f, vec2<i32>(q1.x, q0.y));
+    let c = textureLoad(f, vec2<i32>(q0.x, q1.y));
+    let d = textureLoad(f, q1);
+    return array<vec4<f32>, 2>(min(min(a, b), min(c, d)), max(max(a, b), max(c, d)));
+}

@@ -49,6 +49,8 @@ pub struct AnyModel {
     painter: Option<(wgpu::TextureFormat, Painter)>,
     checkpoint: Option<(Checkpoint, u64)>,
     step: u64,
+    /// Hue (degrees) of the next smoke splat's dye: each splat turns it, so drags cycle hues.
+    hue: f32,
 }
 
 impl AnyModel {
@@ -94,7 +96,16 @@ impl AnyModel {
             }
             other => other,
         })?;
-        Ok(Self { sim, device: device.clone(), queue: queue.clone(), view: 0, painter: None, checkpoint: None, step })
+        Ok(Self {
+            sim,
+            device: device.clone(),
+            queue: queue.clone(),
+            view: 0,
+            painter: None,
+            checkpoint: None,
+            step,
+            hue: 0.0,
+        })
     }
 
     /// Which model.
@@ -283,6 +294,7 @@ impl AnyModel {
             (Painter::Water(r), Sim::Water(s)) => r.draw(d, q, encoder, target, size, s),
             (Painter::Smoke(r), Sim::Smoke(s)) => {
                 let field = [
+                    SmokeField::Dye,
                     SmokeField::Density,
                     SmokeField::Temperature,
                     SmokeField::Speed,
@@ -356,13 +368,16 @@ impl AnyModel {
                             temperature: p.ambient_temperature,
                             density: 0.0,
                             velocity: (0.0, 0.0),
+                            dye: [0.0; 3],
                             ..splat(center, radius)
                         }
                     } else if fluid {
+                        self.hue = (self.hue + HUE_PER_SPLAT) % 360.0;
                         Impulse {
                             temperature: p.impulse_temperature,
                             density: p.impulse_density,
                             velocity: (dir.0 * DRAG_SPEED, dir.1 * DRAG_SPEED),
+                            dye: crate::smoke::hue_colour(self.hue),
                             ..splat(center, radius)
                         }
                     } else {
@@ -430,7 +445,12 @@ pub fn cpu_reference(state: AnyState, params: ModelParams) -> Result<CpuSteps, E
     })
 }
 
-/// A smoke splat at `center` of `radius` (temperature, density and velocity to be filled in).
+/// Degrees the dye's hue turns from one smoke splat to the next (a drag of ~120 splats goes
+/// round the colour wheel once).
+const HUE_PER_SPLAT: f32 = 3.0;
+
+/// A smoke splat at `center` of `radius` (temperature, density, velocity and dye to be filled
+/// in).
 fn splat(center: (f32, f32), radius: f32) -> Impulse {
-    Impulse { center, radius, temperature: 0.0, density: 0.0, velocity: (0.0, 0.0), sources: false }
+    Impulse { center, radius, temperature: 0.0, density: 0.0, velocity: (0.0, 0.0), sources: false, dye: [0.0; 3] }
 }

@@ -123,6 +123,12 @@ static SMOKE: ModelInfo = ModelInfo {
     name: "smoke",
     about: "GPU Gems ch. 38 Eulerian smoke on a staggered (MAC) grid: advection, buoyancy, impulse, divergence, Jacobi or multigrid pressure solve, gradient subtraction (Harris 2004; Rideout 2010; Harlow & Welch 1965)",
     views: &[
+        FieldInfo {
+            name: "dye",
+            unit: "",
+            shape: "(H, W, 3) float32",
+            doc: "the coloured dye, each channel full at 1 (staggered grid; density on the collocated grid)",
+        },
         FieldInfo { name: "density", unit: "", shape: "(H, W) float32", doc: "smoke density, white at 1" },
         FieldInfo {
             name: "temperature",
@@ -183,6 +189,7 @@ static SMOKE: ModelInfo = ModelInfo {
             shape: "(H, W) float32",
             doc: "before the last projection",
         },
+        FieldInfo { name: "dye", unit: "", shape: "(H, W, 3) float32", doc: "red, green, blue dye, >= 0" },
         SOLID,
         SOURCE,
     ],
@@ -192,7 +199,7 @@ static SMOKE: ModelInfo = ModelInfo {
     ],
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",
-    storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (U32, "solid and source bits")],
+    storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (RGBA32, "dye"), (U32, "solid and source bits")],
     // The staggered passes update faces in place, and the multigrid smooths in place.
     storage_read_write: &[R32],
     storage_textures_per_stage: 7,
@@ -205,11 +212,13 @@ static SMOKE: ModelInfo = ModelInfo {
         ("solid and source bits, r32uint", 4, 1),
         ("faces u and v, r32float", 4, 4),
         ("solver levels: pressure, rhs, residual, r32float + walls, r32uint", 4, 6),
-        ("divergence after, r32float", 4, 1),
+        ("divergence after, vorticity, r32float", 4, 2),
+        ("dye and its prediction, rgba32float", 16, 3),
     ],
-    state_bytes_per_cell: 24,
-    // The state's six f32 fields and two masks, and the centre velocity made for saving.
-    host_bytes_per_cell: 34,
+    state_bytes_per_cell: 40,
+    // The state's six f32 fields, the dye's three, two masks, and the centre velocity made
+    // for saving.
+    host_bytes_per_cell: 46,
 };
 
 static GAS: ModelInfo = ModelInfo {

@@ -147,6 +147,9 @@ impl ModelParams {
 }
 
 /// The state of one model on the CPU.
+// A smoke state's grids make its variant the largest; states are few and long-lived, so the
+// size is not worth a box at every match.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyState {
     /// Water's.

@@ -28,6 +28,7 @@ const WORKGROUP: (u32, u32) = (64, 1);
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
 #[repr(C)]
@@ -79,7 +80,7 @@ impl SmokeUniform {
     }
 }
 
-/// Mirrors `struct Impulse` in `shaders/smoke/impulse.wgsl` (32 bytes).
+/// Mirrors `struct Impulse` in `shaders/smoke/splat.wgsl` (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct ImpulseUniform {
@@ -89,6 +90,8 @@ struct ImpulseUniform {
     temperature: f32,
     density: f32,
     sources: u32,
+    dye: [f32; 3],
+    _pad: f32,
 }
 
 impl From<&Impulse> for ImpulseUniform {
@@ -100,6 +103,8 @@ impl From<&Impulse> for ImpulseUniform {
             temperature: i.temperature,
             density: i.density,
             sources: i.sources as u32,
+            dye: i.dye,
+            _pad: 0.0,
         }
     }
 }
@@ -143,6 +148,8 @@ struct Fields {
     solid_view: wgpu::TextureView,
     /// The curl at cell centres (staggered grid; stays 0 on the collocated grid).
     vorticity_view: wgpu::TextureView,
+    /// The dye, `rgba32float` (r g b in .rgb; staggered grid, kept as loaded on the collocated).
+    dye: PingPong,
 }
 
 /// The bindings of a pass that reads and rewrites all three advected fields (advect, impulse):
@@ -485,6 +492,7 @@ impl GpuSmoke {
                 solid,
                 vorticity_view: gpu::texture_2d(device, "smoke/vorticity", size, R32, usage)
                     .create_view(&Default::default()),
+                dye: PingPong::new(device, "smoke/dye", size.0, size.1, RGBA32),
             };
             let stats = gpu::Reduction::new(
                 device,
@@ -521,6 +529,7 @@ impl GpuSmoke {
                         divergence: &fields.divergence_view,
                         velocity: &fields.velocity.views()[0],
                         vorticity: &fields.vorticity_view,
+                        dye: &fields.dye,
                     };
                     let staggered = StaggeredFields::new(device, size);
                     Pipeline::Staggered(Box::new(StaggeredPasses::new(device, queue, &shared, staggered, solver)))
@@ -577,6 +586,10 @@ impl GpuSmoke {
         gpu::upload(q, f.temperature.current(), bytemuck::cast_slice(state.temperature.as_slice()), 4);
         gpu::upload(q, f.density.current(), bytemuck::cast_slice(state.density.as_slice()), 4);
         gpu::upload(q, &f.divergence, bytemuck::cast_slice(state.divergence.as_slice()), 4);
+        let [r, g, b] = &state.dye;
+        let dye: Vec<[f32; 4]> =
+            (0..r.as_slice().len()).map(|i| [r.as_slice()[i], g.as_slice()[i], b.as_slice()[i], 0.0]).collect();
+        gpu::upload(q, f.dye.current(), bytemuck::cast_slice(&dye), 16);
     }
 
     fn write_params(&self) {
@@ -687,7 +700,7 @@ impl GpuSmoke {
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for &which in passes {
             let iterations = self.params.jacobi_iterations;
-            if which == StaggeredPass::Solve && !(self.params.solver == Solver::Jacobi && iterations % 2 == 0) {
+            if which == StaggeredPass::Solve && !(self.params.solver == Solver::Jacobi && iterations.is_multiple_of(2)) {
                 // V-cycles and an odd Jacobi count (which ends with a copy) record passes of
                 // their own.
                 drop(open.take());
@@ -709,7 +722,7 @@ impl GpuSmoke {
                 st.solver.dispatch_jacobi(pass, iterations);
                 continue;
             }
-            st.dispatch(pass, which, (&mut f.temperature, &mut f.density), impulse, &self.params);
+            st.dispatch(pass, which, (&mut f.temperature, &mut f.density, &mut f.dye), impulse, &self.params);
         }
     }
 
@@ -872,7 +885,7 @@ impl GpuSmoke {
     }
 
     /// The textures holding the state (velocity or faces, temperature, density, pressure,
-    /// divergence), for [`gpu::Checkpoint`].
+    /// divergence; the dye on the staggered grid, where it changes), for [`gpu::Checkpoint`].
     pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
         let f = &self.fields;
         match &self.pipeline {
@@ -890,6 +903,7 @@ impl GpuSmoke {
                 f.density.current(),
                 st.solver.pressure(),
                 &f.divergence,
+                f.dye.current(),
             ],
         }
     }
@@ -917,7 +931,11 @@ impl GpuSmoke {
                 (scalar(st.fields.u.current())?, scalar(st.fields.v.current())?, scalar(st.solver.pressure())?)
             }
         };
+        let dye: Vec<[f32; 4]> =
+            bytemuck::pod_collect_to_vec(&gpu::read_texture(&self.device, &self.queue, f.dye.current(), 16)?);
+        let channel = |k: usize| Grid::from_vec(w, h, dye.iter().map(|t| t[k]).collect()).expect("size");
         Ok(SmokeState {
+            dye: [channel(0), channel(1), channel(2)],
             velocity_x,
             velocity_y,
             temperature: scalar(f.temperature.current())?,
@@ -933,6 +951,16 @@ impl GpuSmoke {
     /// on the staggered grid).
     pub fn velocity_view(&self) -> &wgpu::TextureView {
         self.fields.velocity.current_view()
+    }
+
+    /// The current dye texture (`rgba32float`, red green blue in `.rgb`).
+    pub fn dye_view(&self) -> &wgpu::TextureView {
+        self.fields.dye.current_view()
+    }
+
+    /// Which grid the model runs.
+    pub fn grid(&self) -> GridLayout {
+        self.params.grid
     }
 
     /// The current temperature texture (`r32float`).

@@ -79,6 +79,10 @@ pub struct SmokeState {
     pub solid: Grid<u8>,
     /// 1 = source: gets the impulse temperature and density every step.
     pub source: Grid<u8>,
+    /// Coloured dye, `[red, green, blue]`, each `(H, W)` and >= 0 (1 = full colour): carried
+    /// like density (its dissipation too) but weightless (staggered grid; the collocated grid
+    /// leaves it as it is).
+    pub dye: [Grid<f32>; 3],
 }
 
 /// Totals and norms over the open cells, accumulated in f64 (the GPU computes them by
@@ -198,6 +202,7 @@ impl SmokeState {
             divergence: zero,
             solid: scene.solid.clone(),
             source: scene.source.clone(),
+            dye: std::array::from_fn(|_| Grid::filled(w, h, 0.0)),
         }
     }
 
@@ -275,10 +280,14 @@ impl SmokeState {
             ("divergence", self.divergence.shape()),
             ("solid", self.solid.shape()),
             ("source", self.source.shape()),
+            ("dye", self.dye[0].shape()),
         ] {
             scene::check_same_shape(origin, ("density", shape), (name, other))?;
         }
         scene::check_finite_non_negative(origin, "density", &self.density)?;
+        for channel in &self.dye {
+            scene::check_finite_non_negative(origin, "dye", channel)?;
+        }
         for (name, g) in [
             ("velocity", &self.velocity_x),
             ("velocity", &self.velocity_y),
@@ -291,7 +300,9 @@ impl SmokeState {
         let staggered = self.layout() == GridLayout::Staggered;
         for i in 0..self.density.as_slice().len() {
             if self.solid.as_slice()[i] != 0 {
-                let mut cell = vec![&mut self.temperature, &mut self.density, &mut self.pressure, &mut self.divergence];
+                let [r, g, b] = &mut self.dye;
+                let mut cell =
+                    vec![&mut self.temperature, &mut self.density, &mut self.pressure, &mut self.divergence, r, g, b];
                 if !staggered {
                     cell.extend([&mut self.velocity_x, &mut self.velocity_y]);
                 }
@@ -335,7 +346,8 @@ impl SmokeState {
     /// **down**: rising smoke has negative y velocity; face means on the staggered grid); on the
     /// staggered grid also the face velocities `velocity_x` float32 `(H, W + 1)` and
     /// `velocity_y` `(H + 1, W)` (same signs); `density`, `temperature`, `pressure`,
-    /// `divergence` float32 `(H, W)`, `solid` and `source` uint8 `(H, W)`. Row 0 is the top.
+    /// `divergence` float32 `(H, W)`, `dye` float32 `(H, W, 3)` (red, green, blue), `solid` and
+    /// `source` uint8 `(H, W)`. Row 0 is the top.
     ///
     /// # Errors
     /// [`SceneError::Io`].
@@ -350,6 +362,7 @@ impl SmokeState {
         npz.write_f32("temperature", &self.temperature)?;
         npz.write_f32("pressure", &self.pressure)?;
         npz.write_f32("divergence", &self.divergence)?;
+        npz.write_f32_components("dye", &[&self.dye[0], &self.dye[1], &self.dye[2]])?;
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
         Ok(())
@@ -358,8 +371,8 @@ impl SmokeState {
     /// Reads a `.npz` as written by [`SmokeState::save_npz`]. Only `density` is required. The
     /// velocity is read from `velocity_x` and `velocity_y` (faces, staggered) when both are
     /// there, else from `velocity` (centres, collocated); missing, it is zero on the staggered
-    /// grid. A missing `temperature`, `pressure` or `divergence` is zero, a missing `solid` or
-    /// `source` is none.
+    /// grid. A missing `temperature`, `pressure`, `divergence` or `dye` is zero, a missing
+    /// `solid` or `source` is none.
     ///
     /// # Errors
     /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, only one
@@ -406,7 +419,11 @@ impl SmokeState {
         let divergence = optional("divergence")?;
         let solid = npz.read_u8_opt("solid")?.unwrap_or_else(|| Grid::filled(w, h, 0));
         let source = npz.read_u8_opt("source")?.unwrap_or_else(|| Grid::filled(w, h, 0));
-        Self { velocity_x, velocity_y, temperature, density, pressure, divergence, solid, source }.validated(path)
+        let dye = match npz.read_f32_components_opt("dye", 3)? {
+            Some(c) => <[Grid<f32>; 3]>::try_from(c).expect("three components"),
+            None => std::array::from_fn(|_| zero()),
+        };
+        Self { velocity_x, velocity_y, temperature, density, pressure, divergence, solid, source, dye }.validated(path)
     }
 }
 
@@ -432,6 +449,8 @@ pub struct Impulse {
     pub velocity: (f32, f32),
     /// Cover the scene's source cells instead of the disc.
     pub sources: bool,
+    /// Dye colour `[r, g, b]` the cells move towards (staggered grid).
+    pub dye: [f32; 3],
 }
 
 impl Impulse {
@@ -444,7 +463,23 @@ impl Impulse {
             density: params.impulse_density,
             velocity: (0.0, 0.0),
             sources: true,
+            dye: hue_colour(params.dye_hue),
         }
+    }
+}
+
+/// The fully saturated colour of `hue` degrees (0 red, 120 green, 240 blue; the HSV hexcone
+/// with value and saturation 1), `[r, g, b]` in [0, 1].
+pub fn hue_colour(hue: f32) -> [f32; 3] {
+    let h = hue.rem_euclid(360.0) / 60.0;
+    let x = 1.0 - (h % 2.0 - 1.0).abs();
+    match h as u32 {
+        0 => [1.0, x, 0.0],
+        1 => [x, 1.0, 0.0],
+        2 => [0.0, 1.0, x],
+        3 => [0.0, x, 1.0],
+        4 => [x, 0.0, 1.0],
+        _ => [1.0, 0.0, x],
     }
 }
 

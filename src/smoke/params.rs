@@ -140,6 +140,9 @@ pub struct SmokeParams {
     pub gradient_scale: f32,
     /// Jacobi iterations of the pressure solve per step, 1..=100000. Default 50.
     pub jacobi_iterations: u32,
+    /// Hue (degrees: 0 red, 120 green, 240 blue) of the dye the sources give, fully
+    /// saturated. Default 25 (a flame orange).
+    pub dye_hue: f32,
     /// Radius (cells) of the `plume` scene's source (the viewer's splats are half of it); `None`
     /// = `W / 8` (Rideout's `SplatRadius`). Not read by any pass.
     pub splat_radius: Option<f32>,
@@ -178,6 +181,7 @@ impl SmokeParams {
             cell_size: 1.25,
             gradient_scale: 1.125,
             jacobi_iterations: 40,
+            dye_hue: 25.0,
             splat_radius: None,
         };
         match preset {
@@ -510,6 +514,17 @@ impl ParamTable for SmokeParams {
             .key('j', 10.0),
             get: |p| Value::Count(p.jacobi_iterations),
             set: |p, v| p.jacobi_iterations = v.count(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "dye-hue",
+                "hue",
+                "degrees",
+                Range::closed(0.0, 360.0, "hues run from 0 (red) to 360 (red again)", "hues run from 0 (red) to 360 (red again)"),
+            )
+            .doc("hue of the dye the sources give (0 red, 120 green, 240 blue); the viewer's drags cycle hues", "eddy"),
+            get: |p| Value::Real(p.dye_hue),
+            set: |p, v| p.dye_hue = v.real(),
         },
         ParamSpec {
             info: ParamInfo::real(

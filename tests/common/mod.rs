@@ -101,7 +101,8 @@ pub fn assert_close_rel(
 
 /// A random smoke state: solid with probability `p_solid`, sources with 0.05; velocity
 /// components uniform in -8..8 cells per time unit (back-traces of up to one cell at the default
-/// dt), temperature 0..10, density 0..1, pressure and divergence -1..1; 0 in solids.
+/// dt), temperature 0..10, density and each dye channel 0..1, pressure and divergence -1..1; 0
+/// in solids.
 pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> eddy::smoke::SmokeState {
     let mut rng = fastrand::Rng::with_seed(seed);
     let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_solid) as u8);
@@ -116,6 +117,7 @@ pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> edd
         density: field(0.0, 1.0),
         pressure: field(-1.0, 1.0),
         divergence: field(-1.0, 1.0),
+        dye: [field(0.0, 1.0), field(0.0, 1.0), field(0.0, 1.0)],
         solid,
         source,
     }
@@ -180,6 +182,9 @@ pub fn assert_smoke_close(name: &str, gpu: &eddy::smoke::SmokeState, cpu: &eddy:
             ("density", &gpu.density, &cpu.density),
             ("pressure (pinned)", &gpu_p, &cpu_p),
             ("divergence", &gpu.divergence, &cpu.divergence),
+            ("dye red", &gpu.dye[0], &cpu.dye[0]),
+            ("dye green", &gpu.dye[1], &cpu.dye[1]),
+            ("dye blue", &gpu.dye[2], &cpu.dye[2]),
         ],
         rel,
         |dir, name| {

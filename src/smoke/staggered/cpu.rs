@@ -119,14 +119,17 @@ pub fn advect_velocity(s: &mut SmokeState, p: &SmokeParams) {
 }
 
 /// Pass `staggered_advect_scalars.wgsl` (and, for MacCormack, `staggered_maccormack_scalar.wgsl`
-/// once per field): advection of temperature and density at cell centres along the old face
-/// velocity, by [`SmokeParams::advection`]'s scheme, times their dissipations; 0 in solids.
+/// once per field), and `staggered_advect_dye.wgsl` (`staggered_maccormack_dye.wgsl`):
+/// advection of temperature, density and the dye's three channels at cell centres along the old
+/// face velocity, by [`SmokeParams::advection`]'s scheme, times their dissipations (the dye
+/// density's); 0 in solids.
 pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
     let t = Transport { u: &s.velocity_x, v: &s.velocity_y, dt: p.dt, cells: (s.shape().1, s.shape().0) };
     let open = |r: usize, c: usize| s.solid[(r, c)] == 0;
     let temperature = t.advect(&s.temperature, (0.0, 0.0), open, p.advection, p.temperature_dissipation);
     let density = t.advect(&s.density, (0.0, 0.0), open, p.advection, p.density_dissipation);
-    (s.temperature, s.density) = (temperature, density);
+    let dye = std::array::from_fn(|k| t.advect(&s.dye[k], (0.0, 0.0), open, p.advection, p.density_dissipation));
+    (s.temperature, s.density, s.dye) = (temperature, density, dye);
 }
 
 /// One Jacobi iteration of the viscous diffusion (pass `staggered_viscosity.wgsl`): for each
@@ -219,8 +222,8 @@ pub fn face_weight(imp: &Impulse, x: f32, y: f32) -> f32 {
     if imp.sources { 0.0 } else { disc_weight(imp, x, y) }
 }
 
-/// Pass `staggered_impulse.wgsl`: temperature and density move towards the impulse's by the
-/// cell weight ([`impulse_weight`]), as [`crate::smoke::cpu::impulse`]; each open face gains its
+/// Pass `staggered_impulse.wgsl`: temperature, density and dye move towards the impulse's by
+/// the cell weight ([`impulse_weight`]), as [`crate::smoke::cpu::impulse`]; each open face gains its
 /// weight ([`face_weight`]) times the impulse velocity's component across it.
 pub fn impulse(s: &mut SmokeState, imp: &Impulse) {
     let (h, w) = s.shape();
@@ -229,6 +232,9 @@ pub fn impulse(s: &mut SmokeState, imp: &Impulse) {
             let a = impulse_weight(s, imp, r, c);
             s.temperature[(r, c)] = lerp(s.temperature[(r, c)], imp.temperature, a);
             s.density[(r, c)] = lerp(s.density[(r, c)], imp.density, a);
+            for k in 0..3 {
+                s.dye[k][(r, c)] = lerp(s.dye[k][(r, c)], imp.dye[k], a);
+            }
         }
     }
     for r in 0..h {

@@ -20,6 +20,7 @@ const WORKGROUP: (u32, u32) = (64, 1);
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
 const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// The staggered grid's own textures.
 pub(crate) struct StaggeredFields {
@@ -33,6 +34,8 @@ pub(crate) struct StaggeredFields {
     /// Scratch: MacCormack's predictions of `u`, `v` (and the viscous iterate's partner),
     /// temperature and density.
     hats: [wgpu::TextureView; 4],
+    /// Scratch: MacCormack's prediction of the dye (`rgba32float`).
+    dye_hat: wgpu::TextureView,
 }
 
 impl StaggeredFields {
@@ -49,6 +52,8 @@ impl StaggeredFields {
             v: PingPong::new(device, "smoke/staggered/v", w, h + 1, R32),
             after_view: after.create_view(&Default::default()),
             after,
+            dye_hat: crate::gpu::texture_2d(device, "smoke/staggered/dye^", (w, h), RGBA32, usage)
+                .create_view(&Default::default()),
             hats: [
                 hat("smoke/staggered/u^", (w + 1, h)),
                 hat("smoke/staggered/v^", (w, h + 1)),
@@ -69,6 +74,7 @@ pub(crate) struct Shared<'a> {
     pub divergence: &'a wgpu::TextureView,
     pub velocity: &'a wgpu::TextureView,
     pub vorticity: &'a wgpu::TextureView,
+    pub dye: &'a PingPong,
 }
 
 /// One pass of the staggered step, for running it pass by pass (the tests hold each to its CPU
@@ -135,7 +141,12 @@ pub(crate) struct StaggeredPasses {
     vorticity: (Kernel, [wgpu::BindGroup; 2]),
     confinement: (Kernel, [wgpu::BindGroup; 2]),
     buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    /// `[impulse][uv][s][dye]`.
+    impulse: (Kernel, [[[[wgpu::BindGroup; 2]; 2]; 2]; 2]),
+    /// `[uv][dye][target]`.
+    advect_dye: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    /// `[uv][dye]`.
+    maccormack_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
     gradient: (Kernel, [wgpu::BindGroup; 2]),
     centres: (Kernel, [wgpu::BindGroup; 2]),
@@ -336,23 +347,83 @@ impl StaggeredPasses {
                 binding::storage_read_write(3, R32),
                 binding::storage_read_write(4, R32),
                 binding::storage_read(5, BITS),
+                binding::storage_read(6, RGBA32),
+                binding::storage_write(7, RGBA32),
             ],
         );
+        let c = shared.dye.views();
         let impulse_groups = [0, 1].map(|which| {
             [0, 1].map(|i| {
                 [0, 1].map(|s| {
-                    impulse.bind_group(
+                    [0, 1].map(|k| {
+                        impulse.bind_group(
+                            device,
+                            &[
+                                shared.impulses[which].as_entire_binding(),
+                                View(&u[i]),
+                                View(&v[i]),
+                                View(&t[s]),
+                                View(&d[s]),
+                                View(shared.solid),
+                                View(&c[k]),
+                                View(&c[1 - k]),
+                            ],
+                        )
+                    })
+                })
+            })
+        });
+        let advect_dye = kernel(
+            device,
+            "smoke/staggered_advect_dye",
+            shaders::SMOKE_STAGGERED_ADVECT_DYE,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, RGBA32),
+                binding::storage_read(4, BITS),
+                binding::storage_write(5, RGBA32),
+            ],
+        );
+        let advect_dye_groups = [0, 1].map(|i| {
+            [0, 1].map(|k| {
+                [&c[1 - k], &f.dye_hat].map(|to| {
+                    advect_dye.bind_group(
                         device,
-                        &[
-                            shared.impulses[which].as_entire_binding(),
-                            View(&u[i]),
-                            View(&v[i]),
-                            View(&t[s]),
-                            View(&d[s]),
-                            View(shared.solid),
-                        ],
+                        &[uniform(), View(&u[i]), View(&v[i]), View(&c[k]), View(shared.solid), View(to)],
                     )
                 })
+            })
+        });
+        let maccormack_dye = kernel(
+            device,
+            "smoke/staggered_maccormack_dye",
+            shaders::SMOKE_STAGGERED_MACCORMACK_DYE,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, R32),
+                binding::storage_read(3, RGBA32),
+                binding::storage_read(4, RGBA32),
+                binding::storage_read(5, BITS),
+                binding::storage_write(6, RGBA32),
+            ],
+        );
+        let maccormack_dye_groups = [0, 1].map(|i| {
+            [0, 1].map(|k| {
+                maccormack_dye.bind_group(
+                    device,
+                    &[
+                        uniform(),
+                        View(&u[i]),
+                        View(&v[i]),
+                        View(&c[k]),
+                        View(&f.dye_hat),
+                        View(shared.solid),
+                        View(&c[1 - k]),
+                    ],
+                )
             })
         });
         let divergence = kernel(
@@ -466,6 +537,8 @@ impl StaggeredPasses {
             confinement: (confinement, confinement_groups),
             buoyancy: (buoyancy, buoyancy_groups),
             impulse: (impulse, impulse_groups),
+            advect_dye: (advect_dye, advect_dye_groups),
+            maccormack_dye: (maccormack_dye, maccormack_dye_groups),
             divergence: (divergence, divergence_groups),
             gradient: (gradient, gradient_groups),
             centres: (centres, centres_groups),
@@ -486,24 +559,28 @@ impl StaggeredPasses {
         &mut self,
         pass: &mut wgpu::ComputePass<'_>,
         which: StaggeredPass,
-        scalars: (&mut PingPong, &mut PingPong),
+        scalars: (&mut PingPong, &mut PingPong, &mut PingPong),
         impulse: usize,
         params: &SmokeParams,
     ) {
         let (w, h) = self.size;
         let i = self.fields.u.read_index();
         let s = scalars.0.read_index();
+        let k = scalars.2.read_index();
         let maccormack = params.advection == Advection::MacCormack;
         match which {
             StaggeredPass::AdvectScalars => {
                 self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s][maccormack as usize], w, h);
+                self.advect_dye.0.dispatch(pass, &self.advect_dye.1[i][k][maccormack as usize], w, h);
                 if maccormack {
                     for field in 0..2 {
                         self.maccormack_scalar.0.dispatch(pass, &self.maccormack_scalar.1[field][i][s], w, h);
                     }
+                    self.maccormack_dye.0.dispatch(pass, &self.maccormack_dye.1[i][k], w, h);
                 }
                 scalars.0.swap();
                 scalars.1.swap();
+                scalars.2.swap();
             }
             StaggeredPass::AdvectVelocity => {
                 self.advect_velocity.0.dispatch(pass, &self.advect_velocity.1[i][maccormack as usize], w + 1, h + 1);
@@ -540,7 +617,10 @@ impl StaggeredPasses {
                 }
             }
             StaggeredPass::Buoyancy => self.buoyancy.0.dispatch(pass, &self.buoyancy.1[i][s], w, h + 1),
-            StaggeredPass::Impulse => self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], w + 1, h + 1),
+            StaggeredPass::Impulse => {
+                self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s][k], w + 1, h + 1);
+                scalars.2.swap();
+            }
             StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),
             StaggeredPass::Gradient => self.gradient.0.dispatch(pass, &self.gradient.1[i], w + 1, h + 1),
             StaggeredPass::Centres => self.centres.0.dispatch(pass, &self.centres.1[i], w, h),
