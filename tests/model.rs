@@ -269,3 +269,30 @@ fn saved_arrays_are_the_registrys_in_its_order() {
         assert_eq!(AnyState::load_npz(&path, None).unwrap(), (state, 5));
     }
 }
+
+/// Every view of every model draws (each bound texture has the usages a draw needs), and a
+/// field that varies draws as more than one colour; smoke on both grids.
+#[test]
+fn every_view_of_every_model_draws() {
+    use eddy::render::FrameTarget;
+    use eddy::smoke::{SmokeParams, SmokePreset};
+    let gpu = common::gpu();
+    let mut cases: Vec<(AnyState, ModelParams)> =
+        random_states(40, 30, 4).into_iter().map(|s| (s.clone(), ModelParams::defaults(s.kind()))).collect();
+    let collocated = ModelParams::Smoke(SmokeParams::preset(SmokePreset::GpuGems));
+    cases.push((AnyState::Smoke(common::random_smoke(40, 30, 4, 0.1)), collocated));
+    for (state, params) in cases {
+        let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
+        model.step(2);
+        let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
+        for view in state.kind().info().views {
+            model.set_view(view.name).unwrap();
+            let image = target
+                .render(&gpu.device, &gpu.queue, |encoder, t, size| model.draw(encoder, t, FrameTarget::FORMAT, size))
+                .unwrap();
+            gpu.check().unwrap_or_else(|e| panic!("{} view {}: {e}", state.kind(), view.name));
+            let first = image.get_pixel(0, 0);
+            assert!(image.pixels().any(|p| p != first), "{} view {} drew one colour", state.kind(), view.name);
+        }
+    }
+}

@@ -65,8 +65,11 @@ impl GpuMultigrid {
 
     fn build(device: &wgpu::Device, queue: &wgpu::Queue, solid: &Grid<u8>, settings: Settings) -> Self {
         let walls = Multigrid::new(solid, settings).levels;
-        let usage =
-            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC;
+        // TEXTURE_BINDING: the smoke model's pressure view draws the finest level's pressure.
+        let usage = wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::TEXTURE_BINDING;
         let levels: Vec<Level> = walls
             .iter()
             .map(|s| {
