@@ -700,7 +700,8 @@ impl GpuSmoke {
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for &which in passes {
             let iterations = self.params.jacobi_iterations;
-            if which == StaggeredPass::Solve && !(self.params.solver == Solver::Jacobi && iterations.is_multiple_of(2)) {
+            if which == StaggeredPass::Solve && !(self.params.solver == Solver::Jacobi && iterations.is_multiple_of(2))
+            {
                 // V-cycles and an odd Jacobi count (which ends with a copy) record passes of
                 // their own.
                 drop(open.take());

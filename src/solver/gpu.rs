@@ -40,8 +40,9 @@ struct Groups {
 pub struct GpuMultigrid {
     levels: Vec<Level>,
     groups: Vec<Groups>,
-    kernels: [Kernel; 4],                   // smooth, residual, restrict, prolong
-    jacobi: (Kernel, [wgpu::BindGroup; 2]), // finest level: pressure -> residual, residual -> pressure
+    kernels: [Kernel; 4],                    // smooth, residual, restrict, prolong
+    jacobi: (Kernel, [wgpu::BindGroup; 2]),  // finest level: pressure -> residual, residual -> pressure
+    jacobi2: (Kernel, [wgpu::BindGroup; 2]), // two iterations a dispatch, the same bindings
     settings: Settings,
     _colours: [wgpu::Buffer; 2],
 }
@@ -168,22 +169,52 @@ impl GpuMultigrid {
                 binding::storage_write(3, R32),
             ],
         );
+        let jacobi2 = Kernel::new(
+            device,
+            "solver/jacobi2",
+            shaders::SOLVER_JACOBI2,
+            WORKGROUP,
+            &[
+                binding::storage_read(0, R32),
+                binding::storage_read(1, R32),
+                binding::storage_read(2, BITS),
+                binding::storage_write(3, R32),
+            ],
+        );
         let [p, rhs, scratch, solid] = &levels[0].views;
         let jacobi_groups = [(p, scratch), (scratch, p)]
             .map(|(from, to)| jacobi.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]));
-        Self { levels, groups, kernels, jacobi: (jacobi, jacobi_groups), settings, _colours: colours }
+        let jacobi2_groups = [(p, scratch), (scratch, p)]
+            .map(|(from, to)| jacobi2.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]));
+        Self {
+            levels,
+            groups,
+            kernels,
+            jacobi: (jacobi, jacobi_groups),
+            jacobi2: (jacobi2, jacobi2_groups),
+            settings,
+            _colours: colours,
+        }
     }
 
     /// Records an even number of Jacobi iterations on the finest level into an open compute
     /// pass (so a step's other passes and its solve share one pass), ending in the pressure
-    /// texture.
+    /// texture; two iterations per dispatch (`shaders/solver/jacobi2.wgsl`), 26 dispatches for
+    /// 50 iterations.
     ///
     /// # Panics
     /// When `iterations` is odd ([`Self::encode_jacobi`] takes any count).
     pub fn dispatch_jacobi(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
         assert!(iterations.is_multiple_of(2), "an odd Jacobi count ends in the scratch texture");
         let (w, h) = self.levels[0].size;
-        for i in 0..iterations {
+        // Dispatches alternate pressure -> scratch -> pressure, so their count must be even:
+        // pairs of iterations in one dispatch each, and two single ones when the pairs are odd.
+        let pairs = iterations / 2;
+        let (doubles, singles) = if pairs.is_multiple_of(2) { (pairs, 0) } else { (pairs - 1, 2) };
+        for i in 0..doubles {
+            self.jacobi2.0.dispatch(pass, &self.jacobi2.1[i as usize % 2], w, h);
+        }
+        for i in 0..singles {
             self.jacobi.0.dispatch(pass, &self.jacobi.1[i as usize % 2], w, h);
         }
     }
