@@ -1,39 +1,37 @@
-//! `smoke`: the Eulerian grid fluid of GPU Gems ch. 38 with buoyant, cooling smoke.
+//! `smoke`: the Eulerian grid fluid of GPU Gems ch. 38 with buoyant, cooling smoke, on a
+//! staggered (MAC) grid by default and the seed's collocated grid on request.
 //!
 //! Sources: M. Harris, "Fast Fluid Dynamics Simulation on the GPU", *GPU Gems* ch. 38 (2004),
 //! after J. Stam, "Stable Fluids" (SIGGRAPH 1999); the buoyancy of section 38.5 and the
 //! constants, obstacle handling and pass order of P. Rideout, "Simple Fluid Simulation"
-//! (prideout.net, 2010), as used in A. Joyce's Unity coursework.
+//! (prideout.net, 2010), as used in A. Joyce's Unity coursework; the staggered grid of Harlow &
+//! Welch (1965) and Bridson's *Fluid Simulation for Computer Graphics* (2nd ed. 2015); MacCormack
+//! advection (Selle et al. 2008); vorticity confinement (Fedkiw, Stam & Jensen 2001); the
+//! lid-driven cavity of Ghia, Ghia & Shin (1982) as the check ([`cavity`]).
 //!
-//! One step is six passes, in this order (one WGSL file each under `shaders/smoke/`, and one
-//! function each in [`cpu`]):
-//! 1. **advect** velocity, temperature and density along the velocity (semi-Lagrangian
-//!    back-trace, bilinear interpolation by hand), each times its dissipation; solids get 0;
-//! 2. **buoyancy**: `v += dt ((T - T0) sigma - density kappa) up` where `T > T0`;
-//! 3. **impulse**: the scene's source cells get the impulse temperature and density;
-//! 4. **divergence** of the velocity (central differences, solid neighbours' velocity 0); the
-//!    pressure is cleared to 0;
-//! 5. **jacobi**, [`SmokeParams::jacobi_iterations`] times: `p = (pL + pR + pD + pU + alpha div) / 4`,
-//!    a solid neighbour taking the centre's pressure (pure Neumann);
-//! 6. **gradient**: `v -= gradient_scale / cell_size * (pR - pL, pD - pU)`, the normal
-//!    component zeroed next to solids (free slip).
+//! [`SmokeParams::grid`] picks the pipeline ([`SmokePreset`] names the usual sets):
+//! - **staggered** (default; [`staggered`]): face velocities `u` `(H, W + 1)`, `v` `(H + 1, W)`;
+//!   advect (semi-Lagrangian or MacCormack), viscosity, vorticity confinement, buoyancy,
+//!   impulse, divergence, the solve (Jacobi or multigrid, [`crate::solver`]), gradient. A
+//!   converged solve leaves no divergence.
+//! - **collocated** (the seed's; [`cpu`]): six passes, velocity at cell centres: advect,
+//!   buoyancy, impulse, divergence (central differences), Jacobi x
+//!   [`SmokeParams::jacobi_iterations`] (`p = (pL + pR + pD + pU + alpha div) / 4`, a solid
+//!   neighbour taking the centre's pressure), gradient (`gradient_scale / cell_size` times the
+//!   central differences, the normal component zeroed next to solids). Its projection is
+//!   approximate: a checkerboard divergence is invisible to it, and with Rideout's gradient
+//!   scale (`1.125 / h`, where `0.5 / h` would match the divergence) the smooth part is
+//!   over-corrected (measured in `tests/smoke_invariants.rs`).
 //!
-//! [`GpuSmoke`] runs them as compute passes (`5 + jacobi_iterations` dispatches per step);
-//! [`CpuSmoke`] runs [`cpu::step`]. The tests hold the GPU to the CPU pass by pass.
+//! [`GpuSmoke`] runs the passes as compute passes (one WGSL file each under `shaders/smoke/`
+//! and `shaders/solver/`); [`CpuSmoke`] runs the CPU mirrors. The tests hold the GPU to the CPU
+//! pass by pass.
 //!
 //! Units and axes: positions in cells, `(H, W)` grids with row 0 at the top; time in the
 //! units of `dt` (one step advances `dt`); velocity in cells per time unit, so a cell moves
 //! `dt * v` cells per step. Vectors are `(x, y)`: x towards increasing column (right), y towards
 //! increasing row (**down**); "up" (where buoyancy pushes) is `-y`. (GPU Gems and Rideout use
 //! OpenGL's y-up texture space; eddy keeps the image's row order, like its other models.)
-//!
-//! **Known property of this discretisation** (measured in `tests/smoke_invariants.rs`):
-//! velocity lives at cell centres and divergence and gradient are central differences, while
-//! the Jacobi iteration solves the compact 5-point Laplacian. The projection is therefore
-//! approximate: a checkerboard divergence is invisible to it, and with Rideout's gradient scale
-//! (`1.125 / cell_size`, where `0.5 / cell_size` would match the divergence operator) the smooth
-//! part of the divergence is over-corrected. The defaults follow Rideout, as asked;
-//! [`SmokeParams::gradient_scale`] is a parameter.
 
 pub mod cavity;
 pub mod cpu;

@@ -15,8 +15,8 @@
 //!
 //! [`Poisson`] holds the problem, [`multigrid`] solves it with V-cycles on the CPU, one
 //! function per pass, and [`GpuMultigrid`] runs the same passes on the GPU
-//! (`shaders/solver/`); `tests/solver.rs` holds one to the other. Not yet wired into a model
-//! (issue 9 of the tracker: smoke's `--solver multigrid` on the staggered grid).
+//! (`shaders/solver/`); `tests/solver.rs` holds one to the other. The smoke model's staggered
+//! grid solves its projection with them (`--solver`).
 
 pub mod gpu;
 pub mod multigrid;

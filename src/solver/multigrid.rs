@@ -4,10 +4,10 @@
 //! 2000, ch. 3 and 4; Trottenberg, Oosterlee & Schüller, "Multigrid", 2001, sect. 2.8 for the
 //! cell-centred transfers). Level `l + 1` has cells `2 x 2` times as large, `ceil(H / 2) x
 //! ceil(W / 2)` of them; a coarse cell is open when any of its fine cells is, so obstacles are
-//! respected on every level. One V-cycle, one function per pass (each a GPU pass to come):
+//! respected on every level. One V-cycle, one function per pass (each a GPU pass, `shaders/solver/`):
 //! 1. [`smooth`] `pre` times: red-black Gauss-Seidel sweeps (red cells `(r + c)` even, then
 //!    black), `p = (sum of open neighbours' p - b) / (open neighbours)`;
-//! 2. [`residual`](super::residual) `r = b - A p`, [`restrict`]ed to the coarse level as the sum
+//! 2. [`super::residual`] `r = b - A p`, [`restrict`]ed to the coarse level as the sum
 //!    of the four fine residuals (the coarse operator is the same 5-point sum on cells twice as
 //!    large, `(2h)^2 lap = 4 h^2 lap`, so the coarse right-hand side is four times the mean);
 //! 3. the same cycle on the coarse level from zero, for the correction `e`; on the coarsest
