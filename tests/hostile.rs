@@ -62,6 +62,20 @@ fn fixtures(dir: &Path) {
     // (a + b) / 2, which overflows above 1.7e38.
     hot.velocity_y.as_mut_slice().fill(-1.5e38);
     hot.save_npz(&p("hot.npz")).unwrap();
+    // Staggered smoke files gone wrong: one face array without the other, a face array of the
+    // collocated shape, a negative dye.
+    let mut npz = eddy::npz::Npz::create(&p("half-faces.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("velocity_x", &Grid::filled(9, 6, 0.0)).unwrap();
+    npz.finish().unwrap();
+    let mut npz = eddy::npz::Npz::create(&p("face-shape.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("velocity_x", &Grid::filled(8, 6, 0.0)).unwrap();
+    npz.write_f32("velocity_y", &Grid::filled(8, 7, 0.0)).unwrap();
+    npz.finish().unwrap();
+    let mut dye = smoke.clone();
+    dye.dye[1][(3, 4)] = -0.5;
+    dye.save_npz(&p("negative-dye.npz")).unwrap();
     // Arrays of two models in one file; a negative step; a zero-sized array.
     let mut npz = eddy::npz::Npz::create(&p("two-models.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
@@ -93,6 +107,23 @@ fn hostile_input_table() {
     let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
     let (dirpath, out) = (d("a-directory"), d("out.npz"));
     let mut rows = vec![
+        // Smoke's staggered-grid options and files.
+        row(&["run", "--mode", "smoke", "--grid", "collocated"], 2, "--advection semi-lagrangian"),
+        row(&["run", "--mode", "smoke", "--pipeline", "rideout", "--solver", "multigrid"], 2, "use --solver jacobi"),
+        row(&["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--lid", "1"], 2, "the moving lid"),
+        row(&["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--reynolds", "100"], 2, "drop --reynolds"),
+        row(&["run", "--mode", "smoke", "--tolerance", "0"], 2, "never reached in f32"),
+        row(&["run", "--mode", "smoke", "--max-cycles", "0"], 2, "skips the pressure solve"),
+        row(&["run", "--mode", "smoke", "--vorticity", "-1"], 2, "damps the swirls"),
+        row(&["run", "--mode", "smoke", "--viscosity", "-1"], 2, "amplifies every wavelength"),
+        row(&["run", "--mode", "smoke", "--reynolds", "0"], 2, "Reynolds number of a flow is > 0"),
+        row(&["run", "--mode", "smoke", "--dye-hue", "400"], 2, "hues run from 0"),
+        row(&["run", "--mode", "smoke", "--steady", "0"], 2, "must be a number > 0"),
+        row(&["run", "--mode", "smoke", "--steady", "NaN"], 2, "must be a number > 0"),
+        row(&["run", "--mode", "water", "--steady", "1e-5"], 2, "--steady compares smoke's velocity"),
+        row(&["run", "--load", &d("half-faces.npz"), "--mode", "smoke"], 1, "come in pairs"),
+        row(&["run", "--load", &d("face-shape.npz"), "--mode", "smoke"], 1, "(H, W + 1)"),
+        row(&["run", "--load", &d("negative-dye.npz")], 1, "dye[3, 4] = -0.5"),
         // Outputs are checked before the first step.
         row(&["run", "--steps", "5000", "--save", &dirpath], 2, "is a directory"),
         row(&["run", "--steps", "5", "--save", "/proc/eddy-test.npz"], 2, "cannot create files in its folder"),

@@ -542,25 +542,31 @@ impl ParamTable for SmokeParams {
 
     fn check_together(&self) -> Result<(), ParamError> {
         if self.grid == GridLayout::Collocated {
-            let staggered_only = |name: &'static str, value: String, what: &str| {
+            let staggered_only = |name: &'static str, value: String, what: &str, off: &str| {
                 Err(ParamError::new(
                     name,
                     value,
-                    format!("{what} is built on the staggered grid's faces: use --grid staggered, or drop --{name}"),
+                    format!(
+                        "{what} is built on the staggered grid's faces: for the collocated grid use --pipeline \
+                         gpu-gems or rideout (which leave it off) or {}; or keep --grid staggered",
+                        if off.is_empty() { format!("drop --{name}") } else { format!("--{name} {off}") }
+                    ),
                 ))
             };
             if self.advection == Advection::MacCormack {
-                return staggered_only("advection", "maccormack".into(), "MacCormack advection");
+                return staggered_only("advection", "maccormack".into(), "MacCormack advection", "semi-lagrangian");
             }
             if self.vorticity != 0.0 {
-                return staggered_only("vorticity", self.vorticity.to_string(), "vorticity confinement");
+                return staggered_only("vorticity", self.vorticity.to_string(), "vorticity confinement", "0");
             }
-            if self.viscosity != 0.0 || self.reynolds.is_some() {
-                let name = if self.reynolds.is_some() { "reynolds" } else { "viscosity" };
-                return staggered_only(name, self.viscosity_for(1).to_string(), "viscous diffusion");
+            if self.reynolds.is_some() {
+                return staggered_only("reynolds", self.viscosity_for(1).to_string(), "viscous diffusion", "");
+            }
+            if self.viscosity != 0.0 {
+                return staggered_only("viscosity", self.viscosity.to_string(), "viscous diffusion", "0");
             }
             if self.lid != 0.0 {
-                return staggered_only("lid", self.lid.to_string(), "the moving lid");
+                return staggered_only("lid", self.lid.to_string(), "the moving lid", "0");
             }
         }
         if self.solver == Solver::Multigrid && self.grid == GridLayout::Collocated {
@@ -568,7 +574,7 @@ impl ParamTable for SmokeParams {
                 "solver",
                 "multigrid",
                 "the multigrid solves the staggered grid's Poisson problem; the collocated grid's projection \
-                 is inexact whatever the solver: use --grid staggered, or --solver jacobi",
+                 is inexact whatever the solver: keep --grid staggered, or use --solver jacobi",
             ));
         }
         Ok(())
