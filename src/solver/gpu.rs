@@ -157,35 +157,29 @@ impl GpuMultigrid {
                 }
             })
             .collect();
-        let jacobi = Kernel::new(
-            device,
-            "solver/jacobi",
-            shaders::SOLVER_JACOBI,
-            WORKGROUP,
-            &[
-                binding::storage_read(0, R32),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, BITS),
-                binding::storage_write(3, R32),
-            ],
-        );
-        let jacobi2 = Kernel::new(
-            device,
-            "solver/jacobi2",
-            shaders::SOLVER_JACOBI2,
-            WORKGROUP,
-            &[
-                binding::storage_read(0, R32),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, BITS),
-                binding::storage_write(3, R32),
-            ],
-        );
+        // One and two iterations per dispatch: the same bindings (pressure, rhs, walls, out).
+        let jacobi_kernel = |label, source| {
+            Kernel::new(
+                device,
+                label,
+                source,
+                WORKGROUP,
+                &[
+                    binding::storage_read(0, R32),
+                    binding::storage_read(1, R32),
+                    binding::storage_read(2, BITS),
+                    binding::storage_write(3, R32),
+                ],
+            )
+        };
+        let jacobi = jacobi_kernel("solver/jacobi", shaders::SOLVER_JACOBI);
+        let jacobi2 = jacobi_kernel("solver/jacobi2", shaders::SOLVER_JACOBI2);
         let [p, rhs, scratch, solid] = &levels[0].views;
-        let jacobi_groups = [(p, scratch), (scratch, p)]
-            .map(|(from, to)| jacobi.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]));
-        let jacobi2_groups = [(p, scratch), (scratch, p)]
-            .map(|(from, to)| jacobi2.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]));
+        let ping_pong = |k: &Kernel| {
+            [(p, scratch), (scratch, p)]
+                .map(|(from, to)| k.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]))
+        };
+        let (jacobi_groups, jacobi2_groups) = (ping_pong(&jacobi), ping_pong(&jacobi2));
         Self {
             levels,
             groups,
