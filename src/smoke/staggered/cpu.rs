@@ -282,7 +282,8 @@ pub fn faces_from_centres(vx: &Grid<f32>, vy: &Grid<f32>, solid: &Grid<u8>) -> (
 /// solid or outside neighbour reads the cell's own velocity; 0 in solids. `(H, W)`.
 pub fn vorticity(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>) -> Grid<f32> {
     let (h, w) = solid.shape();
-    let centre = |r: usize, c: usize| (0.5 * u[(r, c)] + 0.5 * u[(r, c + 1)], 0.5 * v[(r, c)] + 0.5 * v[(r + 1, c)]);
+    let (cx, cy) = centres(u, v, solid);
+    let centre = |r: usize, c: usize| (cx[(r, c)], cy[(r, c)]);
     Grid::from_fn(w, h, |r, c| {
         if solid[(r, c)] != 0 {
             return 0.0;
