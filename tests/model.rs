@@ -296,3 +296,18 @@ fn every_view_of_every_model_draws() {
         }
     }
 }
+
+/// Pouring water along a drag leaves a continuous stream, not one disc per pointer event: after
+/// one long move across an empty box, every column along the path holds water.
+#[test]
+fn pouring_along_a_drag_leaves_a_stream() {
+    use eddy::model::tools::{Stroke, Tool};
+    let gpu = common::gpu();
+    let state = AnyState::Water(WaterState { mass: Grid::filled(96, 32, 0.0), solid: Grid::filled(96, 32, 0) });
+    let mut model =
+        AnyModel::new(&gpu.device, &gpu.queue, &state, &ModelParams::defaults(ModelKind::Water), 0).unwrap();
+    model.stroke(&Stroke { from: (10.0, 16.0), to: (86.0, 16.0), tool: Tool::Fluid, erase: false }).unwrap();
+    let AnyState::Water(s) = model.read_state().unwrap() else { panic!("water") };
+    let dry: Vec<usize> = (10..86).filter(|&c| (0..32).all(|r| s.mass[(r, c)] <= 0.0)).collect();
+    assert!(dry.is_empty(), "columns the drag crossed got no water: {dry:?}");
+}

@@ -352,7 +352,11 @@ impl AnyModel {
                         w.brush(&Brush { center, radius, scale: 0.0, add: 0.0 });
                     }
                 } else if fluid {
-                    w.brush(&Brush { center: s.to, radius, scale: 1.0, add: POUR });
+                    // A stream along the drag: every stamp but the move's start, poured by the
+                    // last call (a pointer that did not move pours once, at its place).
+                    for &center in &stamps[1..] {
+                        w.brush(&Brush { center, radius, scale: 1.0, add: POUR });
+                    }
                 }
             }
             Sim::Smoke(sm) => {

@@ -113,6 +113,9 @@ struct Live {
     paused: bool,
     step_once: bool,
     minimized: bool,
+    /// Something changed since the last frame (input, a resize): paused, the viewer draws a
+    /// frame only then, and otherwise sleeps until the next event.
+    dirty: bool,
     pointer: Pointer,
     frames: u64,
     title_clock: Instant,
@@ -178,6 +181,7 @@ impl App {
             minimized: inner.width == 0 || inner.height == 0,
             pointer: Pointer::default(),
             frames: 0,
+            dirty: true,
             title_clock: Instant::now(),
             title_frames: 0,
             title_steps: 0,
@@ -212,6 +216,9 @@ impl ApplicationHandler for App {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
         let Some(live) = self.live.as_mut() else { return };
+        if !matches!(event, WindowEvent::RedrawRequested) {
+            live.dirty = true;
+        }
         let result = match event {
             WindowEvent::CloseRequested => {
                 event_loop.exit();
@@ -243,9 +250,16 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _: &ActiveEventLoop) {
+    /// Running, or asked for a fixed number of frames: draw continuously. Paused: draw only
+    /// after something changed, and wait for events in between (no CPU or GPU spent idle).
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(live) = &self.live {
-            live.window.request_redraw();
+            if !live.paused || live.dirty || self.options.frames.is_some() {
+                event_loop.set_control_flow(ControlFlow::Poll);
+                live.window.request_redraw();
+            } else {
+                event_loop.set_control_flow(ControlFlow::Wait);
+            }
         }
     }
 }
@@ -405,6 +419,7 @@ impl Live {
         self.gpu.check()?;
         let steps = if self.paused { self.step_once as u32 } else { o.steps_per_frame };
         self.step_once = false;
+        self.dirty = false;
         if steps > 0 {
             self.model().step(steps);
             self.title_steps += steps as u64;
@@ -456,7 +471,7 @@ impl Live {
 
     fn update_title(&mut self) -> Result<(), Error> {
         let dt = self.title_clock.elapsed().as_secs_f64();
-        if dt < 0.5 {
+        if dt < 0.5 && !self.paused {
             return Ok(());
         }
         let (fps, rate) = (self.title_frames as f64 / dt, self.title_steps as f64 / dt);
