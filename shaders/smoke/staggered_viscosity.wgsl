@@ -1,6 +1,6 @@
 // Staggered smoke pass, one Jacobi iteration of the implicit viscous diffusion (GPU Gems 38.2),
 // (1 + 4k) u - k sum(neighbours) = b with k = nu dt (cells^2). For each open face:
-// x' = (b + k (sum of neighbours) + 2 k U n_g) / (1 + k (4 + n_g)). A closed neighbour along the
+// x' = (b + k (sum of open neighbours + sum over ghosts of 2 U)) / (1 + k (4 + n_g)). A closed neighbour along the
 // face's own axis holds the wall's normal velocity (its stored 0); a closed or outside
 // neighbour across it is a no-slip wall half a cell away, ghost value 2 U - x, U = the lid's
 // speed above the top row of u faces, else 0; n_g counts them. Closed faces keep x.

@@ -1,8 +1,8 @@
 // Pressure solve: two Jacobi iterations in one dispatch (the arithmetic of jacobi.wgsl twice,
 // without the intermediate texture): each open cell computes the first iteration's value at
 // itself and at its open neighbours from the pressure around them, then its own second
-// iteration from those. Half the dispatches (and barriers) for 13 pressure loads per cell
-// instead of 10. CPU mirror: `jacobi` in src/solver/mod.rs, twice.
+// iteration from those. Half the dispatches (and barriers) for 37 texel loads per cell (13
+// distinct pressure texels) instead of 14. CPU mirror: `jacobi` in src/solver/mod.rs, twice.
 
 @group(0) @binding(0) var pressure: texture_storage_2d<r32float, read>;
 @group(0) @binding(1) var rhs: texture_storage_2d<r32float, read>;

@@ -77,7 +77,9 @@ impl Transport<'_> {
         let back = bilinear(predicted, fx + offset.0, fy + offset.1);
         let value = predicted[(r, c)] + 0.5 * (f[(r, c)] - back);
         let (lo, hi) = bilinear_bounds(f, bx + offset.0, by + offset.1);
-        value.clamp(lo, hi)
+        // WGSL's clamp, min(max(x, lo), hi): no panic on a NaN bound, so a run that blows up
+        // reaches the non-finite checks as on the GPU.
+        value.max(lo).min(hi)
     }
 
     /// `f` advected by the scheme, times `dissipation`; closed nodes 0.
@@ -133,12 +135,13 @@ pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
 }
 
 /// One Jacobi iteration of the viscous diffusion (pass `staggered_viscosity.wgsl`): for each
-/// open face, `x' = (b + k (sum of its neighbours) + 2 k U n_g) / (1 + k (4 + n_g))` with `k =
-/// nu dt` (cells^2), `b` the velocity before diffusion and `x` the iterate. A neighbour along
-/// the face's own axis that is closed holds the wall's normal velocity (its stored 0). A
-/// neighbour across it that is closed or beyond the grid is a no-slip wall half a cell away:
-/// its ghost value `2 U - x` (Bridson, 2nd ed., sect. 10.3) moves `x` to the diagonal; `U` is
-/// [`SmokeParams::lid`] for the `u` faces under the top edge, else 0. `n_g` counts such ghosts.
+/// open face, `x' = (b + k (sum of its open neighbours + sum over ghosts of 2 U)) / (1 + k (4 +
+/// n_g))` with `k = nu dt` (cells^2), `b` the velocity before diffusion and `x` the iterate. A
+/// neighbour along the face's own axis that is closed holds the wall's normal velocity (its
+/// stored 0). A neighbour across it that is closed or beyond the grid is a no-slip wall half a
+/// cell away: its ghost value `2 U - x` (Bridson, 2nd ed., sect. 10.3) moves `x` to the
+/// diagonal; `U` is [`SmokeParams::lid`] for the ghost above the top row of `u` faces, else 0.
+/// `n_g` counts the ghosts.
 pub fn viscosity_iteration(
     (xu, xv): (&Grid<f32>, &Grid<f32>),
     (bu, bv): (&Grid<f32>, &Grid<f32>),

@@ -1,12 +1,14 @@
-//! The staggered smoke step on the GPU, one struct per pass (`shaders/smoke/staggered_*.wgsl`)
-//! plus the pressure solve ([`GpuMultigrid`]: Jacobi iterations or V-cycles on its finest
-//! level).
+//! The staggered smoke step on the GPU: a kernel and its bind groups per pass
+//! (`shaders/smoke/staggered_*.wgsl`) plus the pressure solve ([`GpuMultigrid`]: Jacobi
+//! iterations or V-cycles on its finest level).
 //!
 //! Textures: face velocities `u` (`(W + 1) x H` texels) and `v` (`W x (H + 1)`), `r32float`,
-//! ping-ponged together by the advection; buoyancy, impulse and the gradient subtraction are
-//! pointwise and update them in place (`read_write`). Temperature, density, the solid bits, the
-//! divergence and the cell-centre velocity (`rg32float`, for the views) are the smoke model's
-//! shared fields (`super::super::gpu`). The pressure and the right-hand side live in the
+//! ping-ponged together by the advection and the viscous diffusion; confinement, buoyancy,
+//! impulse and the gradient subtraction are pointwise and update them in place (`read_write`).
+//! Temperature, density, the dye (`rgba32float`, ping-ponged by the advection and the impulse),
+//! the solid bits, the divergence, the vorticity and the cell-centre velocity (`rg32float`, for
+//! the views) are the smoke model's shared fields (`super::super::gpu`); scratch textures hold
+//! MacCormack's predictions. The pressure and the right-hand side live in the
 //! solver's finest level. After the projection, `staggered_centres.wgsl` writes the
 //! cell-centre velocity and the divergence left (`after`), which the statistics read.
 
@@ -81,7 +83,7 @@ pub(crate) struct Shared<'a> {
 /// mirror).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StaggeredPass {
-    /// Temperature and density ([`super::cpu::advect_scalars`]).
+    /// Temperature, density and dye ([`super::cpu::advect_scalars`]).
     AdvectScalars,
     /// Face velocities ([`super::cpu::advect_velocity`]).
     AdvectVelocity,
@@ -553,8 +555,9 @@ impl StaggeredPasses {
     }
 
     /// Records one pass's dispatches (not [`StaggeredPass::Solve`], which records its own
-    /// compute passes) and swaps what it wrote: the scalars (advect scalars) or the faces
-    /// (advect velocity, viscosity). `impulse` picks the impulse uniform.
+    /// compute passes) and swaps what it wrote: the scalars and the dye (advect scalars), the
+    /// faces (advect velocity, viscosity), the dye (impulse). `impulse` picks the impulse
+    /// uniform.
     pub fn dispatch(
         &mut self,
         pass: &mut wgpu::ComputePass<'_>,
