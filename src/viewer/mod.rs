@@ -345,7 +345,15 @@ impl Live {
                 model.set_view(view)?;
                 self.models[i] = Some(model);
             }
-            Key::Character("v" | "V") => self.model().cycle_view(),
+            Key::Character("v" | "V") => {
+                let views = self.current.info().views;
+                if views.len() < 2 {
+                    // Say so rather than do nothing silently.
+                    self.notice = format!("{} has one field to show ({})", self.current, views[0].name);
+                } else {
+                    self.model().cycle_view();
+                }
+            }
             Key::Character(c) => {
                 if let Some(ch) = c.chars().next()
                     && c.chars().count() == 1
