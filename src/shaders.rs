@@ -47,9 +47,9 @@ modules! {
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
     /// Pressure solve: one Jacobi iteration on the finest level.
-    SOLVER_JACOBI = "solver/jacobi": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi.wgsl"];
+    SOLVER_JACOBI = "solver/jacobi": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi_step.wgsl", "solver/jacobi.wgsl"];
     /// Pressure solve: two Jacobi iterations in one dispatch.
-    SOLVER_JACOBI2 = "solver/jacobi2": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi2.wgsl"];
+    SOLVER_JACOBI2 = "solver/jacobi2": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi_step.wgsl", "solver/jacobi2.wgsl"];
     /// Pressure solve statistics: squared residual and right-hand side per row.
     SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
