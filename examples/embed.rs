@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         view_formats: &[],
     });
     let view = target.create_view(&Default::default());
-    let renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm);
+    let mut renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm);
     let mut encoder = device.create_command_encoder(&Default::default());
     sim.encode_steps(&mut encoder, 500);
     renderer.draw(&device, &queue, &mut encoder, &view, size, &sim);

@@ -36,4 +36,8 @@ pub enum Error {
     /// A parameter out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// Anything else, said in one line (a model this adapter cannot run, a field a model does
+    /// not have, a script's action that does not apply).
+    #[error("{0}")]
+    Message(String),
 }

@@ -33,6 +33,7 @@
 
 #![warn(missing_docs)]
 
+pub mod colour;
 pub mod error;
 pub mod files;
 pub mod gas;
@@ -40,8 +41,10 @@ pub mod gpu;
 pub mod grid;
 pub mod model;
 pub mod npz;
+pub mod record;
 pub mod render;
 pub mod scene;
+pub mod script;
 pub mod shaders;
 pub mod smoke;
 pub mod solver;

@@ -98,20 +98,33 @@ fn quiet_device_select() {
 }
 
 #[cfg(feature = "viewer")]
-fn view(args: cli::ViewArgs) -> cli::Result {
+fn view(mut args: cli::ViewArgs) -> cli::Result {
     use cli::usage;
+    use eddy::model::SessionOptions;
     use eddy::viewer::{Start, ViewerOptions};
     if args.scale == 0 {
         return Err(usage("--scale must be at least 1 pixel per cell"));
     }
-    if !(1..=1000).contains(&args.steps_per_frame) {
+    if let Some(n) = args.steps_per_frame
+        && !(1..=1000).contains(&n)
+    {
         return Err(usage("--steps-per-frame must be 1..=1000 (more freezes the window between frames)"));
     }
+    let script = match &args.script {
+        Some(path) => {
+            let script = eddy::script::Script::load(path).map_err(usage)?;
+            cli::check_script_outputs(&script)?;
+            args.sim.fill_from(&script);
+            Some(script)
+        }
+        None => None,
+    };
     let setup = args.sim.setup()?;
     let kind = setup.kind;
     if let Some(f) = &args.field {
         kind.view(f).map_err(|e| usage(format!("--field {e}")))?;
     }
+    let colour_map = args.colour_map.as_deref().map(eddy::colour::ColourMap::from_name).transpose().map_err(usage)?;
     if let Some(path) = &args.screenshot {
         eddy::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
         cli::check_extension("--screenshot", path, "png")?;
@@ -123,15 +136,16 @@ fn view(args: cli::ViewArgs) -> cli::Result {
         cli::start::Origin::Preset { name, seed, .. } => (Start::Scene(eddy::scene::SceneSource::Preset(name)), seed),
     };
     let options = ViewerOptions {
-        params: setup.params,
-        start,
-        size,
-        seed,
+        session: SessionOptions { params: setup.params, start, size, seed },
         steps_per_frame: args.steps_per_frame,
         scale: args.scale,
         field: args.field,
+        colour_map,
         frames: args.frames,
         screenshot: args.screenshot,
+        script,
+        demo: args.demo,
+        panel: !args.no_panel,
     };
     Ok(eddy::viewer::run(options)?)
 }

@@ -2,21 +2,76 @@
 //!
 //! One render pipeline per model ([`WaterRenderer`], [`GasRenderer`], [`SmokeRenderer`]): a full-screen triangle
 //! whose fragment shader looks up the cells under each pixel and colour-maps them
-//! (`shaders/render/*.wgsl`). The same code draws the viewer's window and the runner's PNG
-//! frames ([`FrameTarget`]), so both show the same pixels.
+//! (`shaders/render/*.wgsl`) through a [`ColourMap`]'s lookup table. The same code draws the
+//! viewer's window and the runner's PNG frames ([`FrameTarget`]), so both show the same pixels.
+//! A draw fills an [`Area`] of its target: the whole target, or a letterboxed rectangle in which
+//! cells stay square.
 
+use crate::colour::{ColourMap, Legend};
 use crate::gas::GpuGas;
 use crate::gpu::{self, GpuError};
 use crate::shaders;
 use crate::smoke::GpuSmoke;
 use crate::water::GpuWater;
 
+/// The rectangle of a render target a draw fills, pixels (x right, y down from the top-left).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    /// Top-left corner in the target, pixels.
+    pub origin: (f32, f32),
+    /// Width and height, pixels (> 0).
+    pub size: (f32, f32),
+}
+
+impl Area {
+    /// The whole of a `(width, height)` target.
+    pub fn full(target: (u32, u32)) -> Self {
+        Area { origin: (0.0, 0.0), size: (target.0.max(1) as f32, target.1.max(1) as f32) }
+    }
+
+    /// The largest rectangle of aspect `grid` (`(W, H)` cells) centred in `within`, whole pixels:
+    /// cells stay square, the rest of `within` is a border (letterboxing).
+    pub fn letterbox(within: Area, grid: (u32, u32)) -> Self {
+        let scale = (within.size.0 / grid.0.max(1) as f32).min(within.size.1 / grid.1.max(1) as f32);
+        let size = ((grid.0 as f32 * scale).floor().max(1.0), (grid.1 as f32 * scale).floor().max(1.0));
+        let origin = (
+            (within.origin.0 + (within.size.0 - size.0) * 0.5).round(),
+            (within.origin.1 + (within.size.1 - size.1) * 0.5).round(),
+        );
+        Area { origin, size }
+    }
+
+    /// The cell coordinates `(col, row)` (continuous; cell `(r, c)` spans `[c, c + 1)`) under
+    /// pixel `p`, for a `(W, H)` grid drawn here; outside the area they run past `0..W`, `0..H`.
+    pub fn cell_at(&self, p: (f32, f32), grid: (u32, u32)) -> (f32, f32) {
+        ((p.0 - self.origin.0) / self.size.0 * grid.0 as f32, (p.1 - self.origin.1) / self.size.1 * grid.1 as f32)
+    }
+
+    /// Whether pixel `p` is inside.
+    pub fn contains(&self, p: (f32, f32)) -> bool {
+        p.0 >= self.origin.0
+            && p.1 >= self.origin.1
+            && p.0 < self.origin.0 + self.size.0
+            && p.1 < self.origin.1 + self.size.1
+    }
+}
+
+impl From<(u32, u32)> for Area {
+    fn from(target: (u32, u32)) -> Self {
+        Area::full(target)
+    }
+}
+
 /// A full-screen-triangle pipeline whose fragment stage reads a uniform (binding 0), an
-/// unfilterable float texture (1) and a uint texture (2).
+/// unfilterable float texture (1), a uint texture (2) and the colour map's lookup table (3).
 struct Fullscreen {
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
+    lut: wgpu::Texture,
+    lut_view: wgpu::TextureView,
+    /// The map whose table `lut` holds.
+    map: Option<ColourMap>,
     srgb: bool,
 }
 
@@ -56,6 +111,7 @@ impl Fullscreen {
                 ),
                 entry(1, texture(wgpu::TextureSampleType::Float { filterable: false })),
                 entry(2, texture(wgpu::TextureSampleType::Uint)),
+                entry(3, texture(wgpu::TextureSampleType::Float { filterable: false })),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -85,10 +141,23 @@ impl Fullscreen {
             cache: None,
         });
         let uniform = gpu::uniform_buffer(device, label, uniform_size);
-        Self { pipeline, layout, uniform, srgb: format.is_srgb() }
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let lut = gpu::texture_2d(device, "colour map", (256, 1), wgpu::TextureFormat::Rgba8Unorm, usage);
+        let lut_view = lut.create_view(&Default::default());
+        Self { pipeline, layout, uniform, lut, lut_view, map: None, srgb: format.is_srgb() }
     }
 
-    /// Records a draw filling `target` with `uniform` and the two field textures bound.
+    /// Uploads `map`'s lookup table unless it is the one already there.
+    fn use_map(&mut self, queue: &wgpu::Queue, map: ColourMap) {
+        if self.map != Some(map) {
+            let lut = map.lut();
+            gpu::upload(queue, &self.lut, bytemuck::cast_slice(&lut), 4);
+            self.map = Some(map);
+        }
+    }
+
+    /// Records a draw filling `area` of `target` with `uniform`, the two field textures and the
+    /// colour map bound. The whole target is cleared to black first (the letterbox's border).
     #[allow(clippy::too_many_arguments)]
     fn draw(
         &self,
@@ -96,6 +165,7 @@ impl Fullscreen {
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
+        area: Area,
         uniform: &[u8],
         field: &wgpu::TextureView,
         solid: &wgpu::TextureView,
@@ -108,6 +178,7 @@ impl Fullscreen {
                 wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(field) },
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(solid) },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.lut_view) },
             ],
         });
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -123,25 +194,34 @@ impl Fullscreen {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        pass.set_viewport(area.origin.0, area.origin.1, area.size.0, area.size.1, 0.0, 1.0);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         pass.draw(0..3, 0..1);
     }
 }
 
-/// Mirrors `struct View` in `shaders/render/water.wgsl` (32 bytes).
+/// Mirrors `struct View` in `shaders/render/water.wgsl` (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct WaterView {
     grid: [f32; 2],
-    target_size: [f32; 2],
+    area_size: [f32; 2],
+    area_origin: [f32; 2],
     min_mass: f32,
     srgb_target: u32,
+    use_map: u32,
+    map_high: f32,
     _pad: [f32; 2],
 }
 
+/// Water mass at the high end of a colour map, full cells: compressed water reaches about
+/// `1 + max_compress * depth` (Elsts), so 1.5 shows 25 cells of depth at the default 0.02.
+const WATER_MAP_HIGH: f32 = 1.5;
+
 /// Draws a [`GpuWater`]'s mass field: air near-white, thin water light blue darkening with mass,
-/// compressed water (mass > 1) darker still, solids brown (after Elsts' `water_sim` drawing).
+/// compressed water (mass > 1) darker still, solids brown (after Elsts' `water_sim` drawing); or,
+/// with a colour map, open cells by the map over `[0, 1.5]` full cells.
 pub struct WaterRenderer(Fullscreen);
 
 impl WaterRenderer {
@@ -151,49 +231,88 @@ impl WaterRenderer {
         Self(Fullscreen::new(device, "render/water", shaders::RENDER_WATER, std::mem::size_of::<WaterView>(), format))
     }
 
-    /// Records a draw of `sim`'s current mass field filling `target` (`target_size` pixels).
+    /// How the mass is coloured with `map` ([`ColourMap::Own`]: Elsts' blues).
+    pub fn legend(map: ColourMap) -> Legend {
+        match map {
+            ColourMap::Own => {
+                Legend::Own("air white, water light to dark blue (full at 1, darker compressed), ground brown")
+            }
+            map => Legend::Scale { low: 0.0, high: WATER_MAP_HIGH, unit: "full cells", map },
+        }
+    }
+
+    /// Records a draw of `sim`'s current mass field filling `area` of `target` (a `(width,
+    /// height)` converts to the whole target) in Elsts' colours.
     pub fn draw(
-        &self,
+        &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
-        target_size: (u32, u32),
+        area: impl Into<Area>,
         sim: &GpuWater,
     ) {
+        self.draw_with(device, queue, encoder, target, area.into(), sim, ColourMap::Own)
+    }
+
+    /// As [`Self::draw`], with a colour map.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_with(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        area: Area,
+        sim: &GpuWater,
+        map: ColourMap,
+    ) {
         let (w, h) = sim.size();
+        self.0.use_map(queue, map);
         let view = WaterView {
             grid: [w as f32, h as f32],
-            target_size: [target_size.0 as f32, target_size.1 as f32],
+            area_size: [area.size.0, area.size.1],
+            area_origin: [area.origin.0, area.origin.1],
             min_mass: sim.params().min_mass,
             srgb_target: self.0.srgb as u32,
+            use_map: (map != ColourMap::Own) as u32,
+            map_high: WATER_MAP_HIGH,
             _pad: [0.0; 2],
         };
-        self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), sim.mass_view(), sim.solid_view());
+        let (field, solid) = (sim.mass_view(), sim.solid_view());
+        self.0.draw(device, queue, encoder, target, area, bytemuck::bytes_of(&view), field, solid);
     }
 }
 
 /// Which gas field a [`GasRenderer`] shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GasField {
-    /// Density: dark (0.5 and below) through purple (ambient 1) and orange to yellow (2.5 and above).
+    /// Density: the colour map over `[0.5, 2.5]` (ambient 1 a third of the way up).
     #[default]
     Density,
     /// Velocity: hue = direction, brightness = speed (full at 0.25 cells/step).
     Velocity,
 }
 
-/// Mirrors `struct View` in `shaders/render/gas.wgsl` (32 bytes).
+/// Mirrors `struct View` in `shaders/render/gas.wgsl` (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct GasView {
     grid: [f32; 2],
-    target_size: [f32; 2],
+    area_size: [f32; 2],
+    area_origin: [f32; 2],
     field: u32,
     srgb_target: u32,
     density_low: f32,
     density_high: f32,
+    speed_full: f32,
+    _pad: f32,
 }
+
+/// Gas density at the colour map's ends (ambient 1).
+const GAS_DENSITY: (f32, f32) = (0.5, 2.5);
+/// Gas speed drawn at full brightness, cells/step.
+const GAS_SPEED_FULL: f32 = 0.25;
 
 /// Draws a [`GpuGas`]: density or velocity, resampled at cell corners (the mean of the open
 /// cells around each corner, as the source draws it) and interpolated across cells; walls grey.
@@ -205,28 +324,51 @@ impl GasRenderer {
         Self(Fullscreen::new(device, "render/gas", shaders::RENDER_GAS, std::mem::size_of::<GasView>(), format))
     }
 
-    /// Records a draw of `sim`'s `field` filling `target` (`target_size` pixels).
+    /// How `field` is coloured with `map` (density: [`ColourMap::Own`] means inferno).
+    pub fn legend(field: GasField, map: ColourMap) -> Legend {
+        match field {
+            GasField::Density => Legend::Scale {
+                low: GAS_DENSITY.0,
+                high: GAS_DENSITY.1,
+                unit: "mass/cell",
+                map: if map == ColourMap::Own { ColourMap::Inferno } else { map },
+            },
+            GasField::Velocity => Legend::Direction { full_speed: GAS_SPEED_FULL, unit: "cells/step" },
+        }
+    }
+
+    /// Records a draw of `sim`'s `field` filling `area` of `target` (a `(width, height)`
+    /// converts to the whole target), density in the colour map `map`.
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
-        &self,
+        &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
-        target_size: (u32, u32),
+        area: impl Into<Area>,
         sim: &GpuGas,
         field: GasField,
+        map: ColourMap,
     ) {
         let (w, h) = sim.size();
+        let area = area.into();
+        if let Legend::Scale { map, .. } = Self::legend(field, map) {
+            self.0.use_map(queue, map);
+        }
         let view = GasView {
             grid: [w as f32, h as f32],
-            target_size: [target_size.0 as f32, target_size.1 as f32],
+            area_size: [area.size.0, area.size.1],
+            area_origin: [area.origin.0, area.origin.1],
             field: (field == GasField::Velocity) as u32,
             srgb_target: self.0.srgb as u32,
-            density_low: 0.5,
-            density_high: 2.5,
+            density_low: GAS_DENSITY.0,
+            density_high: GAS_DENSITY.1,
+            speed_full: GAS_SPEED_FULL,
+            _pad: 0.0,
         };
-        self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), sim.state_view(), sim.solid_view());
+        let (state, solid) = (sim.state_view(), sim.solid_view());
+        self.0.draw(device, queue, encoder, target, area, bytemuck::bytes_of(&view), state, solid);
     }
 }
 
@@ -237,31 +379,33 @@ pub enum SmokeField {
     /// collocated grid, which carries no dye, shows its density).
     #[default]
     Dye,
-    /// Density: white smoke over a dark background, full white at 1.
+    /// Density: white smoke over a dark background, full white at 1 (or a colour map over `[0, 1]`).
     Density,
-    /// Temperature: heat ramp, full white at the impulse temperature.
+    /// Temperature: the colour map over `[0, impulse temperature]`.
     Temperature,
-    /// Speed `|v|`: heat ramp, full white at 20 cells per time unit.
+    /// Speed `|v|`: the colour map over `[0, 20]` cells per time unit.
     Speed,
-    /// Pressure of the last solve: blue (negative) to red (positive), full at +-10.
+    /// Pressure of the last solve: the colour map over `[-10, 10]`.
     Pressure,
-    /// Divergence before the last projection: blue to red, full at +-1 per time unit.
+    /// Divergence before the last projection: the colour map over `[-1, 1]` per time unit.
     Divergence,
-    /// Vorticity (curl, staggered grid): blue (clockwise on screen) to red, full at +-1 per
-    /// time unit.
+    /// Vorticity (curl, staggered grid): the colour map over `[-1, 1]` per time unit, positive
+    /// counter-clockwise on screen.
     Vorticity,
 }
 
-/// Mirrors `struct View` in `shaders/render/smoke.wgsl` (32 bytes).
+/// Mirrors `struct View` in `shaders/render/smoke.wgsl` (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct SmokeView {
     grid: [f32; 2],
-    target_size: [f32; 2],
+    area_size: [f32; 2],
+    area_origin: [f32; 2],
     field: u32,
     srgb_target: u32,
     scale: f32,
-    _pad: f32,
+    use_map: u32,
+    _pad: [f32; 2],
 }
 
 /// Draws one field of a [`GpuSmoke`], interpolated bilinearly between cell centres; solids grey.
@@ -273,40 +417,82 @@ impl SmokeRenderer {
         Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, std::mem::size_of::<SmokeView>(), format))
     }
 
-    /// Records a draw of `sim`'s `field` filling `target` (`target_size` pixels).
+    /// The shader's field index and the value at the map's high end for `field` of `sim`.
+    fn scale(sim: &GpuSmoke, field: SmokeField) -> (u32, f32) {
+        match field {
+            SmokeField::Dye if sim.grid() == crate::smoke::GridLayout::Staggered => (6, 1.0),
+            SmokeField::Density | SmokeField::Dye => (0, 1.0),
+            SmokeField::Temperature => (1, sim.params().impulse_temperature.abs().max(1e-6)),
+            SmokeField::Speed => (2, 20.0),
+            SmokeField::Pressure => (3, 10.0),
+            SmokeField::Divergence => (4, 1.0),
+            SmokeField::Vorticity => (5, 1.0),
+        }
+    }
+
+    /// How `field` of `sim` is coloured with `map`. [`ColourMap::Own`] is white smoke for the
+    /// density, the dye's own colours, inferno for temperature and speed, blue-red for the signed
+    /// fields.
+    pub fn legend(sim: &GpuSmoke, field: SmokeField, map: ColourMap) -> Legend {
+        let (index, scale) = Self::scale(sim, field);
+        let (low, unit, default) = match index {
+            6 => return Legend::Own("the dye's colours added to the dark background, each channel full at 1"),
+            0 if map == ColourMap::Own => {
+                return Legend::Own("white smoke over dark blue-grey, full white at density 1");
+            }
+            0 => (0.0, "density", ColourMap::Inferno),
+            1 => (0.0, "temperature", ColourMap::Inferno),
+            2 => (0.0, "cells/time unit", ColourMap::Inferno),
+            3 => (-scale, "cells²/time unit", ColourMap::BlueRed),
+            _ => (-scale, "1/time unit", ColourMap::BlueRed),
+        };
+        Legend::Scale { low, high: scale, unit, map: if map == ColourMap::Own { default } else { map } }
+    }
+
+    /// Records a draw of `sim`'s `field` filling `area` of `target` (a `(width, height)`
+    /// converts to the whole target) with the colour map `map` (see [`Self::legend`]).
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
-        &self,
+        &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
-        target_size: (u32, u32),
+        area: impl Into<Area>,
         sim: &GpuSmoke,
         field: SmokeField,
+        map: ColourMap,
     ) {
         let (w, h) = sim.size();
-        let (index, scale, texture) = match field {
-            SmokeField::Dye if sim.grid() == crate::smoke::GridLayout::Staggered => (6, 1.0, sim.dye_view()),
-            SmokeField::Density | SmokeField::Dye => (0, 1.0, sim.density_view()),
-            SmokeField::Temperature => (1, sim.params().impulse_temperature.abs().max(1e-6), sim.temperature_view()),
-            SmokeField::Speed => (2, 20.0, sim.velocity_view()),
-            SmokeField::Pressure => (3, 10.0, sim.pressure_view()),
-            SmokeField::Divergence => (4, 1.0, sim.divergence_view()),
-            SmokeField::Vorticity => {
+        let area = area.into();
+        let (index, scale) = Self::scale(sim, field);
+        let legend = Self::legend(sim, field, map);
+        if let Legend::Scale { map, .. } = legend {
+            self.0.use_map(queue, map);
+        }
+        let texture = match index {
+            6 => sim.dye_view(),
+            0 => sim.density_view(),
+            1 => sim.temperature_view(),
+            2 => sim.velocity_view(),
+            3 => sim.pressure_view(),
+            4 => sim.divergence_view(),
+            _ => {
                 sim.encode_vorticity(encoder);
-                (5, 1.0, sim.vorticity_view())
+                sim.vorticity_view()
             }
         };
         let view = SmokeView {
             grid: [w as f32, h as f32],
-            target_size: [target_size.0 as f32, target_size.1 as f32],
+            area_size: [area.size.0, area.size.1],
+            area_origin: [area.origin.0, area.origin.1],
             field: index,
             srgb_target: self.0.srgb as u32,
             scale,
-            _pad: 0.0,
+            use_map: matches!(legend, Legend::Scale { .. }) as u32,
+            _pad: [0.0; 2],
         };
-        self.0.draw(device, queue, encoder, target, bytemuck::bytes_of(&view), texture, sim.solid_view());
+        self.0.draw(device, queue, encoder, target, area, bytemuck::bytes_of(&view), texture, sim.solid_view());
     }
 }
 
@@ -332,6 +518,11 @@ impl FrameTarget {
         let target = gpu::texture_2d(device, "frame", (width, height), Self::FORMAT, usage);
         let view = target.create_view(&Default::default());
         Ok(Self { target, view })
+    }
+
+    /// Its size, `(width, height)` pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.target.width(), self.target.height())
     }
 
     /// Runs `draw(encoder, view, size)`, submits, and reads the image back (waits for the GPU).

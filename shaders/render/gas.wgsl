@@ -1,18 +1,19 @@
 // Gas field -> colour, as the source draws it: values resampled at cell corners (the mean of
 // the open cells around each corner) and interpolated bilinearly across each cell, so the
-// picture is smooth rather than blocky. Two views: density (dark -> purple -> orange ->
-// yellow over density_low..density_high) or velocity (hue = direction, brightness = speed).
+// picture is smooth rather than blocky. Two views: density (the colour map over
+// density_low..density_high) or velocity (hue = direction, brightness = speed).
 
 struct View {
     grid: vec2<f32>,        // (W, H) cells
-    target_size: vec2<f32>, // pixels
+    area_size: vec2<f32>,   // pixels of the area the grid fills (the viewport)
+    area_origin: vec2<f32>, // its top-left corner in the target, pixels
     field: u32,             // 0 density, 1 velocity
     srgb_target: u32,       // 1: emit linear values, the target encodes sRGB
-    density_low: f32,       // density shown darkest
-    density_high: f32,      // density shown brightest
+    density_low: f32,       // density at the map's low end
+    density_high: f32,      // density at the map's high end
+    speed_full: f32,        // speed (cells/step) shown at full brightness
+    _pad: f32,
 };
-
-const SPEED_SCALE: f32 = 0.25; // speed (cells/step) shown at full brightness
 
 @group(0) @binding(0) var<uniform> view: View;
 @group(0) @binding(1) var state: texture_2d<f32>; // (rho, mx, my, 0)
@@ -44,24 +45,6 @@ fn corner(i: vec2<i32>) -> vec3<f32> {
     return sum / max(n, 1.0);
 }
 
-fn to_linear(c: vec3<f32>) -> vec3<f32> {
-    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
-}
-
-// A dark-purple-orange-yellow ramp for t in [0, 1].
-fn heat(t: f32) -> vec3<f32> {
-    let a = vec3<f32>(0.02, 0.01, 0.08);
-    let b = vec3<f32>(0.45, 0.10, 0.55);
-    let c = vec3<f32>(0.95, 0.45, 0.10);
-    let d = vec3<f32>(1.0, 0.95, 0.55);
-    if t < 0.33 {
-        return mix(a, b, t / 0.33);
-    } else if t < 0.66 {
-        return mix(b, c, (t - 0.33) / 0.33);
-    }
-    return mix(c, d, (t - 0.66) / 0.34);
-}
-
 fn hue(angle: f32) -> vec3<f32> {
     let h = angle / 6.2831853 + 0.5; // 0..1
     return clamp(abs(fract(h + vec3<f32>(0.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0, vec3<f32>(0.0), vec3<f32>(1.0));
@@ -69,7 +52,7 @@ fn hue(angle: f32) -> vec3<f32> {
 
 @fragment
 fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
-    let u = pos.xy * view.grid / view.target_size; // continuous cell coordinates
+    let u = (pos.xy - view.area_origin) * view.grid / view.area_size; // continuous cell coordinates
     let cell = vec2<i32>(floor(u));
     var colour = WALL_COLOUR;
     if !is_wall(cell) {
@@ -80,10 +63,10 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
             f.y,
         );
         if view.field == 0u {
-            colour = heat(clamp((v.x - view.density_low) / (view.density_high - view.density_low), 0.0, 1.0));
+            colour = colour_map((v.x - view.density_low) / (view.density_high - view.density_low));
         } else {
             let vel = v.yz / max(v.x, 1e-6);
-            let speed = clamp(length(vel) / SPEED_SCALE, 0.0, 1.0);
+            let speed = clamp(length(vel) / view.speed_full, 0.0, 1.0);
             colour = hue(atan2(vel.y, vel.x)) * speed;
         }
     }

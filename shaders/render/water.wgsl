@@ -1,12 +1,16 @@
 // Water field -> colour, after Elsts' water_sim drawing: thin water light blue, darkening
 // with mass; compressed water (mass > 1) darker still; solids in a ground colour.
-// Nearest-cell lookup: each target pixel shows the cell under it.
+// Nearest-cell lookup: each target pixel shows the cell under it. With a colour map
+// (use_map = 1) open cells take the map's colour at mass / map_high instead.
 
 struct View {
-    grid: vec2<f32>,    // (W, H) cells
-    target_size: vec2<f32>, // (width, height) pixels of the render target
-    min_mass: f32,      // cells below this are drawn as air
-    srgb_target: u32,   // 1 when the target encodes sRGB itself (we then emit linear values)
+    grid: vec2<f32>,        // (W, H) cells
+    area_size: vec2<f32>,   // pixels of the area the grid fills (the viewport)
+    area_origin: vec2<f32>, // its top-left corner in the target, pixels
+    min_mass: f32,          // cells below this are drawn as air
+    srgb_target: u32,       // 1 when the target encodes sRGB itself (we then emit linear values)
+    use_map: u32,           // 1: colour open cells by the colour map over [0, map_high]
+    map_high: f32,          // mass at the map's high end
     _pad: vec2<f32>,
 };
 
@@ -20,18 +24,16 @@ const THIN: vec3<f32> = vec3<f32>(0.55, 0.80, 1.0);
 const FULL: vec3<f32> = vec3<f32>(0.05, 0.33, 0.85);
 const DEEP: vec3<f32> = vec3<f32>(0.0, 0.10, 0.40);
 
-fn to_linear(c: vec3<f32>) -> vec3<f32> {
-    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
-}
-
 @fragment
 fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
-    let cell = vec2<i32>(floor(pos.xy * view.grid / view.target_size));
+    let cell = vec2<i32>(floor((pos.xy - view.area_origin) * view.grid / view.area_size));
     let c = clamp(cell, vec2<i32>(0), vec2<i32>(view.grid) - 1);
     var colour = AIR;
     let m = textureLoad(mass, c, 0).r;
     if (textureLoad(solid, c, 0).r & 1u) != 0u {
         colour = GROUND;
+    } else if view.use_map == 1u {
+        colour = colour_map(m / view.map_high);
     } else if m >= view.min_mass {
         if m <= 1.0 {
             colour = mix(THIN, FULL, clamp(m, 0.0, 1.0));

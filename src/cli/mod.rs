@@ -179,9 +179,10 @@ impl clap::Args for ParamArgs {
 pub struct ViewArgs {
     #[command(flatten)]
     pub sim: SimArgs,
-    /// Simulation steps per displayed frame, 1..=1000.
-    #[arg(long, default_value_t = 4)]
-    pub steps_per_frame: u32,
+    /// Simulation steps per displayed frame, 1..=1000 [default: automatic, as many as fit 12 ms
+    /// of stepping per frame; the panel's Time section changes it].
+    #[arg(long, value_name = "N")]
+    pub steps_per_frame: Option<u32>,
     /// Window pixels per cell (initial window size; the window fits the screen).
     #[arg(long, default_value_t = 5)]
     pub scale: u32,
@@ -190,19 +191,33 @@ pub struct ViewArgs {
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
     pub frames: Option<u64>,
-    /// Save what the window shows as a PNG (a .png path) when quitting after --frames (requires
-    /// --frames).
+    /// Save what the window shows, panel included, as a PNG (a .png path) when quitting after
+    /// --frames (requires --frames).
     #[arg(long, value_name = "PATH.png", requires = "frames")]
     pub screenshot: Option<PathBuf>,
+    #[arg(long, value_name = "NAME", help = colour_map_help())]
+    pub colour_map: Option<String>,
+    /// Play a script of timed actions (TOML; see the README's "Scripts"): switch model, set
+    /// parameters, draw strokes, take screenshots, record GIFs, save, quit. Its mode, scene, size
+    /// and seed apply unless given here.
+    #[arg(long, value_name = "FILE.toml")]
+    pub script: Option<PathBuf>,
+    /// Keep the fluid moving on its own: random strokes every few frames, and the next model
+    /// (reset) every 1800 frames; for a screen left running.
+    #[arg(long)]
+    pub demo: bool,
+    /// Start with the panel hidden (F2 shows it).
+    #[arg(long)]
+    pub no_panel: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
     #[command(flatten)]
     pub sim: SimArgs,
-    /// Number of steps to run.
-    #[arg(long, default_value_t = 1000)]
-    pub steps: u64,
+    /// Number of steps to run [default: 1000, or with --script its last action's step].
+    #[arg(long, value_name = "N")]
+    pub steps: Option<u64>,
     /// Write the final state here (a .npz path; written to a temporary file and renamed, so an
     /// existing file is replaced only by a complete one, never a read-only one). Checked to be
     /// writable before the first step. Arrays per model: see "State files" below.
@@ -220,6 +235,20 @@ pub struct RunArgs {
     pub scale: u32,
     #[arg(long, help = field_help("The field drawn into frames"))]
     pub field: Option<String>,
+    #[arg(long, value_name = "NAME", help = colour_map_help())]
+    pub colour_map: Option<String>,
+    /// Write an animated GIF of the run (frames every --gif-every steps, at --scale pixels per
+    /// cell, at most 1000 frames; written to a temporary file and renamed when complete).
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
+    /// With --gif: steps between its frames.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub gif_every: u64,
+    /// Play a script of timed actions (TOML; see the README's "Scripts"); the same file gives
+    /// the same --save on the same adapter. Its mode, scene, size and seed apply unless given
+    /// here; --steps defaults to its last action's step.
+    #[arg(long, value_name = "FILE.toml")]
+    pub script: Option<PathBuf>,
     /// Smoke: stop early once the largest change of any velocity component over one time unit,
     /// divided by the largest speed, falls below TOL (checked every time unit, by reading the
     /// velocity back); prints the step and time reached. --steps stays the limit.
@@ -271,6 +300,24 @@ fn scene_help() -> String {
     )
 }
 
+/// `--colour-map`'s help: the maps.
+fn colour_map_help() -> String {
+    let names: Vec<&str> = eddy::colour::ColourMap::ALL.iter().map(|m| m.name()).collect();
+    format!(
+        "Colour map of the field: {} [default: own: the field's own look, else inferno, or blue-red for signed fields]",
+        names.join(", ")
+    )
+}
+
+/// Checks every file a script writes can be written, before the first step.
+pub fn check_script_outputs(script: &eddy::script::Script) -> Result {
+    for path in script.outputs() {
+        eddy::files::check_writable_file(path)
+            .map_err(|e| usage(format!("the script writes {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
 /// `--field`'s help: every model's fields, from the registry.
 fn field_help(what: &str) -> String {
     let fields: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.view_names())).collect();
@@ -297,25 +344,22 @@ fn run_help() -> String {
 /// `eddy view --help`'s closing text: every key and mouse action, the parameter keys from the
 /// tables.
 pub fn viewer_help() -> String {
-    let mut text = String::from("Mouse: left-drag = the model's fluid tool (");
-    let tools: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.info().left_button)).collect();
-    text.push_str(&tools.join("; "));
-    text.push_str(
-        "); right-drag = draw walls; Shift + drag = erase (walls and fluid).\n\
-         Keys: Tab or 1/2/3 = water/smoke/gas (each keeps its state); V = next field; Space = pause; \
-         . = one step; R = reset the scene; Esc = quit.\n\
-         Parameter keys (lower case lowers, Shift raises, within the allowed range):\n",
-    );
-    for kind in ModelKind::ALL {
-        let keys: Vec<String> = kind
-            .params()
-            .into_iter()
-            .filter_map(|p| p.key.map(|k| format!("{k} {} ({})", p.name, p.allowed())))
-            .collect();
-        if !keys.is_empty() {
-            text.push_str(&format!("  {kind}: {}\n", keys.join(", ")));
+    #[cfg(feature = "viewer")]
+    return eddy::viewer::controls::help_text();
+    #[cfg(not(feature = "viewer"))]
+    return "This eddy was built without the viewer (feature `viewer`).".to_string();
+}
+
+impl SimArgs {
+    /// Takes a script's mode, scene, size and seed where the command line gave none.
+    pub fn fill_from(&mut self, script: &eddy::script::Script) {
+        if self.load.is_none() {
+            self.mode = self.mode.or(script.mode);
+            if self.scene.is_none() {
+                self.scene.clone_from(&script.scene);
+            }
         }
+        self.size = self.size.or(script.size);
+        self.seed = self.seed.or(script.seed);
     }
-    text.push_str("The title shows the model, fps, steps/s, the total, the keyed parameters and the field.");
-    text
 }

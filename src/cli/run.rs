@@ -3,10 +3,13 @@
 //! and saves it, and every `.npz` is written atomically.
 
 use super::{Exit, Result, RunArgs, usage};
+use eddy::colour::ColourMap;
 use eddy::files;
 use eddy::gpu::{Gpu, GpuError};
-use eddy::model::{AnyModel, ModelKind, memory};
+use eddy::model::{AnyModel, Done, ModelKind, Session, SessionOptions, Start, memory};
+use eddy::record::{GifRecorder, MAX_FRAMES};
 use eddy::render::FrameTarget;
+use eddy::script::{Action, Player, Script};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -51,11 +54,21 @@ fn fallback_path(why: &str, kind: ModelKind) -> PathBuf {
     (1..).map(name).find(|p| !p.exists()).expect("some name is free")
 }
 
-pub fn run(args: RunArgs) -> Result {
+pub fn run(mut args: RunArgs) -> Result {
+    let script = match &args.script {
+        Some(path) => {
+            let script = Script::load(path).map_err(usage)?;
+            super::check_script_outputs(&script)?;
+            args.sim.fill_from(&script);
+            Some(script)
+        }
+        None => None,
+    };
+    let steps = args.steps.unwrap_or_else(|| script.as_ref().map_or(1000, |s| s.end().max(1)));
     let setup = args.sim.setup()?;
     let kind = setup.kind;
-    if args.every == 0 {
-        return Err(usage("--every must be at least 1 step"));
+    if args.every == 0 || args.gif_every == 0 {
+        return Err(usage("--every and --gif-every must be at least 1 step"));
     }
     if args.scale == 0 || args.scale > 64 {
         return Err(usage("--scale must be 1..=64 pixels per cell"));
@@ -70,6 +83,7 @@ pub fn run(args: RunArgs) -> Result {
     }
     let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
     kind.view(view).map_err(|e| usage(format!("--field {e}")))?;
+    let colour_map = args.colour_map.as_deref().map(ColourMap::from_name).transpose().map_err(usage)?;
     // Every output is checked before the first step: a run must not fail at its end.
     if let Some(path) = &args.save {
         files::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
@@ -80,6 +94,10 @@ pub fn run(args: RunArgs) -> Result {
     }
     if let Some(dir) = &args.frames {
         files::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
+    }
+    if let Some(path) = &args.gif {
+        files::check_writable_file(path).map_err(|e| usage(format!("--gif: {e}")))?;
+        super::check_extension("--gif", path, "gif")?;
     }
     if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
         eprintln!(
@@ -92,38 +110,98 @@ pub fn run(args: RunArgs) -> Result {
     eprintln!("adapter: {}", gpu.adapter_label());
     let describe = setup.describe(&args.sim);
     let params = setup.params;
-    let extras = memory::Extras { checkpoint: true, frame_scale: args.frames.as_ref().map(|_| args.scale) };
+    let drawn = args.frames.is_some() || args.gif.is_some();
+    let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
+    let seed = args.sim.seed.unwrap_or(1);
     let (state, first_step) = setup.state(&gpu, extras)?;
-    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, first_step)?;
-    drop(state);
-    model.set_view(view).map_err(usage)?;
-    let (w, h) = model.size();
-    let start = model.stats()?;
+    let (h, w) = state.shape();
+    let start = Start::State(Box::new(state), first_step);
+    let options = SessionOptions { params, start, size: (w, h), seed };
+    let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options)?;
+    session.model().set_view(view).map_err(usage)?;
+    if let Some(map) = colour_map {
+        session.model().set_colour_map(map);
+    }
+    let (w, h) = session.model_ref().size();
+    let start = session.model_ref().stats()?;
     if start.non_finite() > 0 {
         return Err("the starting state has non-finite values".into());
     }
-    eprintln!("{kind}: {describe} ({w}x{h} cells), {} steps", args.steps);
+    eprintln!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
 
-    let frames = match &args.frames {
-        Some(dir) => Some((dir, FrameTarget::new(&gpu.device, (w, h), args.scale)?)),
-        None => None,
+    let draw = |session: &mut Session, scale: u32| -> std::result::Result<image::RgbaImage, eddy::error::Error> {
+        let target = FrameTarget::new(&gpu.device, session.model_ref().size(), scale)?;
+        let model = session.model();
+        Ok(target.render(&gpu.device, &gpu.queue, |encoder, view, size| {
+            model.draw(encoder, view, FrameTarget::FORMAT, size)
+        })?)
     };
-    let save_frame = |model: &mut AnyModel| -> Result {
-        if let Some((dir, target)) = &frames {
-            let path = dir.join(format!("frame_{:06}.png", model.steps_done()));
-            let image = target.render(&gpu.device, &gpu.queue, |encoder, view, size| {
-                model.draw(encoder, view, FrameTarget::FORMAT, size)
-            })?;
-            files::write_atomically(&path, |w| {
-                image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other)
-            })?;
+    let save_frame = |session: &mut Session| -> Result {
+        if let Some(dir) = &args.frames {
+            let path = dir.join(format!("frame_{:06}.png", session.model_ref().steps_done()));
+            write_png(&path, &draw(session, args.scale)?)?;
         }
         Ok(())
     };
-    save_frame(&mut model)?;
-    model.checkpoint();
+    // GIFs: --gif's, and a script's (each with its steps between frames and its cap).
+    let mut gifs: Vec<Gif> = Vec::new();
+    if let Some(path) = &args.gif {
+        gifs.push(Gif { recorder: GifRecorder::new(path, 40)?, every: args.gif_every, cap: MAX_FRAMES, next: 0 });
+    }
+    let mut player = script.as_ref().map(Player::new);
+    let mut quit = false;
+    let act = |session: &mut Session, gifs: &mut Vec<Gif>, player: &mut Option<Player>, done: u64| -> Result<bool> {
+        let mut quit = false;
+        let Some(player) = player else { return Ok(quit) };
+        for action in player.due(done) {
+            let what = format!("{action:?}");
+            match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
+                Done::Set(kind, name, before, after) => eprintln!("step {done}: {kind}: {name} {before} -> {after}"),
+                Done::Applied => {}
+                Done::Front => match action {
+                    Action::Screenshot(path, scale) => {
+                        write_png(&path, &draw(session, scale)?)?;
+                        eprintln!("step {done}: screenshot {}", path.display());
+                    }
+                    Action::Save(path) => {
+                        session.model().save_npz(&path)?;
+                        eprintln!("step {done}: saved {}", path.display());
+                    }
+                    Action::Gif { path, frames, every } => gifs.push(Gif {
+                        recorder: GifRecorder::new(&path, 40)?,
+                        every: every as u64,
+                        cap: frames,
+                        next: done,
+                    }),
+                    Action::Quit => quit = true,
+                    _ => {} // pauses are the viewer's
+                },
+            }
+        }
+        Ok(quit)
+    };
+    let record = |session: &mut Session, gifs: &mut Vec<Gif>, done: u64| -> Result {
+        let mut finished = Vec::new();
+        for (i, gif) in gifs.iter_mut().enumerate() {
+            if done >= gif.next {
+                gif.recorder.add(draw(session, args.scale)?)?;
+                gif.next = done + gif.every;
+                if gif.recorder.frames() >= gif.cap {
+                    finished.push(i);
+                }
+            }
+        }
+        for i in finished.into_iter().rev() {
+            finish_gif(gifs.remove(i))?;
+        }
+        Ok(())
+    };
+    quit |= act(&mut session, &mut gifs, &mut player, 0)?;
+    save_frame(&mut session)?;
+    record(&mut session, &mut gifs, 0)?;
+    session.model().checkpoint();
 
-    let bar = ProgressBar::new(args.steps).with_style(
+    let bar = ProgressBar::new(steps).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps  {per_sec}  eta {eta}").expect("static template"),
     );
     // --steady: chunks of one time unit, each compared with the state a time unit before.
@@ -132,57 +210,67 @@ pub fn run(args: RunArgs) -> Result {
         _ => None,
     };
     let mut last_velocity = match time_unit {
-        Some(_) => Some(model.read_state()?),
+        Some(_) => Some(session.model().read_state()?),
         None => None,
     };
     let mut steady_at = None;
     let started = Instant::now();
     let mut done = 0u64;
     let mut chunk = 1u64;
-    while done < args.steps {
+    while done < steps && !quit {
         if interrupted() {
             bar.finish_and_clear();
-            if frames.is_some() && !done.is_multiple_of(args.every) {
-                save_frame(&mut model)?; // the step it stopped at
+            if args.frames.is_some() && !done.is_multiple_of(args.every) {
+                save_frame(&mut session)?; // the step it stopped at
             }
-            return Err(save_interrupted(&mut model, &args, done));
+            gifs.into_iter().try_for_each(finish_gif)?;
+            return Err(save_interrupted(session.model(), &args, done, steps));
         }
-        let mut n = chunk.min(args.steps - done);
-        if frames.is_some() {
+        let mut n = chunk.min(steps - done);
+        if args.frames.is_some() {
             n = n.min(args.every - done % args.every); // land exactly on frame steps
         }
         if let Some((per_unit, _)) = time_unit {
             n = n.min(per_unit - done % per_unit); // land exactly on time units
         }
+        for gif in &gifs {
+            n = n.min(gif.next.saturating_sub(done).max(1));
+        }
+        if let Some(p) = &player {
+            n = p.steps_until_next(done, n).max(1);
+        }
         let t = Instant::now();
-        model.step(n as u32);
+        session.step(n as u32);
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
         gpu.check()?;
         done += n;
-        let stats = model.stats()?;
+        let stats = session.model_ref().stats()?;
         if stats.non_finite() > 0 {
             bar.finish_and_clear();
-            return Err(save_last_finite(&mut model, &args, stats.non_finite()));
+            gifs.into_iter().try_for_each(finish_gif)?;
+            return Err(save_last_finite(session.model(), &args, stats.non_finite()));
         }
-        model.checkpoint();
+        session.model().checkpoint();
         let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
         chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, MAX_CHUNK);
         bar.set_position(done);
-        if done.is_multiple_of(args.every) || done == args.steps {
-            save_frame(&mut model)?;
+        if done.is_multiple_of(args.every) || done == steps {
+            save_frame(&mut session)?;
         }
+        record(&mut session, &mut gifs, done)?;
+        quit |= act(&mut session, &mut gifs, &mut player, done)?;
         if let (Some((per_unit, dt)), Some(tol)) = (time_unit, args.steady)
             && done.is_multiple_of(per_unit)
         {
-            let now = model.read_state()?;
+            let now = session.model().read_state()?;
             if let (Some(eddy::model::AnyState::Smoke(before)), eddy::model::AnyState::Smoke(after)) =
                 (&last_velocity, &now)
             {
                 let change = eddy::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
                 if (change as f64) < tol {
                     steady_at = Some((done, change));
-                    if frames.is_some() && !done.is_multiple_of(args.every) {
-                        save_frame(&mut model)?;
+                    if args.frames.is_some() && !done.is_multiple_of(args.every) {
+                        save_frame(&mut session)?;
                     }
                     break;
                 }
@@ -190,9 +278,12 @@ pub fn run(args: RunArgs) -> Result {
             last_velocity = Some(now);
         }
     }
-    let ran = steady_at.map_or(args.steps, |(at, _)| at);
+    let ran = steady_at.map_or(done, |(at, _)| at);
     let elapsed = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    gifs.into_iter().try_for_each(finish_gif)?;
+    let model = session.model();
+    let (w, h) = model.size();
 
     let end = model.stats()?;
     let rate = ran as f64 / elapsed.max(1e-9);
@@ -207,14 +298,15 @@ pub fn run(args: RunArgs) -> Result {
             at as f32 * dt
         ),
         (None, Some(_), Some(tol)) => {
-            println!(
-                "not steady after {} steps: the velocity still changes more than {tol:e} per time unit",
-                args.steps
-            )
+            println!("not steady after {steps} steps: the velocity still changes more than {tol:e} per time unit")
         }
         _ => {}
     }
-    println!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
+    if model.kind() == kind {
+        println!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
+    } else {
+        println!("{} ({} at the end)", end.line(), model.kind());
+    }
     if let Some(path) = &args.save {
         if let Err(e) = model.save_npz(path) {
             // The run is done; its state is not lost because its path went bad meanwhile.
@@ -237,14 +329,33 @@ pub fn run(args: RunArgs) -> Result {
     Ok(())
 }
 
+/// A GIF being recorded by the runner: a frame every `every` steps from step `next`, at most `cap`.
+struct Gif {
+    recorder: GifRecorder,
+    every: u64,
+    cap: u32,
+    next: u64,
+}
+
+fn finish_gif(gif: Gif) -> Result {
+    let path = gif.recorder.path().to_path_buf();
+    let n = gif.recorder.finish()?;
+    println!("gif {} ({n} frames)", path.display());
+    Ok(())
+}
+
+fn write_png(path: &std::path::Path, image: &image::RgbaImage) -> Result {
+    files::write_atomically(path, |w| image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other))?;
+    Ok(())
+}
+
 /// Saves the state reached to `--save` (or the fallback path) and says so.
-fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64) -> Exit {
+fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64, steps: u64) -> Exit {
     let path = args.save.clone().unwrap_or_else(|| fallback_path("interrupted", model.kind()));
     match model.save_npz(&path) {
         Ok(()) => Exit::Interrupted(format!(
-            "interrupted at step {} ({done} of {} run); state saved to {}",
+            "interrupted at step {} ({done} of {steps} run); state saved to {}",
             model.steps_done(),
-            args.steps,
             path.display()
         )),
         Err(e) => Exit::Failed(

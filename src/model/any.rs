@@ -7,11 +7,12 @@ use super::state::{AnyState, AnyStats, ModelParams};
 use super::tools::{Stroke, Tool};
 use super::{ModelKind, ParamInfo};
 use crate::Simulation;
+use crate::colour::{ColourMap, Legend};
 use crate::error::{Error, ParamError};
 use crate::gas::{AMBIENT_DENSITY, GasBrush, GpuGas};
 use crate::gpu::{self, Checkpoint, GpuError};
 use crate::grid::Grid;
-use crate::render::{GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
+use crate::render::{Area, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
 use crate::smoke::{GpuSmoke, Impulse};
 use crate::water::{Brush, GpuWater};
 use std::path::Path;
@@ -51,6 +52,10 @@ pub struct AnyModel {
     step: u64,
     /// Hue (degrees) of the next smoke splat's dye: each splat turns it, so drags cycle hues.
     hue: f32,
+    /// The colour map of each view (indexed like [`super::ModelInfo::views`]).
+    maps: Vec<ColourMap>,
+    /// The brush radius chosen, cells; `None`: [`Self::brush_radius`]'s default.
+    brush: Option<f32>,
 }
 
 impl AnyModel {
@@ -105,6 +110,8 @@ impl AnyModel {
             checkpoint: None,
             step,
             hue: 0.0,
+            maps: vec![ColourMap::Own; kind.info().views.len()],
+            brush: None,
         })
     }
 
@@ -272,13 +279,52 @@ impl AnyModel {
         self.view = (self.view + 1) % self.kind().info().views.len();
     }
 
-    /// Records a draw of the current field filling `target` (`size` pixels, `format`).
+    /// The colour map of the current field ([`ColourMap::Own`]: the field's own look, or its
+    /// default map; see [`Self::legend`]).
+    pub fn colour_map(&self) -> ColourMap {
+        self.maps[self.view]
+    }
+
+    /// Draws the current field with `map` from now on (each field keeps its own).
+    pub fn set_colour_map(&mut self, map: ColourMap) {
+        self.maps[self.view] = map;
+    }
+
+    /// How the current field is coloured: a map over a range of values (what a colour bar shows),
+    /// the field's own colours, or a direction wheel.
+    pub fn legend(&self) -> Legend {
+        let map = self.colour_map();
+        match &self.sim {
+            Sim::Water(_) => WaterRenderer::legend(map),
+            Sim::Smoke(s) => SmokeRenderer::legend(s, self.smoke_field(), map),
+            Sim::Gas(_) => GasRenderer::legend(self.gas_field(), map),
+        }
+    }
+
+    fn smoke_field(&self) -> SmokeField {
+        [
+            SmokeField::Dye,
+            SmokeField::Density,
+            SmokeField::Temperature,
+            SmokeField::Speed,
+            SmokeField::Pressure,
+            SmokeField::Divergence,
+            SmokeField::Vorticity,
+        ][self.view]
+    }
+
+    fn gas_field(&self) -> GasField {
+        if self.view == 1 { GasField::Velocity } else { GasField::Density }
+    }
+
+    /// Records a draw of the current field filling `area` of `target` (a `format` texture; a
+    /// `(width, height)` converts to the whole target), in the field's colour map.
     pub fn draw(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         format: wgpu::TextureFormat,
-        size: (u32, u32),
+        area: impl Into<Area>,
     ) {
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             let painter = match self.kind() {
@@ -289,25 +335,12 @@ impl AnyModel {
             self.painter = Some((format, painter));
         }
         let (d, q) = (&self.device, &self.queue);
-        let view = self.view;
-        match (&self.painter.as_ref().expect("made above").1, &self.sim) {
-            (Painter::Water(r), Sim::Water(s)) => r.draw(d, q, encoder, target, size, s),
-            (Painter::Smoke(r), Sim::Smoke(s)) => {
-                let field = [
-                    SmokeField::Dye,
-                    SmokeField::Density,
-                    SmokeField::Temperature,
-                    SmokeField::Speed,
-                    SmokeField::Pressure,
-                    SmokeField::Divergence,
-                    SmokeField::Vorticity,
-                ][view];
-                r.draw(d, q, encoder, target, size, s, field)
-            }
-            (Painter::Gas(r), Sim::Gas(s)) => {
-                let field = if view == 1 { GasField::Velocity } else { GasField::Density };
-                r.draw(d, q, encoder, target, size, s, field)
-            }
+        let (area, map) = (area.into(), self.colour_map());
+        let (smoke_field, gas_field) = (self.smoke_field(), self.gas_field());
+        match (&mut self.painter.as_mut().expect("made above").1, &self.sim) {
+            (Painter::Water(r), Sim::Water(s)) => r.draw_with(d, q, encoder, target, area, s, map),
+            (Painter::Smoke(r), Sim::Smoke(s)) => r.draw(d, q, encoder, target, area, s, smoke_field, map),
+            (Painter::Gas(r), Sim::Gas(s)) => r.draw(d, q, encoder, target, area, s, gas_field, map),
             _ => unreachable!("the painter is made for the sim's model"),
         }
     }
@@ -321,14 +354,34 @@ impl AnyModel {
         }
     }
 
-    /// The radius of the viewer's brushes, cells: 1/64 of the grid's longer side, at least 1.5;
-    /// smoke's splats are half its splat radius (so `W / 16` by default), at least 1.5.
+    /// The radius of the viewer's brushes, cells: the one chosen ([`Self::set_brush_radius`]),
+    /// else 1/64 of the grid's longer side, at least 1.5; smoke's splats are half its splat radius
+    /// (so `W / 16` by default), at least 1.5.
     pub fn brush_radius(&self) -> f32 {
+        if let Some(r) = self.brush {
+            return r;
+        }
         let (w, h) = self.size();
         match (&self.sim, self.params()) {
             (Sim::Smoke(_), p) => (p.splat_radius(w as usize) * 0.5).max(1.5),
             _ => (w.max(h) as f32 / 64.0).max(1.5),
         }
+    }
+
+    /// The brush radius chosen with [`Self::set_brush_radius`], `None` when it is the default.
+    pub fn chosen_brush(&self) -> Option<f32> {
+        self.brush
+    }
+
+    /// Chooses the brush radius, cells (clamped to `[0.5, longer side / 2]`; non-finite is
+    /// ignored); `None` returns to the default.
+    pub fn set_brush_radius(&mut self, radius: Option<f32>) {
+        let (w, h) = self.size();
+        self.brush = match radius {
+            Some(r) if r.is_finite() => Some(r.clamp(0.5, (w.max(h) as f32 / 2.0).max(0.5))),
+            Some(_) => self.brush,
+            None => None,
+        };
     }
 
     /// Applies one pointer move of a tool: walls drawn or erased, fluid poured, injected or

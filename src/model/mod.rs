@@ -10,11 +10,13 @@
 pub mod any;
 pub mod memory;
 pub mod params;
+pub mod session;
 pub mod state;
 pub mod tools;
 
 pub use any::AnyModel;
 pub use params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
+pub use session::{Done, Session, SessionOptions, Start};
 pub use state::{AnyState, AnyStats, ModelParams};
 
 use crate::gas::GasParams;
@@ -302,6 +304,11 @@ impl ModelKind {
             ModelKind::Smoke => infos::<SmokeParams>(),
             ModelKind::Gas => infos::<GasParams>(),
         }
+    }
+
+    /// Its parameters' names, comma-separated (for error messages).
+    pub fn param_names(self) -> String {
+        self.params().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
     }
 
     /// The scene it starts on when none is given: its first preset.

@@ -347,7 +347,7 @@ impl ParamInfo {
 }
 
 /// `v` with at most 4 significant digits and no trailing zeros: 0.07000001 -> `0.07`.
-fn short(v: f32) -> String {
+pub fn short(v: f32) -> String {
     if v == 0.0 || !v.is_finite() {
         return v.to_string();
     }

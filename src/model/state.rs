@@ -75,6 +75,16 @@ impl ModelParams {
         with_params!(self, p => p.set_checked(name, value))
     }
 
+    /// Sets `name` as an interactive control does ([`ParamTable::set_fitted`]): in its row's
+    /// range, with the parameters tied to it moved to fit.
+    ///
+    /// # Errors
+    /// [`ParamError`] when the value is out of its row's range or the parameter is not this
+    /// model's; nothing changes on error.
+    pub fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        with_params!(self, p => p.set_fitted(name, value))
+    }
+
     /// Sets `name` checking only its row ([`ParamTable::set_row_only`]): call
     /// [`Self::check`] once all are set.
     ///

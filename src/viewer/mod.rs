@@ -1,68 +1,81 @@
-//! The viewer: a winit window running the models live ([`run`]). Feature `viewer`.
+//! The viewer: a winit window running the models live ([`run`]), with an egui panel. Feature
+//! `viewer`.
 //!
-//! Tab (or 1 = water, 2 = smoke, 3 = gas) switches models, each keeping its own state.
-//! Left-drag applies the model's fluid tool ([`crate::model::ModelInfo::left_button`]),
-//! right-drag draws walls, Shift+drag erases, Space pauses, `.` steps once, R resets the scene,
-//! V cycles the field shown, Esc quits; every parameter with a key in its model's table
-//! ([`crate::model::ParamInfo::key`]) is lowered by its key and raised by Shift+key. The title
-//! shows the model, fps, steps/s, the model's total (from the GPU reduction, not a readback), the
-//! keyed parameters and the field. With `frames` and `screenshot` it runs that many frames,
-//! saves what the window showed (drawn again into an offscreen target, so any adapter can) and
-//! exits.
+//! The panel ([`panel`]) is generated from the model layer's tables: model, scene and size,
+//! every parameter with its unit, range and source, the tools and brush, time (pause, step,
+//! speed or an automatic frame budget), the field with its colour map and legend, live
+//! statistics with a plot, and recording (screenshot, GIF). Every key and mouse action is in
+//! [`controls::CONTROLS`] (the help overlay, F1, and `eddy view --help` list them). The picture is
+//! letterboxed beside the panel, so cells stay square. Paused, the window redraws only when
+//! something changed. A [`Script`] plays timed actions; `demo` keeps the fluid moving with random
+//! strokes. With `frames` it quits after that many frames, saving what the window showed (panel
+//! included) to `screenshot`.
 
-use crate::gpu::{Gpu, GpuError};
+pub mod controls;
+pub mod panel;
+
+use crate::colour::ColourMap;
+use crate::gpu::{self, Gpu, GpuError};
 use crate::model::tools::{Stroke, Tool};
-use crate::model::{AnyModel, AnyState, ModelKind, ModelParams, memory};
-use crate::render::FrameTarget;
+use crate::model::{AnyState, Done, ModelKind, Session, SessionOptions};
+use crate::record::GifRecorder;
+use crate::render::{Area, FrameTarget};
 use crate::scene::SceneSource;
-use std::path::PathBuf;
+use crate::script::{Action, Player, Script};
+use panel::{Command, Controls, History, Sample, Series, Speed};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
+pub use crate::model::Start;
+
 /// Largest initial window side, pixels.
-const MAX_WINDOW: u32 = 1400;
+const MAX_WINDOW: u32 = 1600;
+/// The panel's width at start, points.
+const PANEL_WIDTH: f32 = 300.0;
+/// Statistics are read (a small GPU reduction) this often while running.
+const STATS_EVERY: Duration = Duration::from_millis(500);
+/// The automatic speed's default budget of stepping per frame, milliseconds.
+const AUTO_BUDGET_MS: f32 = 12.0;
+/// Demo: frames between random strokes, and frames before moving on to the next model.
+const DEMO_STROKE_EVERY: u64 = 6;
+const DEMO_MODEL_EVERY: u64 = 1800;
 
 /// Any error the viewer stops with.
 pub type Error = Box<dyn std::error::Error>;
 
-/// Where the first model starts.
-pub enum Start {
-    /// A scene file or preset. A PNG applies to every model; a preset to its own model, the
-    /// others starting on their default preset at the same size.
-    Scene(SceneSource),
-    /// A loaded state and its step; the other models start on their default preset at its size.
-    State(Box<AnyState>, u64),
-}
-
 /// What the viewer opens with.
 pub struct ViewerOptions {
-    /// The first model's parameters (which model, too); the others start with their defaults.
-    pub params: ModelParams,
-    /// Where it starts.
-    pub start: Start,
-    /// Grid size `(W, H)` of presets, cells (and of the first model).
-    pub size: (usize, usize),
-    /// Seed of the `random` preset.
-    pub seed: u64,
-    /// Steps per displayed frame.
-    pub steps_per_frame: u32,
+    /// The first model, its parameters, where it starts, preset size and seed.
+    pub session: SessionOptions,
+    /// Steps per displayed frame (1..=1000); `None`: automatic, as many as fit a frame budget.
+    pub steps_per_frame: Option<u32>,
     /// Window pixels per cell (the window is fitted to the screen).
     pub scale: u32,
     /// The field shown at start; `None`: the model's first.
     pub field: Option<String>,
+    /// The colour map of that field; `None`: its own.
+    pub colour_map: Option<ColourMap>,
     /// Quit after this many frames.
     pub frames: Option<u64>,
-    /// With `frames`: save what the window shows as a PNG before quitting.
+    /// With `frames`: save what the window shows (panel included) as a PNG before quitting.
     pub screenshot: Option<PathBuf>,
+    /// Timed actions to play.
+    pub script: Option<Script>,
+    /// Keep the fluid moving with random strokes, changing model now and then.
+    pub demo: bool,
+    /// Show the panel at start (F2 toggles it).
+    pub panel: bool,
 }
 
-/// Opens the window and runs until it is closed (or `frames` have been shown).
+/// Opens the window and runs until it is closed (or `frames` have been shown, or a script's
+/// `quit`).
 ///
 /// # Errors
 /// No display (one line saying to set `DISPLAY` or use `eddy run`), no adapter that can draw into
@@ -99,57 +112,73 @@ struct Pointer {
     moved: bool,
 }
 
+/// egui's context, its winit input state and its wgpu renderer.
+struct Egui {
+    ctx: egui::Context,
+    state: egui_winit::State,
+    renderer: egui_wgpu::Renderer,
+}
+
+/// A GIF being recorded: frames drawn offscreen at the GIF's scale, one every `every` steps or
+/// displayed frames.
+struct Recording {
+    gif: GifRecorder,
+    target: FrameTarget,
+    scale: u32,
+    cap: u32,
+    every: Every,
+    next: u64,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Every {
+    Steps(u64),
+    Frames(u64),
+}
+
 /// Everything that exists while the window is open.
 struct Live {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     gpu: Gpu,
-    /// One slot per model (indexed like [`ModelKind::ALL`]), created on first use.
-    models: [Option<AnyModel>; 3],
-    /// The parameters each model is (re)made with.
-    params: [ModelParams; 3],
-    current: ModelKind,
-    paused: bool,
+    egui: Egui,
+    session: Session,
+    controls: Controls,
+    history: History,
     step_once: bool,
     minimized: bool,
     /// Something changed since the last frame (input, a resize): paused, the viewer draws a
     /// frame only then, and otherwise sleeps until the next event.
     dirty: bool,
     pointer: Pointer,
+    /// Where the simulation is drawn, window pixels (letterboxed beside the panel).
+    area: Area,
     frames: u64,
-    title_clock: Instant,
-    title_frames: u64,
-    title_steps: u64,
-    /// A message shown in the title until the next one (e.g. a model this adapter cannot run).
-    notice: String,
-}
-
-fn slot(kind: ModelKind) -> usize {
-    ModelKind::ALL.iter().position(|&k| k == kind).expect("every model is in ALL")
+    clock: Instant,
+    clock_frames: u64,
+    clock_steps: u64,
+    recording: Option<Recording>,
+    player: Option<Player>,
+    /// Frames the script still holds without stepping.
+    script_pause: u32,
+    demo: Option<fastrand::Rng>,
+    quit: bool,
 }
 
 impl App {
     fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<Live, Error> {
         let o = &mut self.options;
-        let kind = o.params.kind();
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
-        let (w, h) = o.size;
-        let screen =
-            event_loop.primary_monitor().map(|m| m.size()).unwrap_or(PhysicalSize::new(MAX_WINDOW, MAX_WINDOW));
-        let max = (screen.width.min(screen.height) * 9 / 10).clamp(64, MAX_WINDOW);
-        let fit = (max as f32 / (w.max(h) as f32 * o.scale as f32)).min(1.0);
-        let size = PhysicalSize::new(
-            ((w as u32 * o.scale) as f32 * fit).max(64.0) as u32,
-            ((h as u32 * o.scale) as f32 * fit).max(64.0) as u32,
-        );
+        let size = initial_size(event_loop, o);
         let window =
             Arc::new(event_loop.create_window(Window::default_attributes().with_title("eddy").with_inner_size(size))?);
         let surface =
             instance.create_surface(window.clone()).map_err(|e| format!("cannot draw into the window: {e}"))?;
         // An adapter that runs every model if there is one, else one that runs the first.
+        let kind = o.session.params.kind();
         let all = ModelKind::requirements(&ModelKind::ALL);
         let gpu = match pollster::block_on(Gpu::with_instance(instance.clone(), Some(&surface), &all)) {
             Err(GpuError::Unsupported { .. }) => {
@@ -166,38 +195,97 @@ impl App {
             .ok_or("the window surface is not supported by this adapter")?;
         config.format = format;
         surface.configure(&gpu.device, &config);
-        let mut params = ModelKind::ALL.map(ModelParams::defaults);
-        params[slot(kind)] = o.params;
-        let mut live = Live {
+
+        let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, o.session.clone())?;
+        if let Some(f) = &o.field {
+            session.model().set_view(f)?;
+        }
+        if let Some(map) = o.colour_map {
+            session.model().set_colour_map(map);
+        }
+        let ctx = egui::Context::default();
+        let state = egui_winit::State::new(
+            ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let preset = match &o.session.start {
+            Start::Scene(SceneSource::Preset(name)) => name.clone(),
+            _ => kind.default_scene().to_string(),
+        };
+        let controls = Controls {
+            paused: false,
+            speed: o.steps_per_frame.map_or(Speed::Auto(AUTO_BUDGET_MS), Speed::Fixed),
+            steps_per_frame: o.steps_per_frame.unwrap_or(1),
+            panel: o.panel,
+            help: false,
+            screenshot_scale: 2,
+            gif_scale: 2,
+            gif_every: 2,
+            gif_frames: 200,
+            save_path: format!("eddy-{kind}.npz"),
+            load_path: String::new(),
+            preset,
+            size: o.session.size,
+            plotted: Series::Total,
+            notice: String::new(),
+        };
+        let demo = o.demo.then(|| fastrand::Rng::with_seed(o.session.seed));
+        Ok(Live {
             window,
             surface,
             config,
             gpu,
-            models: [None, None, None],
-            params,
-            current: kind,
-            paused: false,
+            egui: Egui { ctx, state, renderer },
+            session,
+            controls,
+            history: History::default(),
             step_once: false,
             minimized: inner.width == 0 || inner.height == 0,
             pointer: Pointer::default(),
+            area: Area::full((inner.width, inner.height)),
             frames: 0,
             dirty: true,
-            title_clock: Instant::now(),
-            title_frames: 0,
-            title_steps: 0,
-            notice: String::new(),
-        };
-        live.switch(kind, o)?;
-        if let Some(f) = &o.field {
-            live.model().set_view(f)?;
-        }
-        Ok(live)
+            clock: Instant::now(),
+            clock_frames: 0,
+            clock_steps: 0,
+            recording: None,
+            player: o.script.as_ref().map(Player::new),
+            script_pause: 0,
+            demo,
+            quit: false,
+        })
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: Error) {
         self.error = Some(e);
         event_loop.exit();
     }
+}
+
+/// The window's first size: the grid at `scale` pixels per cell beside the panel, shrunk to fit
+/// 90% of the monitor (HiDPI: the panel's width is in points).
+fn initial_size(event_loop: &ActiveEventLoop, o: &ViewerOptions) -> PhysicalSize<u32> {
+    let (w, h) = match &o.session.start {
+        Start::State(state, _) => {
+            let (h, w) = state.shape();
+            (w, h)
+        }
+        _ => o.session.size,
+    };
+    let monitor = event_loop.primary_monitor();
+    let screen = monitor.as_ref().map(|m| m.size()).unwrap_or(PhysicalSize::new(MAX_WINDOW, MAX_WINDOW));
+    let dpi = monitor.as_ref().map_or(1.0, |m| m.scale_factor()) as f32;
+    let panel = if o.panel { PANEL_WIDTH * dpi } else { 0.0 };
+    let max_w = (screen.width as f32 * 0.9).min(MAX_WINDOW as f32) - panel;
+    let max_h = (screen.height as f32 * 0.9).min(MAX_WINDOW as f32);
+    let (pw, ph) = ((w as u32 * o.scale) as f32, (h as u32 * o.scale) as f32);
+    let fit = (max_w / pw).min(max_h / ph).min(1.0);
+    PhysicalSize::new((pw * fit + panel).max(200.0) as u32, (ph * fit).max(200.0) as u32)
 }
 
 impl ApplicationHandler for App {
@@ -216,9 +304,12 @@ impl ApplicationHandler for App {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
         let Some(live) = self.live.as_mut() else { return };
+        let response = live.egui.state.on_window_event(&live.window, &event);
         if !matches!(event, WindowEvent::RedrawRequested) {
             live.dirty = true;
         }
+        let over_panel = live.egui.ctx.is_pointer_over_egui() || live.egui.ctx.egui_wants_pointer_input();
+        let typing = live.egui.ctx.egui_wants_keyboard_input();
         let result = match event {
             WindowEvent::CloseRequested => {
                 event_loop.exit();
@@ -232,29 +323,56 @@ impl ApplicationHandler for App {
                 live.pointer.shift = m.state().shift_key();
                 Ok(false)
             }
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                live.key(event.logical_key.as_ref(), event_loop, &self.options).map(|_| false)
+            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed && !typing => {
+                live.key(event.logical_key.as_ref(), event_loop).map(|_| false)
             }
-            WindowEvent::MouseInput { state, button, .. } => live.mouse(state, button).map(|_| false),
+            WindowEvent::MouseInput { state, button, .. } => {
+                let press = state == ElementState::Pressed;
+                if press && (response.consumed || over_panel) {
+                    Ok(false)
+                } else {
+                    live.mouse(state, button).map(|_| false)
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !over_panel => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                let r = live.session.model_ref().brush_radius() * 1.1f32.powf(lines);
+                live.act(&Action::Brush(Some(r)));
+                Ok(false)
+            }
             WindowEvent::CursorMoved { position, .. } => {
                 live.pointer.at = Some((position.x as f32, position.y as f32));
                 live.paint().map(|_| false)
+            }
+            WindowEvent::DroppedFile(path) => {
+                live.load(&path);
+                Ok(false)
             }
             WindowEvent::RedrawRequested => live.frame(&self.options),
             _ => Ok(false),
         };
         match result {
             Ok(true) => event_loop.exit(),
+            Ok(false) if live.quit => event_loop.exit(),
             Ok(false) => {}
             Err(e) => self.fail(event_loop, e),
         }
     }
 
-    /// Running, or asked for a fixed number of frames: draw continuously. Paused: draw only
-    /// after something changed, and wait for events in between (no CPU or GPU spent idle).
+    /// Running, recording, playing a script or asked for a fixed number of frames: draw
+    /// continuously. Paused: draw only after something changed, and wait for events in between
+    /// (no CPU or GPU spent idle).
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(live) = &self.live {
-            if !live.paused || live.dirty || self.options.frames.is_some() {
+            let busy = !live.controls.paused
+                || live.dirty
+                || self.options.frames.is_some()
+                || live.script_pause > 0
+                || live.player.as_ref().is_some_and(|p| !p.finished() && !live.controls.paused);
+            if busy {
                 event_loop.set_control_flow(ControlFlow::Poll);
                 live.window.request_redraw();
             } else {
@@ -265,107 +383,185 @@ impl ApplicationHandler for App {
 }
 
 impl Live {
-    fn model(&mut self) -> &mut AnyModel {
-        self.models[slot(self.current)].as_mut().expect("the current model exists")
-    }
-
-    /// Makes `kind` current, creating it on first use: from the loaded state or the scene when
-    /// it is the model the viewer started with, else from the scene if it is a PNG this model
-    /// can read, else from its default preset at the same size. The first model's errors end
-    /// the viewer (there is nothing to show); another model that cannot start (an adapter that
-    /// lacks what it needs, a grid too large for it) stays unselected with a notice in the title,
-    /// and the running model goes on. Returns whether `kind` is current.
-    fn switch(&mut self, kind: ModelKind, o: &ViewerOptions) -> Result<bool, Error> {
-        let i = slot(kind);
-        if self.models[i].is_none() {
-            match self.create(kind, o) {
-                Ok(model) => self.models[i] = Some(model),
-                Err(e) if o.params.kind() != kind => {
-                    self.notice = format!("{kind} cannot start: {e}");
-                    return Ok(false);
+    /// Applies an action; its error becomes the panel's notice (the simulation goes on).
+    fn act(&mut self, action: &Action) {
+        match self.session.apply(action) {
+            Ok(Done::Set(kind, name, before, after)) => {
+                let line = format!("{kind}: {name} {before} -> {after}");
+                eprintln!("{line}");
+                self.controls.notice = line;
+            }
+            Ok(Done::Applied) => {
+                if let Action::Model(k) = action {
+                    self.controls.preset = k.default_scene().to_string();
+                    self.controls.save_path = format!("eddy-{k}.npz");
+                    self.controls.notice.clear();
                 }
-                Err(e) => return Err(e),
+            }
+            Ok(Done::Front) => self.front(action),
+            Err(e) => {
+                self.controls.notice = e.to_string();
+                eprintln!("eddy: {e}");
             }
         }
-        self.current = kind;
-        self.notice.clear();
-        Ok(true)
     }
 
-    fn create(&self, kind: ModelKind, o: &ViewerOptions) -> Result<AnyModel, Error> {
-        let lacks = ModelKind::requirements(&[kind]).lacks(&self.gpu.adapter);
-        if !lacks.is_empty() {
-            return Err(format!("this adapter lacks {}", lacks.join(", ")).into());
-        }
-        let params = self.params[slot(kind)];
-        let preset = || AnyState::start(&SceneSource::Preset(kind.default_scene().into()), o.size, o.seed, &params);
-        let (state, step) = match &o.start {
-            Start::State(state, step) if o.params.kind() == kind => ((**state).clone(), *step),
-            Start::Scene(source) if o.params.kind() == kind => (AnyState::start(source, o.size, o.seed, &params)?, 0),
-            // A PNG serves every model that can read its colours (red sources are not water's).
-            Start::Scene(source @ SceneSource::Png(_)) => {
-                (AnyState::start(source, o.size, o.seed, &params).or_else(|_| preset())?, 0)
+    /// The actions that are the viewer's own: pauses, screenshots, GIFs, saves, quitting.
+    fn front(&mut self, action: &Action) {
+        let result: Result<(), Error> = match action {
+            Action::Pause(frames) => {
+                self.script_pause = *frames;
+                Ok(())
             }
-            _ => (preset()?, 0),
+            Action::Screenshot(path, scale) => self.screenshot(path, *scale),
+            Action::Gif { path, frames, every } => {
+                self.start_gif(path, *frames, Every::Steps(*every as u64), self.controls.gif_scale)
+            }
+            Action::Save(path) => self.save(path),
+            Action::Quit => {
+                self.quit = true;
+                Ok(())
+            }
+            _ => Ok(()),
         };
-        let (h, w) = state.shape();
-        let info = self.gpu.adapter.get_info();
-        memory::check(kind, (w, h), memory::Extras::default(), Some(&info), &self.gpu.device.limits())?;
-        Ok(AnyModel::new(&self.gpu.device, &self.gpu.queue, &state, &params, step)?)
-    }
-
-    /// Switches to the next model after the current one (in [`ModelKind::ALL`]'s order) that
-    /// can start.
-    fn switch_next(&mut self, o: &ViewerOptions) -> Result<(), Error> {
-        let from = slot(self.current);
-        for k in 1..ModelKind::ALL.len() {
-            if self.switch(ModelKind::ALL[(from + k) % ModelKind::ALL.len()], o)? {
-                return Ok(());
-            }
+        if let Err(e) = result {
+            self.controls.notice = e.to_string();
+            eprintln!("eddy: {e}");
         }
-        Ok(())
     }
 
-    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop, o: &ViewerOptions) -> Result<(), Error> {
+    fn key(&mut self, key: Key<&str>, event_loop: &ActiveEventLoop) -> Result<(), Error> {
         match key {
+            Key::Named(NamedKey::Escape) if self.controls.help => self.controls.help = false,
             Key::Named(NamedKey::Escape) => event_loop.exit(),
-            Key::Named(NamedKey::Space) => self.paused = !self.paused,
-            Key::Named(NamedKey::Tab) => self.switch_next(o)?,
+            Key::Named(NamedKey::F1) | Key::Character("?") => self.controls.help = !self.controls.help,
+            Key::Named(NamedKey::F2) => self.controls.panel = !self.controls.panel,
+            Key::Named(NamedKey::F3) => {
+                let model = self.session.model_ref();
+                let i = ColourMap::ALL.iter().position(|&m| m == model.colour_map()).unwrap_or(0);
+                self.act(&Action::ColourMap(ColourMap::ALL[(i + 1) % ColourMap::ALL.len()]));
+            }
+            Key::Named(NamedKey::F12) => self.command(Command::Screenshot),
+            Key::Named(NamedKey::Space) => self.controls.paused = !self.controls.paused,
+            Key::Named(NamedKey::Tab) => self.switch_next(),
             Key::Character(c @ ("1" | "2" | "3")) => {
                 let i: usize = c.parse().expect("a digit");
-                self.switch(ModelKind::ALL[i - 1], o)?;
+                self.act(&Action::Model(ModelKind::ALL[i - 1]));
             }
             Key::Character(".") => self.step_once = true,
-            Key::Character("r" | "R") => {
-                // Reset the scene, keeping the parameters as they are now.
-                let i = slot(self.current);
-                self.params[i] = self.model().params();
-                let view = self.model().view();
-                let mut model = self.create(self.current, o)?;
-                model.set_view(view)?;
-                self.models[i] = Some(model);
-            }
+            Key::Character("r" | "R") => self.act(&Action::Reset),
+            Key::Character("g" | "G") => self.command(Command::ToggleGif),
             Key::Character("v" | "V") => {
-                let views = self.current.info().views;
+                let kind = self.session.current();
+                let views = kind.info().views;
                 if views.len() < 2 {
                     // Say so rather than do nothing silently.
-                    self.notice = format!("{} has one field to show ({})", self.current, views[0].name);
+                    self.controls.notice = format!("{kind} has one field to show ({})", views[0].name);
                 } else {
-                    self.model().cycle_view();
+                    self.session.model().cycle_view();
                 }
             }
             Key::Character(c) => {
                 if let Some(ch) = c.chars().next()
                     && c.chars().count() == 1
                 {
-                    match self.model().nudge(ch) {
-                        Ok(_) => {}
-                        Err(e) => self.notice = e.to_string(),
+                    match self.session.model().nudge(ch) {
+                        Ok(Some(info)) => {
+                            let value = self.session.model_ref().params().get(info.name).map(|v| info.format(v));
+                            self.controls.notice = format!("{} = {}", info.name, value.unwrap_or_default());
+                        }
+                        Ok(None) => {}
+                        Err(e) => self.controls.notice = e.to_string(),
                     }
                 }
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// Switches to the next model after the current one (in [`ModelKind::ALL`]'s order) that
+    /// can start; those that cannot say why in the notice.
+    fn switch_next(&mut self) {
+        let from = ModelKind::ALL.iter().position(|&k| k == self.session.current()).expect("in ALL");
+        for k in 1..ModelKind::ALL.len() {
+            let kind = ModelKind::ALL[(from + k) % ModelKind::ALL.len()];
+            self.act(&Action::Model(kind));
+            if self.session.current() == kind {
+                return;
+            }
+        }
+    }
+
+    fn command(&mut self, command: Command) {
+        let result: Result<(), Error> = match command {
+            Command::Act(action) => {
+                self.act(&action);
+                Ok(())
+            }
+            Command::StepOnce => {
+                self.step_once = true;
+                Ok(())
+            }
+            Command::Restart(preset, size) => {
+                let source = SceneSource::Preset(preset.clone());
+                self.session.restart(&source, size).map_err(Into::into).map(|_| {
+                    self.controls.notice = format!("started {preset} at {}x{}", size.0, size.1);
+                })
+            }
+            Command::Screenshot => {
+                let path = next_free(&format!("eddy-{}", self.session.current()), "png");
+                self.screenshot(&path, self.controls.screenshot_scale)
+            }
+            Command::ToggleGif => match self.recording.take() {
+                Some(r) => self.finish_gif(r),
+                None => {
+                    let path = next_free(&format!("eddy-{}", self.session.current()), "gif");
+                    let every = Every::Frames(self.controls.gif_every as u64);
+                    self.start_gif(&path, self.controls.gif_frames, every, self.controls.gif_scale)
+                }
+            },
+            Command::Save(path) => self.save(&path),
+            Command::Load(path) => {
+                self.load(&path);
+                Ok(())
+            }
+        };
+        if let Err(e) = result {
+            self.controls.notice = e.to_string();
+            eprintln!("eddy: {e}");
+        }
+    }
+
+    /// Loads a dropped or named file: a `.npz` state (of whichever model its arrays say) or a
+    /// PNG scene for the current model. On error the running simulation is kept and the panel
+    /// says why.
+    fn load(&mut self, path: &Path) {
+        let is_npz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npz"));
+        let result: Result<String, Error> = if is_npz {
+            AnyState::load_npz(path, None).map_err(Error::from).and_then(|(state, step)| {
+                self.session.replace(&state, step)?;
+                Ok(format!("loaded {} ({}, step {step})", path.display(), state.kind()))
+            })
+        } else {
+            let size = self.controls.size;
+            self.session
+                .restart(&SceneSource::Png(path.to_path_buf()), size)
+                .map(|_| format!("loaded the scene {}", path.display()))
+                .map_err(Into::into)
+        };
+        self.controls.notice = match result {
+            Ok(said) => said,
+            Err(e) => format!("{e} (the simulation goes on)"),
+        };
+        eprintln!("{}", self.controls.notice);
+    }
+
+    fn save(&mut self, path: &Path) -> Result<(), Error> {
+        crate::files::check_writable_file(path)?;
+        self.session.model().save_npz(path)?;
+        self.controls.notice = format!("saved {}", path.display());
+        eprintln!("{}", self.controls.notice);
         Ok(())
     }
 
@@ -384,18 +580,17 @@ impl Live {
             && let Some(at) = self.pointer.at
         {
             let at = self.cell_at(at);
-            self.model().click(at);
+            self.act(&Action::Click(at));
         }
-        self.pointer.held = if released { None } else { tool };
+        let inside = self.pointer.at.is_some_and(|p| self.area.contains(p));
+        self.pointer.held = if released || !inside { None } else { tool };
         self.pointer.last = None;
         self.pointer.moved = false;
         if !released { self.paint() } else { Ok(()) }
     }
 
-    fn cell_at(&mut self, (x, y): (f32, f32)) -> (f32, f32) {
-        let (w, h) = (self.config.width as f32, self.config.height as f32);
-        let (gw, gh) = self.model().size();
-        (x / w * gw as f32, y / h * gh as f32)
+    fn cell_at(&self, p: (f32, f32)) -> (f32, f32) {
+        self.area.cell_at(p, self.session.model_ref().size())
     }
 
     /// Applies the held tool along the pointer's path since the last event.
@@ -409,7 +604,7 @@ impl Live {
         self.pointer.last = Some(at);
         self.pointer.moved |= from != to;
         let stroke = Stroke { from, to, tool, erase: self.pointer.shift };
-        self.model().stroke(&stroke)?;
+        self.act(&Action::Stroke(stroke));
         Ok(())
     }
 
@@ -422,16 +617,85 @@ impl Live {
         }
     }
 
-    /// Steps, draws and presents one frame. Returns Ok(true) when the run should end.
+    /// How many steps this frame runs: none while paused (but `.`) or held by the script,
+    /// else the fixed count or the automatic one, cut short at the script's next action.
+    fn steps_this_frame(&mut self) -> u32 {
+        if self.script_pause > 0 {
+            self.script_pause -= 1;
+            return 0;
+        }
+        if self.controls.paused {
+            return std::mem::take(&mut self.step_once) as u32;
+        }
+        let mut n = match self.controls.speed {
+            Speed::Fixed(n) => n.clamp(1, panel::MAX_STEPS_PER_FRAME),
+            Speed::Auto(_) => self.controls.steps_per_frame.clamp(1, panel::MAX_STEPS_PER_FRAME),
+        } as u64;
+        if let Some(p) = &self.player {
+            n = p.steps_until_next(self.session.steps(), n);
+        }
+        n as u32
+    }
+
+    /// Plays the script's actions due now.
+    fn play_script(&mut self) {
+        let Some(player) = &mut self.player else { return };
+        for action in player.due(self.session.steps()) {
+            self.act(&action);
+        }
+    }
+
+    /// Demo mode: a random stroke every few frames; now and then the next model, reset.
+    fn demo(&mut self) {
+        let Some(rng) = &mut self.demo else { return };
+        if self.frames > 0 && self.frames.is_multiple_of(DEMO_MODEL_EVERY) {
+            self.switch_next();
+            self.act(&Action::Reset);
+            return;
+        }
+        if !self.frames.is_multiple_of(DEMO_STROKE_EVERY) {
+            return;
+        }
+        let (w, h) = self.session.model_ref().size();
+        let (w, h) = (w as f32, h as f32);
+        let kind = self.session.current();
+        // Water pours from the top third; smoke and gas start anywhere and move a little.
+        let start = (rng.f32() * w, rng.f32() * h * if kind == ModelKind::Water { 0.3 } else { 1.0 });
+        let angle = rng.f32() * std::f32::consts::TAU;
+        let len = 0.08 * w.max(h);
+        let end = (start.0 + angle.cos() * len, start.1 + angle.sin() * len);
+        let action = if kind == ModelKind::Gas && rng.u8(0..4) == 0 {
+            Action::Click(start)
+        } else {
+            Action::Path { tool: Tool::Fluid, erase: false, points: vec![start, end] }
+        };
+        self.act(&action);
+    }
+
+    /// Steps, draws the simulation and the panel, and presents one frame. Returns Ok(true) when
+    /// the run should end.
     fn frame(&mut self, o: &ViewerOptions) -> Result<bool, Error> {
         self.gpu.check()?;
-        let steps = if self.paused { self.step_once as u32 } else { o.steps_per_frame };
-        self.step_once = false;
+        self.play_script();
+        self.demo();
+        let steps = self.steps_this_frame();
         self.dirty = false;
         if steps > 0 {
-            self.model().step(steps);
-            self.title_steps += steps as u64;
+            let started = Instant::now();
+            self.session.step(steps);
+            self.clock_steps += steps as u64;
+            if let Speed::Auto(budget) = self.controls.speed {
+                // Wait for the steps, and aim the next frame's count at the budget.
+                self.gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+                let took = started.elapsed().as_secs_f32() * 1000.0;
+                let ratio = (budget / took.max(0.01)).clamp(0.5, 2.0);
+                self.controls.steps_per_frame =
+                    ((steps as f32 * ratio).round() as u32).clamp(1, panel::MAX_STEPS_PER_FRAME);
+            } else {
+                self.controls.steps_per_frame = steps;
+            }
         }
+        self.statistics()?;
         if self.minimized {
             return Ok(false);
         }
@@ -443,76 +707,303 @@ impl Live {
             }
             _ => return Ok(false), // timeout, occluded: skip this frame
         };
+        let (jobs, screen) = self.run_panel();
         let view = texture.texture.create_view(&Default::default());
-        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        let size = (self.config.width, self.config.height);
-        let format = self.config.format;
-        self.model().draw(&mut encoder, &view, format, size);
-        self.gpu.queue.submit([encoder.finish()]);
+        self.draw(&view, self.config.format, &jobs, &screen);
         self.frames += 1;
-        self.title_frames += 1;
+        self.clock_frames += 1;
+        self.record()?;
         let done = o.frames.is_some_and(|n| self.frames >= n);
         if done && let Some(path) = &o.screenshot {
-            self.save_screenshot(path)?;
+            self.window_shot(path, &jobs, &screen)?;
         }
         self.window.pre_present_notify();
         self.gpu.queue.present(texture);
-        self.update_title()?;
+        if done || self.quit {
+            if let Some(r) = self.recording.take() {
+                self.finish_gif(r)?;
+            }
+        }
         Ok(done)
     }
 
-    /// Draws the current view again into an offscreen RGBA target of the window's size and saves
-    /// it: the same pixels the window shows, on any adapter (a surface need not be readable).
-    fn save_screenshot(&mut self, path: &std::path::Path) -> Result<(), Error> {
-        let size = (self.config.width, self.config.height);
-        let target = FrameTarget::new(&self.gpu.device, size, 1)?;
-        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
-        let model = self.model();
-        let image = target
-            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
-        crate::files::write_atomically(path, |w| {
-            image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other)
-        })?;
+    /// Reads the statistics (a GPU reduction) every half second while running, and after a
+    /// change while paused; pauses on a non-finite value and says so.
+    fn statistics(&mut self) -> Result<(), Error> {
+        let dt = self.clock.elapsed();
+        if dt < STATS_EVERY && !(self.controls.paused && self.clock_frames == 0) {
+            return Ok(());
+        }
+        let dt = dt.as_secs_f64();
+        let model = self.session.model_ref();
+        let stats = model.stats()?;
+        let kind = model.kind();
+        let rate = self.clock_steps as f64 / dt;
+        let fps = self.clock_frames as f64 / dt;
+        let max_speed = match stats {
+            crate::model::AnyStats::Smoke(s) => Some(s.max_speed as f64),
+            crate::model::AnyStats::Gas(s) => Some(s.max_speed as f64),
+            crate::model::AnyStats::Water(_) => None,
+        };
+        let residual = match stats {
+            crate::model::AnyStats::Smoke(s) => Some(s.solver_residual as f64),
+            _ => None,
+        };
+        let sample = Sample {
+            step: model.steps_done() as f64,
+            total: stats.total(),
+            rate,
+            divergence: stats.divergence(),
+            residual,
+            max_speed,
+        };
+        self.history.push(kind, sample, stats.line());
+        if stats.non_finite() > 0 && !self.controls.paused {
+            // Stop here, say so (panel, title and terminal), and let the user reset or change parameters.
+            self.controls.paused = true;
+            self.controls.notice = format!(
+                "{} cells became NaN or infinite: paused; R resets the scene, the panel changes parameters",
+                stats.non_finite()
+            );
+            eprintln!("eddy: {kind}: {}", self.controls.notice);
+        }
+        let paused = if self.controls.paused { " · paused" } else { "" };
+        let rec = self.recording.as_ref().map_or(String::new(), |r| format!(" · ● REC {}/{}", r.gif.frames(), r.cap));
+        self.window
+            .set_title(&format!("eddy · {kind} · {} · {fps:.0} fps · {rate:.0} steps/s{paused}{rec}", model.view()));
+        self.clock = Instant::now();
+        self.clock_frames = 0;
+        self.clock_steps = 0;
+        Ok(())
+    }
+
+    /// Runs the panel: its commands are carried out, the simulation's area is laid out beside it,
+    /// and the brush and recording marks drawn over it. Returns egui's paint jobs.
+    fn run_panel(&mut self) -> (Vec<egui::ClippedPrimitive>, egui_wgpu::ScreenDescriptor) {
+        let input = self.egui.state.take_egui_input(&self.window);
+        let mut commands = Vec::new();
+        let mut rect = egui::Rect::NOTHING;
+        let (session, controls, history) = (&self.session, &mut self.controls, &self.history);
+        let recording = self.recording.as_ref().map(|r| (r.gif.frames(), r.cap));
+        let pointer = self.pointer.at;
+        let output = self.egui.ctx.run_ui(input, |ui| {
+            commands = panel::show(ui, session, controls, history, recording);
+            rect = ui.available_rect_before_wrap();
+            overlay(ui.ctx(), session, pointer, rect, recording);
+        });
+        self.egui.state.handle_platform_output(&self.window, output.platform_output);
+        if output.viewport_output.get(&egui::ViewportId::ROOT).is_some_and(|v| v.repaint_delay.is_zero()) {
+            self.dirty = true;
+        }
+        let ppp = output.pixels_per_point;
+        let within = Area {
+            origin: (rect.min.x * ppp, rect.min.y * ppp),
+            size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
+        };
+        self.area = Area::letterbox(within, self.session.model_ref().size());
+        let jobs = self.egui.ctx.tessellate(output.shapes, ppp);
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                self.egui.renderer.update_texture(&self.gpu.device, &self.gpu.queue, *id, delta);
+            }
+        }
+        for id in &output.textures_delta.free {
+            self.egui.renderer.free_texture(id);
+        }
+        for command in commands {
+            self.dirty = true;
+            self.command(command);
+        }
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [self.config.width, self.config.height],
+            pixels_per_point: ppp,
+        };
+        (jobs, screen)
+    }
+
+    /// Draws the simulation into its area of `target` (the rest black) and the panel over it.
+    fn draw(
+        &mut self,
+        target: &wgpu::TextureView,
+        format: wgpu::TextureFormat,
+        jobs: &[egui::ClippedPrimitive],
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) {
+        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        let area = self.area;
+        self.session.model().draw(&mut encoder, target, format, area);
+        let (device, queue) = (&self.gpu.device, &self.gpu.queue);
+        let extra = self.egui.renderer.update_buffers(device, queue, &mut encoder, jobs, screen);
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.egui.renderer.render(&mut pass.forget_lifetime(), jobs, screen);
+        }
+        self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+    }
+
+    /// Saves what the window shows, panel included: drawn again into an offscreen texture of the
+    /// surface's format (a surface need not be readable), read back as RGBA.
+    fn window_shot(
+        &mut self,
+        path: &Path,
+        jobs: &[egui::ClippedPrimitive],
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) -> Result<(), Error> {
+        let (w, h) = (self.config.width, self.config.height);
+        let format = self.config.format;
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        let texture = gpu::texture_2d(&self.gpu.device, "window shot", (w, h), format, usage);
+        self.draw(&texture.create_view(&Default::default()), format, jobs, screen);
+        let mut bytes = gpu::read_texture(&self.gpu.device, &self.gpu.queue, &texture, 4)?;
+        if matches!(format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+            bytes.chunks_exact_mut(4).for_each(|px| px.swap(0, 2));
+        }
+        let image = image::RgbaImage::from_raw(w, h, bytes).ok_or("the window's pixels did not read back whole")?;
+        write_png(path, &image)?;
         eprintln!("screenshot: {}", path.display());
         Ok(())
     }
 
-    fn update_title(&mut self) -> Result<(), Error> {
-        let dt = self.title_clock.elapsed().as_secs_f64();
-        if dt < 0.5 && !self.paused {
-            return Ok(());
-        }
-        let (fps, rate) = (self.title_frames as f64 / dt, self.title_steps as f64 / dt);
-        let stats = self.model().stats()?;
-        if stats.non_finite() > 0 && !self.paused {
-            // Stop here, say so (title and terminal), and let the user reset or change parameters.
-            self.paused = true;
-            let kind = self.current;
-            self.notice = format!(
-                "{} cells became NaN or infinite: paused; R resets the scene, keys change parameters",
-                stats.non_finite()
-            );
-            eprintln!("eddy: {kind}: {}", self.notice);
-        }
-        let paused = if self.paused { " | paused (Space)" } else { "" };
-        let notice = if self.notice.is_empty() { String::new() } else { format!(" | {}", self.notice) };
-        let model = self.model();
-        let kind = model.kind();
-        let divergence = stats.divergence().map_or(String::new(), |d| format!(" | |div| after projection {d:.3}"));
-        let divergence = match stats.solver() {
-            Some(solver) => format!("{divergence} | {solver}"),
-            None => divergence,
-        };
-        let title = format!(
-            "eddy | {kind} | {fps:.0} fps | {rate:.0} steps/s | total {:.2}{divergence} | {} | field {} (V){paused}{notice}",
-            stats.total(),
-            model.params().keyed_summary(),
-            model.view(),
-        );
-        self.window.set_title(&title);
-        self.title_clock = Instant::now();
-        self.title_frames = 0;
-        self.title_steps = 0;
+    /// Saves the simulation view (no panel) at `scale` pixels per cell.
+    fn screenshot(&mut self, path: &Path, scale: u32) -> Result<(), Error> {
+        let image = self.render_sim(scale)?;
+        write_png(path, &image)?;
+        self.controls.notice = format!("screenshot {}", path.display());
+        eprintln!("{}", self.controls.notice);
         Ok(())
     }
+
+    fn render_sim(&mut self, scale: u32) -> Result<image::RgbaImage, Error> {
+        let grid = self.session.model_ref().size();
+        let target = FrameTarget::new(&self.gpu.device, grid, scale)?;
+        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
+        let model = self.session.model();
+        Ok(target
+            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?)
+    }
+
+    fn start_gif(&mut self, path: &Path, cap: u32, every: Every, scale: u32) -> Result<(), Error> {
+        if let Some(r) = self.recording.take() {
+            self.finish_gif(r)?;
+        }
+        crate::files::check_writable_file(path)?;
+        let grid = self.session.model_ref().size();
+        let target = FrameTarget::new(&self.gpu.device, grid, scale)?;
+        let delay = match every {
+            Every::Frames(n) => (n as u32 * 1000 / 30).max(20), // about the window's pace at 30 fps
+            Every::Steps(_) => 40,
+        };
+        let gif = GifRecorder::new(path, delay)?;
+        let next = match every {
+            Every::Steps(_) => self.session.steps(),
+            Every::Frames(_) => self.frames,
+        };
+        self.recording =
+            Some(Recording { gif, target, scale, cap: cap.clamp(1, crate::record::MAX_FRAMES), every, next });
+        self.controls.notice = format!("recording {} (G stops)", path.display());
+        eprintln!("{}", self.controls.notice);
+        Ok(())
+    }
+
+    /// Adds this frame to the GIF when one is due; stops at the cap.
+    fn record(&mut self) -> Result<(), Error> {
+        let Some(r) = &mut self.recording else { return Ok(()) };
+        let (now, step) = match r.every {
+            Every::Steps(n) => (self.session.steps(), n),
+            Every::Frames(n) => (self.frames, n),
+        };
+        if now < r.next {
+            return Ok(());
+        }
+        r.next = now + step;
+        let (w, h) = self.session.model_ref().size();
+        if r.target.size() != (w * r.scale, h * r.scale) {
+            // The grid changed size (another model, a new scene): the GIF ends here.
+            let r = self.recording.take().expect("recording");
+            return self.finish_gif(r);
+        }
+        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
+        let model = self.session.model();
+        let image = r
+            .target
+            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
+        r.gif.add(image)?;
+        if r.gif.frames() >= r.cap {
+            let r = self.recording.take().expect("recording");
+            self.finish_gif(r)?;
+        }
+        Ok(())
+    }
+
+    fn finish_gif(&mut self, r: Recording) -> Result<(), Error> {
+        let path = r.gif.path().to_path_buf();
+        let n = r.gif.finish()?;
+        self.controls.notice = format!("saved {} ({n} frames)", path.display());
+        eprintln!("{}", self.controls.notice);
+        Ok(())
+    }
+}
+
+/// Draws over the simulation: the brush's circle under the pointer, and the recording mark.
+fn overlay(
+    ctx: &egui::Context,
+    session: &Session,
+    pointer: Option<(f32, f32)>,
+    rect: egui::Rect,
+    recording: Option<(u32, u32)>,
+) {
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("eddy-overlay")));
+    let ppp = ctx.pixels_per_point();
+    let model = session.model_ref();
+    let within = Area {
+        origin: (rect.min.x * ppp, rect.min.y * ppp),
+        size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
+    };
+    let area = Area::letterbox(within, model.size());
+    if let Some(p) = pointer
+        && area.contains(p)
+    {
+        let radius = model.brush_radius() * area.size.0 / model.size().0 as f32 / ppp;
+        let centre = egui::pos2(p.0 / ppp, p.1 / ppp);
+        painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(180)));
+    }
+    if let Some((n, cap)) = recording {
+        let at = egui::pos2(area.origin.0 / ppp + area.size.0 / ppp - 90.0, area.origin.1 / ppp + 14.0);
+        painter.circle_filled(at, 6.0, egui::Color32::from_rgb(230, 40, 40));
+        painter.text(
+            at + egui::vec2(10.0, 0.0),
+            egui::Align2::LEFT_CENTER,
+            format!("REC {n}/{cap}"),
+            egui::FontId::proportional(13.0),
+            egui::Color32::from_rgb(230, 40, 40),
+        );
+    }
+}
+
+/// `stem.ext`, or `stem-2.ext`, `stem-3.ext`, ... : the first that does not exist.
+fn next_free(stem: &str, ext: &str) -> PathBuf {
+    let first = PathBuf::from(format!("{stem}.{ext}"));
+    if !first.exists() {
+        return first;
+    }
+    (2..).map(|i| PathBuf::from(format!("{stem}-{i}.{ext}"))).find(|p| !p.exists()).expect("an unused name")
+}
+
+fn write_png(path: &Path, image: &image::RgbaImage) -> Result<(), Error> {
+    crate::files::write_atomically(path, |w| {
+        image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other)
+    })?;
+    Ok(())
 }

@@ -1,0 +1,299 @@
+//! [`Session`]: every model at once, as the viewer and a scripted run hold them. One slot per
+//! model, each created on first use and keeping its state when another is shown; the parameters
+//! each is (re)made with; which one is current; and the [`Action`]s that change them (from the
+//! viewer's panel, its keys, or a script), applied in one place.
+
+use super::tools::Stroke;
+use super::{AnyModel, AnyState, ModelKind, ModelParams, Value, memory};
+use crate::error::Error;
+use crate::scene::SceneSource;
+use crate::script::Action;
+
+/// Where the first model starts.
+#[derive(Clone)]
+pub enum Start {
+    /// A scene file or preset. A PNG applies to every model that can read it; a preset to its own
+    /// model, the others starting on their default preset at the same size.
+    Scene(SceneSource),
+    /// A loaded state and its step; the other models start on their default preset at its size.
+    State(Box<AnyState>, u64),
+}
+
+/// What a [`Session`] is made with.
+#[derive(Clone)]
+pub struct SessionOptions {
+    /// The first model's parameters (which model, too); the others start with their defaults.
+    pub params: ModelParams,
+    /// Where the first model starts.
+    pub start: Start,
+    /// Grid size `(W, H)` of presets, cells.
+    pub size: (usize, usize),
+    /// Seed of the `random` preset.
+    pub seed: u64,
+}
+
+/// What an applied [`Action`] leaves to the front end (files and pauses are theirs).
+#[derive(Debug, PartialEq)]
+pub enum Done {
+    /// Nothing more to do.
+    Applied,
+    /// A parameter changed: `(model, name, before, after)` as the CLI writes values.
+    Set(ModelKind, &'static str, String, String),
+    /// The front end's to do: a screenshot, a GIF, a save, a pause.
+    Front,
+}
+
+/// The three models' slots, their parameters and the current one; see the module docs.
+pub struct Session {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    adapter: wgpu::Adapter,
+    info: wgpu::AdapterInfo,
+    options: SessionOptions,
+    models: [Option<AnyModel>; 3],
+    params: [ModelParams; 3],
+    current: ModelKind,
+    /// Where each model starts when reset, once it was restarted or loaded since the session
+    /// began (`None`: [`SessionOptions::start`] or the model's default preset).
+    origins: [Option<Start>; 3],
+    /// The size each model's restarted scene was made at.
+    sizes: [(usize, usize); 3],
+    /// Steps taken by all models since the session began (a script's clock).
+    steps: u64,
+}
+
+fn slot(kind: ModelKind) -> usize {
+    ModelKind::ALL.iter().position(|&k| k == kind).expect("every model is in ALL")
+}
+
+impl Session {
+    /// Makes the first model (`options.params`' model) and makes it current.
+    ///
+    /// # Errors
+    /// As [`AnyModel::new`] and [`AnyState::start`] for the first model; an adapter that lacks
+    /// what it needs ([`crate::gpu::Requirements::lacks`]); [`memory::check`]'s refusal.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        adapter: &wgpu::Adapter,
+        options: SessionOptions,
+    ) -> Result<Self, Error> {
+        let (kind, size) = (options.params.kind(), options.size);
+        let mut params = ModelKind::ALL.map(ModelParams::defaults);
+        params[slot(kind)] = options.params;
+        let mut session = Session {
+            device: device.clone(),
+            queue: queue.clone(),
+            adapter: adapter.clone(),
+            info: adapter.get_info(),
+            options,
+            models: [None, None, None],
+            params,
+            current: kind,
+            origins: [None, None, None],
+            sizes: [size; 3],
+            steps: 0,
+        };
+        session.switch(kind)?;
+        Ok(session)
+    }
+
+    /// The current model.
+    pub fn model(&mut self) -> &mut AnyModel {
+        self.models[slot(self.current)].as_mut().expect("the current model exists")
+    }
+
+    /// The current model, shared.
+    pub fn model_ref(&self) -> &AnyModel {
+        self.models[slot(self.current)].as_ref().expect("the current model exists")
+    }
+
+    /// Which model is current.
+    pub fn current(&self) -> ModelKind {
+        self.current
+    }
+
+    /// Whether `kind` has been created (switching to it keeps its state).
+    pub fn has(&self, kind: ModelKind) -> bool {
+        self.models[slot(kind)].is_some()
+    }
+
+    /// Steps taken by all models since the session began.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Grid size of presets, `(W, H)` cells.
+    pub fn size(&self) -> (usize, usize) {
+        self.options.size
+    }
+
+    /// Runs `n` steps of the current model (recorded, not waited for).
+    pub fn step(&mut self, n: u32) {
+        if n > 0 {
+            self.model().step(n);
+            self.steps += n as u64;
+        }
+    }
+
+    /// Makes `kind` current, creating it on first use: from the loaded state or the scene when
+    /// it is the model the session started with, else from the scene if it is a PNG this model
+    /// can read, else from its default preset at the same size.
+    ///
+    /// # Errors
+    /// Why `kind` cannot start (an adapter that lacks what it needs, a grid too large for it, a
+    /// scene it cannot read); the current model stays current and runs on.
+    pub fn switch(&mut self, kind: ModelKind) -> Result<(), Error> {
+        let i = slot(kind);
+        if self.models[i].is_none() {
+            self.models[i] = Some(self.create(kind)?);
+        }
+        self.current = kind;
+        Ok(())
+    }
+
+    fn create(&self, kind: ModelKind) -> Result<AnyModel, Error> {
+        let lacks = ModelKind::requirements(&[kind]).lacks(&self.adapter);
+        if !lacks.is_empty() {
+            return Err(Error::Message(format!("{kind} cannot start: this adapter lacks {}", lacks.join(", "))));
+        }
+        let o = &self.options;
+        let params = self.params[slot(kind)];
+        let first = o.params.kind() == kind;
+        let preset = || AnyState::start(&SceneSource::Preset(kind.default_scene().into()), o.size, o.seed, &params);
+        let (state, step) = match self.origins[slot(kind)].as_ref().unwrap_or(&o.start) {
+            Start::Scene(source) if self.origins[slot(kind)].is_some() => {
+                (AnyState::start(source, self.sizes[slot(kind)], o.seed, &params)?, 0)
+            }
+            Start::State(state, step) if first || self.origins[slot(kind)].is_some() => ((**state).clone(), *step),
+            Start::Scene(source) if first => (AnyState::start(source, o.size, o.seed, &params)?, 0),
+            // A PNG serves every model that can read its colours (red sources are not water's).
+            Start::Scene(source @ SceneSource::Png(_)) => {
+                (AnyState::start(source, o.size, o.seed, &params).or_else(|_| preset())?, 0)
+            }
+            _ => (preset()?, 0),
+        };
+        let (h, w) = state.shape();
+        memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
+        AnyModel::new(&self.device, &self.queue, &state, &params, step)
+    }
+
+    /// Starts the current model's scene again with its parameters as they are now, keeping the
+    /// field shown, its colour map and the brush.
+    ///
+    /// # Errors
+    /// As [`Self::switch`].
+    pub fn reset(&mut self) -> Result<(), Error> {
+        let i = slot(self.current);
+        let old = self.model_ref();
+        let (params, view, map, brush) = (old.params(), old.view(), old.colour_map(), old.chosen_brush());
+        self.params[i] = params;
+        let mut model = self.create(self.current)?;
+        model.set_view(view).map_err(Error::Message)?;
+        model.set_colour_map(map);
+        model.set_brush_radius(brush);
+        self.models[i] = Some(model);
+        Ok(())
+    }
+
+    /// The current model's parameters back to their defaults (the state is kept).
+    ///
+    /// # Errors
+    /// As [`AnyModel::set_params`].
+    pub fn reset_params(&mut self) -> Result<(), Error> {
+        let defaults = ModelParams::defaults(self.current);
+        self.model().set_params(defaults)
+    }
+
+    /// Replaces the current model's state with `state` (a dropped `.npz` or PNG scene): the model
+    /// `state` belongs to becomes current, made anew at the state's size with that model's
+    /// present parameters, field and colour map. Nothing changes on error.
+    ///
+    /// # Errors
+    /// As [`AnyModel::new`] and [`memory::check`].
+    pub fn replace(&mut self, state: &AnyState, step: u64) -> Result<(), Error> {
+        let kind = state.kind();
+        let i = slot(kind);
+        let params = match &self.models[i] {
+            Some(m) => m.params(),
+            None => self.params[i],
+        };
+        let (h, w) = state.shape();
+        memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
+        let mut model = AnyModel::new(&self.device, &self.queue, state, &params, step)?;
+        if let Some(old) = &self.models[i] {
+            model.set_view(old.view()).map_err(Error::Message)?;
+            model.set_colour_map(old.colour_map());
+            model.set_brush_radius(old.chosen_brush());
+        }
+        self.models[i] = Some(model);
+        self.current = kind;
+        self.origins[i] = Some(Start::State(Box::new(state.clone()), step));
+        Ok(())
+    }
+
+    /// Starts the current model on `scene` (a preset or PNG) at `size` `(W, H)` cells (a PNG
+    /// keeps its own size), with its present parameters; R then starts this scene again.
+    /// Nothing changes on error.
+    ///
+    /// # Errors
+    /// As [`AnyState::start`] (a preset of another model, an unreadable PNG, a bad size) and
+    /// [`Self::replace`].
+    pub fn restart(&mut self, scene: &SceneSource, size: (usize, usize)) -> Result<(), Error> {
+        let i = slot(self.current);
+        let params = self.model_ref().params();
+        let state = AnyState::start(scene, size, self.options.seed, &params)?;
+        self.replace(&state, 0)?;
+        self.origins[i] = Some(Start::Scene(scene.clone()));
+        self.sizes[i] = size;
+        Ok(())
+    }
+
+    /// Applies one action to the models. Screenshots, GIFs, saves and pauses are the front
+    /// end's ([`Done::Front`]); so are strokes' pixels (a script's strokes are in cells already).
+    ///
+    /// # Errors
+    /// A model that cannot start, a parameter that is not the current model's or is out of its
+    /// range, a field the model does not have; nothing changes on error.
+    pub fn apply(&mut self, action: &Action) -> Result<Done, Error> {
+        match action {
+            Action::Model(kind) => self.switch(*kind)?,
+            Action::Set(name, value) => return self.set(name, *value),
+            Action::View(name) => self.model().set_view(name).map_err(Error::Message)?,
+            Action::ColourMap(map) => self.model().set_colour_map(*map),
+            Action::Brush(radius) => self.model().set_brush_radius(*radius),
+            Action::Reset => self.reset()?,
+            Action::Defaults => self.reset_params()?,
+            Action::Stroke(stroke) => self.model().stroke(stroke)?,
+            Action::Path { tool, erase, points } => {
+                for pair in points.windows(2) {
+                    let stroke = Stroke { from: pair[0], to: pair[1], tool: *tool, erase: *erase };
+                    self.model().stroke(&stroke)?;
+                }
+                if let [only] = points[..] {
+                    self.model().stroke(&Stroke { from: only, to: only, tool: *tool, erase: *erase })?;
+                }
+            }
+            Action::Click(at) => self.model().click(*at),
+            Action::Pause(_) | Action::Screenshot(..) | Action::Gif { .. } | Action::Save(_) | Action::Quit => {
+                return Ok(Done::Front);
+            }
+        }
+        Ok(Done::Applied)
+    }
+
+    /// Sets parameter `name` of the current model as an interactive control does (tied
+    /// parameters move with it, [`super::ParamTable::set_fitted`]).
+    fn set(&mut self, name: &str, value: Value) -> Result<Done, Error> {
+        let kind = self.current;
+        let info = kind.params().into_iter().find(|p| p.name == name).ok_or_else(|| {
+            Error::Message(format!("{kind} has no parameter {name:?}; its parameters: {}", kind.param_names()))
+        })?;
+        let mut params = self.model().params();
+        let before = params.get(name).map(|v| info.format(v)).unwrap_or_default();
+        params.set_fitted(name, value)?;
+        self.model().set_params(params)?;
+        let after = self.model().params().get(name).map(|v| info.format(v)).unwrap_or_default();
+        Ok(Done::Set(kind, info.name, before, after))
+    }
+}

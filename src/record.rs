@@ -1,0 +1,124 @@
+//! Animated GIFs of a run: [`GifRecorder`] streams frames into a temporary file beside the
+//! target and renames it over the target when finished, so an interrupted recording never leaves
+//! a broken file at the path (nor destroys one that was there). Used by `eddy run --gif` and
+//! the viewer's recording.
+
+use crate::scene::SceneError;
+use image::codecs::gif::{GifEncoder, Repeat};
+use std::path::{Path, PathBuf};
+
+/// Most frames one recording takes; the viewer stops recording there and says so.
+pub const MAX_FRAMES: u32 = 1000;
+
+/// A GIF being written, frame by frame.
+pub struct GifRecorder {
+    path: PathBuf,
+    /// The encoder, writing into `temp`'s file; dropped (which writes the GIF trailer) before
+    /// `temp` is renamed.
+    encoder: Option<GifEncoder<std::fs::File>>,
+    temp: tempfile::NamedTempFile,
+    frames: u32,
+    delay_ms: u32,
+    size: Option<(u32, u32)>,
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> SceneError {
+    SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(e.to_string()) }
+}
+
+impl GifRecorder {
+    /// Starts a GIF at `path` that loops forever and shows each frame `delay_ms` milliseconds
+    /// (GIF stores hundredths of a second: 20 ms is 50 frames/s, the fastest browsers honour).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when no file can be created in `path`'s folder.
+    pub fn new(path: &Path, delay_ms: u32) -> Result<Self, SceneError> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let temp =
+            tempfile::Builder::new().prefix(".eddy-").suffix(".gif.tmp").tempfile_in(dir).map_err(|e| io(path, e))?;
+        let file = temp.as_file().try_clone().map_err(|e| io(path, e))?;
+        let mut encoder = GifEncoder::new_with_speed(file, 10);
+        encoder.set_repeat(Repeat::Infinite).map_err(|e| io(path, e))?;
+        Ok(GifRecorder {
+            path: path.to_path_buf(),
+            encoder: Some(encoder),
+            temp,
+            frames: 0,
+            delay_ms: delay_ms.clamp(20, 10_000),
+            size: None,
+        })
+    }
+
+    /// Adds a frame (every frame must have the first one's size).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when the frame cannot be written, or its size differs from the first's.
+    pub fn add(&mut self, frame: image::RgbaImage) -> Result<(), SceneError> {
+        let size = frame.dimensions();
+        if *self.size.get_or_insert(size) != size {
+            return Err(io(&self.path, format!("a frame of {size:?} pixels after frames of {:?}", self.size)));
+        }
+        let delay = image::Delay::from_numer_denom_ms(self.delay_ms, 1);
+        let encoder = self.encoder.as_mut().expect("present until finish");
+        encoder.encode_frame(image::Frame::from_parts(frame, 0, 0, delay)).map_err(|e| io(&self.path, e))?;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Frames added so far.
+    pub fn frames(&self) -> u32 {
+        self.frames
+    }
+
+    /// Where it will be written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the GIF's end and renames it over the target. Returns the frames written.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when no frame was added (an empty GIF is not written) or the file
+    /// cannot be finished or renamed; the target is left as it was.
+    pub fn finish(mut self) -> Result<u32, SceneError> {
+        drop(self.encoder.take()); // writes the trailer
+        if self.frames == 0 {
+            return Err(io(&self.path, "no frame was recorded, so no GIF was written"));
+        }
+        self.temp.as_file().sync_all().map_err(|e| io(&self.path, e))?;
+        self.temp.persist(&self.path).map_err(|e| io(&self.path, e.error))?;
+        Ok(self.frames)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recording decodes back with its frames, and one never finished leaves the target as it was.
+    #[test]
+    fn frames_round_trip_and_an_abandoned_recording_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        let mut gif = GifRecorder::new(&path, 40).unwrap();
+        for i in 0..3u8 {
+            gif.add(image::RgbaImage::from_pixel(8, 4, image::Rgba([i * 100, 0, 0, 255]))).unwrap();
+        }
+        assert!(gif.add(image::RgbaImage::new(4, 4)).is_err());
+        assert_eq!(gif.finish().unwrap(), 3);
+        let decoder = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+        let frames = image::AnimationDecoder::into_frames(decoder.unwrap()).collect_frames().unwrap();
+        assert_eq!(frames.len(), 3);
+        assert_eq!(frames[2].buffer().get_pixel(1, 1)[0], 200);
+
+        std::fs::write(&path, b"keep").unwrap();
+        let mut gif = GifRecorder::new(&path, 40).unwrap();
+        gif.add(image::RgbaImage::new(2, 2)).unwrap();
+        drop(gif);
+        assert_eq!(std::fs::read(&path).unwrap(), b"keep");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left");
+    }
+}

@@ -1,0 +1,468 @@
+//! Scripts: timed actions that `eddy view --script F` and `eddy run --script F` play the same
+//! way, so that the same file gives the same `.npz` on the same adapter.
+//!
+//! A script is a TOML file:
+//!
+//! ```toml
+//! # Where it starts (each optional; the command line's --mode, --scene, --size, --seed win).
+//! mode = "water"
+//! scene = "u-tube"
+//! size = [160, 100]     # (W, H) cells
+//! seed = 1
+//!
+//! [[action]]
+//! at = 0                # the session's step: steps taken by all models since the start
+//! set = { side-share = 0.4 }          # parameters of the current model, as the CLI takes them
+//!
+//! [[action]]
+//! at = 20
+//! stroke = { tool = "fluid", points = [[20, 10], [60, 10]], radius = 3 }
+//!
+//! [[action]]
+//! at = 200
+//! model = "smoke"       # switch model (each keeps its state)
+//! ```
+//!
+//! An action's keys (one or more per `[[action]]`, applied in this order): `model` (`water`,
+//! `smoke`, `gas`); `set` (a table of parameter = value); `view` (a field name); `colour-map`
+//! ([`ColourMap`] name); `brush` (radius in cells, or `"default"`); `reset = true` (the scene
+//! again); `defaults = true` (the parameters back to their defaults); `stroke` (`tool` = `fluid`,
+//! `wall` or `erase`; `points` = `[[col, row], ...]` in cells, row 0 at the top; optional
+//! `radius`); `click = [col, row]` (the fluid tool without a drag: gas' explosion); `pause = N`
+//! (the viewer shows N frames without stepping; nothing in `run`); `screenshot = "f.png"` (the
+//! simulation view, `screenshot-scale` pixels per cell, default 2); `gif = { path = "f.gif",
+//! frames = 20, every = 4 }` (record `frames` frames, one every `every` steps); `save =
+//! "f.npz"` (the current model's state); `quit = true` (the viewer closes, a run ends). Times never go backwards; steps between actions run
+//! the current model. Paths are relative to the current folder.
+
+use crate::colour::ColourMap;
+use crate::model::tools::{Stroke, Tool};
+use crate::model::{ModelKind, ModelParams, Value};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// One change to a [`crate::model::Session`] or to what its front end shows and writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Make this model current.
+    Model(ModelKind),
+    /// Set a parameter of the current model (name as the CLI spells it).
+    Set(&'static str, Value),
+    /// Show this field.
+    View(String),
+    /// Colour the shown field with this map.
+    ColourMap(ColourMap),
+    /// Brush radius, cells; `None`: the model's default.
+    Brush(Option<f32>),
+    /// Start the scene again (parameters kept).
+    Reset,
+    /// Parameters back to their defaults (state kept).
+    Defaults,
+    /// One pointer move of a tool, in cells (the viewer's mouse).
+    Stroke(Stroke),
+    /// A drawn path of a tool through `points` (`(col, row)` cells).
+    Path {
+        /// The tool.
+        tool: Tool,
+        /// Erase instead.
+        erase: bool,
+        /// The path's points; one point is a dab.
+        points: Vec<(f32, f32)>,
+    },
+    /// The fluid tool pressed and released without moving, at `(col, row)` cells.
+    Click((f32, f32)),
+    /// Show this many frames without stepping (viewer only).
+    Pause(u32),
+    /// Save the simulation view as a PNG at this many pixels per cell.
+    Screenshot(PathBuf, u32),
+    /// Record a GIF.
+    Gif {
+        /// Where.
+        path: PathBuf,
+        /// How many frames.
+        frames: u32,
+        /// Steps between frames (at least 1).
+        every: u32,
+    },
+    /// Save the current model's state as `.npz`.
+    Save(PathBuf),
+    /// End: the viewer closes; a run stops here (and saves to `--save`).
+    Quit,
+}
+
+/// An action and the session step it happens at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timed {
+    /// Session step (steps taken by all models since the start).
+    pub at: u64,
+    /// What happens.
+    pub action: Action,
+}
+
+/// A parsed, checked script.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Script {
+    /// The model it starts in.
+    pub mode: Option<ModelKind>,
+    /// The scene it starts on (a preset name or a PNG path).
+    pub scene: Option<String>,
+    /// Grid size `(W, H)`, cells.
+    pub size: Option<(usize, usize)>,
+    /// Seed of the `random` preset.
+    pub seed: Option<u64>,
+    /// The actions, in time order.
+    pub actions: Vec<Timed>,
+}
+
+/// Most actions a script may hold, and most points in one stroke: a file beyond these is a
+/// mistake, not a script.
+const MAX_ACTIONS: usize = 100_000;
+/// Largest GIF a script may ask for, frames.
+pub const MAX_GIF_FRAMES: u32 = 1000;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScript {
+    mode: Option<String>,
+    scene: Option<String>,
+    size: Option<[usize; 2]>,
+    seed: Option<u64>,
+    #[serde(default)]
+    action: Vec<RawAction>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawAction {
+    at: u64,
+    model: Option<String>,
+    set: Option<toml::Table>,
+    view: Option<String>,
+    colour_map: Option<String>,
+    brush: Option<toml::Value>,
+    reset: Option<bool>,
+    defaults: Option<bool>,
+    stroke: Option<RawStroke>,
+    click: Option<[f32; 2]>,
+    pause: Option<u32>,
+    screenshot: Option<PathBuf>,
+    screenshot_scale: Option<u32>,
+    gif: Option<RawGif>,
+    save: Option<PathBuf>,
+    quit: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStroke {
+    tool: String,
+    points: Vec<[f32; 2]>,
+    radius: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGif {
+    path: PathBuf,
+    frames: u32,
+    every: Option<u32>,
+}
+
+impl Script {
+    /// Reads and checks a script file.
+    ///
+    /// # Errors
+    /// One line naming the file and what is wrong: unreadable, not TOML, an unknown key, an
+    /// action out of time order, a model, field, colour map or tool that does not exist, a
+    /// parameter the model current at that point lacks or a value out of its range, a path of no
+    /// points, a brush, size or GIF out of range.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read script {}: {e}", path.display()))?;
+        Self::parse(&text, None).map_err(|e| format!("script {}: {e}", path.display()))
+    }
+
+    /// Parses and checks a script's text; `mode` is the model it starts in when the script does
+    /// not say (the command line's), else water.
+    ///
+    /// # Errors
+    /// As [`Self::load`], without the file name.
+    pub fn parse(text: &str, mode: Option<ModelKind>) -> Result<Self, String> {
+        let raw: RawScript = toml::from_str(text).map_err(|e| e.to_string().replace('\n', " ").trim().to_string())?;
+        let model = |name: &str| {
+            ModelKind::from_name(name).ok_or_else(|| {
+                let names: Vec<_> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+                format!("{name:?} is not a model; the models are {}", names.join(", "))
+            })
+        };
+        let script_mode = raw.mode.as_deref().map(model).transpose()?;
+        let size = match raw.size {
+            Some([w, h]) if w == 0 || h == 0 || w > 1 << 15 || h > 1 << 15 => {
+                return Err(format!("size = [{w}, {h}]: each side must be 1..=32768 cells"));
+            }
+            Some([w, h]) => Some((w, h)),
+            None => None,
+        };
+        if raw.action.len() > MAX_ACTIONS {
+            return Err(format!("{} actions: at most {MAX_ACTIONS}", raw.action.len()));
+        }
+        // Parameters are checked against the model current at each action, as they will be.
+        let mut current = mode.or(script_mode).unwrap_or(ModelKind::ALL[0]);
+        let mut params = ModelKind::ALL.map(ModelParams::defaults);
+        let mut actions = Vec::new();
+        let mut last = 0;
+        for (i, a) in raw.action.into_iter().enumerate() {
+            let n = i + 1;
+            let at = a.at;
+            if at < last {
+                return Err(format!("action {n} is at step {at}, before the one above it (step {last})"));
+            }
+            last = at;
+            let mut push = |action| actions.push(Timed { at, action });
+            let mut count = 0;
+            if let Some(name) = &a.model {
+                current = model(name).map_err(|e| format!("action {n}: {e}"))?;
+                push(Action::Model(current));
+                count += 1;
+            }
+            if let Some(table) = &a.set {
+                let p = &mut params[ModelKind::ALL.iter().position(|&k| k == current).expect("in ALL")];
+                for (name, value) in table {
+                    let info = current.params().into_iter().find(|p| p.name == name.as_str()).ok_or_else(|| {
+                        format!(
+                            "action {n}: {current} has no parameter {name:?} (the model current at step {at}); its parameters: {}",
+                            current.param_names()
+                        )
+                    })?;
+                    let text = match value {
+                        toml::Value::String(s) => s.clone(),
+                        toml::Value::Array(xs) => {
+                            xs.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect::<Vec<_>>().join(",")
+                        }
+                        other => other.to_string(),
+                    };
+                    let value = info.parse(&text).map_err(|e| format!("action {n}: {name}: {e}"))?;
+                    p.set_fitted(name, value).map_err(|e| format!("action {n}: {e}"))?;
+                    push(Action::Set(info.name, value));
+                    count += 1;
+                }
+            }
+            if let Some(view) = &a.view {
+                current.view(view).map_err(|e| format!("action {n}: view {e}"))?;
+                push(Action::View(view.clone()));
+                count += 1;
+            }
+            if let Some(map) = &a.colour_map {
+                push(Action::ColourMap(ColourMap::from_name(map).map_err(|e| format!("action {n}: {e}"))?));
+                count += 1;
+            }
+            if let Some(brush) = &a.brush {
+                let radius = match brush {
+                    toml::Value::String(s) if s == "default" => None,
+                    toml::Value::Float(r) if r.is_finite() && *r >= 0.5 && *r <= 4096.0 => Some(*r as f32),
+                    toml::Value::Integer(r) if (1..=4096).contains(r) => Some(*r as f32),
+                    other => {
+                        return Err(format!(
+                            "action {n}: brush = {other}: a radius of 0.5..=4096 cells, or \"default\""
+                        ));
+                    }
+                };
+                push(Action::Brush(radius));
+                count += 1;
+            }
+            if a.reset == Some(true) {
+                push(Action::Reset);
+                count += 1;
+            }
+            if a.defaults == Some(true) {
+                params[ModelKind::ALL.iter().position(|&k| k == current).expect("in ALL")] =
+                    ModelParams::defaults(current);
+                push(Action::Defaults);
+                count += 1;
+            }
+            if let Some(stroke) = &a.stroke {
+                let (tool, erase) = match stroke.tool.as_str() {
+                    "fluid" => (Tool::Fluid, false),
+                    "wall" => (Tool::Wall, false),
+                    "erase" => (Tool::Fluid, true),
+                    other => return Err(format!("action {n}: tool {other:?}: fluid, wall or erase")),
+                };
+                if stroke.points.is_empty() || stroke.points.len() > MAX_ACTIONS {
+                    return Err(format!("action {n}: a stroke needs 1..={MAX_ACTIONS} points"));
+                }
+                if stroke.points.iter().flatten().any(|v| !v.is_finite()) {
+                    return Err(format!("action {n}: a stroke's points must be finite numbers"));
+                }
+                if let Some(r) = stroke.radius {
+                    if !(r.is_finite() && (0.5..=4096.0).contains(&r)) {
+                        return Err(format!("action {n}: stroke radius {r}: 0.5..=4096 cells"));
+                    }
+                    push(Action::Brush(Some(r)));
+                }
+                let points = stroke.points.iter().map(|&[c, r]| (c, r)).collect();
+                push(Action::Path { tool, erase, points });
+                count += 1;
+            }
+            if let Some([c, r]) = a.click {
+                if !(c.is_finite() && r.is_finite()) {
+                    return Err(format!("action {n}: click must be two finite numbers"));
+                }
+                push(Action::Click((c, r)));
+                count += 1;
+            }
+            if let Some(frames) = a.pause {
+                push(Action::Pause(frames.min(100_000)));
+                count += 1;
+            }
+            if let Some(path) = &a.screenshot {
+                let scale = a.screenshot_scale.unwrap_or(2);
+                if !(1..=64).contains(&scale) {
+                    return Err(format!("action {n}: screenshot-scale {scale}: 1..=64 pixels per cell"));
+                }
+                push(Action::Screenshot(path.clone(), scale));
+                count += 1;
+            }
+            if let Some(gif) = &a.gif {
+                let every = gif.every.unwrap_or(1);
+                if !(1..=MAX_GIF_FRAMES).contains(&gif.frames) || every == 0 {
+                    return Err(format!(
+                        "action {n}: gif: frames must be 1..={MAX_GIF_FRAMES} and every at least 1 step"
+                    ));
+                }
+                push(Action::Gif { path: gif.path.clone(), frames: gif.frames, every });
+                count += 1;
+            }
+            if let Some(path) = &a.save {
+                push(Action::Save(path.clone()));
+                count += 1;
+            }
+            if a.quit == Some(true) {
+                push(Action::Quit);
+                count += 1;
+            }
+            if count == 0 {
+                return Err(format!("action {n} (step {at}) does nothing: give it a key such as set, stroke or model"));
+            }
+        }
+        Ok(Script { mode: script_mode, scene: raw.scene, size, seed: raw.seed, actions })
+    }
+
+    /// The files it writes (screenshots, GIFs, saves), to check before the first step.
+    pub fn outputs(&self) -> Vec<&Path> {
+        self.actions
+            .iter()
+            .filter_map(|t| match &t.action {
+                Action::Screenshot(p, _) | Action::Save(p) | Action::Gif { path: p, .. } => Some(p.as_path()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The step of the last action (0 for none).
+    pub fn end(&self) -> u64 {
+        self.actions.last().map_or(0, |t| t.at)
+    }
+}
+
+/// Plays a [`Script`]'s actions in order against a clock of session steps.
+#[derive(Clone, Debug)]
+pub struct Player {
+    actions: Vec<Timed>,
+    next: usize,
+}
+
+impl Player {
+    /// A player at the script's start.
+    pub fn new(script: &Script) -> Self {
+        Player { actions: script.actions.clone(), next: 0 }
+    }
+
+    /// The step of the next action not yet played, `None` when all are.
+    pub fn next_at(&self) -> Option<u64> {
+        self.actions.get(self.next).map(|t| t.at)
+    }
+
+    /// The actions due at or before `step`, in order; each is returned once.
+    pub fn due(&mut self, step: u64) -> Vec<Action> {
+        let mut due = Vec::new();
+        while let Some(t) = self.actions.get(self.next).filter(|t| t.at <= step) {
+            due.push(t.action.clone());
+            self.next += 1;
+        }
+        due
+    }
+
+    /// Whether every action has been played.
+    pub fn finished(&self) -> bool {
+        self.next >= self.actions.len()
+    }
+
+    /// How many steps may run from `step` before the next action is due (`limit` when none is).
+    pub fn steps_until_next(&self, step: u64, limit: u64) -> u64 {
+        self.next_at().map_or(limit, |at| at.saturating_sub(step).min(limit))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_parses_in_order() {
+        let s = Script::parse(
+            r#"
+            mode = "water"
+            size = [64, 32]
+            [[action]]
+            at = 0
+            set = { side-share = 0.3 }
+            [[action]]
+            at = 5
+            stroke = { tool = "wall", points = [[1, 2], [10, 2]], radius = 2 }
+            [[action]]
+            at = 9
+            model = "smoke"
+            set = { dt = 0.5, advection = "semi-lagrangian" }
+            view = "pressure"
+            "#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(s.mode, Some(ModelKind::Water));
+        assert_eq!(s.size, Some((64, 32)));
+        let kinds: Vec<_> = s.actions.iter().map(|t| (t.at, std::mem::discriminant(&t.action))).collect();
+        assert_eq!(kinds.len(), 7);
+        assert_eq!(s.actions[0].action, Action::Set("side-share", Value::Real(0.3)));
+        assert_eq!(s.actions[3].action, Action::Model(ModelKind::Smoke));
+        let mut player = Player::new(&s);
+        assert_eq!(player.steps_until_next(0, 100), 0);
+        assert_eq!(player.due(0).len(), 1);
+        assert_eq!(player.steps_until_next(1, 100), 4);
+        assert_eq!(player.due(8).len(), 2);
+        assert_eq!(player.due(100).len(), 4);
+        assert!(player.finished());
+    }
+
+    /// Each mistake names the action and what to change.
+    #[test]
+    fn hostile_scripts_are_refused_with_a_reason() {
+        for (text, says) in [
+            ("[[action]]\nat = 0\nset = { dt = 0.5 }", "water has no parameter \"dt\""),
+            ("[[action]]\nat = 5\nreset = true\n[[action]]\nat = 1\nreset = true", "before the one above"),
+            ("[[action]]\nat = 0\nmodel = \"lava\"", "not a model"),
+            ("[[action]]\nat = 0\nview = \"heat\"", "action 1: view"),
+            ("[[action]]\nat = 0", "does nothing"),
+            ("[[action]]\nat = 0\nstroke = { tool = \"fluid\", points = [] }", "1..="),
+            ("[[action]]\nat = 0\nstroke = { tool = \"spray\", points = [[1, 1]] }", "fluid, wall or erase"),
+            ("[[action]]\nat = 0\nbrush = -3", "0.5..=4096"),
+            ("[[action]]\nat = 0\ngif = { path = \"a.gif\", frames = 0 }", "frames must be"),
+            ("[[action]]\nat = 0\nteleport = true", "unknown field"),
+            ("size = [0, 10]", "each side"),
+            ("mode = \"smoke\"\n[[action]]\nat = 0\nset = { dt = 99 }", "dt"),
+            ("[[action]]\nat = -1\nreset = true", "at"),
+            ("not toml at all [", "expected"),
+        ] {
+            let e = Script::parse(text, None).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+    }
+}

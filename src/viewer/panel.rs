@@ -1,0 +1,545 @@
+//! The egui panel: every control generated from the model layer's tables (models, presets,
+//! parameters with unit, range and source, fields), the tools, time, view with its legend,
+//! live statistics with a plot, and recording. It reads the session and the viewer's controls
+//! and returns [`Command`]s; `mod.rs` carries them out, so the panel, the keys and scripts change
+//! the simulation through the same [`Action`]s.
+
+use super::controls::{CONTROLS, parameter_keys};
+use crate::colour::{ColourMap, Legend, direction_colour};
+use crate::model::{ModelKind, ParamInfo, ParamKind, Session, Value};
+use crate::script::Action;
+use egui::{Color32, RichText};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+/// Largest steps per frame the viewer takes (more freezes the window between frames).
+pub const MAX_STEPS_PER_FRAME: u32 = 1000;
+/// Samples kept for the statistics plot.
+const HISTORY: usize = 600;
+
+/// How many steps each frame runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Speed {
+    /// This many steps per frame.
+    Fixed(u32),
+    /// As many as fit this budget of milliseconds per frame (measured, adjusted every frame).
+    Auto(f32),
+}
+
+/// The viewer's own controls (not the simulation's): what the panel and keys change directly.
+pub struct Controls {
+    /// Stepping is stopped.
+    pub paused: bool,
+    /// Steps per frame, or the automatic budget.
+    pub speed: Speed,
+    /// Steps the last frame ran (the automatic mode's current choice).
+    pub steps_per_frame: u32,
+    /// The panel is shown.
+    pub panel: bool,
+    /// The help overlay is shown.
+    pub help: bool,
+    /// Screenshot pixels per cell.
+    pub screenshot_scale: u32,
+    /// GIF: pixels per cell.
+    pub gif_scale: u32,
+    /// GIF: one frame every this many displayed frames.
+    pub gif_every: u32,
+    /// GIF: stop after this many frames.
+    pub gif_frames: u32,
+    /// Where Save writes.
+    pub save_path: String,
+    /// Where a file is loaded from (besides dropping it on the window).
+    pub load_path: String,
+    /// The preset and size the Scene section starts.
+    pub preset: String,
+    /// `(W, H)` cells.
+    pub size: (usize, usize),
+    /// The plotted statistic.
+    pub plotted: Series,
+    /// A message for the user (an error, what a file did), shown at the panel's top.
+    pub notice: String,
+}
+
+/// What the panel asks for.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// A change to the session.
+    Act(Action),
+    /// One step while paused.
+    StepOnce,
+    /// Start the preset (or PNG) at a size.
+    Restart(String, (usize, usize)),
+    /// Save the simulation view as a PNG.
+    Screenshot,
+    /// Start or stop the GIF.
+    ToggleGif,
+    /// Save the state.
+    Save(PathBuf),
+    /// Load a PNG scene or `.npz` state.
+    Load(PathBuf),
+}
+
+/// A statistic the plot shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Series {
+    /// The conserved total (mass, density).
+    Total,
+    /// Steps per second.
+    Rate,
+    /// Smoke: divergence L2 after projection.
+    Divergence,
+    /// Smoke: the solver's relative residual.
+    Residual,
+    /// Largest speed (smoke, gas).
+    MaxSpeed,
+}
+
+impl Series {
+    const ALL: [Series; 5] = [Series::Total, Series::Rate, Series::Divergence, Series::Residual, Series::MaxSpeed];
+
+    fn name(self) -> &'static str {
+        match self {
+            Series::Total => "total (mass or density)",
+            Series::Rate => "steps/s",
+            Series::Divergence => "divergence after projection (L2)",
+            Series::Residual => "solver residual (relative)",
+            Series::MaxSpeed => "largest speed",
+        }
+    }
+}
+
+/// One sample of the statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sample {
+    /// The model's step.
+    pub step: f64,
+    /// Conserved total.
+    pub total: f64,
+    /// Steps per second since the last sample.
+    pub rate: f64,
+    /// Smoke's divergence.
+    pub divergence: Option<f64>,
+    /// Smoke's residual.
+    pub residual: Option<f64>,
+    /// Largest speed.
+    pub max_speed: Option<f64>,
+}
+
+impl Sample {
+    fn get(&self, s: Series) -> Option<f64> {
+        match s {
+            Series::Total => Some(self.total),
+            Series::Rate => Some(self.rate),
+            Series::Divergence => self.divergence,
+            Series::Residual => self.residual,
+            Series::MaxSpeed => self.max_speed,
+        }
+    }
+}
+
+/// The statistics over time, per model, and the last line of text.
+#[derive(Default)]
+pub struct History {
+    samples: [VecDeque<Sample>; 3],
+    /// The last statistics line of each model.
+    pub line: [String; 3],
+}
+
+impl History {
+    /// Adds a sample of `kind` (dropping the oldest beyond the plot's length; a sample at an
+    /// earlier step than the last, after a reset, starts the plot again).
+    pub fn push(&mut self, kind: ModelKind, sample: Sample, line: String) {
+        let i = slot(kind);
+        let samples = &mut self.samples[i];
+        if samples.back().is_some_and(|s| s.step > sample.step) {
+            samples.clear();
+        }
+        if samples.len() == HISTORY {
+            samples.pop_front();
+        }
+        samples.push_back(sample);
+        self.line[i] = line;
+    }
+}
+
+fn slot(kind: ModelKind) -> usize {
+    ModelKind::ALL.iter().position(|&k| k == kind).expect("in ALL")
+}
+
+/// Builds the panel (unless hidden), the help overlay, and returns what was asked for.
+pub fn show(
+    ui: &mut egui::Ui,
+    session: &Session,
+    controls: &mut Controls,
+    history: &History,
+    recording: Option<(u32, u32)>,
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    if controls.panel {
+        egui::Panel::left("eddy-panel").resizable(true).default_size(300.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                contents(ui, session, controls, history, recording, &mut out);
+            });
+        });
+    }
+    help(ui.ctx(), &mut controls.help);
+    out
+}
+
+fn contents(
+    ui: &mut egui::Ui,
+    session: &Session,
+    c: &mut Controls,
+    history: &History,
+    recording: Option<(u32, u32)>,
+    out: &mut Vec<Command>,
+) {
+    let model = session.model_ref();
+    let kind = model.kind();
+    ui.horizontal(|ui| {
+        ui.heading("eddy");
+        if ui.small_button("help (F1)").clicked() {
+            c.help = !c.help;
+        }
+    });
+    if !c.notice.is_empty() {
+        ui.colored_label(Color32::from_rgb(255, 190, 90), &c.notice);
+    }
+    ui.horizontal(|ui| {
+        for k in ModelKind::ALL {
+            let label = if session.has(k) || k == kind { k.name().to_string() } else { format!("{} ·", k.name()) };
+            if ui.selectable_label(k == kind, label).on_hover_text(k.info().about).clicked() && k != kind {
+                out.push(Command::Act(Action::Model(k)));
+            }
+        }
+    });
+    ui.label(RichText::new(kind.info().about).small());
+
+    egui::CollapsingHeader::new("Time").default_open(true).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button(if c.paused { "run (Space)" } else { "pause (Space)" }).clicked() {
+                c.paused = !c.paused;
+            }
+            if ui.add_enabled(c.paused, egui::Button::new("step (.)")).clicked() {
+                out.push(Command::StepOnce);
+            }
+            if ui.button("reset (R)").on_hover_text("start the scene again, parameters kept").clicked() {
+                out.push(Command::Act(Action::Reset));
+            }
+        });
+        ui.horizontal(|ui| {
+            let mut auto = matches!(c.speed, Speed::Auto(_));
+            if ui.checkbox(&mut auto, "auto").on_hover_text("as many steps per frame as fit a frame budget").changed() {
+                c.speed = if auto { Speed::Auto(14.0) } else { Speed::Fixed(c.steps_per_frame.max(1)) };
+            }
+            match &mut c.speed {
+                Speed::Fixed(n) => {
+                    ui.add(egui::Slider::new(n, 1..=MAX_STEPS_PER_FRAME).logarithmic(true).text("steps/frame"));
+                }
+                Speed::Auto(ms) => {
+                    ui.add(egui::Slider::new(ms, 4.0..=100.0).text("ms budget"));
+                }
+            }
+        });
+        ui.label(format!("step {} · {} steps/frame", model.steps_done(), c.steps_per_frame));
+    });
+
+    egui::CollapsingHeader::new("Scene").default_open(false).show(ui, |ui| {
+        egui::ComboBox::from_id_salt("preset").selected_text(c.preset.as_str()).show_ui(ui, |ui| {
+            for (name, about) in kind.info().presets {
+                ui.selectable_value(&mut c.preset, name.to_string(), *name).on_hover_text(*about);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("size");
+            ui.add(egui::DragValue::new(&mut c.size.0).range(8..=4096).suffix(" W"));
+            ui.add(egui::DragValue::new(&mut c.size.1).range(8..=4096).suffix(" H"));
+            ui.label("cells");
+        });
+        if ui.button("start this scene").clicked() {
+            out.push(Command::Restart(c.preset.clone(), c.size));
+        }
+        ui.separator();
+        ui.label(RichText::new("Drop a PNG scene or an .npz state on the window, or:").small());
+        ui.horizontal(|ui| {
+            ui.text_edit_singleline(&mut c.load_path);
+            if ui.button("load").clicked() && !c.load_path.trim().is_empty() {
+                out.push(Command::Load(PathBuf::from(c.load_path.trim())));
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.text_edit_singleline(&mut c.save_path);
+            if ui.button("save .npz").clicked() && !c.save_path.trim().is_empty() {
+                out.push(Command::Save(PathBuf::from(c.save_path.trim())));
+            }
+        });
+    });
+
+    egui::CollapsingHeader::new("Tools").default_open(true).show(ui, |ui| {
+        ui.label(format!("left drag: {} · right drag: walls · Shift: erase", kind.info().left_button));
+        let mut radius = model.brush_radius();
+        let (w, h) = model.size();
+        let max = (w.max(h) as f32 / 4.0).max(2.0);
+        ui.horizontal(|ui| {
+            if ui.add(egui::Slider::new(&mut radius, 0.5..=max).text("brush radius, cells")).changed() {
+                out.push(Command::Act(Action::Brush(Some(radius))));
+            }
+            if model.chosen_brush().is_some() && ui.small_button("default").clicked() {
+                out.push(Command::Act(Action::Brush(None)));
+            }
+        });
+    });
+
+    egui::CollapsingHeader::new("View").default_open(true).show(ui, |ui| {
+        let view = model.view();
+        egui::ComboBox::from_label("field").selected_text(view).show_ui(ui, |ui| {
+            for f in kind.info().views {
+                let text = format!("{} ({})", f.name, if f.unit.is_empty() { "-" } else { f.unit });
+                if ui.selectable_label(f.name == view, text).on_hover_text(f.doc).clicked() && f.name != view {
+                    out.push(Command::Act(Action::View(f.name.to_string())));
+                }
+            }
+        });
+        let legend = model.legend();
+        if !matches!(legend, Legend::Direction { .. }) && !(matches!(legend, Legend::Own(_)) && view == "dye") {
+            let map = model.colour_map();
+            egui::ComboBox::from_label("colour map (F3)").selected_text(map.name()).show_ui(ui, |ui| {
+                for m in ColourMap::ALL {
+                    if ui.selectable_label(m == map, m.name()).clicked() && m != map {
+                        out.push(Command::Act(Action::ColourMap(m)));
+                    }
+                }
+            });
+        }
+        draw_legend(ui, &legend);
+    });
+
+    egui::CollapsingHeader::new("Parameters").default_open(true).show(ui, |ui| {
+        let params = model.params();
+        let defaults = crate::model::ModelParams::defaults(kind);
+        egui::Grid::new("params").num_columns(2).striped(true).show(ui, |ui| {
+            for info in kind.params() {
+                let Some(value) = params.get(info.name) else { continue };
+                let default = defaults.get(info.name).unwrap_or(Value::Auto);
+                let key = info.key.map_or(String::new(), |k| format!(" [{k}/{}]", k.to_ascii_uppercase()));
+                ui.label(format!("{}{key}", info.name)).on_hover_text(tooltip(info, default));
+                if let Some(next) = param_widget(ui, info, value) {
+                    out.push(Command::Act(Action::Set(info.name, next)));
+                }
+                ui.end_row();
+            }
+        });
+        if ui.button("defaults").on_hover_text("every parameter back to its default; the fluid stays").clicked() {
+            out.push(Command::Act(Action::Defaults));
+        }
+    });
+
+    egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| {
+        let i = slot(kind);
+        for part in history.line[i].split(", ") {
+            ui.label(RichText::new(part).small().monospace());
+        }
+        egui::ComboBox::from_id_salt("series").selected_text(c.plotted.name()).show_ui(ui, |ui| {
+            for s in Series::ALL {
+                ui.selectable_value(&mut c.plotted, s, s.name());
+            }
+        });
+        let points: Vec<[f64; 2]> =
+            history.samples[i].iter().filter_map(|s| s.get(c.plotted).map(|v| [s.step, v])).collect();
+        if points.is_empty() {
+            ui.label(RichText::new(format!("{kind} has no {}", c.plotted.name())).small());
+        } else {
+            egui_plot::Plot::new("stats-plot")
+                .height(110.0)
+                .allow_drag(false)
+                .allow_zoom(false)
+                .allow_scroll(false)
+                .x_axis_label("step")
+                .show(ui, |plot| plot.line(egui_plot::Line::new(c.plotted.name(), points)));
+        }
+    });
+
+    egui::CollapsingHeader::new("Record").default_open(false).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut c.screenshot_scale).range(1..=16).suffix(" px/cell"));
+            if ui.button("screenshot (F12)").on_hover_text("PNG of the simulation, without the panel").clicked() {
+                out.push(Command::Screenshot);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut c.gif_scale).range(1..=8).suffix(" px/cell"));
+            ui.add(egui::DragValue::new(&mut c.gif_every).range(1..=100).prefix("every ").suffix(" frames"));
+        });
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut c.gif_frames).range(1..=crate::record::MAX_FRAMES).prefix("at most "));
+            let label = match recording {
+                Some((n, cap)) => format!("stop GIF ({n}/{cap})"),
+                None => "record GIF (G)".to_string(),
+            };
+            if ui.button(label).clicked() {
+                out.push(Command::ToggleGif);
+            }
+        });
+    });
+}
+
+/// The hover text of a parameter: what it does, the allowed values and why, the default and
+/// its source.
+fn tooltip(info: &ParamInfo, default: Value) -> String {
+    let default = match (default, info.auto) {
+        (Value::Auto, Some(auto)) => auto.to_string(),
+        (v, _) => info.format(v),
+    };
+    let mut text = format!("{}\nallowed: {}\ndefault: {default}", info.doc, info.allowed());
+    if !info.source.is_empty() {
+        text.push_str(&format!(" ({})", info.source));
+    }
+    if let ParamKind::Real(r) | ParamKind::Pair(r) = info.kind {
+        for why in [r.below, r.above] {
+            if !why.is_empty() {
+                text.push_str(&format!("\n· {why}"));
+            }
+        }
+    }
+    text
+}
+
+/// The widget of one parameter; the new value when the user changed it.
+fn param_widget(ui: &mut egui::Ui, info: &ParamInfo, value: Value) -> Option<Value> {
+    let unit = if info.unit.is_empty() { String::new() } else { format!(" {}", info.unit) };
+    match (info.kind, value) {
+        (ParamKind::Choice(names), Value::Choice(i)) => {
+            let mut chosen = i;
+            egui::ComboBox::from_id_salt(info.name).selected_text(names.get(i).copied().unwrap_or("?")).show_ui(
+                ui,
+                |ui| {
+                    for (j, n) in names.iter().enumerate() {
+                        ui.selectable_value(&mut chosen, j, *n);
+                    }
+                },
+            );
+            (chosen != i).then_some(Value::Choice(chosen))
+        }
+        (ParamKind::Count { min, max, .. }, Value::Count(n)) => {
+            let mut v = n;
+            ui.add(egui::DragValue::new(&mut v).range(min..=max).suffix(unit));
+            (v != n).then_some(Value::Count(v))
+        }
+        (ParamKind::Real(r), Value::Real(x)) => real_widget(ui, info, r, x, &unit).map(Value::Real),
+        (ParamKind::Real(r), Value::Auto) => {
+            let mut set = false;
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(format!("auto: {}", info.auto.unwrap_or(""))).small());
+                set = ui.small_button("set").clicked();
+            });
+            // A value to start from: the range's closed lower end, else one step above it.
+            let start = if r.min.is_finite() { r.min + info.step.max(1.0) } else { 1.0 };
+            set.then_some(Value::Real(start.min(r.max)))
+        }
+        (ParamKind::Pair(r), Value::Pair(x, y)) => {
+            let mut out = None;
+            ui.horizontal(|ui| {
+                let nx = real_widget(ui, info, r, x, "");
+                let ny = real_widget(ui, info, r, y, &unit);
+                if nx.is_some() || ny.is_some() {
+                    out = Some(Value::Pair(nx.unwrap_or(x), ny.unwrap_or(y)));
+                }
+            });
+            out
+        }
+        _ => {
+            ui.label(info.format(value));
+            None
+        }
+    }
+}
+
+/// A drag value within the range (open ends kept out by a hair); the new value when changed.
+fn real_widget(ui: &mut egui::Ui, info: &ParamInfo, r: crate::model::params::Range, x: f32, unit: &str) -> Option<f32> {
+    let hair = |v: f32| v.abs().max(1.0) * 1e-6;
+    let lo = if r.min.is_finite() { r.min + if r.min_open { hair(r.min) } else { 0.0 } } else { -1e9 };
+    let hi = if r.max.is_finite() { r.max - if r.max_open { hair(r.max) } else { 0.0 } } else { 1e9 };
+    let speed = if info.step > 0.0 { info.step as f64 / 4.0 } else { (x.abs() as f64 * 0.01).max(1e-3) };
+    let mut v = x;
+    ui.add(egui::DragValue::new(&mut v).range(lo..=hi).speed(speed).max_decimals(6).suffix(unit.to_string()));
+    (v != x && v.is_finite()).then_some(v)
+}
+
+/// The legend: a colour bar with its end values and unit, the direction wheel, or what the
+/// field's own colours mean.
+fn draw_legend(ui: &mut egui::Ui, legend: &Legend) {
+    match legend {
+        Legend::Scale { low, high, unit, map } => {
+            let (rect, _) =
+                ui.allocate_exact_size(egui::vec2(ui.available_width().min(260.0), 14.0), egui::Sense::hover());
+            let painter = ui.painter_at(rect);
+            let n = 64;
+            for i in 0..n {
+                let t = (i as f64 + 0.5) / n as f64;
+                let [r, g, b] = map.at(t).unwrap_or([0, 0, 0]);
+                let x0 = rect.left() + rect.width() * i as f32 / n as f32;
+                let x1 = rect.left() + rect.width() * (i + 1) as f32 / n as f32 + 0.5;
+                let cell = egui::Rect::from_min_max(egui::pos2(x0, rect.top()), egui::pos2(x1, rect.bottom()));
+                painter.rect_filled(cell, 0.0, Color32::from_rgb(r, g, b));
+            }
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(format!("{}", crate::model::params::short(*low))).small());
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(RichText::new(format!("{} {unit}", crate::model::params::short(*high))).small());
+                });
+            });
+        }
+        Legend::Direction { full_speed, unit } => {
+            ui.horizontal(|ui| {
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(64.0, 64.0), egui::Sense::hover());
+                let painter = ui.painter_at(rect);
+                let c = rect.center();
+                let n = 48;
+                for i in 0..n {
+                    // Screen y is down, as the field's: angle atan2(vy, vx) with vy down.
+                    let a0 = i as f32 / n as f32 * std::f32::consts::TAU;
+                    let a1 = (i + 1) as f32 / n as f32 * std::f32::consts::TAU;
+                    let [r, g, b] = direction_colour((a0 + a1) * 0.5);
+                    let p = |a: f32, rad: f32| c + egui::vec2(a.cos(), a.sin()) * rad;
+                    let quad = vec![p(a0, 30.0), p(a1, 30.0), p(a1, 8.0), p(a0, 8.0)];
+                    painter.add(egui::Shape::convex_polygon(quad, Color32::from_rgb(r, g, b), egui::Stroke::NONE));
+                }
+                ui.label(
+                    RichText::new(format!(
+                        "hue: direction of flow (the wheel's colour at the side it flows to)\nbrightness: speed, full at {full_speed} {unit}"
+                    ))
+                    .small(),
+                );
+            });
+        }
+        Legend::Own(what) => {
+            ui.label(RichText::new(*what).small());
+        }
+    }
+}
+
+/// The help overlay: every control (F1 or `?`).
+fn help(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Controls")
+        .open(open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            egui::Grid::new("controls").num_columns(2).striped(true).show(ui, |ui| {
+                for (keys, what) in CONTROLS {
+                    ui.label(RichText::new(*keys).strong());
+                    ui.label(*what);
+                    ui.end_row();
+                }
+            });
+            ui.separator();
+            ui.label("Parameter keys: lower case lowers, Shift raises, within the allowed range");
+            for (kind, keys) in parameter_keys() {
+                if !keys.is_empty() {
+                    let keys: Vec<String> = keys.iter().map(|(k, name, _)| format!("{k} {name}")).collect();
+                    ui.label(format!("{kind}: {}", keys.join(", ")));
+                }
+            }
+        });
+}
