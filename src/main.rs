@@ -126,6 +126,12 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     }
     let colour_map = args.colour_map.as_deref().map(eddy::colour::ColourMap::from_name).transpose().map_err(usage)?;
     if let Some(path) = &args.screenshot {
+        let quits = script.as_ref().is_some_and(|s| s.actions.iter().any(|t| t.action == eddy::script::Action::Quit));
+        if args.frames.is_none() && !quits {
+            return Err(usage(
+                "--screenshot is taken when the viewer ends: give --frames N (or a --script that quits)",
+            ));
+        }
         eddy::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
         cli::check_extension("--screenshot", path, "png")?;
     }
@@ -146,6 +152,7 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
         script,
         demo: args.demo,
         panel: !args.no_panel,
+        paused: args.paused,
     };
     Ok(eddy::viewer::run(options)?)
 }

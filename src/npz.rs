@@ -45,8 +45,11 @@ impl Npz {
         data: &[T],
     ) -> Result<(), SceneError> {
         use npyz::WriterBuilder;
+        // Every entry dated 1980-01-01 (zip's epoch): the same state gives the same bytes, so
+        // runs can be compared by hash (a script played twice, `eddy run --script`).
+        let options = npyz::zip::write::FileOptions::default().last_modified_time(npyz::zip::DateTime::default());
         let result = (|| {
-            let mut w = self.zip.array::<T>(name, Default::default())?.default_dtype().shape(shape).begin_nd()?;
+            let mut w = self.zip.array::<T>(name, options)?.default_dtype().shape(shape).begin_nd()?;
             w.extend(data.iter().copied())?;
             w.finish()
         })();

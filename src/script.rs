@@ -32,7 +32,8 @@
 //! (the viewer shows N frames without stepping; nothing in `run`); `screenshot = "f.png"` (the
 //! simulation view, `screenshot-scale` pixels per cell, default 2); `gif = { path = "f.gif",
 //! frames = 20, every = 4 }` (record `frames` frames, one every `every` steps); `save =
-//! "f.npz"` (the current model's state); `quit = true` (the viewer closes, a run ends). Times never go backwards; steps between actions run
+//! "f.npz"` (the current model's state); `quit = true` (the viewer closes, a run ends); `window = [w, h]` (resize the viewer's
+//! window, pixels; nothing in `run`). Times never go backwards; steps between actions run
 //! the current model. Paths are relative to the current folder.
 
 use crate::colour::ColourMap;
@@ -88,6 +89,8 @@ pub enum Action {
     Save(PathBuf),
     /// End: the viewer closes; a run stops here (and saves to `--save`).
     Quit,
+    /// Resize the viewer's window to `(width, height)` pixels (nothing in `run`).
+    Window(u32, u32),
 }
 
 /// An action and the session step it happens at.
@@ -150,6 +153,7 @@ struct RawAction {
     gif: Option<RawGif>,
     save: Option<PathBuf>,
     quit: Option<bool>,
+    window: Option<[u32; 2]>,
 }
 
 #[derive(Deserialize)]
@@ -333,6 +337,13 @@ impl Script {
             }
             if let Some(path) = &a.save {
                 push(Action::Save(path.clone()));
+                count += 1;
+            }
+            if let Some([w, h]) = a.window {
+                if !(64..=8192).contains(&w) || !(64..=8192).contains(&h) {
+                    return Err(format!("action {n}: window = [{w}, {h}]: each side 64..=8192 pixels"));
+                }
+                push(Action::Window(w, h));
                 count += 1;
             }
             if a.quit == Some(true) {

@@ -191,10 +191,13 @@ pub struct ViewArgs {
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
     pub frames: Option<u64>,
-    /// Save what the window shows, panel included, as a PNG (a .png path) when quitting after
-    /// --frames (requires --frames).
-    #[arg(long, value_name = "PATH.png", requires = "frames")]
+    /// Save what the window shows, panel included, as a PNG (a .png path) when the viewer ends
+    /// after --frames or at a --script's `quit` (one of them is required).
+    #[arg(long, value_name = "PATH.png")]
     pub screenshot: Option<PathBuf>,
+    /// Start paused (Space runs).
+    #[arg(long)]
+    pub paused: bool,
     #[arg(long, value_name = "NAME", help = colour_map_help())]
     pub colour_map: Option<String>,
     /// Play a script of timed actions (TOML; see the README's "Scripts"): switch model, set

@@ -275,7 +275,12 @@ impl Session {
                 }
             }
             Action::Click(at) => self.model().click(*at),
-            Action::Pause(_) | Action::Screenshot(..) | Action::Gif { .. } | Action::Save(_) | Action::Quit => {
+            Action::Pause(_)
+            | Action::Screenshot(..)
+            | Action::Gif { .. }
+            | Action::Save(_)
+            | Action::Quit
+            | Action::Window(..) => {
                 return Ok(Done::Front);
             }
         }

@@ -64,7 +64,8 @@ pub struct ViewerOptions {
     pub colour_map: Option<ColourMap>,
     /// Quit after this many frames.
     pub frames: Option<u64>,
-    /// With `frames`: save what the window shows (panel included) as a PNG before quitting.
+    /// Save what the window shows (panel included) as a PNG when the viewer ends after `frames`
+    /// or at a script's `quit`.
     pub screenshot: Option<PathBuf>,
     /// Timed actions to play.
     pub script: Option<Script>,
@@ -72,6 +73,8 @@ pub struct ViewerOptions {
     pub demo: bool,
     /// Show the panel at start (F2 toggles it).
     pub panel: bool,
+    /// Start paused.
+    pub paused: bool,
 }
 
 /// Opens the window and runs until it is closed (or `frames` have been shown, or a script's
@@ -218,7 +221,7 @@ impl App {
             _ => kind.default_scene().to_string(),
         };
         let controls = Controls {
-            paused: false,
+            paused: o.paused,
             speed: o.steps_per_frame.map_or(Speed::Auto(AUTO_BUDGET_MS), Speed::Fixed),
             steps_per_frame: o.steps_per_frame.unwrap_or(1),
             panel: o.panel,
@@ -422,6 +425,11 @@ impl Live {
                 self.quit = true;
                 Ok(())
             }
+            Action::Window(w, h) => {
+                // The window manager may refuse or adjust it; a Resized event follows if it agrees.
+                let _ = self.window.request_inner_size(PhysicalSize::new(*w, *h));
+                Ok(())
+            }
             _ => Ok(()),
         };
         if let Err(e) = result {
@@ -465,10 +473,12 @@ impl Live {
                 if let Some(ch) = c.chars().next()
                     && c.chars().count() == 1
                 {
-                    match self.session.model().nudge(ch) {
+                    // The key's value, set as the panel sets it (and said the same way).
+                    let mut params = self.session.model_ref().params();
+                    match params.nudge(ch) {
                         Ok(Some(info)) => {
-                            let value = self.session.model_ref().params().get(info.name).map(|v| info.format(v));
-                            self.controls.notice = format!("{} = {}", info.name, value.unwrap_or_default());
+                            let value = params.get(info.name).expect("a row of this model");
+                            self.act(&Action::Set(info.name, value));
                         }
                         Ok(None) => {}
                         Err(e) => self.controls.notice = e.to_string(),
@@ -634,6 +644,9 @@ impl Live {
         if let Some(p) = &self.player {
             n = p.steps_until_next(self.session.steps(), n);
         }
+        if let Some(Recording { every: Every::Steps(_), next, .. }) = &self.recording {
+            n = n.min(next.saturating_sub(self.session.steps()).max(1)); // a frame on each GIF step
+        }
         n as u32
     }
 
@@ -714,7 +727,9 @@ impl Live {
         self.clock_frames += 1;
         self.record()?;
         let done = o.frames.is_some_and(|n| self.frames >= n);
-        if done && let Some(path) = &o.screenshot {
+        if (done || self.quit)
+            && let Some(path) = &o.screenshot
+        {
             self.window_shot(path, &jobs, &screen)?;
         }
         self.window.pre_present_notify();
