@@ -98,6 +98,12 @@ fn fixtures(dir: &Path) {
     let mut npz = eddy::npz::Npz::create(&p("density-only.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.finish().unwrap();
+    // Scripts with mistakes.
+    std::fs::write(dir.join("bad-param.toml"), "[[action]]\nat = 0\nset = { dt = 0.5 }\n").unwrap();
+    std::fs::write(dir.join("backwards.toml"), "[[action]]\nat = 9\nreset = true\n[[action]]\nat = 2\nreset = true\n").unwrap();
+    std::fs::write(dir.join("not-toml.toml"), "bad-param = [\n").unwrap();
+    let writes_dir = format!("[[action]]\nat = 0\nsave = {:?}\n", dir.join("a-directory").to_str().unwrap());
+    std::fs::write(dir.join("writes-dir.toml"), writes_dir).unwrap();
 }
 
 #[test]
@@ -130,6 +136,17 @@ fn hostile_input_table() {
         row(&["run", "--steps", "5", "--save", "/dev/full"], 2, "not a regular file"),
         row(&["run", "--steps", "5", "--frames", "/proc/eddy-frames"], 2, "--frames: /proc/eddy-frames"),
         row(&["view", "--frames", "1", "--screenshot", &dirpath], 2, "is a directory"),
+        // Scripts, GIFs and colour maps (issue 11): refused before the first step.
+        row(&["run", "--script", &d("missing.toml")], 2, "cannot read script"),
+        row(&["run", "--script", &d("bad-param.toml")], 2, "water has no parameter \"dt\""),
+        row(&["run", "--script", &d("backwards.toml")], 2, "before the one above it"),
+        row(&["run", "--script", &d("not-toml.toml")], 2, "not-toml.toml: "),
+        row(&["view", "--script", &d("writes-dir.toml")], 2, "the script writes"),
+        row(&["run", "--steps", "5", "--gif", &dirpath], 2, "is a directory"),
+        row(&["run", "--steps", "5", "--gif", &d("frames.png")], 2, "give a path ending in .gif"),
+        row(&["run", "--steps", "5", "--gif-every", "0"], 2, "--gif-every must be at least 1"),
+        row(&["run", "--steps", "5", "--colour-map", "jet"], 2, "the maps are own, inferno"),
+        row(&["view", "--colour-map", "jet"], 2, "not a colour map"),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
         // Sizes: refused before allocating, one line, with what fits.
@@ -286,7 +303,7 @@ fn help_texts_say_what_eddy_does() {
         assert!(t.contains(word), "--help lacks {word}:\n{t}");
     }
     let t = String::from_utf8_lossy(&eddy(&["view".to_string(), "--help".to_string()], &[], &[]).stdout).to_string();
-    for word in ["right-drag", "Shift", "Tab", "Space", "Esc", "d diffusion", "j jacobi", "pour water"] {
+    for word in ["Right drag", "Shift", "Tab", "Space", "Esc", "F1", "d diffusion", "j jacobi", "pour water"] {
         assert!(t.contains(word), "view --help lacks {word}:\n{t}");
     }
     let t = String::from_utf8_lossy(&eddy(&["run".to_string(), "--help".to_string()], &[], &[]).stdout).to_string();

@@ -67,8 +67,11 @@ pub fn run(mut args: RunArgs) -> Result {
     let steps = args.steps.unwrap_or_else(|| script.as_ref().map_or(1000, |s| s.end().max(1)));
     let setup = args.sim.setup()?;
     let kind = setup.kind;
-    if args.every == 0 || args.gif_every == 0 {
-        return Err(usage("--every and --gif-every must be at least 1 step"));
+    if args.every == 0 {
+        return Err(usage("--every must be at least 1 step"));
+    }
+    if args.gif_every == 0 {
+        return Err(usage("--gif-every must be at least 1 step"));
     }
     if args.scale == 0 || args.scale > 64 {
         return Err(usage("--scale must be 1..=64 pixels per cell"));

@@ -5,7 +5,7 @@ use crate::model::ModelKind;
 
 /// The fixed controls: `(keys or buttons, what they do)`.
 pub const CONTROLS: &[(&str, &str)] = &[
-    ("Left drag", "the model's fluid tool (water: pour; smoke: inject dye, heat and a push; gas: push)"),
+    ("Left drag", "the model's fluid tool (per model, listed below)"),
     ("Left click", "gas: an explosion where it is released"),
     ("Right drag", "draw walls"),
     ("Shift + drag", "erase walls and fluid"),
@@ -42,6 +42,8 @@ pub fn help_text() -> String {
     for (keys, what) in CONTROLS {
         text.push_str(&format!("  {keys:width$}  {what}\n"));
     }
+    let tools: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.info().left_button)).collect();
+    text.push_str(&format!("The fluid tool: {}.\n", tools.join("; ")));
     text.push_str("Parameter keys (lower case lowers, Shift raises, within the allowed range):\n");
     for (kind, keys) in parameter_keys() {
         if !keys.is_empty() {
