@@ -100,7 +100,8 @@ fn fixtures(dir: &Path) {
     npz.finish().unwrap();
     // Scripts with mistakes.
     std::fs::write(dir.join("bad-param.toml"), "[[action]]\nat = 0\nset = { dt = 0.5 }\n").unwrap();
-    std::fs::write(dir.join("backwards.toml"), "[[action]]\nat = 9\nreset = true\n[[action]]\nat = 2\nreset = true\n").unwrap();
+    std::fs::write(dir.join("backwards.toml"), "[[action]]\nat = 9\nreset = true\n[[action]]\nat = 2\nreset = true\n")
+        .unwrap();
     std::fs::write(dir.join("not-toml.toml"), "bad-param = [\n").unwrap();
     let writes_dir = format!("[[action]]\nat = 0\nsave = {:?}\n", dir.join("a-directory").to_str().unwrap());
     std::fs::write(dir.join("writes-dir.toml"), writes_dir).unwrap();

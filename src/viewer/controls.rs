@@ -24,8 +24,11 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("Esc", "close the help; quit"),
 ];
 
-/// The keys of the parameters, per model: `(model, [(key, name, allowed values)])`.
-pub fn parameter_keys() -> Vec<(ModelKind, Vec<(char, &'static str, String)>)> {
+/// A parameter's viewer key: `(key, parameter name, allowed values)`.
+pub type ParamKey = (char, &'static str, String);
+
+/// The keys of the parameters, per model.
+pub fn parameter_keys() -> Vec<(ModelKind, Vec<ParamKey>)> {
     ModelKind::ALL
         .iter()
         .map(|&kind| {

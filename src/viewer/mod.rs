@@ -734,10 +734,10 @@ impl Live {
         }
         self.window.pre_present_notify();
         self.gpu.queue.present(texture);
-        if done || self.quit {
-            if let Some(r) = self.recording.take() {
-                self.finish_gif(r)?;
-            }
+        if (done || self.quit)
+            && let Some(r) = self.recording.take()
+        {
+            self.finish_gif(r)?;
         }
         Ok(done)
     }
@@ -761,7 +761,7 @@ impl Live {
             crate::model::AnyStats::Water(_) => None,
         };
         let residual = match stats {
-            crate::model::AnyStats::Smoke(s) => Some(s.solver_residual as f64),
+            crate::model::AnyStats::Smoke(s) => Some(s.solver_residual),
             _ => None,
         };
         let sample = Sample {

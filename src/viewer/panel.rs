@@ -301,7 +301,9 @@ fn contents(
             }
         });
         let legend = model.legend();
-        if !matches!(legend, Legend::Direction { .. }) && !(matches!(legend, Legend::Own(_)) && view == "dye") {
+        // A map applies to every field but the gas velocity's wheel and the dye's own colours.
+        let fixed = matches!(legend, Legend::Direction { .. }) || (matches!(legend, Legend::Own(_)) && view == "dye");
+        if !fixed {
             let map = model.colour_map();
             egui::ComboBox::from_label("colour map (F3)").selected_text(map.name()).show_ui(ui, |ui| {
                 for m in ColourMap::ALL {
@@ -483,7 +485,7 @@ fn draw_legend(ui: &mut egui::Ui, legend: &Legend) {
                 painter.rect_filled(cell, 0.0, Color32::from_rgb(r, g, b));
             }
             ui.horizontal(|ui| {
-                ui.label(RichText::new(format!("{}", crate::model::params::short(*low))).small());
+                ui.label(RichText::new(crate::model::params::short(*low)).small());
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     ui.label(RichText::new(format!("{} {unit}", crate::model::params::short(*high))).small());
                 });
