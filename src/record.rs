@@ -10,13 +10,14 @@ use std::path::{Path, PathBuf};
 /// Most frames one recording takes; the viewer stops recording there and says so.
 pub const MAX_FRAMES: u32 = 1000;
 
-/// A GIF being written, frame by frame.
+/// A GIF being written, frame by frame (into a temporary file beside the target, given the
+/// replaced file's permissions, or `rw-r--r--`, when renamed over it).
 pub struct GifRecorder {
     path: PathBuf,
-    /// The encoder, writing into `temp`'s file; dropped (which writes the GIF trailer) before
-    /// `temp` is renamed.
+    /// The encoder, writing into `partial`'s file; dropped (which writes the GIF trailer) before
+    /// `partial` is renamed over the target.
     encoder: Option<GifEncoder<std::fs::File>>,
-    temp: tempfile::NamedTempFile,
+    partial: crate::files::Partial,
     frames: u32,
     delay_ms: u32,
     size: Option<(u32, u32)>,
@@ -33,19 +34,14 @@ impl GifRecorder {
     /// # Errors
     /// [`SceneError::Io`] when no file can be created in `path`'s folder.
     pub fn new(path: &Path, delay_ms: u32) -> Result<Self, SceneError> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let temp =
-            tempfile::Builder::new().prefix(".eddy-").suffix(".gif.tmp").tempfile_in(dir).map_err(|e| io(path, e))?;
-        let file = temp.as_file().try_clone().map_err(|e| io(path, e))?;
+        let partial = crate::files::partial(path)?;
+        let file = partial.file.try_clone().map_err(|e| io(path, e))?;
         let mut encoder = GifEncoder::new_with_speed(file, 10);
         encoder.set_repeat(Repeat::Infinite).map_err(|e| io(path, e))?;
         Ok(GifRecorder {
             path: path.to_path_buf(),
             encoder: Some(encoder),
-            temp,
+            partial,
             frames: 0,
             delay_ms: delay_ms.clamp(20, 10_000),
             size: None,
@@ -88,8 +84,7 @@ impl GifRecorder {
         if self.frames == 0 {
             return Err(io(&self.path, "no frame was recorded, so no GIF was written"));
         }
-        self.temp.as_file().sync_all().map_err(|e| io(&self.path, e))?;
-        self.temp.persist(&self.path).map_err(|e| io(&self.path, e.error))?;
+        crate::files::commit(self.partial, &self.path)?;
         Ok(self.frames)
     }
 }
