@@ -260,8 +260,9 @@ pub fn run(mut args: RunArgs) -> Result {
         if done.is_multiple_of(args.every) || done == steps {
             save_frame(&mut session)?;
         }
-        record(&mut session, &mut gifs, done)?;
+        // Actions first: a GIF started at this step takes this step's frame.
         quit |= act(&mut session, &mut gifs, &mut player, done)?;
+        record(&mut session, &mut gifs, done)?;
         if let (Some((per_unit, dt)), Some(tol)) = (time_unit, args.steady)
             && done.is_multiple_of(per_unit)
         {
