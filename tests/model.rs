@@ -311,3 +311,87 @@ fn pouring_along_a_drag_leaves_a_stream() {
     let dry: Vec<usize> = (10..86).filter(|&c| (0..32).all(|r| s.mass[(r, c)] <= 0.0)).collect();
     assert!(dry.is_empty(), "columns the drag crossed got no water: {dry:?}");
 }
+
+/// A session keeps each model's state while another is shown, and an action that cannot apply
+/// (a parameter another model's or out of range, a preset of another model, a field the model
+/// lacks) is refused with a reason and changes nothing: the viewer's panel, keys and scripts all
+/// go through `Session::apply`.
+#[test]
+fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
+    use eddy::model::{Done, Session, SessionOptions, Start};
+    use eddy::scene::SceneSource;
+    use eddy::script::Action;
+    let gpu = common::gpu();
+    let options = SessionOptions {
+        params: ModelParams::defaults(ModelKind::Water),
+        start: Start::Scene(SceneSource::Preset("basin".into())),
+        size: (48, 32),
+        seed: 1,
+    };
+    let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).unwrap();
+    session.step(5);
+    let water = session.model().read_state().unwrap();
+    session.apply(&Action::Model(ModelKind::Smoke)).unwrap();
+    session.step(3);
+    assert_eq!(session.current(), ModelKind::Smoke);
+    session.apply(&Action::Model(ModelKind::Water)).unwrap();
+    assert_eq!(session.model().read_state().unwrap(), water, "water's state was not kept");
+    assert_eq!((session.model_ref().steps_done(), session.steps()), (5, 8));
+
+    let params = session.model_ref().params();
+    let refused = [
+        (Action::Set("dt", Value::Real(0.5)), "water has no parameter \"dt\""),
+        (Action::Set("side-share", Value::Real(0.7)), "side-share"),
+        (Action::View("pressure".into()), "pressure"),
+    ];
+    for (action, says) in refused {
+        let e = session.apply(&action).unwrap_err().to_string();
+        assert!(e.contains(says), "{action:?}: {e}");
+    }
+    let e = session.restart(&SceneSource::Preset("plume".into()), (48, 32)).unwrap_err().to_string();
+    assert!(e.contains("plume"), "a smoke preset on water: {e}");
+    assert_eq!(session.model_ref().params(), params);
+    assert_eq!(session.model().read_state().unwrap(), water, "a refused action changed the state");
+
+    // A parameter set as the panel sets it says its value before and after, read back.
+    let done = session.apply(&Action::Set("side-share", Value::Real(0.4))).unwrap();
+    assert_eq!(done, Done::Set(ModelKind::Water, "side-share", "0.25".into(), "0.4".into()));
+    // A state of another model (a dropped .npz) makes its model current.
+    let smoke = AnyState::Smoke(common::random_smoke_staggered(20, 10, 3, 0.1));
+    session.replace(&smoke, 7).unwrap();
+    assert_eq!(
+        (session.current(), session.model_ref().size(), session.model_ref().steps_done()),
+        (ModelKind::Smoke, (20, 10), 7)
+    );
+}
+
+/// A draw fills its letterboxed area and leaves the border black, and a colour map is what
+/// colours the field: two maps draw the same gas differently, inside the area only.
+#[test]
+fn draws_fill_their_letterboxed_area_in_the_chosen_map() {
+    use eddy::colour::ColourMap;
+    use eddy::render::{Area, FrameTarget};
+    let gpu = common::gpu();
+    let state = AnyState::Gas(common::random_gas(40, 20, 5, 0.0));
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &ModelParams::defaults(ModelKind::Gas), 0).unwrap();
+    let target = FrameTarget::new(&gpu.device, (50, 50), 2).unwrap(); // 100 x 100 pixels
+    let area = Area::letterbox(Area::full((100, 100)), (40, 20));
+    assert_eq!(area, Area { origin: (0.0, 25.0), size: (100.0, 50.0) });
+    let mut draw = |map| {
+        model.set_colour_map(map);
+        target
+            .render(&gpu.device, &gpu.queue, |encoder, t, _| model.draw(encoder, t, FrameTarget::FORMAT, area))
+            .unwrap()
+    };
+    let (inferno, viridis) = (draw(ColourMap::Inferno), draw(ColourMap::Viridis));
+    for img in [&inferno, &viridis] {
+        for x in 0..100 {
+            for y in (0..25).chain(75..100) {
+                assert_eq!(img.get_pixel(x, y).0, [0, 0, 0, 255], "border pixel ({x}, {y}) is not black");
+            }
+        }
+        assert!((25..75).all(|y| img.get_pixel(50, y).0 != [0, 0, 0, 255]), "the area has black pixels");
+    }
+    let differ = (25..75).filter(|&y| inferno.get_pixel(50, y) != viridis.get_pixel(50, y)).count();
+    assert!(differ > 40, "inferno and viridis drew the same pixels ({differ} of 50 differ)");
+}

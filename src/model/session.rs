@@ -237,10 +237,20 @@ impl Session {
     /// Nothing changes on error.
     ///
     /// # Errors
-    /// As [`AnyState::start`] (a preset of another model, an unreadable PNG, a bad size) and
-    /// [`Self::replace`].
+    /// [`Error::Message`] for a preset of another model; as [`AnyState::start`] (an unknown
+    /// preset, an unreadable PNG, a bad size) and [`Self::replace`].
     pub fn restart(&mut self, scene: &SceneSource, size: (usize, usize)) -> Result<(), Error> {
         let i = slot(self.current);
+        let kind = self.current;
+        if let SceneSource::Preset(name) = scene
+            && let Some(owner) = ModelKind::owning_preset(name).filter(|&k| k != kind)
+        {
+            let presets: Vec<_> = kind.info().presets.iter().map(|(n, _)| *n).collect();
+            return Err(Error::Message(format!(
+                "{name} is a {owner} preset; {kind}'s presets are {}",
+                presets.join(", ")
+            )));
+        }
         let params = self.model_ref().params();
         let state = AnyState::start(scene, size, self.options.seed, &params)?;
         self.replace(&state, 0)?;
