@@ -80,7 +80,8 @@ fn viewer_keys_set_gas_parameters() {
     // Real (XTEST) key presses to the focused window: winit ignores synthetic ones.
     // Raise diffusion twice (Shift+d), lower pressure once (p), switch to 4-way (n).
     xdotool(&["windowfocus", "--sync", &window]);
-    xdotool(&["key", "shift+d", "shift+d", "p", "n"]);
+    // 150 ms apart: a Shift pressed with its key at once can reach the window after the key.
+    xdotool(&["key", "--delay", "150", "shift+d", "shift+d", "p", "n"]);
     std::thread::sleep(std::time::Duration::from_millis(1500));
     xdotool(&["key", "Escape"]);
     let o = child.wait_with_output().unwrap();
