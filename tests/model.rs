@@ -33,6 +33,7 @@ fn assert_stats_match(gpu: &AnyStats, cpu: &AnyStats) {
             close("total density", g.total_density, c.total_density, SUM);
             close("centroid row", g.density_centroid_row, c.density_centroid_row, SUM);
             close("divergence L2", g.divergence_l2, c.divergence_l2, SUM);
+            close("kinetic energy", g.kinetic_energy, c.kinetic_energy, SUM);
             assert_eq!(
                 (g.non_finite, g.min_density, g.max_temperature),
                 (c.non_finite, c.min_density, c.max_temperature)
@@ -43,6 +44,7 @@ fn assert_stats_match(gpu: &AnyStats, cpu: &AnyStats) {
             close("total mass", g.total_mass, c.total_mass, SUM);
             close("momentum x", g.total_momentum.0, c.total_momentum.0, SUM);
             close("momentum y", g.total_momentum.1, c.total_momentum.1, SUM);
+            close("kinetic energy", g.kinetic_energy, c.kinetic_energy, SUM);
             assert_eq!((g.non_finite, g.min_density), (c.non_finite, c.min_density));
             close("max speed", g.max_speed as f64, c.max_speed as f64, 1e-6);
         }

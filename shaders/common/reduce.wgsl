@@ -15,13 +15,17 @@ struct Partial {
     sum: vec4<f32>,
     lo: vec2<f32>,
     hi: vec2<f32>,
+    more: vec4<f32>,
 };
 
-// What one cell contributes: four sums, two minima, two maxima (unused slots hold 0, BIG, -BIG).
+// What one cell contributes: eight sums (`sum`, then `more`), two minima, two maxima (unused
+// slots hold 0, BIG, -BIG; a `var q: Quantities` starts all zero, so a model that needs only
+// four sums leaves `more` alone).
 struct Quantities {
     sum: vec4<f32>,
     lo: vec2<f32>,
     hi: vec2<f32>,
+    more: vec4<f32>,
 };
 
 const BIG: f32 = 3.0e38;
@@ -43,6 +47,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let row = i32(id.x);
     var sum = vec4<f32>(0.0);
     var carry = vec4<f32>(0.0);
+    var more = vec4<f32>(0.0);
+    var more_carry = vec4<f32>(0.0);
     var lo = vec2<f32>(BIG);
     var hi = vec2<f32>(-BIG);
     for (var x = 0; x < i32(size.x); x++) {
@@ -51,8 +57,12 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let t = sum + y;
         carry = (t - sum) - y;
         sum = t;
+        let y2 = q.more - more_carry;
+        let t2 = more + y2;
+        more_carry = (t2 - more) - y2;
+        more = t2;
         lo = min(lo, q.lo);
         hi = max(hi, q.hi);
     }
-    partials[id.x] = Partial(sum, lo, hi);
+    partials[id.x] = Partial(sum, lo, hi, more);
 }

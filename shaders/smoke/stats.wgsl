@@ -2,7 +2,7 @@
 // density x row (for the centroid) and the squared divergence of the current velocity (the
 // divergence left after the last projection, computed as divergence.wgsl does, or on the
 // staggered grid as staggered_centres.wgsl wrote it), the smallest
-// density, the largest speed and temperature. Over all cells: cells with a non-finite value.
+// density, the largest speed and temperature; in `more`, the kinetic energy 1/2 |v|^2. Over all cells: cells with a non-finite value.
 // CPU mirror: `SmokeStats::of` (src/smoke/mod.rs).
 
 @group(0) @binding(1) var<uniform> params: SmokeParams;
@@ -48,6 +48,7 @@ fn cell_quantities(p: vec2<i32>) -> Quantities {
         q.sum = vec4<f32>(d, d * f32(p.y), div * div, bad);
         q.lo = vec2<f32>(d, BIG);
         q.hi = vec2<f32>(sqrt(v.x * v.x + v.y * v.y), t);
+        q.more = vec4<f32>(0.5 * (v.x * v.x + v.y * v.y), 0.0, 0.0, 0.0);
     }
     return q;
 }

@@ -394,6 +394,9 @@ pub struct GasStats {
     /// Largest speed `|m| / rho` of an open cell with `rho >` [`cpu::RHO_EPSILON`] (cells/step;
     /// minus infinity when there is none).
     pub max_speed: f32,
+    /// Kinetic energy `sum |m|^2 / (2 rho)` over open cells with `rho >` [`cpu::RHO_EPSILON`],
+    /// mass x (cells/step)^2.
+    pub kinetic_energy: f64,
     /// Cells whose density or momentum is NaN or infinite.
     pub non_finite: u64,
 }
@@ -406,6 +409,7 @@ impl GasStats {
             total_momentum: (0.0, 0.0),
             min_density: f32::INFINITY,
             max_speed: f32::NEG_INFINITY,
+            kinetic_energy: 0.0,
             non_finite: 0,
         };
         for i in 0..state.density.as_slice().len() {
@@ -419,6 +423,7 @@ impl GasStats {
                 st.min_density = st.min_density.min(rho);
                 if rho > cpu::RHO_EPSILON {
                     st.max_speed = st.max_speed.max((mx * mx + my * my).sqrt() / rho);
+                    st.kinetic_energy += (0.5 * (mx * mx + my * my) / rho) as f64; // f32 per cell, as the GPU
                 }
             }
         }
@@ -432,6 +437,7 @@ impl GasStats {
             total_momentum: (t.sum[1], t.sum[2]),
             min_density: t.min(0),
             max_speed: t.max(0),
+            kinetic_energy: t.more[0],
             non_finite: t.count(3),
         }
     }

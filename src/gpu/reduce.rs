@@ -3,17 +3,18 @@
 
 use super::{GpuError, Kernel, binding};
 
-/// Mirrors `struct Partial` in `shaders/common/reduce.wgsl` (32 bytes): one grid row's four
-/// sums, two minima and two maxima.
+/// Mirrors `struct Partial` in `shaders/common/reduce.wgsl` (48 bytes): one grid row's four
+/// sums, two minima, two maxima and four more sums.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 struct Partial {
     sum: [f32; 4],
     lo: [f32; 2],
     hi: [f32; 2],
+    more: [f32; 4],
 }
 
-/// A whole grid's statistics: the four sums (rows added in f64), the two minima and two
+/// A whole grid's statistics: the eight sums (rows added in f64), the two minima and two
 /// maxima. What each slot means is the model's `stats.wgsl`'s choice.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Totals {
@@ -23,6 +24,8 @@ pub struct Totals {
     pub lo: [f32; 2],
     /// Maxima (-3e38 where no cell contributed).
     pub hi: [f32; 2],
+    /// Four more sums (0 where the model fills none).
+    pub more: [f64; 4],
 }
 
 impl Totals {
@@ -56,7 +59,7 @@ pub struct Reduction {
 
 impl Reduction {
     /// Builds the pass for a grid `height` rows tall (cells), with a row-results buffer and a
-    /// staging buffer of `height x 32` bytes; `entries` are the model's layout entries, bindings
+    /// staging buffer of `height x 48` bytes; `entries` are the model's layout entries, bindings
     /// 1 and up. Creation errors surface through the device's error scopes
     /// ([`super::scoped`]), as for [`Kernel::new`].
     pub fn new(
@@ -109,10 +112,11 @@ impl Reduction {
         queue.submit([encoder.finish()]);
         let bytes = super::readback::map_read(device, &self.staging, self.staging.size())?;
         let rows: Vec<Partial> = bytemuck::pod_collect_to_vec(&bytes);
-        let mut t = Totals { sum: [0.0; 4], lo: [f32::INFINITY; 2], hi: [f32::NEG_INFINITY; 2] };
+        let mut t = Totals { sum: [0.0; 4], lo: [f32::INFINITY; 2], hi: [f32::NEG_INFINITY; 2], more: [0.0; 4] };
         for r in rows {
             for k in 0..4 {
                 t.sum[k] += r.sum[k] as f64;
+                t.more[k] += r.more[k] as f64;
             }
             for k in 0..2 {
                 t.lo[k] = t.lo[k].min(r.lo[k]);

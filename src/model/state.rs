@@ -367,6 +367,15 @@ impl AnyStats {
         }
     }
 
+    /// Smoke and gas: the kinetic energy (water's cellular automaton has no velocity).
+    pub fn kinetic_energy(&self) -> Option<f64> {
+        match self {
+            AnyStats::Smoke(s) => Some(s.kinetic_energy),
+            AnyStats::Gas(s) => Some(s.kinetic_energy),
+            AnyStats::Water(_) => None,
+        }
+    }
+
     /// Smoke: the L2 norm of the divergence left after the last projection.
     pub fn divergence(&self) -> Option<f64> {
         match self {
@@ -390,18 +399,20 @@ impl AnyStats {
                 or_na(s.max_mass as f64, 4)
             ),
             AnyStats::Smoke(s) => format!(
-                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, divergence L2 after projection {:.4}, {}",
+                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, kinetic energy {:.4}, divergence L2 after projection {:.4}, {}",
                 s.total_density,
                 or_na(s.density_centroid_row, 2),
                 or_na(s.max_speed as f64, 3),
+                s.kinetic_energy,
                 s.divergence_l2,
                 self.solver().unwrap_or_default()
             ),
             AnyStats::Gas(s) => format!(
-                "total mass {:.4}, total momentum ({:.4}, {:.4}), min density {}, max speed {} cells/step",
+                "total mass {:.4}, total momentum ({:.4}, {:.4}), kinetic energy {:.4}, min density {}, max speed {} cells/step",
                 s.total_mass,
                 s.total_momentum.0,
                 s.total_momentum.1,
+                s.kinetic_energy,
                 or_na(s.min_density as f64, 4),
                 or_na(s.max_speed as f64, 3)
             ),

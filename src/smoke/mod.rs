@@ -98,6 +98,9 @@ pub struct SmokeStats {
     pub max_speed: f32,
     /// Largest temperature of an open cell, degrees (minus infinity when no cell is open).
     pub max_temperature: f32,
+    /// Kinetic energy `sum 1/2 |v|^2` over open cells of the centre velocity (unit density per
+    /// cell, as the model's incompressible fluid), cells^2 / time unit^2.
+    pub kinetic_energy: f64,
     /// L2 norm `sqrt(sum div^2)` of the divergence of the current velocity (after the last
     /// projection), per time unit, with the grid's own divergence ([`cpu::divergence_of`] on
     /// the collocated grid, [`staggered::divergence`] on the staggered one).
@@ -138,6 +141,7 @@ impl SmokeStats {
             min_density: f32::INFINITY,
             max_speed: f32::NEG_INFINITY,
             max_temperature: f32::NEG_INFINITY,
+            kinetic_energy: 0.0,
             divergence_l2: 0.0,
             solver_residual: if b > 0.0 { r / b } else { 0.0 },
             solver_cycles: None,
@@ -158,6 +162,7 @@ impl SmokeStats {
             st.min_density = st.min_density.min(d);
             let (x, y) = (at(&vx), at(&vy));
             st.max_speed = st.max_speed.max((x * x + y * y).sqrt());
+            st.kinetic_energy += (0.5 * (x * x + y * y)) as f64; // in f32 per cell, as the GPU
             st.max_temperature = st.max_temperature.max(at(&s.temperature));
             st.divergence_l2 += (at(&div) as f64).powi(2);
         }
@@ -175,6 +180,7 @@ impl SmokeStats {
             min_density: t.min(0),
             max_speed: t.max(0),
             max_temperature: t.max(1),
+            kinetic_energy: t.more[0],
             divergence_l2: t.sum[2].sqrt(),
             solver_residual: if b > 0.0 { r / b } else { 0.0 },
             solver_cycles: cycles,

@@ -771,6 +771,7 @@ impl Live {
             divergence: stats.divergence(),
             residual,
             max_speed,
+            kinetic: stats.kinetic_energy(),
         };
         self.history.push(kind, sample, stats.line());
         if stats.non_finite() > 0 && !self.controls.paused {

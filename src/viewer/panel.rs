@@ -92,10 +92,13 @@ pub enum Series {
     Residual,
     /// Largest speed (smoke, gas).
     MaxSpeed,
+    /// Kinetic energy (smoke, gas).
+    Kinetic,
 }
 
 impl Series {
-    const ALL: [Series; 5] = [Series::Total, Series::Rate, Series::Divergence, Series::Residual, Series::MaxSpeed];
+    const ALL: [Series; 6] =
+        [Series::Total, Series::Kinetic, Series::Rate, Series::Divergence, Series::Residual, Series::MaxSpeed];
 
     fn name(self) -> &'static str {
         match self {
@@ -104,6 +107,7 @@ impl Series {
             Series::Divergence => "divergence after projection (L2)",
             Series::Residual => "solver residual (relative)",
             Series::MaxSpeed => "largest speed",
+            Series::Kinetic => "kinetic energy",
         }
     }
 }
@@ -123,6 +127,8 @@ pub struct Sample {
     pub residual: Option<f64>,
     /// Largest speed.
     pub max_speed: Option<f64>,
+    /// Kinetic energy.
+    pub kinetic: Option<f64>,
 }
 
 impl Sample {
@@ -133,6 +139,7 @@ impl Sample {
             Series::Divergence => self.divergence,
             Series::Residual => self.residual,
             Series::MaxSpeed => self.max_speed,
+            Series::Kinetic => self.kinetic,
         }
     }
 }
