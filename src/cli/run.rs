@@ -261,7 +261,24 @@ pub fn run(mut args: RunArgs) -> Result {
             save_frame(&mut session)?;
         }
         // Actions first: a GIF started at this step takes this step's frame.
-        quit |= act(&mut session, &mut gifs, &mut player, done)?;
+        match act(&mut session, &mut gifs, &mut player, done) {
+            Ok(q) => quit |= q,
+            Err(e) => {
+                // The run so far is not lost to a script action that failed: save it, then say so.
+                bar.finish_and_clear();
+                let model = session.model();
+                let path = args.save.clone().unwrap_or_else(|| fallback_path("stopped", model.kind()));
+                let saved = match model.save_npz(&path) {
+                    Ok(()) => format!("the state at step {} is saved to {}", model.steps_done(), path.display()),
+                    Err(e2) => format!("saving the state to {} failed too ({e2})", path.display()),
+                };
+                let why = match e {
+                    Exit::Usage(e) | Exit::Failed(e) => e.to_string(),
+                    Exit::Interrupted(s) => s,
+                };
+                return Err(Exit::Failed(format!("{why}; {saved}").into()));
+            }
+        }
         record(&mut session, &mut gifs, done)?;
         if let (Some((per_unit, dt)), Some(tol)) = (time_unit, args.steady)
             && done.is_multiple_of(per_unit)
