@@ -397,3 +397,46 @@ fn draws_fill_their_letterboxed_area_in_the_chosen_map() {
     let differ = (25..75).filter(|&y| inferno.get_pixel(50, y) != viridis.get_pixel(50, y)).count();
     assert!(differ > 40, "inferno and viridis drew the same pixels ({differ} of 50 differ)");
 }
+
+/// GPU time per step from timestamp queries: lavapipe has `TIMESTAMP_QUERY`, so steps are
+/// timed. A span cannot exceed the wall-clock time around its submission and wait (the GPU
+/// cannot finish work before it was submitted), must be positive, and a smoke step (advection,
+/// buoyancy, divergence, 50 Jacobi iterations, gradient: more than 50 passes over the grid)
+/// must cost more GPU time than a water step (2 passes) on the same grid.
+#[test]
+fn steps_are_timed_on_the_gpu_within_the_wall_clock() {
+    use eddy::model::{Session, SessionOptions, Start};
+    use eddy::scene::SceneSource;
+    use eddy::script::Action;
+    use std::time::Instant;
+    let gpu = common::gpu();
+    let options = SessionOptions {
+        params: ModelParams::defaults(ModelKind::Water),
+        start: Start::Scene(SceneSource::Preset("basin".into())),
+        size: (128, 128),
+        seed: 1,
+    };
+    let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).unwrap();
+    assert!(session.timed(), "{} offers TIMESTAMP_QUERY, but steps are not timed", gpu.adapter_label());
+    assert_eq!(session.gpu_time(), None, "a time before any step");
+    let mut per_step = Vec::new();
+    for kind in [ModelKind::Water, ModelKind::Smoke] {
+        session.apply(&Action::Model(kind)).unwrap();
+        let started = Instant::now();
+        session.step(10);
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+        let wall_ns = started.elapsed().as_nanos() as f64;
+        let t = session.gpu_time().unwrap_or_else(|| panic!("{kind}: no GPU time after waiting for the steps"));
+        assert_eq!(t.steps, 10);
+        assert!(t.per_step_ns > 0.0, "{kind}: {t:?}");
+        assert!(
+            t.per_step_ns * 10.0 <= wall_ns,
+            "{kind}: GPU {} ns for 10 steps, wall clock {wall_ns} ns",
+            t.per_step_ns * 10.0
+        );
+        assert_eq!(session.gpu_time(), None, "{kind}: the same span reported twice");
+        eprintln!("{kind} at 128x128: GPU {:.3} ms/step, wall clock {:.3} ms/step", t.per_step_ns / 1e6, wall_ns / 1e7);
+        per_step.push(t.per_step_ns);
+    }
+    assert!(per_step[1] > per_step[0], "smoke {} ns/step is not above water {} ns/step", per_step[1], per_step[0]);
+}

@@ -1,6 +1,6 @@
 //! GPU plumbing: device setup ([`Gpu`]), errors ([`GpuError`]), ping-pong textures
 //! ([`PingPong`]), the compute-kernel helper ([`Kernel`]), readback ([`read_r32float`]), statistics by
-//! reduction ([`Reduction`]), state checkpoints ([`Checkpoint`]) and adapter choice ([`Requirements`]).
+//! reduction ([`Reduction`]), GPU time by timestamp queries ([`StepTimer`]), state checkpoints ([`Checkpoint`]) and adapter choice ([`Requirements`]).
 //!
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
@@ -12,6 +12,7 @@ mod kernel;
 mod pingpong;
 mod readback;
 mod reduce;
+mod timer;
 
 pub use checkpoint::Checkpoint;
 pub use edit::EditPass;
@@ -20,6 +21,7 @@ pub use kernel::{Kernel, binding};
 pub use pingpong::PingPong;
 pub use readback::{map_read, read_r32float, read_texture};
 pub use reduce::{Reduction, Totals};
+pub use timer::{GpuTime, StepTimer};
 
 use std::sync::{Arc, Mutex};
 
@@ -28,7 +30,8 @@ use std::sync::{Arc, Mutex};
 /// Honours wgpu's environment variables: `WGPU_BACKEND` (e.g. `vulkan`, `gl`),
 /// `WGPU_ADAPTER_NAME` (a substring of the adapter's name), `WGPU_POWER_PREF`.
 /// The device gets the adapter's own limits (so large grids work where the adapter allows them)
-/// and no optional features. Uncaptured validation errors and device loss are recorded instead
+/// and one optional feature, [`wgpu::Features::TIMESTAMP_QUERY`] where the adapter has it (for
+/// [`StepTimer`]; nothing else depends on it). Uncaptured validation errors and device loss are recorded instead
 /// of panicking, and reported by [`Gpu::check`].
 pub struct Gpu {
     /// The wgpu instance.
@@ -130,7 +133,7 @@ impl Gpu {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("eddy"),
-                required_features: wgpu::Features::empty(),
+                required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
                 required_limits: adapter.limits(),
                 ..Default::default()
             })

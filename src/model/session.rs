@@ -6,6 +6,7 @@
 use super::tools::Stroke;
 use super::{AnyModel, AnyState, ModelKind, ModelParams, Value, memory};
 use crate::error::Error;
+use crate::gpu::{GpuTime, StepTimer};
 use crate::scene::SceneSource;
 use crate::script::Action;
 
@@ -60,6 +61,8 @@ pub struct Session {
     sizes: [(usize, usize); 3],
     /// Steps taken by all models since the session began (a script's clock).
     steps: u64,
+    /// Times each [`Session::step`] where the device has timestamp queries.
+    timer: Option<StepTimer>,
 }
 
 fn slot(kind: ModelKind) -> usize {
@@ -93,6 +96,7 @@ impl Session {
             origins: [None, None, None],
             sizes: [size; 3],
             steps: 0,
+            timer: StepTimer::new(device, queue),
         };
         session.switch(kind)?;
         Ok(session)
@@ -128,12 +132,42 @@ impl Session {
         self.options.size
     }
 
-    /// Runs `n` steps of the current model (recorded, not waited for).
+    /// Runs `n` steps of the current model (recorded, not waited for), timed on the GPU where
+    /// the device has timestamp queries ([`Session::gpu_time`]).
     pub fn step(&mut self, n: u32) {
-        if n > 0 {
-            self.model().step(n);
-            self.steps += n as u64;
+        if n == 0 {
+            return;
         }
+        let tag = slot(self.current);
+        let model = self.models[tag].as_mut().expect("the current model exists");
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        match &mut self.timer {
+            Some(timer) => {
+                timer.poll(); // frees the slots whose spans arrived
+                timer.time(&mut encoder, n, tag as u32, |e| model.encode_steps(e, n));
+            }
+            None => model.encode_steps(&mut encoder, n),
+        }
+        self.queue.submit([encoder.finish()]);
+        if let Some(timer) = &mut self.timer {
+            timer.submitted();
+        }
+        self.steps += n as u64;
+    }
+
+    /// Whether steps are timed on the GPU: the device was opened with
+    /// [`wgpu::Features::TIMESTAMP_QUERY`] ([`crate::gpu::Gpu`] asks for it where the adapter has it).
+    pub fn timed(&self) -> bool {
+        self.timer.is_some()
+    }
+
+    /// The current model's mean GPU time per step over the steps whose timestamps arrived since
+    /// the last call (from timestamp queries written before and after each [`Session::step`]'s
+    /// passes; see [`StepTimer`]). Does not wait: `None` when none arrived yet, or when steps
+    /// are not timed ([`Session::timed`]).
+    pub fn gpu_time(&mut self) -> Option<GpuTime> {
+        let tag = slot(self.current) as u32;
+        self.timer.as_mut()?.take(tag)
     }
 
     /// Makes `kind` current, creating it on first use: from the loaded state or the scene when

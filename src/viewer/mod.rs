@@ -750,6 +750,7 @@ impl Live {
             return Ok(());
         }
         let dt = dt.as_secs_f64();
+        let gpu_ms = self.session.gpu_time().map(|t| t.per_step_ns / 1e6);
         let model = self.session.model_ref();
         let stats = model.stats()?;
         let kind = model.kind();
@@ -772,6 +773,7 @@ impl Live {
             residual,
             max_speed,
             kinetic: stats.kinetic_energy(),
+            gpu_ms,
         };
         self.history.push(kind, sample, stats.line());
         if stats.non_finite() > 0 && !self.controls.paused {

@@ -94,11 +94,20 @@ pub enum Series {
     MaxSpeed,
     /// Kinetic energy (smoke, gas).
     Kinetic,
+    /// GPU time per step, from timestamp queries.
+    GpuTime,
 }
 
 impl Series {
-    const ALL: [Series; 6] =
-        [Series::Total, Series::Kinetic, Series::Rate, Series::Divergence, Series::Residual, Series::MaxSpeed];
+    const ALL: [Series; 7] = [
+        Series::Total,
+        Series::Kinetic,
+        Series::Rate,
+        Series::GpuTime,
+        Series::Divergence,
+        Series::Residual,
+        Series::MaxSpeed,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -108,6 +117,7 @@ impl Series {
             Series::Residual => "solver residual (relative)",
             Series::MaxSpeed => "largest speed",
             Series::Kinetic => "kinetic energy",
+            Series::GpuTime => "GPU time per step (ms)",
         }
     }
 }
@@ -129,6 +139,8 @@ pub struct Sample {
     pub max_speed: Option<f64>,
     /// Kinetic energy.
     pub kinetic: Option<f64>,
+    /// GPU time per step, milliseconds (timestamp queries; `None` without them or while paused).
+    pub gpu_ms: Option<f64>,
 }
 
 impl Sample {
@@ -140,6 +152,7 @@ impl Sample {
             Series::Residual => self.residual,
             Series::MaxSpeed => self.max_speed,
             Series::Kinetic => self.kinetic,
+            Series::GpuTime => self.gpu_ms,
         }
     }
 }
@@ -347,6 +360,14 @@ fn contents(
         let i = slot(kind);
         for part in history.line[i].split(", ") {
             ui.label(RichText::new(part).small().monospace());
+        }
+        if let Some(last) = history.samples[i].back() {
+            let gpu = match last.gpu_ms {
+                Some(ms) => format!("GPU {ms:.3} ms/step"),
+                None if !session.timed() => "GPU time: no timestamp queries on this device".into(),
+                None => "GPU time: runs when stepping".into(),
+            };
+            ui.label(RichText::new(format!("{:.0} steps/s · {gpu}", last.rate)).small().monospace());
         }
         egui::ComboBox::from_id_salt("series").selected_text(c.plotted.name()).show_ui(ui, |ui| {
             for s in Series::ALL {
