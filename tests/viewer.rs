@@ -408,3 +408,34 @@ fn resizing_keeps_cells_square() {
     assert!((w / h - 1.5).abs() < 0.01, "the picture is {w}x{h} pixels: cells are not square");
     assert!((x0 as f64 - 225.0).abs() <= 1.0 && y0 == 0, "the picture should be centred: starts at ({x0}, {y0})");
 }
+
+/// HiDPI: under a scale factor of 2 (winit's `WINIT_X11_SCALE_FACTOR`, as a HiDPI X screen sets
+/// it), `--scale` stays in points per cell, so the window opens at twice the pixels of scale 1,
+/// and the scene fills it with square cells.
+#[test]
+fn a_hidpi_window_keeps_points_per_cell() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let dir = tempfile::tempdir().unwrap();
+    let mut sizes = Vec::new();
+    for factor in ["1", "2"] {
+        let shot = dir.path().join(format!("x{factor}.png"));
+        let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
+            .args(["view", "--scene", "basin", "--size", "96x64", "--scale", "4", "--frames", "3", "--no-panel"])
+            .arg("--screenshot")
+            .arg(&shot)
+            .env("NODEVICE_SELECT", "1")
+            .env("WINIT_X11_SCALE_FACTOR", factor)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "viewer failed at scale factor {factor}:\n{}", String::from_utf8_lossy(&o.stderr));
+        let img = image::open(&shot).unwrap().to_rgb8();
+        // Ground (brown) spans the scene's bottom row: its extent is the scene's width.
+        let ground: Vec<u32> =
+            img.enumerate_pixels().filter(|(_, _, p)| p[0] > p[2] + 30 && p[0] > 80).map(|(x, _, _)| x).collect();
+        let span = ground.iter().max().unwrap() - ground.iter().min().unwrap() + 1;
+        sizes.push((img.dimensions(), span));
+    }
+    assert_eq!(sizes[0].0, (384, 256), "96x64 cells at 4 points per cell, scale factor 1");
+    assert_eq!(sizes[1].0, (768, 512), "the same at scale factor 2 should be twice the pixels");
+    assert!(sizes[1].1 >= 2 * sizes[0].1 - 2, "the scene did not scale with the window: {sizes:?}");
+}

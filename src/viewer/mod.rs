@@ -39,6 +39,8 @@ pub use crate::model::Start;
 const MAX_WINDOW: u32 = 1600;
 /// The panel's width at start, points.
 const PANEL_WIDTH: f32 = 300.0;
+/// The window's least height with the panel, points: its model, time, tools and view sections.
+const PANEL_MIN_HEIGHT: f32 = 560.0;
 /// Statistics are read (a small GPU reduction) this often while running.
 const STATS_EVERY: Duration = Duration::from_millis(500);
 /// The automatic speed's default budget of stepping per frame, milliseconds.
@@ -270,8 +272,9 @@ impl App {
     }
 }
 
-/// The window's first size: the grid at `scale` pixels per cell beside the panel, shrunk to fit
-/// 90% of the monitor (HiDPI: the panel's width is in points).
+/// The window's first size: the grid at `scale` points per cell beside the panel, shrunk to fit
+/// 90% of the monitor, at least [`PANEL_MIN_HEIGHT`] points tall with the panel (HiDPI: sizes
+/// are in points, times the monitor's scale factor).
 fn initial_size(event_loop: &ActiveEventLoop, o: &ViewerOptions) -> PhysicalSize<u32> {
     let (w, h) = match &o.session.start {
         Start::State(state, _) => {
@@ -286,9 +289,11 @@ fn initial_size(event_loop: &ActiveEventLoop, o: &ViewerOptions) -> PhysicalSize
     let panel = if o.panel { PANEL_WIDTH * dpi } else { 0.0 };
     let max_w = (screen.width as f32 * 0.9).min(MAX_WINDOW as f32) - panel;
     let max_h = (screen.height as f32 * 0.9).min(MAX_WINDOW as f32);
-    let (pw, ph) = ((w as u32 * o.scale) as f32, (h as u32 * o.scale) as f32);
+    let (pw, ph) = ((w as u32 * o.scale) as f32 * dpi, (h as u32 * o.scale) as f32 * dpi);
     let fit = (max_w / pw).min(max_h / ph).min(1.0);
-    PhysicalSize::new((pw * fit + panel).max(200.0) as u32, (ph * fit).max(200.0) as u32)
+    // Tall enough for the panel's first sections, whatever the grid's aspect.
+    let min_h = if o.panel { (PANEL_MIN_HEIGHT * dpi).min(max_h) } else { 200.0 };
+    PhysicalSize::new((pw * fit + panel).max(200.0) as u32, (ph * fit).max(min_h) as u32)
 }
 
 impl ApplicationHandler for App {
