@@ -88,6 +88,7 @@ pub(crate) fn commit(partial: Partial, path: &Path) -> Result<(), SceneError> {
     #[cfg(unix)]
     file.set_permissions(permissions).map_err(io)?;
     file.sync_all().map_err(io)?;
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::drop_non_drop))] // a stub File there
     drop(file);
     temp.persist(&target).map_err(|e| io(e.error))
 }

@@ -100,6 +100,7 @@ impl Npz {
         use std::io::Write;
         let mut writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
         writer.flush().map_err(|e| self.io(e))?;
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::drop_non_drop))] // a stub File there
         drop(writer.into_inner().map_err(|e| self.io(e.into_error()))?);
         let Npz { path, partial, .. } = self;
         commit(partial, &path)

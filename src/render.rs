@@ -525,11 +525,26 @@ impl FrameTarget {
         (self.target.width(), self.target.height())
     }
 
-    /// Runs `draw(encoder, view, size)`, submits, and reads the image back (waits for the GPU).
+    /// Runs `draw(encoder, view, size)`, submits, and reads the image back (waits for the GPU;
+    /// native targets, see [`FrameTarget::render_async`]).
     ///
     /// # Errors
-    /// As [`gpu::read_texture`].
+    /// As [`gpu::read_texture_async`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn render(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)),
+    ) -> Result<image::RgbaImage, GpuError> {
+        pollster::block_on(self.render_async(device, queue, draw))
+    }
+
+    /// [`FrameTarget::render`] without blocking.
+    ///
+    /// # Errors
+    /// As [`gpu::read_texture_async`].
+    pub async fn render_async(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -539,7 +554,7 @@ impl FrameTarget {
         let size = (self.target.width(), self.target.height());
         draw(&mut encoder, &self.view, size);
         queue.submit([encoder.finish()]);
-        let bytes = gpu::read_texture(device, queue, &self.target, 4)?;
+        let bytes = gpu::read_texture_async(device, queue, &self.target, 4).await?;
         Ok(image::RgbaImage::from_raw(size.0, size.1, bytes).expect("frame size"))
     }
 }

@@ -440,3 +440,71 @@ fn steps_are_timed_on_the_gpu_within_the_wall_clock() {
     }
     assert!(per_step[1] > per_step[0], "smoke {} ns/step is not above water {} ns/step", per_step[1], per_step[0]);
 }
+
+/// WebGPU guarantees 4 storage textures per stage, and browsers on software adapters offer no
+/// more; several passes bind up to 7. On a device opened with that limit, those passes read
+/// their inputs as sampled textures (`eddy::gpu::fit`), and every model's step (both smoke
+/// grids) and statistics must still equal the CPU mirror: within 1e-5 of each field's largest
+/// magnitude after one step, as on the full device, and the statistics as
+/// `statistics_by_reduction_equal_the_cpu_mirror` holds them.
+#[test]
+fn passes_fitted_to_four_storage_textures_match_the_cpu_mirror() {
+    use eddy::Simulation;
+    use eddy::smoke::{GridLayout, SmokeParams, SmokePreset};
+    let full = common::gpu();
+    let limits = wgpu::Limits { max_storage_textures_per_shader_stage: 4, ..full.adapter.limits() };
+    let (device, queue) = pollster::block_on(full.adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("eddy at WebGPU's storage-texture limit"),
+        required_limits: limits,
+        ..Default::default()
+    }))
+    .unwrap();
+    assert_eq!(device.limits().max_storage_textures_per_shader_stage, 4);
+    let (w, h) = (67, 45);
+    let water = common::random_water(w, h, 31, 0.1);
+    let gas = common::random_gas(w, h, 32, 0.1);
+    let smokes = [
+        (common::random_smoke_staggered(w, h, 33, 0.1), SmokeParams::default()),
+        (common::random_smoke(w, h, 34, 0.1), SmokeParams::preset(SmokePreset::GpuGems)),
+    ];
+    assert_eq!(smokes[1].1.grid, GridLayout::Collocated);
+
+    let p = eddy::water::WaterParams::default();
+    let mut g = eddy::water::GpuWater::new(&device, &queue, &water, p).unwrap();
+    let mut c = eddy::water::CpuWater::new(water.clone(), p).unwrap();
+    g.step(1).unwrap();
+    c.step(1).unwrap();
+    common::assert_fields_close("water at 4 storage textures", &g.read_state().unwrap(), c.state(), 1e-5);
+
+    let p = eddy::gas::GasParams::default();
+    let mut g = eddy::gas::GpuGas::new(&device, &queue, &gas, p).unwrap();
+    let mut c = eddy::gas::CpuGas::new(gas.clone(), p).unwrap();
+    g.step(1).unwrap();
+    c.step(1).unwrap();
+    let (gs, cs) = (g.read_state().unwrap(), c.state());
+    common::assert_close_rel(
+        "gas at 4 storage textures",
+        &[
+            ("density", &gs.density, &cs.density),
+            ("momentum_x", &gs.momentum_x, &cs.momentum_x),
+            ("momentum_y", &gs.momentum_y, &cs.momentum_y),
+        ],
+        1e-5,
+        |_, _| {},
+    );
+
+    for (state, p) in &smokes {
+        let mut g = eddy::smoke::GpuSmoke::new(&device, &queue, state, *p).unwrap();
+        let mut c = eddy::smoke::CpuSmoke::new(state.clone(), *p).unwrap();
+        g.step(1).unwrap();
+        c.step(1).unwrap();
+        let name = format!("smoke ({:?} grid) at 4 storage textures", p.grid);
+        common::assert_smoke_close(&name, &g.read_state().unwrap(), c.state(), 1e-5);
+    }
+
+    for state in [AnyState::Water(water), AnyState::Smoke(smokes[0].0.clone()), AnyState::Gas(gas)] {
+        let params = ModelParams::defaults(state.kind());
+        let model = AnyModel::new(&device, &queue, &state, &params, 0).unwrap();
+        assert_stats_match(&model.stats().unwrap(), &state.stats(&params).unwrap());
+    }
+}

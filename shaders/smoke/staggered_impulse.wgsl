@@ -1,7 +1,9 @@
-// Staggered smoke pass: impulse, in place (the dye ping-ponged: rgba32float has no read_write
-// storage in WebGPU). One invocation per (col, row) of (W + 1) x (H + 1): the cell there moves
-// its temperature, density and dye towards the impulse's by its weight (as impulse.wgsl); the open u and v faces there gain their weight times the impulse velocity's
-// component across them.
+// Staggered smoke pass: impulse, in place. One invocation per (col, row) of (W + 1) x (H + 1):
+// the cell there moves its temperature and density towards the impulse's by its weight (as
+// impulse.wgsl); the open u and v faces there gain their weight times the impulse velocity's
+// component across them. The dye is staggered_impulse_dye.wgsl's (ping-ponged: rgba32float has
+// no read_write storage in WebGPU, and a fifth storage texture would pass WebGPU's default
+// limit of 4 per stage).
 // CPU mirror: `impulse` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> impulse: Impulse;
@@ -10,8 +12,6 @@
 @group(0) @binding(3) var temperature: texture_storage_2d<r32float, read_write>;
 @group(0) @binding(4) var density: texture_storage_2d<r32float, read_write>;
 @group(0) @binding(5) var solid: texture_storage_2d<r32uint, read>;
-@group(0) @binding(6) var dye: texture_storage_2d<rgba32float, read>;
-@group(0) @binding(7) var dye_out: texture_storage_2d<rgba32float, write>;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -23,8 +23,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let rho = lerp(textureLoad(density, p).r, impulse.density, a);
         textureStore(temperature, p, vec4<f32>(t, 0.0, 0.0, 0.0));
         textureStore(density, p, vec4<f32>(rho, 0.0, 0.0, 0.0));
-        let colour = textureLoad(dye, p).rgb * (1.0 - a) + impulse.dye * a;
-        textureStore(dye_out, p, vec4<f32>(colour, 0.0));
     }
     if inside(p, textureDimensions(u)) && open_at(solid, p + LEFT) && open_at(solid, p) {
         let value = textureLoad(u, p).r + face_weight(at + vec2<f32>(0.0, 0.5)) * impulse.velocity.x;

@@ -91,7 +91,14 @@ fn storage_view(
     size: (u32, u32),
     format: wgpu::TextureFormat,
 ) -> wgpu::TextureView {
-    gpu::texture_2d(device, label, size, format, wgpu::TextureUsages::STORAGE_BINDING).create_view(&Default::default())
+    gpu::texture_2d(
+        device,
+        label,
+        size,
+        format,
+        wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+    )
+    .create_view(&Default::default())
 }
 
 use wgpu::BindingResource::TextureView as View;
@@ -404,19 +411,25 @@ impl GpuGas {
 
     /// Totals, extremes and non-finite cells, by a reduction pass on the GPU
     /// (`shaders/gas/stats.wgsl`; one row of numbers per grid row is read back). Waits for the
-    /// GPU.
+    /// GPU (native targets; see [`GpuGas::stats_async`]).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<GasStats, GpuError> {
-        let totals = self.stats.run(
-            &self.device,
-            &self.queue,
-            &[
-                wgpu::BindingResource::TextureView(self.state.current_view()),
-                wgpu::BindingResource::TextureView(&self.solid_view),
-            ],
-        )?;
+        pollster::block_on(self.stats_async())
+    }
+
+    /// [`GpuGas::stats`] without blocking.
+    ///
+    /// # Errors
+    /// As [`GpuGas::stats`].
+    pub async fn stats_async(&self) -> Result<GasStats, GpuError> {
+        let resources = [
+            wgpu::BindingResource::TextureView(self.state.current_view()),
+            wgpu::BindingResource::TextureView(&self.solid_view),
+        ];
+        let totals = self.stats.run_async(&self.device, &self.queue, &resources).await?;
         Ok(GasStats::from_totals(&totals))
     }
 
@@ -425,8 +438,12 @@ impl GpuGas {
         vec![self.state.current()]
     }
 
-    fn read(&self) -> Result<GasState, GpuError> {
-        let bytes = gpu::read_texture(&self.device, &self.queue, self.state.current(), 16)?;
+    /// The state read back without blocking; masks are the ones last uploaded.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
+        let bytes = gpu::read_texture_async(&self.device, &self.queue, self.state.current(), 16).await?;
         let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
         let (w, h) = (self.width as usize, self.height as usize);
         let field = |c: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[c]).collect()).expect("size");
@@ -465,6 +482,7 @@ impl GpuGas {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl crate::Simulation for GpuGas {
     type State = GasState;
 
@@ -478,7 +496,7 @@ impl crate::Simulation for GpuGas {
 
     /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
     fn read_state(&mut self) -> Result<GasState, Error> {
-        Ok(self.read()?)
+        Ok(pollster::block_on(self.read_state_async())?)
     }
 
     fn steps_done(&self) -> u64 {

@@ -17,6 +17,10 @@ impl Kernel {
     /// Compiles `source` and builds the pipeline with a group-0 layout of `entries`;
     /// `workgroup` must equal the shader's `@workgroup_size(x, y)`.
     ///
+    /// Where `entries` hold more storage textures than the device allows per stage, the
+    /// read-only ones become sampled textures, in the layout and in the WGSL (see
+    /// `src/gpu/fit.rs`): the same texels, within WebGPU's default limit of 4.
+    ///
     /// Creation errors surface through the device's error scopes (see [`crate::gpu::scoped`]).
     pub fn new(
         device: &wgpu::Device,
@@ -25,6 +29,14 @@ impl Kernel {
         workgroup: (u32, u32),
         entries: &[wgpu::BindGroupLayoutEntry],
     ) -> Self {
+        let fitted;
+        let (source, entries) =
+            if super::fit::storage_count(entries) > device.limits().max_storage_textures_per_shader_stage {
+                fitted = (super::fit::sampled_reads(source), super::fit::sampled_entries(entries));
+                (fitted.0.as_str(), fitted.1.as_slice())
+            } else {
+                (source, entries)
+            };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
             source: wgpu::ShaderSource::Wgsl(source.into()),

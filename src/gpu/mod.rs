@@ -8,6 +8,7 @@
 mod checkpoint;
 mod edit;
 mod error;
+pub mod fit;
 mod kernel;
 mod pingpong;
 mod readback;
@@ -19,7 +20,9 @@ pub use edit::EditPass;
 pub use error::GpuError;
 pub use kernel::{Kernel, binding};
 pub use pingpong::PingPong;
+#[cfg(not(target_arch = "wasm32"))]
 pub use readback::{map_read, read_r32float, read_texture};
+pub use readback::{map_read_async, read_r32float_async, read_texture_async};
 pub use reduce::{Reduction, Totals};
 pub use timer::{GpuTime, StepTimer};
 
@@ -50,6 +53,7 @@ impl Gpu {
     ///
     /// # Errors
     /// As [`Gpu::headless_for`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn headless() -> Result<Self, GpuError> {
         Self::headless_for(&Requirements::default())
     }
@@ -63,9 +67,24 @@ impl Gpu {
     /// how to install a software one), [`GpuError::Unsupported`] when no adapter has what
     /// `needs` asks for (naming what each lacks), [`GpuError::RequestDevice`] when the adapter
     /// refuses a device.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn headless_for(needs: &Requirements) -> Result<Self, GpuError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         pollster::block_on(Self::with_instance(instance, None, needs))
+    }
+
+    /// Opens a device on the browser's WebGPU adapter (`navigator.gpu`; wasm32 builds) that has
+    /// what `needs` asks for, with the adapter's own limits.
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`] when the browser offers no WebGPU adapter (WebGPU is off or
+    /// absent), [`GpuError::Unsupported`] when its adapter lacks what `needs` asks for (naming
+    /// what), [`GpuError::RequestDevice`] when it refuses a device.
+    #[cfg(target_arch = "wasm32")]
+    pub async fn browser(needs: &Requirements) -> Result<Self, GpuError> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::BROWSER_WEBGPU;
+        Self::with_instance(wgpu::Instance::new(desc), None, needs).await
     }
 
     /// Opens a device on `instance`, compatible with `surface` when one is given (the viewer),
@@ -197,7 +216,8 @@ pub struct Requirements {
     pub storage: Vec<(wgpu::TextureFormat, String)>,
     /// Of those, the formats also bound read-write.
     pub storage_read_write: Vec<wgpu::TextureFormat>,
-    /// Most storage textures one pass binds.
+    /// Most storage textures one pass writes (its read-only inputs can be sampled textures; see
+    /// [`fit`]).
     pub storage_textures_per_stage: u32,
 }
 
@@ -314,9 +334,21 @@ pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate:
 
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,
 /// so a failure comes back as an error instead of reaching the device's uncaptured handler.
+/// In a browser, where popping a scope cannot be waited for, `f` runs unscoped and a failure
+/// reaches the device's uncaptured-error handler ([`Gpu::check`]).
 ///
 /// # Errors
 /// [`GpuError::Validation`] or [`GpuError::OutOfMemory`] with wgpu's description.
+#[cfg(target_arch = "wasm32")]
+pub fn scoped<T>(_device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+    Ok(f())
+}
+
+/// See the wasm32 twin above.
+///
+/// # Errors
+/// [`GpuError::Validation`] or [`GpuError::OutOfMemory`] with wgpu's description.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T, GpuError> {
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -1,4 +1,9 @@
 //! Copying textures back to the CPU.
+//!
+//! Each readback is an `async fn` (`*_async`): in a browser a map finishes only when control
+//! returns to the page's event loop, so nothing there may block. On native targets the blocking
+//! forms (`read_texture`, `read_r32float`, `map_read`) wait on the async ones with `pollster`;
+//! the async ones poll the device themselves there, so they finish under any executor.
 
 use super::GpuError;
 use crate::grid::Grid;
@@ -7,12 +12,27 @@ use crate::grid::Grid;
 const CHUNK_BYTES: u64 = 64 << 20;
 
 /// Reads a whole 2D texture back as tightly packed rows (row 0 = texel row 0 = top),
-/// `bytes_per_texel` bytes per texel. Waits for the GPU.
+/// `bytes_per_texel` bytes per texel. Waits for the GPU (native targets only; see
+/// [`read_texture_async`]).
 ///
 /// # Errors
 /// [`GpuError::DeviceLost`] if the device is lost while waiting, [`GpuError::Readback`] if
 /// mapping fails.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, GpuError> {
+    pollster::block_on(read_texture_async(device, queue, texture, bytes_per_texel))
+}
+
+/// [`read_texture`] without blocking: resolves when the texture has been read.
+///
+/// # Errors
+/// As [`read_texture`].
+pub async fn read_texture_async(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     texture: &wgpu::Texture,
@@ -51,7 +71,7 @@ pub fn read_texture(
             wgpu::Extent3d { width, height: rows, depth_or_array_layers: 1 },
         );
         queue.submit([encoder.finish()]);
-        let bytes = map_read(device, &buffer, padded as u64 * rows as u64)?;
+        let bytes = map_read_async(device, &buffer, padded as u64 * rows as u64).await?;
         for r in 0..rows as usize {
             let start = r * padded as usize;
             out.extend_from_slice(&bytes[start..start + row_bytes as usize]);
@@ -62,18 +82,31 @@ pub fn read_texture(
 }
 
 /// Maps the first `len` bytes of a `MAP_READ` buffer (after the copies into it were
-/// submitted), waits for the GPU, and returns them.
+/// submitted), waits for the GPU, and returns them (native targets only; see
+/// [`map_read_async`]).
 ///
 /// # Errors
 /// As [`read_texture`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>, GpuError> {
+    pollster::block_on(map_read_async(device, buffer, len))
+}
+
+/// [`map_read`] without blocking: resolves when the buffer is mapped and copied out.
+///
+/// # Errors
+/// As [`read_texture`].
+pub async fn map_read_async(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>, GpuError> {
     let slice = buffer.slice(..len);
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, rx) = futures_channel::oneshot::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
+    #[cfg(not(target_arch = "wasm32"))]
     device.poll(wgpu::PollType::wait_indefinitely())?;
-    rx.recv()
+    #[cfg(target_arch = "wasm32")]
+    let _ = device; // the browser maps on its own event loop
+    rx.await
         .map_err(|_| GpuError::DeviceLost("map callback dropped".into()))?
         .map_err(|e| GpuError::Readback(e.to_string()))?;
     let bytes = slice.get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
@@ -85,12 +118,25 @@ pub fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Resul
 ///
 /// # Errors
 /// As [`read_texture`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_r32float(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     texture: &wgpu::Texture,
 ) -> Result<Grid<f32>, GpuError> {
-    let bytes = read_texture(device, queue, texture, 4)?;
+    pollster::block_on(read_r32float_async(device, queue, texture))
+}
+
+/// [`read_r32float`] without blocking.
+///
+/// # Errors
+/// As [`read_texture`].
+pub async fn read_r32float_async(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+) -> Result<Grid<f32>, GpuError> {
+    let bytes = read_texture_async(device, queue, texture, 4).await?;
     let data: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
     Ok(Grid::from_vec(texture.width() as usize, texture.height() as usize, data)
         .expect("readback size matches texture"))

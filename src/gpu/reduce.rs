@@ -90,11 +90,26 @@ impl Reduction {
 
     /// Runs the pass over `resources` (bindings 1 and up, in the order of the `entries` given to
     /// [`Reduction::new`]; other resources are a wgpu validation error, reported by the device)
-    /// and adds the rows up in f64. Waits for the GPU.
+    /// and adds the rows up in f64. Waits for the GPU (native targets; see
+    /// [`Reduction::run_async`]).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the rows cannot be read back.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn run(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        resources: &[wgpu::BindingResource<'_>],
+    ) -> Result<Totals, GpuError> {
+        pollster::block_on(self.run_async(device, queue, resources))
+    }
+
+    /// [`Reduction::run`] without blocking.
+    ///
+    /// # Errors
+    /// As [`Reduction::run`].
+    pub async fn run_async(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -110,7 +125,7 @@ impl Reduction {
         }
         encoder.copy_buffer_to_buffer(&self.rows, 0, &self.staging, 0, self.rows.size());
         queue.submit([encoder.finish()]);
-        let bytes = super::readback::map_read(device, &self.staging, self.staging.size())?;
+        let bytes = super::readback::map_read_async(device, &self.staging, self.staging.size()).await?;
         let rows: Vec<Partial> = bytemuck::pod_collect_to_vec(&bytes);
         let mut t = Totals { sum: [0.0; 4], lo: [f32::INFINITY; 2], hi: [f32::NEG_INFINITY; 2], more: [0.0; 4] };
         for r in rows {

@@ -48,6 +48,7 @@ pub struct GpuTime {
 
 /// Times spans of GPU commands by timestamp queries; see the module docs.
 pub struct StepTimer {
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the browser maps without polling
     device: wgpu::Device,
     queries: wgpu::QuerySet,
     resolve: wgpu::Buffer,

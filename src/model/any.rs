@@ -15,7 +15,6 @@ use crate::grid::Grid;
 use crate::render::{Area, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
 use crate::smoke::{GpuSmoke, Impulse};
 use crate::water::{Brush, GpuWater};
-use std::path::Path;
 
 /// Water added per cell per brush stamp when pouring (full-cell units).
 const POUR: f32 = 0.5;
@@ -195,23 +194,42 @@ impl AnyModel {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<AnyStats, GpuError> {
+        pollster::block_on(self.stats_async())
+    }
+
+    /// [`AnyModel::stats`] without blocking (what a browser uses).
+    ///
+    /// # Errors
+    /// As [`AnyModel::stats`].
+    pub async fn stats_async(&self) -> Result<AnyStats, GpuError> {
         Ok(match &self.sim {
-            Sim::Water(s) => AnyStats::Water(s.stats()?),
-            Sim::Smoke(s) => AnyStats::Smoke(s.stats()?),
-            Sim::Gas(s) => AnyStats::Gas(s.stats()?),
+            Sim::Water(s) => AnyStats::Water(s.stats_async().await?),
+            Sim::Smoke(s) => AnyStats::Smoke(s.stats_async().await?),
+            Sim::Gas(s) => AnyStats::Gas(s.stats_async().await?),
         })
     }
 
-    /// Reads the whole state back. Waits for the GPU.
+    /// Reads the whole state back. Waits for the GPU (native targets; see
+    /// [`AnyModel::read_state_async`]).
     ///
     /// # Errors
-    /// As the model's `read_state`.
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_state(&mut self) -> Result<AnyState, Error> {
-        Ok(match &mut self.sim {
-            Sim::Water(s) => AnyState::Water(s.read_state()?),
-            Sim::Smoke(s) => AnyState::Smoke(s.read_state()?),
-            Sim::Gas(s) => AnyState::Gas(s.read_state()?),
+        Ok(pollster::block_on(self.read_state_async())?)
+    }
+
+    /// [`AnyModel::read_state`] without blocking (what a browser uses).
+    ///
+    /// # Errors
+    /// As [`AnyModel::read_state`].
+    pub async fn read_state_async(&self) -> Result<AnyState, GpuError> {
+        Ok(match &self.sim {
+            Sim::Water(s) => AnyState::Water(s.read_state_async().await?),
+            Sim::Smoke(s) => AnyState::Smoke(s.read_state_async().await?),
+            Sim::Gas(s) => AnyState::Gas(s.read_state_async().await?),
         })
     }
 
@@ -219,7 +237,8 @@ impl AnyModel {
     ///
     /// # Errors
     /// As [`AnyModel::read_state`] and [`AnyState::save_npz`].
-    pub fn save_npz(&mut self, path: &Path) -> Result<(), Error> {
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn save_npz(&mut self, path: &std::path::Path) -> Result<(), Error> {
         let step = self.step;
         Ok(self.read_state()?.save_npz(path, step)?)
     }

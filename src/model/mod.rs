@@ -73,7 +73,10 @@ pub struct ModelInfo {
     /// Of those, the formats some pass binds read-write (in-place red-black sweeps and
     /// gradient subtraction); WebGPU allows it for `r32float` without a feature.
     pub storage_read_write: &'static [wgpu::TextureFormat],
-    /// Most storage textures one of its passes binds.
+    /// Most storage textures one of its passes writes (write-only or read-write). A pass that
+    /// binds more storage textures than the device allows reads its inputs as sampled
+    /// textures instead (`src/gpu/fit.rs`), so this, not the total bound, is what a device
+    /// must allow; WebGPU guarantees 4.
     pub storage_textures_per_stage: u32,
     /// Every texture it allocates: `(name, bytes per texel, how many)`, one texel per cell.
     pub textures: &'static [(&'static str, u32, u32)],
@@ -114,7 +117,8 @@ static WATER: ModelInfo = ModelInfo {
     left_button: "pour water",
     storage_formats: &[(R32, "mass"), (RGBA32, "outflows"), (U32, "solid bits")],
     storage_read_write: &[],
-    storage_textures_per_stage: 3,
+    // Each pass writes one texture (outflows, mass, or the brush's mass).
+    storage_textures_per_stage: 1,
     textures: &[("mass, r32float", 4, 2), ("outflows, rgba32float", 16, 1), ("solid bits, r32uint", 4, 1)],
     state_bytes_per_cell: 4,
     host_bytes_per_cell: 5,
@@ -204,7 +208,8 @@ static SMOKE: ModelInfo = ModelInfo {
     storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (RGBA32, "dye"), (U32, "solid and source bits")],
     // The staggered passes update faces in place, and the multigrid smooths in place.
     storage_read_write: &[R32],
-    storage_textures_per_stage: 7,
+    // The staggered impulse: u, v, temperature and density in place.
+    storage_textures_per_stage: 4,
     // The larger of the two grids' needs: the staggered grid's (faces, solver levels summing to
     // 4/3 of the finest, the divergence after) is the larger.
     textures: &[
@@ -260,7 +265,8 @@ static GAS: ModelInfo = ModelInfo {
     left_button: "push gas along the drag; a click sets off an explosion",
     storage_formats: &[(R32, "limiter"), (RGBA32, "state and faces"), (U32, "wall and source bits")],
     storage_read_write: &[],
-    storage_textures_per_stage: 7,
+    // The faces pass: three face textures.
+    storage_textures_per_stage: 3,
     textures: &[
         ("state, rgba32float", 16, 2),
         ("faces, rgba32float", 16, 3),

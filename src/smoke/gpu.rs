@@ -636,11 +636,20 @@ impl GpuSmoke {
     pub fn set_params(&mut self, params: SmokeParams) -> Result<(), Error> {
         params.validate()?;
         if params.grid != self.params.grid {
-            let steps = self.steps;
-            let state = self.read()?;
-            *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
-            self.steps = steps;
-            return Ok(());
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let steps = self.steps;
+                let state = pollster::block_on(self.read_state_async())?;
+                *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
+                self.steps = steps;
+                return Ok(());
+            }
+            #[cfg(target_arch = "wasm32")]
+            return Err(Error::Message(
+                "in a browser the grid changes only with a reset (moving the state across grids reads it back, \
+                 which cannot wait there)"
+                    .into(),
+            ));
         }
         if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
             self.cycles.set(first_cycles(&params));
@@ -836,40 +845,44 @@ impl GpuSmoke {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<SmokeStats, GpuError> {
+        pollster::block_on(self.stats_async())
+    }
+
+    /// [`GpuSmoke::stats`] without blocking.
+    ///
+    /// # Errors
+    /// As [`GpuSmoke::stats`].
+    pub async fn stats_async(&self) -> Result<SmokeStats, GpuError> {
         let f = &self.fields;
         let view = wgpu::BindingResource::TextureView;
         let (pressure, after) = match &self.pipeline {
             Pipeline::Collocated(_) => (f.pressure.current_view(), &f.divergence_view),
             Pipeline::Staggered(st) => (st.solver.pressure_view(), &st.fields.after_view),
         };
-        let totals = self.stats.run(
-            &self.device,
-            &self.queue,
-            &[
-                self.uniform.as_entire_binding(),
-                view(f.velocity.current_view()),
-                view(f.temperature.current_view()),
-                view(f.density.current_view()),
-                view(pressure),
-                view(&f.divergence_view),
-                view(&f.solid_view),
-                view(after),
-            ],
-        )?;
+        let resources = [
+            self.uniform.as_entire_binding(),
+            view(f.velocity.current_view()),
+            view(f.temperature.current_view()),
+            view(f.density.current_view()),
+            view(pressure),
+            view(&f.divergence_view),
+            view(&f.solid_view),
+            view(after),
+        ];
+        let totals = self.stats.run_async(&self.device, &self.queue, &resources).await?;
         let h2 = self.params.cell_size * self.params.cell_size;
         let (r, b) = match &self.pipeline {
             Pipeline::Collocated(_) => {
-                self.residual.norms(&self.device, &self.queue, pressure, &f.divergence_view, &f.solid_view, h2)?
+                self.residual
+                    .norms_async(&self.device, &self.queue, pressure, &f.divergence_view, &f.solid_view, h2)
+                    .await?
             }
-            Pipeline::Staggered(st) => self.residual.norms(
-                &self.device,
-                &self.queue,
-                pressure,
-                st.solver.rhs_view(),
-                st.solver.solid_view(),
-                1.0,
-            )?,
+            Pipeline::Staggered(st) => {
+                let (rhs, solid) = (st.solver.rhs_view(), st.solver.solid_view());
+                self.residual.norms_async(&self.device, &self.queue, pressure, rhs, solid, 1.0).await?
+            }
         };
         let multigrid = matches!(self.pipeline, Pipeline::Staggered(_)) && self.params.solver == Solver::Multigrid;
         let cycles = self.cycles.get();
@@ -909,40 +922,43 @@ impl GpuSmoke {
         }
     }
 
-    fn read(&self) -> Result<SmokeState, GpuError> {
+    /// The state read back without blocking; masks are the ones last uploaded.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
         let (w, h) = (self.width as usize, self.height as usize);
         let f = &self.fields;
-        let scalar =
-            |t: &wgpu::Texture| -> Result<Grid<f32>, GpuError> { gpu::read_r32float(&self.device, &self.queue, t) };
+        let (device, queue) = (&self.device, &self.queue);
+        let scalar = |t| gpu::read_r32float_async(device, queue, t);
         let (velocity_x, velocity_y, pressure) = match &self.pipeline {
             Pipeline::Collocated(_) => {
-                let v: Vec<[f32; 2]> = bytemuck::pod_collect_to_vec(&gpu::read_texture(
-                    &self.device,
-                    &self.queue,
-                    f.velocity.current(),
-                    8,
-                )?);
+                let v: Vec<[f32; 2]> = bytemuck::pod_collect_to_vec(
+                    &gpu::read_texture_async(device, queue, f.velocity.current(), 8).await?,
+                );
                 (
                     Grid::from_vec(w, h, v.iter().map(|t| t[0]).collect()).expect("size"),
                     Grid::from_vec(w, h, v.iter().map(|t| t[1]).collect()).expect("size"),
-                    scalar(f.pressure.current())?,
+                    scalar(f.pressure.current()).await?,
                 )
             }
-            Pipeline::Staggered(st) => {
-                (scalar(st.fields.u.current())?, scalar(st.fields.v.current())?, scalar(st.solver.pressure())?)
-            }
+            Pipeline::Staggered(st) => (
+                scalar(st.fields.u.current()).await?,
+                scalar(st.fields.v.current()).await?,
+                scalar(st.solver.pressure()).await?,
+            ),
         };
         let dye: Vec<[f32; 4]> =
-            bytemuck::pod_collect_to_vec(&gpu::read_texture(&self.device, &self.queue, f.dye.current(), 16)?);
+            bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, f.dye.current(), 16).await?);
         let channel = |k: usize| Grid::from_vec(w, h, dye.iter().map(|t| t[k]).collect()).expect("size");
         Ok(SmokeState {
             dye: [channel(0), channel(1), channel(2)],
             velocity_x,
             velocity_y,
-            temperature: scalar(f.temperature.current())?,
-            density: scalar(f.density.current())?,
+            temperature: scalar(f.temperature.current()).await?,
+            density: scalar(f.density.current()).await?,
             pressure,
-            divergence: scalar(&f.divergence)?,
+            divergence: scalar(&f.divergence).await?,
             solid: self.solid_mask.clone(),
             source: self.source_mask.clone(),
         })
@@ -1034,6 +1050,7 @@ fn first_cycles(p: &SmokeParams) -> u32 {
     (needed.max(1.0) as u32).min(p.max_cycles)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl crate::Simulation for GpuSmoke {
     type State = SmokeState;
 
@@ -1047,7 +1064,7 @@ impl crate::Simulation for GpuSmoke {
 
     /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
     fn read_state(&mut self) -> Result<SmokeState, Error> {
-        Ok(self.read()?)
+        Ok(pollster::block_on(self.read_state_async())?)
     }
 
     fn steps_done(&self) -> u64 {

@@ -320,6 +320,7 @@ impl GpuMultigrid {
     ///
     /// # Errors
     /// [`GpuError`] when the readback fails (device lost, out of memory).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_pressure(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Grid<f32>, GpuError> {
         gpu::read_r32float(device, queue, &self.levels[0].pressure)
     }
@@ -351,10 +352,12 @@ impl ResidualStats {
     }
 
     /// `(|b - A p|, |b|)` (L2 over the cells whose `solid` bit 0 is clear) for pressure
-    /// `pressure`, right-hand side `b = rhs_scale * rhs` and walls `solid`. Waits for the GPU.
+    /// `pressure`, right-hand side `b = rhs_scale * rhs` and walls `solid`. Waits for the GPU
+    /// (native targets; see [`ResidualStats::norms_async`]).
     ///
     /// # Errors
     /// [`GpuError`] when the readback fails.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn norms(
         &self,
         device: &wgpu::Device,
@@ -364,12 +367,25 @@ impl ResidualStats {
         solid: &wgpu::TextureView,
         rhs_scale: f32,
     ) -> Result<(f64, f64), GpuError> {
+        pollster::block_on(self.norms_async(device, queue, pressure, rhs, solid, rhs_scale))
+    }
+
+    /// [`ResidualStats::norms`] without blocking.
+    ///
+    /// # Errors
+    /// As [`ResidualStats::norms`].
+    pub async fn norms_async(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pressure: &wgpu::TextureView,
+        rhs: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
+        rhs_scale: f32,
+    ) -> Result<(f64, f64), GpuError> {
         queue.write_buffer(&self.scale, 0, bytemuck::cast_slice(&[rhs_scale, 0.0, 0.0, 0.0]));
-        let t = self.reduction.run(
-            device,
-            queue,
-            &[self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)],
-        )?;
+        let resources = [self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)];
+        let t = self.reduction.run_async(device, queue, &resources).await?;
         Ok((t.sum[0].max(0.0).sqrt(), t.sum[1].max(0.0).sqrt()))
     }
 }

@@ -326,30 +326,60 @@ impl GpuWater {
         self.brush.apply(&self.device, &self.queue, &mut self.mass, bytemuck::bytes_of(&u));
     }
 
-    /// Reads the mass field back: `(H, W)` f32, row 0 at top. Waits for the GPU.
+    /// Reads the mass field back: `(H, W)` f32, row 0 at top. Waits for the GPU (native
+    /// targets; see [`GpuWater::read_mass_async`]).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_mass(&self) -> Result<Grid<f32>, GpuError> {
-        gpu::read_r32float(&self.device, &self.queue, self.mass.current())
+        pollster::block_on(self.read_mass_async())
+    }
+
+    /// [`GpuWater::read_mass`] without blocking.
+    ///
+    /// # Errors
+    /// As [`GpuWater::read_mass`].
+    pub async fn read_mass_async(&self) -> Result<Grid<f32>, GpuError> {
+        gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
+    }
+
+    /// The state read back without blocking: mass, and the solid mask last uploaded.
+    ///
+    /// # Errors
+    /// As [`GpuWater::read_mass`].
+    pub async fn read_state_async(&self) -> Result<WaterState, GpuError> {
+        Ok(WaterState { mass: self.read_mass_async().await?, solid: self.solid_mask.clone() })
     }
 
     /// Total mass, wet cells, extremes and non-finite cells, by a reduction pass on the GPU
     /// (`shaders/water/stats.wgsl`; one row of numbers per grid row is read back). Waits for
-    /// the GPU.
+    /// the GPU (native targets; see [`GpuWater::stats_async`]).
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<WaterStats, GpuError> {
-        let totals = self.stats.run(
-            &self.device,
-            &self.queue,
-            &[
-                self.uniform.as_entire_binding(),
-                wgpu::BindingResource::TextureView(self.mass.current_view()),
-                wgpu::BindingResource::TextureView(&self.solid_view),
-            ],
-        )?;
+        pollster::block_on(self.stats_async())
+    }
+
+    /// [`GpuWater::stats`] without blocking.
+    ///
+    /// # Errors
+    /// As [`GpuWater::read_mass`].
+    pub async fn stats_async(&self) -> Result<WaterStats, GpuError> {
+        let totals = self
+            .stats
+            .run_async(
+                &self.device,
+                &self.queue,
+                &[
+                    self.uniform.as_entire_binding(),
+                    wgpu::BindingResource::TextureView(self.mass.current_view()),
+                    wgpu::BindingResource::TextureView(&self.solid_view),
+                ],
+            )
+            .await?;
         Ok(WaterStats::from_totals(&totals))
     }
 
@@ -380,6 +410,7 @@ impl GpuWater {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl crate::Simulation for GpuWater {
     type State = WaterState;
 
@@ -393,7 +424,7 @@ impl crate::Simulation for GpuWater {
 
     /// Reads the mass back (waits for the GPU); the solid mask is the one last uploaded.
     fn read_state(&mut self) -> Result<WaterState, Error> {
-        Ok(WaterState { mass: self.read_mass()?, solid: self.solid_mask.clone() })
+        Ok(pollster::block_on(self.read_state_async())?)
     }
 
     fn steps_done(&self) -> u64 {

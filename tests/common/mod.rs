@@ -6,6 +6,9 @@ use eddy::gpu::Gpu;
 use eddy::water::WaterState;
 use std::path::PathBuf;
 
+mod states;
+pub use states::*;
+
 /// The test device: an adapter that runs every model (a software one is fine), validation on. Panics with an install
 /// hint when there is none: a GPU test never passes without a device.
 pub fn gpu() -> Gpu {
@@ -16,30 +19,6 @@ pub fn gpu() -> Gpu {
              On Linux without a GPU: apt-get install -y mesa-vulkan-drivers libvulkan1"
         ),
     }
-}
-
-/// A random water state: solid with probability `p_solid`, otherwise mass uniform in 0..1.5,
-/// or exactly 0 a quarter of the time (dry cells matter for the `m <= 0` branches).
-pub fn random_water(width: usize, height: usize, seed: u64, p_solid: f32) -> WaterState {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_solid) as u8);
-    let mass =
-        Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 || rng.f32() < 0.25 { 0.0 } else { rng.f32() * 1.5 });
-    WaterState { mass, solid }
-}
-
-/// Largest absolute difference and where (row, col).
-pub fn max_abs_diff(a: &Grid<f32>, b: &Grid<f32>) -> (f32, (usize, usize)) {
-    assert_eq!(a.shape(), b.shape());
-    let w = a.width();
-    let (i, d) = a
-        .as_slice()
-        .iter()
-        .zip(b.as_slice())
-        .map(|(x, y)| (x - y).abs())
-        .enumerate()
-        .fold((0, 0.0f32), |best, (i, d)| if d > best.1 || d.is_nan() { (i, d) } else { best });
-    (d, (i / w, i % w))
 }
 
 /// Asserts `gpu` and `cpu` agree within `tol` per cell; on failure writes both states to
@@ -59,18 +38,6 @@ pub fn assert_fields_close(name: &str, gpu: &WaterState, cpu: &WaterState, tol: 
         cpu.mass[at],
         dir.display()
     );
-}
-
-/// A random gas state: walls with probability `p_wall`, sources with 0.03, density uniform in
-/// 0.2..3 elsewhere, velocity components uniform in -0.6..0.6 (some above the speed cap).
-pub fn random_gas(width: usize, height: usize, seed: u64, p_wall: f32) -> eddy::gas::GasState {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_wall) as u8);
-    let source = Grid::from_fn(width, height, |r, c| (solid[(r, c)] == 0 && rng.f32() < 0.03) as u8);
-    let density = Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 { 0.0 } else { 0.2 + 2.8 * rng.f32() });
-    let mut momentum = |_| Grid::from_fn(width, height, |r, c| density[(r, c)] * (rng.f32() - 0.5) * 1.2);
-    let (momentum_x, momentum_y) = (momentum(0), momentum(1));
-    eddy::gas::GasState { density, momentum_x, momentum_y, solid, source }
 }
 
 /// Asserts every `(name, gpu, cpu)` field agrees within `rel` of the CPU field's largest
@@ -97,75 +64,6 @@ pub fn assert_close_rel(
             dir.display()
         );
     }
-}
-
-/// A random smoke state: solid with probability `p_solid`, sources with 0.05; velocity
-/// components uniform in -8..8 cells per time unit (back-traces of up to one cell at the default
-/// dt), temperature 0..10, density and each dye channel 0..1, pressure and divergence -1..1; 0
-/// in solids.
-pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> eddy::smoke::SmokeState {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_solid) as u8);
-    let source = Grid::from_fn(width, height, |r, c| (solid[(r, c)] == 0 && rng.f32() < 0.05) as u8);
-    let mut field = |lo: f32, hi: f32| {
-        Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 { 0.0 } else { lo + (hi - lo) * rng.f32() })
-    };
-    eddy::smoke::SmokeState {
-        velocity_x: field(-8.0, 8.0),
-        velocity_y: field(-8.0, 8.0),
-        temperature: field(0.0, 10.0),
-        density: field(0.0, 1.0),
-        pressure: field(-1.0, 1.0),
-        divergence: field(-1.0, 1.0),
-        dye: [field(0.0, 1.0), field(0.0, 1.0), field(0.0, 1.0)],
-        solid,
-        source,
-    }
-}
-
-/// [`random_smoke`] with its velocity on the staggered grid's faces: each open face uniform in
-/// -8..8 cells per time unit, closed faces 0.
-pub fn random_smoke_staggered(width: usize, height: usize, seed: u64, p_solid: f32) -> eddy::smoke::SmokeState {
-    let mut s = random_smoke(width, height, seed, p_solid);
-    let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed);
-    s.velocity_x = Grid::from_fn(width + 1, height, |_, _| -8.0 + 16.0 * rng.f32());
-    s.velocity_y = Grid::from_fn(width, height + 1, |_, _| -8.0 + 16.0 * rng.f32());
-    s.validated(std::path::Path::new("random")).expect("a valid random state")
-}
-
-/// `pressure` less its mean over each connected region of open cells (4-neighbour, `solid` 0):
-/// the pressure of a closed region is defined up to a constant (pure Neumann walls), and
-/// multigrid's coarse corrections move that constant by rounding-sized amounts that differ
-/// between backends. Comparing pinned pressures compares what the velocity sees.
-pub fn pin_pressure(pressure: &Grid<f32>, solid: &Grid<u8>) -> Grid<f32> {
-    let (h, w) = solid.shape();
-    let mut region = vec![usize::MAX; h * w];
-    let mut means = Vec::new();
-    for start in 0..h * w {
-        if solid.as_slice()[start] != 0 || region[start] != usize::MAX {
-            continue;
-        }
-        let id = means.len();
-        let (mut stack, mut cells) = (vec![start], Vec::new());
-        region[start] = id;
-        while let Some(i) = stack.pop() {
-            cells.push(i);
-            let (r, c) = (i / w, i % w);
-            let near = [(r > 0, i.wrapping_sub(w)), (r + 1 < h, i + w), (c > 0, i.wrapping_sub(1)), (c + 1 < w, i + 1)];
-            for (ok, j) in near {
-                if ok && solid.as_slice()[j] == 0 && region[j] == usize::MAX {
-                    region[j] = id;
-                    stack.push(j);
-                }
-            }
-        }
-        let sum: f64 = cells.iter().map(|&i| pressure.as_slice()[i] as f64).sum();
-        means.push((sum / cells.len() as f64) as f32);
-    }
-    Grid::from_fn(w, h, |r, c| {
-        let i = r * w + c;
-        if region[i] == usize::MAX { pressure[(r, c)] } else { pressure[(r, c)] - means[region[i]] }
-    })
 }
 
 /// Asserts every smoke field of `gpu` is within `rel` of the CPU field's largest magnitude.

@@ -143,8 +143,10 @@ pub(crate) struct StaggeredPasses {
     vorticity: (Kernel, [wgpu::BindGroup; 2]),
     confinement: (Kernel, [wgpu::BindGroup; 2]),
     buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// `[impulse][uv][s][dye]`.
-    impulse: (Kernel, [[[[wgpu::BindGroup; 2]; 2]; 2]; 2]),
+    /// `[impulse][uv][s]`.
+    impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    /// `[impulse][dye]`.
+    impulse_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     /// `[uv][dye][target]`.
     advect_dye: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     /// `[uv][dye]`.
@@ -349,30 +351,43 @@ impl StaggeredPasses {
                 binding::storage_read_write(3, R32),
                 binding::storage_read_write(4, R32),
                 binding::storage_read(5, BITS),
-                binding::storage_read(6, RGBA32),
-                binding::storage_write(7, RGBA32),
             ],
         );
-        let c = shared.dye.views();
         let impulse_groups = [0, 1].map(|which| {
             [0, 1].map(|i| {
                 [0, 1].map(|s| {
-                    [0, 1].map(|k| {
-                        impulse.bind_group(
-                            device,
-                            &[
-                                shared.impulses[which].as_entire_binding(),
-                                View(&u[i]),
-                                View(&v[i]),
-                                View(&t[s]),
-                                View(&d[s]),
-                                View(shared.solid),
-                                View(&c[k]),
-                                View(&c[1 - k]),
-                            ],
-                        )
-                    })
+                    impulse.bind_group(
+                        device,
+                        &[
+                            shared.impulses[which].as_entire_binding(),
+                            View(&u[i]),
+                            View(&v[i]),
+                            View(&t[s]),
+                            View(&d[s]),
+                            View(shared.solid),
+                        ],
+                    )
                 })
+            })
+        });
+        let impulse_dye = kernel(
+            device,
+            "smoke/staggered_impulse_dye",
+            shaders::SMOKE_STAGGERED_IMPULSE_DYE,
+            &[
+                binding::uniform(0),
+                binding::storage_read(1, BITS),
+                binding::storage_read(2, RGBA32),
+                binding::storage_write(3, RGBA32),
+            ],
+        );
+        let c = shared.dye.views();
+        let impulse_dye_groups = [0, 1].map(|which| {
+            [0, 1].map(|k| {
+                impulse_dye.bind_group(
+                    device,
+                    &[shared.impulses[which].as_entire_binding(), View(shared.solid), View(&c[k]), View(&c[1 - k])],
+                )
             })
         });
         let advect_dye = kernel(
@@ -539,6 +554,7 @@ impl StaggeredPasses {
             confinement: (confinement, confinement_groups),
             buoyancy: (buoyancy, buoyancy_groups),
             impulse: (impulse, impulse_groups),
+            impulse_dye: (impulse_dye, impulse_dye_groups),
             advect_dye: (advect_dye, advect_dye_groups),
             maccormack_dye: (maccormack_dye, maccormack_dye_groups),
             divergence: (divergence, divergence_groups),
@@ -621,7 +637,8 @@ impl StaggeredPasses {
             }
             StaggeredPass::Buoyancy => self.buoyancy.0.dispatch(pass, &self.buoyancy.1[i][s], w, h + 1),
             StaggeredPass::Impulse => {
-                self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s][k], w + 1, h + 1);
+                self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], w + 1, h + 1);
+                self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], w, h);
                 scalars.2.swap();
             }
             StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),

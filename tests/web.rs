@@ -1,0 +1,150 @@
+//! The models on a browser's WebGPU adapter against their CPU mirrors, compiled to wasm32 and
+//! run in headless Chromium by `wasm-bindgen-test` (see the README's "In the browser" and
+//! `.ci/run`):
+//!
+//! ```sh
+//! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --test web
+//! ```
+//!
+//! For each model one step from a random state (random walls and sources, sizes that are not
+//! multiples of the workgroup) must match the CPU reference, also compiled to wasm, within the
+//! desktop tests' tolerance: 1e-5 of each field's largest magnitude (water: 1e-5 per cell, its
+//! masses being O(1)). The GPU and CPU do the same f32 arithmetic in the same order; what is
+//! left is rounding (fused multiply-adds, division), far below 1e-5.
+#![cfg(target_arch = "wasm32")]
+
+#[path = "common/states.rs"]
+mod states;
+
+use eddy::gpu::Gpu;
+use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams};
+use eddy::{Grid, Simulation};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+// A page in a real browser (Chromium through ChromeDriver): Node has no WebGPU.
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The browser's WebGPU device, with what every model needs.
+async fn gpu() -> Gpu {
+    match Gpu::browser(&ModelKind::requirements(&ModelKind::ALL)).await {
+        Ok(g) => g,
+        Err(e) => panic!("the browser's WebGPU adapter cannot run eddy: {e} (Chromium needs --enable-unsafe-webgpu)"),
+    }
+}
+
+/// One GPU step of `state` under `params`, read back without blocking.
+async fn gpu_step(gpu: &Gpu, state: &AnyState, params: &ModelParams) -> AnyState {
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, state, params, 0).expect("the model builds");
+    model.step(1);
+    let out = model.read_state_async().await.expect("the state reads back");
+    gpu.check().expect("no WebGPU error");
+    out
+}
+
+/// Every `(name, gpu, cpu)` field within `rel` of the CPU field's largest magnitude.
+fn assert_close(what: &str, fields: &[(&str, &Grid<f32>, &Grid<f32>)], rel: f32) {
+    for (field, g, c) in fields {
+        let max = c.as_slice().iter().fold(0.0f32, |m, v| m.max(v.abs())).max(f32::MIN_POSITIVE);
+        let (d, at) = states::max_abs_diff(g, c);
+        assert!(
+            d <= rel * max,
+            "{what}: {field} differs by {d} at (row, col) {at:?}, more than {rel} x max {max}; gpu {} cpu {}",
+            g[at],
+            c[at]
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn water_one_step_matches_the_cpu_mirror() {
+    let gpu = gpu().await;
+    for (seed, (w, h)) in [(1, (37, 23)), (2, (64, 64)), (3, (129, 70))] {
+        let state = states::random_water(w, h, seed, 0.15);
+        let params = eddy::water::WaterParams::default();
+        let AnyState::Water(g) = gpu_step(&gpu, &AnyState::Water(state.clone()), &ModelParams::Water(params)).await
+        else {
+            panic!("water")
+        };
+        let mut cpu = eddy::water::CpuWater::new(state, params).unwrap();
+        cpu.step(1).unwrap();
+        let (d, at) = states::max_abs_diff(&g.mass, &cpu.state().mass);
+        assert!(d <= 1e-5, "water {w}x{h}: mass differs by {d} at {at:?} (tolerance 1e-5)");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn smoke_one_step_matches_the_cpu_mirror() {
+    let gpu = gpu().await;
+    for (seed, (w, h)) in [(4, (37, 23)), (5, (64, 48))] {
+        let state = states::random_smoke_staggered(w, h, seed, 0.1);
+        let params = eddy::smoke::SmokeParams::default();
+        let AnyState::Smoke(g) = gpu_step(&gpu, &AnyState::Smoke(state.clone()), &ModelParams::Smoke(params)).await
+        else {
+            panic!("smoke")
+        };
+        let mut cpu = eddy::smoke::CpuSmoke::new(state, params).unwrap();
+        cpu.step(1).unwrap();
+        let c = cpu.state();
+        let (gp, cp) = (states::pin_pressure(&g.pressure, &g.solid), states::pin_pressure(&c.pressure, &c.solid));
+        assert_close(
+            &format!("smoke {w}x{h}"),
+            &[
+                ("velocity x", &g.velocity_x, &c.velocity_x),
+                ("velocity y", &g.velocity_y, &c.velocity_y),
+                ("temperature", &g.temperature, &c.temperature),
+                ("density", &g.density, &c.density),
+                ("pressure (pinned)", &gp, &cp),
+                ("divergence", &g.divergence, &c.divergence),
+                ("dye red", &g.dye[0], &c.dye[0]),
+            ],
+            1e-5,
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn gas_one_step_matches_the_cpu_mirror() {
+    let gpu = gpu().await;
+    for (seed, (w, h)) in [(6, (37, 23)), (7, (100, 70))] {
+        let state = states::random_gas(w, h, seed, 0.1);
+        let params = eddy::gas::GasParams::default();
+        let AnyState::Gas(g) = gpu_step(&gpu, &AnyState::Gas(state.clone()), &ModelParams::Gas(params)).await else {
+            panic!("gas")
+        };
+        let mut cpu = eddy::gas::CpuGas::new(state, params).unwrap();
+        cpu.step(1).unwrap();
+        let c = cpu.state();
+        assert_close(
+            &format!("gas {w}x{h}"),
+            &[
+                ("density", &g.density, &c.density),
+                ("momentum x", &g.momentum_x, &c.momentum_x),
+                ("momentum y", &g.momentum_y, &c.momentum_y),
+            ],
+            1e-5,
+        );
+    }
+}
+
+/// What the browser offers that eddy's shaders rely on, printed for the notes and asserted:
+/// read-only storage textures need WGSL's `readonly_and_readwrite_storage_textures` language
+/// extension (WebGPU core has only write-only ones).
+#[wasm_bindgen_test]
+async fn the_browser_offers_what_eddy_asks_for() {
+    let gpu = gpu().await;
+    let features = gpu.instance.wgsl_language_features();
+    let limits = gpu.adapter.limits();
+    wasm_bindgen_test::console_log!(
+        "adapter {:?}; WGSL language features {:?}; max storage textures per stage {}; max 2D texture {}; \
+         timestamp queries {}",
+        gpu.adapter.get_info(),
+        features,
+        limits.max_storage_textures_per_shader_stage,
+        limits.max_texture_dimension_2d,
+        gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+    );
+    assert!(
+        features.contains(wgpu::WgslLanguageFeatures::ReadOnlyAndReadWriteStorageTextures),
+        "the browser's WGSL lacks readonly_and_readwrite_storage_textures: {features:?}"
+    );
+}
