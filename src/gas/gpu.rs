@@ -425,12 +425,27 @@ impl GpuGas {
     /// # Errors
     /// As [`GpuGas::stats`].
     pub async fn stats_async(&self) -> Result<GasStats, GpuError> {
+        self.request_stats();
+        Ok(GasStats::from_totals(&self.stats.finish(&self.device).await?))
+    }
+
+    /// Submits the statistics' reduction without waiting; [`GpuGas::collect_stats`] gives them
+    /// once they arrive.
+    pub fn request_stats(&self) {
         let resources = [
             wgpu::BindingResource::TextureView(self.state.current_view()),
             wgpu::BindingResource::TextureView(&self.solid_view),
         ];
-        let totals = self.stats.run_async(&self.device, &self.queue, &resources).await?;
-        Ok(GasStats::from_totals(&totals))
+        self.stats.request(&self.device, &self.queue, &resources);
+    }
+
+    /// The statistics of the last [`GpuGas::request_stats`] if they have arrived (`None`: not
+    /// yet). Never waits.
+    ///
+    /// # Errors
+    /// As [`GpuGas::stats`].
+    pub fn collect_stats(&self) -> Option<Result<GasStats, GpuError>> {
+        Some(self.stats.collect(&self.device)?.map(|t| GasStats::from_totals(&t)))
     }
 
     /// The texture holding the state, for [`gpu::Checkpoint`].

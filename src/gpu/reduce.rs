@@ -2,6 +2,7 @@
 //! grid row instead of every cell.
 
 use super::{GpuError, Kernel, binding};
+use std::cell::RefCell;
 
 /// Mirrors `struct Partial` in `shaders/common/reduce.wgsl` (48 bytes): one grid row's four
 /// sums, two minima, two maxima and four more sums.
@@ -55,6 +56,14 @@ pub struct Reduction {
     rows: wgpu::Buffer,
     staging: wgpu::Buffer,
     height: u32,
+    pending: RefCell<Pending>,
+}
+
+/// Where a requested reduction stands.
+enum Pending {
+    Idle,
+    Mapping(futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>),
+    Mapped(Result<(), GpuError>),
 }
 
 impl Reduction {
@@ -85,13 +94,13 @@ impl Reduction {
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
-        Self { kernel, rows, staging, height }
+        Self { kernel, rows, staging, height, pending: RefCell::new(Pending::Idle) }
     }
 
     /// Runs the pass over `resources` (bindings 1 and up, in the order of the `entries` given to
     /// [`Reduction::new`]; other resources are a wgpu validation error, reported by the device)
     /// and adds the rows up in f64. Waits for the GPU (native targets; see
-    /// [`Reduction::run_async`]).
+    /// [`Reduction::request`] for the form that never waits).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the rows cannot be read back.
@@ -115,6 +124,30 @@ impl Reduction {
         queue: &wgpu::Queue,
         resources: &[wgpu::BindingResource<'_>],
     ) -> Result<Totals, GpuError> {
+        self.request(device, queue, resources);
+        self.finish(device).await
+    }
+
+    /// Submits the pass and starts mapping its rows, without waiting; [`Reduction::collect`]
+    /// (or [`Reduction::finish`]) gives the totals once they arrive. A request while one is
+    /// still in flight is ignored (the rows have one staging buffer); one that arrived and was
+    /// never collected is dropped.
+    pub fn request(&self, device: &wgpu::Device, queue: &wgpu::Queue, resources: &[wgpu::BindingResource<'_>]) {
+        // One still in flight keeps the staging buffer; one that arrived but was never collected
+        // (its asker moved on) is dropped.
+        self.ready(device);
+        match std::mem::replace(&mut *self.pending.borrow_mut(), Pending::Idle) {
+            Pending::Idle => {}
+            Pending::Mapped(r) => {
+                if r.is_ok() {
+                    self.staging.unmap();
+                }
+            }
+            mapping @ Pending::Mapping(_) => {
+                *self.pending.borrow_mut() = mapping;
+                return;
+            }
+        }
         let mut all = vec![self.rows.as_entire_binding()];
         all.extend_from_slice(resources);
         let group = self.kernel.bind_group(device, &all);
@@ -125,7 +158,77 @@ impl Reduction {
         }
         encoder.copy_buffer_to_buffer(&self.rows, 0, &self.staging, 0, self.rows.size());
         queue.submit([encoder.finish()]);
-        let bytes = super::readback::map_read_async(device, &self.staging, self.staging.size()).await?;
+        let (tx, rx) = futures_channel::oneshot::channel();
+        self.staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        *self.pending.borrow_mut() = Pending::Mapping(rx);
+    }
+
+    /// Whether a requested reduction has arrived (polls the device once on native, without
+    /// waiting).
+    pub fn ready(&self, device: &wgpu::Device) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = device.poll(wgpu::PollType::Poll);
+        #[cfg(target_arch = "wasm32")]
+        let _ = device; // the browser maps on its own event loop
+        let mut pending = self.pending.borrow_mut();
+        if let Pending::Mapping(rx) = &mut *pending {
+            match rx.try_recv() {
+                Ok(Some(r)) => *pending = Pending::Mapped(r.map_err(|e| GpuError::Readback(e.to_string()))),
+                Ok(None) => {}
+                Err(_) => *pending = Pending::Mapped(Err(GpuError::DeviceLost("map callback dropped".into()))),
+            }
+        }
+        matches!(*pending, Pending::Mapped(_))
+    }
+
+    /// The totals of the last [`Reduction::request`] if they have arrived (`None`: not yet, or
+    /// nothing requested). Never waits.
+    ///
+    /// # Errors
+    /// As [`Reduction::run`].
+    pub fn collect(&self, device: &wgpu::Device) -> Option<Result<Totals, GpuError>> {
+        if !self.ready(device) {
+            return None;
+        }
+        let Pending::Mapped(mapped) = std::mem::replace(&mut *self.pending.borrow_mut(), Pending::Idle) else {
+            unreachable!("ready() said mapped")
+        };
+        Some(mapped.and_then(|()| self.totals()))
+    }
+
+    /// Waits for the last [`Reduction::request`]'s totals without blocking a thread (awaits the
+    /// map; on native it polls the device until then).
+    ///
+    /// # Errors
+    /// As [`Reduction::run`]; [`GpuError::Readback`] when nothing was requested.
+    pub async fn finish(&self, device: &wgpu::Device) -> Result<Totals, GpuError> {
+        let pending = std::mem::replace(&mut *self.pending.borrow_mut(), Pending::Idle);
+        let mapped = match pending {
+            Pending::Idle => return Err(GpuError::Readback("no reduction was requested".into())),
+            Pending::Mapped(r) => r,
+            Pending::Mapping(rx) => {
+                #[cfg(not(target_arch = "wasm32"))]
+                device.poll(wgpu::PollType::wait_indefinitely())?;
+                #[cfg(target_arch = "wasm32")]
+                let _ = device;
+                match rx.await {
+                    Ok(r) => r.map_err(|e| GpuError::Readback(e.to_string())),
+                    Err(_) => Err(GpuError::DeviceLost("map callback dropped".into())),
+                }
+            }
+        };
+        mapped.and_then(|()| self.totals())
+    }
+
+    /// Reads the mapped rows, unmaps them, and adds them up.
+    fn totals(&self) -> Result<Totals, GpuError> {
+        let bytes = {
+            let view = self.staging.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?;
+            view.to_vec()
+        };
+        self.staging.unmap();
         let rows: Vec<Partial> = bytemuck::pod_collect_to_vec(&bytes);
         let mut t = Totals { sum: [0.0; 4], lo: [f32::INFINITY; 2], hi: [f32::NEG_INFINITY; 2], more: [0.0; 4] };
         for r in rows {

@@ -221,6 +221,29 @@ impl AnyModel {
         Ok(pollster::block_on(self.read_state_async())?)
     }
 
+    /// Submits the statistics' reductions without waiting; [`AnyModel::collect_stats`] gives
+    /// them once they arrive (a viewer asks in one frame and reads a later one).
+    pub fn request_stats(&self) {
+        match &self.sim {
+            Sim::Water(s) => s.request_stats(),
+            Sim::Smoke(s) => s.request_stats(),
+            Sim::Gas(s) => s.request_stats(),
+        }
+    }
+
+    /// The statistics of the last [`AnyModel::request_stats`] if they have arrived (`None`: not
+    /// yet, or none requested). Never waits.
+    ///
+    /// # Errors
+    /// As [`AnyModel::stats`].
+    pub fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>> {
+        Some(match &self.sim {
+            Sim::Water(s) => s.collect_stats()?.map(AnyStats::Water),
+            Sim::Smoke(s) => s.collect_stats()?.map(AnyStats::Smoke),
+            Sim::Gas(s) => s.collect_stats()?.map(AnyStats::Gas),
+        })
+    }
+
     /// [`AnyModel::read_state`] without blocking (what a browser uses).
     ///
     /// # Errors

@@ -855,6 +855,15 @@ impl GpuSmoke {
     /// # Errors
     /// As [`GpuSmoke::stats`].
     pub async fn stats_async(&self) -> Result<SmokeStats, GpuError> {
+        self.request_stats();
+        let totals = self.stats.finish(&self.device).await?;
+        let norms = self.residual.finish(&self.device).await?;
+        Ok(self.stats_from(&totals, norms))
+    }
+
+    /// Submits the statistics' reductions (the fields, and the solve's residual) without
+    /// waiting; [`GpuSmoke::collect_stats`] gives them once both arrive.
+    pub fn request_stats(&self) {
         let f = &self.fields;
         let view = wgpu::BindingResource::TextureView;
         let (pressure, after) = match &self.pipeline {
@@ -871,26 +880,42 @@ impl GpuSmoke {
             view(&f.solid_view),
             view(after),
         ];
-        let totals = self.stats.run_async(&self.device, &self.queue, &resources).await?;
+        self.stats.request(&self.device, &self.queue, &resources);
         let h2 = self.params.cell_size * self.params.cell_size;
-        let (r, b) = match &self.pipeline {
+        match &self.pipeline {
             Pipeline::Collocated(_) => {
-                self.residual
-                    .norms_async(&self.device, &self.queue, pressure, &f.divergence_view, &f.solid_view, h2)
-                    .await?
+                self.residual.request(&self.device, &self.queue, pressure, &f.divergence_view, &f.solid_view, h2)
             }
             Pipeline::Staggered(st) => {
                 let (rhs, solid) = (st.solver.rhs_view(), st.solver.solid_view());
-                self.residual.norms_async(&self.device, &self.queue, pressure, rhs, solid, 1.0).await?
+                self.residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0)
             }
-        };
+        }
+    }
+
+    /// The statistics of the last [`GpuSmoke::request_stats`] once both reductions have arrived
+    /// (`None`: not yet). Never waits. Sets the V-cycles per step as [`GpuSmoke::stats`] does.
+    ///
+    /// # Errors
+    /// As [`GpuSmoke::stats`].
+    pub fn collect_stats(&self) -> Option<Result<SmokeStats, GpuError>> {
+        if !(self.stats.ready(&self.device) && self.residual.ready(&self.device)) {
+            return None;
+        }
+        let totals = self.stats.collect(&self.device)?;
+        let norms = self.residual.collect(&self.device)?;
+        Some(totals.and_then(|t| Ok(self.stats_from(&t, norms?))))
+    }
+
+    /// The statistics from the reductions' totals, adapting the V-cycles per step.
+    fn stats_from(&self, totals: &gpu::Totals, (r, b): (f64, f64)) -> SmokeStats {
         let multigrid = matches!(self.pipeline, Pipeline::Staggered(_)) && self.params.solver == Solver::Multigrid;
         let cycles = self.cycles.get();
-        let stats = SmokeStats::from_totals(&totals, (r, b), multigrid.then_some(cycles));
+        let stats = SmokeStats::from_totals(totals, (r, b), multigrid.then_some(cycles));
         if multigrid && stats.solver_residual.is_finite() {
             self.cycles.set(next_cycles(cycles, stats.solver_residual, &self.params));
         }
-        Ok(stats)
+        stats
     }
 
     /// V-cycles each step runs now (`--solver multigrid`; see [`GpuSmoke::stats`]).

@@ -383,9 +383,47 @@ impl ResidualStats {
         solid: &wgpu::TextureView,
         rhs_scale: f32,
     ) -> Result<(f64, f64), GpuError> {
+        self.request(device, queue, pressure, rhs, solid, rhs_scale);
+        self.finish(device).await
+    }
+
+    /// Submits [`ResidualStats::norms`]' reduction without waiting.
+    pub fn request(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        pressure: &wgpu::TextureView,
+        rhs: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
+        rhs_scale: f32,
+    ) {
         queue.write_buffer(&self.scale, 0, bytemuck::cast_slice(&[rhs_scale, 0.0, 0.0, 0.0]));
         let resources = [self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)];
-        let t = self.reduction.run_async(device, queue, &resources).await?;
-        Ok((t.sum[0].max(0.0).sqrt(), t.sum[1].max(0.0).sqrt()))
+        self.reduction.request(device, queue, &resources);
+    }
+
+    /// Whether the requested norms have arrived ([`gpu::Reduction::ready`]).
+    pub fn ready(&self, device: &wgpu::Device) -> bool {
+        self.reduction.ready(device)
+    }
+
+    /// The requested norms if they have arrived; never waits.
+    ///
+    /// # Errors
+    /// As [`ResidualStats::norms`].
+    pub fn collect(&self, device: &wgpu::Device) -> Option<Result<(f64, f64), GpuError>> {
+        Some(self.reduction.collect(device)?.map(|t| Self::norms_of(&t)))
+    }
+
+    /// Awaits the requested norms.
+    ///
+    /// # Errors
+    /// As [`ResidualStats::norms`].
+    pub async fn finish(&self, device: &wgpu::Device) -> Result<(f64, f64), GpuError> {
+        Ok(Self::norms_of(&self.reduction.finish(device).await?))
+    }
+
+    fn norms_of(t: &gpu::Totals) -> (f64, f64) {
+        (t.sum[0].max(0.0).sqrt(), t.sum[1].max(0.0).sqrt())
     }
 }

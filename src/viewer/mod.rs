@@ -12,20 +12,24 @@
 //! included) to `screenshot`.
 
 pub mod controls;
+#[cfg(not(target_arch = "wasm32"))]
+mod files;
 pub mod panel;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use crate::colour::ColourMap;
-use crate::gpu::{self, Gpu, GpuError};
+use crate::gpu::{Gpu, GpuError};
 use crate::model::tools::{Stroke, Tool};
-use crate::model::{AnyState, Done, ModelKind, Session, SessionOptions};
+use crate::model::{Done, ModelKind, Session, SessionOptions};
 use crate::record::GifRecorder;
 use crate::render::{Area, FrameTarget};
 use crate::scene::SceneSource;
 use crate::script::{Action, Player, Script};
 use panel::{Command, Controls, History, Sample, Series, Speed};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
@@ -36,10 +40,13 @@ use winit::window::{Window, WindowId};
 pub use crate::model::Start;
 
 /// Largest initial window side, pixels.
+#[cfg(not(target_arch = "wasm32"))]
 const MAX_WINDOW: u32 = 1600;
 /// The panel's width at start, points.
+#[cfg(not(target_arch = "wasm32"))]
 const PANEL_WIDTH: f32 = 300.0;
 /// The window's least height with the panel, points: its model, time, tools and view sections.
+#[cfg(not(target_arch = "wasm32"))]
 const PANEL_MIN_HEIGHT: f32 = 560.0;
 /// Statistics are read (a small GPU reduction) this often while running.
 const STATS_EVERY: Duration = Duration::from_millis(500);
@@ -82,9 +89,13 @@ pub struct ViewerOptions {
 /// Opens the window and runs until it is closed (or `frames` have been shown, or a script's
 /// `quit`).
 ///
+/// In a browser (wasm32) it returns at once: the page's event loop runs the viewer in a canvas
+/// appended to the page, and an error is written into the page's `#status` element.
+///
 /// # Errors
 /// No display (one line saying to set `DISPLAY` or use `eddy run`), no adapter that can draw into
 /// the window, a grid that does not fit, a bad scene or state, a lost device.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(options: ViewerOptions) -> Result<(), Error> {
     let event_loop = EventLoop::new().map_err(|e| {
         // winit's message starts with the source path of the platform code; keep what it says.
@@ -101,10 +112,26 @@ pub fn run(options: ViewerOptions) -> Result<(), Error> {
     }
 }
 
+/// See the desktop `run`.
+///
+/// # Errors
+/// The page's event loop cannot be made (winit's message).
+#[cfg(target_arch = "wasm32")]
+pub fn run(options: ViewerOptions) -> Result<(), Error> {
+    use winit::platform::web::EventLoopExtWebSys;
+    let event_loop = EventLoop::new()?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    event_loop.spawn_app(App { options, live: None, error: None, starting: Default::default() });
+    Ok(())
+}
+
 struct App {
     options: ViewerOptions,
     live: Option<Live>,
     error: Option<Error>,
+    /// In a browser: the window and its device while the device is being opened.
+    #[cfg(target_arch = "wasm32")]
+    starting: web::Starting,
 }
 
 /// The pointer: position (window pixels), held tool, Shift, and whether the press has moved.
@@ -126,6 +153,7 @@ struct Egui {
 
 /// A GIF being recorded: frames drawn offscreen at the GIF's scale, one every `every` steps or
 /// displayed frames.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // recorded on the desktop only
 struct Recording {
     gif: GifRecorder,
     target: FrameTarget,
@@ -136,6 +164,7 @@ struct Recording {
 }
 
 #[derive(Clone, Copy, PartialEq)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 enum Every {
     Steps(u64),
     Frames(u64),
@@ -169,28 +198,64 @@ struct Live {
     script_pause: u32,
     demo: Option<fastrand::Rng>,
     quit: bool,
+    /// Statistics asked of this model and not yet arrived.
+    stats_pending: Option<ModelKind>,
+}
+
+/// The window and what draws into it, before a device is chosen.
+struct Opened {
+    window: Arc<Window>,
+    instance: wgpu::Instance,
+    surface: wgpu::Surface<'static>,
+}
+
+/// A device that can draw into `surface`: one that runs every model if there is one, else one
+/// that runs `kind`. Asynchronous, as a browser requires.
+async fn connect(
+    instance: &wgpu::Instance,
+    surface: &wgpu::Surface<'static>,
+    kind: ModelKind,
+) -> Result<Gpu, GpuError> {
+    let all = ModelKind::requirements(&ModelKind::ALL);
+    match Gpu::with_instance(instance.clone(), Some(surface), &all).await {
+        Err(GpuError::Unsupported { .. }) => {
+            Gpu::with_instance(instance.clone(), Some(surface), &ModelKind::requirements(&[kind])).await
+        }
+        other => other,
+    }
 }
 
 impl App {
-    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<Live, Error> {
-        let o = &mut self.options;
+    /// The window (in a browser: a canvas appended to the page) and its surface.
+    fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<Opened, Error> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
-        let size = initial_size(event_loop, o);
-        let window =
-            Arc::new(event_loop.create_window(Window::default_attributes().with_title("eddy").with_inner_size(size))?);
+        let attributes = Window::default_attributes().with_title("eddy");
+        #[cfg(not(target_arch = "wasm32"))]
+        let attributes = attributes.with_inner_size(initial_size(event_loop, &self.options));
+        #[cfg(target_arch = "wasm32")]
+        let attributes = web::canvas(attributes);
+        let window = Arc::new(event_loop.create_window(attributes)?);
         let surface =
             instance.create_surface(window.clone()).map_err(|e| format!("cannot draw into the window: {e}"))?;
-        // An adapter that runs every model if there is one, else one that runs the first.
+        Ok(Opened { window, instance, surface })
+    }
+
+    /// Opens the window and its device, waiting for the device (the desktop's way).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<Live, Error> {
+        let opened = self.open_window(event_loop)?;
+        let kind = self.options.session.params.kind();
+        let gpu = pollster::block_on(connect(&opened.instance, &opened.surface, kind))?;
+        self.live(opened, gpu)
+    }
+
+    /// Everything else the running viewer holds, once the device is open.
+    fn live(&mut self, opened: Opened, gpu: Gpu) -> Result<Live, Error> {
+        let Opened { window, surface, .. } = opened;
+        let o = &mut self.options;
         let kind = o.session.params.kind();
-        let all = ModelKind::requirements(&ModelKind::ALL);
-        let gpu = match pollster::block_on(Gpu::with_instance(instance.clone(), Some(&surface), &all)) {
-            Err(GpuError::Unsupported { .. }) => {
-                pollster::block_on(Gpu::with_instance(instance, Some(&surface), &ModelKind::requirements(&[kind])))?
-            }
-            other => other?,
-        };
         eprintln!("adapter: {}", gpu.adapter_label());
         let caps = surface.get_capabilities(&gpu.adapter);
         let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
@@ -263,10 +328,13 @@ impl App {
             script_pause: 0,
             demo,
             quit: false,
+            stats_pending: None,
         })
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, e: Error) {
+        #[cfg(target_arch = "wasm32")]
+        web::show_error(&e.to_string());
         self.error = Some(e);
         event_loop.exit();
     }
@@ -275,6 +343,7 @@ impl App {
 /// The window's first size: the grid at `scale` points per cell beside the panel, shrunk to fit
 /// 90% of the monitor, at least [`PANEL_MIN_HEIGHT`] points tall with the panel (HiDPI: sizes
 /// are in points, times the monitor's scale factor).
+#[cfg(not(target_arch = "wasm32"))]
 fn initial_size(event_loop: &ActiveEventLoop, o: &ViewerOptions) -> PhysicalSize<u32> {
     let (w, h) = match &o.session.start {
         Start::State(state, _) => {
@@ -301,6 +370,7 @@ impl ApplicationHandler for App {
         if self.live.is_some() {
             return;
         }
+        #[cfg(not(target_arch = "wasm32"))]
         match self.open(event_loop) {
             Ok(live) => {
                 live.window.request_redraw();
@@ -308,9 +378,15 @@ impl ApplicationHandler for App {
             }
             Err(e) => self.fail(event_loop, e),
         }
+        #[cfg(target_arch = "wasm32")]
+        if let Err(e) = self.start(event_loop) {
+            self.fail(event_loop, e);
+        }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        #[cfg(target_arch = "wasm32")]
+        self.poll_start(event_loop);
         let Some(live) = self.live.as_mut() else { return };
         let response = live.egui.state.on_window_event(&live.window, &event);
         if !matches!(event, WindowEvent::RedrawRequested) {
@@ -524,18 +600,8 @@ impl Live {
                     self.controls.notice = format!("started {preset} at {}x{}", size.0, size.1);
                 })
             }
-            Command::Screenshot => {
-                let path = next_free(&format!("eddy-{}", self.session.current()), "png");
-                self.screenshot(&path, self.controls.screenshot_scale)
-            }
-            Command::ToggleGif => match self.recording.take() {
-                Some(r) => self.finish_gif(r),
-                None => {
-                    let path = next_free(&format!("eddy-{}", self.session.current()), "gif");
-                    let every = Every::Frames(self.controls.gif_every as u64);
-                    self.start_gif(&path, self.controls.gif_frames, every, self.controls.gif_scale)
-                }
-            },
+            Command::Screenshot => self.screenshot_now(),
+            Command::ToggleGif => self.toggle_gif(),
             Command::Save(path) => self.save(&path),
             Command::Load(path) => {
                 self.load(&path);
@@ -546,38 +612,6 @@ impl Live {
             self.controls.notice = e.to_string();
             eprintln!("eddy: {e}");
         }
-    }
-
-    /// Loads a dropped or named file: a `.npz` state (of whichever model its arrays say) or a
-    /// PNG scene for the current model. On error the running simulation is kept and the panel
-    /// says why.
-    fn load(&mut self, path: &Path) {
-        let is_npz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npz"));
-        let result: Result<String, Error> = if is_npz {
-            AnyState::load_npz(path, None).map_err(Error::from).and_then(|(state, step)| {
-                self.session.replace(&state, step)?;
-                Ok(format!("loaded {} ({}, step {step})", path.display(), state.kind()))
-            })
-        } else {
-            let size = self.controls.size;
-            self.session
-                .restart(&SceneSource::Png(path.to_path_buf()), size)
-                .map(|_| format!("loaded the scene {}", path.display()))
-                .map_err(Into::into)
-        };
-        self.controls.notice = match result {
-            Ok(said) => said,
-            Err(e) => format!("{e} (the simulation goes on)"),
-        };
-        eprintln!("{}", self.controls.notice);
-    }
-
-    fn save(&mut self, path: &Path) -> Result<(), Error> {
-        crate::files::check_writable_file(path)?;
-        self.session.model().save_npz(path)?;
-        self.controls.notice = format!("saved {}", path.display());
-        eprintln!("{}", self.controls.notice);
-        Ok(())
     }
 
     fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result<(), Error> {
@@ -747,17 +781,37 @@ impl Live {
         Ok(done)
     }
 
-    /// Reads the statistics (a GPU reduction) every half second while running, and after a
-    /// change while paused; pauses on a non-finite value and says so.
+    /// Asks for the statistics (a GPU reduction) every half second, and reads them in a later
+    /// frame once they arrive: the viewer never waits for the GPU (a browser cannot). Pauses on
+    /// a non-finite value and says so.
     fn statistics(&mut self) -> Result<(), Error> {
-        let dt = self.clock.elapsed();
-        if dt < STATS_EVERY && !(self.controls.paused && self.clock_frames == 0) {
+        if let Some(kind) = self.stats_pending {
+            if kind != self.session.current() {
+                // Asked of a model since switched away from: its next request starts afresh.
+                self.stats_pending = None;
+                return Ok(());
+            }
+            let Some(stats) = self.session.model_ref().collect_stats() else {
+                self.dirty = true; // look again next frame, paused or not
+                return Ok(());
+            };
+            self.stats_pending = None;
+            return self.sample(stats?);
+        }
+        if self.clock.elapsed() < STATS_EVERY && !(self.controls.paused && self.clock_frames == 0) {
             return Ok(());
         }
-        let dt = dt.as_secs_f64();
+        self.session.model_ref().request_stats();
+        self.stats_pending = Some(self.session.current());
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Records arrived statistics in the history, the title and (non-finite values) the notice.
+    fn sample(&mut self, stats: crate::model::AnyStats) -> Result<(), Error> {
+        let dt = self.clock.elapsed().as_secs_f64();
         let gpu_ms = self.session.gpu_time().map(|t| t.per_step_ns / 1e6);
         let model = self.session.model_ref();
-        let stats = model.stats()?;
         let kind = model.kind();
         let rate = self.clock_steps as f64 / dt;
         let fps = self.clock_frames as f64 / dt;
@@ -875,108 +929,6 @@ impl Live {
         }
         self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
     }
-
-    /// Saves what the window shows, panel included: drawn again into an offscreen texture of the
-    /// surface's format (a surface need not be readable), read back as RGBA.
-    fn window_shot(
-        &mut self,
-        path: &Path,
-        jobs: &[egui::ClippedPrimitive],
-        screen: &egui_wgpu::ScreenDescriptor,
-    ) -> Result<(), Error> {
-        let (w, h) = (self.config.width, self.config.height);
-        let format = self.config.format;
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-        let texture = gpu::texture_2d(&self.gpu.device, "window shot", (w, h), format, usage);
-        self.draw(&texture.create_view(&Default::default()), format, jobs, screen);
-        let mut bytes = gpu::read_texture(&self.gpu.device, &self.gpu.queue, &texture, 4)?;
-        if matches!(format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
-            bytes.chunks_exact_mut(4).for_each(|px| px.swap(0, 2));
-        }
-        let image = image::RgbaImage::from_raw(w, h, bytes).ok_or("the window's pixels did not read back whole")?;
-        write_png(path, &image)?;
-        eprintln!("screenshot: {}", path.display());
-        Ok(())
-    }
-
-    /// Saves the simulation view (no panel) at `scale` pixels per cell.
-    fn screenshot(&mut self, path: &Path, scale: u32) -> Result<(), Error> {
-        let image = self.render_sim(scale)?;
-        write_png(path, &image)?;
-        self.controls.notice = format!("screenshot {}", path.display());
-        eprintln!("{}", self.controls.notice);
-        Ok(())
-    }
-
-    fn render_sim(&mut self, scale: u32) -> Result<image::RgbaImage, Error> {
-        let grid = self.session.model_ref().size();
-        let target = FrameTarget::new(&self.gpu.device, grid, scale)?;
-        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
-        let model = self.session.model();
-        Ok(target
-            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?)
-    }
-
-    fn start_gif(&mut self, path: &Path, cap: u32, every: Every, scale: u32) -> Result<(), Error> {
-        if let Some(r) = self.recording.take() {
-            self.finish_gif(r)?;
-        }
-        crate::files::check_writable_file(path)?;
-        let grid = self.session.model_ref().size();
-        let target = FrameTarget::new(&self.gpu.device, grid, scale)?;
-        let delay = match every {
-            Every::Frames(n) => (n as u32 * 1000 / 30).max(20), // about the window's pace at 30 fps
-            Every::Steps(_) => 40,
-        };
-        let gif = GifRecorder::new(path, delay)?;
-        let next = match every {
-            Every::Steps(_) => self.session.steps(),
-            Every::Frames(_) => self.frames,
-        };
-        self.recording =
-            Some(Recording { gif, target, scale, cap: cap.clamp(1, crate::record::MAX_FRAMES), every, next });
-        self.controls.notice = format!("recording {} (G stops)", path.display());
-        eprintln!("{}", self.controls.notice);
-        Ok(())
-    }
-
-    /// Adds this frame to the GIF when one is due; stops at the cap.
-    fn record(&mut self) -> Result<(), Error> {
-        let Some(r) = &mut self.recording else { return Ok(()) };
-        let (now, step) = match r.every {
-            Every::Steps(n) => (self.session.steps(), n),
-            Every::Frames(n) => (self.frames, n),
-        };
-        if now < r.next {
-            return Ok(());
-        }
-        r.next = now + step;
-        let (w, h) = self.session.model_ref().size();
-        if r.target.size() != (w * r.scale, h * r.scale) {
-            // The grid changed size (another model, a new scene): the GIF ends here.
-            let r = self.recording.take().expect("recording");
-            return self.finish_gif(r);
-        }
-        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
-        let model = self.session.model();
-        let image = r
-            .target
-            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
-        r.gif.add(image)?;
-        if r.gif.frames() >= r.cap {
-            let r = self.recording.take().expect("recording");
-            self.finish_gif(r)?;
-        }
-        Ok(())
-    }
-
-    fn finish_gif(&mut self, r: Recording) -> Result<(), Error> {
-        let path = r.gif.path().to_path_buf();
-        let n = r.gif.finish()?;
-        self.controls.notice = format!("saved {} ({n} frames)", path.display());
-        eprintln!("{}", self.controls.notice);
-        Ok(())
-    }
 }
 
 /// Draws over the simulation: the brush's circle under the pointer, and the recording mark.
@@ -1013,20 +965,4 @@ fn overlay(
             egui::Color32::from_rgb(230, 40, 40),
         );
     }
-}
-
-/// `stem.ext`, or `stem-2.ext`, `stem-3.ext`, ... : the first that does not exist.
-fn next_free(stem: &str, ext: &str) -> PathBuf {
-    let first = PathBuf::from(format!("{stem}.{ext}"));
-    if !first.exists() {
-        return first;
-    }
-    (2..).map(|i| PathBuf::from(format!("{stem}-{i}.{ext}"))).find(|p| !p.exists()).expect("an unused name")
-}
-
-fn write_png(path: &Path, image: &image::RgbaImage) -> Result<(), Error> {
-    crate::files::write_atomically(path, |w| {
-        image.write_to(w, image::ImageFormat::Png).map_err(std::io::Error::other)
-    })?;
-    Ok(())
 }

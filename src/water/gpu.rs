@@ -368,19 +368,28 @@ impl GpuWater {
     /// # Errors
     /// As [`GpuWater::read_mass`].
     pub async fn stats_async(&self) -> Result<WaterStats, GpuError> {
-        let totals = self
-            .stats
-            .run_async(
-                &self.device,
-                &self.queue,
-                &[
-                    self.uniform.as_entire_binding(),
-                    wgpu::BindingResource::TextureView(self.mass.current_view()),
-                    wgpu::BindingResource::TextureView(&self.solid_view),
-                ],
-            )
-            .await?;
-        Ok(WaterStats::from_totals(&totals))
+        self.request_stats();
+        Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
+    }
+
+    /// Submits the statistics' reduction without waiting; [`GpuWater::collect_stats`] gives
+    /// them once they arrive (a viewer asks one frame and reads a later one).
+    pub fn request_stats(&self) {
+        let resources = [
+            self.uniform.as_entire_binding(),
+            wgpu::BindingResource::TextureView(self.mass.current_view()),
+            wgpu::BindingResource::TextureView(&self.solid_view),
+        ];
+        self.stats.request(&self.device, &self.queue, &resources);
+    }
+
+    /// The statistics of the last [`GpuWater::request_stats`] if they have arrived (`None`: not
+    /// yet). Never waits.
+    ///
+    /// # Errors
+    /// As [`GpuWater::read_mass`].
+    pub fn collect_stats(&self) -> Option<Result<WaterStats, GpuError>> {
+        Some(self.stats.collect(&self.device)?.map(|t| WaterStats::from_totals(&t)))
     }
 
     /// The textures holding the state (the current mass), for [`gpu::Checkpoint`].

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the browser version of eddy's viewer into web/site/, a static site: index.html, the
+# JavaScript glue from wasm-bindgen and the .wasm. Serve it and open it in a WebGPU browser:
+#
+#   web/build.sh && python3 -m http.server -d web/site 8000    # then http://localhost:8000
+#
+# Needs the wasm target (`rustup target add wasm32-unknown-unknown`) and wasm-bindgen-cli at the
+# exact version of the wasm-bindgen crate in Cargo.lock (`cargo install wasm-bindgen-cli
+# --version =X`); this script says which. wasm-opt (binaryen) shrinks the .wasm when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+    echo "web/build.sh: needs wasm-bindgen-cli $want (found: ${have:-none}):" >&2
+    echo "  cargo install wasm-bindgen-cli --version =$want" >&2
+    exit 1
+fi
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    echo "web/build.sh: needs the wasm target: rustup target add wasm32-unknown-unknown" >&2
+    exit 1
+fi
+
+cargo build --release --target wasm32-unknown-unknown -p eddy-web
+rm -rf web/site
+mkdir -p web/site
+wasm-bindgen --target web --no-typescript --out-dir web/site target/wasm32-unknown-unknown/release/eddy_web.wasm
+cp web/index.html web/site/
+wasm=web/site/eddy_web_bg.wasm
+echo "web/build.sh: $wasm is $(stat -c %s "$wasm") bytes"
+if command -v wasm-opt >/dev/null; then
+    wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+        --enable-mutable-globals --enable-reference-types --enable-multivalue "$wasm" -o "$wasm.opt"
+    mv "$wasm.opt" "$wasm"
+    echo "web/build.sh: after wasm-opt -Os: $(stat -c %s "$wasm") bytes"
+fi
+echo "web/build.sh: built web/site; serve it with: python3 -m http.server -d web/site 8000"

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The page itself in a real browser: eddy's web build (web/build.sh -> web/site) served locally,
+opened in a headful Chromium (WebGPU on its SwiftShader Vulkan; run under `xvfb-run -a`), driven
+by synthetic pointer and key events through ChromeDriver (Selenium).
+
+It checks that:
+  1. the page starts the viewer (no error in #status; the body says data-eddy="running");
+  2. the egui panel is drawn on the left of the canvas (its dark fill, with lighter text);
+  3. a drag across the air above the water, with the simulation paused (Space), pours water
+     there: every sampled pixel along the drag turns from air (near white) to water (blue),
+     while air away from the drag stays air.
+
+Usage: xvfb-run -a python3 web/test_page.py [--shot FILE.png]
+Needs: apt-get install chromium chromium-driver python3-selenium python3-pil
+"""
+
+import argparse
+import functools
+import http.server
+import io
+import os
+import sys
+import threading
+import time
+
+from PIL import Image
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
+WINDOW = (1200, 800)
+# Chromium's WebGPU on a machine without a GPU: its own SwiftShader Vulkan, drawing into a canvas
+# needs a headful browser (see ../shared/notes/webgpu-in-chromium.md).
+FLAGS = [
+    "--enable-unsafe-webgpu",
+    "--enable-features=Vulkan",
+    "--use-vulkan=swiftshader",
+    "--use-angle=swiftshader",
+    "--disable-vulkan-surface",
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    f"--window-size={WINDOW[0]},{WINDOW[1]}",
+]
+
+
+def fail(message):
+    print(f"test_page: FAILED: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def serve():
+    """Serves web/site on a free local port; returns the port."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=SITE)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server.server_address[1]
+
+
+def shot(driver):
+    return Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+
+
+def is_air(p):
+    return min(p) > 200
+
+
+def is_water(p):
+    """Water's own colours: light to dark blue (dark: compressed, as water poured while paused is)."""
+    return p[2] > 100 and p[2] > p[0] + 60 and p[2] > p[1] + 40
+
+
+def picture_box(img, left):
+    """The simulation's letterboxed picture: the bounding box of non-black pixels right of `left`."""
+    w, h = img.size
+    xs, ys = [], []
+    for y in range(0, h, 2):
+        for x in range(left, w, 2):
+            if max(img.getpixel((x, y))) > 40:
+                xs.append(x)
+                ys.append(y)
+    if not xs:
+        fail("nothing is drawn right of the panel")
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shot", help="save the final screenshot here")
+    args = parser.parse_args()
+    if not os.path.exists(os.path.join(SITE, "eddy_web_bg.wasm")):
+        fail(f"{SITE} has no build: run web/build.sh first")
+    port = serve()
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in FLAGS:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    started = time.time()
+    try:
+        driver.get(f"http://127.0.0.1:{port}/index.html?model=water&size=96x64")
+        while driver.find_element(By.TAG_NAME, "body").get_attribute("data-eddy") != "running":
+            status = driver.find_element(By.ID, "status")
+            if "error" in (status.get_attribute("class") or ""):
+                fail(f"the page says: {status.text}")
+            if time.time() - started > 90:
+                fail(f"the viewer did not start in 90 s; the page says: {status.text!r}")
+            time.sleep(0.5)
+        adapter = driver.find_element(By.TAG_NAME, "body").get_attribute("data-adapter")
+        print(f"test_page: running after {time.time() - started:.1f} s on {adapter}")
+        time.sleep(3)  # let the water settle a little and the panel lay itself out
+        canvas = driver.find_element(By.TAG_NAME, "canvas")
+        size = driver.execute_script("return [window.innerWidth, window.innerHeight, devicePixelRatio]")
+        print(f"test_page: viewport {size}")
+
+        before = shot(driver)
+        # The panel: egui's dark grey fill over most of its width, with lighter text on it.
+        panel = [before.getpixel((x, y)) for x in range(10, 250, 4) for y in range(60, 500, 4)]
+        fill = sum(1 for p in panel if max(p) - min(p) < 6 and 15 < p[0] < 60)
+        text = sum(1 for p in panel if min(p) > 120)
+        if fill < len(panel) // 2 or text < 20:
+            fail(f"no panel on the left: {fill} of {len(panel)} pixels are its fill, {text} are text")
+
+        # Pause (Space on the focused canvas), then pour along a line in the air near the top.
+        x0, y0, x1, y1 = picture_box(before, 320)
+        print(f"test_page: the picture is at ({x0}, {y0})-({x1}, {y1})")
+        line_y = y0 + (y1 - y0) * 12 // 100
+        xs = [x0 + (x1 - x0) * k // 100 for k in range(40, 61, 4)]
+        away = (x0 + (x1 - x0) // 2, y0 + (y1 - y0) * 30 // 100)
+        for x in xs + [away[0]]:
+            if not is_air(before.getpixel((x, line_y))):
+                fail(f"expected air at ({x}, {line_y}) before pouring, found {before.getpixel((x, line_y))}")
+        # Element-relative offsets are from the canvas's centre.
+        cx, cy = size[0] / 2, size[1] / 2
+        ActionChains(driver).move_to_element_with_offset(canvas, 0, int(y0 + 5 - cy)).perform()
+        canvas.send_keys(" ")
+        time.sleep(0.5)
+        actions = ActionChains(driver)
+        actions.move_to_element_with_offset(canvas, int(xs[0] - 8 - cx), int(line_y - cy)).click_and_hold()
+        for x in range(xs[0], xs[-1] + 12, 6):
+            actions.move_to_element_with_offset(canvas, int(x - cx), int(line_y - cy)).pause(0.03)
+        actions.release().perform()
+        time.sleep(1.5)
+
+        after = shot(driver)
+        if args.shot:
+            after.save(args.shot)
+        dry = [(x, after.getpixel((x, line_y))) for x in xs if not is_water(after.getpixel((x, line_y)))]
+        if dry:
+            fail(f"no water where the drag poured it (paused): {dry}")
+        if not is_air(after.getpixel(away)):
+            fail(f"water appeared away from the drag at {away}: {after.getpixel(away)}")
+        print(f"test_page: ok: panel drawn, water at {len(xs)} points along the drag "
+              f"({time.time() - started:.1f} s)")
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
