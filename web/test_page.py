@@ -8,7 +8,9 @@ It checks that:
   2. the egui panel is drawn on the left of the canvas (its dark fill, with lighter text);
   3. a drag across the air above the water, with the simulation paused (Space), pours water
      there: every sampled pixel along the drag turns from air (near white) to water (blue),
-     while air away from the drag stays air.
+     while air away from the drag stays air;
+  4. a browser without WebGPU (the same Chromium without --enable-unsafe-webgpu, whose
+     requestAdapter() gives null) gets the page's explanation of what to do, and no canvas.
 
 Usage: xvfb-run -a python3 web/test_page.py [--shot FILE.png]
 Needs: apt-get install chromium chromium-driver python3-selenium python3-pil
@@ -89,6 +91,32 @@ def picture_box(img, left):
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def chromium(flags):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in flags:
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def without_webgpu(port):
+    """Check 4: no WebGPU adapter, a page that says so."""
+    driver = chromium([f for f in FLAGS if f != "--enable-unsafe-webgpu"])
+    try:
+        driver.get(f"http://127.0.0.1:{port}/index.html")
+        deadline = time.time() + 30
+        status = driver.find_element(By.ID, "status")
+        while "error" not in (status.get_attribute("class") or ""):
+            if time.time() > deadline:
+                fail(f"without WebGPU the page did not say so in 30 s; it says {status.text!r}")
+            time.sleep(0.2)
+        if "WebGPU" not in status.text or driver.find_elements(By.TAG_NAME, "canvas"):
+            fail(f"without WebGPU: {status.text!r}, canvases: {len(driver.find_elements(By.TAG_NAME, 'canvas'))}")
+        print(f"test_page: without WebGPU the page says: {status.text[:90]}...")
+    finally:
+        driver.quit()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shot", help="save the final screenshot here")
@@ -96,11 +124,8 @@ def main():
     if not os.path.exists(os.path.join(SITE, "eddy_web_bg.wasm")):
         fail(f"{SITE} has no build: run web/build.sh first")
     port = serve()
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in FLAGS:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    without_webgpu(port)
+    driver = chromium(FLAGS)
     started = time.time()
     try:
         driver.get(f"http://127.0.0.1:{port}/index.html?model=water&size=96x64")

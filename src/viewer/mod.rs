@@ -737,12 +737,25 @@ impl Live {
             self.session.step(steps);
             self.clock_steps += steps as u64;
             if let Speed::Auto(budget) = self.controls.speed {
-                // Wait for the steps, and aim the next frame's count at the budget.
-                self.gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
-                let took = started.elapsed().as_secs_f32() * 1000.0;
-                let ratio = (budget / took.max(0.01)).clamp(0.5, 2.0);
-                self.controls.steps_per_frame =
-                    ((steps as f32 * ratio).round() as u32).clamp(1, panel::MAX_STEPS_PER_FRAME);
+                // Aim the next frame's count at the budget: from the time these steps took.
+                #[cfg(not(target_arch = "wasm32"))]
+                let took = {
+                    self.gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+                    Some(started.elapsed().as_secs_f32() * 1000.0)
+                };
+                // A browser cannot wait for the GPU: the last GPU time per step (timestamp
+                // queries) stands in; without it the count stays where it is.
+                #[cfg(target_arch = "wasm32")]
+                let took = {
+                    let _ = started;
+                    let kind = self.session.current();
+                    self.history.last(kind).and_then(|s| s.gpu_ms).map(|ms| ms as f32 * steps as f32)
+                };
+                if let Some(took) = took {
+                    let ratio = (budget / took.max(0.01)).clamp(0.5, 2.0);
+                    self.controls.steps_per_frame =
+                        ((steps as f32 * ratio).round() as u32).clamp(1, panel::MAX_STEPS_PER_FRAME);
+                }
             } else {
                 self.controls.steps_per_frame = steps;
             }

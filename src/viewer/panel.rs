@@ -182,6 +182,13 @@ impl History {
     }
 }
 
+impl History {
+    /// The last sample of `kind`, if any.
+    pub fn last(&self, kind: ModelKind) -> Option<&Sample> {
+        self.samples[slot(kind)].back()
+    }
+}
+
 fn slot(kind: ModelKind) -> usize {
     ModelKind::ALL.iter().position(|&k| k == kind).expect("in ALL")
 }

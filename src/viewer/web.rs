@@ -13,12 +13,15 @@ use winit::platform::web::WindowAttributesExtWebSys;
 /// What the desktop build does that the browser build does not (yet).
 const NOT_HERE: &str = "not in the browser build: it has no file system (use `eddy view` on the desktop)";
 
+/// The window and the device opened for it (or why none could be).
+type Opening = (Opened, Result<Gpu, GpuError>);
+
 /// The window and the device being opened for it: filled by the opening task, taken by the
 /// event loop.
 #[derive(Default)]
 pub(super) struct Starting {
     begun: bool,
-    done: Rc<RefCell<Option<(Opened, Result<Gpu, GpuError>)>>>,
+    done: Rc<RefCell<Option<Opening>>>,
 }
 
 /// A canvas appended to the page's body; the page's CSS sizes it, and winit follows its size.
