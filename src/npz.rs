@@ -16,8 +16,39 @@ use std::path::{Path, PathBuf};
 /// it was too, with the temporary file beside it.
 pub struct Npz {
     path: PathBuf,
-    partial: crate::files::Partial,
-    zip: npyz::npz::NpzWriter<std::io::BufWriter<std::fs::File>>,
+    sink: Sink,
+    zip: npyz::npz::NpzWriter<Box<dyn WriteSeek>>,
+}
+
+/// Where an archive goes: a temporary file renamed at the end, or memory (a browser's download).
+enum Sink {
+    File(crate::files::Partial),
+    Memory(Shared),
+}
+
+/// Something an archive can be written to or read from.
+trait WriteSeek: std::io::Write + std::io::Seek {}
+impl<T: std::io::Write + std::io::Seek> WriteSeek for T {}
+trait ReadSeek: std::io::Read + std::io::Seek {}
+impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
+
+/// An in-memory archive the writer and [`Npz::finish_bytes`] share.
+#[derive(Clone, Default)]
+struct Shared(std::rc::Rc<std::cell::RefCell<std::io::Cursor<Vec<u8>>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Shared {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.0.borrow_mut().seek(pos)
+    }
 }
 
 impl Npz {
@@ -30,8 +61,16 @@ impl Npz {
     pub fn create(path: &Path) -> Result<Self, SceneError> {
         let partial = partial(path)?;
         let file = partial.file.try_clone().map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
-        let zip = npyz::npz::NpzWriter::new(std::io::BufWriter::new(file));
-        Ok(Self { path: path.to_path_buf(), partial, zip })
+        let zip = npyz::npz::NpzWriter::new(Box::new(std::io::BufWriter::new(file)) as Box<dyn WriteSeek>);
+        Ok(Self { path: path.to_path_buf(), sink: Sink::File(partial), zip })
+    }
+
+    /// Starts an archive in memory, to be taken by [`Npz::finish_bytes`] (a browser saves it as
+    /// a download); `name` is what errors call it.
+    pub fn in_memory(name: &Path) -> Self {
+        let shared = Shared::default();
+        let zip = npyz::npz::NpzWriter::new(Box::new(shared.clone()) as Box<dyn WriteSeek>);
+        Self { path: name.to_path_buf(), sink: Sink::Memory(shared), zip }
     }
 
     fn io(&self, source: impl Into<std::io::Error>) -> SceneError {
@@ -95,22 +134,38 @@ impl Npz {
     /// Finishes the archive, flushes it to disk and renames it over `path`.
     ///
     /// # Errors
-    /// [`SceneError::Io`]; `path` is then as it was before.
+    /// [`SceneError::Io`]; `path` is then as it was before. An archive made by
+    /// [`Npz::in_memory`] is an error here (take it with [`Npz::finish_bytes`]).
     pub fn finish(mut self) -> Result<(), SceneError> {
         use std::io::Write;
         let mut writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
         writer.flush().map_err(|e| self.io(e))?;
-        #[cfg_attr(target_arch = "wasm32", allow(clippy::drop_non_drop))] // a stub File there
-        drop(writer.into_inner().map_err(|e| self.io(e.into_error()))?);
-        let Npz { path, partial, .. } = self;
-        commit(partial, &path)
+        drop(writer); // closes the file before it is renamed
+        match self.sink {
+            Sink::File(partial) => commit(partial, &self.path),
+            Sink::Memory(_) => Err(self.io(std::io::Error::other("an in-memory archive has no file to finish"))),
+        }
+    }
+
+    /// Finishes an archive made by [`Npz::in_memory`] and returns its bytes.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when the zip cannot be finished, or the archive was made by
+    /// [`Npz::create`].
+    pub fn finish_bytes(mut self) -> Result<Vec<u8>, SceneError> {
+        let writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
+        drop(writer);
+        match self.sink {
+            Sink::Memory(shared) => Ok(std::mem::take(shared.0.borrow_mut().get_mut())),
+            Sink::File(_) => Err(self.io(std::io::Error::other("a file archive is finished with finish()"))),
+        }
     }
 }
 
 /// Reads `(H, W)` arrays from a NumPy `.npz` archive.
 pub struct NpzReader {
     path: PathBuf,
-    archive: npyz::npz::NpzArchive<std::io::BufReader<std::fs::File>>,
+    archive: npyz::npz::NpzArchive<Box<dyn ReadSeek>>,
 }
 
 impl NpzReader {
@@ -124,7 +179,21 @@ impl NpzReader {
             let source = std::io::Error::other("is a directory; give an .npz file");
             return Err(SceneError::Io { path: p, source });
         }
-        let archive = npyz::npz::NpzArchive::open(path).map_err(|e| match e.kind() {
+        let file = std::fs::File::open(path).map_err(|source| SceneError::Io { path: p.clone(), source })?;
+        Self::new(p, Box::new(std::io::BufReader::new(file)))
+    }
+
+    /// Reads an archive from its bytes (a file picked or dropped in a browser); `name` is what
+    /// errors call it.
+    ///
+    /// # Errors
+    /// [`SceneError::Npz`] when not a zip archive.
+    pub fn from_bytes(name: &Path, bytes: Vec<u8>) -> Result<Self, SceneError> {
+        Self::new(name.to_path_buf(), Box::new(std::io::Cursor::new(bytes)))
+    }
+
+    fn new(p: PathBuf, reader: Box<dyn ReadSeek>) -> Result<Self, SceneError> {
+        let archive = npyz::npz::NpzArchive::new(reader).map_err(|e| match e.kind() {
             std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
             _ => SceneError::Io { path: p.clone(), source: e },
         })?;

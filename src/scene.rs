@@ -261,6 +261,21 @@ impl Scene {
     /// [`SceneError::UnknownColour`] naming the first pixel (row-major from the top left) whose
     /// colour is not a scene colour.
     pub fn from_png(path: &Path, colours: Colours) -> Result<Self, SceneError> {
+        if path.is_dir() {
+            let source = std::io::Error::other("is a directory; give a PNG file or a preset name");
+            return Err(SceneError::Io { path: path.to_path_buf(), source });
+        }
+        let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+        Self::from_png_bytes(path, &bytes, colours)
+    }
+
+    /// [`Scene::from_png`] of a PNG's bytes (a file picked or dropped in a browser); `name` is
+    /// what errors call it.
+    ///
+    /// # Errors
+    /// [`SceneError::Image`] when not a PNG, [`SceneError::UnknownColour`] as [`Scene::from_png`].
+    pub fn from_png_bytes(name: &Path, bytes: &[u8], colours: Colours) -> Result<Self, SceneError> {
+        let path = name;
         let (palette, allowed): (&[([u8; 3], Cell)], _) = match colours {
             Colours::Plain => (
                 &PALETTE[..3],
@@ -272,12 +287,7 @@ impl Scene {
                 "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty, red (255,0,0) = source",
             ),
         };
-        if path.is_dir() {
-            let source = std::io::Error::other("is a directory; give a PNG file or a preset name");
-            return Err(SceneError::Io { path: path.to_path_buf(), source });
-        }
-        let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
-        let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+        let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
             .map_err(|source| SceneError::Image { path: path.to_path_buf(), source })?
             .to_rgba8();
         let (w, h) = img.dimensions();

@@ -508,3 +508,21 @@ fn passes_fitted_to_four_storage_textures_match_the_cpu_mirror() {
         assert_stats_match(&model.stats().unwrap(), &state.stats(&params).unwrap());
     }
 }
+
+/// A state written to `.npz` bytes in memory (the browser's download) is byte for byte the file
+/// `save_npz` writes, and loads back equal from those bytes (the browser's file picker).
+#[test]
+fn npz_bytes_in_memory_equal_the_file_and_load_back() {
+    let dir = tempfile::tempdir().unwrap();
+    for state in random_states(23, 11, 12) {
+        let path = dir.path().join(format!("{}.npz", state.kind()));
+        state.save_npz(&path, 42).unwrap();
+        let bytes = state.to_npz_bytes(42).unwrap();
+        assert_eq!(bytes, std::fs::read(&path).unwrap(), "{}: memory and file differ", state.kind());
+        let (back, step) = AnyState::load_npz_bytes(&path, bytes, None).unwrap();
+        assert_eq!(step, 42);
+        assert!(back == state, "{}: did not load back equal", state.kind());
+    }
+    let e = AnyState::load_npz_bytes(std::path::Path::new("junk.npz"), b"not a zip".to_vec(), None).unwrap_err();
+    assert!(e.to_string().contains("junk.npz"), "{e}");
+}

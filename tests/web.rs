@@ -148,3 +148,25 @@ async fn the_browser_offers_what_eddy_asks_for() {
         "the browser's WGSL lacks readonly_and_readwrite_storage_textures: {features:?}"
     );
 }
+
+/// The browser's save and load: a state read back by a task that borrows nothing
+/// (`AnyModel::state_reader`, as the page's "download .npz" runs it), written to `.npz` bytes
+/// in memory and read back from them, equals the state uploaded (no step ran), for every model.
+#[wasm_bindgen_test]
+async fn a_state_saved_in_memory_loads_back_equal() {
+    let gpu = gpu().await;
+    let states = [
+        AnyState::Water(states::random_water(29, 17, 8, 0.1)),
+        AnyState::Smoke(states::random_smoke_staggered(29, 17, 9, 0.1)),
+        AnyState::Gas(states::random_gas(29, 17, 10, 0.1)),
+    ];
+    for state in states {
+        let params = ModelParams::defaults(state.kind());
+        let model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 7).expect("the model builds");
+        let read = model.state_reader().await.expect("the state reads back");
+        let bytes = read.to_npz_bytes(7).expect("the archive is written");
+        let (back, step) = AnyState::load_npz_bytes(std::path::Path::new("saved.npz"), bytes, None).expect("it loads");
+        assert_eq!((back.kind(), step), (state.kind(), 7));
+        assert!(back == state, "{}: the state saved in memory did not load back equal", state.kind());
+    }
+}

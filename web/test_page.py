@@ -10,9 +10,12 @@ It checks that:
      there: every sampled pixel along the drag turns from air (near white) to water (blue),
      while air away from the drag stays air;
   4. a browser without WebGPU (the same Chromium without --enable-unsafe-webgpu, whose
-     requestAdapter() gives null) gets the page's explanation of what to do, and no canvas.
+     requestAdapter() gives null) gets the page's explanation of what to do, and no canvas;
+  5. files given to the page's file picker load: a PNG scene (drawn here) replaces the water,
+     and with --npz a state saved by `eddy run` (e.g. gas) makes its model current; the viewer
+     says so (<body data-notice>).
 
-Usage: xvfb-run -a python3 web/test_page.py [--shot FILE.png]
+Usage: xvfb-run -a python3 web/test_page.py [--shot FILE.png] [--npz STATE.npz --npz-says TEXT]
 Needs: apt-get install chromium chromium-driver python3-selenium python3-pil
 """
 
@@ -120,6 +123,8 @@ def without_webgpu(port):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shot", help="save the final screenshot here")
+    parser.add_argument("--npz", help="a state saved by `eddy run --save` to load through the picker")
+    parser.add_argument("--npz-says", default="", help="what the viewer must say after loading --npz")
     args = parser.parse_args()
     if not os.path.exists(os.path.join(SITE, "eddy_web_bg.wasm")):
         fail(f"{SITE} has no build: run web/build.sh first")
@@ -180,8 +185,32 @@ def main():
             fail(f"no water where the drag poured it (paused): {dry}")
         if not is_air(after.getpixel(away)):
             fail(f"water appeared away from the drag at {away}: {after.getpixel(away)}")
-        print(f"test_page: ok: panel drawn, water at {len(xs)} points along the drag "
-              f"({time.time() - started:.1f} s)")
+        print(f"test_page: water at {len(xs)} points along the drag ({time.time() - started:.1f} s)")
+
+        # Files through the picker: a PNG scene, then (given) a saved state.
+        scene = os.path.join(os.path.dirname(SITE), "test-scene.png")
+        img = Image.new("RGB", (48, 32), (255, 255, 255))
+        for x in range(48):
+            img.putpixel((x, 31), (0, 0, 0))
+        for x in range(10, 30):
+            for y in range(5, 12):
+                img.putpixel((x, y), (0, 0, 255))
+        img.save(scene)
+        picker = driver.find_element(By.ID, "file")
+        driver.execute_script("arguments[0].hidden = false", picker)
+        for path, says in [(scene, "loaded the scene test-scene.png")] + (
+            [(os.path.abspath(args.npz), args.npz_says)] if args.npz else []
+        ):
+            picker.send_keys(path)
+            deadline = time.time() + 30
+            while says not in (driver.find_element(By.TAG_NAME, "body").get_attribute("data-notice") or ""):
+                if time.time() > deadline:
+                    notice = driver.find_element(By.TAG_NAME, "body").get_attribute("data-notice")
+                    fail(f"loading {path}: expected the viewer to say {says!r}, it says {notice!r}")
+                time.sleep(0.2)
+            print(f"test_page: loaded {os.path.basename(path)}: {says}")
+        os.remove(scene)
+        print(f"test_page: ok ({time.time() - started:.1f} s)")
     finally:
         driver.quit()
 

@@ -458,17 +458,22 @@ impl GpuGas {
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
-        let bytes = gpu::read_texture_async(&self.device, &self.queue, self.state.current(), 16).await?;
-        let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
+        self.state_reader().await
+    }
+
+    /// A reader of the state as it is now, which borrows nothing (see
+    /// [`crate::water::GpuWater::state_reader`]).
+    pub fn state_reader(&self) -> impl Future<Output = Result<GasState, GpuError>> + 'static {
+        let [state] = gpu::snapshot(&self.device, &self.queue, [self.state.current()]);
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
         let (w, h) = (self.width as usize, self.height as usize);
-        let field = |c: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[c]).collect()).expect("size");
-        Ok(GasState {
-            density: field(0),
-            momentum_x: field(1),
-            momentum_y: field(2),
-            solid: self.solid_mask.clone(),
-            source: self.source_mask.clone(),
-        })
+        async move {
+            let bytes = gpu::read_texture_async(&device, &queue, &state, 16).await?;
+            let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
+            let field = |c: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[c]).collect()).expect("size");
+            Ok(GasState { density: field(0), momentum_x: field(1), momentum_y: field(2), solid, source })
+        }
     }
 
     /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).

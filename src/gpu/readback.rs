@@ -114,6 +114,26 @@ pub async fn map_read_async(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u
     Ok(bytes)
 }
 
+/// Copies `textures` into new textures of the same size and format, now (the copies are
+/// submitted before this returns), so that they can be read back later while the originals run
+/// on: what a reader that cannot wait (a browser) needs, since steps submitted after it would
+/// overwrite a ping-pong texture before a deferred copy ran.
+pub fn snapshot<const N: usize>(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    textures: [&wgpu::Texture; N],
+) -> [wgpu::Texture; N] {
+    let usage = wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+    let copies =
+        textures.map(|t| super::texture_2d(device, "eddy snapshot", (t.width(), t.height()), t.format(), usage));
+    let mut encoder = device.create_command_encoder(&Default::default());
+    for (t, c) in textures.iter().zip(&copies) {
+        encoder.copy_texture_to_texture(t.as_image_copy(), c.as_image_copy(), t.size());
+    }
+    queue.submit([encoder.finish()]);
+    copies
+}
+
 /// Reads an `r32float` texture of `W x H` texels into an `(H, W)` [`Grid<f32>`], row 0 at top.
 ///
 /// # Errors

@@ -249,11 +249,27 @@ impl AnyModel {
     /// # Errors
     /// As [`AnyModel::read_state`].
     pub async fn read_state_async(&self) -> Result<AnyState, GpuError> {
-        Ok(match &self.sim {
-            Sim::Water(s) => AnyState::Water(s.read_state_async().await?),
-            Sim::Smoke(s) => AnyState::Smoke(s.read_state_async().await?),
-            Sim::Gas(s) => AnyState::Gas(s.read_state_async().await?),
-        })
+        self.state_reader().await
+    }
+
+    /// A reader of the state as it is now that borrows nothing: the fields are copied on the GPU
+    /// at once and read back when it is awaited (a browser's save runs it as a task while the
+    /// model runs on). See [`crate::water::GpuWater::state_reader`].
+    pub fn state_reader(&self) -> std::pin::Pin<Box<dyn Future<Output = Result<AnyState, GpuError>>>> {
+        match &self.sim {
+            Sim::Water(s) => {
+                let r = s.state_reader();
+                Box::pin(async move { Ok(AnyState::Water(r.await?)) })
+            }
+            Sim::Smoke(s) => {
+                let r = s.state_reader();
+                Box::pin(async move { Ok(AnyState::Smoke(r.await?)) })
+            }
+            Sim::Gas(s) => {
+                let r = s.state_reader();
+                Box::pin(async move { Ok(AnyState::Gas(r.await?)) })
+            }
+        }
     }
 
     /// Reads the state back and writes it with the step reached as `.npz` (atomically).

@@ -229,7 +229,19 @@ impl AnyState {
     /// [`SceneError::WrongModel`] when the arrays are another model's than `kind`, or say no
     /// model and `kind` is `None`; otherwise as the model's `load_npz`.
     pub fn load_npz(path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
-        let mut npz = NpzReader::open(path)?;
+        Self::read_npz(NpzReader::open(path)?, path, kind)
+    }
+
+    /// [`AnyState::load_npz`] of an archive's bytes (a file picked or dropped in a browser);
+    /// `name` is what errors call it.
+    ///
+    /// # Errors
+    /// As [`AnyState::load_npz`].
+    pub fn load_npz_bytes(name: &Path, bytes: Vec<u8>, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
+        Self::read_npz(NpzReader::from_bytes(name, bytes)?, name, kind)
+    }
+
+    fn read_npz(mut npz: NpzReader, path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
         let names = npz.array_names();
         let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(&names)).collect();
         if owners.len() > 1 {
@@ -281,13 +293,27 @@ impl AnyState {
     /// [`SceneError::Io`]; whatever was at `path` is then unchanged.
     pub fn save_npz(&self, path: &Path, step: u64) -> Result<(), SceneError> {
         let mut npz = Npz::create(path)?;
-        match self {
-            AnyState::Water(s) => s.write_to(&mut npz)?,
-            AnyState::Smoke(s) => s.write_to(&mut npz)?,
-            AnyState::Gas(s) => s.write_to(&mut npz)?,
-        }
-        npz.write_scalar_i64(STEP_ARRAY, i64::try_from(step).unwrap_or(i64::MAX))?;
+        self.write_to(&mut npz, step)?;
         npz.finish()
+    }
+
+    /// The bytes [`AnyState::save_npz`] would write (a browser offers them as a download).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when the archive cannot be assembled.
+    pub fn to_npz_bytes(&self, step: u64) -> Result<Vec<u8>, SceneError> {
+        let mut npz = Npz::in_memory(Path::new("state.npz"));
+        self.write_to(&mut npz, step)?;
+        npz.finish_bytes()
+    }
+
+    fn write_to(&self, npz: &mut Npz, step: u64) -> Result<(), SceneError> {
+        match self {
+            AnyState::Water(s) => s.write_to(npz)?,
+            AnyState::Smoke(s) => s.write_to(npz)?,
+            AnyState::Gas(s) => s.write_to(npz)?,
+        }
+        npz.write_scalar_i64(STEP_ARRAY, i64::try_from(step).unwrap_or(i64::MAX))
     }
 
     /// Statistics computed on the CPU (the mirror of [`super::AnyModel::stats`]'s reduction); `params`

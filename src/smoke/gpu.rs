@@ -952,41 +952,48 @@ impl GpuSmoke {
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
+        self.state_reader().await
+    }
+
+    /// A reader of the state as it is now, which borrows nothing (see
+    /// [`crate::water::GpuWater::state_reader`]).
+    pub fn state_reader(&self) -> impl Future<Output = Result<SmokeState, GpuError>> + 'static {
         let (w, h) = (self.width as usize, self.height as usize);
         let f = &self.fields;
-        let (device, queue) = (&self.device, &self.queue);
-        let scalar = |t| gpu::read_r32float_async(device, queue, t);
-        let (velocity_x, velocity_y, pressure) = match &self.pipeline {
-            Pipeline::Collocated(_) => {
-                let v: Vec<[f32; 2]> = bytemuck::pod_collect_to_vec(
-                    &gpu::read_texture_async(device, queue, f.velocity.current(), 8).await?,
-                );
-                (
-                    Grid::from_vec(w, h, v.iter().map(|t| t[0]).collect()).expect("size"),
-                    Grid::from_vec(w, h, v.iter().map(|t| t[1]).collect()).expect("size"),
-                    scalar(f.pressure.current()).await?,
-                )
-            }
-            Pipeline::Staggered(st) => (
-                scalar(st.fields.u.current()).await?,
-                scalar(st.fields.v.current()).await?,
-                scalar(st.solver.pressure()).await?,
-            ),
+        // Velocity (rg32float) twice on the collocated grid, u and v on the staggered one.
+        let (collocated, a, b, p) = match &self.pipeline {
+            Pipeline::Collocated(_) => (true, f.velocity.current(), f.velocity.current(), f.pressure.current()),
+            Pipeline::Staggered(st) => (false, st.fields.u.current(), st.fields.v.current(), st.solver.pressure()),
         };
-        let dye: Vec<[f32; 4]> =
-            bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, f.dye.current(), 16).await?);
-        let channel = |k: usize| Grid::from_vec(w, h, dye.iter().map(|t| t[k]).collect()).expect("size");
-        Ok(SmokeState {
-            dye: [channel(0), channel(1), channel(2)],
-            velocity_x,
-            velocity_y,
-            temperature: scalar(f.temperature.current()).await?,
-            density: scalar(f.density.current()).await?,
-            pressure,
-            divergence: scalar(&f.divergence).await?,
-            solid: self.solid_mask.clone(),
-            source: self.source_mask.clone(),
-        })
+        let fields = [a, b, p, f.dye.current(), f.temperature.current(), f.density.current(), &f.divergence];
+        let [a, b, p, dye, temperature, density, divergence] = gpu::snapshot(&self.device, &self.queue, fields);
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+        async move {
+            let scalar = |t| gpu::read_r32float_async(&device, &queue, t);
+            let (velocity_x, velocity_y) = if collocated {
+                let v: Vec<[f32; 2]> =
+                    bytemuck::pod_collect_to_vec(&gpu::read_texture_async(&device, &queue, &a, 8).await?);
+                let component = |k: usize| Grid::from_vec(w, h, v.iter().map(|t| t[k]).collect()).expect("size");
+                (component(0), component(1))
+            } else {
+                (scalar(&a).await?, scalar(&b).await?)
+            };
+            let texels: Vec<[f32; 4]> =
+                bytemuck::pod_collect_to_vec(&gpu::read_texture_async(&device, &queue, &dye, 16).await?);
+            let channel = |k: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[k]).collect()).expect("size");
+            Ok(SmokeState {
+                dye: [channel(0), channel(1), channel(2)],
+                velocity_x,
+                velocity_y,
+                temperature: scalar(&temperature).await?,
+                density: scalar(&density).await?,
+                pressure: scalar(&p).await?,
+                divergence: scalar(&divergence).await?,
+                solid,
+                source,
+            })
+        }
     }
 
     /// The cell-centre velocity texture (`rg32float`, cells per time unit, y down; face means

@@ -12,6 +12,11 @@ use crate::scene::SceneSource;
 use std::path::{Path, PathBuf};
 
 impl Live {
+    /// The browser build's file picker; on the desktop files are dropped or named.
+    pub(super) fn pick(&mut self) -> Result<(), Error> {
+        Err("the file picker is the browser build's: drop a file on the window or type its path".into())
+    }
+
     /// A screenshot of the simulation under the next free name `eddy-<model>[-N].png`.
     pub(super) fn screenshot_now(&mut self) -> Result<(), Error> {
         let path = next_free(&format!("eddy-{}", self.session.current()), "png");

@@ -17,6 +17,8 @@ mod files;
 pub mod panel;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::open_file;
 
 use crate::colour::ColourMap;
 use crate::gpu::{Gpu, GpuError};
@@ -603,6 +605,7 @@ impl Live {
             Command::Screenshot => self.screenshot_now(),
             Command::ToggleGif => self.toggle_gif(),
             Command::Save(path) => self.save(&path),
+            Command::Pick => self.pick(),
             Command::Load(path) => {
                 self.load(&path);
                 Ok(())
@@ -728,6 +731,8 @@ impl Live {
     /// the run should end.
     fn frame(&mut self, o: &ViewerOptions) -> Result<bool, Error> {
         self.gpu.check()?;
+        #[cfg(target_arch = "wasm32")]
+        self.inbox();
         self.play_script();
         self.demo();
         let steps = self.steps_this_frame();

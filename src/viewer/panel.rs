@@ -77,6 +77,8 @@ pub enum Command {
     Save(PathBuf),
     /// Load a PNG scene or `.npz` state.
     Load(PathBuf),
+    /// Open the browser's file picker (the browser build).
+    Pick,
 }
 
 /// A statistic the plot shows.
@@ -287,6 +289,20 @@ fn contents(
             out.push(Command::Restart(c.preset.clone(), c.size));
         }
         ui.separator();
+        if cfg!(target_arch = "wasm32") {
+            // A browser: files come from a picker or a drop, and saves are downloads.
+            ui.label(RichText::new("Drop a PNG scene or an .npz state on the page, or:").small());
+            if ui.button("open a file…").clicked() {
+                out.push(Command::Pick);
+            }
+            ui.horizontal(|ui| {
+                ui.text_edit_singleline(&mut c.save_path);
+                if ui.button("download .npz").clicked() && !c.save_path.trim().is_empty() {
+                    out.push(Command::Save(PathBuf::from(c.save_path.trim())));
+                }
+            });
+            return;
+        }
         ui.label(RichText::new("Drop a PNG scene or an .npz state on the window, or:").small());
         ui.horizontal(|ui| {
             ui.text_edit_singleline(&mut c.load_path);
@@ -396,6 +412,9 @@ fn contents(
         }
     });
 
+    if cfg!(target_arch = "wasm32") {
+        return; // the browser build has no screenshots or GIFs (no file system)
+    }
     egui::CollapsingHeader::new("Record").default_open(false).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut c.screenshot_scale).range(1..=16).suffix(" px/cell"));

@@ -4,11 +4,61 @@
 
 use super::{App, Error, Live, Opened, connect};
 use crate::gpu::{Gpu, GpuError};
+use crate::model::{AnyState, ModelKind};
+use crate::scene::{Colours, Scene};
 use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
 use winit::event_loop::ActiveEventLoop;
 use winit::platform::web::WindowAttributesExtWebSys;
+
+thread_local! {
+    /// Files the page handed over ([`open_file`]), loaded at the next frame.
+    static INBOX: RefCell<Vec<(String, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
+    /// What a background task (a save) has to say, shown at the next frame.
+    static SAID: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The viewer's window, to wake it when a file or a message arrives.
+    static WINDOW: RefCell<Option<std::sync::Arc<winit::window::Window>>> = const { RefCell::new(None) };
+}
+
+/// Hands the viewer a file the user picked or dropped on the page: a `.npz` state or a PNG scene
+/// (`name` says which by its extension), loaded at the next frame. The page's script calls it
+/// (through `web/src/lib.rs`).
+pub fn open_file(name: String, bytes: Vec<u8>) {
+    INBOX.with(|i| i.borrow_mut().push((name, bytes)));
+    wake();
+}
+
+fn tell(said: String) {
+    SAID.with(|s| *s.borrow_mut() = Some(said));
+    wake();
+}
+
+fn wake() {
+    WINDOW.with(|w| {
+        if let Some(w) = &*w.borrow() {
+            w.request_redraw();
+        }
+    });
+}
+
+/// Offers `bytes` to the user as a download named `name`.
+fn download(name: &str, bytes: &[u8]) -> Result<(), Error> {
+    use wasm_bindgen::JsCast;
+    let js = |e: wasm_bindgen::JsValue| -> Error { format!("{e:?}").into() };
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/octet-stream");
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(js)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js)?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(js)?.dyn_into().map_err(|_| "no <a>")?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url).map_err(js)?;
+    Ok(())
+}
 
 /// What the desktop build does that the browser build does not (yet).
 const NOT_HERE: &str = "not in the browser build: it has no file system (use `eddy view` on the desktop)";
@@ -79,6 +129,7 @@ impl App {
         match live {
             Ok(live) => {
                 show_running(&live.gpu.adapter_label());
+                WINDOW.with(|w| *w.borrow_mut() = Some(live.window.clone()));
                 live.window.request_redraw();
                 self.live = Some(live);
             }
@@ -121,11 +172,83 @@ impl Live {
         Ok(())
     }
 
-    pub(super) fn save(&mut self, _: &Path) -> Result<(), Error> {
-        Err(format!("saving a state is {NOT_HERE}").into())
+    /// Offers the current state as a download named after `path`'s file name: the fields are
+    /// copied on the GPU now and read back by a task while the model runs on
+    /// ([`crate::model::AnyModel::state_reader`]).
+    pub(super) fn save(&mut self, path: &Path) -> Result<(), Error> {
+        let name = path.file_name().map_or("eddy.npz".into(), |n| n.to_string_lossy().into_owned());
+        let model = self.session.model_ref();
+        let (reader, step) = (model.state_reader(), model.steps_done());
+        wasm_bindgen_futures::spawn_local(async move {
+            let bytes = reader.await.map_err(Error::from).and_then(|s| Ok(s.to_npz_bytes(step)?));
+            let said = match bytes.and_then(|b| download(&name, &b)) {
+                Ok(()) => format!("saved {name} (step {step}) as a download"),
+                Err(e) => format!("could not save {name}: {e} (the simulation goes on)"),
+            };
+            tell(said);
+        });
+        self.controls.notice = format!("saving {}…", path.display());
+        Ok(())
     }
 
+    /// Files are loaded from bytes the page hands over ([`open_file`]); a path means nothing here.
     pub(super) fn load(&mut self, _: &Path) {
-        self.controls.notice = format!("loading a file is {NOT_HERE}");
+        self.controls.notice = "drop a file on the page, or use \"open a file…\"".into();
+    }
+
+    /// Opens the page's file picker (its `<input type="file" id="file">`).
+    pub(super) fn pick(&mut self) -> Result<(), Error> {
+        use wasm_bindgen::JsCast;
+        let input = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("file"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            .ok_or("this page has no file picker (an <input type=\"file\" id=\"file\">)")?;
+        input.click();
+        Ok(())
+    }
+
+    /// Loads the files the page handed over and shows what the background tasks said.
+    pub(super) fn inbox(&mut self) {
+        let files = INBOX.with(|i| std::mem::take(&mut *i.borrow_mut()));
+        let loaded = !files.is_empty();
+        for (name, bytes) in files {
+            self.load_bytes(&name, bytes);
+        }
+        let said = SAID.with(|s| s.borrow_mut().take());
+        if let Some(said) = &said {
+            self.controls.notice = said.clone();
+        }
+        if loaded || said.is_some() {
+            // Also on the page, for scripts and tests: <body data-notice="...">.
+            if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+                let _ = body.set_attribute("data-notice", &self.controls.notice);
+            }
+        }
+    }
+
+    /// A `.npz` state (of whichever model its arrays say) or a PNG scene for the current model;
+    /// on error the running simulation stays and the panel says why.
+    fn load_bytes(&mut self, name: &str, bytes: Vec<u8>) {
+        let path = Path::new(name);
+        let result: Result<String, Error> = if name.to_ascii_lowercase().ends_with(".npz") {
+            AnyState::load_npz_bytes(path, bytes, None).map_err(Error::from).and_then(|(state, step)| {
+                self.session.replace(&state, step)?;
+                Ok(format!("loaded {name} ({}, step {step})", state.kind()))
+            })
+        } else {
+            let kind = self.session.current();
+            let colours = if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources };
+            Scene::from_png_bytes(path, &bytes, colours).map_err(Error::from).and_then(|scene| {
+                let state = AnyState::from_scene(kind, &scene, &self.session.model_ref().params());
+                self.session.replace(&state, 0)?;
+                Ok(format!("loaded the scene {name}"))
+            })
+        };
+        self.controls.notice = match result {
+            Ok(said) => said,
+            Err(e) => format!("{e} (the simulation goes on)"),
+        };
+        self.dirty = true;
     }
 }

@@ -349,7 +349,16 @@ impl GpuWater {
     /// # Errors
     /// As [`GpuWater::read_mass`].
     pub async fn read_state_async(&self) -> Result<WaterState, GpuError> {
-        Ok(WaterState { mass: self.read_mass_async().await?, solid: self.solid_mask.clone() })
+        self.state_reader().await
+    }
+
+    /// A reader of the state as it is now, which borrows nothing: the fields are copied on the
+    /// GPU at once ([`gpu::snapshot`]) and read back when the future is awaited (a browser's
+    /// save runs it as a task while the model runs on).
+    pub fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
+        let [mass] = gpu::snapshot(&self.device, &self.queue, [self.mass.current()]);
+        let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
+        async move { Ok(WaterState { mass: gpu::read_r32float_async(&device, &queue, &mass).await?, solid }) }
     }
 
     /// Total mass, wet cells, extremes and non-finite cells, by a reduction pass on the GPU

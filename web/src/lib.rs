@@ -36,6 +36,13 @@ fn query() -> (ModelKind, (usize, usize)) {
     (kind, size)
 }
 
+/// Hands the viewer a file picked or dropped on the page (`name` ends in `.npz` for a state,
+/// else it is read as a PNG scene); the page's script calls it.
+#[wasm_bindgen]
+pub fn open_file(name: String, bytes: Vec<u8>) {
+    eddy::viewer::open_file(name, bytes);
+}
+
 /// Opens the viewer in a canvas appended to the page. Errors (no WebGPU adapter, one that lacks
 /// what the model needs) are written into the page's `#status` element.
 #[wasm_bindgen(start)]
