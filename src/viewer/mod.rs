@@ -10,6 +10,11 @@
 //! something changed. A [`Script`] plays timed actions; `demo` keeps the fluid moving with random
 //! strokes. With `frames` it quits after that many frames, saving what the window showed (panel
 //! included) to `screenshot`.
+//!
+//! The viewer never waits for the GPU: statistics are asked for in one frame and read in a later
+//! one. So it also runs in a browser (wasm32, `web/`): there the device opens asynchronously,
+//! files come from the page's picker or a drop and saves are downloads (`web.rs`), while the
+//! desktop's files, screenshots and GIFs live in `files.rs`.
 
 pub mod controls;
 #[cfg(not(target_arch = "wasm32"))]
