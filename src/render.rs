@@ -540,7 +540,8 @@ impl FrameTarget {
         pollster::block_on(self.render_async(device, queue, draw))
     }
 
-    /// [`FrameTarget::render`] without blocking.
+    /// [`FrameTarget::render`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`gpu::read_texture_async`].

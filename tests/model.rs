@@ -526,3 +526,36 @@ fn npz_bytes_in_memory_equal_the_file_and_load_back() {
     let e = AnyState::load_npz_bytes(std::path::Path::new("junk.npz"), b"not a zip".to_vec(), None).unwrap_err();
     assert!(e.to_string().contains("junk.npz"), "{e}");
 }
+
+/// Statistics asked for and not collected (the viewer asks in one frame and reads in a later
+/// one) never stand in for fresh ones: a blocking `stats()` after more steps reports the state
+/// now, not the one asked about, whether the earlier request is still in flight (it is waited
+/// out and dropped) or has arrived (it is dropped); which of the two happens depends on the
+/// driver's timing. And `stats_requested` says when there is something to collect,
+/// so a viewer whose model was rebuilt in between asks again instead of waiting forever.
+#[test]
+fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
+    let gpu = common::gpu();
+    let state = AnyState::Gas(common::random_gas(40, 30, 21, 0.1));
+    let mut params = ModelParams::defaults(ModelKind::Gas);
+    params.set("drain", Value::Real(0.9)).unwrap(); // densities (mean 1.6) relax towards 1 fast
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
+    assert!(!model.stats_requested(), "a new model has nothing to collect");
+    model.request_stats();
+    assert!(model.stats_requested());
+    model.step(5);
+    let fresh = model.stats().unwrap();
+    let now = model.read_state().unwrap().stats(&params).unwrap();
+    assert_stats_match(&fresh, &now);
+    // The state asked about differs from the state now by far more than the match's 1e-6.
+    assert!(fresh.total() < 0.95 * state.stats(&params).unwrap().total(), "the drain did not act");
+    // Asked again and collected without waiting: nothing is left to collect afterwards.
+    model.request_stats();
+    let collected = loop {
+        if let Some(s) = model.collect_stats() {
+            break s.unwrap();
+        }
+    };
+    assert_stats_match(&collected, &now);
+    assert!(!model.stats_requested(), "collected statistics are still pending");
+}

@@ -96,6 +96,8 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
                 ("pressure (pinned)", &gp, &cp),
                 ("divergence", &g.divergence, &c.divergence),
                 ("dye red", &g.dye[0], &c.dye[0]),
+                ("dye green", &g.dye[1], &c.dye[1]),
+                ("dye blue", &g.dye[2], &c.dye[2]),
             ],
             1e-5,
         );

@@ -11,7 +11,8 @@ It checks that:
      while air away from the drag stays air;
   4. a browser without WebGPU (the same Chromium without --enable-unsafe-webgpu, whose
      requestAdapter() gives null) gets the page's explanation of what to do, and no canvas;
-  5. files given to the page's file picker load: a PNG scene (drawn here) replaces the water,
+  5. files given to the page's file picker load: a PNG scene (drawn here) replaces the water
+     and its water block is on screen where the PNG put it,
      and with --npz a state saved by `eddy run` (e.g. gas) makes its model current; the viewer
      says so (<body data-notice>).
 
@@ -24,7 +25,9 @@ import functools
 import http.server
 import io
 import os
+import shutil
 import sys
+import tempfile
 import threading
 import time
 
@@ -37,7 +40,7 @@ from selenium.webdriver.common.by import By
 SITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
 WINDOW = (1200, 800)
 # Chromium's WebGPU on a machine without a GPU: its own SwiftShader Vulkan, drawing into a canvas
-# needs a headful browser (see ../shared/notes/webgpu-in-chromium.md).
+# needs a headful browser; these flags are what worked on the project's Debian 12 machines.
 FLAGS = [
     "--enable-unsafe-webgpu",
     "--enable-features=Vulkan",
@@ -188,7 +191,7 @@ def main():
         print(f"test_page: water at {len(xs)} points along the drag ({time.time() - started:.1f} s)")
 
         # Files through the picker: a PNG scene, then (given) a saved state.
-        scene = os.path.join(os.path.dirname(SITE), "test-scene.png")
+        scene = os.path.join(tempfile.mkdtemp(), "test-scene.png")
         img = Image.new("RGB", (48, 32), (255, 255, 255))
         for x in range(48):
             img.putpixel((x, 31), (0, 0, 0))
@@ -209,7 +212,17 @@ def main():
                     fail(f"loading {path}: expected the viewer to say {says!r}, it says {notice!r}")
                 time.sleep(0.2)
             print(f"test_page: loaded {os.path.basename(path)}: {says}")
-        os.remove(scene)
+            if path == scene:
+                # Still paused: the scene's water block (cells 10..30 x 5..12 of 48x32) is on
+                # screen where the PNG put it, and the air beside it is air.
+                time.sleep(1)
+                img = shot(driver)
+                x0, y0, x1, y1 = picture_box(img, 320)
+                at = lambda c, r: (int(x0 + (c + 0.5) * (x1 - x0) / 48), int(y0 + (r + 0.5) * (y1 - y0) / 32))
+                if not is_water(img.getpixel(at(20, 8))) or not is_air(img.getpixel(at(40, 8))):
+                    fail(f"the loaded scene is not on screen: {img.getpixel(at(20, 8))} at its water, "
+                         f"{img.getpixel(at(40, 8))} beside it")
+        shutil.rmtree(os.path.dirname(scene))
         print(f"test_page: ok ({time.time() - started:.1f} s)")
     finally:
         driver.quit()

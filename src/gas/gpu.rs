@@ -420,11 +420,13 @@ impl GpuGas {
         pollster::block_on(self.stats_async())
     }
 
-    /// [`GpuGas::stats`] without blocking.
+    /// [`GpuGas::stats`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuGas::stats`].
     pub async fn stats_async(&self) -> Result<GasStats, GpuError> {
+        self.stats.settle(&self.device).await;
         self.request_stats();
         Ok(GasStats::from_totals(&self.stats.finish(&self.device).await?))
     }
@@ -437,6 +439,11 @@ impl GpuGas {
             wgpu::BindingResource::TextureView(&self.solid_view),
         ];
         self.stats.request(&self.device, &self.queue, &resources);
+    }
+
+    /// Whether statistics were asked for and not yet collected (`false`: ask again).
+    pub fn stats_requested(&self) -> bool {
+        self.stats.is_requested()
     }
 
     /// The statistics of the last [`GpuGas::request_stats`] if they have arrived (`None`: not
@@ -453,12 +460,14 @@ impl GpuGas {
         vec![self.state.current()]
     }
 
-    /// The state read back without blocking; masks are the ones last uploaded.
+    /// The state read back, as a future (on native it blocks in `device.poll`); masks are the
+    /// ones last uploaded.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
-        self.state_reader().await
+        let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), solid, source).await
     }
 
     /// A reader of the state as it is now, which borrows nothing (see
@@ -467,13 +476,8 @@ impl GpuGas {
         let [state] = gpu::snapshot(&self.device, &self.queue, [self.state.current()]);
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
-        let (w, h) = (self.width as usize, self.height as usize);
-        async move {
-            let bytes = gpu::read_texture_async(&device, &queue, &state, 16).await?;
-            let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
-            let field = |c: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[c]).collect()).expect("size");
-            Ok(GasState { density: field(0), momentum_x: field(1), momentum_y: field(2), solid, source })
-        }
+        let size = (self.width, self.height);
+        async move { assemble(&device, &queue, &state, size, solid, source).await }
     }
 
     /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).
@@ -522,4 +526,19 @@ impl crate::Simulation for GpuGas {
     fn steps_done(&self) -> u64 {
         self.steps
     }
+}
+
+/// The gas state from its `rgba32float` texture (density, momentum x, momentum y) and masks.
+async fn assemble(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    state: &wgpu::Texture,
+    (w, h): (u32, u32),
+    solid: Grid<u8>,
+    source: Grid<u8>,
+) -> Result<GasState, GpuError> {
+    let bytes = gpu::read_texture_async(device, queue, state, 16).await?;
+    let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
+    let field = |c: usize| Grid::from_vec(w as usize, h as usize, texels.iter().map(|t| t[c]).collect()).expect("size");
+    Ok(GasState { density: field(0), momentum_x: field(1), momentum_y: field(2), solid, source })
 }

@@ -22,7 +22,7 @@ pub use kernel::{Kernel, binding};
 pub use pingpong::PingPong;
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::{map_read, read_r32float, read_texture};
-pub use readback::{map_read_async, read_r32float_async, read_texture_async, snapshot};
+pub use readback::{map_read_async, read_r32float_async, read_texture_async, snapshot, snapshot_all};
 pub use reduce::{Reduction, Totals};
 pub use timer::{GpuTime, StepTimer};
 

@@ -1,9 +1,10 @@
 //! Copying textures back to the CPU.
 //!
 //! Each readback is an `async fn` (`*_async`): in a browser a map finishes only when control
-//! returns to the page's event loop, so nothing there may block. On native targets the blocking
-//! forms (`read_texture`, `read_r32float`, `map_read`) wait on the async ones with `pollster`;
-//! the async ones poll the device themselves there, so they finish under any executor.
+//! returns to the page's event loop, so nothing there may block. On native targets the async
+//! forms block inside `device.poll` until the GPU is done (so they finish under any executor),
+//! and the blocking forms (`read_texture`, `read_r32float`, `map_read`) run them with
+//! `pollster`.
 
 use super::GpuError;
 use crate::grid::Grid;
@@ -28,7 +29,7 @@ pub fn read_texture(
     pollster::block_on(read_texture_async(device, queue, texture, bytes_per_texel))
 }
 
-/// [`read_texture`] without blocking: resolves when the texture has been read.
+/// [`read_texture`] as a future (see the module docs): resolves when the texture has been read.
 ///
 /// # Errors
 /// As [`read_texture`].
@@ -92,7 +93,8 @@ pub fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Resul
     pollster::block_on(map_read_async(device, buffer, len))
 }
 
-/// [`map_read`] without blocking: resolves when the buffer is mapped and copied out.
+/// [`map_read`] as a future (see the module docs): resolves when the buffer is mapped and copied
+/// out.
 ///
 /// # Errors
 /// As [`read_texture`].
@@ -123,9 +125,16 @@ pub fn snapshot<const N: usize>(
     queue: &wgpu::Queue,
     textures: [&wgpu::Texture; N],
 ) -> [wgpu::Texture; N] {
+    snapshot_all(device, queue, &textures).try_into().expect("one copy per texture")
+}
+
+/// [`snapshot`] of any number of textures.
+pub fn snapshot_all(device: &wgpu::Device, queue: &wgpu::Queue, textures: &[&wgpu::Texture]) -> Vec<wgpu::Texture> {
     let usage = wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
-    let copies =
-        textures.map(|t| super::texture_2d(device, "eddy snapshot", (t.width(), t.height()), t.format(), usage));
+    let copies: Vec<wgpu::Texture> = textures
+        .iter()
+        .map(|t| super::texture_2d(device, "eddy snapshot", (t.width(), t.height()), t.format(), usage))
+        .collect();
     let mut encoder = device.create_command_encoder(&Default::default());
     for (t, c) in textures.iter().zip(&copies) {
         encoder.copy_texture_to_texture(t.as_image_copy(), c.as_image_copy(), t.size());
@@ -147,7 +156,7 @@ pub fn read_r32float(
     pollster::block_on(read_r32float_async(device, queue, texture))
 }
 
-/// [`read_r32float`] without blocking.
+/// [`read_r32float`] as a future (see the module docs).
 ///
 /// # Errors
 /// As [`read_texture`].

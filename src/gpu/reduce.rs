@@ -114,7 +114,8 @@ impl Reduction {
         pollster::block_on(self.run_async(device, queue, resources))
     }
 
-    /// [`Reduction::run`] without blocking.
+    /// [`Reduction::run`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`Reduction::run`].
@@ -124,14 +125,30 @@ impl Reduction {
         queue: &wgpu::Queue,
         resources: &[wgpu::BindingResource<'_>],
     ) -> Result<Totals, GpuError> {
+        self.settle(device).await;
         self.request(device, queue, resources);
         self.finish(device).await
     }
 
+    /// Waits out a request still in flight and drops its totals, so that the next
+    /// [`Reduction::request`] is taken (a one-shot reader must not get an earlier request's
+    /// totals).
+    pub async fn settle(&self, device: &wgpu::Device) {
+        if self.is_requested() {
+            let _ = self.finish(device).await;
+        }
+    }
+
+    /// Whether a request is in flight or arrived and not yet collected (`false`: nothing to
+    /// collect; ask again).
+    pub fn is_requested(&self) -> bool {
+        !matches!(*self.pending.borrow(), Pending::Idle)
+    }
+
     /// Submits the pass and starts mapping its rows, without waiting; [`Reduction::collect`]
     /// (or [`Reduction::finish`]) gives the totals once they arrive. A request while one is
-    /// still in flight is ignored (the rows have one staging buffer); one that arrived and was
-    /// never collected is dropped.
+    /// still in flight is ignored (the rows have one staging buffer: [`Reduction::settle`]
+    /// first where that matters); one that arrived and was never collected is dropped.
     pub fn request(&self, device: &wgpu::Device, queue: &wgpu::Queue, resources: &[wgpu::BindingResource<'_>]) {
         // One still in flight keeps the staging buffer; one that arrived but was never collected
         // (its asker moved on) is dropped.
@@ -198,8 +215,8 @@ impl Reduction {
         Some(mapped.and_then(|()| self.totals()))
     }
 
-    /// Waits for the last [`Reduction::request`]'s totals without blocking a thread (awaits the
-    /// map; on native it polls the device until then).
+    /// The last [`Reduction::request`]'s totals, as a future: in a browser it awaits the map;
+    /// on native it blocks in `device.poll` until the GPU is done.
     ///
     /// # Errors
     /// As [`Reduction::run`]; [`GpuError::Readback`] when nothing was requested.

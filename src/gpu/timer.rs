@@ -56,8 +56,8 @@ pub struct StepTimer {
     slots: Vec<Slot>,
     /// Nanoseconds per timestamp tick ([`wgpu::Queue::get_timestamp_period`]).
     period: f64,
-    /// Collected since the last [`StepTimer::take`]: (tag, nanoseconds, steps).
-    done: Vec<(u32, f64, u64)>,
+    /// Collected since the last [`StepTimer::take`]: nanoseconds and steps, per tag.
+    done: Vec<(f64, u64)>,
 }
 
 impl StepTimer {
@@ -168,7 +168,12 @@ impl StepTimer {
                     // A span whose end is not after its beginning (a driver that wrote no
                     // timestamps, or a wrapped counter) is dropped rather than reported as 0.
                     if ticks[1] > ticks[0] && *steps > 0 {
-                        self.done.push((*tag, (ticks[1] - ticks[0]) as f64 * self.period, *steps as u64));
+                        let t = *tag as usize;
+                        if self.done.len() <= t {
+                            self.done.resize(t + 1, (0.0, 0));
+                        }
+                        self.done[t].0 += (ticks[1] - ticks[0]) as f64 * self.period;
+                        self.done[t].1 += *steps as u64;
                     }
                 }
                 _ => {}
@@ -177,17 +182,12 @@ impl StepTimer {
         }
     }
 
-    /// The mean GPU time per step of the spans tagged `tag` collected since the last call (others
-    /// are dropped), or `None` when none arrived.
+    /// The mean GPU time per step of the spans tagged `tag` collected since the last call (those
+    /// of other tags are dropped), or `None` when none arrived.
     pub fn take(&mut self, tag: u32) -> Option<GpuTime> {
         self.poll();
-        let (mut ns, mut steps) = (0.0, 0);
-        for (t, n, s) in self.done.drain(..) {
-            if t == tag {
-                ns += n;
-                steps += s;
-            }
-        }
+        let (ns, steps) = self.done.get(tag as usize).copied().unwrap_or((0.0, 0));
+        self.done.clear();
         (steps > 0).then(|| GpuTime { per_step_ns: ns / steps as f64, steps })
     }
 }

@@ -199,7 +199,8 @@ impl AnyModel {
         pollster::block_on(self.stats_async())
     }
 
-    /// [`AnyModel::stats`] without blocking (what a browser uses).
+    /// [`AnyModel::stats`] as a future (what a browser uses; on native it blocks in
+    /// `device.poll`).
     ///
     /// # Errors
     /// As [`AnyModel::stats`].
@@ -231,6 +232,16 @@ impl AnyModel {
         }
     }
 
+    /// Whether statistics were asked for and not yet collected: `false` after they were, and
+    /// for a model made since the request (a reset, a load), which has nothing to collect.
+    pub fn stats_requested(&self) -> bool {
+        match &self.sim {
+            Sim::Water(s) => s.stats_requested(),
+            Sim::Smoke(s) => s.stats_requested(),
+            Sim::Gas(s) => s.stats_requested(),
+        }
+    }
+
     /// The statistics of the last [`AnyModel::request_stats`] if they have arrived (`None`: not
     /// yet, or none requested). Never waits.
     ///
@@ -244,7 +255,8 @@ impl AnyModel {
         })
     }
 
-    /// [`AnyModel::read_state`] without blocking (what a browser uses).
+    /// [`AnyModel::read_state`] as a future (what a browser uses; on native it blocks in
+    /// `device.poll`).
     ///
     /// # Errors
     /// As [`AnyModel::read_state`].

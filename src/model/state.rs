@@ -213,12 +213,26 @@ impl AnyState {
         params: &ModelParams,
     ) -> Result<Self, SceneError> {
         let kind = params.kind();
-        let colours = if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources };
         let scene = match source {
             SceneSource::Preset(name) if name == "plume" => Scene::plume(size.0, size.1, params.splat_radius(size.0))?,
-            _ => Scene::load(source, size, seed, colours)?,
+            _ => Scene::load(source, size, seed, Self::colours(kind))?,
         };
         Ok(Self::from_scene(kind, &scene, params))
+    }
+
+    /// The state `params`' model starts in from a PNG scene's bytes (a file picked or dropped in
+    /// a browser); `name` is what errors call it.
+    ///
+    /// # Errors
+    /// As [`Scene::from_png_bytes`].
+    pub fn from_png_bytes(name: &Path, bytes: &[u8], params: &ModelParams) -> Result<Self, SceneError> {
+        let kind = params.kind();
+        Ok(Self::from_scene(kind, &Scene::from_png_bytes(name, bytes, Self::colours(kind))?, params))
+    }
+
+    /// The PNG colours a model reads: red sources only where the model has sources.
+    fn colours(kind: ModelKind) -> Colours {
+        if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources }
     }
 
     /// Reads a state saved by eddy (or written by NumPy with the same arrays), with the step it

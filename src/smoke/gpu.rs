@@ -850,11 +850,14 @@ impl GpuSmoke {
         pollster::block_on(self.stats_async())
     }
 
-    /// [`GpuSmoke::stats`] without blocking.
+    /// [`GpuSmoke::stats`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuSmoke::stats`].
     pub async fn stats_async(&self) -> Result<SmokeStats, GpuError> {
+        self.stats.settle(&self.device).await;
+        self.residual.settle(&self.device).await;
         self.request_stats();
         let totals = self.stats.finish(&self.device).await?;
         let norms = self.residual.finish(&self.device).await?;
@@ -891,6 +894,11 @@ impl GpuSmoke {
                 self.residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0)
             }
         }
+    }
+
+    /// Whether statistics were asked for and not yet collected (`false`: ask again).
+    pub fn stats_requested(&self) -> bool {
+        self.stats.is_requested() || self.residual.is_requested()
     }
 
     /// The statistics of the last [`GpuSmoke::request_stats`] once both reductions have arrived
@@ -947,53 +955,40 @@ impl GpuSmoke {
         }
     }
 
-    /// The state read back without blocking; masks are the ones last uploaded.
+    /// The state read back, as a future (on native it blocks in `device.poll`); masks are the
+    /// ones last uploaded.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
-        self.state_reader().await
+        let fields = self.state_fields();
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        assemble(&self.device, &self.queue, fields.as_slice(), (self.width, self.height), masks).await
     }
 
     /// A reader of the state as it is now, which borrows nothing (see
     /// [`crate::water::GpuWater::state_reader`]).
     pub fn state_reader(&self) -> impl Future<Output = Result<SmokeState, GpuError>> + 'static {
-        let (w, h) = (self.width as usize, self.height as usize);
-        let f = &self.fields;
-        // Velocity (rg32float) twice on the collocated grid, u and v on the staggered one.
-        let (collocated, a, b, p) = match &self.pipeline {
-            Pipeline::Collocated(_) => (true, f.velocity.current(), f.velocity.current(), f.pressure.current()),
-            Pipeline::Staggered(st) => (false, st.fields.u.current(), st.fields.v.current(), st.solver.pressure()),
-        };
-        let fields = [a, b, p, f.dye.current(), f.temperature.current(), f.density.current(), &f.divergence];
-        let [a, b, p, dye, temperature, density, divergence] = gpu::snapshot(&self.device, &self.queue, fields);
+        let copies = gpu::snapshot_all(&self.device, &self.queue, &self.state_fields());
         let (device, queue) = (self.device.clone(), self.queue.clone());
-        let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        let size = (self.width, self.height);
         async move {
-            let scalar = |t| gpu::read_r32float_async(&device, &queue, t);
-            let (velocity_x, velocity_y) = if collocated {
-                let v: Vec<[f32; 2]> =
-                    bytemuck::pod_collect_to_vec(&gpu::read_texture_async(&device, &queue, &a, 8).await?);
-                let component = |k: usize| Grid::from_vec(w, h, v.iter().map(|t| t[k]).collect()).expect("size");
-                (component(0), component(1))
-            } else {
-                (scalar(&a).await?, scalar(&b).await?)
-            };
-            let texels: Vec<[f32; 4]> =
-                bytemuck::pod_collect_to_vec(&gpu::read_texture_async(&device, &queue, &dye, 16).await?);
-            let channel = |k: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[k]).collect()).expect("size");
-            Ok(SmokeState {
-                dye: [channel(0), channel(1), channel(2)],
-                velocity_x,
-                velocity_y,
-                temperature: scalar(&temperature).await?,
-                density: scalar(&density).await?,
-                pressure: scalar(&p).await?,
-                divergence: scalar(&divergence).await?,
-                solid,
-                source,
-            })
+            let fields: Vec<&wgpu::Texture> = copies.iter().collect();
+            assemble(&device, &queue, &fields, size, masks).await
         }
+    }
+
+    /// The textures [`assemble`] reads: velocity (`rg32float`) on the collocated grid, or u and
+    /// v; then pressure, dye, temperature, density, divergence.
+    fn state_fields(&self) -> Vec<&wgpu::Texture> {
+        let f = &self.fields;
+        let mut fields = match &self.pipeline {
+            Pipeline::Collocated(_) => vec![f.velocity.current(), f.pressure.current()],
+            Pipeline::Staggered(st) => vec![st.fields.u.current(), st.fields.v.current(), st.solver.pressure()],
+        };
+        fields.extend([f.dye.current(), f.temperature.current(), f.density.current(), &f.divergence]);
+        fields
     }
 
     /// The cell-centre velocity texture (`rg32float`, cells per time unit, y down; face means
@@ -1102,4 +1097,40 @@ impl crate::Simulation for GpuSmoke {
     fn steps_done(&self) -> u64 {
         self.steps
     }
+}
+
+/// The smoke state from [`GpuSmoke::state_fields`]' textures (or copies of them) and the masks.
+async fn assemble(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    fields: &[&wgpu::Texture],
+    (w, h): (u32, u32),
+    (solid, source): (Grid<u8>, Grid<u8>),
+) -> Result<SmokeState, GpuError> {
+    let (w, h) = (w as usize, h as usize);
+    let scalar = |t| gpu::read_r32float_async(device, queue, t);
+    let (velocity_x, velocity_y, rest) = if fields.len() == 6 {
+        let v: Vec<[f32; 2]> =
+            bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, fields[0], 8).await?);
+        let component = |k: usize| Grid::from_vec(w, h, v.iter().map(|t| t[k]).collect()).expect("size");
+        (component(0), component(1), &fields[1..])
+    } else {
+        (scalar(fields[0]).await?, scalar(fields[1]).await?, &fields[2..])
+    };
+    let [pressure, dye, temperature, density, divergence] = rest else {
+        unreachable!("state_fields gives pressure, dye, temperature, density, divergence last")
+    };
+    let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, dye, 16).await?);
+    let channel = |k: usize| Grid::from_vec(w, h, texels.iter().map(|t| t[k]).collect()).expect("size");
+    Ok(SmokeState {
+        dye: [channel(0), channel(1), channel(2)],
+        velocity_x,
+        velocity_y,
+        temperature: scalar(temperature).await?,
+        density: scalar(density).await?,
+        pressure: scalar(pressure).await?,
+        divergence: scalar(divergence).await?,
+        solid,
+        source,
+    })
 }

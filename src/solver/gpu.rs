@@ -370,7 +370,8 @@ impl ResidualStats {
         pollster::block_on(self.norms_async(device, queue, pressure, rhs, solid, rhs_scale))
     }
 
-    /// [`ResidualStats::norms`] without blocking.
+    /// [`ResidualStats::norms`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`ResidualStats::norms`].
@@ -383,8 +384,19 @@ impl ResidualStats {
         solid: &wgpu::TextureView,
         rhs_scale: f32,
     ) -> Result<(f64, f64), GpuError> {
+        self.settle(device).await;
         self.request(device, queue, pressure, rhs, solid, rhs_scale);
         self.finish(device).await
+    }
+
+    /// Waits out a request in flight ([`gpu::Reduction::settle`]).
+    pub async fn settle(&self, device: &wgpu::Device) {
+        self.reduction.settle(device).await;
+    }
+
+    /// Whether norms were asked for and not yet collected.
+    pub fn is_requested(&self) -> bool {
+        self.reduction.is_requested()
     }
 
     /// Submits [`ResidualStats::norms`]' reduction without waiting.

@@ -11,8 +11,8 @@
 //! strokes. With `frames` it quits after that many frames, saving what the window showed (panel
 //! included) to `screenshot`.
 //!
-//! The viewer never waits for the GPU: statistics are asked for in one frame and read in a later
-//! one. So it also runs in a browser (wasm32, `web/`): there the device opens asynchronously,
+//! The viewer's statistics are asked for in one frame and read in a later one, and its frames
+//! never wait for a readback in a browser. So it also runs there (wasm32, `web/`): there the device opens asynchronously,
 //! files come from the page's picker or a drop and saves are downloads (`web.rs`), while the
 //! desktop's files, screenshots and GIFs live in `files.rs`.
 
@@ -805,12 +805,13 @@ impl Live {
     }
 
     /// Asks for the statistics (a GPU reduction) every half second, and reads them in a later
-    /// frame once they arrive: the viewer never waits for the GPU (a browser cannot). Pauses on
+    /// frame once they arrive, without waiting (a browser cannot wait). Pauses on
     /// a non-finite value and says so.
     fn statistics(&mut self) -> Result<(), Error> {
         if let Some(kind) = self.stats_pending {
-            if kind != self.session.current() {
-                // Asked of a model since switched away from: its next request starts afresh.
+            if kind != self.session.current() || !self.session.model_ref().stats_requested() {
+                // Asked of a model since switched away from (its next request starts afresh), or
+                // of one since rebuilt (a reset, a load): ask again.
                 self.stats_pending = None;
                 return Ok(());
             }

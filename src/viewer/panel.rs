@@ -182,9 +182,7 @@ impl History {
         samples.push_back(sample);
         self.line[i] = line;
     }
-}
 
-impl History {
     /// The last sample of `kind`, if any.
     pub fn last(&self, kind: ModelKind) -> Option<&Sample> {
         self.samples[slot(kind)].back()

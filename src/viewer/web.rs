@@ -4,8 +4,7 @@
 
 use super::{App, Error, Live, Opened, connect};
 use crate::gpu::{Gpu, GpuError};
-use crate::model::{AnyState, ModelKind};
-use crate::scene::{Colours, Scene};
+use crate::model::AnyState;
 use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
@@ -17,6 +16,8 @@ thread_local! {
     static INBOX: RefCell<Vec<(String, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
     /// What a background task (a save) has to say, shown at the next frame.
     static SAID: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The object URL of the last download.
+    static LAST_URL: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The viewer's window, to wake it when a file or a message arrives.
     static WINDOW: RefCell<Option<std::sync::Arc<winit::window::Window>>> = const { RefCell::new(None) };
 }
@@ -56,7 +57,10 @@ fn download(name: &str, bytes: &[u8]) -> Result<(), Error> {
     a.set_href(&url);
     a.set_download(name);
     a.click();
-    web_sys::Url::revoke_object_url(&url).map_err(js)?;
+    // Revoked at the next download, not now: some browsers read the URL after click() returns.
+    if let Some(old) = LAST_URL.with(|u| u.borrow_mut().replace(url)) {
+        let _ = web_sys::Url::revoke_object_url(&old);
+    }
     Ok(())
 }
 
@@ -237,10 +241,8 @@ impl Live {
                 Ok(format!("loaded {name} ({}, step {step})", state.kind()))
             })
         } else {
-            let kind = self.session.current();
-            let colours = if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources };
-            Scene::from_png_bytes(path, &bytes, colours).map_err(Error::from).and_then(|scene| {
-                let state = AnyState::from_scene(kind, &scene, &self.session.model_ref().params());
+            let params = self.session.model_ref().params();
+            AnyState::from_png_bytes(path, &bytes, &params).map_err(Error::from).and_then(|state| {
                 self.session.replace(&state, 0)?;
                 Ok(format!("loaded the scene {name}"))
             })

@@ -336,7 +336,8 @@ impl GpuWater {
         pollster::block_on(self.read_mass_async())
     }
 
-    /// [`GpuWater::read_mass`] without blocking.
+    /// [`GpuWater::read_mass`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
@@ -344,17 +345,20 @@ impl GpuWater {
         gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
     }
 
-    /// The state read back without blocking: mass, and the solid mask last uploaded.
+    /// The state read back, as a future (on native it blocks in `device.poll`): mass, and the
+    /// solid mask last uploaded.
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
     pub async fn read_state_async(&self) -> Result<WaterState, GpuError> {
-        self.state_reader().await
+        let mass = gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await?;
+        Ok(WaterState { mass, solid: self.solid_mask.clone() })
     }
 
     /// A reader of the state as it is now, which borrows nothing: the fields are copied on the
     /// GPU at once ([`gpu::snapshot`]) and read back when the future is awaited (a browser's
-    /// save runs it as a task while the model runs on).
+    /// save runs it as a task while the model runs on). The copy costs the state's size in GPU
+    /// memory while it lasts; [`GpuWater::read_state_async`] reads the fields themselves.
     pub fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
         let [mass] = gpu::snapshot(&self.device, &self.queue, [self.mass.current()]);
         let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
@@ -372,11 +376,13 @@ impl GpuWater {
         pollster::block_on(self.stats_async())
     }
 
-    /// [`GpuWater::stats`] without blocking.
+    /// [`GpuWater::stats`] as a future: in a browser it awaits the GPU; on native it blocks in
+    /// `device.poll` (see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
     pub async fn stats_async(&self) -> Result<WaterStats, GpuError> {
+        self.stats.settle(&self.device).await;
         self.request_stats();
         Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
     }
@@ -390,6 +396,11 @@ impl GpuWater {
             wgpu::BindingResource::TextureView(&self.solid_view),
         ];
         self.stats.request(&self.device, &self.queue, &resources);
+    }
+
+    /// Whether statistics were asked for and not yet collected (`false`: ask again).
+    pub fn stats_requested(&self) -> bool {
+        self.stats.is_requested()
     }
 
     /// The statistics of the last [`GpuWater::request_stats`] if they have arrived (`None`: not

@@ -1,6 +1,8 @@
 //! eddy's viewer in a browser page: [`start`] runs when the page loads the module
 //! (`web/index.html`). The query string picks what opens: `?model=water|smoke|gas` (default
 //! water) and `?size=WxH` (cells; default 160x100), e.g. `index.html?model=smoke&size=192x128`.
+//! Only for wasm32 (`web/build.sh`); on other targets the crate is empty.
+#![cfg(target_arch = "wasm32")]
 
 use eddy::model::{ModelKind, ModelParams, SessionOptions, Start};
 use eddy::scene::SceneSource;
