@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 pub struct Npz {
     path: PathBuf,
     sink: Sink,
-    zip: npyz::npz::NpzWriter<Box<dyn WriteSeek>>,
+    zip: npyz::npz::NpzWriter<Box<dyn WriteSeek + Send>>,
 }
 
 /// Where an archive goes: a temporary file renamed at the end, or memory (a browser's download).
@@ -34,11 +34,17 @@ impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
 
 /// An in-memory archive the writer and [`Npz::finish_bytes`] share.
 #[derive(Clone, Default)]
-struct Shared(std::rc::Rc<std::cell::RefCell<std::io::Cursor<Vec<u8>>>>);
+struct Shared(std::sync::Arc<std::sync::Mutex<std::io::Cursor<Vec<u8>>>>);
+
+impl Shared {
+    fn cursor(&self) -> std::sync::MutexGuard<'_, std::io::Cursor<Vec<u8>>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
 
 impl std::io::Write for Shared {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().write(buf)
+        self.cursor().write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
@@ -47,7 +53,7 @@ impl std::io::Write for Shared {
 
 impl std::io::Seek for Shared {
     fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        self.0.borrow_mut().seek(pos)
+        self.cursor().seek(pos)
     }
 }
 
@@ -61,7 +67,7 @@ impl Npz {
     pub fn create(path: &Path) -> Result<Self, SceneError> {
         let partial = partial(path)?;
         let file = partial.file.try_clone().map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
-        let zip = npyz::npz::NpzWriter::new(Box::new(std::io::BufWriter::new(file)) as Box<dyn WriteSeek>);
+        let zip = npyz::npz::NpzWriter::new(Box::new(std::io::BufWriter::new(file)) as Box<dyn WriteSeek + Send>);
         Ok(Self { path: path.to_path_buf(), sink: Sink::File(partial), zip })
     }
 
@@ -69,7 +75,7 @@ impl Npz {
     /// a download); `name` is what errors call it.
     pub fn in_memory(name: &Path) -> Self {
         let shared = Shared::default();
-        let zip = npyz::npz::NpzWriter::new(Box::new(shared.clone()) as Box<dyn WriteSeek>);
+        let zip = npyz::npz::NpzWriter::new(Box::new(shared.clone()) as Box<dyn WriteSeek + Send>);
         Self { path: name.to_path_buf(), sink: Sink::Memory(shared), zip }
     }
 
@@ -156,7 +162,7 @@ impl Npz {
         let writer = self.zip.zip_writer().finish().map_err(|e| self.io(std::io::Error::other(e)))?;
         drop(writer);
         match self.sink {
-            Sink::Memory(shared) => Ok(std::mem::take(shared.0.borrow_mut().get_mut())),
+            Sink::Memory(shared) => Ok(std::mem::take(shared.cursor().get_mut())),
             Sink::File(_) => Err(self.io(std::io::Error::other("a file archive is finished with finish()"))),
         }
     }
@@ -165,7 +171,7 @@ impl Npz {
 /// Reads `(H, W)` arrays from a NumPy `.npz` archive.
 pub struct NpzReader {
     path: PathBuf,
-    archive: npyz::npz::NpzArchive<Box<dyn ReadSeek>>,
+    archive: npyz::npz::NpzArchive<Box<dyn ReadSeek + Send>>,
 }
 
 impl NpzReader {
@@ -192,7 +198,7 @@ impl NpzReader {
         Self::new(name.to_path_buf(), Box::new(std::io::Cursor::new(bytes)))
     }
 
-    fn new(p: PathBuf, reader: Box<dyn ReadSeek>) -> Result<Self, SceneError> {
+    fn new(p: PathBuf, reader: Box<dyn ReadSeek + Send>) -> Result<Self, SceneError> {
         let archive = npyz::npz::NpzArchive::new(reader).map_err(|e| match e.kind() {
             std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
             _ => SceneError::Io { path: p.clone(), source: e },

@@ -69,8 +69,8 @@ fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
-/// The identifier ending just before `end` (skipping spaces), if any.
-fn ident_before(source: &str, end: usize) -> Option<&str> {
+/// The identifier ending just before `end` (skipping spaces), if any, and where it starts.
+fn ident_before(source: &str, end: usize) -> Option<(usize, &str)> {
     let b = source.as_bytes();
     let mut e = end;
     while e > 0 && b[e - 1].is_ascii_whitespace() {
@@ -80,7 +80,7 @@ fn ident_before(source: &str, end: usize) -> Option<&str> {
     while s > 0 && is_ident(b[s - 1]) {
         s -= 1;
     }
-    (s < e).then(|| &source[s..e])
+    (s < e).then(|| (s, &source[s..e]))
 }
 
 /// The index of the `)` that closes the `(` at `open`.
@@ -139,8 +139,8 @@ pub fn sampled_reads(source: &str) -> String {
         let i = at + k;
         let colon = source[..i].trim_end();
         if let Some(before) = colon.strip_suffix(':')
-            && let Some(name) = ident_before(before, before.len())
-            && ident_before(before, before.len() - name.len()) == Some("var")
+            && let Some((start, name)) = ident_before(before, before.len())
+            && ident_before(before, start).map(|(_, w)| w) == Some("var")
             && read_type_at(source, i).is_some()
         {
             globals.push(name.to_string());
@@ -239,7 +239,7 @@ mod tests {
     fn read_only_storage_becomes_sampled_and_loads_gain_a_level() {
         let src = "\
 @group(0) @binding(1) var a: texture_storage_2d<r32float, read>;
-@group(0) @binding(2) var bits: texture_storage_2d<r32uint, read>;
+@group(0) @binding(2) var bits : texture_storage_2d<r32uint, read>;
 @group(0) @binding(3) var out: texture_storage_2d<r32float, write>;
 @group(0) @binding(4) var u: texture_storage_2d<r32float, read_write>;
 // textureLoad(a, p) in a comment stays
@@ -257,7 +257,7 @@ fn main() {
         let got = sampled_reads(src);
         let want = "\
 @group(0) @binding(1) var a: texture_2d<f32>;
-@group(0) @binding(2) var bits: texture_2d<u32>;
+@group(0) @binding(2) var bits : texture_2d<u32>;
 @group(0) @binding(3) var out: texture_storage_2d<r32float, write>;
 @group(0) @binding(4) var u: texture_storage_2d<r32float, read_write>;
 // textureLoad(a, p) in a comment stays
