@@ -46,7 +46,7 @@ use winit::window::{Window, WindowId};
 
 pub use crate::model::Start;
 
-/// Largest initial window side, pixels.
+/// Largest initial window side, points (pixels at a scale factor of 1).
 #[cfg(not(target_arch = "wasm32"))]
 const MAX_WINDOW: u32 = 1600;
 /// The panel's width at start, points.
@@ -363,8 +363,8 @@ fn initial_size(event_loop: &ActiveEventLoop, o: &ViewerOptions) -> PhysicalSize
     let screen = monitor.as_ref().map(|m| m.size()).unwrap_or(PhysicalSize::new(MAX_WINDOW, MAX_WINDOW));
     let dpi = monitor.as_ref().map_or(1.0, |m| m.scale_factor()) as f32;
     let panel = if o.panel { PANEL_WIDTH * dpi } else { 0.0 };
-    let max_w = (screen.width as f32 * 0.9).min(MAX_WINDOW as f32) - panel;
-    let max_h = (screen.height as f32 * 0.9).min(MAX_WINDOW as f32);
+    let max_w = (screen.width as f32 * 0.9).min(MAX_WINDOW as f32 * dpi) - panel;
+    let max_h = (screen.height as f32 * 0.9).min(MAX_WINDOW as f32 * dpi);
     let (pw, ph) = ((w as u32 * o.scale) as f32 * dpi, (h as u32 * o.scale) as f32 * dpi);
     let fit = (max_w / pw).min(max_h / ph).min(1.0);
     // Tall enough for the panel's first sections, whatever the grid's aspect.
