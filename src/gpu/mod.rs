@@ -247,7 +247,10 @@ impl Requirements {
         }
         let have = adapter.limits().max_storage_textures_per_shader_stage;
         if have < self.storage_textures_per_stage {
-            lacks.push(format!("{} storage textures per pass (it allows {have})", self.storage_textures_per_stage));
+            lacks.push(format!(
+                "{} storage textures written by one pass (it allows {have} per stage)",
+                self.storage_textures_per_stage
+            ));
         }
         lacks
     }

@@ -40,11 +40,8 @@ impl Live {
     /// says why.
     pub(super) fn load(&mut self, path: &Path) {
         let is_npz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npz"));
-        let result: Result<String, Error> = if is_npz {
-            AnyState::load_npz(path, None).map_err(Error::from).and_then(|(state, step)| {
-                self.session.replace(&state, step)?;
-                Ok(format!("loaded {} ({}, step {step})", path.display(), state.kind()))
-            })
+        let result = if is_npz {
+            self.take_state(&path.display(), AnyState::load_npz(path, None))
         } else {
             let size = self.controls.size;
             self.session
@@ -52,11 +49,7 @@ impl Live {
                 .map(|_| format!("loaded the scene {}", path.display()))
                 .map_err(Into::into)
         };
-        self.controls.notice = match result {
-            Ok(said) => said,
-            Err(e) => format!("{e} (the simulation goes on)"),
-        };
-        eprintln!("{}", self.controls.notice);
+        self.say_loaded(result);
     }
 
     pub(super) fn save(&mut self, path: &Path) -> Result<(), Error> {

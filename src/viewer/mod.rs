@@ -11,10 +11,10 @@
 //! strokes. With `frames` it quits after that many frames, saving what the window showed (panel
 //! included) to `screenshot`.
 //!
-//! The viewer's statistics are asked for in one frame and read in a later one, and its frames
-//! never wait for a readback in a browser. So it also runs there (wasm32, `web/`): there the device opens asynchronously,
-//! files come from the page's picker or a drop and saves are downloads (`web.rs`), while the
-//! desktop's files, screenshots and GIFs live in `files.rs`.
+//! The viewer's statistics are asked for in one frame and read in a later one, and in a browser
+//! its frames never wait for a readback. So it also runs there (wasm32, `web/`): the device
+//! opens asynchronously, files come from the page's picker or a drop and saves are downloads
+//! (`web.rs`), while the desktop's files, screenshots and GIFs live in `files.rs`.
 
 pub mod controls;
 #[cfg(not(target_arch = "wasm32"))]
@@ -576,6 +576,27 @@ impl Live {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Makes a loaded `.npz` state current (its model becomes the current one); says what was
+    /// loaded, named `name`.
+    fn take_state(
+        &mut self,
+        name: &dyn std::fmt::Display,
+        loaded: Result<(crate::model::AnyState, u64), crate::scene::SceneError>,
+    ) -> Result<String, Error> {
+        let (state, step) = loaded?;
+        self.session.replace(&state, step)?;
+        Ok(format!("loaded {name} ({}, step {step})", state.kind()))
+    }
+
+    /// Shows how a load went in the panel and the terminal; on error the simulation goes on.
+    fn say_loaded(&mut self, result: Result<String, Error>) {
+        self.controls.notice = match result {
+            Ok(said) => said,
+            Err(e) => format!("{e} (the simulation goes on)"),
+        };
+        eprintln!("{}", self.controls.notice);
     }
 
     /// Switches to the next model after the current one (in [`ModelKind::ALL`]'s order) that

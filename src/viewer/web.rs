@@ -235,11 +235,8 @@ impl Live {
     /// on error the running simulation stays and the panel says why.
     fn load_bytes(&mut self, name: &str, bytes: Vec<u8>) {
         let path = Path::new(name);
-        let result: Result<String, Error> = if name.to_ascii_lowercase().ends_with(".npz") {
-            AnyState::load_npz_bytes(path, bytes, None).map_err(Error::from).and_then(|(state, step)| {
-                self.session.replace(&state, step)?;
-                Ok(format!("loaded {name} ({}, step {step})", state.kind()))
-            })
+        let result = if name.to_ascii_lowercase().ends_with(".npz") {
+            self.take_state(&name, AnyState::load_npz_bytes(path, bytes, None))
         } else {
             let params = self.session.model_ref().params();
             AnyState::from_png_bytes(path, &bytes, &params).map_err(Error::from).and_then(|state| {
@@ -247,10 +244,7 @@ impl Live {
                 Ok(format!("loaded the scene {name}"))
             })
         };
-        self.controls.notice = match result {
-            Ok(said) => said,
-            Err(e) => format!("{e} (the simulation goes on)"),
-        };
+        self.say_loaded(result);
         self.dirty = true;
     }
 }
