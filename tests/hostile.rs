@@ -259,10 +259,19 @@ fn hostile_input_table() {
     headless.remove.extend(["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]);
     rows.push(headless);
 
+    let tmp = format!("{}/", dir.path().display());
     let mut failures = Vec::new();
     for r in &rows {
         let o = eddy(&r.args, &r.env, &r.remove);
         let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        // The table as a person reads it (`cargo test --test hostile -- --nocapture`): the
+        // command without the temporary folder, its exit status and its error line.
+        let shown: Vec<String> = r.args.iter().map(|a| a.replace(&tmp, "")).collect();
+        let said = stderr.lines().find(|l| l.starts_with("eddy: error: ")).unwrap_or("");
+        let env: String = r.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+        let unset: String = r.remove.iter().map(|k| format!("-u {k} ")).collect();
+        let code = o.status.code().map_or("signal".to_string(), |c| c.to_string());
+        println!("{unset}{env}eddy {} | {code} | {}", shown.join(" "), said.replace(&tmp, ""));
         let mut problems = Vec::new();
         if o.status.code() != Some(r.code) {
             problems.push(format!("exit {:?}, expected {}", o.status.code(), r.code));
