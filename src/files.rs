@@ -111,7 +111,12 @@ pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
     if dir.exists() && !dir.is_dir() {
         return Err(io(std::io::Error::other("is a file, not a folder")));
     }
-    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        io(std::io::Error::new(
+            e.kind(),
+            format!("cannot create this folder ({}); give a folder you can write", e.kind()),
+        ))
+    })?;
     tempfile::Builder::new()
         .prefix(PARTIAL_PREFIX)
         .tempfile_in(dir)

@@ -191,7 +191,7 @@ impl Script {
     /// # Errors
     /// As [`Self::load`], without the file name.
     pub fn parse(text: &str, mode: Option<ModelKind>) -> Result<Self, String> {
-        let raw: RawScript = toml::from_str(text).map_err(|e| e.to_string().replace('\n', " ").trim().to_string())?;
+        let raw: RawScript = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         let model = |name: &str| {
             ModelKind::from_name(name).ok_or_else(|| {
                 let names: Vec<_> = ModelKind::ALL.iter().map(|k| k.name()).collect();
@@ -413,6 +413,22 @@ impl Player {
     }
 }
 
+/// A TOML error as one line: ``line L, column C (`the line`): what`` (toml's own text spans
+/// several lines, with the source line and a caret under it).
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let what = e.message().trim().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let source: String = text.lines().nth(line - 1).unwrap_or("").trim().chars().take(60).collect();
+            format!("line {line}, column {column} (`{source}`): {what}")
+        }
+        None => what,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -469,7 +485,7 @@ mod tests {
             ("[[action]]\nat = 0\nteleport = true", "unknown field"),
             ("size = [0, 10]", "each side"),
             ("mode = \"smoke\"\n[[action]]\nat = 0\nset = { dt = 99 }", "dt"),
-            ("[[action]]\nat = -1\nreset = true", "at"),
+            ("[[action]]\nat = -1\nreset = true", "line 2, column 6 (`at = -1`): invalid value"),
             ("not toml at all [", "expected"),
         ] {
             let e = Script::parse(text, None).unwrap_err();

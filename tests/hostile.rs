@@ -135,13 +135,21 @@ fn hostile_input_table() {
         row(&["run", "--steps", "5000", "--save", &dirpath], 2, "is a directory"),
         row(&["run", "--steps", "5", "--save", "/proc/eddy-test.npz"], 2, "cannot create files in its folder"),
         row(&["run", "--steps", "5", "--save", "/dev/full"], 2, "not a regular file"),
-        row(&["run", "--steps", "5", "--frames", "/proc/eddy-frames"], 2, "--frames: /proc/eddy-frames"),
+        row(
+            &["run", "--steps", "5", "--frames", "/proc/eddy-frames"],
+            2,
+            "/proc/eddy-frames: cannot create this folder",
+        ),
         row(&["view", "--frames", "1", "--screenshot", &dirpath], 2, "is a directory"),
         // Scripts, GIFs and colour maps (issue 11): refused before the first step.
         row(&["run", "--script", &d("missing.toml")], 2, "cannot read script"),
         row(&["run", "--script", &d("bad-param.toml")], 2, "water has no parameter \"dt\""),
         row(&["run", "--script", &d("backwards.toml")], 2, "before the one above it"),
-        row(&["run", "--script", &d("not-toml.toml")], 2, "not-toml.toml: "),
+        row(
+            &["run", "--script", &d("not-toml.toml")],
+            2,
+            "not-toml.toml: line 1, column 14 (`bad-param = [`): unclosed array",
+        ),
         row(&["view", "--script", &d("writes-dir.toml")], 2, "the script writes"),
         row(&["run", "--steps", "5", "--gif", &dirpath], 2, "is a directory"),
         row(&["run", "--steps", "5", "--gif", &d("frames.png")], 2, "give a path ending in .gif"),

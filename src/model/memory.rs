@@ -108,10 +108,24 @@ fn human_pair(a: u64, b: u64) -> (String, String) {
 /// grid that passes every check.
 pub fn check(
     kind: ModelKind,
-    (width, height): (usize, usize),
+    size: (usize, usize),
     extras: Extras,
     info: Option<&wgpu::AdapterInfo>,
     limits: &wgpu::Limits,
+) -> Result<Estimate, GpuError> {
+    let unified = info.filter(|i| i.device_type == wgpu::DeviceType::Cpu).map(|i| i.name.as_str());
+    check_against(kind, size, extras, unified, limits, available_host_memory())
+}
+
+/// [`check`] with the machine's available memory given (`None`: unknown, not checked), and
+/// `unified` the name of an adapter that keeps its GPU memory in the machine's (`None`: its own).
+fn check_against(
+    kind: ModelKind,
+    (width, height): (usize, usize),
+    extras: Extras,
+    unified: Option<&str>,
+    limits: &wgpu::Limits,
+    available: Option<u64>,
 ) -> Result<Estimate, GpuError> {
     let e = estimate(kind, width, height, extras);
     // The largest square grid whose `per_cell` bytes fit `budget` (with the fixed bytes: about).
@@ -127,16 +141,15 @@ pub fn check(
             format!("the adapter allows {has} in one resource (99% of its max_buffer_size)"),
         ));
     }
-    if let Some(available) = available_host_memory() {
-        let unified = info.filter(|i| i.device_type == wgpu::DeviceType::Cpu);
+    if let Some(available) = available {
         let needed = e.host + if unified.is_some() { e.gpu } else { 0 };
         let per_cell = e.host_per_cell + if unified.is_some() { e.gpu_per_cell } else { 0 };
         let fixed = needed - per_cell * (width as u64 * height as u64);
         fits = fits.min(side(per_cell, available as f64 * 0.9 - fixed as f64));
         if needed > available && problem.is_none() {
             let (needs, has) = human_pair(needed, available);
-            let has = if let Some(info) = unified {
-                format!("this machine has {has} available, and {} keeps GPU memory in it", info.name)
+            let has = if let Some(name) = unified {
+                format!("this machine has {has} available, and {name} keeps GPU memory in it")
             } else {
                 format!("this machine has {has} available")
             };
@@ -167,5 +180,38 @@ mod tests {
         assert!((38.5e9..38.8e9).contains(&(e.gpu as f64)), "{}", human(e.gpu));
         let w = estimate(ModelKind::Water, 16384, 16384, Extras::default());
         assert_eq!(w.largest_texture, 16384 * 16384 * 16);
+    }
+
+    /// A grid whose state does not fit the machine is refused with one line naming both
+    /// amounts, and the grid the line suggests passes the same check (while one a tenth wider
+    /// does not): the suggestion is an answer, not a guess.
+    #[test]
+    fn a_grid_too_large_for_the_machine_is_refused_with_a_grid_that_fits() {
+        // lavapipe's one-resource limit, far above the 1 GB the machine is given here.
+        let limits = wgpu::Limits { max_buffer_size: (1 << 31) - 1, ..wgpu::Limits::default() };
+        let cpu = Some("llvmpipe");
+        let available = Some(1_000_000_000);
+        let refused = check_against(ModelKind::Smoke, (4096, 4096), Extras::default(), cpu, &limits, available);
+        let Err(e @ GpuError::TooLarge { .. }) = refused else { panic!("{refused:?}") };
+        let line = e.to_string();
+        println!("{line}");
+        assert!(!line.contains('\n') && line.starts_with("smoke at 4096x4096 needs about "), "{line}");
+        let GpuError::TooLarge { what, needs, has, fits } = e else { unreachable!() };
+        assert_eq!(what, "smoke at 4096x4096");
+        // 4096^2 cells x (144 GPU + 2 x host) bytes: more than 2.4 GB.
+        assert!(needs.starts_with("about ") && needs.ends_with(" GB"), "{needs}");
+        assert!(has.contains("1.0 GB available") && has.contains("llvmpipe keeps GPU memory"), "{has}");
+        let side: usize = fits.split('x').next().unwrap().parse().unwrap();
+        assert!(side > 1000 && side < 4096, "{fits}");
+        let at = |n: usize| check_against(ModelKind::Smoke, (n, n), Extras::default(), cpu, &limits, available);
+        assert!(at(side).is_ok(), "the suggested {fits} is refused too");
+        assert!(at(side * 11 / 10).is_err(), "{fits} is far below what fits");
+        // A discrete GPU keeps its textures in its own memory: only the host side counts, so
+        // the same grid passes there.
+        let host = estimate(ModelKind::Smoke, 4096, 4096, Extras::default()).host;
+        let roomy = Some(host + host / 4);
+        assert!(check_against(ModelKind::Smoke, (4096, 4096), Extras::default(), None, &limits, roomy).is_ok());
+        // Unknown free memory (no /proc/meminfo): only the per-texture limit is checked.
+        assert!(check_against(ModelKind::Smoke, (4096, 4096), Extras::default(), cpu, &limits, None).is_ok());
     }
 }
