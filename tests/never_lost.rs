@@ -16,6 +16,11 @@ mod signals {
     /// Starts a long smoke run in `cwd`, waits until it says it is stepping, lets it step for a
     /// second, sends `signal`, and returns its exit status and stderr.
     fn interrupt(cwd: &Path, extra: &[&str], signal: &str) -> (Option<i32>, String) {
+        interrupt_times(cwd, extra, signal, 1)
+    }
+
+    /// As [`interrupt`], sending `signal` `times` times back to back.
+    fn interrupt_times(cwd: &Path, extra: &[&str], signal: &str, times: usize) -> (Option<i32>, String) {
         use std::io::BufRead;
         let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
             .args(["run", "--mode", "smoke", "--size", "96x64", "--steps", "100000000"])
@@ -41,7 +46,10 @@ mod signals {
             }
         }
         std::thread::sleep(Duration::from_millis(1000));
-        let sent = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        let pid = child.id().to_string();
+        let mut args = vec![signal];
+        args.extend(std::iter::repeat_n(pid.as_str(), times)); // `kill -INT p p`: one right after the other
+        let sent = Command::new("kill").args(&args).status().unwrap();
         assert!(sent.success(), "kill {signal} failed");
         let status = child.wait().unwrap();
         reader.join().unwrap();
@@ -68,6 +76,49 @@ mod signals {
         assert_eq!(saved, step, "the file holds the step the message reports");
         assert_eq!((state.kind(), state.shape()), (ModelKind::Smoke, (64, 96)));
         assert!(state.first_non_finite().is_none());
+    }
+
+    /// The frames folder is replaced by a file mid-run (as a full disk or a removed folder
+    /// would fail a write): the run stops with one line naming the frame, and the state it
+    /// reached is saved to --save first.
+    #[test]
+    fn a_frame_that_cannot_be_written_mid_run_keeps_the_state() {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+            .args(["run", "--mode", "gas", "--size", "48x32", "--steps", "100000000", "--every", "5"])
+            .args(["--frames", "frames", "--save", "out.npz"])
+            .current_dir(dir.path())
+            .env("NODEVICE_SELECT", "1")
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines().map_while(Result::ok);
+        assert!(lines.any(|l| l.contains("cells), ")), "the run did not start stepping");
+        std::thread::sleep(Duration::from_millis(500));
+        std::fs::rename(dir.path().join("frames"), dir.path().join("frames-before")).unwrap();
+        std::fs::write(dir.path().join("frames"), b"not a folder any more").unwrap();
+        let stderr: Vec<String> = lines.collect();
+        let status = child.wait().unwrap();
+        let stderr = stderr.join("\n");
+        assert_eq!(status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("its folder is a file") && stderr.contains("is saved to out.npz"), "{stderr}");
+        let step: u64 = stderr.split("the state at step ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let (state, saved) = AnyState::load_npz(&dir.path().join("out.npz"), None).unwrap();
+        assert_eq!((saved, state.kind()), (step, ModelKind::Gas));
+        assert!(step > 0);
+    }
+
+    /// `timeout -s INT` delivers one interrupt twice within microseconds (to the process, then
+    /// its group): that is one Ctrl-C, and the state is saved.
+    #[test]
+    fn two_signals_at_once_are_one_interrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, stderr) = interrupt_times(dir.path(), &["--save", "out.npz"], "-INT", 2);
+        assert_eq!(code, Some(130), "{stderr}");
+        assert!(!stderr.contains("without saving"), "{stderr}");
+        let (_, saved) = AnyState::load_npz(&dir.path().join("out.npz"), None).unwrap();
+        assert_eq!(saved, reported_step(&stderr));
     }
 
     #[test]

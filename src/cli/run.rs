@@ -24,12 +24,19 @@ const CHECK_EVERY_S: f64 = 0.25;
 /// Most steps recorded into one command buffer.
 const MAX_CHUNK: u64 = 4096;
 
+/// A repeat of the signal sooner than this after the first is the same interrupt: `timeout -s
+/// INT` and some shells deliver one Ctrl-C twice (to the process, then to its group) within
+/// microseconds, and that must not cost the save.
+const REPEAT_S: f64 = 1.0;
+
 /// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run to stop at the next step
-/// boundary and save; a second one exits at once (an `.npz` being written is then left alone:
-/// it goes to a temporary file first).
+/// boundary and save; another one more than [`REPEAT_S`] later exits at once (an `.npz` being
+/// written is then left alone: it goes to a temporary file first).
 fn catch_signals() {
-    let _ = ctrlc::set_handler(|| {
-        if SIGNALS.fetch_add(1, Ordering::SeqCst) >= 1 {
+    let first = std::sync::OnceLock::new();
+    let _ = ctrlc::set_handler(move || {
+        let at = *first.get_or_init(Instant::now);
+        if SIGNALS.fetch_add(1, Ordering::SeqCst) >= 1 && at.elapsed().as_secs_f64() > REPEAT_S {
             eprintln!(
                 "eddy: second interrupt: exiting without saving (a save in progress stays as a .eddy-partial-* file beside its target)"
             );
@@ -199,21 +206,35 @@ pub fn run(mut args: RunArgs) -> Result {
         }
         Ok(())
     };
-    quit |= act(&mut session, &mut gifs, &mut player, 0)?;
-    save_frame(&mut session)?;
-    record(&mut session, &mut gifs, 0)?;
-    session.model().checkpoint();
-
     let bar = ProgressBar::new(steps).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps  {per_sec}  eta {eta}").expect("static template"),
     );
+    // From here on the session holds a run: when an output (a frame, a GIF, a script's save or
+    // screenshot, the readback for --steady) or an action fails, the state reached is saved
+    // first (to --save, or eddy-stopped-<mode>.npz), and the error says where.
+    macro_rules! or_keep {
+        ($result:expr) => {
+            match $result {
+                Ok(value) => value,
+                Err(e) => {
+                    bar.finish_and_clear();
+                    return Err(save_stopped(session.model(), &args, e.into()));
+                }
+            }
+        };
+    }
+    quit |= or_keep!(act(&mut session, &mut gifs, &mut player, 0));
+    or_keep!(save_frame(&mut session));
+    or_keep!(record(&mut session, &mut gifs, 0));
+    session.model().checkpoint();
+
     // --steady: chunks of one time unit, each compared with the state a time unit before.
     let time_unit = match params.get("dt") {
         Some(eddy::model::Value::Real(dt)) if args.steady.is_some() => Some(((1.0 / dt).ceil().max(1.0) as u64, dt)),
         _ => None,
     };
     let mut last_velocity = match time_unit {
-        Some(_) => Some(session.model().read_state()?),
+        Some(_) => Some(or_keep!(session.model().read_state())),
         None => None,
     };
     let mut steady_at = None;
@@ -223,11 +244,14 @@ pub fn run(mut args: RunArgs) -> Result {
     while done < steps && !quit {
         if interrupted() {
             bar.finish_and_clear();
+            // The state first: a frame or GIF that fails now must not cost it.
+            let saved = save_interrupted(session.model(), &args, done, steps);
+            let mut outputs = Ok(());
             if args.frames.is_some() && !done.is_multiple_of(args.every) {
-                save_frame(&mut session)?; // the step it stopped at
+                outputs = save_frame(&mut session); // the step it stopped at
             }
-            gifs.into_iter().try_for_each(finish_gif)?;
-            return Err(save_interrupted(session.model(), &args, done, steps));
+            let outputs = outputs.and_then(|()| gifs.into_iter().try_for_each(finish_gif));
+            return Err(also(saved, outputs));
         }
         let mut n = chunk.min(steps - done);
         if args.frames.is_some() {
@@ -250,40 +274,23 @@ pub fn run(mut args: RunArgs) -> Result {
         let stats = session.model_ref().stats()?;
         if stats.non_finite() > 0 {
             bar.finish_and_clear();
-            gifs.into_iter().try_for_each(finish_gif)?;
-            return Err(save_last_finite(session.model(), &args, stats.non_finite()));
+            let saved = save_last_finite(session.model(), &args, stats.non_finite());
+            return Err(also(saved, gifs.into_iter().try_for_each(finish_gif)));
         }
         session.model().checkpoint();
         let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
         chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, MAX_CHUNK);
         bar.set_position(done);
         if done.is_multiple_of(args.every) || done == steps {
-            save_frame(&mut session)?;
+            or_keep!(save_frame(&mut session));
         }
         // Actions first: a GIF started at this step takes this step's frame.
-        match act(&mut session, &mut gifs, &mut player, done) {
-            Ok(q) => quit |= q,
-            Err(e) => {
-                // The run so far is not lost to a script action that failed: save it, then say so.
-                bar.finish_and_clear();
-                let model = session.model();
-                let path = args.save.clone().unwrap_or_else(|| fallback_path("stopped", model.kind()));
-                let saved = match model.save_npz(&path) {
-                    Ok(()) => format!("the state at step {} is saved to {}", model.steps_done(), path.display()),
-                    Err(e2) => format!("saving the state to {} failed too ({e2})", path.display()),
-                };
-                let why = match e {
-                    Exit::Usage(e) | Exit::Failed(e) => e.to_string(),
-                    Exit::Interrupted(s) => s,
-                };
-                return Err(Exit::Failed(format!("{why}; {saved}").into()));
-            }
-        }
-        record(&mut session, &mut gifs, done)?;
+        quit |= or_keep!(act(&mut session, &mut gifs, &mut player, done));
+        or_keep!(record(&mut session, &mut gifs, done));
         if let (Some((per_unit, dt)), Some(tol)) = (time_unit, args.steady)
             && done.is_multiple_of(per_unit)
         {
-            let now = session.model().read_state()?;
+            let now = or_keep!(session.model().read_state());
             if let (Some(eddy::model::AnyState::Smoke(before)), eddy::model::AnyState::Smoke(after)) =
                 (&last_velocity, &now)
             {
@@ -291,7 +298,7 @@ pub fn run(mut args: RunArgs) -> Result {
                 if (change as f64) < tol {
                     steady_at = Some((done, change));
                     if args.frames.is_some() && !done.is_multiple_of(args.every) {
-                        save_frame(&mut session)?;
+                        or_keep!(save_frame(&mut session));
                     }
                     break;
                 }
@@ -302,7 +309,7 @@ pub fn run(mut args: RunArgs) -> Result {
     let ran = steady_at.map_or(done, |(at, _)| at);
     let elapsed = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    gifs.into_iter().try_for_each(finish_gif)?;
+    or_keep!(gifs.into_iter().try_for_each(finish_gif));
     let model = session.model();
     let (w, h) = model.size();
 
@@ -348,6 +355,34 @@ pub fn run(mut args: RunArgs) -> Result {
         println!("frames in {}", dir.display());
     }
     Ok(())
+}
+
+/// The text of an [`Exit`].
+fn message(e: Exit) -> String {
+    match e {
+        Exit::Usage(e) | Exit::Failed(e) => e.to_string(),
+        Exit::Interrupted(s) => s,
+    }
+}
+
+/// `saved` (an early stop that has saved the state) with what finishing its outputs gave.
+fn also(saved: Exit, outputs: Result) -> Exit {
+    let Err(failed) = outputs else { return saved };
+    match saved {
+        Exit::Interrupted(s) => Exit::Interrupted(format!("{s}; then {}", message(failed))),
+        other => Exit::Failed(format!("{}; then {}", message(other), message(failed)).into()),
+    }
+}
+
+/// Saves the state reached after `failure` (an output or a script action that failed mid-run)
+/// to `--save`, or `eddy-stopped-<mode>.npz`, and says both in one line.
+fn save_stopped(model: &mut AnyModel, args: &RunArgs, failure: Exit) -> Exit {
+    let path = args.save.clone().unwrap_or_else(|| fallback_path("stopped", model.kind()));
+    let saved = match model.save_npz(&path) {
+        Ok(()) => format!("the state at step {} is saved to {}", model.steps_done(), path.display()),
+        Err(e) => format!("saving the state to {} failed too ({e})", path.display()),
+    };
+    Exit::Failed(format!("{}; {saved}", message(failure)).into())
 }
 
 /// A GIF being recorded by the runner: a frame every `every` steps from step `next`, at most `cap`.
