@@ -34,10 +34,21 @@ fn resolve(path: &Path) -> PathBuf {
     p
 }
 
-/// Refuses a target that is a directory, not a regular file (a device, a pipe) or read-only.
+/// Longest file name most file systems take, bytes (ext4, XFS, Btrfs, APFS, NTFS in UTF-16
+/// units).
+const NAME_MAX: usize = 255;
+
+/// Refuses a path that ends in a separator or whose file name is too long, and a target that is a directory, not a regular file (a device, a pipe) or read-only.
 fn check_target(path: &Path, target: &Path) -> Result<(), SceneError> {
     let fail =
         |why: &str| Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why.to_string()) });
+    let name = target.file_name().map_or(0, |n| n.len());
+    if path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR) {
+        return fail("ends in a path separator, which names a folder; give a file path");
+    }
+    if name > NAME_MAX {
+        return fail(&format!("its file name is {name} bytes, above the {NAME_MAX} most file systems allow"));
+    }
     match std::fs::metadata(target) {
         Ok(meta) if meta.is_dir() => fail("is a directory; give a file path"),
         Ok(meta) if !meta.is_file() => fail("is not a regular file (a device or pipe); give a file path"),
@@ -100,6 +111,21 @@ pub(crate) fn commit(partial: Partial, path: &Path) -> Result<(), SceneError> {
 /// [`SceneError::Io`] saying what is wrong.
 pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
     partial(path).map(drop)
+}
+
+/// The names in `dir` that start with `prefix` and end with `.suffix` (a run's frames, say),
+/// sorted; none when `dir` cannot be read.
+pub fn files_like(dir: &Path, prefix: &str, suffix: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.starts_with(prefix) && n.ends_with(suffix))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
 }
 
 /// Creates `dir` if missing and checks a file can be created in it (a temporary one, removed).

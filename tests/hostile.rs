@@ -94,6 +94,8 @@ fn fixtures(dir: &Path) {
     ro.set_readonly(true);
     std::fs::set_permissions(p("read-only.npz"), ro).unwrap();
     std::fs::write(p("a-file"), b"not a folder").unwrap();
+    std::fs::create_dir_all(p("old-frames")).unwrap();
+    std::fs::write(p("old-frames/frame_000500.png"), b"an earlier run's frame").unwrap();
     // Only `density`: no array says which model.
     let mut npz = eddy::npz::Npz::create(&p("density-only.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
@@ -225,6 +227,9 @@ fn hostile_input_table() {
         row(&["run", "--steps", "5", "--save", &d("same.npz"), "--frames", &d("same.npz")], 2, "the same path"),
         row(&["run", "--steps", "5", "--frames", &d("a-file")], 2, "is a file, not a folder"),
         row(&["run", "--steps", "5", "--save", &d("a-file/x.npz")], 2, "its folder is a file"),
+        row(&["run", "--steps", "5", "--frames", &d("old-frames")], 2, "already holds 1 frame_*.png files"),
+        row(&["run", "--steps", "5", "--save", &format!("{}/", d("x.npz"))], 2, "ends in a path separator"),
+        row(&["run", "--steps", "5", "--save", &d(&format!("{}.npz", "a".repeat(300)))], 2, "above the 255"),
         // Options that would do nothing.
         row(&["run", "--load", &d("smoke.npz"), "--size", "64x48"], 2, "a loaded state has its own"),
         row(&["run", "--scene", &d("red.png"), "--mode", "gas", "--size", "64x48"], 2, "a PNG scene has its own"),

@@ -227,7 +227,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "OUT.npz")]
     pub save: Option<PathBuf>,
     /// Write PNG frames into this directory (frame_000000.png, ... numbered by step), created if
-    /// missing.
+    /// missing; a directory that already holds frame_*.png files is refused (they would be
+    /// overwritten or mixed with the new ones).
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
     /// With --frames: write a frame every K steps (and the first and last).

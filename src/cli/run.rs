@@ -104,6 +104,15 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     if let Some(dir) = &args.frames {
         files::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
+        // An earlier run's frames would be overwritten, or left mixed in with this run's.
+        let old = files::files_like(dir, "frame_", ".png");
+        if let Some(first) = old.first() {
+            return Err(usage(format!(
+                "--frames: {} already holds {} frame_*.png files ({first}, ...) that this run would overwrite or mix with its own; give an empty or new folder, or remove them",
+                dir.display(),
+                old.len()
+            )));
+        }
     }
     if let Some(path) = &args.gif {
         files::check_writable_file(path).map_err(|e| usage(format!("--gif: {e}")))?;
