@@ -32,6 +32,50 @@ impl<T: std::io::Write + std::io::Seek> WriteSeek for T {}
 trait ReadSeek: std::io::Read + std::io::Seek {}
 impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
 
+/// A file that goes quiet after its first error: the error is returned, and every later write,
+/// flush or seek succeeds without touching the file, keeping only the position a real file
+/// would have. The zip writer finishes the archive again when it is dropped unfinished and
+/// prints `ZipWriter drop failed: ...` to stderr if that fails (a full disk); after an error
+/// nothing is worth writing (the temporary file is removed), so the retry must not fail.
+struct Quiet {
+    file: std::fs::File,
+    failed: bool,
+    /// The position, and the end: where the file's cursor and end would be.
+    pos: u64,
+    end: u64,
+}
+
+impl std::io::Write for Quiet {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = if self.failed { buf.len() } else { self.file.write(buf).inspect_err(|_| self.failed = true)? };
+        self.pos += n as u64;
+        self.end = self.end.max(self.pos);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.failed { Ok(()) } else { self.file.flush().inspect_err(|_| self.failed = true) }
+    }
+}
+
+impl std::io::Seek for Quiet {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        use std::io::SeekFrom;
+        self.pos = if self.failed {
+            let at =
+                |base: u64, d: i64| base.checked_add_signed(d).ok_or_else(|| std::io::Error::other("seek before 0"));
+            match to {
+                SeekFrom::Start(n) => n,
+                SeekFrom::Current(d) => at(self.pos, d)?,
+                SeekFrom::End(d) => at(self.end, d)?,
+            }
+        } else {
+            self.file.seek(to).inspect_err(|_| self.failed = true)?
+        };
+        self.end = self.end.max(self.pos);
+        Ok(self.pos)
+    }
+}
+
 /// An in-memory archive the writer and [`Npz::finish_bytes`] share.
 #[derive(Clone, Default)]
 struct Shared(std::sync::Arc<std::sync::Mutex<std::io::Cursor<Vec<u8>>>>);
@@ -67,7 +111,8 @@ impl Npz {
     pub fn create(path: &Path) -> Result<Self, SceneError> {
         let partial = partial(path)?;
         let file = partial.file.try_clone().map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
-        let zip = npyz::npz::NpzWriter::new(Box::new(std::io::BufWriter::new(file)) as Box<dyn WriteSeek + Send>);
+        let quiet = Quiet { file, failed: false, pos: 0, end: 0 };
+        let zip = npyz::npz::NpzWriter::new(Box::new(std::io::BufWriter::new(quiet)) as Box<dyn WriteSeek + Send>);
         Ok(Self { path: path.to_path_buf(), sink: Sink::File(partial), zip })
     }
 
