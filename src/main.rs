@@ -112,7 +112,7 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     }
     let script = match &args.script {
         Some(path) => {
-            let script = eddy::script::Script::load(path).map_err(usage)?;
+            let script = eddy::script::Script::load(path, args.sim.stated_mode()).map_err(usage)?;
             cli::check_script_outputs(&script)?;
             args.sim.fill_from(&script);
             Some(script)

@@ -47,8 +47,15 @@ use std::path::{Path, PathBuf};
 pub enum Action {
     /// Make this model current.
     Model(ModelKind),
-    /// Set a parameter of the current model (name as the CLI spells it).
+    /// Set a parameter of the current model (name as the CLI spells it), as an interactive
+    /// control does: parameters tied to it move into the range it needs
+    /// ([`crate::model::ParamTable::set_fitted`]).
     Set(&'static str, Value),
+    /// Set parameters of the current model together, as the command line does (a script's
+    /// `set` table): each value must be in its row's range, and the set as a whole must pass
+    /// the limits that tie parameters together; nothing else moves, and on error nothing
+    /// changes.
+    SetAll(Vec<(&'static str, Value)>),
     /// Show this field.
     View(String),
     /// Colour the shown field with this map.
@@ -173,16 +180,47 @@ struct RawGif {
 }
 
 impl Script {
-    /// Reads and checks a script file.
+    /// Checks the script's parameter changes against the parameters the run really starts with
+    /// (`current` and each model's `params`, in [`ModelKind::ALL`]'s order: the command line's
+    /// options are in them); [`Self::parse`] could only check them against the defaults.
+    ///
+    /// # Errors
+    /// One line naming the action's step and the parameter that fails, with the reason.
+    pub fn check_from(&self, mut current: ModelKind, mut params: [ModelParams; 3]) -> Result<(), String> {
+        let slot = |k: ModelKind| ModelKind::ALL.iter().position(|&x| x == k).expect("in ALL");
+        for Timed { at, action } in &self.actions {
+            let p = &mut params[slot(current)];
+            let result = match action {
+                Action::Model(k) => {
+                    current = *k;
+                    Ok(())
+                }
+                Action::Set(name, value) => p.set_fitted(name, *value),
+                Action::SetAll(values) => {
+                    values.iter().try_for_each(|(name, value)| p.set_row_only(name, *value)).and_then(|()| p.check())
+                }
+                Action::Defaults => {
+                    *p = ModelParams::defaults(current);
+                    Ok(())
+                }
+                _ => Ok(()),
+            };
+            result.map_err(|e| format!("the action at step {at}: {current}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Reads and checks a script file; `mode` is the model the command line starts in, which
+    /// comes before the script's own `mode` (as in [`Self::parse`]).
     ///
     /// # Errors
     /// One line naming the file and what is wrong: unreadable, not TOML, an unknown key, an
     /// action out of time order, a model, field, colour map or tool that does not exist, a
     /// parameter the model current at that point lacks or a value out of its range, a path of no
     /// points, a brush, size or GIF out of range.
-    pub fn load(path: &Path) -> Result<Self, String> {
+    pub fn load(path: &Path, mode: Option<ModelKind>) -> Result<Self, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read script {}: {e}", path.display()))?;
-        Self::parse(&text, None).map_err(|e| format!("script {}: {e}", path.display()))
+        Self::parse(&text, mode).map_err(|e| format!("script {}: {e}", path.display()))
     }
 
     /// Parses and checks a script's text; `mode` is the model it starts in when the script does
@@ -230,6 +268,7 @@ impl Script {
             }
             if let Some(table) = &a.set {
                 let p = &mut params[ModelKind::ALL.iter().position(|&k| k == current).expect("in ALL")];
+                let mut all = Vec::new();
                 for (name, value) in table {
                     let info = current.params().into_iter().find(|p| p.name == name.as_str()).ok_or_else(|| {
                         format!(
@@ -245,8 +284,13 @@ impl Script {
                         other => other.to_string(),
                     };
                     let value = info.parse(&text).map_err(|e| format!("action {n}: {name}: {e}"))?;
-                    p.set_fitted(name, value).map_err(|e| format!("action {n}: {e}"))?;
-                    push(Action::Set(info.name, value));
+                    p.set_row_only(name, value).map_err(|e| format!("action {n}: {e}"))?;
+                    all.push((info.name, value));
+                }
+                // The limits that tie parameters together are checked against the parameters
+                // the run really has ([`Self::check_from`]): the command line may change them.
+                if !all.is_empty() {
+                    push(Action::SetAll(all));
                     count += 1;
                 }
             }
@@ -457,15 +501,18 @@ mod tests {
         assert_eq!(s.mode, Some(ModelKind::Water));
         assert_eq!(s.size, Some((64, 32)));
         let kinds: Vec<_> = s.actions.iter().map(|t| (t.at, std::mem::discriminant(&t.action))).collect();
-        assert_eq!(kinds.len(), 7);
-        assert_eq!(s.actions[0].action, Action::Set("side-share", Value::Real(0.3)));
+        assert_eq!(kinds.len(), 6);
+        assert_eq!(s.actions[0].action, Action::SetAll(vec![("side-share", Value::Real(0.3))]));
         assert_eq!(s.actions[3].action, Action::Model(ModelKind::Smoke));
+        // One `set` table is one action: its values are set together, as on the command line.
+        let Action::SetAll(values) = &s.actions[4].action else { panic!("{:?}", s.actions[4]) };
+        assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), ["advection", "dt"]);
         let mut player = Player::new(&s);
         assert_eq!(player.steps_until_next(0, 100), 0);
         assert_eq!(player.due(0).len(), 1);
         assert_eq!(player.steps_until_next(1, 100), 4);
         assert_eq!(player.due(8).len(), 2);
-        assert_eq!(player.due(100).len(), 4);
+        assert_eq!(player.due(100).len(), 3);
         assert!(player.finished());
     }
 

@@ -105,6 +105,10 @@ fn fixtures(dir: &Path) {
     std::fs::write(dir.join("backwards.toml"), "[[action]]\nat = 9\nreset = true\n[[action]]\nat = 2\nreset = true\n")
         .unwrap();
     std::fs::write(dir.join("not-toml.toml"), "bad-param = [\n").unwrap();
+    // Gas' central flux without the diffusion and pressure it needs (with the defaults, or with
+    // the command line's --diffusion): refused before the first step, as `--flux central` is.
+    let central = "mode = \"gas\"\n[[action]]\nat = 3\nset = { flux = \"central\", pressure = 0.02 }\n";
+    std::fs::write(dir.join("central.toml"), central).unwrap();
     let writes_dir = format!("[[action]]\nat = 0\nsave = {:?}\n", dir.join("a-directory").to_str().unwrap());
     std::fs::write(dir.join("writes-dir.toml"), writes_dir).unwrap();
 }
@@ -147,6 +151,12 @@ fn hostile_input_table() {
         row(&["run", "--script", &d("missing.toml")], 2, "cannot read script"),
         row(&["run", "--script", &d("bad-param.toml")], 2, "water has no parameter \"dt\""),
         row(&["run", "--script", &d("backwards.toml")], 2, "before the one above it"),
+        row(&["run", "--script", &d("central.toml")], 2, "the action at step 3: gas: invalid parameter diffusion"),
+        row(
+            &["run", "--script", &d("central.toml"), "--diffusion", "0.1", "--steps", "4"],
+            0,
+            "step 3: gas: pressure 0.05 -> 0.02, flux rusanov -> central",
+        ),
         row(
             &["run", "--script", &d("not-toml.toml")],
             2,

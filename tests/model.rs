@@ -357,13 +357,34 @@ fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
 
     // A parameter set as the panel sets it says its value before and after, read back.
     let done = session.apply(&Action::Set("side-share", Value::Real(0.4))).unwrap();
-    assert_eq!(done, Done::Set(ModelKind::Water, "side-share", "0.25".into(), "0.4".into()));
+    assert_eq!(done, Done::Set(ModelKind::Water, vec![("side-share", "0.25".into(), "0.4".into())]));
     // A state of another model (a dropped .npz) makes its model current.
     let smoke = AnyState::Smoke(common::random_smoke_staggered(20, 10, 3, 0.1));
     session.replace(&smoke, 7).unwrap();
     assert_eq!(
         (session.current(), session.model_ref().size(), session.model_ref().steps_done()),
         (ModelKind::Smoke, (20, 10), 7)
+    );
+
+    // Gas' central flux needs other diffusion and pressure than the defaults. A panel or key
+    // (fitted) moves them and says so; a script's set (all together, as the command line) is
+    // refused without a change unless it gives values that fit.
+    session.apply(&Action::Model(ModelKind::Gas)).unwrap();
+    let central = Value::Choice(0);
+    assert_eq!(ModelKind::Gas.params().iter().find(|p| p.name == "flux").unwrap().format(central), "central");
+    let before = session.model_ref().params();
+    let e = session.apply(&Action::SetAll(vec![("flux", central)])).unwrap_err().to_string();
+    assert!(e.contains("diffusion in [0.1, 0.15]"), "{e}");
+    assert_eq!(session.model_ref().params(), before, "a refused set changed the parameters");
+    let Done::Set(_, moved) = session.apply(&Action::Set("flux", central)).unwrap() else { panic!() };
+    let names: Vec<_> = moved.iter().map(|m| m.0).collect();
+    assert_eq!(names, ["diffusion", "pressure", "flux"], "every parameter that moved is reported: {moved:?}");
+    session.apply(&Action::Defaults).unwrap();
+    let all = vec![("flux", central), ("diffusion", Value::Real(0.12)), ("pressure", Value::Real(0.02))];
+    let Done::Set(_, set) = session.apply(&Action::SetAll(all)).unwrap() else { panic!() };
+    assert_eq!(
+        set.iter().map(|(n, _, a)| format!("{n} {a}")).collect::<Vec<_>>(),
+        ["diffusion 0.12", "pressure 0.02", "flux central"]
     );
 }
 

@@ -64,7 +64,7 @@ fn fallback_path(why: &str, kind: ModelKind) -> PathBuf {
 pub fn run(mut args: RunArgs) -> Result {
     let script = match &args.script {
         Some(path) => {
-            let script = Script::load(path).map_err(usage)?;
+            let script = Script::load(path, args.sim.stated_mode()).map_err(usage)?;
             super::check_script_outputs(&script)?;
             args.sim.fill_from(&script);
             Some(script)
@@ -141,6 +141,12 @@ pub fn run(mut args: RunArgs) -> Result {
     if let Some(map) = colour_map {
         session.model().set_colour_map(map);
     }
+    if let Some(script) = &script {
+        // Against the parameters the run starts with, the command line's options among them.
+        let params = ModelKind::ALL.map(|k| session.params_of(k));
+        let path = args.script.as_deref().unwrap_or(std::path::Path::new("")).display();
+        script.check_from(session.current(), params).map_err(|e| usage(format!("script {path}: {e}")))?;
+    }
     let (w, h) = session.model_ref().size();
     let start = session.model_ref().stats()?;
     if start.non_finite() > 0 {
@@ -175,7 +181,7 @@ pub fn run(mut args: RunArgs) -> Result {
         for action in player.due(done) {
             let what = format!("{action:?}");
             match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
-                Done::Set(kind, name, before, after) => eprintln!("step {done}: {kind}: {name} {before} -> {after}"),
+                Done::Set(kind, changed) => eprintln!("step {done}: {kind}: {}", eddy::model::changes(&changed)),
                 Done::Applied => {}
                 Done::Front => match action {
                     Action::Screenshot(path, scale) => {

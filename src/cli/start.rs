@@ -37,6 +37,20 @@ pub enum Origin {
 }
 
 impl SimArgs {
+    /// The model the command line names or implies before a script is read: `--mode`, the
+    /// owner of a `--scene` preset, or the model of a `--load` file's arrays; `None` leaves it to
+    /// the script's `mode` (and then water).
+    pub fn stated_mode(&self) -> Option<ModelKind> {
+        self.mode
+            .or_else(|| {
+                self.scene.as_deref().map(str::to_ascii_lowercase).as_deref().and_then(ModelKind::owning_preset)
+            })
+            .or_else(|| {
+                let names = eddy::npz::NpzReader::open(self.load.as_deref()?).ok()?.array_names();
+                ModelKind::of_arrays(&names)
+            })
+    }
+
     /// Works out the model and its parameters and checks the command line is consistent:
     /// `--scene` and `--load` together, a preset or an option of another model, `--size` or
     /// `--seed` where they do nothing, a value out of its range are usage errors. Reads `--load`

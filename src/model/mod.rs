@@ -16,7 +16,7 @@ pub mod tools;
 
 pub use any::AnyModel;
 pub use params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
-pub use session::{Done, Session, SessionOptions, Start};
+pub use session::{Done, Session, SessionOptions, Start, changes};
 pub use state::{AnyState, AnyStats, ModelParams};
 
 use crate::gas::GasParams;

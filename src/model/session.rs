@@ -38,10 +38,20 @@ pub struct SessionOptions {
 pub enum Done {
     /// Nothing more to do.
     Applied,
-    /// A parameter changed: `(model, name, before, after)` as the CLI writes values.
-    Set(ModelKind, &'static str, String, String),
+    /// Parameters of `model` changed: each `(name, before, after)` as the CLI writes values,
+    /// those set and those that moved with them, in the table's order.
+    Set(ModelKind, Vec<(&'static str, String, String)>),
     /// The front end's to do: a screenshot, a GIF, a save, a pause.
     Front,
+}
+
+/// [`Done::Set`]'s changes as one line: `flux rusanov -> central, diffusion 0.05 -> 0.1`, or
+/// `no change`.
+pub fn changes(changed: &[(&'static str, String, String)]) -> String {
+    if changed.is_empty() {
+        return "no change".to_string();
+    }
+    changed.iter().map(|(name, before, after)| format!("{name} {before} -> {after}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The three models' slots, their parameters and the current one; see the module docs.
@@ -302,7 +312,8 @@ impl Session {
     pub fn apply(&mut self, action: &Action) -> Result<Done, Error> {
         match action {
             Action::Model(kind) => self.switch(*kind)?,
-            Action::Set(name, value) => return self.set(name, *value),
+            Action::Set(name, value) => return self.set(&[(name, *value)], true),
+            Action::SetAll(values) => return self.set(values, false),
             Action::View(name) => self.model().set_view(name).map_err(Error::Message)?,
             Action::ColourMap(map) => self.model().set_colour_map(*map),
             Action::Brush(radius) => self.model().set_brush_radius(*radius),
@@ -331,18 +342,44 @@ impl Session {
         Ok(Done::Applied)
     }
 
-    /// Sets parameter `name` of the current model as an interactive control does (tied
-    /// parameters move with it, [`super::ParamTable::set_fitted`]).
-    fn set(&mut self, name: &str, value: Value) -> Result<Done, Error> {
+    /// Sets `values` on the current model: `fitted`, as an interactive control does (one value;
+    /// tied parameters move with it, [`super::ParamTable::set_fitted`]), or else as the command
+    /// line does (every row, then the limits that tie them, and nothing else moves). Reports
+    /// every parameter that changed. Nothing changes on error.
+    fn set(&mut self, values: &[(&str, Value)], fitted: bool) -> Result<Done, Error> {
         let kind = self.current;
-        let info = kind.params().into_iter().find(|p| p.name == name).ok_or_else(|| {
-            Error::Message(format!("{kind} has no parameter {name:?}; its parameters: {}", kind.param_names()))
-        })?;
-        let mut params = self.model().params();
-        let before = params.get(name).map(|v| info.format(v)).unwrap_or_default();
-        params.set_fitted(name, value)?;
+        let before = self.model().params();
+        let mut params = before;
+        for &(name, value) in values {
+            if !kind.params().iter().any(|p| p.name == name) {
+                let names = kind.param_names();
+                return Err(Error::Message(format!("{kind} has no parameter {name:?}; its parameters: {names}")));
+            }
+            if fitted {
+                params.set_fitted(name, value)?;
+            } else {
+                params.set_row_only(name, value)?;
+            }
+        }
+        params.check()?;
         self.model().set_params(params)?;
-        let after = self.model().params().get(name).map(|v| info.format(v)).unwrap_or_default();
-        Ok(Done::Set(kind, info.name, before, after))
+        let after = self.model().params();
+        let changed = kind
+            .params()
+            .into_iter()
+            .filter_map(|info| {
+                let (b, a) = (before.get(info.name)?, after.get(info.name)?);
+                (b != a).then(|| (info.name, info.format(b), info.format(a)))
+            })
+            .collect();
+        Ok(Done::Set(kind, changed))
+    }
+
+    /// The parameters `kind` runs with (or will, once made current).
+    pub fn params_of(&self, kind: ModelKind) -> ModelParams {
+        match &self.models[slot(kind)] {
+            Some(model) => model.params(),
+            None => self.params[slot(kind)],
+        }
     }
 }

@@ -28,7 +28,7 @@ pub use web::open_file;
 use crate::colour::ColourMap;
 use crate::gpu::{Gpu, GpuError};
 use crate::model::tools::{Stroke, Tool};
-use crate::model::{Done, ModelKind, Session, SessionOptions};
+use crate::model::{Done, ModelKind, Session, SessionOptions, changes};
 use crate::record::GifRecorder;
 use crate::render::{Area, FrameTarget};
 use crate::scene::SceneSource;
@@ -274,6 +274,10 @@ impl App {
         surface.configure(&gpu.device, &config);
 
         let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, o.session.clone())?;
+        if let Some(script) = &o.script {
+            let params = ModelKind::ALL.map(|k| session.params_of(k));
+            script.check_from(session.current(), params).map_err(|e| format!("script: {e}"))?;
+        }
         if let Some(f) = &o.field {
             session.model().set_view(f)?;
         }
@@ -477,8 +481,8 @@ impl Live {
     /// Applies an action; its error becomes the panel's notice (the simulation goes on).
     fn act(&mut self, action: &Action) {
         match self.session.apply(action) {
-            Ok(Done::Set(kind, name, before, after)) => {
-                let line = format!("{kind}: {name} {before} -> {after}");
+            Ok(Done::Set(kind, changed)) => {
+                let line = format!("{kind}: {}", changes(&changed));
                 eprintln!("{line}");
                 self.controls.notice = line;
             }
