@@ -152,6 +152,12 @@ pub fn run(mut args: RunArgs) -> Result {
     if start.non_finite() > 0 {
         return Err("the starting state has non-finite values".into());
     }
+    if let Some((sum, value)) = start.overflowed() {
+        return Err(format!(
+            "the starting state's {sum} is {value} in f32: its values are too large to simulate (f32 ends near 3.4e38)"
+        )
+        .into());
+    }
     eprintln!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
 
     let draw = |session: &mut Session, scale: u32| -> std::result::Result<image::RgbaImage, eddy::error::Error> {
@@ -287,9 +293,9 @@ pub fn run(mut args: RunArgs) -> Result {
         gpu.check()?;
         done += n;
         let stats = session.model_ref().stats()?;
-        if stats.non_finite() > 0 {
+        if stats.non_finite() > 0 || stats.overflowed().is_some() {
             bar.finish_and_clear();
-            let saved = save_last_finite(session.model(), &args, stats.non_finite());
+            let saved = save_last_finite(session.model(), &args, &stats);
             return Err(also(saved, gifs.into_iter().try_for_each(finish_gif)));
         }
         session.model().checkpoint();
@@ -435,10 +441,16 @@ fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64, steps: u64)
     }
 }
 
-/// Names a non-finite value, rolls back to the last finite state and saves it.
-fn save_last_finite(model: &mut AnyModel, args: &RunArgs, cells: u64) -> Exit {
+/// Names a non-finite value (or a sum that overflows though every cell is finite), rolls back
+/// to the last finite state and saves it.
+fn save_last_finite(model: &mut AnyModel, args: &RunArgs, stats: &eddy::model::AnyStats) -> Exit {
     let step = model.steps_done();
+    let cells = stats.non_finite();
     let place = match model.read_state().map(|s| s.first_non_finite()) {
+        _ if cells == 0 => {
+            let (sum, value) = stats.overflowed().unwrap_or(("total", stats.total()));
+            format!("the {sum} is {value} in f32 though every cell is finite (values near f32's end, 3.4e38)")
+        }
         Ok(Some((field, row, col))) => {
             format!("{field} is non-finite in {cells} cells (the first in row-major order at row {row}, col {col})")
         }

@@ -395,6 +395,20 @@ impl AnyStats {
         }
     }
 
+    /// The first sum over the state that is not finite although every cell is: values so large
+    /// that their sum or their squares pass f32's range (about 3.4e38), which is a blow-up by
+    /// another name. Checks the total, the kinetic energy, and smoke's divergence norm and solver
+    /// residual. Gives the first such sum's name and value; `None` when all are finite.
+    pub fn overflowed(&self) -> Option<(&'static str, f64)> {
+        let sums = [
+            ("total", Some(self.total())),
+            ("kinetic energy", self.kinetic_energy()),
+            ("divergence norm", self.divergence()),
+            ("solver residual", if let AnyStats::Smoke(s) = self { Some(s.solver_residual) } else { None }),
+        ];
+        sums.into_iter().find_map(|(name, v)| v.filter(|v| !v.is_finite()).map(|v| (name, v)))
+    }
+
     /// Smoke: the last pressure solve's relative residual, and its V-cycles for multigrid
     /// (`"solver residual 3.1e-5 after 4 V-cycles"`).
     pub fn solver(&self) -> Option<String> {

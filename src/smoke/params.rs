@@ -396,8 +396,18 @@ impl ParamTable for SmokeParams {
             set: |p, v| p.reynolds = if v == Value::Auto { None } else { Some(v.real()) },
         },
         ParamSpec {
-            info: any("lid", "U_lid", "cells/time unit")
-                .doc("velocity of the grid's top edge along x, a moving no-slip wall (staggered grid)", "Ghia, Ghia & Shin (1982)"),
+            info: ParamInfo::real(
+                "lid",
+                "U_lid",
+                "cells/time unit",
+                Range::closed(
+                    -100.0,
+                    100.0,
+                    "faster lids than 100 cells/time unit are not run in eddy's tests (tests/smoke_invariants.rs: finite); 1e30 overflows f32",
+                    "faster lids than 100 cells/time unit are not run in eddy's tests (tests/smoke_invariants.rs: finite); 1e30 overflows f32",
+                ),
+            )
+            .doc("velocity of the grid's top edge along x, a moving no-slip wall (staggered grid)", "Ghia, Ghia & Shin (1982)"),
             get: |p| Value::Real(p.lid),
             set: |p, v| p.lid = v.real(),
         },
@@ -486,7 +496,12 @@ impl ParamTable for SmokeParams {
                 "cell-size",
                 "h",
                 "length units",
-                Range::open_min(0.0, f32::INFINITY, "a cell must have a size > 0", ""),
+                Range::closed(
+                    1e-3,
+                    1e3,
+                    "eddy's tests run cell sizes from 1e-3 to 1e3 (tests/smoke_invariants.rs: finite); at 1e-30 the divergence / h overflows f32",
+                    "eddy's tests run cell sizes from 1e-3 to 1e3 (tests/smoke_invariants.rs: finite); at 1e30 h^2 overflows f32",
+                ),
             )
             .doc("cell size h (collocated: divergence 0.5/h, Jacobi alpha -h^2; staggered: differences / h)", RIDEOUT),
             get: |p| Value::Real(p.cell_size),
