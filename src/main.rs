@@ -77,7 +77,13 @@ fn clap_error(e: clap::Error) -> ExitCode {
         message.push_str(&format!(" {}", l.trim()));
     }
     let tip = text.lines().find_map(|l| l.trim().strip_prefix("tip: ")).map(|t| format!(" ({t})")).unwrap_or_default();
-    eprintln!("eddy: error: {message}{tip}; see `eddy --help`, `eddy run --help` or `eddy view --help`");
+    // The help of the command the user ran, when there is one.
+    let command = std::env::args().nth(1).filter(|c| ["run", "view", "bench"].contains(&c.as_str()));
+    let see = match command {
+        Some(c) => format!("`eddy {c} --help`"),
+        None => "`eddy --help`, `eddy run --help` or `eddy view --help`".to_string(),
+    };
+    eprintln!("eddy: error: {message}{tip}; see {see}");
     ExitCode::from(2)
 }
 
@@ -102,9 +108,6 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     use cli::usage;
     use eddy::model::SessionOptions;
     use eddy::viewer::{Start, ViewerOptions};
-    if args.scale == 0 {
-        return Err(usage("--scale must be at least 1 pixel per cell"));
-    }
     if let Some(n) = args.steps_per_frame
         && !(1..=1000).contains(&n)
     {

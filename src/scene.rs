@@ -23,6 +23,10 @@ pub const COLOUR_TOLERANCE: u8 = 32;
 /// Default size of presets, `(W, H)` cells.
 pub const DEFAULT_PRESET_SIZE: (usize, usize) = (192, 128);
 
+/// Largest side of a PNG scene, pixels: no wgpu adapter allows a larger 2D texture (the
+/// largest `max_texture_dimension_2d` there is; lavapipe's is 16384).
+pub const MAX_SIDE: u32 = 32768;
+
 /// An error reading or writing a scene or state file.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -287,9 +291,23 @@ impl Scene {
                 "black (0,0,0) = solid, blue (0,0,255) = fluid, white (255,255,255) = empty, red (255,0,0) = source",
             ),
         };
-        let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
-            .map_err(|source| SceneError::Image { path: path.to_path_buf(), source })?
-            .to_rgba8();
+        let image_error = |source| SceneError::Image { path: path.to_path_buf(), source };
+        let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png);
+        // The size first, from the header: an image no adapter could hold is refused before it
+        // is decoded (a 20000x20000 PNG took 26 s and 2 GB to be refused after decoding).
+        let (w, h) = reader().into_dimensions().map_err(image_error)?;
+        if w.max(h) > MAX_SIDE {
+            let why = format!(
+                "the image is {w}x{h} pixels, and a grid side is at most {MAX_SIDE} cells on any adapter (one pixel \
+                 per cell): scale it down"
+            );
+            return Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why) });
+        }
+        // Any size up to that decodes (image's default limit, 512 MB, refused a 16384x16384 RGBA
+        // scene that the adapter would hold); the adapter's own limit is checked before the run.
+        let mut reader = reader();
+        reader.no_limits();
+        let img = reader.decode().map_err(image_error)?.to_rgba8();
         let (w, h) = img.dimensions();
         let mut scene = Self::empty(w as usize, h as usize)?;
         for (x, y, px) in img.enumerate_pixels() {

@@ -41,6 +41,8 @@ fn fixtures(dir: &Path) {
     let p = |n: &str| dir.join(n);
     std::fs::create_dir_all(p("a-directory")).unwrap();
     std::fs::write(p("corrupt.png"), b"not a png at all").unwrap();
+    // 40000x1: refused from its header, before it is decoded.
+    image::GrayImage::from_pixel(40000, 1, image::Luma([255])).save(p("wide.png")).unwrap();
     std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
     image::RgbImage::from_fn(8, 8, |x, _| if x == 5 { image::Rgb([0, 255, 0]) } else { image::Rgb([255; 3]) })
         .save(p("green.png"))
@@ -86,6 +88,10 @@ fn fixtures(dir: &Path) {
     let mut npz = eddy::npz::Npz::create(&p("negative-step.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.write_scalar_i64("step", -5).unwrap();
+    npz.finish().unwrap();
+    let mut npz = eddy::npz::Npz::create(&p("last-step.npz")).unwrap();
+    npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
+    npz.write_scalar_i64("step", i64::MAX).unwrap();
     npz.finish().unwrap();
     let mut npz = eddy::npz::Npz::create(&p("empty.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(0, 4, 1.0)).unwrap();
@@ -237,7 +243,9 @@ fn hostile_input_table() {
         row(&["run", "--scene", "basin", "--max-speed", "NaN"], 2, "max-speed = NaN"),
         row(&["run", "--mode", "gas", "--field", "temperature"], 2, "not a gas field"),
         row(&["run", "--every", "0"], 2, "--every must be at least 1"),
-        row(&["run", "--scale", "0"], 2, "--scale must be 1..=64"),
+        row(&["run", "--scale", "0"], 2, "0 is not in 1..=64"),
+        row(&["view", "--scale=-3"], 2, "see `eddy view --help`"),
+        row(&["bench", "--runs", "x"], 2, "see `eddy bench --help`"),
         row(&["view", "--steps-per-frame", "100000"], 2, "freezes the window"),
         // Outputs that would destroy something or mislead.
         row(&["run", "--steps", "5", "--save", &d("read-only.npz")], 2, "is read-only"),
@@ -261,6 +269,8 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("two-models.npz")], 1, "more than one model"),
         row(&["run", "--load", &d("negative-step.npz")], 1, "a step count is >= 0"),
         row(&["run", "--load", &d("empty.npz")], 1, "at least one cell"),
+        row(&["run", "--load", &d("last-step.npz"), "--steps", "3"], 2, "the largest step a .npz holds"),
+        row(&["run", "--scene", &d("wide.png")], 1, "a grid side is at most 32768 cells on any adapter"),
         row(&["run", "--load", &dirpath], 1, "is a directory; give an .npz file"),
         row(&["run", "--scene", &dirpath, "--steps", "1"], 1, "is a directory; give a PNG file"),
         row(&["run", "--mode", "gas", "--wind", "0,0,0"], 2, "two numbers"),

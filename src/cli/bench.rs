@@ -61,7 +61,7 @@ pub fn bench(args: BenchArgs) -> Result {
         return Err(usage(format!("--runs {}: allowed 1..=100 timed runs", args.runs)));
     }
     if !(args.seconds.is_finite() && (0.01..=60.0).contains(&args.seconds)) {
-        return Err(usage(format!("--seconds {}: allowed 0.01..=60 seconds per timed run", args.seconds)));
+        return Err(usage(format!("--seconds {:e}: allowed 0.01..=60 seconds per timed run", args.seconds)));
     }
     if args.sizes.is_empty() || args.sizes.contains(&0) {
         return Err(usage("--sizes: give one or more grid sides >= 1, e.g. 256,512"));
@@ -203,6 +203,7 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result {
         let left = relative()?;
         println!("| Jacobi | more than {hi} (relative residual {left:.1e} after them) | over {:.1} ms |", tj * 1e3);
     }
-    println!("| multigrid V(2,2) | {cycles} V-cycles | {:.1} ms ({:.0}x faster) |", tv * 1e3, tj / tv);
+    let ratio = if tj >= tv { format!("{:.1}x faster", tj / tv) } else { format!("{:.1}x slower", tv / tj) };
+    println!("| multigrid V(2,2) | {cycles} V-cycles | {:.1} ms ({ratio}) |", tv * 1e3);
     Ok(())
 }

@@ -183,8 +183,8 @@ pub struct ViewArgs {
     /// of stepping per frame; the panel's Time section changes it].
     #[arg(long, value_name = "N")]
     pub steps_per_frame: Option<u32>,
-    /// Window pixels per cell (initial window size; the window fits the screen).
-    #[arg(long, default_value_t = 5)]
+    /// Window points per cell, 1..=64 (initial window size; the window fits the screen).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,
     #[arg(long, help = field_help("The field shown at start (V cycles through them)"))]
     pub field: Option<String>,
@@ -235,7 +235,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "K", default_value_t = 100)]
     pub every: u64,
     /// With --frames: pixels per cell, 1..=64.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,
     #[arg(long, help = field_help("The field drawn into frames"))]
     pub field: Option<String>,

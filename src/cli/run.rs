@@ -80,9 +80,6 @@ pub fn run(mut args: RunArgs) -> Result {
     if args.gif_every == 0 {
         return Err(usage("--gif-every must be at least 1 step"));
     }
-    if args.scale == 0 || args.scale > 64 {
-        return Err(usage("--scale must be 1..=64 pixels per cell"));
-    }
     if let Some(tol) = args.steady {
         if kind != ModelKind::Smoke {
             return Err(usage(format!("--steady compares smoke's velocity over time; this run is {kind}: drop it")));
@@ -133,6 +130,11 @@ pub fn run(mut args: RunArgs) -> Result {
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
     let (state, first_step) = setup.state(&gpu, extras)?;
+    if first_step.checked_add(steps).is_none_or(|end| end > i64::MAX as u64) {
+        return Err(usage(format!(
+            "the state is at step {first_step}, and {steps} more steps pass the largest step a .npz holds (2^63 - 1): run fewer"
+        )));
+    }
     let (h, w) = state.shape();
     let start = Start::State(Box::new(state), first_step);
     let options = SessionOptions { params, start, size: (w, h), seed };
