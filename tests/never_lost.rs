@@ -102,7 +102,9 @@ mod signals {
         let status = child.wait().unwrap();
         let stderr = stderr.join("\n");
         assert_eq!(status.code(), Some(1), "{stderr}");
-        assert!(stderr.contains("its folder is a file") && stderr.contains("is saved to out.npz"), "{stderr}");
+        // Which error the write meets depends on where it was when the folder went (creating
+        // its temporary file, or renaming it): the line names the frame either way.
+        assert!(stderr.contains("frames/frame_") && stderr.contains("is saved to out.npz"), "{stderr}");
         let step: u64 = stderr.split("the state at step ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
         let (state, saved) = AnyState::load_npz(&dir.path().join("out.npz"), None).unwrap();
         assert_eq!((saved, state.kind()), (step, ModelKind::Gas));
