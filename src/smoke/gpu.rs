@@ -1,34 +1,29 @@
-//! The smoke model on the GPU: the collocated grid's six compute passes (`5 +
-//! jacobi_iterations` dispatches a step), or the staggered grid's ([`super::staggered`]'s `gpu`
-//! module), chosen by [`SmokeParams::grid`].
+//! The smoke model on the GPU: the textures and the step, run by the collocated grid's six
+//! compute passes ([`super::collocated`]: `5 + jacobi_iterations` dispatches a step) or the
+//! staggered grid's ([`super::staggered`]'s `gpu` module), chosen by [`SmokeParams::grid`].
 //!
 //! Textures (`W x H` texels for an `(H, W)` grid), each field its own storage texture:
 //! velocity `rg32float`, temperature, density and pressure `r32float`, all ping-ponged (every
 //! pass reads one texture and writes the other); divergence `r32float`; solid/source bits
 //! `r32uint` (built on the CPU when walls change, so a pass reads one texel for a cell and its
-//! four neighbours' walls).
-//!
-//! Ping-pong parity: velocity swaps in advect, buoyancy, impulse and gradient, temperature and
-//! density in advect and impulse, pressure in each Jacobi iteration. A pass reading several
-//! ping-pongs therefore keeps bind groups for each combination of their read indices,
-//! `[v][s]` (velocity, scalars) or `[v][p]` (velocity, pressure), and picks by the current ones.
+//! four neighbours' walls). Which pass swaps which ping-pong: [`super::collocated`].
 
+use super::collocated::{Collocated, SmokePass};
 use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, PingPong, binding};
+use crate::gpu::{self, GpuError, PingPong, binding};
 use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
 use crate::solver::gpu::ResidualStats;
-use wgpu::BindingResource::TextureView as View;
 
 /// `@workgroup_size` of every smoke pass: rows of 64 (see `water::gpu`).
-const WORKGROUP: (u32, u32) = (64, 1);
-const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
-const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
-const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
-const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+pub(super) const WORKGROUP: (u32, u32) = (64, 1);
+pub(super) const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+pub(super) const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
+pub(super) const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+pub(super) const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
 #[repr(C)]
@@ -129,286 +124,26 @@ fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
     bits
 }
 
-/// Bind groups for every pair of read indices of two ping-pongs, `[a][b]`.
-type Pairs = [[wgpu::BindGroup; 2]; 2];
-
-fn pairs(f: impl Fn(usize, usize) -> wgpu::BindGroup) -> Pairs {
-    [[f(0, 0), f(0, 1)], [f(1, 0), f(1, 1)]]
-}
-
 /// The fields' textures.
-struct Fields {
-    velocity: PingPong,
-    temperature: PingPong,
-    density: PingPong,
-    pressure: PingPong,
-    divergence: wgpu::Texture,
-    divergence_view: wgpu::TextureView,
-    solid: wgpu::Texture,
-    solid_view: wgpu::TextureView,
+pub(super) struct Fields {
+    pub(super) velocity: PingPong,
+    pub(super) temperature: PingPong,
+    pub(super) density: PingPong,
+    pub(super) pressure: PingPong,
+    pub(super) divergence: wgpu::Texture,
+    pub(super) divergence_view: wgpu::TextureView,
+    pub(super) solid: wgpu::Texture,
+    pub(super) solid_view: wgpu::TextureView,
     /// The curl at cell centres (staggered grid; stays 0 on the collocated grid).
-    vorticity_view: wgpu::TextureView,
+    pub(super) vorticity_view: wgpu::TextureView,
     /// The dye, `rgba32float` (r g b in .rgb; staggered grid, kept as loaded on the collocated).
-    dye: PingPong,
-}
-
-/// The bindings of a pass that reads and rewrites all three advected fields (advect, impulse):
-/// uniform (0), velocity, temperature, density read (1-3), solid bits (4), the three written
-/// (5-7).
-const THREE_FIELDS: [fn(u32) -> wgpu::BindGroupLayoutEntry; 8] = [
-    binding::uniform,
-    |b| binding::storage_read(b, RG32),
-    |b| binding::storage_read(b, R32),
-    |b| binding::storage_read(b, R32),
-    |b| binding::storage_read(b, BITS),
-    |b| binding::storage_write(b, RG32),
-    |b| binding::storage_write(b, R32),
-    |b| binding::storage_write(b, R32),
-];
-
-/// A [`THREE_FIELDS`] kernel.
-fn three_field_kernel(device: &wgpu::Device, label: &'static str, source: &str) -> Kernel {
-    let entries: Vec<_> = THREE_FIELDS.iter().zip(0..).map(|(entry, b)| entry(b)).collect();
-    Kernel::new(device, label, source, WORKGROUP, &entries)
-}
-
-/// A [`THREE_FIELDS`] bind group reading velocity `v` and scalars `s`, writing the others.
-fn three_field_group(
-    device: &wgpu::Device,
-    kernel: &Kernel,
-    uniform: &wgpu::Buffer,
-    f: &Fields,
-    v: usize,
-    s: usize,
-) -> wgpu::BindGroup {
-    kernel.bind_group(
-        device,
-        &[
-            uniform.as_entire_binding(),
-            View(&f.velocity.views()[v]),
-            View(&f.temperature.views()[s]),
-            View(&f.density.views()[s]),
-            View(&f.solid_view),
-            View(&f.velocity.views()[1 - v]),
-            View(&f.temperature.views()[1 - s]),
-            View(&f.density.views()[1 - s]),
-        ],
-    )
-}
-
-/// Pass 1: advect velocity, temperature, density (`advect.wgsl`). `[v][s]`.
-struct AdvectPass {
-    kernel: Kernel,
-    groups: Pairs,
-}
-
-impl AdvectPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = three_field_kernel(device, "smoke/advect", shaders::SMOKE_ADVECT);
-        let groups = pairs(|v, s| three_field_group(device, &kernel, uniform, f, v, s));
-        Self { kernel, groups }
-    }
-}
-
-/// Pass 2: buoyancy (`buoyancy.wgsl`). `[v][s]`.
-struct BuoyancyPass {
-    kernel: Kernel,
-    groups: Pairs,
-}
-
-impl BuoyancyPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/buoyancy",
-            shaders::SMOKE_BUOYANCY,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-                binding::storage_write(5, RG32),
-            ],
-        );
-        let groups = pairs(|v, s| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.velocity.views()[v]),
-                    View(&f.temperature.views()[s]),
-                    View(&f.density.views()[s]),
-                    View(&f.solid_view),
-                    View(&f.velocity.views()[1 - v]),
-                ],
-            )
-        });
-        Self { kernel, groups }
-    }
-}
-
-/// Pass 3: impulse (`impulse.wgsl`), with two uniforms ([`IMPULSE_STEP`], [`IMPULSE_SPLAT`]).
-/// `[uniform][v][s]`.
-struct ImpulsePass {
-    kernel: Kernel,
-    groups: [Pairs; 2],
+    pub(super) dye: PingPong,
 }
 
 /// The impulse uniform of a step (the scene's sources).
-const IMPULSE_STEP: usize = 0;
+pub(super) const IMPULSE_STEP: usize = 0;
 /// The impulse uniform of the splats.
-const IMPULSE_SPLAT: usize = 1;
-
-impl ImpulsePass {
-    fn new(device: &wgpu::Device, uniforms: &[wgpu::Buffer; 2], f: &Fields) -> Self {
-        let kernel = three_field_kernel(device, "smoke/impulse", shaders::SMOKE_IMPULSE);
-        let groups = [0, 1].map(|u| pairs(|v, s| three_field_group(device, &kernel, &uniforms[u], f, v, s)));
-        Self { kernel, groups }
-    }
-}
-
-/// Pass 4: divergence, and the pressure cleared (`divergence.wgsl`). `[v][p]`: reads velocity
-/// `v`, writes the divergence and pressure texture `p` (the one the first Jacobi iteration
-/// reads).
-struct DivergencePass {
-    kernel: Kernel,
-    groups: Pairs,
-}
-
-impl DivergencePass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/divergence",
-            shaders::SMOKE_DIVERGENCE,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, BITS),
-                binding::storage_write(3, R32),
-                binding::storage_write(4, R32),
-            ],
-        );
-        let groups = pairs(|v, p| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.velocity.views()[v]),
-                    View(&f.solid_view),
-                    View(&f.divergence_view),
-                    View(&f.pressure.views()[p]),
-                ],
-            )
-        });
-        Self { kernel, groups }
-    }
-}
-
-/// Pass 5: one Jacobi iteration (`jacobi.wgsl`). `[p]`.
-struct JacobiPass {
-    kernel: Kernel,
-    groups: [wgpu::BindGroup; 2],
-}
-
-impl JacobiPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/jacobi",
-            shaders::SMOKE_JACOBI,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, R32),
-            ],
-        );
-        let groups = [0, 1].map(|p| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.pressure.views()[p]),
-                    View(&f.divergence_view),
-                    View(&f.solid_view),
-                    View(&f.pressure.views()[1 - p]),
-                ],
-            )
-        });
-        Self { kernel, groups }
-    }
-}
-
-/// Pass 6: subtract the pressure gradient (`gradient.wgsl`). `[v][p]`.
-struct GradientPass {
-    kernel: Kernel,
-    groups: Pairs,
-}
-
-impl GradientPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/gradient",
-            shaders::SMOKE_GRADIENT,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, RG32),
-            ],
-        );
-        let groups = pairs(|v, p| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.velocity.views()[v]),
-                    View(&f.pressure.views()[p]),
-                    View(&f.solid_view),
-                    View(&f.velocity.views()[1 - v]),
-                ],
-            )
-        });
-        Self { kernel, groups }
-    }
-}
-
-/// One pass of the smoke step, for running the pipeline pass by pass
-/// ([`GpuSmoke::run_pass`]; the tests compare each with its CPU mirror).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SmokePass {
-    /// Semi-Lagrangian advection of velocity, temperature, density ([`super::cpu::advect`]).
-    Advect,
-    /// Buoyancy ([`super::cpu::buoyancy`]).
-    Buoyancy,
-    /// The scene sources' impulse ([`super::cpu::impulse`] with [`Impulse::sources`]).
-    Impulse,
-    /// Divergence, pressure cleared ([`super::cpu::divergence`]).
-    Divergence,
-    /// One Jacobi iteration ([`super::cpu::jacobi`]).
-    Jacobi,
-    /// Pressure gradient subtraction ([`super::cpu::gradient`]).
-    Gradient,
-}
-
-/// The collocated grid's passes.
-struct Collocated {
-    advect: AdvectPass,
-    buoyancy: BuoyancyPass,
-    impulse: ImpulsePass,
-    divergence: DivergencePass,
-    jacobi: JacobiPass,
-    gradient: GradientPass,
-}
+pub(super) const IMPULSE_SPLAT: usize = 1;
 
 /// The passes of the grid in use.
 enum Pipeline {
@@ -511,14 +246,7 @@ impl GpuSmoke {
                 ],
             );
             let pipeline = match solver {
-                None => Pipeline::Collocated(Box::new(Collocated {
-                    advect: AdvectPass::new(device, &uniform, &fields),
-                    buoyancy: BuoyancyPass::new(device, &uniform, &fields),
-                    impulse: ImpulsePass::new(device, &impulses, &fields),
-                    divergence: DivergencePass::new(device, &uniform, &fields),
-                    jacobi: JacobiPass::new(device, &uniform, &fields),
-                    gradient: GradientPass::new(device, &uniform, &fields),
-                })),
+                None => Pipeline::Collocated(Box::new(Collocated::new(device, &uniform, &impulses, &fields))),
                 Some(solver) => {
                     let shared = Shared {
                         uniform: &uniform,
@@ -664,40 +392,10 @@ impl GpuSmoke {
     /// # Panics
     /// On the staggered grid ([`GpuSmoke::run_staggered_pass`] runs its passes).
     pub fn encode_pass(&mut self, pass: &mut wgpu::ComputePass<'_>, which: SmokePass) {
-        let (w, h) = (self.width, self.height);
         let Pipeline::Collocated(c) = &self.pipeline else {
             panic!("SmokePass is a collocated pass; this model runs the staggered grid");
         };
-        let f = &mut self.fields;
-        let (v, s, p) = (f.velocity.read_index(), f.temperature.read_index(), f.pressure.read_index());
-        debug_assert_eq!(s, f.density.read_index(), "temperature and density swap together");
-        match which {
-            SmokePass::Advect => {
-                c.advect.kernel.dispatch(pass, &c.advect.groups[v][s], w, h);
-                f.velocity.swap();
-                f.temperature.swap();
-                f.density.swap();
-            }
-            SmokePass::Buoyancy => {
-                c.buoyancy.kernel.dispatch(pass, &c.buoyancy.groups[v][s], w, h);
-                f.velocity.swap();
-            }
-            SmokePass::Impulse => {
-                c.impulse.kernel.dispatch(pass, &c.impulse.groups[IMPULSE_STEP][v][s], w, h);
-                f.velocity.swap();
-                f.temperature.swap();
-                f.density.swap();
-            }
-            SmokePass::Divergence => c.divergence.kernel.dispatch(pass, &c.divergence.groups[v][p], w, h),
-            SmokePass::Jacobi => {
-                c.jacobi.kernel.dispatch(pass, &c.jacobi.groups[p], w, h);
-                f.pressure.swap();
-            }
-            SmokePass::Gradient => {
-                c.gradient.kernel.dispatch(pass, &c.gradient.groups[v][p], w, h);
-                f.velocity.swap();
-            }
-        }
+        c.encode(pass, which, IMPULSE_STEP, &mut self.fields, (self.width, self.height));
     }
 
     /// Records one staggered pass (or the solve) into `encoder`.
@@ -810,21 +508,8 @@ impl GpuSmoke {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         match &self.pipeline {
             Pipeline::Collocated(c) => {
-                {
-                    let f = &self.fields;
-                    let (v, s) = (f.velocity.read_index(), f.temperature.read_index());
-                    let mut pass = encoder.begin_compute_pass(&Default::default());
-                    c.impulse.kernel.dispatch(
-                        &mut pass,
-                        &c.impulse.groups[IMPULSE_SPLAT][v][s],
-                        self.width,
-                        self.height,
-                    );
-                }
-                let f = &mut self.fields;
-                f.velocity.swap();
-                f.temperature.swap();
-                f.density.swap();
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                c.encode(&mut pass, SmokePass::Impulse, IMPULSE_SPLAT, &mut self.fields, (self.width, self.height));
             }
             Pipeline::Staggered(_) => {
                 self.encode_staggered(&mut encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT)

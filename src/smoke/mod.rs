@@ -34,6 +34,7 @@
 //! OpenGL's y-up texture space; eddy keeps the image's row order, like its other models.)
 
 pub mod cavity;
+mod collocated;
 pub mod cpu;
 mod gpu;
 mod params;
@@ -43,7 +44,8 @@ pub use params::{
     Advection, DEFAULT_VORTICITY, GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver,
 };
 
-pub use gpu::{GpuSmoke, SmokePass};
+pub use collocated::SmokePass;
+pub use gpu::GpuSmoke;
 pub use staggered::StaggeredPass;
 
 use crate::error::Error;
