@@ -38,7 +38,8 @@ fn resolve(path: &Path) -> PathBuf {
 /// units).
 const NAME_MAX: usize = 255;
 
-/// Refuses a path that ends in a separator or whose file name is too long, and a target that is a directory, not a regular file (a device, a pipe) or read-only.
+/// Refuses a path that ends in a separator or whose file name is too long, and a target that
+/// is a directory, not a regular file (a device, a pipe) or read-only.
 fn check_target(path: &Path, target: &Path) -> Result<(), SceneError> {
     let fail =
         |why: &str| Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why.to_string()) });
