@@ -247,9 +247,9 @@ impl Script {
         if raw.action.len() > MAX_ACTIONS {
             return Err(format!("{} actions: at most {MAX_ACTIONS}", raw.action.len()));
         }
-        // Parameters are checked against the model current at each action, as they will be.
+        // Parameter names and each value's range are checked against the model current at each
+        // action, as they will be; limits that tie parameters together wait for check_from.
         let mut current = mode.or(script_mode).unwrap_or(ModelKind::ALL[0]);
-        let mut params = ModelKind::ALL.map(ModelParams::defaults);
         let mut actions = Vec::new();
         let mut last = 0;
         for (i, a) in raw.action.into_iter().enumerate() {
@@ -267,7 +267,6 @@ impl Script {
                 count += 1;
             }
             if let Some(table) = &a.set {
-                let p = &mut params[ModelKind::ALL.iter().position(|&k| k == current).expect("in ALL")];
                 let mut all = Vec::new();
                 for (name, value) in table {
                     let info = current.params().into_iter().find(|p| p.name == name.as_str()).ok_or_else(|| {
@@ -284,7 +283,7 @@ impl Script {
                         other => other.to_string(),
                     };
                     let value = info.parse(&text).map_err(|e| format!("action {n}: {name}: {e}"))?;
-                    p.set_row_only(name, value).map_err(|e| format!("action {n}: {e}"))?;
+                    info.check(value).map_err(|e| format!("action {n}: {e}"))?;
                     all.push((info.name, value));
                 }
                 // The limits that tie parameters together are checked against the parameters
@@ -322,8 +321,6 @@ impl Script {
                 count += 1;
             }
             if a.defaults == Some(true) {
-                params[ModelKind::ALL.iter().position(|&k| k == current).expect("in ALL")] =
-                    ModelParams::defaults(current);
                 push(Action::Defaults);
                 count += 1;
             }

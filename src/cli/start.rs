@@ -41,14 +41,15 @@ impl SimArgs {
     /// owner of a `--scene` preset, or the model of a `--load` file's arrays; `None` leaves it to
     /// the script's `mode` (and then water).
     pub fn stated_mode(&self) -> Option<ModelKind> {
-        self.mode
-            .or_else(|| {
-                self.scene.as_deref().map(str::to_ascii_lowercase).as_deref().and_then(ModelKind::owning_preset)
-            })
-            .or_else(|| {
-                let names = eddy::npz::NpzReader::open(self.load.as_deref()?).ok()?.array_names();
-                ModelKind::of_arrays(&names)
-            })
+        self.mode.or_else(|| self.preset_owner()).or_else(|| {
+            let names = eddy::npz::NpzReader::open(self.load.as_deref()?).ok()?.array_names();
+            ModelKind::of_arrays(&names)
+        })
+    }
+
+    /// The model whose preset `--scene` names (in any case), if it names one.
+    fn preset_owner(&self) -> Option<ModelKind> {
+        ModelKind::owning_preset(&self.scene.as_deref()?.to_ascii_lowercase())
     }
 
     /// Works out the model and its parameters and checks the command line is consistent:
@@ -65,7 +66,7 @@ impl SimArgs {
             return Err(usage(format!("--size {w}x{h}: each side must be at least 1 cell")));
         }
         let scene = self.scene.as_deref().map(str::to_ascii_lowercase);
-        let preset = scene.as_deref().and_then(ModelKind::owning_preset);
+        let preset = self.preset_owner();
         let (kind, source) = match &self.load {
             Some(path) => {
                 let (state, step) = AnyState::load_npz(path, self.mode)?;
