@@ -114,6 +114,52 @@ pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
     partial(path).map(drop)
 }
 
+/// Checks that `path` is a regular file (after following links): a folder, a device such as
+/// `/dev/zero`, a pipe or a socket is refused, since reading one may never end. `hint` says
+/// what to give instead.
+///
+/// # Errors
+/// The metadata's error (a missing file: [`std::io::ErrorKind::NotFound`]), or one saying what
+/// `path` is.
+pub fn check_regular_file(path: &Path, hint: &str) -> std::io::Result<()> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(std::io::Error::other(format!("is a directory; {hint}")));
+    }
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!("is not a regular file (a device, a pipe or a socket); {hint}")));
+    }
+    Ok(())
+}
+
+/// Reads the regular file `path` ([`check_regular_file`]) whole, refusing one longer than
+/// `max_bytes` from its length, before reading any of it (a 3 GB sparse file was read whole to
+/// be judged); reads at most `max_bytes` + 1 bytes however the file grows meanwhile. `what`
+/// names the file's kind in the error ("a script").
+///
+/// # Errors
+/// As [`check_regular_file`]; an error with both sizes when it is too long; a read error.
+pub fn read_bounded(path: &Path, max_bytes: u64, what: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    check_regular_file(path, &format!("give {what}"))?;
+    let file = std::fs::File::open(path)?;
+    let too_long = |len: u64| {
+        std::io::Error::other(format!(
+            "is {len} bytes, more than the {max_bytes} bytes {what} may have here: give a smaller file"
+        ))
+    };
+    let len = file.metadata()?.len();
+    if len > max_bytes {
+        return Err(too_long(len));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_long(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// The names in `dir` that start with `prefix` and end with `.suffix` (a run's frames, say),
 /// sorted; none when `dir` cannot be read.
 pub fn files_like(dir: &Path, prefix: &str, suffix: &str) -> Vec<String> {

@@ -4,6 +4,7 @@ mod cli;
 
 use clap::Parser;
 use cli::Exit;
+use cli::out::note;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -18,20 +19,28 @@ fn main() -> ExitCode {
         cli::Command::Bench(a) => cli::bench::bench(a),
         cli::Command::View(a) => view(a),
     };
+    // A failed print never stopped the command (cli::out); say once that lines were lost.
+    let lost = cli::out::stdout_failed().map(|kind| {
+        note!(
+            "eddy: error: standard output failed ({kind}), so the lines after that were not printed; \
+             the command itself went on to its end"
+        );
+    });
     match result {
+        Ok(()) if lost.is_some() => ExitCode::FAILURE,
         Ok(()) => ExitCode::SUCCESS,
         Err(Exit::Usage(e)) => {
-            eprintln!("{}", one_line(&*e));
+            note!("{}", one_line(&*e));
             ExitCode::from(2)
         }
         Err(Exit::Failed(e)) => {
-            eprintln!("{}", one_line(&*e));
+            note!("{}", one_line(&*e));
             // A grid too large for the adapter or the machine is a command-line matter (--size),
             // however it was found: before allocating, or by the device refusing.
             if too_large(&*e) { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
         Err(Exit::Interrupted(line)) => {
-            eprintln!("eddy: {line}");
+            note!("eddy: {line}");
             ExitCode::from(130)
         }
     }
@@ -83,7 +92,7 @@ fn clap_error(e: clap::Error) -> ExitCode {
         Some(c) => format!("`eddy {c} --help`"),
         None => "`eddy --help`, `eddy run --help` or `eddy view --help`".to_string(),
     };
-    eprintln!("eddy: error: {message}{tip}; see {see}");
+    note!("eddy: error: {message}{tip}; see {see}");
     ExitCode::from(2)
 }
 
@@ -116,7 +125,7 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     let script = match &args.script {
         Some(path) => {
             let script = eddy::script::Script::load(path, args.sim.stated_mode()).map_err(usage)?;
-            cli::check_script_outputs(&script)?;
+            cli::check_script_outputs(&script, &[("--screenshot", args.screenshot.as_deref())])?;
             args.sim.fill_from(&script);
             Some(script)
         }
@@ -140,7 +149,10 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     }
     let size = setup.size();
     let (start, seed) = match setup.origin {
-        cli::start::Origin::State(state, step) => (Start::State(state, step), 1),
+        cli::start::Origin::State { path, step, .. } => {
+            let (state, _) = eddy::model::AnyState::load_npz(&path, Some(kind))?;
+            (Start::State(Box::new(state), step), 1)
+        }
         cli::start::Origin::Png(path, _) => (Start::Scene(eddy::scene::SceneSource::Png(path)), 1),
         cli::start::Origin::Preset { name, seed, .. } => (Start::Scene(eddy::scene::SceneSource::Preset(name)), seed),
     };

@@ -213,6 +213,24 @@ impl Npz {
     }
 }
 
+/// What the arrays of an archive may hold, checked from every array's header when the archive
+/// is opened, before any array is decompressed (a 1.5 MB file can declare a 20000x20000 array).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// The longest side (rows or columns) of any array, cells: the device's
+    /// `max_texture_dimension_2d` where it is known, else [`crate::scene::MAX_SIDE`].
+    pub max_side: usize,
+    /// The bytes all arrays together may decompress to.
+    pub max_bytes: u64,
+}
+
+impl Default for ReadLimits {
+    /// Sides up to [`crate::scene::MAX_SIDE`] (what any adapter allows), 4 GiB in all.
+    fn default() -> Self {
+        Self { max_side: crate::scene::MAX_SIDE as usize, max_bytes: 4 << 30 }
+    }
+}
+
 /// Reads `(H, W)` arrays from a NumPy `.npz` archive.
 pub struct NpzReader {
     path: PathBuf,
@@ -220,35 +238,92 @@ pub struct NpzReader {
 }
 
 impl NpzReader {
-    /// Opens `path`.
+    /// Opens `path` and checks every array's header against the default [`ReadLimits`].
     ///
     /// # Errors
-    /// [`SceneError::Io`] when missing, [`SceneError::Npz`] when not a zip archive.
+    /// As [`NpzReader::open_within`].
     pub fn open(path: &Path) -> Result<Self, SceneError> {
+        Self::open_within(path, ReadLimits::default())
+    }
+
+    /// Opens `path` and checks every array's header against `limits`.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when missing or not a regular file, [`SceneError::Npz`] naming the array
+    /// when not a zip archive, when an array's header cannot be read (an object dtype, say), or
+    /// when an array is larger than `limits` allow.
+    pub fn open_within(path: &Path, limits: ReadLimits) -> Result<Self, SceneError> {
         let p = path.to_path_buf();
-        if path.is_dir() {
-            let source = std::io::Error::other("is a directory; give an .npz file");
-            return Err(SceneError::Io { path: p, source });
-        }
+        crate::files::check_regular_file(path, "give an .npz file")
+            .map_err(|source| SceneError::Io { path: p.clone(), source })?;
         let file = std::fs::File::open(path).map_err(|source| SceneError::Io { path: p.clone(), source })?;
-        Self::new(p, Box::new(std::io::BufReader::new(file)))
+        Self::new(p, Box::new(std::io::BufReader::new(file)), limits)
     }
 
     /// Reads an archive from its bytes (a file picked or dropped in a browser); `name` is what
-    /// errors call it.
+    /// errors call it. Checks the headers against the default [`ReadLimits`].
     ///
     /// # Errors
-    /// [`SceneError::Npz`] when not a zip archive.
+    /// As [`NpzReader::open_within`].
     pub fn from_bytes(name: &Path, bytes: Vec<u8>) -> Result<Self, SceneError> {
-        Self::new(name.to_path_buf(), Box::new(std::io::Cursor::new(bytes)))
+        Self::from_bytes_within(name, bytes, ReadLimits::default())
     }
 
-    fn new(p: PathBuf, reader: Box<dyn ReadSeek + Send>) -> Result<Self, SceneError> {
+    /// [`NpzReader::from_bytes`] within `limits`.
+    ///
+    /// # Errors
+    /// As [`NpzReader::open_within`].
+    pub fn from_bytes_within(name: &Path, bytes: Vec<u8>, limits: ReadLimits) -> Result<Self, SceneError> {
+        Self::new(name.to_path_buf(), Box::new(std::io::Cursor::new(bytes)), limits)
+    }
+
+    fn new(p: PathBuf, reader: Box<dyn ReadSeek + Send>, limits: ReadLimits) -> Result<Self, SceneError> {
         let archive = npyz::npz::NpzArchive::new(reader).map_err(|e| match e.kind() {
             std::io::ErrorKind::InvalidData => SceneError::Npz { path: p.clone(), message: e.to_string() },
             _ => SceneError::Io { path: p.clone(), source: e },
         })?;
-        Ok(Self { path: p, archive })
+        let mut reader = Self { path: p, archive };
+        reader.check_headers(limits)?;
+        Ok(reader)
+    }
+
+    /// Reads every array's header (its shape and dtype; the data stays compressed) and refuses
+    /// the archive when an array has a side above `limits.max_side` or all of them would
+    /// decompress to more than `limits.max_bytes`.
+    fn check_headers(&mut self, limits: ReadLimits) -> Result<(), SceneError> {
+        let mut total: u64 = 0;
+        for name in self.array_names() {
+            let path = self.path.clone();
+            let message = |m: String| SceneError::Npz { path: path.clone(), message: format!("array {name:?}: {m}") };
+            let npy = self.archive.by_name(&name).map_err(|e| {
+                message(format!(
+                    "its header cannot be read ({e}); eddy reads arrays of numbers (float32, uint8, int64)"
+                ))
+            })?;
+            let Some(npy) = npy else { continue };
+            let shape = npy.shape().to_vec();
+            let item = npy.dtype().num_bytes().unwrap_or(8) as u64;
+            let bytes = shape.iter().try_fold(item, |b, &d| b.checked_mul(d)).unwrap_or(u64::MAX);
+            // The grid's sides: every axis but a trailing component axis of up to 4.
+            let sides = if shape.len() == 3 && shape[2] <= 4 { &shape[..2] } else { &shape[..] };
+            if let Some(&side) = sides.iter().find(|&&d| d > limits.max_side as u64) {
+                return Err(message(format!(
+                    "has shape {shape:?}, and a side of {side} cells is more than this device takes ({}): \
+                     refused before reading it",
+                    limits.max_side
+                )));
+            }
+            total = total.saturating_add(bytes);
+            if total > limits.max_bytes {
+                return Err(message(format!(
+                    "has shape {shape:?}, which with the arrays before it would take {:.1} GB, more than the {:.1} GB \
+                     a state may take here: refused before reading it",
+                    total as f64 / 1e9,
+                    limits.max_bytes as f64 / 1e9
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Reads array `name`, which must have shape `(H, W)` (`components` = `None`) or
@@ -306,6 +381,19 @@ impl NpzReader {
         })
     }
 
+    /// The shape of array `name` from its header (nothing is decompressed).
+    ///
+    /// # Errors
+    /// [`SceneError::MissingArray`] when absent, [`SceneError::Npz`] when its header is corrupt.
+    pub fn shape(&mut self, name: &'static str) -> Result<Vec<u64>, SceneError> {
+        let path = self.path.clone();
+        let shape = match self.archive.by_name(name) {
+            Ok(npy) => npy.map(|npy| npy.shape().to_vec()),
+            Err(e) => return Err(SceneError::Npz { path, message: format!("array {name:?}: {e}") }),
+        };
+        shape.ok_or_else(|| SceneError::MissingArray { path, name, present: self.names() })
+    }
+
     fn names(&self) -> String {
         self.array_names().join(", ")
     }
@@ -327,7 +415,24 @@ impl NpzReader {
             return Ok(None);
         };
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
-        let values: Vec<i64> = npy.into_vec::<i64>().map_err(|e| bad(format!("is not an int64 scalar ({e})")))?;
+        // Any integer dtype NumPy gives a scalar: int64 on Linux and macOS, int32 on Windows.
+        let dtype = match npy.dtype() {
+            npyz::DType::Plain(t) => t.to_string(),
+            other => other.descr(),
+        };
+        let not_integer = |e: std::io::Error| bad(format!("is not an integer scalar ({e})"));
+        let values: Vec<i64> = match dtype.as_str() {
+            "<i8" => npy.into_vec::<i64>().map_err(not_integer)?,
+            "<i4" => npy.into_vec::<i32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
+            "<u4" => npy.into_vec::<u32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
+            "<u8" => npy
+                .into_vec::<u64>()
+                .map_err(not_integer)?
+                .into_iter()
+                .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
+                .collect(),
+            _ => return Err(bad(format!("has dtype {dtype}; a step is an integer (<i8, <i4, <u8 or <u4)"))),
+        };
         match values[..] {
             [v] if v >= 0 => Ok(Some(v)),
             [v] => Err(bad(format!("= {v}: a step count is >= 0"))),

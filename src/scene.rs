@@ -27,6 +27,11 @@ pub const DEFAULT_PRESET_SIZE: (usize, usize) = (192, 128);
 /// largest `max_texture_dimension_2d` there is; lavapipe's is 16384).
 pub const MAX_SIDE: u32 = 32768;
 
+/// The longest PNG scene file read, bytes (256 MiB): a scene of flat colours at [`MAX_SIDE`]
+/// squared compresses to a few MB, so only something else is refused. Decoding then takes at
+/// most `MAX_SIDE`² x 4 bytes, and only for an image whose header says it fits.
+pub const MAX_PNG_BYTES: u64 = 256 << 20;
+
 /// An error reading or writing a scene or state file.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -265,11 +270,8 @@ impl Scene {
     /// [`SceneError::UnknownColour`] naming the first pixel (row-major from the top left) whose
     /// colour is not a scene colour.
     pub fn from_png(path: &Path, colours: Colours) -> Result<Self, SceneError> {
-        if path.is_dir() {
-            let source = std::io::Error::other("is a directory; give a PNG file or a preset name");
-            return Err(SceneError::Io { path: path.to_path_buf(), source });
-        }
-        let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+        let bytes = crate::files::read_bounded(path, MAX_PNG_BYTES, "a PNG file (or a preset name)")
+            .map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
         Self::from_png_bytes(path, &bytes, colours)
     }
 

@@ -100,6 +100,14 @@ pub enum Action {
     Window(u32, u32),
 }
 
+/// The longest script read, bytes (1 MiB: some 20,000 actions); a longer file, or one that
+/// is not a regular file (`/dev/zero`), is refused before it is read.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// The latest step an action may be at: a script without `--steps` runs to its last action, and
+/// 2^63 - 1 would start a run of 9.2e18 steps.
+pub const MAX_AT: u64 = 1_000_000_000_000;
+
 /// An action and the session step it happens at.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timed {
@@ -210,8 +218,10 @@ impl Script {
         Ok(())
     }
 
-    /// Reads and checks a script file; `mode` is the model the command line starts in, which
-    /// comes before the script's own `mode` (as in [`Self::parse`]).
+    /// Reads and checks a script file (a regular file of at most [`MAX_SCRIPT_BYTES`]); `mode`
+    /// is the model the command line starts in, which comes before the script's own `mode` (as
+    /// in [`Self::parse`]). A relative `scene` path that is not a preset name is taken from the
+    /// script's folder.
     ///
     /// # Errors
     /// One line naming the file and what is wrong: unreadable, not TOML, an unknown key, an
@@ -219,8 +229,20 @@ impl Script {
     /// parameter the model current at that point lacks or a value out of its range, a path of no
     /// points, a brush, size or GIF out of range.
     pub fn load(path: &Path, mode: Option<ModelKind>) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read script {}: {e}", path.display()))?;
-        Self::parse(&text, mode).map_err(|e| format!("script {}: {e}", path.display()))
+        let cannot = |e: &dyn std::fmt::Display| format!("cannot read script {}: {e}", path.display());
+        let bytes = crate::files::read_bounded(path, MAX_SCRIPT_BYTES, "a script").map_err(|e| cannot(&e))?;
+        let text = String::from_utf8(bytes).map_err(|e| cannot(&format!("not UTF-8 text ({e})")))?;
+        let mut script = Self::parse(&text, mode).map_err(|e| format!("script {}: {e}", path.display()))?;
+        // A scene file beside the script goes with it: a relative path is the script's folder's,
+        // unless it names a preset.
+        if let Some(scene) = &script.scene
+            && ModelKind::owning_preset(&scene.to_ascii_lowercase()).is_none()
+            && Path::new(scene).is_relative()
+            && let Some(dir) = path.parent()
+        {
+            script.scene = Some(dir.join(scene).to_string_lossy().into_owned());
+        }
+        Ok(script)
     }
 
     /// Parses and checks a script's text; `mode` is the model it starts in when the script does
@@ -255,6 +277,11 @@ impl Script {
         for (i, a) in raw.action.into_iter().enumerate() {
             let n = i + 1;
             let at = a.at;
+            if at > MAX_AT {
+                return Err(format!(
+                    "action {n} is at step {at}; a script's times go up to {MAX_AT} (a year at 30,000 steps/s)"
+                ));
+            }
             if at < last {
                 return Err(format!("action {n} is at step {at}, before the one above it (step {last})"));
             }
@@ -358,7 +385,17 @@ impl Script {
                 push(Action::Pause(frames.min(100_000)));
                 count += 1;
             }
+            // Each output's kind by its extension, as the command line's --screenshot, --gif and
+            // --save are (a state written to shot.png would pass for a picture).
+            let ext = |what: &str, path: &Path, ext: &str| {
+                if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+                    Ok(())
+                } else {
+                    Err(format!("action {n}: {what} {:?}: give a path ending in .{ext}", path.display().to_string()))
+                }
+            };
             if let Some(path) = &a.screenshot {
+                ext("screenshot", path, "png")?;
                 let scale = a.screenshot_scale.unwrap_or(2);
                 if !(1..=64).contains(&scale) {
                     return Err(format!("action {n}: screenshot-scale {scale}: 1..=64 pixels per cell"));
@@ -367,6 +404,7 @@ impl Script {
                 count += 1;
             }
             if let Some(gif) = &a.gif {
+                ext("gif", &gif.path, "gif")?;
                 let every = gif.every.unwrap_or(1);
                 if !(1..=MAX_GIF_FRAMES).contains(&gif.frames) || every == 0 {
                     return Err(format!(
@@ -377,6 +415,7 @@ impl Script {
                 count += 1;
             }
             if let Some(path) = &a.save {
+                ext("save", path, "npz")?;
                 push(Action::Save(path.clone()));
                 count += 1;
             }

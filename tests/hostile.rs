@@ -36,6 +36,77 @@ fn row(args: &[&str], code: i32, phrase: &'static str) -> Row {
     Row { args: args.iter().map(|s| s.to_string()).collect(), env: vec![], remove: vec![], code, phrase }
 }
 
+/// CRC-32 (IEEE), as zip stores it.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= byte as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// A zip archive of `entries` stored uncompressed: what `numpy.savez` writes, made by hand so
+/// that an array's header can say anything (a shape its data does not have, an object dtype).
+fn stored_zip(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    let le16 = |v: &mut Vec<u8>, x: u16| v.extend(x.to_le_bytes());
+    let le32 = |v: &mut Vec<u8>, x: u32| v.extend(x.to_le_bytes());
+    for (name, data) in entries {
+        let (offset, crc, len) = (out.len() as u32, crc32(data), data.len() as u32);
+        le32(&mut out, 0x0403_4b50);
+        for x in [20, 0, 0, 0, 0x21] {
+            le16(&mut out, x); // version, flags, stored, time, date (1980-01-01)
+        }
+        for x in [crc, len, len] {
+            le32(&mut out, x);
+        }
+        le16(&mut out, name.len() as u16);
+        le16(&mut out, 0);
+        out.extend(name.as_bytes());
+        out.extend(data);
+        le32(&mut central, 0x0201_4b50);
+        for x in [20, 20, 0, 0, 0, 0x21] {
+            le16(&mut central, x);
+        }
+        for x in [crc, len, len] {
+            le32(&mut central, x);
+        }
+        for x in [name.len() as u16, 0, 0, 0, 0] {
+            le16(&mut central, x);
+        }
+        le32(&mut central, 0);
+        le32(&mut central, offset);
+        central.extend(name.as_bytes());
+    }
+    let (at, size, n) = (out.len() as u32, central.len() as u32, entries.len() as u16);
+    out.extend(central);
+    le32(&mut out, 0x0605_4b50);
+    for x in [0, 0, n, n] {
+        le16(&mut out, x);
+    }
+    le32(&mut out, size);
+    le32(&mut out, at);
+    le16(&mut out, 0);
+    out
+}
+
+/// A `.npy` file with a header of `descr` and `shape` (e.g. `(20000, 20000)`) and `data`.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(data);
+    out
+}
+
 /// Writes the files the rows use into `dir`.
 fn fixtures(dir: &Path) {
     let p = |n: &str| dir.join(n);
@@ -107,6 +178,34 @@ fn fixtures(dir: &Path) {
     let mut npz = eddy::npz::Npz::create(&p("density-only.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.finish().unwrap();
+    // Headers that declare more than the data: 1.6 GB in a few hundred bytes, a side above any
+    // adapter's, a side one above lavapipe's 16384.
+    let mass8 = || npy("<f4", "(8, 8)", &[0u8; 256]);
+    let zip = |name: &str, entries: &[(&str, Vec<u8>)]| std::fs::write(p(name), stored_zip(entries)).unwrap();
+    zip("huge-header.npz", &[("mass.npy", npy("<f4", "(20000, 20000)", &[0u8; 64]))]);
+    zip("too-wide.npz", &[("mass.npy", npy("<f4", "(4, 40000)", &[0u8; 64]))]);
+    zip("wide.npz", &[("mass.npy", npy("<f4", "(4, 16385)", &[0u8; 64]))]);
+    // NumPy's default integer on Windows is int32; an object array; no eddy array at all.
+    zip("int32-step.npz", &[("mass.npy", mass8()), ("step.npy", npy("<i4", "()", &7i32.to_le_bytes()))]);
+    zip("object-step.npz", &[("mass.npy", mass8()), ("step.npy", npy("|O", "()", &[0u8; 8]))]);
+    zip("not-eddy.npz", &[("weights.npy", npy("<f4", "(8, 8)", &[0u8; 256]))]);
+    // Staggered smoke: velocity_x of the wrong shape beside a right velocity_y; a NaN in
+    // velocity_x.
+    let mut npz = eddy::npz::Npz::create(&p("bad-velocity-x.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("velocity_x", &Grid::filled(10, 6, 0.0)).unwrap();
+    npz.write_f32("velocity_y", &Grid::filled(8, 7, 0.0)).unwrap();
+    npz.finish().unwrap();
+    let mut vx = Grid::filled(9, 6, 0.0f32);
+    vx[(2, 2)] = f32::NAN;
+    let mut npz = eddy::npz::Npz::create(&p("nan-velocity-x.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("velocity_x", &vx).unwrap();
+    npz.write_f32("velocity_y", &Grid::filled(8, 7, 0.0)).unwrap();
+    npz.finish().unwrap();
+    // A 3 GB sparse file: judged from its length, not read.
+    std::fs::File::create(p("sparse.toml")).unwrap().set_len(3 << 30).unwrap();
+    std::fs::File::create(p("sparse.png")).unwrap().set_len(3 << 30).unwrap();
     // Scripts with mistakes.
     std::fs::write(dir.join("bad-param.toml"), "[[action]]\nat = 0\nset = { dt = 0.5 }\n").unwrap();
     std::fs::write(dir.join("backwards.toml"), "[[action]]\nat = 9\nreset = true\n[[action]]\nat = 2\nreset = true\n")
@@ -116,8 +215,25 @@ fn fixtures(dir: &Path) {
     // the command line's --diffusion): refused before the first step, as `--flux central` is.
     let central = "mode = \"gas\"\n[[action]]\nat = 3\nset = { flux = \"central\", pressure = 0.02 }\n";
     std::fs::write(dir.join("central.toml"), central).unwrap();
-    let writes_dir = format!("[[action]]\nat = 0\nsave = {:?}\n", dir.join("a-directory").to_str().unwrap());
+    std::fs::create_dir_all(p("folder.npz")).unwrap();
+    let writes_dir = format!("[[action]]\nat = 0\nsave = {:?}\n", dir.join("folder.npz").to_str().unwrap());
     std::fs::write(dir.join("writes-dir.toml"), writes_dir).unwrap();
+    // Script outputs of the wrong kind, two writers of one file, a time that never comes, and
+    // a scene beside the script named relative to it.
+    std::fs::write(p("jpg.toml"), "[[action]]\nat = 1\nscreenshot = \"shot.jpg\"\n").unwrap();
+    std::fs::write(p("txt.toml"), "[[action]]\nat = 1\nsave = \"state.txt\"\n").unwrap();
+    let gif = format!("{:?}", p("twice.gif").to_str().unwrap());
+    let gifs = format!(
+        "[[action]]\nat = 0\ngif = {{ path = {gif}, frames = 2 }}\n[[action]]\nat = 5\ngif = {{ path = {gif}, frames = 2 }}\n"
+    );
+    std::fs::write(p("two-gifs.toml"), gifs).unwrap();
+    std::fs::write(p("one-gif.toml"), format!("[[action]]\nat = 0\ngif = {{ path = {gif}, frames = 2 }}\n")).unwrap();
+    std::fs::write(p("forever.toml"), "[[action]]\nat = 9223372036854775807\nquit = true\n").unwrap();
+    std::fs::create_dir_all(p("scripts")).unwrap();
+    std::fs::write(p("scripts/beside.toml"), "scene = \"green.png\"\n[[action]]\nat = 2\nquit = true\n").unwrap();
+    image::RgbImage::from_fn(12, 8, |x, _| if x == 0 { image::Rgb([0, 0, 0]) } else { image::Rgb([255; 3]) })
+        .save(p("scripts/green.png"))
+        .unwrap();
 }
 
 #[test]
@@ -291,6 +407,48 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("corrupt.npz"), "--steps", "1"], 1, "not a readable .npz"),
         row(&["run", "--load", &d("nan.npz"), "--steps", "1"], 1, "mass[2, 3] = NaN"),
         row(&["run", "--load", &d("neg.npz"), "--steps", "1"], 1, "mass[2, 3] = -1"),
+        // Inputs that would eat the machine: refused from a header or a length, before reading.
+        row(&["run", "--load", &d("huge-header.npz")], 2, "huge-header.npz: grid 20000x20000"),
+        row(&["run", "--load", &d("too-wide.npz")], 1, "a side of 40000 cells is more than this device takes"),
+        row(&["run", "--load", &d("wide.npz")], 2, "wide.npz: grid 16385x4"),
+        row(&["run", "--scene", "/dev/zero"], 1, "/dev/zero: is not a regular file"),
+        row(&["run", "--script", "/dev/zero"], 2, "/dev/zero: is not a regular file"),
+        row(&["run", "--scene", &d("sparse.png")], 1, "is 3221225472 bytes, more than the 268435456 bytes a PNG file"),
+        row(&["run", "--script", &d("sparse.toml")], 2, "is 3221225472 bytes, more than the 1048576 bytes"),
+        // Messages that name the right array.
+        row(&["run", "--load", &d("int32-step.npz"), "--steps", "1"], 0, "(step 7)"),
+        row(&["run", "--load", &d("object-step.npz")], 1, "array \"step\""),
+        row(&["run", "--load", &d("not-eddy.npz")], 1, "holds none of eddy's state arrays (arrays: weights"),
+        row(&["run", "--load", &d("bad-velocity-x.npz"), "--mode", "smoke"], 1, "array \"velocity_x\": shape (6, 10)"),
+        row(&["run", "--load", &d("nan-velocity-x.npz"), "--mode", "smoke"], 1, "velocity_x[2, 2] = NaN"),
+        // Scripts: outputs as the command line checks them, one writer per file, times that come.
+        row(&["run", "--script", &d("jpg.toml")], 2, "screenshot \"shot.jpg\": give a path ending in .png"),
+        row(&["run", "--script", &d("txt.toml")], 2, "save \"state.txt\": give a path ending in .npz"),
+        row(&["run", "--script", &d("two-gifs.toml"), "--steps", "10"], 2, "the script records two GIFs into"),
+        row(&["run", "--script", &d("one-gif.toml"), "--gif", &d("twice.gif")], 2, "the script and --gif both write"),
+        row(&["run", "--script", &d("forever.toml")], 2, "a script's times go up to 1000000000000"),
+        row(&["run", "--script", &d("scripts/beside.toml")], 0, "scripts/green.png (12x8 cells)"),
+        // Options that would be silently ignored, or silently overridden: refused, all at once.
+        row(&["run", "--mode", "smoke", "--tolerance", "1e-3"], 2, "--tolerance is the multigrid solve's"),
+        row(
+            &["run", "--mode", "smoke", "--max-cycles", "5", "--tolerance", "1e-3"],
+            2,
+            "drop --tolerance; --max-cycles is",
+        ),
+        row(
+            &["run", "--mode", "smoke", "--solver", "multigrid", "--jacobi", "80"],
+            2,
+            "--jacobi counts Jacobi iterations",
+        ),
+        row(&["run", "--mode", "smoke", "--gradient-scale", "1.2"], 2, "the staggered grid's is exact"),
+        row(&["run", "--mode", "smoke", "--reynolds", "100", "--viscosity", "0.1"], 2, "--viscosity is overridden"),
+        row(&["run", "--scene", "cavity", "--viscosity", "0.1"], 2, "--viscosity is overridden"),
+        row(
+            &["run", "--mode", "smoke", "--grid", "collocated"],
+            2,
+            "MacCormack advection, vorticity confinement are built on the staggered grid's faces",
+        ),
+        row(&["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--reynolds", "100"], 2, "reynolds = 100:"),
     ];
     // No Vulkan: the GL adapter is passed over for smoke (or there is none), with the hint.
     let mut gl = row(&["run", "--mode", "smoke", "--steps", "2"], 1, "apt-get install mesa-vulkan-drivers");
@@ -367,5 +525,78 @@ fn help_texts_say_what_eddy_does() {
     }
     for word in ["--steps", "--save", "--frames", "--every", "--load", "--size", "--field", "allowed:", "(H, W, 2)"] {
         assert!(t.contains(word), "run --help lacks {word}:\n{t}");
+    }
+}
+
+/// `eddy run` with `args`, saving to `save`; panics with its stderr unless it succeeds.
+fn run_saving(args: &[&str], save: &Path) {
+    let mut all: Vec<String> = std::iter::once("run").chain(args.iter().copied()).map(String::from).collect();
+    all.extend(["--save".to_string(), save.to_str().unwrap().to_string()]);
+    let o = eddy(&all, &[], &[]);
+    assert!(o.status.success(), "{all:?}: {}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The second table: every model and solver run twice, the second time with frames every 7
+/// steps (which cuts the run into other chunks between checks), and a script that switches to
+/// multigrid; each pair of `.npz` files must be byte-identical, as the README promises.
+#[test]
+fn two_runs_of_the_same_input_save_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("multigrid.toml");
+    std::fs::write(&script, "mode = \"smoke\"\n[[action]]\nat = 5\nset = { solver = \"multigrid\" }\n").unwrap();
+    let script = script.to_str().unwrap();
+    let cases: [(&str, &[&str]); 8] = [
+        ("water", &["--mode", "water", "--steps", "200"]),
+        ("water unity", &["--mode", "water", "--preset", "unity", "--scene", "u-tube", "--steps", "200"]),
+        ("smoke jacobi", &["--mode", "smoke", "--size", "64x64", "--steps", "120"]),
+        ("smoke multigrid", &["--mode", "smoke", "--size", "64x64", "--steps", "120", "--solver", "multigrid"]),
+        ("smoke gpu-gems", &["--mode", "smoke", "--pipeline", "gpu-gems", "--size", "64x64", "--steps", "120"]),
+        ("smoke cavity", &["--scene", "cavity", "--size", "48x48", "--steps", "150"]),
+        ("gas", &["--mode", "gas", "--scene", "explosion", "--size", "64x64", "--steps", "150"]),
+        ("script to multigrid", &["--script", script, "--size", "64x64", "--steps", "120"]),
+    ];
+    for (label, args) in cases {
+        let (a, b) = (dir.path().join(format!("{label}-a.npz")), dir.path().join(format!("{label}-b.npz")));
+        run_saving(args, &a);
+        let frames = dir.path().join(format!("{label}-frames"));
+        let mut chunked = args.to_vec();
+        chunked.extend(["--frames", frames.to_str().unwrap(), "--every", "7"]);
+        run_saving(&chunked, &b);
+        let (a, b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert!(a == b, "{label}: two runs of the same input saved different files");
+        println!("{label} | {} bytes | identical", a.len());
+    }
+}
+
+/// Standard output closed early, full or a broken pipe: the run goes on, saves its state, and
+/// says once on stderr that lines were lost (exit 1); nothing panics.
+#[test]
+fn a_broken_or_full_stdout_never_loses_the_run() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["run", "--mode", "water", "--size", "48x32", "--steps", "400"];
+    let spawn = |save: &Path, stdout: Stdio| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_eddy"));
+        cmd.args(base).arg("--save").arg(save).stdout(stdout).stderr(Stdio::piped());
+        cmd.spawn().expect("run eddy")
+    };
+    // A pipe whose reader has gone: the first write fails with EPIPE.
+    let pipe = dir.path().join("pipe.npz");
+    let child = spawn(&pipe, Stdio::piped());
+    let mut child = child;
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    // /dev/full: every write fails with ENOSPC.
+    let full = dir.path().join("full.npz");
+    let f = spawn(&full, std::fs::File::create("/dev/full").unwrap().into()).wait_with_output().unwrap();
+    for (what, path, o, kind) in [("broken pipe", &pipe, o, "broken pipe"), ("/dev/full", &full, f, "no storage space")]
+    {
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{what}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert!(stderr.contains(&format!("standard output failed ({kind})")), "{what}: {stderr}");
+        let (_, step) = eddy::model::AnyState::load_npz(path, None).expect("the state was saved");
+        assert_eq!(step, 400, "{what}");
+        println!("{what} | exit 1 | {}", stderr.lines().last().unwrap_or(""));
     }
 }

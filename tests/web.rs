@@ -35,7 +35,7 @@ async fn gpu() -> Gpu {
 /// One GPU step of `state` under `params`, read back without blocking.
 async fn gpu_step(gpu: &Gpu, state: &AnyState, params: &ModelParams) -> AnyState {
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, state, params, 0).expect("the model builds");
-    model.step(1);
+    model.step(1).unwrap();
     let out = model.read_state_async().await.expect("the state reads back");
     gpu.check().expect("no WebGPU error");
     out

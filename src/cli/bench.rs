@@ -1,5 +1,6 @@
 //! `eddy bench`: steps/s and Mcells/s of the GPU path and the CPU reference.
 
+use super::out::say;
 use super::{BenchArgs, Result, usage};
 use eddy::gpu::{Gpu, GpuError};
 use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
@@ -74,11 +75,11 @@ pub fn bench(args: BenchArgs) -> Result {
             .map_err(usage)?;
     }
     let scene = kind.info().bench_scene;
-    println!("eddy bench: {kind} (`{scene}` scene): {}", kind.info().about);
-    println!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
-    println!();
-    println!("| parameters | grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
-    println!("|---|---|---|---|---|---|---|");
+    say!("eddy bench: {kind} (`{scene}` scene): {}", kind.info().about);
+    say!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
+    say!();
+    say!("| parameters | grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
+    say!("|---|---|---|---|---|---|---|");
     for (label, params) in variants(kind) {
         for &n in &args.sizes {
             let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
@@ -87,16 +88,16 @@ pub fn bench(args: BenchArgs) -> Result {
                 let mut left = k;
                 while left > 0 {
                     let c = left.min(64);
-                    model.step(c as u32);
+                    model.step(c as u32)?;
                     left -= c;
                 }
                 gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
                 gpu.check()?;
-                // Statistics once per run, as `eddy run` takes them: they plan multigrid's cycles.
+                // Statistics once per run, as `eddy run` takes them.
                 model.stats()?;
                 Ok(())
             };
-            gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's plan
+            gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's first plans
             let k = calibrate(args.seconds, &mut gpu_steps)?;
             let g = measure(args.runs, k, &mut gpu_steps)?;
             // The CPU reference of the defaults only: it is what the GPU is tested against.
@@ -110,7 +111,7 @@ pub fn bench(args: BenchArgs) -> Result {
             };
             let cells = (n * n) as f64 / 1e6;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
-            println!(
+            say!(
                 "| {label} | {n}x{n} | {g:.1} | {:.1} | {} | {} | {} |",
                 g * cells,
                 fmt(c, 1.0),
@@ -192,18 +193,18 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result {
     };
     let tv = median(0, cycles)?;
     let tj = if reached { median(hi, 0)? } else { run(hi, 0)? };
-    println!();
-    println!("Pressure solve on {n}x{n}, a random divergence (closed box) to a relative residual of {TOLERANCE:e}:");
-    println!();
-    println!("| solver | iterations | GPU time |");
-    println!("|---|---|---|");
+    say!();
+    say!("Pressure solve on {n}x{n}, a random divergence (closed box) to a relative residual of {TOLERANCE:e}:");
+    say!();
+    say!("| solver | iterations | GPU time |");
+    say!("|---|---|---|");
     if reached {
-        println!("| Jacobi | {hi} (to within 1%) | {:.1} ms |", tj * 1e3);
+        say!("| Jacobi | {hi} (to within 1%) | {:.1} ms |", tj * 1e3);
     } else {
         let left = relative()?;
-        println!("| Jacobi | more than {hi} (relative residual {left:.1e} after them) | over {:.1} ms |", tj * 1e3);
+        say!("| Jacobi | more than {hi} (relative residual {left:.1e} after them) | over {:.1} ms |", tj * 1e3);
     }
     let ratio = if tj >= tv { format!("{:.1}x faster", tj / tv) } else { format!("{:.1}x slower", tv / tj) };
-    println!("| multigrid V(2,2) | {cycles} V-cycles | {:.1} ms ({ratio}) |", tv * 1e3);
+    say!("| multigrid V(2,2) | {cycles} V-cycles | {:.1} ms ({ratio}) |", tv * 1e3);
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! models or parameters.
 
 pub mod bench;
+pub mod out;
 pub mod run;
 pub mod start;
 
@@ -313,11 +314,33 @@ fn colour_map_help() -> String {
     )
 }
 
-/// Checks every file a script writes can be written, before the first step.
-pub fn check_script_outputs(script: &eddy::script::Script) -> Result {
+/// Checks every file a script writes can be written, before the first step, and that no file
+/// gets two writers: two of the script's GIFs, or the script and one of `options` (an output
+/// option's name and path, e.g. `("--gif", Some(path))`).
+pub fn check_script_outputs(script: &eddy::script::Script, options: &[(&str, Option<&std::path::Path>)]) -> Result {
+    let gifs: Vec<&std::path::Path> = script
+        .actions
+        .iter()
+        .filter_map(|t| match &t.action {
+            eddy::script::Action::Gif { path, .. } => Some(path.as_path()),
+            _ => None,
+        })
+        .collect();
+    for (i, path) in gifs.iter().enumerate() {
+        // Two recordings into one file: the later would replace the earlier without a word.
+        if gifs[..i].contains(path) {
+            return Err(usage(format!("the script records two GIFs into {}: give each its own path", path.display())));
+        }
+    }
     for path in script.outputs() {
         eddy::files::check_writable_file(path)
             .map_err(|e| usage(format!("the script writes {}: {e}", path.display())))?;
+        if let Some((option, _)) = options.iter().find(|(_, p)| *p == Some(path)) {
+            return Err(usage(format!(
+                "the script and {option} both write {}: give them different paths",
+                path.display()
+            )));
+        }
     }
     Ok(())
 }

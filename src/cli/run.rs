@@ -2,6 +2,7 @@
 //! step, Ctrl-C saves the state reached, a non-finite value rolls back to the last finite state
 //! and saves it, and every `.npz` is written atomically.
 
+use super::out::{note, say};
 use super::{Exit, Result, RunArgs, usage};
 use eddy::colour::ColourMap;
 use eddy::files;
@@ -37,7 +38,7 @@ fn catch_signals() {
     let _ = ctrlc::set_handler(move || {
         let at = *first.get_or_init(Instant::now);
         if SIGNALS.fetch_add(1, Ordering::SeqCst) >= 1 && at.elapsed().as_secs_f64() > REPEAT_S {
-            eprintln!(
+            note!(
                 "eddy: second interrupt: exiting without saving (a save in progress stays as a .eddy-partial-* file beside its target)"
             );
             std::process::exit(130);
@@ -65,7 +66,12 @@ pub fn run(mut args: RunArgs) -> Result {
     let script = match &args.script {
         Some(path) => {
             let script = Script::load(path, args.sim.stated_mode()).map_err(usage)?;
-            super::check_script_outputs(&script)?;
+            let options = [
+                ("--gif", args.gif.as_deref()),
+                ("--save", args.save.as_deref()),
+                ("--frames", args.frames.as_deref()),
+            ];
+            super::check_script_outputs(&script, &options)?;
             args.sim.fill_from(&script);
             Some(script)
         }
@@ -116,14 +122,12 @@ pub fn run(mut args: RunArgs) -> Result {
         super::check_extension("--gif", path, "gif")?;
     }
     if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
-        eprintln!(
-            "note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved"
-        );
+        note!("note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved");
     }
     catch_signals();
 
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
-    eprintln!("adapter: {}", gpu.adapter_label());
+    note!("adapter: {}", gpu.adapter_label());
     let describe = setup.describe(&args.sim);
     let params = setup.params;
     let drawn = args.frames.is_some() || args.gif.is_some();
@@ -160,7 +164,7 @@ pub fn run(mut args: RunArgs) -> Result {
         )
         .into());
     }
-    eprintln!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
+    note!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
 
     let draw = |session: &mut Session, scale: u32| -> std::result::Result<image::RgbaImage, eddy::error::Error> {
         let target = FrameTarget::new(&gpu.device, session.model_ref().size(), scale)?;
@@ -189,16 +193,16 @@ pub fn run(mut args: RunArgs) -> Result {
         for action in player.due(done) {
             let what = format!("{action:?}");
             match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
-                Done::Set(kind, changed) => eprintln!("step {done}: {kind}: {}", eddy::model::changes(&changed)),
+                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy::model::changes(&changed)),
                 Done::Applied => {}
                 Done::Front => match action {
                     Action::Screenshot(path, scale) => {
                         write_png(&path, &draw(session, scale)?)?;
-                        eprintln!("step {done}: screenshot {}", path.display());
+                        note!("step {done}: screenshot {}", path.display());
                     }
                     Action::Save(path) => {
                         session.model().save_npz(&path)?;
-                        eprintln!("step {done}: saved {}", path.display());
+                        note!("step {done}: saved {}", path.display());
                     }
                     Action::Gif { path, frames, every } => gifs.push(Gif {
                         recorder: GifRecorder::new(&path, 40)?,
@@ -290,7 +294,7 @@ pub fn run(mut args: RunArgs) -> Result {
             n = p.steps_until_next(done, n).max(1);
         }
         let t = Instant::now();
-        session.step(n as u32);
+        session.step(n as u32)?;
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
         gpu.check()?;
         done += n;
@@ -338,25 +342,25 @@ pub fn run(mut args: RunArgs) -> Result {
 
     let end = model.stats()?;
     let rate = ran as f64 / elapsed.max(1e-9);
-    println!(
+    say!(
         "ran {ran} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including checks every ~{CHECK_EVERY_S} s)",
         rate * (w * h) as f64 / 1e6
     );
     match (steady_at, time_unit, args.steady) {
-        (Some((at, change)), Some((_, dt)), Some(tol)) => println!(
+        (Some((at, change)), Some((_, dt)), Some(tol)) => say!(
             "steady at step {} (time {:.1}): the velocity changed {change:.2e} of its top speed in the last time unit, below {tol:e}",
             model.steps_done(),
             at as f32 * dt
         ),
         (None, Some(_), Some(tol)) => {
-            println!("not steady after {steps} steps: the velocity still changes more than {tol:e} per time unit")
+            say!("not steady after {steps} steps: the velocity still changes more than {tol:e} per time unit")
         }
         _ => {}
     }
     if model.kind() == kind {
-        println!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
+        say!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
     } else {
-        println!("{} ({} at the end)", end.line(), model.kind());
+        say!("{} ({} at the end)", end.line(), model.kind());
     }
     if let Some(path) = &args.save {
         if let Err(e) = model.save_npz(path) {
@@ -372,10 +376,10 @@ pub fn run(mut args: RunArgs) -> Result {
             }
             .into());
         }
-        println!("saved {} (step {})", path.display(), model.steps_done());
+        say!("saved {} (step {})", path.display(), model.steps_done());
     }
     if let Some(dir) = &args.frames {
-        println!("frames in {}", dir.display());
+        say!("frames in {}", dir.display());
     }
     Ok(())
 }
@@ -419,7 +423,7 @@ struct Gif {
 fn finish_gif(gif: Gif) -> Result {
     let path = gif.recorder.path().to_path_buf();
     let n = gif.recorder.finish()?;
-    println!("gif {} ({n} frames)", path.display());
+    say!("gif {} ({n} frames)", path.display());
     Ok(())
 }
 

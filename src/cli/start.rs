@@ -32,8 +32,18 @@ pub enum Origin {
     },
     /// A PNG scene, read and checked.
     Png(PathBuf, Box<Scene>),
-    /// A state loaded from `--load`, and the step it was saved at.
-    State(Box<AnyState>, u64),
+    /// A state file (`--load`), its headers read: the grid `(W, H)` and the step it was saved
+    /// at. Its arrays are read once the grid is checked against the device
+    /// ([`Setup::state`]), so a file that declares a huge array is refused before it is
+    /// decompressed.
+    State {
+        /// The file.
+        path: PathBuf,
+        /// `(W, H)`, cells.
+        size: (usize, usize),
+        /// The step it was saved at.
+        step: u64,
+    },
 }
 
 impl SimArgs {
@@ -69,8 +79,8 @@ impl SimArgs {
         let preset = self.preset_owner();
         let (kind, source) = match &self.load {
             Some(path) => {
-                let (state, step) = AnyState::load_npz(path, self.mode)?;
-                (state.kind(), Err(Origin::State(Box::new(state), step)))
+                let (kind, size, step) = AnyState::peek_npz(path, self.mode)?;
+                (kind, Err(Origin::State { path: path.clone(), size, step }))
             }
             None => {
                 let kind = self.mode.or(preset).unwrap_or(ModelKind::Water);
@@ -107,6 +117,12 @@ impl SimArgs {
         }
         // Limits that tie parameters together are checked once all are set.
         params.check().map_err(usage)?;
+        // An option given that would do nothing is refused, all of them in one line.
+        let unused: Vec<String> =
+            self.params.given.iter().filter_map(|(_, info, _)| params.unused(info.name)).collect();
+        if !unused.is_empty() {
+            return Err(usage(unused.join("; ")));
+        }
         let has_own_size = |what: &str| usage(format!("--size sets a preset's size; {what} has its own: drop --size"));
         let origin = match source {
             Err(state) => {
@@ -138,10 +154,7 @@ impl Setup {
     /// `(W, H)` of the grid the run will have, without building it.
     pub fn size(&self) -> (usize, usize) {
         match &self.origin {
-            Origin::State(state, _) => {
-                let (h, w) = state.shape();
-                (w, h)
-            }
+            Origin::State { size, .. } => *size,
             Origin::Preset { size, .. } => *size,
             Origin::Png(_, scene) => {
                 let (h, w) = scene.solid.shape();
@@ -155,10 +168,21 @@ impl Setup {
     pub fn state(self, gpu: &Gpu, extras: memory::Extras) -> Result<(AnyState, u64)> {
         let (w, h) = self.size();
         let limits = gpu.device.limits();
-        eddy::gpu::check_grid_size(&gpu.device, w, h).map_err(usage)?;
-        memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(usage)?;
+        // A file's grid is the file's: the message names it.
+        let file = match &self.origin {
+            Origin::State { path, .. } => format!("--load {}: ", path.display()),
+            Origin::Png(path, _) => format!("--scene {}: ", path.display()),
+            Origin::Preset { .. } => String::new(),
+        };
+        let refused = |e: eddy::gpu::GpuError| usage(format!("{file}{e}"));
+        eddy::gpu::check_grid_size(&gpu.device, w, h).map_err(refused)?;
+        memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(refused)?;
         Ok(match self.origin {
-            Origin::State(state, step) => (*state, step),
+            Origin::State { path, step, .. } => {
+                let limits = memory::read_limits(Some(limits.max_texture_dimension_2d));
+                let (state, _) = AnyState::load_npz_within(&path, Some(self.kind), limits)?;
+                (state, step)
+            }
             Origin::Png(_, scene) => (AnyState::from_scene(self.kind, &scene, &self.params), 0),
             Origin::Preset { name, size, seed } => {
                 (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
@@ -169,8 +193,7 @@ impl Setup {
     /// What the run starts from, for messages.
     pub fn describe(&self, args: &SimArgs) -> String {
         match (&self.origin, &args.load) {
-            (Origin::State(_, step), Some(p)) => format!("state {} (step {step})", p.display()),
-            (Origin::State(..), None) => "a state".to_string(),
+            (Origin::State { path, step, .. }, _) => format!("state {} (step {step})", path.display()),
             (Origin::Preset { name, size, .. }, _) => format!("preset {name} at {}x{}", size.0, size.1),
             (Origin::Png(path, _), _) => path.display().to_string(),
         }

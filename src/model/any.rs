@@ -178,11 +178,62 @@ impl AnyModel {
         self.step += steps as u64;
     }
 
-    /// Submits `steps` steps (does not wait).
-    pub fn step(&mut self, steps: u32) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_steps(&mut encoder, steps);
-        self.queue.submit([encoder.finish()]);
+    /// Submits `steps` steps (does not wait after the last; see [`AnyModel::step_in_runs`]).
+    ///
+    /// # Errors
+    /// As [`AnyModel::step_in_runs`].
+    pub fn step(&mut self, steps: u32) -> Result<(), GpuError> {
+        self.step_in_runs(steps, |m, e, n| m.encode_steps(e, n), || {})
+    }
+
+    /// Runs `steps` steps in runs that end at the multigrid V-cycle plan's points (one run
+    /// for the other models and solvers): `record` records each run's steps into a new encoder,
+    /// which is then submitted and `submitted` called; at each plan point the V-cycle count is
+    /// planned from the residual the solve reached ([`crate::smoke::GpuSmoke::plan_solver`],
+    /// which waits for the GPU there). This is what makes a multigrid run the same however its
+    /// steps are batched.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back at
+    /// a plan point; the steps recorded before it were submitted.
+    pub fn step_in_runs(
+        &mut self,
+        steps: u32,
+        mut record: impl FnMut(&mut Self, &mut wgpu::CommandEncoder, u32),
+        mut submitted: impl FnMut(),
+    ) -> Result<(), GpuError> {
+        let mut left = steps;
+        while left > 0 {
+            self.plan_solver()?;
+            let n = self.steps_to_plan().map_or(left, |p| p.clamp(1, left as u64) as u32);
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            record(self, &mut encoder, n);
+            self.queue.submit([encoder.finish()]);
+            submitted();
+            left -= n;
+        }
+        self.plan_solver()
+    }
+
+    /// Steps that may be recorded before the multigrid V-cycle count is planned again (`None`:
+    /// no V-cycles in this model; see [`crate::smoke::GpuSmoke::steps_to_plan`]).
+    pub fn steps_to_plan(&self) -> Option<u64> {
+        match &self.sim {
+            Sim::Smoke(s) => s.steps_to_plan(),
+            Sim::Water(_) | Sim::Gas(_) => None,
+        }
+    }
+
+    /// Plans the V-cycle count at a plan point ([`crate::smoke::GpuSmoke::plan_solver`]); does
+    /// nothing elsewhere or in models without V-cycles.
+    ///
+    /// # Errors
+    /// As [`crate::smoke::GpuSmoke::plan_solver`].
+    pub fn plan_solver(&mut self) -> Result<(), GpuError> {
+        match &mut self.sim {
+            Sim::Smoke(s) => s.plan_solver(),
+            Sim::Water(_) | Sim::Gas(_) => Ok(()),
+        }
     }
 
     /// The step reached (counting from the loaded state's step).

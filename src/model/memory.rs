@@ -93,6 +93,17 @@ pub fn available_host_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// What a state file may declare before any of it is decompressed ([`crate::npz::ReadLimits`]):
+/// sides up to `max_side` (the device's `max_texture_dimension_2d` where a device is open, else
+/// [`crate::scene::MAX_SIDE`]), and arrays that decompress to at most half the memory the
+/// machine has available (4 GiB where that is unknown).
+pub fn read_limits(max_side: Option<u32>) -> crate::npz::ReadLimits {
+    crate::npz::ReadLimits {
+        max_side: max_side.unwrap_or(crate::scene::MAX_SIDE) as usize,
+        max_bytes: available_host_memory().map_or(crate::npz::ReadLimits::default().max_bytes, |m| m / 2),
+    }
+}
+
 /// `a` and `b` as [`human`] writes them, or in bytes where that would make them look equal.
 fn human_pair(a: u64, b: u64) -> (String, String) {
     let (ha, hb) = (human(a), human(b));

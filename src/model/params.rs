@@ -399,6 +399,13 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
         Ok(())
     }
 
+    /// Why row `name` does nothing with these parameters (smoke's `tolerance` with the Jacobi
+    /// solver), and what to do instead; `None` when it is used (the default for every row). A
+    /// front end refuses an option the user gave that would be silently ignored.
+    fn unused(&self, _name: &str) -> Option<String> {
+        None
+    }
+
     /// Moves the parameters that [`Self::check_together`] ties to others to the nearest values
     /// it accepts (a viewer key that switches the gas flux to `central` raises the diffusion to
     /// what that flux needs); nothing by default.

@@ -6,7 +6,7 @@
 use super::tools::Stroke;
 use super::{AnyModel, AnyState, ModelKind, ModelParams, Value, memory};
 use crate::error::Error;
-use crate::gpu::{GpuTime, StepTimer};
+use crate::gpu::{GpuError, GpuTime, StepTimer};
 use crate::scene::SceneSource;
 use crate::script::Action;
 
@@ -143,26 +143,36 @@ impl Session {
     }
 
     /// Runs `n` steps of the current model (recorded, not waited for), timed on the GPU where
-    /// the device has timestamp queries ([`Session::gpu_time`]).
-    pub fn step(&mut self, n: u32) {
+    /// the device has timestamp queries ([`Session::gpu_time`]). A multigrid solve's V-cycle
+    /// count is planned at fixed steps ([`AnyModel::step_in_runs`]), which waits for the GPU there.
+    ///
+    /// # Errors
+    /// As [`AnyModel::step_in_runs`]; the steps before the error count as run.
+    pub fn step(&mut self, n: u32) -> Result<(), GpuError> {
         if n == 0 {
-            return;
+            return Ok(());
         }
         let tag = slot(self.current);
         let model = self.models[tag].as_mut().expect("the current model exists");
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        match &mut self.timer {
-            Some(timer) => {
-                timer.poll(); // frees the slots whose spans arrived
-                timer.time(&mut encoder, n, tag as u32, |e| model.encode_steps(e, n));
-            }
-            None => model.encode_steps(&mut encoder, n),
-        }
-        self.queue.submit([encoder.finish()]);
-        if let Some(timer) = &mut self.timer {
-            timer.submitted();
-        }
-        self.steps += n as u64;
+        let before = model.steps_done();
+        let timer = std::cell::RefCell::new(self.timer.as_mut());
+        let result = model.step_in_runs(
+            n,
+            |model, encoder, n| match timer.borrow_mut().as_mut() {
+                Some(timer) => {
+                    timer.poll(); // frees the slots whose spans arrived
+                    timer.time(encoder, n, tag as u32, |e| model.encode_steps(e, n));
+                }
+                None => model.encode_steps(encoder, n),
+            },
+            || {
+                if let Some(timer) = timer.borrow_mut().as_mut() {
+                    timer.submitted();
+                }
+            },
+        );
+        self.steps += model.steps_done() - before;
+        result
     }
 
     /// Whether steps are timed on the GPU: the device was opened with

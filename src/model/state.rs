@@ -8,7 +8,7 @@ use super::params::{ParamTable, Value};
 use crate::error::ParamError;
 use crate::gas::{GasParams, GasState, GasStats};
 use crate::grid::Grid;
-use crate::npz::{Npz, NpzReader};
+use crate::npz::{Npz, NpzReader, ReadLimits};
 use crate::scene::{Colours, Scene, SceneError, SceneSource};
 use crate::smoke::{SmokeParams, SmokeState, SmokeStats};
 use crate::water::{WaterParams, WaterState, WaterStats};
@@ -107,6 +107,12 @@ impl ModelParams {
             }
         }
         false
+    }
+
+    /// Why the parameter `name` does nothing with these parameters, if it does nothing
+    /// ([`ParamTable::unused`]).
+    pub fn unused(&self, name: &str) -> Option<String> {
+        with_params!(self, p => p.unused(name))
     }
 
     /// Checks every parameter against its row.
@@ -243,7 +249,42 @@ impl AnyState {
     /// [`SceneError::WrongModel`] when the arrays are another model's than `kind`, or say no
     /// model and `kind` is `None`; otherwise as the model's `load_npz`.
     pub fn load_npz(path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
-        Self::read_npz(NpzReader::open(path)?, path, kind)
+        Self::load_npz_within(path, kind, super::memory::read_limits(None))
+    }
+
+    /// [`AnyState::load_npz`] with every array's header checked against `limits` (the device's
+    /// side limit, say) before any array is decompressed.
+    ///
+    /// # Errors
+    /// As [`AnyState::load_npz`]; [`SceneError::Npz`] naming an array larger than `limits`.
+    pub fn load_npz_within(
+        path: &Path,
+        kind: Option<ModelKind>,
+        limits: ReadLimits,
+    ) -> Result<(Self, u64), SceneError> {
+        Self::read_npz(NpzReader::open_within(path, limits)?, path, kind)
+    }
+
+    /// What a state file holds, from the array headers alone (nothing is decompressed but the
+    /// step): its model (as [`AnyState::load_npz`] decides it), grid `(W, H)` and step. A caller
+    /// checks the grid against the device before it loads the file.
+    ///
+    /// # Errors
+    /// As [`AnyState::load_npz`] for the archive, its model and its step;
+    /// [`SceneError::MissingArray`] when the model's first array is absent.
+    pub fn peek_npz(path: &Path, kind: Option<ModelKind>) -> Result<(ModelKind, (usize, usize), u64), SceneError> {
+        let mut npz = NpzReader::open_within(path, super::memory::read_limits(None))?;
+        let kind = Self::kind_of(&npz.array_names(), path, kind)?;
+        let first = if kind == ModelKind::Water { "mass" } else { "density" };
+        let shape = npz.shape(first)?;
+        let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
+        let side = |k: usize| shape.get(k).copied().unwrap_or(0) as usize;
+        let (h, w) = (side(0), side(1));
+        if h == 0 || w == 0 {
+            let message = format!("has shape {shape:?}: a grid needs at least one cell");
+            return Err(SceneError::BadArray { path: path.to_path_buf(), name: first, message });
+        }
+        Ok((kind, (w, h), step))
     }
 
     /// [`AnyState::load_npz`] of an archive's bytes (a file picked or dropped in a browser);
@@ -252,12 +293,24 @@ impl AnyState {
     /// # Errors
     /// As [`AnyState::load_npz`].
     pub fn load_npz_bytes(name: &Path, bytes: Vec<u8>, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
-        Self::read_npz(NpzReader::from_bytes(name, bytes)?, name, kind)
+        Self::read_npz(NpzReader::from_bytes_within(name, bytes, super::memory::read_limits(None))?, name, kind)
     }
 
     fn read_npz(mut npz: NpzReader, path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
-        let names = npz.array_names();
-        let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(&names)).collect();
+        let kind = Self::kind_of(&npz.array_names(), path, kind)?;
+        let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
+        let state = match kind {
+            ModelKind::Water => AnyState::Water(WaterState::read_from(&mut npz, path)?),
+            ModelKind::Smoke => AnyState::Smoke(SmokeState::read_from(&mut npz, path)?),
+            ModelKind::Gas => AnyState::Gas(GasState::read_from(&mut npz, path)?),
+        };
+        Ok((state, step))
+    }
+
+    /// The model of an archive with arrays `names`: `kind` when given, else the one the arrays
+    /// tell; an error when they tell another, several, or none.
+    fn kind_of(names: &[String], path: &Path, kind: Option<ModelKind>) -> Result<ModelKind, SceneError> {
+        let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(names)).collect();
         if owners.len() > 1 {
             let owners: Vec<&str> = owners.iter().map(|k| k.name()).collect();
             return Err(SceneError::WrongModel {
@@ -269,7 +322,7 @@ impl AnyState {
                 ),
             });
         }
-        let found = ModelKind::of_arrays(&names);
+        let found = ModelKind::of_arrays(names);
         let kind = match (kind, found) {
             (Some(k), Some(f)) if k != f => {
                 return Err(SceneError::WrongModel {
@@ -282,7 +335,8 @@ impl AnyState {
             }
             (Some(k), _) => k,
             (None, Some(f)) => f,
-            (None, None) => {
+            // `density` alone is smoke's or gas' (give --mode); without it, no eddy state.
+            (None, None) if names.iter().any(|n| n == "density") => {
                 return Err(SceneError::WrongModel {
                     path: path.to_path_buf(),
                     message: format!(
@@ -291,14 +345,18 @@ impl AnyState {
                     ),
                 });
             }
+            (None, None) => {
+                return Err(SceneError::WrongModel {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "holds none of eddy's state arrays (arrays: {}; a state has `mass` for water, `density` \
+                         with `velocity` for smoke or `momentum` for gas): give a file that eddy saved",
+                        if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                    ),
+                });
+            }
         };
-        let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
-        let state = match kind {
-            ModelKind::Water => AnyState::Water(WaterState::read_from(&mut npz, path)?),
-            ModelKind::Smoke => AnyState::Smoke(SmokeState::read_from(&mut npz, path)?),
-            ModelKind::Gas => AnyState::Gas(GasState::read_from(&mut npz, path)?),
-        };
-        Ok((state, step))
+        Ok(kind)
     }
 
     /// Writes the state and `step` as `.npz` (atomically: see [`Npz`]).

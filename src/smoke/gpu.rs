@@ -17,6 +17,7 @@ use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
 use crate::solver::gpu::ResidualStats;
+use crate::solver::plan::CyclePlan;
 
 /// `@workgroup_size` of every smoke pass: rows of 64 (see `water::gpu`).
 pub(super) const WORKGROUP: (u32, u32) = (64, 1);
@@ -151,10 +152,6 @@ enum Pipeline {
     Staggered(Box<StaggeredPasses>),
 }
 
-/// The residual's reduction per V-cycle that the cycle count is planned with (about the
-/// measured 0.33-0.47, `solver::multigrid`'s docs).
-const CYCLE_REDUCTION: f64 = 0.4;
-
 /// The smoke model on a wgpu device (see the module docs for its textures).
 ///
 /// Holds clones of the device and queue it was made with.
@@ -172,8 +169,10 @@ pub struct GpuSmoke {
     pipeline: Pipeline,
     stats: gpu::Reduction,
     residual: ResidualStats,
-    /// V-cycles per step of the multigrid solve, adjusted by [`GpuSmoke::stats`].
-    cycles: std::cell::Cell<u32>,
+    /// V-cycles per step of the multigrid solve, planned at fixed steps by
+    /// [`GpuSmoke::plan_solver`] from the residual measured by `plan_residual`.
+    plan: CyclePlan,
+    plan_residual: ResidualStats,
     steps: u64,
 }
 
@@ -266,6 +265,7 @@ impl GpuSmoke {
             GpuSmoke {
                 stats,
                 residual: ResidualStats::new(device, size.1),
+                plan_residual: ResidualStats::new(device, size.1),
                 pipeline,
                 device: device.clone(),
                 queue: queue.clone(),
@@ -277,7 +277,7 @@ impl GpuSmoke {
                 fields,
                 solid_mask: state.solid.clone(),
                 source_mask: state.source.clone(),
-                cycles: std::cell::Cell::new(first_cycles(&params)),
+                plan: CyclePlan::new(params.tolerance, params.max_cycles, 0),
                 steps: 0,
             }
         })?;
@@ -380,7 +380,7 @@ impl GpuSmoke {
             ));
         }
         if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
-            self.cycles.set(first_cycles(&params));
+            self.plan = CyclePlan::new(params.tolerance, params.max_cycles, self.steps);
         }
         self.params = params;
         self.write_params();
@@ -414,7 +414,7 @@ impl GpuSmoke {
                 drop(open.take());
                 match self.params.solver {
                     Solver::Jacobi => st.solver.encode_jacobi(encoder, iterations),
-                    Solver::Multigrid => st.solver.encode_cycles(encoder, self.cycles.get()),
+                    Solver::Multigrid => st.solver.encode_cycles(encoder, self.plan.cycles()),
                 }
                 continue;
             }
@@ -523,11 +523,6 @@ impl GpuSmoke {
     /// (`shaders/smoke/stats.wgsl`, `shaders/solver/stats.wgsl`; one row of numbers per grid row
     /// is read back). Waits for the GPU.
     ///
-    /// With `--solver multigrid` the GPU runs a set number of V-cycles per step (reading the
-    /// residual back every step would stall it); this readback sets that number for the steps
-    /// that follow to what would have brought the last solve to [`SmokeParams::tolerance`] at a
-    /// reduction of 0.4 per cycle, within 1..=[`SmokeParams::max_cycles`].
-    ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
@@ -587,7 +582,7 @@ impl GpuSmoke {
     }
 
     /// The statistics of the last [`GpuSmoke::request_stats`] once both reductions have arrived
-    /// (`None`: not yet). Never waits. Sets the V-cycles per step as [`GpuSmoke::stats`] does.
+    /// (`None`: not yet). Never waits.
     ///
     /// # Errors
     /// As [`GpuSmoke::stats`].
@@ -600,20 +595,63 @@ impl GpuSmoke {
         Some(totals.and_then(|t| Ok(self.stats_from(&t, norms?))))
     }
 
-    /// The statistics from the reductions' totals, adapting the V-cycles per step.
-    fn stats_from(&self, totals: &gpu::Totals, (r, b): (f64, f64)) -> SmokeStats {
-        let multigrid = matches!(self.pipeline, Pipeline::Staggered(_)) && self.params.solver == Solver::Multigrid;
-        let cycles = self.cycles.get();
-        let stats = SmokeStats::from_totals(totals, (r, b), multigrid.then_some(cycles));
-        if multigrid && stats.solver_residual.is_finite() {
-            self.cycles.set(next_cycles(cycles, stats.solver_residual, &self.params));
-        }
-        stats
+    /// The statistics from the reductions' totals.
+    fn stats_from(&self, totals: &gpu::Totals, norms: (f64, f64)) -> SmokeStats {
+        SmokeStats::from_totals(totals, norms, self.multigrid().then_some(self.plan.cycles()))
     }
 
-    /// V-cycles each step runs now (`--solver multigrid`; see [`GpuSmoke::stats`]).
+    /// Whether the step solves with V-cycles (the staggered grid with `--solver multigrid`).
+    fn multigrid(&self) -> bool {
+        matches!(self.pipeline, Pipeline::Staggered(_)) && self.params.solver == Solver::Multigrid
+    }
+
+    /// V-cycles each step runs now (`--solver multigrid`; see [`GpuSmoke::plan_solver`]).
     pub fn cycles_per_step(&self) -> u32 {
-        self.cycles.get()
+        self.plan.cycles()
+    }
+
+    /// Steps that may be recorded before the V-cycle count is planned again: `None` without
+    /// V-cycles (Jacobi, or the collocated grid), `Some(0)` when [`GpuSmoke::plan_solver`] is
+    /// due. Plan points are fixed step numbers ([`crate::solver::plan`]).
+    pub fn steps_to_plan(&self) -> Option<u64> {
+        self.multigrid().then(|| self.plan.steps_to_plan(self.steps))
+    }
+
+    /// At a plan point ([`GpuSmoke::steps_to_plan`] is `Some(0)`), measures the relative
+    /// residual the last step's solve left and plans the V-cycles of the steps until the next
+    /// point ([`crate::solver::plan`]); elsewhere does nothing. Waits for the GPU to finish the
+    /// steps submitted so far, so the steps before a plan point must have been submitted.
+    /// [`crate::Simulation::step`] and the model layer's steps call it at every plan point, which
+    /// makes a multigrid run a function of its input alone, whatever its batching.
+    ///
+    /// In a browser nothing may wait: the measurement is requested at the plan point and used at
+    /// the first call that finds it arrived, so there the count depends on timing.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back;
+    /// the count stays.
+    pub fn plan_solver(&mut self) -> Result<(), GpuError> {
+        let Pipeline::Staggered(st) = &self.pipeline else { return Ok(()) };
+        if self.params.solver != Solver::Multigrid {
+            return Ok(());
+        }
+        let due = self.plan.steps_to_plan(self.steps) == 0;
+        let (pressure, rhs, solid) = (st.solver.pressure_view(), st.solver.rhs_view(), st.solver.solid_view());
+        let (p, step) = (&self.params, self.steps);
+        #[cfg(not(target_arch = "wasm32"))]
+        if due {
+            let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, 1.0)?;
+            self.plan.update(step, r / b, p.tolerance, p.max_cycles);
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(norms) = self.plan_residual.collect(&self.device) {
+            let (r, b) = norms?;
+            self.plan.update(step, r / b, p.tolerance, p.max_cycles);
+        } else if due && !self.plan_residual.is_requested() {
+            self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0);
+            self.plan.update(step, f64::NAN, p.tolerance, p.max_cycles); // on to the next point
+        }
+        Ok(())
     }
 
     /// The textures holding the state (velocity or faces, temperature, density, pressure,
@@ -747,30 +785,27 @@ impl GpuSmoke {
     }
 }
 
-/// The V-cycles that would have brought a solve that ran `cycles` and reached `residual` to the
-/// tolerance, if each cycle cuts the residual by [`CYCLE_REDUCTION`]; within `1..=max_cycles`.
-fn next_cycles(cycles: u32, residual: f64, p: &SmokeParams) -> u32 {
-    let change = ((p.tolerance as f64) / residual).ln() / CYCLE_REDUCTION.ln();
-    let wanted = (cycles as f64 + change).ceil();
-    if wanted.is_nan() { cycles } else { wanted.clamp(1.0, p.max_cycles as f64) as u32 }
-}
-
-/// The V-cycles per step a multigrid solve starts with: enough to bring a cold start's residual
-/// to the tolerance at the measured reduction per cycle, at most `max_cycles`.
-fn first_cycles(p: &SmokeParams) -> u32 {
-    let needed = ((p.tolerance as f64).ln() / CYCLE_REDUCTION.ln()).ceil();
-    (needed.max(1.0) as u32).min(p.max_cycles)
-}
-
 #[cfg(not(target_arch = "wasm32"))]
 impl crate::Simulation for GpuSmoke {
     type State = SmokeState;
 
-    /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
+    /// Runs `steps` steps: records them into command buffers, one per run of steps between the
+    /// V-cycle plan's points ([`GpuSmoke::plan_solver`], which waits for the GPU there), and
+    /// submits them; does not wait after the last.
+    ///
+    /// # Errors
+    /// A GPU error while reading the residual at a plan point.
     fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_steps(&mut encoder, steps);
-        self.queue.submit([encoder.finish()]);
+        let mut left = steps as u64;
+        while left > 0 {
+            self.plan_solver()?;
+            let n = self.steps_to_plan().map_or(left, |p| p.clamp(1, left));
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            self.encode_steps(&mut encoder, n as u32);
+            self.queue.submit([encoder.finish()]);
+            left -= n;
+        }
+        self.plan_solver()?;
         Ok(())
     }
 

@@ -262,10 +262,9 @@ impl SmokeState {
     pub fn validated(mut self, origin: &Path) -> Result<Self, SceneError> {
         let shape = self.density.shape();
         let (h, w) = shape;
-        let (want_x, want_y) = match self.layout() {
-            GridLayout::Staggered => ((h, w + 1), (h + 1, w)),
-            GridLayout::Collocated => (shape, shape),
-        };
+        // The layout either face array says (so that the wrong one of the two is blamed).
+        let staggered = self.velocity_x.shape() == (h, w + 1) || self.velocity_y.shape() == (h + 1, w);
+        let (want_x, want_y) = if staggered { ((h, w + 1), (h + 1, w)) } else { (shape, shape) };
         for (name, want, got) in
             [("velocity_x", want_x, self.velocity_x.shape()), ("velocity_y", want_y, self.velocity_y.shape())]
         {
@@ -295,15 +294,14 @@ impl SmokeState {
             scene::check_finite_non_negative(origin, "dye", channel)?;
         }
         for (name, g) in [
-            ("velocity", &self.velocity_x),
-            ("velocity", &self.velocity_y),
+            (if staggered { "velocity_x" } else { "velocity (x)" }, &self.velocity_x),
+            (if staggered { "velocity_y" } else { "velocity (y)" }, &self.velocity_y),
             ("temperature", &self.temperature),
             ("pressure", &self.pressure),
             ("divergence", &self.divergence),
         ] {
             scene::check_finite(origin, name, g)?;
         }
-        let staggered = self.layout() == GridLayout::Staggered;
         for i in 0..self.density.as_slice().len() {
             if self.solid.as_slice()[i] != 0 {
                 let [r, g, b] = &mut self.dye;

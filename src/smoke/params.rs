@@ -557,31 +557,43 @@ impl ParamTable for SmokeParams {
 
     fn check_together(&self) -> Result<(), ParamError> {
         if self.grid == GridLayout::Collocated {
-            let staggered_only = |name: &'static str, value: String, what: &str, off: &str| {
-                Err(ParamError::new(
-                    name,
-                    value,
-                    format!(
-                        "{what} is built on the staggered grid's faces: for the collocated grid use --pipeline \
-                         gpu-gems or rideout (which leave it off) or {}; or keep --grid staggered",
-                        if off.is_empty() { format!("drop --{name}") } else { format!("--{name} {off}") }
-                    ),
-                ))
-            };
+            // Every option the collocated grid lacks, at once: (name, value, what, the value
+            // that turns it off; empty: drop it).
+            let mut lacks: Vec<(&'static str, String, &str, &str)> = Vec::new();
             if self.advection == Advection::MacCormack {
-                return staggered_only("advection", "maccormack".into(), "MacCormack advection", "semi-lagrangian");
+                lacks.push(("advection", "maccormack".into(), "MacCormack advection", "semi-lagrangian"));
             }
             if self.vorticity != 0.0 {
-                return staggered_only("vorticity", self.vorticity.to_string(), "vorticity confinement", "0");
+                lacks.push(("vorticity", self.vorticity.to_string(), "vorticity confinement", "0"));
             }
-            if self.reynolds.is_some() {
-                return staggered_only("reynolds", self.viscosity_for(1).to_string(), "viscous diffusion", "");
-            }
-            if self.viscosity != 0.0 {
-                return staggered_only("viscosity", self.viscosity.to_string(), "viscous diffusion", "0");
+            if let Some(re) = self.reynolds {
+                lacks.push(("reynolds", re.to_string(), "viscous diffusion", ""));
+            } else if self.viscosity != 0.0 {
+                lacks.push(("viscosity", self.viscosity.to_string(), "viscous diffusion", "0"));
             }
             if self.lid != 0.0 {
-                return staggered_only("lid", self.lid.to_string(), "the moving lid", "0");
+                lacks.push(("lid", self.lid.to_string(), "the moving lid", "0"));
+            }
+            if let Some(&(name, ref value, _, _)) = lacks.first() {
+                let whats: Vec<&str> = lacks.iter().map(|l| l.2).collect();
+                let fixes: Vec<String> = lacks
+                    .iter()
+                    .map(|(n, _, _, off)| if off.is_empty() { format!("drop --{n}") } else { format!("--{n} {off}") })
+                    .collect();
+                let others: Vec<String> = lacks[1..].iter().map(|(n, v, _, _)| format!("{n} = {v}")).collect();
+                let also = if others.is_empty() { String::new() } else { format!(" (and {})", others.join(", ")) };
+                return Err(ParamError::new(
+                    name,
+                    format!("{value}{also}"),
+                    format!(
+                        "{} {} built on the staggered grid's faces: for the collocated grid use --pipeline gpu-gems \
+                         or rideout (which leave {}) or {}; or keep --grid staggered",
+                        whats.join(", "),
+                        if whats.len() == 1 { "is" } else { "are" },
+                        if whats.len() == 1 { "it off" } else { "them off" },
+                        fixes.join(", ")
+                    ),
+                ));
             }
         }
         if self.solver == Solver::Multigrid && self.grid == GridLayout::Collocated {
@@ -593,6 +605,32 @@ impl ParamTable for SmokeParams {
             ));
         }
         Ok(())
+    }
+
+    fn unused(&self, name: &str) -> Option<String> {
+        let multigrid = self.solver == Solver::Multigrid;
+        match name {
+            "tolerance" | "max-cycles" if !multigrid => Some(format!(
+                "--{name} is the multigrid solve's, and this run solves with --solver jacobi: add --solver \
+                 multigrid, or drop --{name}"
+            )),
+            "jacobi" if multigrid => Some(
+                "--jacobi counts Jacobi iterations, and this run solves with --solver multigrid (V-cycles to \
+                 --tolerance): drop --jacobi, or use --solver jacobi"
+                    .into(),
+            ),
+            "gradient-scale" if self.grid == GridLayout::Staggered => Some(
+                "--gradient-scale scales the collocated grid's gradient (Rideout's 1.125), and the staggered grid's \
+                 is exact: drop it, or use --grid collocated"
+                    .into(),
+            ),
+            "viscosity" if self.reynolds.is_some() => Some(
+                "--viscosity is overridden by the Reynolds number (--reynolds, or the cavity pipeline's 100), which \
+                 sets the viscosity to W / Re: give one of them (--reynolds auto unsets it)"
+                    .into(),
+            ),
+            _ => None,
+        }
     }
 
     fn fit_together(&mut self) {

@@ -41,7 +41,8 @@ impl Live {
     pub(super) fn load(&mut self, path: &Path) {
         let is_npz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npz"));
         let result = if is_npz {
-            self.take_state(&path.display(), AnyState::load_npz(path, None))
+            let limits = crate::model::memory::read_limits(Some(self.gpu.device.limits().max_texture_dimension_2d));
+            self.take_state(&path.display(), AnyState::load_npz_within(path, None, limits))
         } else {
             let size = self.controls.size;
             self.session
@@ -56,7 +57,7 @@ impl Live {
         crate::files::check_writable_file(path)?;
         self.session.model().save_npz(path)?;
         self.controls.notice = format!("saved {}", path.display());
-        eprintln!("{}", self.controls.notice);
+        note!("{}", self.controls.notice);
         Ok(())
     }
 
@@ -79,7 +80,7 @@ impl Live {
         }
         let image = image::RgbaImage::from_raw(w, h, bytes).ok_or("the window's pixels did not read back whole")?;
         write_png(path, &image)?;
-        eprintln!("screenshot: {}", path.display());
+        note!("screenshot: {}", path.display());
         Ok(())
     }
 
@@ -88,7 +89,7 @@ impl Live {
         let image = self.render_sim(scale)?;
         write_png(path, &image)?;
         self.controls.notice = format!("screenshot {}", path.display());
-        eprintln!("{}", self.controls.notice);
+        note!("{}", self.controls.notice);
         Ok(())
     }
 
@@ -120,7 +121,7 @@ impl Live {
         self.recording =
             Some(Recording { gif, target, scale, cap: cap.clamp(1, crate::record::MAX_FRAMES), every, next });
         self.controls.notice = format!("recording {} (G stops)", path.display());
-        eprintln!("{}", self.controls.notice);
+        note!("{}", self.controls.notice);
         Ok(())
     }
 
@@ -158,7 +159,7 @@ impl Live {
         let path = r.gif.path().to_path_buf();
         let n = r.gif.finish()?;
         self.controls.notice = format!("saved {} ({n} frames)", path.display());
-        eprintln!("{}", self.controls.notice);
+        note!("{}", self.controls.notice);
         Ok(())
     }
 }

@@ -16,6 +16,15 @@
 //! opens asynchronously, files come from the page's picker or a drop and saves are downloads
 //! (`web.rs`), while the desktop's files, screenshots and GIFs live in `files.rs`.
 
+/// `eprintln!` that ignores a failed write (a closed or full standard error must not stop the
+/// viewer, or lose a recording it would finish next).
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 pub mod controls;
 #[cfg(not(target_arch = "wasm32"))]
 mod files;
@@ -263,7 +272,7 @@ impl App {
         let Opened { window, surface, .. } = opened;
         let o = &mut self.options;
         let kind = o.session.params.kind();
-        eprintln!("adapter: {}", gpu.adapter_label());
+        note!("adapter: {}", gpu.adapter_label());
         let caps = surface.get_capabilities(&gpu.adapter);
         let format = caps.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(caps.formats[0]);
         let inner = window.inner_size();
@@ -483,7 +492,7 @@ impl Live {
         match self.session.apply(action) {
             Ok(Done::Set(kind, changed)) => {
                 let line = format!("{kind}: {}", changes(&changed));
-                eprintln!("{line}");
+                note!("{line}");
                 self.controls.notice = line;
             }
             Ok(Done::Applied) => {
@@ -496,7 +505,7 @@ impl Live {
             Ok(Done::Front) => self.front(action),
             Err(e) => {
                 self.controls.notice = e.to_string();
-                eprintln!("eddy: {e}");
+                note!("eddy: {e}");
             }
         }
     }
@@ -526,7 +535,7 @@ impl Live {
         };
         if let Err(e) = result {
             self.controls.notice = e.to_string();
-            eprintln!("eddy: {e}");
+            note!("eddy: {e}");
         }
     }
 
@@ -600,7 +609,7 @@ impl Live {
             Ok(said) => said,
             Err(e) => format!("{e} (the simulation goes on)"),
         };
-        eprintln!("{}", self.controls.notice);
+        note!("{}", self.controls.notice);
     }
 
     /// Switches to the next model after the current one (in [`ModelKind::ALL`]'s order) that
@@ -643,7 +652,7 @@ impl Live {
         };
         if let Err(e) = result {
             self.controls.notice = e.to_string();
-            eprintln!("eddy: {e}");
+            note!("eddy: {e}");
         }
     }
 
@@ -769,7 +778,7 @@ impl Live {
         self.dirty = false;
         if steps > 0 {
             let started = Instant::now();
-            self.session.step(steps);
+            self.session.step(steps)?;
             self.clock_steps += steps as u64;
             if let Speed::Auto(budget) = self.controls.speed {
                 // Aim the next frame's count at the budget: from the time these steps took.
@@ -891,7 +900,7 @@ impl Live {
                 "{} cells became NaN or infinite: paused; R resets the scene, the panel changes parameters",
                 stats.non_finite()
             );
-            eprintln!("eddy: {kind}: {}", self.controls.notice);
+            note!("eddy: {kind}: {}", self.controls.notice);
         }
         let paused = if self.controls.paused { " · paused" } else { "" };
         let rec = self.recording.as_ref().map_or(String::new(), |r| format!(" · ● REC {}/{}", r.gif.frames(), r.cap));
