@@ -189,9 +189,11 @@ mod tests {
         assert_eq!(ColourMap::Own.at(0.5), None);
     }
 
-    /// The wheel: rightward (angle 0) and leftward are complementary hues.
+    /// The wheel's two ends: rightward (angle 0) cyan and leftward red, complementary hues.
+    /// That the shader draws this wheel is held by `tests/model.rs`
+    /// (`gas_velocity_draws_the_direction_wheel`), which renders it.
     #[test]
-    fn direction_wheel_matches_the_shader_hues() {
+    fn direction_wheel_puts_right_and_left_opposite() {
         assert_eq!(direction_colour(0.0), [0, 255, 255]);
         assert_eq!(direction_colour(std::f32::consts::PI), [255, 0, 0]);
     }

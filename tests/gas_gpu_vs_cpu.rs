@@ -88,9 +88,14 @@ fn scene_presets_match_cpu() {
         g.step(10).unwrap();
         c.step(10).unwrap();
         let (gs, cs) = (g.read_state().unwrap(), c.state().clone());
+        gpu.check().unwrap();
         common::assert_close_rel(
             name,
-            &[("density", &gs.density, &cs.density), ("momentum_x", &gs.momentum_x, &cs.momentum_x)],
+            &[
+                ("density", &gs.density, &cs.density),
+                ("momentum_x", &gs.momentum_x, &cs.momentum_x),
+                ("momentum_y", &gs.momentum_y, &cs.momentum_y),
+            ],
             1e-4,
             |_, _| {},
         );
@@ -117,6 +122,7 @@ fn brush_matches_cpu() {
     g.step(1).unwrap();
     c.step(1).unwrap();
     let (gs, cs) = (g.read_state().unwrap(), c.state().clone());
+    gpu.check().unwrap();
     common::assert_close_rel(
         "gas-brush",
         &[

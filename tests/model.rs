@@ -125,10 +125,10 @@ fn rollback_restores_the_checkpointed_state_exactly() {
     for state in random_states(48, 32, 3) {
         let params = ModelParams::defaults(state.kind());
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 100).unwrap();
-        model.step(3);
+        model.step(3).unwrap();
         model.checkpoint();
         let at = model.read_state().unwrap();
-        model.step(7);
+        model.step(7).unwrap();
         assert_eq!(model.steps_done(), 110);
         assert_ne!(model.read_state().unwrap(), at, "{}: seven steps change the state", state.kind());
         assert_eq!(model.rollback(), Some(103));
@@ -149,7 +149,7 @@ fn unity_water_never_goes_negative() {
         let state = AnyState::Water(WaterState::from_scene(&eddy::scene::Scene::preset(scene, 96, 64, 2).unwrap()));
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &ModelParams::Water(p), 0).unwrap();
         for _ in 0..20 {
-            model.step(50);
+            model.step(50).unwrap();
             let AnyStats::Water(st) = model.stats().unwrap() else { unreachable!() };
             assert!(st.min_mass >= 0.0, "{scene}, step {}: min mass {}", model.steps_done(), st.min_mass);
         }
@@ -285,7 +285,7 @@ fn every_view_of_every_model_draws() {
     cases.push((AnyState::Smoke(common::random_smoke(40, 30, 4, 0.1)), collocated));
     for (state, params) in cases {
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
-        model.step(2);
+        model.step(2).unwrap();
         let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
         for view in state.kind().info().views {
             model.set_view(view.name).unwrap();
@@ -295,6 +295,109 @@ fn every_view_of_every_model_draws() {
             gpu.check().unwrap_or_else(|e| panic!("{} view {}: {e}", state.kind(), view.name));
             let first = image.get_pixel(0, 0);
             assert!(image.pixels().any(|p| p != first), "{} view {} drew one colour", state.kind(), view.name);
+        }
+    }
+}
+
+/// What a colour-mapped view draws is the CPU colour map applied to the field: at scale 3 a
+/// cell's centre pixel sits on its centre, where smoke's bilinear resampling gives the cell's
+/// own value and water's nearest lookup always does, so that pixel must be the map's lookup
+/// table at `(v - low) / (high - low)` for the legend's range. Tolerance: one table entry either
+/// way (`t` rounded to 1/255 in f32 on the GPU may land on the neighbouring entry at an edge).
+/// Solid cells and the velocity view (its own hue wheel) are checked elsewhere.
+#[test]
+fn mapped_views_draw_the_colour_map_of_each_cell() {
+    use eddy::colour::{ColourMap, Legend};
+    use eddy::render::FrameTarget;
+    let gpu = common::gpu();
+    let water = AnyState::Water(common::random_water(30, 20, 5, 0.1));
+    let smoke = AnyState::Smoke(common::random_smoke_staggered(30, 20, 5, 0.1));
+    for (state, views) in [(water, &["mass"][..]), (smoke, &["density", "temperature", "velocity", "pressure"][..])] {
+        let params = ModelParams::defaults(state.kind());
+        let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
+        model.step(3).unwrap();
+        let now = model.read_state().unwrap();
+        let target = FrameTarget::new(&gpu.device, model.size(), 3).unwrap();
+        for &view in views {
+            model.set_view(view).unwrap();
+            model.set_colour_map(ColourMap::Viridis);
+            let Legend::Scale { low, high, map, .. } = model.legend() else { panic!("{view}: a scale") };
+            let image = target
+                .render(&gpu.device, &gpu.queue, |encoder, t, size| model.draw(encoder, t, FrameTarget::FORMAT, size))
+                .unwrap();
+            gpu.check().unwrap();
+            let (field, solid): (Grid<f32>, &Grid<u8>) = match &now {
+                AnyState::Water(s) => (s.mass.clone(), &s.solid),
+                AnyState::Smoke(s) => {
+                    let field = match view {
+                        "density" => s.density.clone(),
+                        "temperature" => s.temperature.clone(),
+                        "pressure" => s.pressure.clone(),
+                        _ => {
+                            let (u, v) = s.centre_velocity();
+                            let speed = u.as_slice().iter().zip(v.as_slice()).map(|(x, y)| x.hypot(*y)).collect();
+                            Grid::from_vec(u.width(), u.height(), speed).unwrap()
+                        }
+                    };
+                    (field, &s.solid)
+                }
+                AnyState::Gas(_) => unreachable!(),
+            };
+            let lut = map.lut();
+            let mut checked = 0;
+            for r in 0..field.height() {
+                for c in 0..field.width() {
+                    if solid[(r, c)] != 0 {
+                        continue;
+                    }
+                    let t = ((field[(r, c)] - low) / (high - low)).clamp(0.0, 1.0);
+                    let i = (t * 255.0).round() as usize;
+                    let px = image.get_pixel(3 * c as u32 + 1, 3 * r as u32 + 1).0;
+                    let near = (i.saturating_sub(1)..=(i + 1).min(255)).any(|j| lut[j][..3] == px[..3]);
+                    assert!(
+                        near,
+                        "{view} cell ({r}, {c}) = {}: drew {px:?}, the map gives {:?}",
+                        field[(r, c)],
+                        lut[i]
+                    );
+                    checked += 1;
+                }
+            }
+            assert!(checked > 400, "{view}: only {checked} open cells");
+        }
+    }
+}
+
+/// The gas velocity view's hue wheel is [`eddy::colour::direction_colour`]: a uniform flow
+/// faster than full brightness (0.25 cells/step) draws every pixel in the colour the CPU gives
+/// its direction, within 1 of 255 per channel (the shader's f32 hue against the CPU's), for
+/// eight directions round the wheel.
+#[test]
+fn gas_velocity_draws_the_direction_wheel() {
+    use eddy::render::FrameTarget;
+    let gpu = common::gpu();
+    for k in 0..8 {
+        let angle = (k as f32 + 0.3) * std::f32::consts::TAU / 8.0 - std::f32::consts::PI;
+        let (w, h) = (16, 12);
+        let state = eddy::gas::GasState {
+            density: Grid::filled(w, h, 1.0),
+            momentum_x: Grid::filled(w, h, 0.3 * angle.cos()),
+            momentum_y: Grid::filled(w, h, 0.3 * angle.sin()),
+            solid: Grid::filled(w, h, 0),
+            source: Grid::filled(w, h, 0),
+        };
+        let mut model =
+            AnyModel::new(&gpu.device, &gpu.queue, &AnyState::Gas(state), &ModelParams::defaults(ModelKind::Gas), 0)
+                .unwrap();
+        model.set_view("velocity").unwrap();
+        let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
+        let image = target
+            .render(&gpu.device, &gpu.queue, |encoder, t, size| model.draw(encoder, t, FrameTarget::FORMAT, size))
+            .unwrap();
+        let want = eddy::colour::direction_colour(angle);
+        for (x, y, px) in image.enumerate_pixels() {
+            let off = (0..3).map(|i| px.0[i].abs_diff(want[i])).max().unwrap();
+            assert!(off <= 1, "angle {angle:.3}: pixel ({x}, {y}) is {px:?}, the wheel gives {want:?}");
         }
     }
 }
@@ -331,10 +434,10 @@ fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
         seed: 1,
     };
     let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).unwrap();
-    session.step(5);
+    session.step(5).unwrap();
     let water = session.model().read_state().unwrap();
     session.apply(&Action::Model(ModelKind::Smoke)).unwrap();
-    session.step(3);
+    session.step(3).unwrap();
     assert_eq!(session.current(), ModelKind::Smoke);
     session.apply(&Action::Model(ModelKind::Water)).unwrap();
     assert_eq!(session.model().read_state().unwrap(), water, "water's state was not kept");
@@ -444,7 +547,7 @@ fn steps_are_timed_on_the_gpu_within_the_wall_clock() {
     for kind in [ModelKind::Water, ModelKind::Smoke] {
         session.apply(&Action::Model(kind)).unwrap();
         let started = Instant::now();
-        session.step(10);
+        session.step(10).unwrap();
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
         let wall_ns = started.elapsed().as_nanos() as f64;
         let t = session.gpu_time().unwrap_or_else(|| panic!("{kind}: no GPU time after waiting for the steps"));
@@ -564,7 +667,7 @@ fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
     assert!(!model.stats_requested(), "a new model has nothing to collect");
     model.request_stats();
     assert!(model.stats_requested());
-    model.step(5);
+    model.step(5).unwrap();
     let fresh = model.stats().unwrap();
     let now = model.read_state().unwrap().stats(&params).unwrap();
     assert_stats_match(&fresh, &now);
