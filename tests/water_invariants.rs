@@ -56,16 +56,20 @@ fn settled_column_is_hydrostatic() {
     let full: Vec<usize> = (1..end.mass.height()).filter(|&r| end.mass[(r - 1, col)] >= 1.0).collect();
     assert!(full.len() >= 20, "expected a settled column, rows under water: {full:?}");
     let steps: Vec<f32> = full.iter().map(|&r| end.mass[(r, col)] - end.mass[(r - 1, col)]).collect();
+    let worst = steps.iter().map(|s| (s - p.max_compress).abs()).fold(0.0f32, f32::max);
     eprintln!(
-        "settled shaft: per-row mass increase {:.4}..{:.4}",
+        "settled shaft: per-row mass increase {:.7}..{:.7} (largest distance from max_compress {worst:.1e})",
         steps.iter().cloned().fold(f32::MAX, f32::min),
         steps.iter().cloned().fold(f32::MIN, f32::max)
     );
+    // Elsts' stable state: each cell holds `max_compress` more than the one above it. Measured
+    // here within 1.4e-7 of 0.02 (f32 rounding of masses near 1.6); 1e-6 allows seven times
+    // that, 1/20000 of the difference being checked.
     for &r in &full {
         let step = end.mass[(r, col)] - end.mass[(r - 1, col)];
         assert!(
-            (step - p.max_compress).abs() <= 0.005,
-            "row {r}: mass {} vs {} above: difference {step}, expected {} +- 0.005",
+            (step - p.max_compress).abs() <= 1e-6,
+            "row {r}: mass {} vs {} above: difference {step}, expected {} +- 1e-6",
             end.mass[(r, col)],
             end.mass[(r - 1, col)],
             p.max_compress

@@ -7,6 +7,7 @@ use super::{Exit, Result, RunArgs, usage};
 use eddy::colour::ColourMap;
 use eddy::files;
 use eddy::gpu::{Gpu, GpuError};
+use eddy::model::params::readable;
 use eddy::model::{AnyModel, Done, ModelKind, Session, SessionOptions, Start, memory};
 use eddy::record::{GifRecorder, MAX_FRAMES};
 use eddy::render::FrameTarget;
@@ -358,7 +359,9 @@ pub fn run(mut args: RunArgs) -> Result {
         _ => {}
     }
     if model.kind() == kind {
-        say!("{} (start {:.4}, change {:+.3e})", end.line(), start.total(), end.total() - start.total());
+        let change = end.total() - start.total();
+        let sign = if change > 0.0 { "+" } else { "" };
+        say!("{} (start {:.4}, change {sign}{})", end.line(), start.total(), readable(change, 4));
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
     }

@@ -69,6 +69,7 @@ impl Gpu {
     /// refuses a device.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn headless_for(needs: &Requirements) -> Result<Self, GpuError> {
+        check_backend_env()?;
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         pollster::block_on(Self::with_instance(instance, None, needs))
     }
@@ -254,6 +255,30 @@ impl Requirements {
         }
         lacks
     }
+}
+
+/// The backend names `WGPU_BACKEND` takes (wgpu's `Backends::from_comma_list`).
+const BACKEND_NAMES: [&str; 10] = ["vulkan", "vk", "dx12", "d3d12", "metal", "mtl", "opengl", "gles", "gl", "webgpu"];
+
+/// Checks `WGPU_BACKEND`, when set, names only backends wgpu knows (wgpu itself logs two
+/// warnings for a bad name and then finds no adapter).
+///
+/// # Errors
+/// [`GpuError::NoAdapter`] saying which name is wrong and which there are.
+pub fn check_backend_env() -> Result<(), GpuError> {
+    let Ok(value) = std::env::var("WGPU_BACKEND") else { return Ok(()) };
+    let unknown: Vec<&str> =
+        value.split(',').map(str::trim).filter(|b| !BACKEND_NAMES.contains(&b.to_lowercase().as_str())).collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(GpuError::NoAdapter {
+        reason: format!(
+            "WGPU_BACKEND={value:?}: {} is not a backend; give vulkan, gl, metal, dx12 or webgpu (comma-separated), \
+             or unset it",
+            unknown.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>().join(", ")
+        ),
+    })
 }
 
 /// `"name (backend, device type)"` for an adapter.

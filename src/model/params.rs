@@ -356,6 +356,22 @@ pub fn short(v: f32) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
+/// `x` to `digits` significant digits as people write it: plain decimals from 0.001 to a
+/// million (`61`, `0.0099`, `2079`), e-notation outside (`2.1e-6`, `3.4e38`).
+pub fn readable(x: f64, digits: usize) -> String {
+    let digits = digits.max(1);
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let magnitude = x.abs();
+    if (1e-3..1e6).contains(&magnitude) {
+        let decimals = (digits as i32 - 1 - magnitude.log10().floor() as i32).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.prec$e}", prec = digits - 1)
+    }
+}
+
 /// One parameter of the model whose parameter struct is `P`: what it is, and how to read and
 /// write it.
 pub struct ParamSpec<P> {
@@ -477,6 +493,16 @@ fn set_row<P: ParamTable>(p: &mut P, name: &str, value: Value, together: Togethe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn readable_numbers() {
+        assert_eq!(readable(61.0, 2), "61");
+        assert_eq!(readable(0.0099, 2), "0.0099");
+        assert_eq!(readable(2079.0408, 4), "2079");
+        assert_eq!(readable(-0.5, 3), "-0.500");
+        assert_eq!(readable(2.1e-6, 2), "2.1e-6");
+        assert_eq!(readable(3.4e38, 2), "3.4e38");
+    }
 
     #[test]
     fn short_numbers() {

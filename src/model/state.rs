@@ -4,7 +4,7 @@
 
 use super::ModelKind;
 use super::ParamInfo;
-use super::params::{ParamTable, Value};
+use super::params::{ParamTable, Value, readable};
 use crate::error::ParamError;
 use crate::gas::{GasParams, GasState, GasStats};
 use crate::grid::Grid;
@@ -472,8 +472,8 @@ impl AnyStats {
     pub fn solver(&self) -> Option<String> {
         match self {
             AnyStats::Smoke(s) => Some(match s.solver_cycles {
-                Some(n) => format!("solver residual {:.1e} after {n} V-cycles", s.solver_residual),
-                None => format!("solver residual {:.1e}", s.solver_residual),
+                Some(n) => format!("solver residual {} after {n} V-cycles", readable(s.solver_residual, 2)),
+                None => format!("solver residual {}", readable(s.solver_residual, 2)),
             }),
             _ => None,
         }

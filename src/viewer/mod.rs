@@ -244,6 +244,7 @@ async fn connect(
 impl App {
     /// The window (in a browser: a canvas appended to the page) and its surface.
     fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<Opened, Error> {
+        crate::gpu::check_backend_env()?;
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
