@@ -168,8 +168,32 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
         demo: args.demo,
         panel: !args.no_panel,
         paused: args.paused,
+        stop: Some(stop_on_signals()),
     };
-    Ok(eddy::viewer::run(options)?)
+    let stop = options.stop.clone();
+    eddy::viewer::run(options)?;
+    if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
+        return Err(Exit::Interrupted("the viewer was stopped by a signal (a GIF being recorded was finished)".into()));
+    }
+    Ok(())
+}
+
+/// A flag that Ctrl-C and SIGTERM set, for the viewer to end as closing its window does
+/// (finishing a GIF being recorded); a second signal more than a second later exits at once.
+#[cfg(feature = "viewer")]
+fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let first = std::sync::OnceLock::new();
+    let _ = ctrlc::set_handler(move || {
+        let at = *first.get_or_init(std::time::Instant::now);
+        if flag.swap(true, Ordering::SeqCst) && at.elapsed().as_secs_f64() > 1.0 {
+            note!("eddy: second interrupt: exiting at once");
+            std::process::exit(130);
+        }
+    });
+    stop
 }
 
 #[cfg(not(feature = "viewer"))]

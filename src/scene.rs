@@ -197,18 +197,21 @@ pub enum SceneSource {
 }
 
 impl SceneSource {
-    /// A path that exists (or ends in `.png`) is a file; otherwise a known preset name (in any
-    /// letter case).
+    /// A preset name (in any letter case) is the preset; otherwise a path that exists, or ends
+    /// in `.png`, is a file. A file named like a preset is given as `./name` (or with `.png`).
     ///
     /// # Errors
     /// [`SceneError::UnknownScene`] when it is neither.
     pub fn parse(s: &str) -> Result<Self, SceneError> {
         let path = Path::new(s);
         let lower = s.to_ascii_lowercase();
-        if path.exists() || lower.ends_with(".png") {
-            Ok(SceneSource::Png(path.to_path_buf()))
-        } else if ModelKind::owning_preset(&lower).is_some() {
+        // A preset's name is the preset, whatever the working folder holds (a folder named
+        // `plume` hid the preset); `./plume` or `plume.png` names a file.
+        let says_file = lower.ends_with(".png") || s.contains('/') || s.contains(std::path::MAIN_SEPARATOR);
+        if ModelKind::owning_preset(&lower).is_some() && !says_file {
             Ok(SceneSource::Preset(lower))
+        } else if path.exists() || lower.ends_with(".png") {
+            Ok(SceneSource::Png(path.to_path_buf()))
         } else {
             Err(SceneError::UnknownScene { name: s.to_string() })
         }

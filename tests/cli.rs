@@ -44,10 +44,29 @@ fn run_writes_frames_and_state() {
         "50",
         "--save",
         save.to_str().unwrap(),
+        "--colour-map",
+        "viridis",
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     assert!(out.contains("adapter: ") && out.contains("steps/s") && out.contains("total mass"), "{out}");
+    // The last frame is the saved state drawn: each open cell's pixel is viridis at mass / 1.5
+    // (the water legend's range), within one entry of the map's table (t rounded on the GPU).
+    let last = image::open(frames.join("frame_000120.png")).unwrap().to_rgb8();
+    let state = eddy::water::WaterState::load_npz(&save).unwrap();
+    let lut = eddy::colour::ColourMap::Viridis.lut();
+    let mut open = 0;
+    for (x, y, px) in last.enumerate_pixels() {
+        let (r, c) = (y as usize, x as usize);
+        if state.solid[(r, c)] != 0 {
+            continue;
+        }
+        let i = ((state.mass[(r, c)] / 1.5).clamp(0.0, 1.0) * 255.0).round() as usize;
+        let near = (i.saturating_sub(1)..=(i + 1).min(255)).any(|j| lut[j][..3] == px.0);
+        assert!(near, "frame 120, cell ({r}, {c}), mass {}: pixel {:?}, map {:?}", state.mass[(r, c)], px.0, lut[i]);
+        open += 1;
+    }
+    assert!(open > 2000, "only {open} open cells were compared");
     // Frames at steps 0, 50, 100 and the last one, 120.
     for step in [0, 50, 100, 120] {
         let png = frames.join(format!("frame_{step:06}.png"));
@@ -175,4 +194,28 @@ fn help_lists_commands_and_options() {
     ] {
         assert!(t.contains(word), "run --help lacks {word}:\n{t}");
     }
+}
+
+/// The shipped u-tube example walls the channel and erases exactly that wall again: at its end
+/// the tube's walls are the preset's, cell for cell (it once cut a notch above the channel and
+/// a pit below it).
+#[test]
+fn the_u_tube_example_leaves_the_tube_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("u.npz");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scripts/u-tube.toml");
+    let o = eddy(&["run", "--script", script, "--steps", "1000", "--save", save.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let end = eddy::water::WaterState::load_npz(&save).unwrap();
+    let preset = eddy::scene::Scene::preset("u-tube", 160, 100, 1).unwrap();
+    let differ: Vec<(usize, usize)> = (0..100)
+        .flat_map(|r| (0..160).map(move |c| (r, c)))
+        .filter(|&(r, c)| end.solid[(r, c)] != preset.solid[(r, c)])
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} cells differ from the preset's walls, e.g. {:?}",
+        differ.len(),
+        &differ[..differ.len().min(8)]
+    );
 }

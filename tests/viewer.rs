@@ -439,3 +439,53 @@ fn a_hidpi_window_keeps_points_per_cell() {
     assert_eq!(sizes[1].0, (768, 512), "the same at scale factor 2 should be twice the pixels");
     assert!(sizes[1].1 >= 2 * sizes[0].1 - 2, "the scene did not scale with the window: {sizes:?}");
 }
+
+/// The simulation's keys stay the simulation's: two Tabs switch the model twice (egui once took
+/// the second to move its keyboard focus). And however the viewer ends, a GIF being recorded is
+/// finished: closed with Esc (exit 0), or sent SIGTERM (exit 130); either way the file decodes
+/// and the viewer says where it went.
+#[test]
+fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let dir = tempfile::tempdir().unwrap();
+    for how in ["Escape", "SIGTERM"] {
+        let gif = dir.path().join(format!("{how}.gif"));
+        let script = dir.path().join(format!("{how}.toml"));
+        let toml = format!("[[action]]\nat = 0\ngif = {{ path = {:?}, frames = 900 }}\n", gif.to_str().unwrap());
+        std::fs::write(&script, toml).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+            .args(["view", "--size", "64x48", "--scale", "4", "--frames", "5000", "--script"])
+            .arg(&script)
+            .env("NODEVICE_SELECT", "1")
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
+        let window = window.lines().next().unwrap().to_string();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        xdotool(&["windowfocus", "--sync", &window]);
+        if how == "Escape" {
+            xdotool(&["key", "--delay", "300", "Tab", "Tab"]);
+            std::thread::sleep(std::time::Duration::from_millis(1000));
+            xdotool(&["key", "Escape"]);
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(1000));
+            let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+            assert!(kill.success());
+        }
+        let o = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&o.stderr);
+        let want = if how == "Escape" { 0 } else { 130 };
+        assert_eq!(o.status.code(), Some(want), "{how}: {said}");
+        if how == "Escape" {
+            for line in ["showing smoke", "showing gas"] {
+                assert!(said.contains(line), "{how}: the viewer did not say {line:?}:\n{said}");
+            }
+        }
+        assert!(said.contains(&format!("saved {}", gif.display())), "{how}: no word of the GIF:\n{said}");
+        let file = std::io::BufReader::new(std::fs::File::open(&gif).unwrap());
+        let frames = image::AnimationDecoder::into_frames(image::codecs::gif::GifDecoder::new(file).unwrap());
+        let n = frames.collect_frames().unwrap().len();
+        assert!(n >= 2, "{how}: the GIF has {n} frames");
+    }
+}

@@ -1,6 +1,6 @@
 //! `eddy bench`: steps/s and Mcells/s of the GPU path and the CPU reference.
 
-use super::out::say;
+use super::out::{note, say};
 use super::{BenchArgs, Result, usage};
 use eddy::gpu::{Gpu, GpuError};
 use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
@@ -30,6 +30,10 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
         ),
     ]
 }
+
+/// The longest single Jacobi run the solver race times, seconds: on a CPU adapter the count
+/// that reaches 1e-4 at 512x512 takes minutes, so the race reports "more than" past it.
+const JACOBI_LIMIT_S: f64 = 20.0;
 
 /// Median over `runs` timings of `steps` steps each, as steps/s.
 fn measure(runs: usize, steps: u64, mut step: impl FnMut(u64) -> Result) -> Result<f64> {
@@ -97,6 +101,7 @@ pub fn bench(args: BenchArgs) -> Result {
                 model.stats()?;
                 Ok(())
             };
+            note!("bench: {label} at {n}x{n}: GPU, {} runs of ~{} s...", args.runs, args.seconds);
             gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's first plans
             let k = calibrate(args.seconds, &mut gpu_steps)?;
             let g = measure(args.runs, k, &mut gpu_steps)?;
@@ -104,6 +109,7 @@ pub fn bench(args: BenchArgs) -> Result {
             let c = if args.no_cpu || label != variants(kind)[0].0 {
                 None
             } else {
+                note!("bench: {label} at {n}x{n}: CPU reference, {} runs of ~{} s...", args.runs, args.seconds);
                 let mut cpu = cpu_reference(state, params)?;
                 let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
                 let k = calibrate(args.seconds, &mut cpu_steps)?;
@@ -120,8 +126,12 @@ pub fn bench(args: BenchArgs) -> Result {
             );
         }
     }
-    if kind == ModelKind::Smoke {
+    if kind == ModelKind::Smoke && !args.no_race {
         let n = if args.sizes.contains(&512) { 512 } else { *args.sizes.iter().max().expect("checked non-empty") };
+        note!(
+            "bench: the pressure solve alone on {n}x{n}, Jacobi against V-cycles to 1e-4 (a Jacobi run stops at \
+             {JACOBI_LIMIT_S} s; --no-race skips this)..."
+        );
         solver_race(&gpu, n, args.runs)?;
     }
     Ok(())
@@ -167,7 +177,6 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result {
     }
     // Jacobi: grow by doubling, then bisect to the first count that reaches the tolerance; a
     // run that takes longer than JACOBI_LIMIT_S stops the search (a CPU adapter needs minutes).
-    const JACOBI_LIMIT_S: f64 = 20.0;
     let (mut lo, mut hi) = (0u32, 64u32);
     let mut reached = true;
     loop {

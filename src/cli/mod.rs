@@ -278,6 +278,9 @@ pub struct BenchArgs {
     /// Skip the CPU reference.
     #[arg(long)]
     pub no_cpu: bool,
+    /// Skip the smoke solver race (the pressure solve alone, Jacobi against V-cycles).
+    #[arg(long)]
+    pub no_race: bool,
 }
 
 /// `--mode`'s help: the models, from the registry.

@@ -100,7 +100,14 @@ pub struct ViewerOptions {
     pub panel: bool,
     /// Start paused.
     pub paused: bool,
+    /// Set by the caller to end the viewer as closing its window does (the `eddy` command's
+    /// Ctrl-C and SIGTERM handler): a GIF being recorded is finished first. Polled at least
+    /// every [`STOP_POLL`] while the viewer waits for events.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
+
+/// How often a waiting viewer looks at [`ViewerOptions::stop`].
+pub const STOP_POLL: Duration = Duration::from_millis(250);
 
 /// Opens the window and runs until it is closed (or `frames` have been shown, or a script's
 /// `quit`).
@@ -409,12 +416,25 @@ impl ApplicationHandler for App {
         #[cfg(target_arch = "wasm32")]
         self.poll_start(event_loop);
         let Some(live) = self.live.as_mut() else { return };
-        let response = live.egui.state.on_window_event(&live.window, &event);
+        // Keys are the simulation's unless a text field is being edited: egui never sees them
+        // then (a Tab would move its focus, a Space press the focused button), and whatever
+        // widget had the focus gives it up.
+        let typing = live.egui.ctx.text_edit_focused();
+        let ours = matches!(event, WindowEvent::KeyboardInput { .. }) && !typing;
+        let response = if ours {
+            live.egui.ctx.memory_mut(|m| {
+                if let Some(id) = m.focused() {
+                    m.surrender_focus(id);
+                }
+            });
+            egui_winit::EventResponse { consumed: false, repaint: true }
+        } else {
+            live.egui.state.on_window_event(&live.window, &event)
+        };
         if !matches!(event, WindowEvent::RedrawRequested) {
             live.dirty = true;
         }
         let over_panel = live.egui.ctx.is_pointer_over_egui() || live.egui.ctx.egui_wants_pointer_input();
-        let typing = live.egui.ctx.egui_wants_keyboard_input();
         let result = match event {
             WindowEvent::CloseRequested => {
                 event_loop.exit();
@@ -428,7 +448,7 @@ impl ApplicationHandler for App {
                 live.pointer.shift = m.state().shift_key();
                 Ok(false)
             }
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed && !typing => {
+            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed && ours => {
                 live.key(event.logical_key.as_ref(), event_loop).map(|_| false)
             }
             WindowEvent::MouseInput { state, button, .. } => {
@@ -439,7 +459,10 @@ impl ApplicationHandler for App {
                     live.mouse(state, button).map(|_| false)
                 }
             }
-            WindowEvent::MouseWheel { delta, .. } if !over_panel => {
+            // The wheel sizes the brush over the simulation only; over the panel it scrolls it.
+            WindowEvent::MouseWheel { delta, .. }
+                if !over_panel && !response.consumed && live.pointer.at.is_some_and(|p| live.area.contains(p)) =>
+            {
                 let lines = match delta {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
@@ -471,6 +494,11 @@ impl ApplicationHandler for App {
     /// continuously. Paused: draw only after something changed, and wait for events in between
     /// (no CPU or GPU spent idle).
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let stop = self.options.stop.as_ref();
+        if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
+            event_loop.exit();
+            return;
+        }
         if let Some(live) = &self.live {
             let busy = !live.controls.paused
                 || live.dirty
@@ -480,8 +508,23 @@ impl ApplicationHandler for App {
             if busy {
                 event_loop.set_control_flow(ControlFlow::Poll);
                 live.window.request_redraw();
+            } else if stop.is_some() {
+                event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + STOP_POLL));
             } else {
                 event_loop.set_control_flow(ControlFlow::Wait);
+            }
+        }
+    }
+
+    /// However the viewer ends (Esc, the window closed, a script's quit, a stop signal), a GIF
+    /// being recorded is finished and saved, or the reason it could not be is said.
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        if let Some(live) = self.live.as_mut()
+            && let Some(r) = live.recording.take()
+        {
+            let path = r.gif.path().display().to_string();
+            if let Err(e) = live.finish_gif(r) {
+                note!("eddy: the GIF being recorded ({path}) could not be finished: {e}");
             }
         }
     }
@@ -501,6 +544,7 @@ impl Live {
                     self.controls.preset = k.default_scene().to_string();
                     self.controls.save_path = format!("eddy-{k}.npz");
                     self.controls.notice.clear();
+                    note!("showing {k}");
                 }
             }
             Ok(Done::Front) => self.front(action),
@@ -601,7 +645,12 @@ impl Live {
     ) -> Result<String, Error> {
         let (state, step) = loaded?;
         self.session.replace(&state, step)?;
-        Ok(format!("loaded {name} ({}, step {step})", state.kind()))
+        // The model may have changed with the file: the save name and preset follow it, as on
+        // a switch of model (a gas state loaded in water mode was saved as eddy-water.npz).
+        let kind = state.kind();
+        self.controls.save_path = format!("eddy-{kind}.npz");
+        self.controls.preset = kind.default_scene().to_string();
+        Ok(format!("loaded {name} ({kind}, step {step})"))
     }
 
     /// Shows how a load went in the panel and the terminal; on error the simulation goes on.

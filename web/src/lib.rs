@@ -68,6 +68,7 @@ pub fn start() {
         demo: false,
         panel: true,
         paused: false,
+        stop: None,
     };
     if let Err(e) = eddy::viewer::run(options) {
         web_sys::console::error_1(&format!("eddy: {e}").into());
