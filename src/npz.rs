@@ -213,6 +213,11 @@ impl Npz {
     }
 }
 
+/// The most deflate can compress: 1032 to 1 (RFC 1951's longest match, 258 bytes, in about two
+/// bits). An array or image that declares more bytes than this times what is stored for it is
+/// refused from its header, which bounds what a reader allocates by the size of its input.
+pub const DEFLATE_RATIO: u64 = 1032;
+
 /// What the arrays of an archive may hold, checked from every array's header when the archive
 /// is opened, before any array is decompressed (a 1.5 MB file can declare a 20000x20000 array).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,6 +300,14 @@ impl NpzReader {
         for name in self.array_names() {
             let path = self.path.clone();
             let message = |m: String| SceneError::Npz { path: path.clone(), message: format!("array {name:?}: {m}") };
+            // What the archive stores for it: nothing decompresses to more than DEFLATE_RATIO
+            // times that, so a header that declares more is a lie told to make us allocate.
+            let stored = self
+                .archive
+                .zip_archive()
+                .by_name(&npyz::npz::file_name_from_array_name(&name))
+                .map(|f| f.compressed_size())
+                .unwrap_or(0);
             let npy = self.archive.by_name(&name).map_err(|e| {
                 message(format!(
                     "its header cannot be read ({e}); eddy reads arrays of numbers (float32, uint8, int64)"
@@ -311,6 +324,12 @@ impl NpzReader {
                     "has shape {shape:?}, and a side of {side} cells is more than this device takes ({}): \
                      refused before reading it",
                     limits.max_side
+                )));
+            }
+            if bytes > stored.saturating_mul(DEFLATE_RATIO).saturating_add(4096) {
+                return Err(message(format!(
+                    "declares shape {shape:?} ({bytes} bytes) in {stored} stored bytes, more than any compression \
+                     gives: the file is damaged or not what it says; refused before reading it"
                 )));
             }
             total = total.saturating_add(bytes);

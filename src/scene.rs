@@ -301,6 +301,16 @@ impl Scene {
         // The size first, from the header: an image no adapter could hold is refused before it
         // is decoded (a 20000x20000 PNG took 26 s and 2 GB to be refused after decoding).
         let (w, h) = reader().into_dimensions().map_err(image_error)?;
+        // Decoded as RGBA8: no more than deflate's ratio times the file can be real pixels.
+        let decoded = w as u64 * h as u64 * 4;
+        if decoded > (bytes.len() as u64).saturating_mul(crate::npz::DEFLATE_RATIO) + (1 << 20) {
+            let why = format!(
+                "the image says it is {w}x{h} pixels ({decoded} bytes decoded) in a file of {} bytes, more than any \
+                 compression gives: the file is damaged or not a PNG",
+                bytes.len()
+            );
+            return Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why) });
+        }
         if w.max(h) > MAX_SIDE {
             let why = format!(
                 "the image is {w}x{h} pixels, and a grid side is at most {MAX_SIDE} cells on any adapter (one pixel \

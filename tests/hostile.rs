@@ -11,6 +11,9 @@ use eddy::smoke::SmokeState;
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+use common::files::{npy, stored_zip};
+
 fn eddy(args: &[String], env: &[(&str, &str)], remove: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_eddy"));
     cmd.args(args).env_remove("XDG_RUNTIME_DIR").env_remove("NODEVICE_SELECT");
@@ -34,77 +37,6 @@ struct Row {
 
 fn row(args: &[&str], code: i32, phrase: &'static str) -> Row {
     Row { args: args.iter().map(|s| s.to_string()).collect(), env: vec![], remove: vec![], code, phrase }
-}
-
-/// CRC-32 (IEEE), as zip stores it.
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= byte as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
-}
-
-/// A zip archive of `entries` stored uncompressed: what `numpy.savez` writes, made by hand so
-/// that an array's header can say anything (a shape its data does not have, an object dtype).
-fn stored_zip(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let (mut out, mut central) = (Vec::new(), Vec::new());
-    let le16 = |v: &mut Vec<u8>, x: u16| v.extend(x.to_le_bytes());
-    let le32 = |v: &mut Vec<u8>, x: u32| v.extend(x.to_le_bytes());
-    for (name, data) in entries {
-        let (offset, crc, len) = (out.len() as u32, crc32(data), data.len() as u32);
-        le32(&mut out, 0x0403_4b50);
-        for x in [20, 0, 0, 0, 0x21] {
-            le16(&mut out, x); // version, flags, stored, time, date (1980-01-01)
-        }
-        for x in [crc, len, len] {
-            le32(&mut out, x);
-        }
-        le16(&mut out, name.len() as u16);
-        le16(&mut out, 0);
-        out.extend(name.as_bytes());
-        out.extend(data);
-        le32(&mut central, 0x0201_4b50);
-        for x in [20, 20, 0, 0, 0, 0x21] {
-            le16(&mut central, x);
-        }
-        for x in [crc, len, len] {
-            le32(&mut central, x);
-        }
-        for x in [name.len() as u16, 0, 0, 0, 0] {
-            le16(&mut central, x);
-        }
-        le32(&mut central, 0);
-        le32(&mut central, offset);
-        central.extend(name.as_bytes());
-    }
-    let (at, size, n) = (out.len() as u32, central.len() as u32, entries.len() as u16);
-    out.extend(central);
-    le32(&mut out, 0x0605_4b50);
-    for x in [0, 0, n, n] {
-        le16(&mut out, x);
-    }
-    le32(&mut out, size);
-    le32(&mut out, at);
-    le16(&mut out, 0);
-    out
-}
-
-/// A `.npy` file with a header of `descr` and `shape` (e.g. `(20000, 20000)`) and `data`.
-fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((header.len() as u16).to_le_bytes());
-    out.extend(header.as_bytes());
-    out.extend(data);
-    out
 }
 
 /// Writes the files the rows use into `dir`.
@@ -184,7 +116,10 @@ fn fixtures(dir: &Path) {
     let zip = |name: &str, entries: &[(&str, Vec<u8>)]| std::fs::write(p(name), stored_zip(entries)).unwrap();
     zip("huge-header.npz", &[("mass.npy", npy("<f4", "(20000, 20000)", &[0u8; 64]))]);
     zip("too-wide.npz", &[("mass.npy", npy("<f4", "(4, 40000)", &[0u8; 64]))]);
-    zip("wide.npz", &[("mass.npy", npy("<f4", "(4, 16385)", &[0u8; 64]))]);
+    zip("wide.npz", &[("mass.npy", npy("<f4", "(4, 16385)", &vec![0u8; 4 * 16385 * 4]))]);
+    // A real 20000x20000 header over all its data would be 1.6 GB: the adapter's side limit
+    // must refuse it from the header. Stored data that could not hold what the header says is
+    // refused before that (huge-header.npz).
     // NumPy's default integer on Windows is int32; an object array; no eddy array at all.
     zip("int32-step.npz", &[("mass.npy", mass8()), ("step.npy", npy("<i4", "()", &7i32.to_le_bytes()))]);
     zip("object-step.npz", &[("mass.npy", mass8()), ("step.npy", npy("|O", "()", &[0u8; 8]))]);
@@ -408,7 +343,7 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("nan.npz"), "--steps", "1"], 1, "mass[2, 3] = NaN"),
         row(&["run", "--load", &d("neg.npz"), "--steps", "1"], 1, "mass[2, 3] = -1"),
         // Inputs that would eat the machine: refused from a header or a length, before reading.
-        row(&["run", "--load", &d("huge-header.npz")], 2, "huge-header.npz: grid 20000x20000"),
+        row(&["run", "--load", &d("huge-header.npz")], 1, "declares shape [20000, 20000] (1600000000 bytes) in"),
         row(&["run", "--load", &d("too-wide.npz")], 1, "a side of 40000 cells is more than this device takes"),
         row(&["run", "--load", &d("wide.npz")], 2, "wide.npz: grid 16385x4"),
         row(&["run", "--scene", "/dev/zero"], 1, "/dev/zero: is not a regular file"),
@@ -454,6 +389,18 @@ fn hostile_input_table() {
     let mut gl = row(&["run", "--mode", "smoke", "--steps", "2"], 1, "apt-get install mesa-vulkan-drivers");
     gl.env.push(("WGPU_BACKEND", "gl"));
     rows.push(gl);
+    // A backend name wgpu does not know: eddy's one line, not wgpu's two warnings.
+    let mut bogus = row(&["run", "--steps", "1"], 1, "WGPU_BACKEND=\"bogus\": \"bogus\" is not a backend");
+    bogus.env.push(("WGPU_BACKEND", "bogus"));
+    rows.push(bogus);
+    // Parameters past where the model holds (measured; see the rows' ranges).
+    rows.push(row(&["run", "--mode", "smoke", "--buoyancy", "1e20"], 2, "above 1000 the plume rises faster"));
+    rows.push(row(&["run", "--mode", "smoke", "--weight", "-5000"], 2, "below -1000 dense smoke rises"));
+    rows.push(row(
+        &["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--gradient-scale=-5"],
+        2,
+        "a negative scale adds divergence",
+    ));
     // No display: one line that says what to do, no source path.
     let mut headless = row(&["view", "--frames", "1"], 1, "set DISPLAY");
     headless.remove.extend(["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]);
@@ -599,4 +546,26 @@ fn a_broken_or_full_stdout_never_loses_the_run() {
         assert_eq!(step, 400, "{what}");
         println!("{what} | exit 1 | {}", stderr.lines().last().unwrap_or(""));
     }
+}
+
+/// A folder in the working folder named like a preset does not hide the preset (it once gave
+/// "is a directory; give a PNG file"); `./plume` still names the folder.
+#[test]
+fn a_folder_named_like_a_preset_leaves_the_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("plume")).unwrap();
+    let run = |scene: &str| {
+        Command::new(env!("CARGO_BIN_EXE_eddy"))
+            .args(["run", "--scene", scene, "--steps", "2"])
+            .current_dir(dir.path())
+            .env("NODEVICE_SELECT", "1")
+            .output()
+            .unwrap()
+    };
+    let o = run("plume");
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && said.contains("smoke: preset plume"), "{said}");
+    let o = run("./plume");
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() == Some(1) && said.contains("is a directory"), "{said}");
 }

@@ -225,7 +225,12 @@ mod tests {
             let e = estimate(kind, n, n, Extras { checkpoint: true, frame_scale: None });
             let total = e.gpu + e.host;
             println!("{kind} {n}x{n}: estimate {} against a measured peak of {}", human(total), human(peak));
-            assert!(total >= peak, "{kind} at {n}x{n}: estimate {} under the measured peak {}", human(total), human(peak));
+            assert!(
+                total >= peak,
+                "{kind} at {n}x{n}: estimate {} under the measured peak {}",
+                human(total),
+                human(peak)
+            );
         }
     }
 

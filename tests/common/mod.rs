@@ -6,6 +6,7 @@ use eddy::gpu::Gpu;
 use eddy::water::WaterState;
 use std::path::PathBuf;
 
+pub mod files;
 mod states;
 pub use states::*;
 
