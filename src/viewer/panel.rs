@@ -357,26 +357,6 @@ fn contents(
         draw_legend(ui, &legend);
     });
 
-    egui::CollapsingHeader::new("Parameters").default_open(true).show(ui, |ui| {
-        let params = model.params();
-        let defaults = crate::model::ModelParams::defaults(kind);
-        egui::Grid::new("params").num_columns(2).striped(true).show(ui, |ui| {
-            for info in kind.params() {
-                let Some(value) = params.get(info.name) else { continue };
-                let default = defaults.get(info.name).unwrap_or(Value::Auto);
-                let key = info.key.map_or(String::new(), |k| format!(" [{k}/{}]", k.to_ascii_uppercase()));
-                ui.label(format!("{}{key}", info.name)).on_hover_text(tooltip(info, default));
-                if let Some(next) = param_widget(ui, info, value) {
-                    out.push(Command::Act(Action::Set(info.name, next)));
-                }
-                ui.end_row();
-            }
-        });
-        if ui.button("defaults").on_hover_text("every parameter back to its default; the fluid stays").clicked() {
-            out.push(Command::Act(Action::Defaults));
-        }
-    });
-
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| {
         let i = slot(kind);
         for part in history.line[i].split(", ") {
@@ -410,9 +390,38 @@ fn contents(
         }
     });
 
-    if cfg!(target_arch = "wasm32") {
-        return; // the browser build has no screenshots or GIFs (no file system)
-    }
+    // The browser build has no screenshots or GIFs (no file system).
+    #[cfg(not(target_arch = "wasm32"))]
+    record(ui, c, recording, out);
+    #[cfg(target_arch = "wasm32")]
+    let _ = recording;
+
+    // Last: the longest section (smoke has 25 rows), so the statistics and the recording above
+    // it show in the first window without scrolling.
+    egui::CollapsingHeader::new("Parameters").default_open(true).show(ui, |ui| {
+        let params = model.params();
+        let defaults = crate::model::ModelParams::defaults(kind);
+        egui::Grid::new("params").num_columns(2).striped(true).show(ui, |ui| {
+            for info in kind.params() {
+                let Some(value) = params.get(info.name) else { continue };
+                let default = defaults.get(info.name).unwrap_or(Value::Auto);
+                let key = info.key.map_or(String::new(), |k| format!(" [{k}/{}]", k.to_ascii_uppercase()));
+                ui.label(format!("{}{key}", info.name)).on_hover_text(tooltip(info, default));
+                if let Some(next) = param_widget(ui, info, value) {
+                    out.push(Command::Act(Action::Set(info.name, next)));
+                }
+                ui.end_row();
+            }
+        });
+        if ui.button("defaults").on_hover_text("every parameter back to its default; the fluid stays").clicked() {
+            out.push(Command::Act(Action::Defaults));
+        }
+    });
+}
+
+/// The Record section: a screenshot, and a GIF with its scale, pace and length.
+#[cfg(not(target_arch = "wasm32"))]
+fn record(ui: &mut egui::Ui, c: &mut Controls, recording: Option<(u32, u32)>, out: &mut Vec<Command>) {
     egui::CollapsingHeader::new("Record").default_open(false).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut c.screenshot_scale).range(1..=16).suffix(" px/cell"));
