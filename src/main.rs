@@ -173,7 +173,9 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     let stop = options.stop.clone();
     eddy::viewer::run(options)?;
     if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
-        return Err(Exit::Interrupted("the viewer was stopped by a signal (a GIF being recorded was finished)".into()));
+        return Err(Exit::Interrupted(
+            "the viewer was stopped by a signal (after finishing any GIF being recorded)".into(),
+        ));
     }
     Ok(())
 }

@@ -441,8 +441,8 @@ impl NpzReader {
         };
         let not_integer = |e: std::io::Error| bad(format!("is not an integer scalar ({e})"));
         let values: Vec<i64> = match dtype.as_str() {
-            "<i8" => npy.into_vec::<i64>().map_err(not_integer)?,
-            "<i4" => npy.into_vec::<i32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
+            "<i8" | ">i8" => npy.into_vec::<i64>().map_err(not_integer)?,
+            "<i4" | ">i4" => npy.into_vec::<i32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
             "<u4" => npy.into_vec::<u32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
             "<u8" => npy
                 .into_vec::<u64>()

@@ -6,7 +6,7 @@
 mod common;
 
 use eddy::gas::{GasParams, Neighbours};
-use eddy::model::{AnyModel, AnyState, ModelParams};
+use eddy::model::{AnyModel, AnyState, AnyStats, ModelParams};
 use eddy::scene::SceneSource;
 use eddy::smoke::{SmokeParams, SmokePreset, Solver};
 use eddy::water::{RulePreset, WaterParams};
@@ -59,6 +59,19 @@ fn every_model_and_solver_is_the_same_however_its_steps_are_batched() {
         assert!(whole == uneven, "{label}: 60 steps at once and in batches 3, 14, 1, 25, 17 differ");
         let moved = run(&gpu, &start, &params, &[STEPS + 1], false);
         assert!(whole != moved, "{label}: a 61st step changes nothing, so this comparison cannot fail");
+        // The plan adapts (all batchings would also agree if it never planned at all): after
+        // the first plan points a warm start needs fewer V-cycles than a cold one.
+        if let ModelParams::Smoke(p) = params
+            && p.solver == Solver::Multigrid
+        {
+            let mut model = AnyModel::new(&gpu.device, &gpu.queue, &start, &params, 0).unwrap();
+            model.step(STEPS).unwrap();
+            let AnyStats::Smoke(stats) = model.stats().unwrap() else { unreachable!() };
+            let cold = eddy::solver::plan::CyclePlan::new(p.tolerance, p.max_cycles, 0).cycles();
+            let planned = stats.solver_cycles.expect("multigrid reports its cycles");
+            assert!(planned < cold, "{label}: still {planned} V-cycles a step after {STEPS} steps (cold start {cold})");
+            println!("{label}: {planned} V-cycles a step after {STEPS} steps, from {cold} at the cold start");
+        }
         println!("{label}: 60 steps byte-identical in 3 batchings ({} bytes)", whole.len());
     }
 }

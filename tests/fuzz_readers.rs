@@ -1,7 +1,7 @@
 //! Fuzzing the three readers (issue 20): `.npz` states, PNG scenes and TOML scripts, each fed
 //! inputs that proptest generates from valid files (bytes replaced, inserted, removed, the file
 //! cut short) and, for `.npz`, archives built around `.npy` headers that say anything (dtypes,
-//! ranks, shapes up to 2^40 cells). Every input must give a state or an error, never a panic,
+//! ranks up to 3, sides up to 2^20). Every input must give a state or an error, never a panic,
 //! and the memory a reader allocates while reading one input stays under its ceiling:
 //! `4 x DEFLATE_RATIO x` the input's length plus 16 MiB. (The readers refuse a header that
 //! declares more than its stored bytes could decompress to, 1032:1 at best for deflate; a valid

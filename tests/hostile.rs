@@ -155,6 +155,8 @@ fn fixtures(dir: &Path) {
     std::fs::write(dir.join("writes-dir.toml"), writes_dir).unwrap();
     // Script outputs of the wrong kind, two writers of one file, a time that never comes, and
     // a scene beside the script named relative to it.
+    std::fs::write(p("to-multigrid.toml"), "mode = \"smoke\"\n[[action]]\nat = 2\nset = { solver = \"multigrid\" }\n")
+        .unwrap();
     std::fs::write(p("jpg.toml"), "[[action]]\nat = 1\nscreenshot = \"shot.jpg\"\n").unwrap();
     std::fs::write(p("txt.toml"), "[[action]]\nat = 1\nsave = \"state.txt\"\n").unwrap();
     let gif = format!("{:?}", p("twice.gif").to_str().unwrap());
@@ -366,6 +368,17 @@ fn hostile_input_table() {
         // Options that would be silently ignored, or silently overridden: refused, all at once.
         row(&["run", "--mode", "smoke", "--tolerance", "1e-3"], 2, "--tolerance is the multigrid solve's"),
         row(
+            &["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--tolerance", "1e-3"],
+            2,
+            "which runs on the staggered grid only",
+        ),
+        // A script that switches to multigrid makes --tolerance count from its step on.
+        row(
+            &["run", "--script", &d("to-multigrid.toml"), "--tolerance", "1e-3", "--steps", "4"],
+            0,
+            "solver jacobi -> multigrid",
+        ),
+        row(
             &["run", "--mode", "smoke", "--max-cycles", "5", "--tolerance", "1e-3"],
             2,
             "drop --tolerance; --max-cycles is",
@@ -515,8 +528,8 @@ fn two_runs_of_the_same_input_save_the_same_bytes() {
     }
 }
 
-/// Standard output closed early, full or a broken pipe: the run goes on, saves its state, and
-/// says once on stderr that lines were lost (exit 1); nothing panics.
+/// Standard output closed, full or a broken pipe: the run goes on and saves its state; a pipe
+/// or a full disk is said once on stderr (exit 1); nothing panics.
 #[test]
 fn a_broken_or_full_stdout_never_loses_the_run() {
     use std::process::Stdio;
@@ -536,6 +549,13 @@ fn a_broken_or_full_stdout_never_loses_the_run() {
     // /dev/full: every write fails with ENOSPC.
     let full = dir.path().join("full.npz");
     let f = spawn(&full, std::fs::File::create("/dev/full").unwrap().into()).wait_with_output().unwrap();
+    // A closed descriptor 1: writes fail with EBADF, which the standard library takes as
+    // success: the run saves and exits 0.
+    let closed = dir.path().join("closed.npz");
+    let line = format!("exec {:?} {} --save {:?} >&-", env!("CARGO_BIN_EXE_eddy"), base.join(" "), closed);
+    let c = Command::new("sh").args(["-c", &line]).output().unwrap();
+    assert_eq!(c.status.code(), Some(0), "closed stdout: {}", String::from_utf8_lossy(&c.stderr));
+    assert_eq!(eddy::model::AnyState::load_npz(&closed, None).expect("saved").1, 400);
     for (what, path, o, kind) in [("broken pipe", &pipe, o, "broken pipe"), ("/dev/full", &full, f, "no storage space")]
     {
         let stderr = String::from_utf8_lossy(&o.stderr);

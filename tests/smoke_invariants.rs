@@ -324,7 +324,7 @@ fn the_ends_of_cell_size_and_lid_stay_finite() {
     for (what, state, p) in runs {
         let (state, params) = (AnyState::Smoke(state.clone()), ModelParams::Smoke(p));
         let mut model = AnyModel::new(&g.device, &g.queue, &state, &params, 0).unwrap();
-        // The multigrid reads its residual back every step to choose its V-cycles: fewer steps.
+        // The multigrid runs several V-cycles a step: fewer steps.
         model.step(if p.solver == eddy::smoke::Solver::Multigrid { 40 } else { 150 }).unwrap();
         let st = model.stats().unwrap();
         assert_eq!(st.non_finite(), 0, "{what}: non-finite cells");

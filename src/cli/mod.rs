@@ -18,7 +18,8 @@ pub enum Exit {
     Usage(Box<dyn std::error::Error>),
     /// The command was understood but failed (a file, the GPU, the simulation): exit 1.
     Failed(Box<dyn std::error::Error>),
-    /// Interrupted (Ctrl-C, SIGTERM) after saving the state; the line says where: exit 130.
+    /// Interrupted (Ctrl-C, SIGTERM) after saving what there was to save (a run's state, the
+    /// viewer's GIF being recorded); the line says what: exit 130.
     Interrupted(String),
 }
 
@@ -78,8 +79,10 @@ pub enum Command {
 }
 
 /// The exit statuses, for `--help`.
-const EXIT_STATUS: &str = "Exit status: 0 done; 1 the command failed (a file, the GPU, the simulation); \
-                           2 the command line is wrong; 130 interrupted (the state reached is saved).";
+const EXIT_STATUS: &str = "Exit status: 0 done; 1 the command failed (a file, the GPU, the simulation, or \
+                           standard output: a closed pipe or a full disk costs lines, never the run or its files); \
+                           2 the command line is wrong; 130 interrupted by Ctrl-C or SIGTERM (run: the state \
+                           reached is saved; view: a GIF being recorded is finished).";
 
 /// `--mode`: a model's name.
 fn parse_mode(s: &str) -> std::result::Result<ModelKind, String> {
@@ -108,6 +111,10 @@ pub struct SimArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub params: ParamArgs,
+    /// A script plays in this run ([`SimArgs::fill_from`]): its `set` actions may make an
+    /// option that does nothing at the start count later, so such options are not refused.
+    #[arg(skip)]
+    pub scripted: bool,
 }
 
 /// Parses `WxH` (e.g. `256x128`).
@@ -383,6 +390,7 @@ pub fn viewer_help() -> String {
 impl SimArgs {
     /// Takes a script's mode, scene, size and seed where the command line gave none.
     pub fn fill_from(&mut self, script: &eddy::script::Script) {
+        self.scripted = true;
         if self.load.is_none() {
             self.mode = self.mode.or(script.mode);
             if self.scene.is_none() {

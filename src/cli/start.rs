@@ -117,10 +117,11 @@ impl SimArgs {
         }
         // Limits that tie parameters together are checked once all are set.
         params.check().map_err(usage)?;
-        // An option given that would do nothing is refused, all of them in one line.
+        // An option given that would do nothing is refused, all of them in one line (unless a
+        // script plays, whose actions may make it count later).
         let unused: Vec<String> =
             self.params.given.iter().filter_map(|(_, info, _)| params.unused(info.name)).collect();
-        if !unused.is_empty() {
+        if !unused.is_empty() && !self.scripted {
             return Err(usage(unused.join("; ")));
         }
         let has_own_size = |what: &str| usage(format!("--size sets a preset's size; {what} has its own: drop --size"));

@@ -258,7 +258,8 @@ impl Requirements {
 }
 
 /// The backend names `WGPU_BACKEND` takes (wgpu's `Backends::from_comma_list`).
-const BACKEND_NAMES: [&str; 10] = ["vulkan", "vk", "dx12", "d3d12", "metal", "mtl", "opengl", "gles", "gl", "webgpu"];
+const BACKEND_NAMES: [&str; 11] =
+    ["vulkan", "vk", "dx12", "d3d12", "metal", "mtl", "opengl", "gles", "gl", "webgpu", "noop"];
 
 /// Checks `WGPU_BACKEND`, when set, names only backends wgpu knows (wgpu itself logs two
 /// warnings for a bad name and then finds no adapter).
@@ -267,8 +268,11 @@ const BACKEND_NAMES: [&str; 10] = ["vulkan", "vk", "dx12", "d3d12", "metal", "mt
 /// [`GpuError::NoAdapter`] saying which name is wrong and which there are.
 pub fn check_backend_env() -> Result<(), GpuError> {
     let Ok(value) = std::env::var("WGPU_BACKEND") else { return Ok(()) };
-    let unknown: Vec<&str> =
-        value.split(',').map(str::trim).filter(|b| !BACKEND_NAMES.contains(&b.to_lowercase().as_str())).collect();
+    let unknown: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|b| !b.is_empty() && !BACKEND_NAMES.contains(&b.to_lowercase().as_str()))
+        .collect();
     if unknown.is_empty() {
         return Ok(());
     }

@@ -168,7 +168,10 @@ impl AnyModel {
         Ok(moved)
     }
 
-    /// Records `steps` steps into `encoder` (see each model's `encode_steps`).
+    /// Records `steps` steps into `encoder` (see each model's `encode_steps`). With a multigrid
+    /// solve, record runs that end at [`AnyModel::steps_to_plan`] and call
+    /// [`AnyModel::plan_solver`] after submitting each ([`AnyModel::step_in_runs`] does both), or
+    /// the V-cycle count is never planned again.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         match &mut self.sim {
             Sim::Water(s) => s.encode_steps(encoder, steps),

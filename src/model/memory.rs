@@ -7,11 +7,12 @@
 //! as [`super::AnyState`] holds it (f32 fields, u8 masks) twice, the starting state and a
 //! readback for saving, plus half the textures again for the packed copies that uploads and
 //! readbacks stage, plus what the process takes whatever the grid; the peaks measured on
-//! lavapipe at three sizes per model lie under it (`MEASURED_PEAKS`). On an adapter whose device type is `Cpu` (lavapipe, llvmpipe, WARP)
-//! "GPU" memory is system memory, so both sides are checked against what the machine has
-//! available (`MemAvailable` in `/proc/meminfo`). wgpu reports no memory size for real GPUs, so
-//! there only the host side and the largest single texture are checked up front, and an
-//! allocation the device refuses comes back as [`GpuError::OutOfMemory`] with the estimate.
+//! lavapipe at two or three sizes per model lie under it (`MEASURED_PEAKS`). On an adapter
+//! whose device type is `Cpu` (lavapipe, llvmpipe, WARP) "GPU" memory is system memory, so both
+//! sides are checked against what the machine has available (`MemAvailable` in `/proc/meminfo`).
+//! wgpu reports no memory size for real GPUs, so there only the host side and the largest single
+//! texture are checked up front, and an allocation the device refuses comes back as
+//! [`GpuError::OutOfMemory`] with the estimate.
 //!
 //! wgpu exposes no limit on the bytes of one texture; eddy takes 99% of the adapter's
 //! `max_buffer_size` as that limit ([`TEXTURE_SHARE`]). On lavapipe (`max_buffer_size` =

@@ -112,7 +112,8 @@ pub struct Steady {
 
 /// Steps `sim` one time unit at a time (`ceil(1 / dt)` steps) until [`steady_change`] over the
 /// last time unit falls below `tolerance`, or `max_time` time units have run. `each_unit` runs
-/// after every time unit (the GPU model's statistics there let it plan its V-cycles).
+/// after every time unit (a progress report, say; the multigrid plans its V-cycles on its own,
+/// at fixed steps: [`crate::solver::plan`]).
 ///
 /// # Errors
 /// The model's, from stepping or reading the state back, or `each_unit`'s.

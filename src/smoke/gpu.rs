@@ -370,6 +370,8 @@ impl GpuSmoke {
                 let state = pollster::block_on(self.read_state_async())?;
                 *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
                 self.steps = steps;
+                // The solver starts again here, with its first plan points (1, 2, 4, 8 steps on).
+                self.plan = CyclePlan::new(params.tolerance, params.max_cycles, steps);
                 return Ok(());
             }
             #[cfg(target_arch = "wasm32")]
@@ -467,7 +469,11 @@ impl GpuSmoke {
         self.queue.submit([encoder.finish()]);
     }
 
-    /// Records `steps` steps into `encoder`: on the collocated grid one compute pass with `5 +
+    /// Records `steps` steps into `encoder` with the V-cycle count planned so far: an
+    /// application recording multigrid steps into its own encoder cuts them at
+    /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
+    /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
+    /// start's. On the collocated grid one compute pass with `5 +
     /// jacobi_iterations` dispatches per step; on the staggered grid the passes of
     /// [`StaggeredPass::STEP`] per step in one compute pass (V-cycles and an odd Jacobi count
     /// record passes of their own), then [`StaggeredPass::Centres`] once.
@@ -647,9 +653,13 @@ impl GpuSmoke {
         if let Some(norms) = self.plan_residual.collect(&self.device) {
             let (r, b) = norms?;
             self.plan.update(step, r / b, p.tolerance, p.max_cycles);
-        } else if due && !self.plan_residual.is_requested() {
-            self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0);
-            self.plan.update(step, f64::NAN, p.tolerance, p.max_cycles); // on to the next point
+        } else if due {
+            // Ask (unless the last request is still on its way) and move on to the next point
+            // either way, so that the steps are not cut into one-step runs while waiting.
+            if !self.plan_residual.is_requested() {
+                self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0);
+            }
+            self.plan.update(step, f64::NAN, p.tolerance, p.max_cycles);
         }
         Ok(())
     }

@@ -648,6 +648,10 @@ impl ParamTable for SmokeParams {
     fn unused(&self, name: &str) -> Option<String> {
         let multigrid = self.solver == Solver::Multigrid;
         match name {
+            "tolerance" | "max-cycles" if self.grid == GridLayout::Collocated => Some(format!(
+                "--{name} is the multigrid solve's, which runs on the staggered grid only, and this run is on the \
+                 collocated grid: drop --{name}, or use --grid staggered --solver multigrid"
+            )),
             "tolerance" | "max-cycles" if !multigrid => Some(format!(
                 "--{name} is the multigrid solve's, and this run solves with --solver jacobi: add --solver \
                  multigrid, or drop --{name}"
