@@ -62,20 +62,28 @@ fn xdotool(args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
 
-/// Gas parameters are settable from the viewer's keys: each press sets the parameter as the
-/// panel does, and the viewer says the value before and after (read back from the live model).
-#[test]
-fn viewer_keys_set_gas_parameters() {
-    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+/// Starts `eddy` with `args` (its stderr piped, for the lines it says) and gives it with its
+/// window's id, found by PID: another viewer test may have a window open at the same time.
+fn spawn_viewer<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_eddy"))
-        // Enough frames for the keys to land; the viewer quits on its own if Escape does not.
-        .args(["view", "--mode", "gas", "--size", "64x48", "--scale", "4", "--frames", "3000"])
+        .args(args)
         .env("NODEVICE_SELECT", "1")
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
     let window = window.lines().next().unwrap().to_string();
+    (child, window)
+}
+
+/// Gas parameters are settable from the viewer's keys: each press sets the parameter as the
+/// panel does, and the viewer says the value before and after (read back from the live model).
+#[test]
+fn viewer_keys_set_gas_parameters() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    // Enough frames for the keys to land; the viewer quits on its own if Escape does not.
+    let (child, window) =
+        spawn_viewer(&["view", "--mode", "gas", "--size", "64x48", "--scale", "4", "--frames", "3000"]);
     std::thread::sleep(std::time::Duration::from_millis(700));
     // Real (XTEST) key presses to the focused window: winit ignores synthetic ones.
     // Raise diffusion twice (Shift+d), lower pressure once (p), switch to 4-way (n).
@@ -104,16 +112,21 @@ fn viewer_survives_resize_and_hide() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("resized.png");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
-        .args(["view", "--scene", "basin", "--size", "96x64", "--scale", "4", "--frames", "3000", "--no-panel"])
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("NODEVICE_SELECT", "1")
-        .spawn()
-        .unwrap();
-    // By PID: the other viewer test may have a window open at the same time.
-    let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
-    let window = window.lines().next().unwrap().to_string();
+    let shot_arg = shot.to_str().unwrap();
+    let (mut child, window) = spawn_viewer(&[
+        "view",
+        "--scene",
+        "basin",
+        "--size",
+        "96x64",
+        "--scale",
+        "4",
+        "--frames",
+        "3000",
+        "--no-panel",
+        "--screenshot",
+        shot_arg,
+    ]);
     let pause = || std::thread::sleep(std::time::Duration::from_millis(300));
     pause();
     xdotool(&["windowsize", &window, "300", "150"]);
@@ -168,15 +181,21 @@ fn viewer_switches_to_smoke_and_takes_impulses() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("smoke.png");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
-        .args(["view", "--size", "96x64", "--scale", "4", "--steps-per-frame", "1", "--frames", "1500", "--no-panel"])
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("NODEVICE_SELECT", "1")
-        .spawn()
-        .unwrap();
-    let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
-    let window = window.lines().next().unwrap().to_string();
+    let shot_arg = shot.to_str().unwrap();
+    let (mut child, window) = spawn_viewer(&[
+        "view",
+        "--size",
+        "96x64",
+        "--scale",
+        "4",
+        "--steps-per-frame",
+        "1",
+        "--frames",
+        "1500",
+        "--no-panel",
+        "--screenshot",
+        shot_arg,
+    ]);
     std::thread::sleep(std::time::Duration::from_millis(500));
     xdotool(&["windowfocus", "--sync", &window]);
     // Smoke, paused at once so the plume stays at the bottom, then one step (`.`) so the
@@ -453,15 +472,9 @@ fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
         let script = dir.path().join(format!("{how}.toml"));
         let toml = format!("[[action]]\nat = 0\ngif = {{ path = {:?}, frames = 900 }}\n", gif.to_str().unwrap());
         std::fs::write(&script, toml).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_eddy"))
-            .args(["view", "--size", "64x48", "--scale", "4", "--frames", "5000", "--script"])
-            .arg(&script)
-            .env("NODEVICE_SELECT", "1")
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let window = xdotool(&["search", "--sync", "--pid", &child.id().to_string()]);
-        let window = window.lines().next().unwrap().to_string();
+        let script = script.to_str().unwrap();
+        let (child, window) =
+            spawn_viewer(&["view", "--size", "64x48", "--scale", "4", "--frames", "5000", "--script", script]);
         std::thread::sleep(std::time::Duration::from_millis(700));
         xdotool(&["windowfocus", "--sync", &window]);
         if how == "Escape" {

@@ -16,6 +16,17 @@ pub enum GpuError {
         /// What wgpu said when asked for an adapter.
         reason: String,
     },
+    /// `WGPU_BACKEND` names a backend wgpu does not know (it would warn twice and find no
+    /// adapter); the text says which names there are.
+    #[error(
+        "WGPU_BACKEND={value:?}: {unknown} is not a backend; give vulkan, gl, metal, dx12 or webgpu (comma-separated), or unset it"
+    )]
+    UnknownBackend {
+        /// The variable's value.
+        value: String,
+        /// The names in it that are not backends, quoted.
+        unknown: String,
+    },
     /// The adapter refused to open a device.
     #[error("could not open a device on adapter {adapter}: {reason}")]
     RequestDevice {

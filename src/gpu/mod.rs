@@ -265,7 +265,7 @@ const BACKEND_NAMES: [&str; 11] =
 /// warnings for a bad name and then finds no adapter).
 ///
 /// # Errors
-/// [`GpuError::NoAdapter`] saying which name is wrong and which there are.
+/// [`GpuError::UnknownBackend`] saying which name is wrong and which there are.
 pub fn check_backend_env() -> Result<(), GpuError> {
     let Ok(value) = std::env::var("WGPU_BACKEND") else { return Ok(()) };
     let unknown: Vec<&str> = value
@@ -276,13 +276,8 @@ pub fn check_backend_env() -> Result<(), GpuError> {
     if unknown.is_empty() {
         return Ok(());
     }
-    Err(GpuError::NoAdapter {
-        reason: format!(
-            "WGPU_BACKEND={value:?}: {} is not a backend; give vulkan, gl, metal, dx12 or webgpu (comma-separated), \
-             or unset it",
-            unknown.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>().join(", ")
-        ),
-    })
+    let unknown = unknown.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>().join(", ");
+    Err(GpuError::UnknownBackend { value, unknown })
 }
 
 /// `"name (backend, device type)"` for an adapter.
