@@ -683,3 +683,23 @@ fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
     assert_stats_match(&collected, &now);
     assert!(!model.stats_requested(), "collected statistics are still pending");
 }
+
+/// What a step records, counted as it is recorded (`eddy::gpu::tally`, what `eddy bench`
+/// reports): the seed's collocated step is advection, buoyancy, impulse, divergence, 50 Jacobi
+/// iterations and the gradient, 55 dispatches (GPU Gems 38.3), moving 944 bytes per cell when
+/// each pass reads and writes each texel once, the figure issue 21 counted by hand from the
+/// passes' textures.
+#[test]
+fn the_seeds_step_records_55_dispatches_moving_944_bytes_a_cell() {
+    use eddy::smoke::{SmokeParams, SmokePreset};
+    let gpu = common::gpu();
+    let params = ModelParams::Smoke(SmokeParams::preset(SmokePreset::GpuGems));
+    let state = AnyState::start(&eddy::scene::SceneSource::Preset("plume".into()), (40, 30), 1, &params).unwrap();
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
+    eddy::gpu::tally::start();
+    model.step(10).unwrap();
+    let tally = eddy::gpu::tally::finish().expect("a count was open");
+    assert_eq!(tally.dispatches, 550, "{tally:?}");
+    assert_eq!(tally.bytes, 944 * 40 * 30 * 10, "{tally:?}");
+    assert_eq!(eddy::gpu::tally::finish(), None, "finish closes the count");
+}

@@ -31,6 +31,9 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     ]
 }
 
+/// Steps whose dispatches and bytes are counted per row ([`eddy::gpu::tally`]).
+const TALLY_STEPS: u64 = 16;
+
 /// The longest single Jacobi run the solver race times, seconds: on a CPU adapter the count
 /// that reaches 1e-4 at 512x512 takes minutes, so the race reports "more than" past it.
 const JACOBI_LIMIT_S: f64 = 20.0;
@@ -82,8 +85,11 @@ pub fn bench(args: BenchArgs) -> Result {
     say!("eddy bench: {kind} (`{scene}` scene): {}", kind.info().about);
     say!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
     say!();
-    say!("| parameters | grid | GPU steps/s | GPU Mcells/s | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |");
-    say!("|---|---|---|---|---|---|---|");
+    say!(
+        "| parameters | grid | GPU steps/s | GPU Mcells/s | dispatches/step | B/cell-step | GB/s | CPU ref steps/s | \
+         CPU ref Mcells/s | GPU / CPU |"
+    );
+    say!("|---|---|---|---|---|---|---|---|---|---|");
     for (label, params) in variants(kind) {
         for &n in &args.sizes {
             let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
@@ -105,6 +111,14 @@ pub fn bench(args: BenchArgs) -> Result {
             gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's first plans
             let k = calibrate(args.seconds, &mut gpu_steps)?;
             let g = measure(args.runs, k, &mut gpu_steps)?;
+            // What a step records: dispatches, and the bytes their layouts move per cell, over
+            // 16 steps (a multigrid plan point and the staggered grid's once-per-run centres pass
+            // included, as they fall).
+            eddy::gpu::tally::start();
+            model.step(TALLY_STEPS as u32)?;
+            let tally = eddy::gpu::tally::finish().unwrap_or_default();
+            let (dispatches, bytes) =
+                (tally.dispatches as f64 / TALLY_STEPS as f64, tally.bytes as f64 / TALLY_STEPS as f64);
             // The GPU model's memory goes before the CPU reference takes its own (the memory
             // check above counts one of them).
             drop(model);
@@ -121,8 +135,10 @@ pub fn bench(args: BenchArgs) -> Result {
             let cells = (n * n) as f64 / 1e6;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
             say!(
-                "| {label} | {n}x{n} | {g:.1} | {:.1} | {} | {} | {} |",
+                "| {label} | {n}x{n} | {g:.1} | {:.1} | {dispatches:.1} | {:.0} | {:.2} | {} | {} | {} |",
                 g * cells,
+                bytes / (n * n) as f64,
+                g * bytes / 1e9,
                 fmt(c, 1.0),
                 fmt(c, cells),
                 c.map_or("-".to_string(), |c| format!("{:.1}x", g / c)),

@@ -11,6 +11,64 @@ pub struct Kernel {
     pub layout: wgpu::BindGroupLayout,
     label: &'static str,
     workgroup: (u32, u32),
+    /// Bytes one invocation moves ([`bytes_per_cell`] of its layout).
+    bytes_per_cell: u64,
+}
+
+/// Bytes a kernel with layout `entries` moves per cell it is dispatched over: each storage
+/// texture's texel once, twice when it is read and written (`read_write`); uniforms and
+/// sampled textures (the browser's fitted reads, whose format the layout does not say) count 0.
+/// A stencil's neighbour reads are taken to come from cache, as a roofline model counts them.
+pub fn bytes_per_cell(entries: &[wgpu::BindGroupLayoutEntry]) -> u64 {
+    entries
+        .iter()
+        .map(|e| match e.ty {
+            wgpu::BindingType::StorageTexture { access, format, .. } => {
+                let texel = format.block_copy_size(None).unwrap_or(0) as u64;
+                if access == wgpu::StorageTextureAccess::ReadWrite { 2 * texel } else { texel }
+            }
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Counts the dispatches this thread records, and the bytes they move, while a count is open:
+/// what `eddy bench` reports per step. Only [`Kernel::dispatch`] counts.
+pub mod tally {
+    use std::cell::Cell;
+
+    thread_local! {
+        static OPEN: Cell<Option<Tally>> = const { Cell::new(None) };
+    }
+
+    /// Dispatches recorded and bytes moved ([`super::bytes_per_cell`] times the cells of each).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Tally {
+        /// Dispatches recorded.
+        pub dispatches: u64,
+        /// Bytes they move, by the layout's texels.
+        pub bytes: u64,
+    }
+
+    /// Opens a count on this thread (an open one starts again from 0).
+    pub fn start() {
+        OPEN.with(|t| t.set(Some(Tally::default())));
+    }
+
+    /// Closes the count and gives it; `None` when none was open.
+    pub fn finish() -> Option<Tally> {
+        OPEN.with(|t| t.take())
+    }
+
+    pub(super) fn add(bytes: u64) {
+        OPEN.with(|t| {
+            if let Some(mut tally) = t.get() {
+                tally.dispatches += 1;
+                tally.bytes += bytes;
+                t.set(Some(tally));
+            }
+        });
+    }
 }
 
 impl Kernel {
@@ -29,6 +87,7 @@ impl Kernel {
         workgroup: (u32, u32),
         entries: &[wgpu::BindGroupLayoutEntry],
     ) -> Self {
+        let bytes_per_cell = bytes_per_cell(entries);
         let fitted;
         let (source, entries) =
             if super::fit::storage_count(entries) > device.limits().max_storage_textures_per_shader_stage {
@@ -55,7 +114,7 @@ impl Kernel {
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { pipeline, layout, label, workgroup }
+        Self { pipeline, layout, label, workgroup, bytes_per_cell }
     }
 
     /// A bind group for this kernel's layout, resources bound at 0, 1, 2, ... in order.
@@ -77,6 +136,7 @@ impl Kernel {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1), 1);
+        tally::add(self.bytes_per_cell * width as u64 * height as u64);
     }
 }
 

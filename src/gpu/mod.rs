@@ -18,7 +18,7 @@ mod timer;
 pub use checkpoint::Checkpoint;
 pub use edit::EditPass;
 pub use error::GpuError;
-pub use kernel::{Kernel, binding};
+pub use kernel::{Kernel, binding, bytes_per_cell, tally};
 pub use pingpong::PingPong;
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::{map_read, read_r32float, read_texture};
