@@ -48,6 +48,8 @@ modules! {
     SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
+    /// The roofline's texture copy (`eddy bench`): one rgba32float texel read and written.
+    COPY = "common/copy": ["common/copy.wgsl"];
     /// Pressure solve: one Jacobi iteration on the finest level.
     SOLVER_JACOBI = "solver/jacobi": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi_step.wgsl", "solver/jacobi.wgsl"];
     /// Pressure solve: two Jacobi iterations in one dispatch.

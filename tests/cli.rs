@@ -219,3 +219,23 @@ fn the_u_tube_example_leaves_the_tube_as_it_was() {
         &differ[..differ.len().min(8)]
     );
 }
+
+/// `eddy bench` measures the roofline first (a texture copy on the same adapter), then prints
+/// per row what a step records: water's step is its two passes (flows, then the gather),
+/// moving 48 bytes a cell by their layouts (`gpu::bytes_per_cell`: mass, walls and the
+/// rgba32float outflows), and the fraction of the roofline that makes.
+#[test]
+fn bench_prints_the_roofline_and_what_a_step_moves() {
+    let o = eddy(&["bench", "--mode", "water", "--sizes", "64", "--runs", "1", "--seconds", "0.02", "--no-cpu"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let roof: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("roofline: ")?.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no roofline line:\n{out}"));
+    assert!(roof > 0.0 && roof.is_finite(), "roofline {roof}");
+    let row = out.lines().find(|l| l.starts_with("| default | 64x64 |")).unwrap_or_else(|| panic!("no row:\n{out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!((cells[5], cells[6]), ("2.0", "48"), "dispatches/step and B/cell-step: {row}");
+    assert!(cells[8].ends_with('%'), "fraction of the roofline: {row}");
+}

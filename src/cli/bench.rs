@@ -82,14 +82,20 @@ pub fn bench(args: BenchArgs) -> Result {
             .map_err(usage)?;
     }
     let scene = kind.info().bench_scene;
+    note!("bench: the roofline, a {ROOFLINE_SIDE}x{ROOFLINE_SIDE} rgba32float texture copy...");
+    let roof = roofline(&gpu, args.runs, args.seconds)?;
     say!("eddy bench: {kind} (`{scene}` scene): {}", kind.info().about);
     say!("adapter: {}; median of {} runs of ~{} s each", gpu.adapter_label(), args.runs, args.seconds);
+    say!(
+        "roofline: {roof:.2} GB/s, a {ROOFLINE_SIDE}x{ROOFLINE_SIDE} rgba32float texture copied by a compute pass \
+         (each texel read and written once), on this adapter in this run"
+    );
     say!();
     say!(
-        "| parameters | grid | GPU steps/s | GPU Mcells/s | dispatches/step | B/cell-step | GB/s | CPU ref steps/s | \
-         CPU ref Mcells/s | GPU / CPU |"
+        "| parameters | grid | GPU steps/s | GPU Mcells/s | dispatches/step | B/cell-step | GB/s | of roofline | \
+         CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |"
     );
-    say!("|---|---|---|---|---|---|---|---|---|---|");
+    say!("|---|---|---|---|---|---|---|---|---|---|---|");
     for (label, params) in variants(kind) {
         for &n in &args.sizes {
             let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
@@ -135,10 +141,11 @@ pub fn bench(args: BenchArgs) -> Result {
             let cells = (n * n) as f64 / 1e6;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
             say!(
-                "| {label} | {n}x{n} | {g:.1} | {:.1} | {dispatches:.1} | {:.0} | {:.2} | {} | {} | {} |",
+                "| {label} | {n}x{n} | {g:.1} | {:.1} | {dispatches:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
                 g * cells,
                 bytes / (n * n) as f64,
                 g * bytes / 1e9,
+                100.0 * g * bytes / 1e9 / roof,
                 fmt(c, 1.0),
                 fmt(c, cells),
                 c.map_or("-".to_string(), |c| format!("{:.1}x", g / c)),
@@ -154,6 +161,50 @@ pub fn bench(args: BenchArgs) -> Result {
         solver_race(&gpu, n, args.runs)?;
     }
     Ok(())
+}
+
+/// Side of the roofline's texture, texels: 2048^2 rgba32float is 64 MiB a texture, far past
+/// any cache, as a large grid's fields are.
+const ROOFLINE_SIDE: u32 = 2048;
+
+/// The adapter's bandwidth for eddy's kind of access, GB/s: a compute pass copying one
+/// `rgba32float` texture to another (`shaders/common/copy.wgsl`), 32 bytes moved per texel,
+/// ping-ponged; the median of `runs` timings of ~`seconds` each.
+fn roofline(gpu: &Gpu, runs: usize, seconds: f64) -> Result<f64> {
+    use eddy::gpu::{Kernel, binding};
+    const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+    let size = (ROOFLINE_SIDE, ROOFLINE_SIDE);
+    let usage = wgpu::TextureUsages::STORAGE_BINDING;
+    let textures = [0, 1].map(|_| eddy::gpu::texture_2d(&gpu.device, "bench/roofline", size, RGBA32, usage));
+    let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
+    let kernel = eddy::gpu::scoped(&gpu.device, || {
+        Kernel::new(
+            &gpu.device,
+            "bench/roofline",
+            eddy::shaders::COPY,
+            (64, 1),
+            &[binding::storage_read(0, RGBA32), binding::storage_write(1, RGBA32)],
+        )
+    })?;
+    let view = wgpu::BindingResource::TextureView;
+    let groups = [(0, 1), (1, 0)].map(|(a, b)| kernel.bind_group(&gpu.device, &[view(&views[a]), view(&views[b])]));
+    let mut copies = |k: u64| -> Result {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            for i in 0..k {
+                kernel.dispatch(&mut pass, &groups[i as usize % 2], size.0, size.1);
+            }
+        }
+        gpu.queue.submit([encoder.finish()]);
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+        gpu.check()?;
+        Ok(())
+    };
+    copies(2)?; // warm-up: the pipeline, first touch of memory
+    let k = calibrate(seconds, &mut copies)?;
+    let per_second = measure(runs, k, &mut copies)?;
+    Ok(per_second * 32.0 * (size.0 as f64 * size.1 as f64) / 1e9)
 }
 
 /// How many Jacobi iterations and how many V-cycles bring a random divergence's relative
