@@ -92,20 +92,42 @@ pub fn bench(args: BenchArgs) -> Result {
     );
     say!();
     say!(
-        "| parameters | grid | GPU steps/s | GPU Mcells/s | dispatches/step | B/cell-step | GB/s | of roofline | \
-         CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |"
+        "| parameters | grid | GPU steps/s | GPU Mcells/s | GPU ms/step | dispatches/step | B/cell-step | GB/s | \
+         of roofline | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |"
     );
-    say!("|---|---|---|---|---|---|---|---|---|---|---|");
+    say!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (label, params) in variants(kind) {
         for &n in &args.sizes {
             let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
             let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
+            // GPU time per step from timestamp queries, where the device has them.
+            let timer = std::cell::RefCell::new(eddy::gpu::StepTimer::new(&gpu.device, &gpu.queue));
+            // The spans collected since the last call: the mean GPU time per step.
+            let take = || {
+                let mut timer = timer.borrow_mut();
+                let timer = timer.as_mut()?;
+                timer.poll();
+                timer.take(0)
+            };
             let mut gpu_steps = |k: u64| -> Result {
                 let mut left = k;
                 while left > 0 {
-                    let c = left.min(64);
-                    model.step(c as u32)?;
-                    left -= c;
+                    let c = left.min(64) as u32;
+                    let record =
+                        |m: &mut AnyModel, e: &mut wgpu::CommandEncoder, n: u32| match timer.borrow_mut().as_mut() {
+                            Some(timer) => {
+                                timer.poll();
+                                timer.time(e, n, 0, |e| m.encode_steps(e, n));
+                            }
+                            None => m.encode_steps(e, n),
+                        };
+                    let submitted = || {
+                        if let Some(timer) = timer.borrow_mut().as_mut() {
+                            timer.submitted();
+                        }
+                    };
+                    model.step_in_runs(c, record, submitted)?;
+                    left -= c as u64;
                 }
                 gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
                 gpu.check()?;
@@ -116,7 +138,9 @@ pub fn bench(args: BenchArgs) -> Result {
             note!("bench: {label} at {n}x{n}: GPU, {} runs of ~{} s...", args.runs, args.seconds);
             gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's first plans
             let k = calibrate(args.seconds, &mut gpu_steps)?;
+            take(); // the warm-up's and the calibration's spans
             let g = measure(args.runs, k, &mut gpu_steps)?;
+            let gpu_ms = take().map_or("-".to_string(), |t| format!("{:.3}", t.per_step_ns / 1e6));
             // What a step records: dispatches, and the bytes their layouts move per cell, over
             // 16 steps (a multigrid plan point and the staggered grid's once-per-run centres pass
             // included, as they fall).
@@ -141,7 +165,7 @@ pub fn bench(args: BenchArgs) -> Result {
             let cells = (n * n) as f64 / 1e6;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
             say!(
-                "| {label} | {n}x{n} | {g:.1} | {:.1} | {dispatches:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
+                "| {label} | {n}x{n} | {g:.1} | {:.1} | {gpu_ms} | {dispatches:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
                 g * cells,
                 bytes / (n * n) as f64,
                 g * bytes / 1e9,
