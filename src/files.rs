@@ -114,6 +114,12 @@ pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
     partial(path).map(drop)
 }
 
+/// Whether `path` ends in `.ext` (any letter case): how an output's kind is told, a state from a
+/// picture, on the command line and in scripts alike.
+pub fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
 /// Checks that `path` is a regular file (after following links): a folder, a device such as
 /// `/dev/zero`, a pipe or a socket is refused, since reading one may never end. `hint` says
 /// what to give instead.

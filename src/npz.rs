@@ -236,6 +236,14 @@ impl Default for ReadLimits {
     }
 }
 
+/// An array's dtype as NumPy writes it, e.g. `<f4`.
+fn dtype_of<R: std::io::Read>(npy: &npyz::NpyFile<R>) -> String {
+    match npy.dtype() {
+        npyz::DType::Plain(t) => t.to_string(),
+        other => other.descr(),
+    }
+}
+
 /// Reads `(H, W)` arrays from a NumPy `.npz` archive.
 pub struct NpzReader {
     path: PathBuf,
@@ -371,10 +379,7 @@ impl NpzReader {
         if npy.order() != npyz::Order::C {
             return Err(bad("is in Fortran order; save it with numpy.ascontiguousarray".into()));
         }
-        let dtype = match npy.dtype() {
-            npyz::DType::Plain(t) => t.to_string(), // e.g. `<f4`
-            other => other.descr(),
-        };
+        let dtype = dtype_of(&npy);
         let data = read(npy, &dtype)
             .ok_or_else(|| bad(format!("has dtype {dtype}; expected {expected}")))?
             .map_err(npz_err)?;
@@ -435,10 +440,7 @@ impl NpzReader {
         };
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
         // Any integer dtype NumPy gives a scalar: int64 on Linux and macOS, int32 on Windows.
-        let dtype = match npy.dtype() {
-            npyz::DType::Plain(t) => t.to_string(),
-            other => other.descr(),
-        };
+        let dtype = dtype_of(&npy);
         let not_integer = |e: std::io::Error| bad(format!("is not an integer scalar ({e})"));
         let values: Vec<i64> = match dtype.as_str() {
             "<i8" | ">i8" => npy.into_vec::<i64>().map_err(not_integer)?,

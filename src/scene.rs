@@ -205,16 +205,24 @@ impl SceneSource {
     pub fn parse(s: &str) -> Result<Self, SceneError> {
         let path = Path::new(s);
         let lower = s.to_ascii_lowercase();
-        // A preset's name is the preset, whatever the working folder holds (a folder named
-        // `plume` hid the preset); `./plume` or `plume.png` names a file.
-        let says_file = lower.ends_with(".png") || s.contains('/') || s.contains(std::path::MAIN_SEPARATOR);
-        if ModelKind::owning_preset(&lower).is_some() && !says_file {
+        if Self::names_preset(s) {
             Ok(SceneSource::Preset(lower))
         } else if path.exists() || lower.ends_with(".png") {
             Ok(SceneSource::Png(path.to_path_buf()))
         } else {
             Err(SceneError::UnknownScene { name: s.to_string() })
         }
+    }
+}
+
+impl SceneSource {
+    /// Whether `s` names a preset (in any letter case) rather than a file: a preset's name is
+    /// the preset, whatever the working folder holds (a folder named `plume` hid the preset),
+    /// while `./plume` or `plume.png` names a file.
+    pub fn names_preset(s: &str) -> bool {
+        let lower = s.to_ascii_lowercase();
+        let says_file = lower.ends_with(".png") || s.contains('/') || s.contains(std::path::MAIN_SEPARATOR);
+        ModelKind::owning_preset(&lower).is_some() && !says_file
     }
 }
 

@@ -236,7 +236,7 @@ impl Script {
         // A scene file beside the script goes with it: a relative path is the script's folder's,
         // unless it names a preset.
         if let Some(scene) = &script.scene
-            && ModelKind::owning_preset(&scene.to_ascii_lowercase()).is_none()
+            && !crate::scene::SceneSource::names_preset(scene)
             && Path::new(scene).is_relative()
             && let Some(dir) = path.parent()
         {
@@ -388,7 +388,7 @@ impl Script {
             // Each output's kind by its extension, as the command line's --screenshot, --gif and
             // --save are (a state written to shot.png would pass for a picture).
             let ext = |what: &str, path: &Path, ext: &str| {
-                if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+                if crate::files::has_extension(path, ext) {
                     Ok(())
                 } else {
                     Err(format!("action {n}: {what} {:?}: give a path ending in .{ext}", path.display().to_string()))

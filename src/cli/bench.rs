@@ -113,20 +113,7 @@ pub fn bench(args: BenchArgs) -> Result {
                 let mut left = k;
                 while left > 0 {
                     let c = left.min(64) as u32;
-                    let record =
-                        |m: &mut AnyModel, e: &mut wgpu::CommandEncoder, n: u32| match timer.borrow_mut().as_mut() {
-                            Some(timer) => {
-                                timer.poll();
-                                timer.time(e, n, 0, |e| m.encode_steps(e, n));
-                            }
-                            None => m.encode_steps(e, n),
-                        };
-                    let submitted = || {
-                        if let Some(timer) = timer.borrow_mut().as_mut() {
-                            timer.submitted();
-                        }
-                    };
-                    model.step_in_runs(c, record, submitted)?;
+                    model.step_timed(c, timer.borrow_mut().as_mut(), 0)?;
                     left -= c as u64;
                 }
                 gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;

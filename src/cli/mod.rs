@@ -37,7 +37,7 @@ pub fn usage(message: impl Into<Box<dyn std::error::Error>>) -> Exit {
 /// Refuses an output path whose extension is not `ext` (`--save x.png` would write a zip where
 /// a picture was, and `--screenshot w.npz` a picture over a state).
 pub fn check_extension(option: &str, path: &std::path::Path, ext: &str) -> Result {
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+    if eddy::files::has_extension(path, ext) {
         return Ok(());
     }
     Err(usage(format!("{option} {}: give a path ending in .{ext}", path.display())))

@@ -10,7 +10,7 @@ use crate::Simulation;
 use crate::colour::{ColourMap, Legend};
 use crate::error::{Error, ParamError};
 use crate::gas::{AMBIENT_DENSITY, GasBrush, GpuGas};
-use crate::gpu::{self, Checkpoint, GpuError};
+use crate::gpu::{self, Checkpoint, GpuError, StepTimer};
 use crate::grid::Grid;
 use crate::render::{Area, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
 use crate::smoke::{GpuSmoke, Impulse};
@@ -205,17 +205,38 @@ impl AnyModel {
         mut record: impl FnMut(&mut Self, &mut wgpu::CommandEncoder, u32),
         mut submitted: impl FnMut(),
     ) -> Result<(), GpuError> {
-        let mut left = steps;
-        while left > 0 {
-            self.plan_solver()?;
-            let n = self.steps_to_plan().map_or(left, |p| p.clamp(1, left as u64) as u32);
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            record(self, &mut encoder, n);
-            self.queue.submit([encoder.finish()]);
+        let plan = |m: &mut Self| {
+            m.plan_solver()?;
+            Ok(m.steps_to_plan())
+        };
+        crate::solver::plan::in_runs(self, steps, plan, |m, n| {
+            let mut encoder = m.device.create_command_encoder(&Default::default());
+            record(m, &mut encoder, n);
+            m.queue.submit([encoder.finish()]);
             submitted();
-            left -= n;
-        }
-        self.plan_solver()
+        })
+    }
+
+    /// [`AnyModel::step_in_runs`] with each run timed by `timer`, tagged `tag` (which model ran),
+    /// when one is given ([`StepTimer::time`]; its spans are collected as they arrive).
+    ///
+    /// # Errors
+    /// As [`AnyModel::step_in_runs`].
+    pub fn step_timed(&mut self, steps: u32, timer: Option<&mut StepTimer>, tag: u32) -> Result<(), GpuError> {
+        let timer = std::cell::RefCell::new(timer);
+        let record = |m: &mut Self, e: &mut wgpu::CommandEncoder, n: u32| match timer.borrow_mut().as_mut() {
+            Some(timer) => {
+                timer.poll(); // frees the slots whose spans arrived
+                timer.time(e, n, tag, |e| m.encode_steps(e, n));
+            }
+            None => m.encode_steps(e, n),
+        };
+        let submitted = || {
+            if let Some(timer) = timer.borrow_mut().as_mut() {
+                timer.submitted();
+            }
+        };
+        self.step_in_runs(steps, record, submitted)
     }
 
     /// Steps that may be recorded before the multigrid V-cycle count is planned again (`None`:

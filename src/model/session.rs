@@ -155,22 +155,7 @@ impl Session {
         let tag = slot(self.current);
         let model = self.models[tag].as_mut().expect("the current model exists");
         let before = model.steps_done();
-        let timer = std::cell::RefCell::new(self.timer.as_mut());
-        let result = model.step_in_runs(
-            n,
-            |model, encoder, n| match timer.borrow_mut().as_mut() {
-                Some(timer) => {
-                    timer.poll(); // frees the slots whose spans arrived
-                    timer.time(encoder, n, tag as u32, |e| model.encode_steps(e, n));
-                }
-                None => model.encode_steps(encoder, n),
-            },
-            || {
-                if let Some(timer) = timer.borrow_mut().as_mut() {
-                    timer.submitted();
-                }
-            },
-        );
+        let result = model.step_timed(n, self.timer.as_mut(), tag as u32);
         self.steps += model.steps_done() - before;
         result
     }

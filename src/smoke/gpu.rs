@@ -806,16 +806,15 @@ impl crate::Simulation for GpuSmoke {
     /// # Errors
     /// A GPU error while reading the residual at a plan point.
     fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let mut left = steps as u64;
-        while left > 0 {
-            self.plan_solver()?;
-            let n = self.steps_to_plan().map_or(left, |p| p.clamp(1, left));
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            self.encode_steps(&mut encoder, n as u32);
-            self.queue.submit([encoder.finish()]);
-            left -= n;
-        }
-        self.plan_solver()?;
+        let plan = |s: &mut Self| {
+            s.plan_solver()?;
+            Ok(s.steps_to_plan())
+        };
+        crate::solver::plan::in_runs(self, steps, plan, |s, n| {
+            let mut encoder = s.device.create_command_encoder(&Default::default());
+            s.encode_steps(&mut encoder, n);
+            s.queue.submit([encoder.finish()]);
+        })?;
         Ok(())
     }
 

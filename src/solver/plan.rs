@@ -73,6 +73,30 @@ impl CyclePlan {
     }
 }
 
+/// Runs `steps` steps as calls `run(model, n)` that end at the plan's points: `plan` plans
+/// where a point is due and gives the steps to the next one ([`CyclePlan::steps_to_plan`];
+/// `None` for a model without V-cycles, which runs in one call). It is called before every run
+/// and after the last, so a point reached is planned at once, before anything else can touch the
+/// solver's fields. The one loop behind [`crate::Simulation::step`] on the GPU smoke model and
+/// the model layer's steps (`AnyModel::step_in_runs`).
+///
+/// # Errors
+/// `plan`'s: the runs before it have run.
+pub fn in_runs<M>(
+    model: &mut M,
+    steps: u32,
+    mut plan: impl FnMut(&mut M) -> Result<Option<u64>, crate::gpu::GpuError>,
+    mut run: impl FnMut(&mut M, u32),
+) -> Result<(), crate::gpu::GpuError> {
+    let mut left = steps;
+    while left > 0 {
+        let n = plan(model)?.map_or(left, |p| p.clamp(1, left as u64) as u32);
+        run(model, n);
+        left -= n;
+    }
+    plan(model).map(drop)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +120,29 @@ mod tests {
         assert_eq!(plan.steps_to_plan(5), 0); // 1 was missed
         plan.update(5, 1e-4, 1e-4, 20);
         assert_eq!(plan.steps_to_plan(5), 3); // next is 8
+    }
+
+    /// Runs end at every plan point and a point reached is planned before the call returns; a
+    /// model without V-cycles runs whole.
+    #[test]
+    fn runs_end_at_the_plan_points() {
+        let mut model = (CyclePlan::new(1e-4, 20, 0), 0u64, Vec::new());
+        let plan = |m: &mut (CyclePlan, u64, Vec<u32>)| {
+            if m.0.steps_to_plan(m.1) == 0 {
+                m.0.update(m.1, 1e-4, 1e-4, 20);
+            }
+            Ok(Some(m.0.steps_to_plan(m.1)))
+        };
+        in_runs(&mut model, 40, plan, |m, n| {
+            m.1 += n as u64;
+            m.2.push(n);
+        })
+        .unwrap();
+        assert_eq!(model.2, [1, 1, 2, 4, 8, 16, 8]);
+        assert_eq!(model.0.steps_to_plan(40), 8, "the point at 40 was not due; 48 is next");
+        let mut whole = Vec::new();
+        in_runs(&mut whole, 40, |_| Ok(None), |w, n| w.push(n)).unwrap();
+        assert_eq!(whole, [40]);
     }
 
     #[test]
