@@ -2,8 +2,132 @@
 //! over it when complete ([`write_atomically`], and [`crate::npz::Npz`]), and an output path is
 //! checked before a run starts ([`check_writable_file`], [`check_writable_dir`]).
 
-use crate::scene::SceneError;
 use std::path::{Path, PathBuf};
+
+/// An error reading or writing a scene or state file (defined here, at the bottom of the
+/// modules, and re-exported as `scene::SceneError`, its name in the API).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file is not a readable PNG.
+    #[error("{}: not a readable PNG image ({source})", path.display())]
+    Image {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's error.
+        source: image::ImageError,
+    },
+    /// A pixel whose colour is none of the scene colours.
+    #[error(
+        "{}: pixel (x={x}, y={y}) has colour ({}, {}, {}), which is not a scene colour; use {allowed}",
+        path.display(), rgb[0], rgb[1], rgb[2]
+    )]
+    UnknownColour {
+        /// The file.
+        path: PathBuf,
+        /// Column of the pixel (0 = left).
+        x: u32,
+        /// Row of the pixel (0 = top).
+        y: u32,
+        /// Its colour.
+        rgb: [u8; 3],
+        /// The colours this mode accepts.
+        allowed: &'static str,
+    },
+    /// Neither a file nor a preset of that name exists.
+    #[error("no scene file or preset named {name:?}; presets are: {presets}")]
+    UnknownScene {
+        /// The name given.
+        name: String,
+        /// The presets there are, by model: `basin, u-tube, random (water), plume (smoke), ...`.
+        presets: String,
+    },
+    /// A size with a zero side (or one too large to allocate).
+    #[error("scene size {width}x{height} is not usable: {reason}")]
+    BadSize {
+        /// Columns asked for.
+        width: usize,
+        /// Rows asked for.
+        height: usize,
+        /// Why not.
+        reason: &'static str,
+    },
+    /// An `.npz` file that cannot be read as one.
+    #[error("{}: not a readable .npz archive ({message})", path.display())]
+    Npz {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A required array is missing from an `.npz`.
+    #[error("{}: array {name:?} is missing (arrays present: {present})", path.display())]
+    MissingArray {
+        /// The file.
+        path: PathBuf,
+        /// The array expected.
+        name: &'static str,
+        /// Names found instead.
+        present: String,
+    },
+    /// An array of the wrong dtype, rank or order.
+    #[error("{}: array {name:?}: {message}", path.display())]
+    BadArray {
+        /// The file.
+        path: PathBuf,
+        /// The array.
+        name: &'static str,
+        /// What is wrong and what is expected.
+        message: String,
+    },
+    /// Two arrays of one state with different shapes.
+    #[error("{}: array {a:?} has shape {a_shape:?} but {b:?} has {b_shape:?}; they must match", path.display())]
+    ShapeMismatch {
+        /// The file.
+        path: PathBuf,
+        /// First array.
+        a: &'static str,
+        /// Its `(H, W)`.
+        a_shape: (usize, usize),
+        /// Second array.
+        b: &'static str,
+        /// Its `(H, W)`.
+        b_shape: (usize, usize),
+    },
+    /// A state file of another model than the one asked for, or one whose model its arrays do
+    /// not tell.
+    #[error("{}: {message}", path.display())]
+    WrongModel {
+        /// The file.
+        path: PathBuf,
+        /// What it holds and what to do.
+        message: String,
+    },
+    /// A value that the model cannot start from (NaN, infinite, negative mass).
+    #[error("{}: {array}[{row}, {col}] = {value}: {expected}", path.display())]
+    BadValue {
+        /// The file.
+        path: PathBuf,
+        /// The array.
+        array: &'static str,
+        /// Row of the first bad cell (0 = top).
+        row: usize,
+        /// Column of the first bad cell.
+        col: usize,
+        /// Its value.
+        value: f32,
+        /// What values are allowed.
+        expected: &'static str,
+    },
+}
 
 /// The folder `path` is in (`.` for a bare file name).
 fn parent_dir(path: &Path) -> &Path {

@@ -41,6 +41,7 @@ pub mod gpu;
 pub mod grid;
 pub mod model;
 pub mod npz;
+pub mod params;
 pub mod record;
 pub mod render;
 pub mod scene;

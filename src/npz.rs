@@ -4,9 +4,8 @@
 //! Arrays are C-order `(H, W)` or `(H, W, C)`, row 0 at the top, float32 fields and uint8 masks,
 //! loadable with `numpy.load`.
 
-use crate::files::{commit, partial};
+use crate::files::{SceneError, commit, partial};
 use crate::grid::Grid;
-use crate::scene::SceneError;
 use std::path::{Path, PathBuf};
 
 /// Writes a NumPy `.npz` archive of `(H, W)` arrays (C order, row 0 first), atomically: the

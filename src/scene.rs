@@ -12,7 +12,6 @@
 //! - **`.npz` state**: see [`crate::npz`] ([`Npz`], [`NpzReader`], re-exported here).
 
 use crate::grid::Grid;
-use crate::model::ModelKind;
 pub use crate::npz::{Npz, NpzReader};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -32,139 +31,11 @@ pub const MAX_SIDE: u32 = 32768;
 /// most `MAX_SIDE`² x 4 bytes, and only for an image whose header says it fits.
 pub const MAX_PNG_BYTES: u64 = 256 << 20;
 
-/// An error reading or writing a scene or state file.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SceneError {
-    /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The file is not a readable PNG.
-    #[error("{}: not a readable PNG image ({source})", path.display())]
-    Image {
-        /// The file.
-        path: PathBuf,
-        /// The decoder's error.
-        source: image::ImageError,
-    },
-    /// A pixel whose colour is none of the scene colours.
-    #[error(
-        "{}: pixel (x={x}, y={y}) has colour ({}, {}, {}), which is not a scene colour; use {allowed}",
-        path.display(), rgb[0], rgb[1], rgb[2]
-    )]
-    UnknownColour {
-        /// The file.
-        path: PathBuf,
-        /// Column of the pixel (0 = left).
-        x: u32,
-        /// Row of the pixel (0 = top).
-        y: u32,
-        /// Its colour.
-        rgb: [u8; 3],
-        /// The colours this mode accepts.
-        allowed: &'static str,
-    },
-    /// Neither a file nor a preset of that name exists.
-    #[error("no scene file or preset named {name:?}; presets are: {}", preset_names())]
-    UnknownScene {
-        /// The name given.
-        name: String,
-    },
-    /// A size with a zero side (or one too large to allocate).
-    #[error("scene size {width}x{height} is not usable: {reason}")]
-    BadSize {
-        /// Columns asked for.
-        width: usize,
-        /// Rows asked for.
-        height: usize,
-        /// Why not.
-        reason: &'static str,
-    },
-    /// An `.npz` file that cannot be read as one.
-    #[error("{}: not a readable .npz archive ({message})", path.display())]
-    Npz {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-    /// A required array is missing from an `.npz`.
-    #[error("{}: array {name:?} is missing (arrays present: {present})", path.display())]
-    MissingArray {
-        /// The file.
-        path: PathBuf,
-        /// The array expected.
-        name: &'static str,
-        /// Names found instead.
-        present: String,
-    },
-    /// An array of the wrong dtype, rank or order.
-    #[error("{}: array {name:?}: {message}", path.display())]
-    BadArray {
-        /// The file.
-        path: PathBuf,
-        /// The array.
-        name: &'static str,
-        /// What is wrong and what is expected.
-        message: String,
-    },
-    /// Two arrays of one state with different shapes.
-    #[error("{}: array {a:?} has shape {a_shape:?} but {b:?} has {b_shape:?}; they must match", path.display())]
-    ShapeMismatch {
-        /// The file.
-        path: PathBuf,
-        /// First array.
-        a: &'static str,
-        /// Its `(H, W)`.
-        a_shape: (usize, usize),
-        /// Second array.
-        b: &'static str,
-        /// Its `(H, W)`.
-        b_shape: (usize, usize),
-    },
-    /// A state file of another model than the one asked for, or one whose model its arrays do
-    /// not tell.
-    #[error("{}: {message}", path.display())]
-    WrongModel {
-        /// The file.
-        path: PathBuf,
-        /// What it holds and what to do.
-        message: String,
-    },
-    /// A value that the model cannot start from (NaN, infinite, negative mass).
-    #[error("{}: {array}[{row}, {col}] = {value}: {expected}", path.display())]
-    BadValue {
-        /// The file.
-        path: PathBuf,
-        /// The array.
-        array: &'static str,
-        /// Row of the first bad cell (0 = top).
-        row: usize,
-        /// Column of the first bad cell.
-        col: usize,
-        /// Its value.
-        value: f32,
-        /// What values are allowed.
-        expected: &'static str,
-    },
-}
+/// The built-in scenes [`Scene::preset`] draws; which model each is made for is the registry's
+/// to say ([`crate::model::ModelInfo::presets`], which a test keeps equal to this list).
+pub const PRESETS: &[&str] = &["basin", "u-tube", "random", "explosion", "wind", "plume", "cavity"];
 
-/// `basin, u-tube, random (water), plume (smoke), explosion, wind (gas)`.
-fn preset_names() -> String {
-    ModelKind::ALL
-        .iter()
-        .map(|k| {
-            let names: Vec<_> = k.info().presets.iter().map(|p| p.0).collect();
-            format!("{} ({k})", names.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+pub use crate::files::SceneError;
 
 /// A scene: solid mask, where the fluid starts, and sources; all `(H, W)`, row 0 at the top.
 #[derive(Clone, Debug, PartialEq)]
@@ -194,36 +65,6 @@ pub enum SceneSource {
     Preset(String),
     /// A PNG file.
     Png(PathBuf),
-}
-
-impl SceneSource {
-    /// A preset name (in any letter case) is the preset; otherwise a path that exists, or ends
-    /// in `.png`, is a file. A file named like a preset is given as `./name` (or with `.png`).
-    ///
-    /// # Errors
-    /// [`SceneError::UnknownScene`] when it is neither.
-    pub fn parse(s: &str) -> Result<Self, SceneError> {
-        let path = Path::new(s);
-        let lower = s.to_ascii_lowercase();
-        if Self::names_preset(s) {
-            Ok(SceneSource::Preset(lower))
-        } else if path.exists() || lower.ends_with(".png") {
-            Ok(SceneSource::Png(path.to_path_buf()))
-        } else {
-            Err(SceneError::UnknownScene { name: s.to_string() })
-        }
-    }
-}
-
-impl SceneSource {
-    /// Whether `s` names a preset (in any letter case) rather than a file: a preset's name is
-    /// the preset, whatever the working folder holds (a folder named `plume` hid the preset),
-    /// while `./plume` or `plume.png` names a file.
-    pub fn names_preset(s: &str) -> bool {
-        let lower = s.to_ascii_lowercase();
-        let says_file = lower.ends_with(".png") || s.contains('/') || s.contains(std::path::MAIN_SEPARATOR);
-        ModelKind::owning_preset(&lower).is_some() && !says_file
-    }
 }
 
 impl fmt::Display for SceneSource {
@@ -430,7 +271,7 @@ impl Scene {
                 // show the flow; it is passive (no temperature, so no buoyancy or weight).
                 s.fill_fluid(0..height, 0..col(0.5), 1.0);
             }
-            _ => return Err(SceneError::UnknownScene { name: name.to_string() }),
+            _ => return Err(SceneError::UnknownScene { name: name.to_string(), presets: PRESETS.join(", ") }),
         }
         Ok(s)
     }

@@ -50,10 +50,12 @@ modules! {
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
     /// The roofline's texture copy (`eddy bench`): one rgba32float texel read and written.
     COPY = "common/copy": ["common/copy.wgsl"];
-    /// Pressure solve: one Jacobi iteration on the finest level.
-    SOLVER_JACOBI = "solver/jacobi": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi_step.wgsl", "solver/jacobi.wgsl"];
-    /// Pressure solve: two Jacobi iterations in one dispatch.
-    SOLVER_JACOBI2 = "solver/jacobi2": ["common/grid.wgsl", "solver/level.wgsl", "solver/jacobi_step.wgsl", "solver/jacobi2.wgsl"];
+    /// Packed Jacobi: the pressure and the right-hand side into four cells a texel.
+    SOLVER_PACK = "solver/pack": ["solver/pack.wgsl"];
+    /// Packed Jacobi: one iteration, four cells an invocation.
+    SOLVER_JACOBI_PACKED = "solver/jacobi_packed": ["solver/packed.wgsl", "solver/jacobi_packed.wgsl"];
+    /// Packed Jacobi: the pressure back to one cell a texel.
+    SOLVER_UNPACK = "solver/unpack": ["solver/unpack.wgsl"];
     /// Pressure solve statistics: squared residual and right-hand side per row.
     SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
@@ -90,8 +92,6 @@ modules! {
     SMOKE_IMPULSE = "smoke/impulse": ["smoke/params.wgsl", "smoke/splat.wgsl", "smoke/impulse.wgsl"];
     /// Smoke pass 4: divergence (and the pressure cleared).
     SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence.wgsl"];
-    /// Smoke pass 5: one Jacobi iteration of the pressure equation.
-    SMOKE_JACOBI = "smoke/jacobi": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/jacobi.wgsl"];
     /// Smoke pass 6: subtract the pressure gradient, free slip at solids.
     SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient.wgsl"];
     /// Smoke statistics: per-row sums, minima and maxima, divergence after projection.

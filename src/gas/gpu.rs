@@ -14,12 +14,9 @@
 
 use super::{GasBrush, GasParams, GasState, GasStats, Neighbours};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, PingPong, binding};
+use crate::gpu::{self, GpuError, Kernel, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
-
-/// `@workgroup_size` of the step passes; rows of 64 (see `water::gpu`).
-const WORKGROUP: (u32, u32) = (64, 1);
 
 /// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (40 bytes).
 #[repr(C)]
@@ -121,20 +118,7 @@ impl FacesPass {
         solid: &wgpu::TextureView,
         faces: &FaceTextures,
     ) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "gas/faces",
-            shaders::GAS_FACES,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RGBA),
-                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-                binding::storage_write(3, RGBA),
-                binding::storage_write(4, RGBA),
-                binding::storage_write(5, RGBA),
-            ],
-        );
+        let kernel = Kernel::new(device, "gas/faces", shaders::GAS_FACES);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
@@ -167,19 +151,7 @@ impl LimitPass {
         factor: &wgpu::TextureView,
         solid: &wgpu::TextureView,
     ) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "gas/limit",
-            shaders::GAS_LIMIT,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RGBA),
-                binding::storage_read(2, RGBA),
-                binding::storage_write(3, wgpu::TextureFormat::R32Float),
-                binding::storage_read(4, wgpu::TextureFormat::R32Uint),
-            ],
-        );
+        let kernel = Kernel::new(device, "gas/limit", shaders::GAS_LIMIT);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
@@ -205,22 +177,7 @@ impl ApplyPass {
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
     ) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "gas/apply",
-            shaders::GAS_APPLY,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RGBA),
-                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-                binding::storage_read(3, RGBA),
-                binding::storage_read(4, RGBA),
-                binding::storage_read(5, RGBA),
-                binding::storage_read(6, wgpu::TextureFormat::R32Float),
-                binding::storage_write(7, RGBA),
-            ],
-        );
+        let kernel = Kernel::new(device, "gas/apply", shaders::GAS_APPLY);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
@@ -291,13 +248,7 @@ impl GpuGas {
                 storage_view(device, "gas/face_py", size, RGBA),
             ]);
             let factor = storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
-            let stats = gpu::Reduction::new(
-                device,
-                "gas/stats",
-                shaders::GAS_STATS,
-                size.1,
-                &[binding::storage_read(1, RGBA), binding::storage_read(2, wgpu::TextureFormat::R32Uint)],
-            );
+            let stats = gpu::Reduction::new(device, "gas/stats", shaders::GAS_STATS, size.1);
             GpuGas {
                 stats,
                 faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
@@ -309,7 +260,6 @@ impl GpuGas {
                     shaders::GAS_BRUSH,
                     std::mem::size_of::<BrushUniform>(),
                     &pingpong,
-                    RGBA,
                     &solid_view,
                 ),
                 device: device.clone(),

@@ -65,8 +65,8 @@ pub use gpu::GpuGas;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
-use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
 use crate::npz::{Npz, NpzReader};
+use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
 use crate::scene::{self, Scene, SceneError};
 use std::path::Path;
 

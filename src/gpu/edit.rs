@@ -1,6 +1,6 @@
 //! [`EditPass`]: a compute pass that edits a ping-pong field in place, under a uniform.
 
-use super::{Kernel, PingPong, binding};
+use super::{Kernel, PingPong};
 
 /// A field edit (the brushes of every model): bindings `uniform` (0), the field read (1), the
 /// `r32uint` solid bits (2), the field written (3). Bind group `i` reads ping-pong texture `i`
@@ -12,28 +12,16 @@ pub struct EditPass {
 }
 
 impl EditPass {
-    /// Builds the pass for `source` (`@workgroup_size(8, 8)`) over `field` (texels of `format`).
+    /// Builds the pass for `source` over `field` (texels of the format `source` declares).
     pub fn new(
         device: &wgpu::Device,
         label: &'static str,
         source: &str,
         uniform_size: usize,
         field: &PingPong,
-        format: wgpu::TextureFormat,
         solid: &wgpu::TextureView,
     ) -> Self {
-        let kernel = Kernel::new(
-            device,
-            label,
-            source,
-            (8, 8),
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, format),
-                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-                binding::storage_write(3, format),
-            ],
-        );
+        let kernel = Kernel::new(device, label, source);
         let uniform = super::uniform_buffer(device, label, uniform_size);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(

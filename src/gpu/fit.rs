@@ -5,9 +5,10 @@
 //! WebGPU guarantees only 4 per stage (`maxStorageTexturesPerShaderStage`; browsers on software
 //! adapters offer no more). A read-only input need not be a storage texture: a sampled texture
 //! read with `textureLoad(t, p, 0)` gives the same texel. So where a pass binds more storage
-//! textures than the device allows, [`sampled_reads`] rewrites its WGSL and [`sampled_entries`]
-//! its layout: every `texture_storage_2d<F, read>` becomes `texture_2d<T>` (`T` the format's
-//! sample type), and every `textureLoad` of one gains the mip level 0. Writes and read-writes
+//! textures than the device allows, [`sampled_reads`] rewrites its WGSL (and so the layout
+//! reflected from it, [`super::reflect`]): every `texture_storage_2d<F, read>` becomes
+//! `texture_2d<T>` (`T` the format's sample type), and every `textureLoad` of one gains the mip
+//! level 0. Writes and read-writes
 //! stay storage textures, so a pass may write at most the device's limit.
 
 use std::collections::HashMap;
@@ -15,32 +16,6 @@ use std::collections::HashMap;
 /// How many layout entries are storage textures.
 pub fn storage_count(entries: &[wgpu::BindGroupLayoutEntry]) -> u32 {
     entries.iter().filter(|e| matches!(e.ty, wgpu::BindingType::StorageTexture { .. })).count() as u32
-}
-
-/// `entries` with every read-only storage texture made a sampled texture of the same format's
-/// sample type (unfilterable: it is only loaded).
-pub fn sampled_entries(entries: &[wgpu::BindGroupLayoutEntry]) -> Vec<wgpu::BindGroupLayoutEntry> {
-    entries
-        .iter()
-        .map(|e| match e.ty {
-            wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::ReadOnly,
-                format,
-                view_dimension,
-            } => {
-                let sample_type = match format.sample_type(None, None) {
-                    Some(wgpu::TextureSampleType::Uint) => wgpu::TextureSampleType::Uint,
-                    Some(wgpu::TextureSampleType::Sint) => wgpu::TextureSampleType::Sint,
-                    _ => wgpu::TextureSampleType::Float { filterable: false },
-                };
-                wgpu::BindGroupLayoutEntry {
-                    ty: wgpu::BindingType::Texture { sample_type, view_dimension, multisampled: false },
-                    ..*e
-                }
-            }
-            _ => *e,
-        })
-        .collect()
 }
 
 const READ_TYPE: &str = "texture_storage_2d<";
@@ -276,14 +251,17 @@ fn main() {
     }
 
     #[test]
-    fn read_only_storage_entries_become_unfilterable_textures() {
-        use crate::gpu::binding;
-        let entries = [
-            binding::storage_read(1, wgpu::TextureFormat::R32Float),
-            binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-            binding::storage_write(3, wgpu::TextureFormat::Rgba32Float),
-        ];
-        let got = sampled_entries(&entries);
+    fn the_fitted_pass_reflects_to_sampled_reads() {
+        let source = "
+@group(0) @binding(0) var a: texture_storage_2d<r32float, read>;
+@group(0) @binding(1) var b: texture_storage_2d<r32uint, read>;
+@group(0) @binding(2) var c: texture_storage_2d<rgba32float, write>;
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    textureStore(c, id.xy, vec4<f32>(textureLoad(a, id.xy).r + f32(textureLoad(b, id.xy).r)));
+}";
+        let entries = crate::gpu::reflect::reflect(source).unwrap().entries;
+        let got = crate::gpu::reflect::reflect(&sampled_reads(source)).unwrap().entries;
         assert_eq!(storage_count(&entries), 3);
         assert_eq!(storage_count(&got), 1);
         let types: Vec<_> = got.iter().map(|e| e.ty).collect();

@@ -1,9 +1,10 @@
-//! [`Kernel`]: one compute pipeline with its bind-group layout, and helpers for layout entries.
+//! [`Kernel`]: one compute pipeline with its bind-group layout, read from its WGSL.
 
 /// One compute pass's pipeline and bind-group layout (group 0), built from one WGSL source.
 ///
-/// One invocation per cell; a workgroup covers `workgroup.0 x workgroup.1` cells (columns x rows),
-/// the shader's `@workgroup_size(x, y)`.
+/// A workgroup covers `workgroup.0 x workgroup.1` invocations (columns x rows), the shader's
+/// `@workgroup_size(x, y)`; most passes run one invocation per cell, packed ones
+/// ([`crate::solver::packed`]) one per texel of four cells.
 pub struct Kernel {
     /// The compute pipeline (entry point `main`).
     pub pipeline: wgpu::ComputePipeline,
@@ -11,25 +12,25 @@ pub struct Kernel {
     pub layout: wgpu::BindGroupLayout,
     label: &'static str,
     workgroup: (u32, u32),
-    /// Bytes one invocation moves ([`bytes_per_cell`] of its layout).
-    bytes_per_cell: u64,
+    /// Per binding, the bytes a texel of it moves in one dispatch ([`texel_bytes`]).
+    texel_bytes: Vec<u64>,
+    /// The bytes one dispatch moves with each bind group [`Kernel::bind_group`] made (what
+    /// [`tally`] and [`super::profile`] count).
+    group_bytes: std::sync::Mutex<Vec<(wgpu::BindGroup, u64)>>,
 }
 
-/// Bytes a kernel with layout `entries` moves per cell it is dispatched over: each storage
-/// texture's texel once, twice when it is read and written (`read_write`); uniforms and
-/// sampled textures (the browser's fitted reads, whose format the layout does not say) count 0.
-/// A stencil's neighbour reads are taken to come from cache, as a roofline model counts them.
-pub fn bytes_per_cell(entries: &[wgpu::BindGroupLayoutEntry]) -> u64 {
-    entries
-        .iter()
-        .map(|e| match e.ty {
-            wgpu::BindingType::StorageTexture { access, format, .. } => {
-                let texel = format.block_copy_size(None).unwrap_or(0) as u64;
-                if access == wgpu::StorageTextureAccess::ReadWrite { 2 * texel } else { texel }
-            }
-            _ => 0,
-        })
-        .sum()
+/// The bytes a texel of the binding `entry` moves in one dispatch: a storage texture's texel
+/// size, twice when it is read and written (`read_write`); uniforms, buffers and sampled
+/// textures count 0. A dispatch is counted as touching each bound storage texture's texels once
+/// (a stencil's neighbour reads are taken to come from cache, as a roofline model counts them).
+pub fn texel_bytes(entry: &wgpu::BindGroupLayoutEntry) -> u64 {
+    match entry.ty {
+        wgpu::BindingType::StorageTexture { access, format, .. } => {
+            let texel = format.block_copy_size(None).unwrap_or(0) as u64;
+            if access == wgpu::StorageTextureAccess::ReadWrite { 2 * texel } else { texel }
+        }
+        _ => 0,
+    }
 }
 
 /// Counts the dispatches this thread records, and the bytes they move, while a count is open:
@@ -41,12 +42,13 @@ pub mod tally {
         static OPEN: Cell<Option<Tally>> = const { Cell::new(None) };
     }
 
-    /// Dispatches recorded and bytes moved ([`super::bytes_per_cell`] times the cells of each).
+    /// Dispatches recorded and bytes moved (each bound storage texture's texels once a dispatch,
+    /// [`super::texel_bytes`]).
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     pub struct Tally {
         /// Dispatches recorded.
         pub dispatches: u64,
-        /// Bytes they move, by the layout's texels.
+        /// Bytes they move.
         pub bytes: u64,
     }
 
@@ -58,6 +60,11 @@ pub mod tally {
     /// Closes the count and gives it; `None` when none was open.
     pub fn finish() -> Option<Tally> {
         OPEN.with(|t| t.take())
+    }
+
+    /// Whether a count is open on this thread.
+    pub fn is_open() -> bool {
+        OPEN.with(|t| t.get().is_some())
     }
 
     pub(super) fn add(bytes: u64) {
@@ -72,30 +79,36 @@ pub mod tally {
 }
 
 impl Kernel {
-    /// Compiles `source` and builds the pipeline with a group-0 layout of `entries`;
-    /// `workgroup` must equal the shader's `@workgroup_size(x, y)`.
+    /// Compiles `source` and builds the pipeline with the group-0 layout and workgroup size its
+    /// WGSL declares ([`super::reflect`]).
     ///
-    /// Where `entries` hold more storage textures than the device allows per stage, the
-    /// read-only ones become sampled textures, in the layout and in the WGSL (see
+    /// Where the pass binds more storage textures than the device allows per stage, the
+    /// read-only ones become sampled textures, in the WGSL and so in the layout (see
     /// `src/gpu/fit.rs`): the same texels, within WebGPU's default limit of 4.
     ///
     /// Creation errors surface through the device's error scopes (see [`crate::gpu::scoped`]).
-    pub fn new(
-        device: &wgpu::Device,
-        label: &'static str,
-        source: &str,
-        workgroup: (u32, u32),
-        entries: &[wgpu::BindGroupLayoutEntry],
-    ) -> Self {
-        let bytes_per_cell = bytes_per_cell(entries);
+    ///
+    /// # Panics
+    /// When `source` cannot be reflected (it does not parse, or binds what eddy's passes do
+    /// not): eddy's own WGSL always can, which `tests/shader_validation.rs` checks for every
+    /// module.
+    pub fn new(device: &wgpu::Device, label: &'static str, source: &str) -> Self {
+        let reflect = |source: &str| {
+            super::reflect::reflect(source).unwrap_or_else(|e| panic!("eddy's WGSL `{label}` cannot be reflected: {e}"))
+        };
+        let mut reflection = reflect(source);
+        // Counted from the layout as written: a fitted (sampled) read moves the same texels.
+        let texel_bytes = reflection.entries.iter().map(texel_bytes).collect();
         let fitted;
-        let (source, entries) =
-            if super::fit::storage_count(entries) > device.limits().max_storage_textures_per_shader_stage {
-                fitted = (super::fit::sampled_reads(source), super::fit::sampled_entries(entries));
-                (fitted.0.as_str(), fitted.1.as_slice())
+        let source =
+            if super::fit::storage_count(&reflection.entries) > device.limits().max_storage_textures_per_shader_stage {
+                fitted = super::fit::sampled_reads(source);
+                reflection = reflect(&fitted);
+                fitted.as_str()
             } else {
-                (source, entries)
+                source
             };
+        let (entries, workgroup) = (reflection.entries.as_slice(), reflection.workgroup);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
             source: wgpu::ShaderSource::Wgsl(source.into()),
@@ -114,7 +127,7 @@ impl Kernel {
             compilation_options: Default::default(),
             cache: None,
         });
-        Self { pipeline, layout, label, workgroup, bytes_per_cell }
+        Self { pipeline, layout, label, workgroup, texel_bytes, group_bytes: Default::default() }
     }
 
     /// A bind group for this kernel's layout, resources bound at 0, 1, 2, ... in order.
@@ -124,117 +137,36 @@ impl Kernel {
             .enumerate()
             .map(|(i, r)| wgpu::BindGroupEntry { binding: i as u32, resource: r.clone() })
             .collect();
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(self.label),
             layout: &self.layout,
             entries: &entries,
-        })
+        });
+        let bytes = resources
+            .iter()
+            .zip(&self.texel_bytes)
+            .map(|(r, &b)| match r {
+                wgpu::BindingResource::TextureView(v) => b * v.texture().width() as u64 * v.texture().height() as u64,
+                _ => 0,
+            })
+            .sum();
+        self.group_bytes.lock().unwrap_or_else(|e| e.into_inner()).push((group.clone(), bytes));
+        group
     }
 
-    /// Records one dispatch covering a `width x height` grid.
+    /// The bytes a dispatch with `group` moves (0 for a group this kernel did not make).
+    fn bytes_of(&self, group: &wgpu::BindGroup) -> u64 {
+        let groups = self.group_bytes.lock().unwrap_or_else(|e| e.into_inner());
+        groups.iter().find(|(g, _)| g == group).map_or(0, |&(_, b)| b)
+    }
+
+    /// Records one dispatch of `width x height` invocations (cells, or texels of a packed pass).
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, width: u32, height: u32) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1), 1);
-        tally::add(self.bytes_per_cell * width as u64 * height as u64);
-    }
-}
-
-/// Bind-group layout entries for compute shaders, by what the WGSL declares.
-pub mod binding {
-    const STAGE: wgpu::ShaderStages = wgpu::ShaderStages::COMPUTE;
-
-    /// `var<uniform>`.
-    pub fn uniform(binding: u32) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: STAGE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        }
-    }
-
-    /// `var<storage, read_write>` (a buffer the pass writes).
-    pub fn storage_buffer(binding: u32) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: STAGE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: false },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        }
-    }
-
-    /// `texture_2d<f32>` read with `textureLoad` (unfilterable float, e.g. r32float).
-    pub fn texture_f32(binding: u32) -> wgpu::BindGroupLayoutEntry {
-        texture(binding, wgpu::TextureSampleType::Float { filterable: false })
-    }
-
-    /// `texture_2d<u32>` (e.g. the r8uint solid mask).
-    pub fn texture_u32(binding: u32) -> wgpu::BindGroupLayoutEntry {
-        texture(binding, wgpu::TextureSampleType::Uint)
-    }
-
-    fn texture(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: STAGE,
-            ty: wgpu::BindingType::Texture {
-                sample_type,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        }
-    }
-
-    /// `texture_storage_2d<format, read>`.
-    pub fn storage_read(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: STAGE,
-            ty: wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::ReadOnly,
-                format,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
-            count: None,
-        }
-    }
-
-    /// `texture_storage_2d<format, write>`.
-    pub fn storage_write(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: STAGE,
-            ty: wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::WriteOnly,
-                format,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
-            count: None,
-        }
-    }
-
-    /// `texture_storage_2d<format, read_write>` (WebGPU allows it for `r32float`, `r32uint`,
-    /// `r32sint` without a feature).
-    pub fn storage_read_write(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
-        wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: STAGE,
-            ty: wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::ReadWrite,
-                format,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
-            count: None,
-        }
+        let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
+        let groups = (width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1));
+        super::profile::around(pass, self.label, bytes, |pass| pass.dispatch_workgroups(groups.0, groups.1, 1));
+        tally::add(bytes);
     }
 }

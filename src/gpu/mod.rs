@@ -1,6 +1,6 @@
 //! GPU plumbing: device setup ([`Gpu`]), errors ([`GpuError`]), ping-pong textures
 //! ([`PingPong`]), the compute-kernel helper ([`Kernel`]), readback ([`read_r32float`]), statistics by
-//! reduction ([`Reduction`]), GPU time by timestamp queries ([`StepTimer`]), state checkpoints ([`Checkpoint`]) and adapter choice ([`Requirements`]).
+//! reduction ([`Reduction`]), GPU time by timestamp queries ([`StepTimer`], per pass [`profile`]), state checkpoints ([`Checkpoint`]) and adapter choice ([`Requirements`]).
 //!
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
@@ -11,14 +11,16 @@ mod error;
 pub mod fit;
 mod kernel;
 mod pingpong;
+pub mod profile;
 mod readback;
 mod reduce;
+pub mod reflect;
 mod timer;
 
 pub use checkpoint::Checkpoint;
 pub use edit::EditPass;
 pub use error::GpuError;
-pub use kernel::{Kernel, binding, bytes_per_cell, tally};
+pub use kernel::{Kernel, tally, texel_bytes};
 pub use pingpong::PingPong;
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::{map_read, read_r32float, read_texture};
@@ -33,8 +35,9 @@ use std::sync::{Arc, Mutex};
 /// Honours wgpu's environment variables: `WGPU_BACKEND` (e.g. `vulkan`, `gl`),
 /// `WGPU_ADAPTER_NAME` (a substring of the adapter's name), `WGPU_POWER_PREF`.
 /// The device gets the adapter's own limits (so large grids work where the adapter allows them)
-/// and one optional feature, [`wgpu::Features::TIMESTAMP_QUERY`] where the adapter has it (for
-/// [`StepTimer`]; nothing else depends on it). Uncaptured validation errors and device loss are recorded instead
+/// and two optional features where the adapter has them, [`wgpu::Features::TIMESTAMP_QUERY`] (for
+/// [`StepTimer`]) and [`wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES`] (for [`profile`]); nothing
+/// else depends on them. Uncaptured validation errors and device loss are recorded instead
 /// of panicking, and reported by [`Gpu::check`].
 pub struct Gpu {
     /// The wgpu instance.
@@ -153,7 +156,8 @@ impl Gpu {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("eddy"),
-                required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
+                required_features: adapter.features()
+                    & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES),
                 required_limits: adapter.limits(),
                 ..Default::default()
             })
@@ -341,11 +345,11 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_
     );
 }
 
-/// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture as bits per cell:
-/// bit 0 the cell is a wall; bits 1 to 4 its neighbour up, left, right, down is a wall or
-/// outside the grid (the order of `solver::EDGES`; `shaders/solver/level.wgsl` reads them), so
-/// a pass reads one texel for a cell and its four neighbours' walls.
-pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate::grid::Grid<u8>) {
+/// A wall mask `(H, W)` (non-zero = wall) as bits per cell, row-major: bit 0 the cell is a
+/// wall; bits 1 to 4 its neighbour up, left, right, down is a wall or outside the grid (the
+/// order of `solver::EDGES`; `shaders/solver/level.wgsl` reads them), so a pass reads one value
+/// for a cell and its four neighbours' walls.
+pub fn wall_bits(solid: &crate::grid::Grid<u8>) -> Vec<u32> {
     let (h, w) = solid.shape();
     let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0) as u32;
     let mut bits = Vec::with_capacity(h * w);
@@ -356,7 +360,13 @@ pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate:
             );
         }
     }
-    upload(queue, texture, bytemuck::cast_slice(&bits), 4);
+    bits
+}
+
+/// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture of the same size as
+/// [`wall_bits`].
+pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate::grid::Grid<u8>) {
+    upload(queue, texture, bytemuck::cast_slice(&wall_bits(solid)), 4);
 }
 
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,

@@ -1,7 +1,7 @@
 //! [`Reduction`]: statistics of a whole grid on the GPU, read back as one row of numbers per
 //! grid row instead of every cell.
 
-use super::{GpuError, Kernel, binding};
+use super::{GpuError, Kernel};
 use std::cell::RefCell;
 
 /// Mirrors `struct Partial` in `shaders/common/reduce.wgsl` (48 bytes): one grid row's four
@@ -68,19 +68,11 @@ enum Pending {
 
 impl Reduction {
     /// Builds the pass for a grid `height` rows tall (cells), with a row-results buffer and a
-    /// staging buffer of `height x 48` bytes; `entries` are the model's layout entries, bindings
-    /// 1 and up. Creation errors surface through the device's error scopes
+    /// staging buffer of `height x 48` bytes; binding 0 is the row results, the model's own
+    /// bindings (1 and up) are what `source` declares. Creation errors surface through the device's error scopes
     /// ([`super::scoped`]), as for [`Kernel::new`].
-    pub fn new(
-        device: &wgpu::Device,
-        label: &'static str,
-        source: &str,
-        height: u32,
-        entries: &[wgpu::BindGroupLayoutEntry],
-    ) -> Self {
-        let mut all = vec![binding::storage_buffer(0)];
-        all.extend_from_slice(entries);
-        let kernel = Kernel::new(device, label, source, (64, 1), &all);
+    pub fn new(device: &wgpu::Device, label: &'static str, source: &str, height: u32) -> Self {
+        let kernel = Kernel::new(device, label, source);
         let size = height as u64 * std::mem::size_of::<Partial>() as u64;
         let rows = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
@@ -97,8 +89,8 @@ impl Reduction {
         Self { kernel, rows, staging, height, pending: RefCell::new(Pending::Idle) }
     }
 
-    /// Runs the pass over `resources` (bindings 1 and up, in the order of the `entries` given to
-    /// [`Reduction::new`]; other resources are a wgpu validation error, reported by the device)
+    /// Runs the pass over `resources` (bindings 1 and up, in the order `source` declares them;
+    /// other resources are a wgpu validation error, reported by the device)
     /// and adds the rows up in f64. Waits for the GPU (native targets; see
     /// [`Reduction::request`] for the form that never waits).
     ///

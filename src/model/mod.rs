@@ -9,20 +9,23 @@
 
 pub mod any;
 pub mod memory;
-pub mod params;
 pub mod session;
 pub mod state;
 pub mod tools;
 
+/// The parameter tables' machinery, below the models that use it ([`crate::params`]).
+pub use crate::params;
+pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use any::AnyModel;
-pub use params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use session::{Done, Session, SessionOptions, Start, changes};
 pub use state::{AnyState, AnyStats, ModelParams};
 
 use crate::gas::GasParams;
+use crate::scene::{SceneError, SceneSource};
 use crate::smoke::SmokeParams;
 use crate::water::WaterParams;
 use std::fmt;
+use std::path::Path;
 
 /// A fluid model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -396,6 +399,50 @@ impl fmt::Display for ModelKind {
     }
 }
 
+// A scene argument names a preset or a file; which presets there are is the registry's to say,
+// so the parsing lives here, above the models, while `SceneSource` itself lives below them.
+impl SceneSource {
+    /// A preset name (in any letter case) is the preset; otherwise a path that exists, or ends
+    /// in `.png`, is a file. A file named like a preset is given as `./name` (or with `.png`).
+    ///
+    /// # Errors
+    /// [`SceneError::UnknownScene`] when it is neither.
+    pub fn parse(s: &str) -> Result<Self, SceneError> {
+        let path = Path::new(s);
+        let lower = s.to_ascii_lowercase();
+        if Self::names_preset(s) {
+            Ok(SceneSource::Preset(lower))
+        } else if path.exists() || lower.ends_with(".png") {
+            Ok(SceneSource::Png(path.to_path_buf()))
+        } else {
+            Err(SceneError::UnknownScene { name: s.to_string(), presets: preset_names() })
+        }
+    }
+}
+
+impl SceneSource {
+    /// Whether `s` names a preset (in any letter case) rather than a file: a preset's name is
+    /// the preset, whatever the working folder holds (a folder named `plume` hid the preset),
+    /// while `./plume` or `plume.png` names a file.
+    pub fn names_preset(s: &str) -> bool {
+        let lower = s.to_ascii_lowercase();
+        let says_file = lower.ends_with(".png") || s.contains('/') || s.contains(std::path::MAIN_SEPARATOR);
+        ModelKind::owning_preset(&lower).is_some() && !says_file
+    }
+}
+
+/// `basin, u-tube, random (water), plume (smoke), explosion, wind (gas)`.
+fn preset_names() -> String {
+    ModelKind::ALL
+        .iter()
+        .map(|k| {
+            let names: Vec<_> = k.info().presets.iter().map(|p| p.0).collect();
+            format!("{} ({k})", names.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,6 +459,9 @@ mod tests {
         presets.sort();
         presets.dedup();
         assert_eq!(presets.len(), n);
+        let mut drawn = crate::scene::PRESETS.to_vec();
+        drawn.sort();
+        assert_eq!(presets, drawn, "the registry's presets and the scenes Scene::preset draws differ");
         for p in &presets {
             assert!(crate::scene::Scene::preset(p, 16, 16, 0).is_ok(), "{p} is not a scene preset");
         }

@@ -4,11 +4,11 @@
 
 use super::ModelKind;
 use super::ParamInfo;
-use super::params::{ParamTable, Value, readable};
 use crate::error::ParamError;
 use crate::gas::{GasParams, GasState, GasStats};
 use crate::grid::Grid;
 use crate::npz::{Npz, NpzReader, ReadLimits};
+use crate::params::{ParamTable, Value, readable};
 use crate::scene::{Colours, Scene, SceneError, SceneSource};
 use crate::smoke::{SmokeParams, SmokeState, SmokeStats};
 use crate::water::{WaterParams, WaterState, WaterStats};

@@ -4,13 +4,16 @@
 //! owns the textures ([`Fields`]) and runs these passes, or the staggered grid's.
 //!
 //! Ping-pong parity: velocity swaps in advect, buoyancy, impulse and gradient, temperature and
-//! density in advect and impulse, pressure in each Jacobi iteration. A pass reading several
+//! density in advect and impulse. The Jacobi iterations run packed four cells a texel
+//! ([`crate::solver::packed`]) and unpack into the pressure texture they started from, so the
+//! pressure does not swap. A pass reading several
 //! ping-pongs keeps bind groups for each combination of their read indices, `[v][s]`
 //! (velocity, scalars) or `[v][p]` (velocity, pressure), and picks by the current ones.
 
-use super::gpu::{BITS, Fields, R32, RG32, WORKGROUP};
-use crate::gpu::{Kernel, binding};
+use super::fields::Fields;
+use crate::gpu::Kernel;
 use crate::shaders;
+use crate::solver::packed::PackedJacobi;
 use wgpu::BindingResource::TextureView as View;
 
 /// Bind groups for every pair of read indices of two ping-pongs, `[a][b]`.
@@ -20,27 +23,13 @@ fn pairs(f: impl Fn(usize, usize) -> wgpu::BindGroup) -> Pairs {
     [[f(0, 0), f(0, 1)], [f(1, 0), f(1, 1)]]
 }
 
-/// The bindings of a pass that reads and rewrites all three advected fields (advect, impulse):
-/// uniform (0), velocity, temperature, density read (1-3), solid bits (4), the three written
-/// (5-7).
-const THREE_FIELDS: [fn(u32) -> wgpu::BindGroupLayoutEntry; 8] = [
-    binding::uniform,
-    |b| binding::storage_read(b, RG32),
-    |b| binding::storage_read(b, R32),
-    |b| binding::storage_read(b, R32),
-    |b| binding::storage_read(b, BITS),
-    |b| binding::storage_write(b, RG32),
-    |b| binding::storage_write(b, R32),
-    |b| binding::storage_write(b, R32),
-];
-
-/// A [`THREE_FIELDS`] kernel.
+/// A pass that reads and rewrites all three advected fields (advect, impulse): uniform (0),
+/// velocity, temperature, density read (1-3), solid bits (4), the three written (5-7).
 fn three_field_kernel(device: &wgpu::Device, label: &'static str, source: &str) -> Kernel {
-    let entries: Vec<_> = THREE_FIELDS.iter().zip(0..).map(|(entry, b)| entry(b)).collect();
-    Kernel::new(device, label, source, WORKGROUP, &entries)
+    Kernel::new(device, label, source)
 }
 
-/// A [`THREE_FIELDS`] bind group reading velocity `v` and scalars `s`, writing the others.
+/// A [`three_field_kernel`] bind group reading velocity `v` and scalars `s`, writing the others.
 fn three_field_group(
     device: &wgpu::Device,
     kernel: &Kernel,
@@ -86,20 +75,7 @@ struct BuoyancyPass {
 
 impl BuoyancyPass {
     fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/buoyancy",
-            shaders::SMOKE_BUOYANCY,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-                binding::storage_write(5, RG32),
-            ],
-        );
+        let kernel = Kernel::new(device, "smoke/buoyancy", shaders::SMOKE_BUOYANCY);
         let groups = pairs(|v, s| {
             kernel.bind_group(
                 device,
@@ -117,8 +93,8 @@ impl BuoyancyPass {
     }
 }
 
-/// Pass 3: impulse (`impulse.wgsl`), with two uniforms ([`super::gpu::IMPULSE_STEP`],
-/// [`super::gpu::IMPULSE_SPLAT`]). `[uniform][v][s]`.
+/// Pass 3: impulse (`impulse.wgsl`), with two uniforms ([`super::fields::IMPULSE_STEP`],
+/// [`super::fields::IMPULSE_SPLAT`]). `[uniform][v][s]`.
 struct ImpulsePass {
     kernel: Kernel,
     groups: [Pairs; 2],
@@ -142,19 +118,7 @@ struct DivergencePass {
 
 impl DivergencePass {
     fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/divergence",
-            shaders::SMOKE_DIVERGENCE,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, BITS),
-                binding::storage_write(3, R32),
-                binding::storage_write(4, R32),
-            ],
-        );
+        let kernel = Kernel::new(device, "smoke/divergence", shaders::SMOKE_DIVERGENCE);
         let groups = pairs(|v, p| {
             kernel.bind_group(
                 device,
@@ -171,43 +135,6 @@ impl DivergencePass {
     }
 }
 
-/// Pass 5: one Jacobi iteration (`jacobi.wgsl`). `[p]`.
-struct JacobiPass {
-    kernel: Kernel,
-    groups: [wgpu::BindGroup; 2],
-}
-
-impl JacobiPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/jacobi",
-            shaders::SMOKE_JACOBI,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, R32),
-            ],
-        );
-        let groups = [0, 1].map(|p| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.pressure.views()[p]),
-                    View(&f.divergence_view),
-                    View(&f.solid_view),
-                    View(&f.pressure.views()[1 - p]),
-                ],
-            )
-        });
-        Self { kernel, groups }
-    }
-}
-
 /// Pass 6: subtract the pressure gradient (`gradient.wgsl`). `[v][p]`.
 struct GradientPass {
     kernel: Kernel,
@@ -216,19 +143,7 @@ struct GradientPass {
 
 impl GradientPass {
     fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "smoke/gradient",
-            shaders::SMOKE_GRADIENT,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, RG32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, RG32),
-            ],
-        );
+        let kernel = Kernel::new(device, "smoke/gradient", shaders::SMOKE_GRADIENT);
         let groups = pairs(|v, p| {
             kernel.bind_group(
                 device,
@@ -269,20 +184,31 @@ pub(super) struct Collocated {
     buoyancy: BuoyancyPass,
     impulse: ImpulsePass,
     divergence: DivergencePass,
-    jacobi: JacobiPass,
+    /// Pass 5, the Jacobi iterations, packed four cells a texel ([`crate::solver::packed`]:
+    /// `p = (pL + pR + pD + pU - b) / 4` with `b = -alpha div`, the GPU Gems iteration), between
+    /// either pressure texture and itself.
+    jacobi: PackedJacobi,
     gradient: GradientPass,
 }
 
 impl Collocated {
     /// Builds the six passes over `f`, with the smoke uniform and the two impulse uniforms
-    /// ([`super::gpu::IMPULSE_STEP`], [`super::gpu::IMPULSE_SPLAT`]).
-    pub(super) fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, impulses: &[wgpu::Buffer; 2], f: &Fields) -> Self {
+    /// ([`super::fields::IMPULSE_STEP`], [`super::fields::IMPULSE_SPLAT`]).
+    pub(super) fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        uniform: &wgpu::Buffer,
+        impulses: &[wgpu::Buffer; 2],
+        f: &Fields,
+    ) -> Self {
+        let size = f.divergence.size();
+        let [p0, p1] = f.pressure.views();
         Self {
             advect: AdvectPass::new(device, uniform, f),
             buoyancy: BuoyancyPass::new(device, uniform, f),
             impulse: ImpulsePass::new(device, impulses, f),
             divergence: DivergencePass::new(device, uniform, f),
-            jacobi: JacobiPass::new(device, uniform, f),
+            jacobi: PackedJacobi::new(device, queue, (size.width, size.height), &[p0, p1], &f.divergence_view),
             gradient: GradientPass::new(device, uniform, f),
         }
     }
@@ -317,14 +243,27 @@ impl Collocated {
                 f.density.swap();
             }
             SmokePass::Divergence => self.divergence.kernel.dispatch(pass, &self.divergence.groups[v][p], w, h),
-            SmokePass::Jacobi => {
-                self.jacobi.kernel.dispatch(pass, &self.jacobi.groups[p], w, h);
-                f.pressure.swap();
-            }
+            SmokePass::Jacobi => self.jacobi.dispatch(pass, p, 1),
             SmokePass::Gradient => {
                 self.gradient.kernel.dispatch(pass, &self.gradient.groups[v][p], w, h);
                 f.velocity.swap();
             }
         }
+    }
+
+    /// Records `iterations` Jacobi iterations of the current pressure texture (which stays
+    /// current) into `pass`.
+    pub(super) fn encode_jacobi(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32, f: &Fields) {
+        self.jacobi.dispatch(pass, f.pressure.read_index(), iterations);
+    }
+
+    /// The Jacobi iterations' right-hand side scale, `-alpha` of `p`.
+    pub(super) fn write_params(&self, queue: &wgpu::Queue, p: &super::SmokeParams) {
+        self.jacobi.set_rhs_scale(queue, -p.alpha());
+    }
+
+    /// The Jacobi iterations' walls: `solid` `(H, W)`, non-zero = solid.
+    pub(super) fn upload_walls(&self, queue: &wgpu::Queue, solid: &crate::grid::Grid<u8>) {
+        self.jacobi.upload_walls(queue, solid);
     }
 }

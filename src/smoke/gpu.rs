@@ -1,5 +1,6 @@
 //! The smoke model on the GPU: the textures and the step, run by the collocated grid's six
-//! compute passes ([`super::collocated`]: `5 + jacobi_iterations` dispatches a step) or the
+//! compute passes ([`super::collocated`]: `7 + jacobi_iterations` dispatches a step, the
+//! iterations packed four cells a texel with a pack and an unpack around them) or the
 //! staggered grid's ([`super::staggered`]'s `gpu` module), chosen by [`SmokeParams::grid`].
 //!
 //! Textures (`W x H` texels for an `(H, W)` grid), each field its own storage texture:
@@ -9,22 +10,16 @@
 //! four neighbours' walls). Which pass swaps which ping-pong: [`super::collocated`].
 
 use super::collocated::{Collocated, SmokePass};
+use super::fields::{BITS, Fields, IMPULSE_SPLAT, IMPULSE_STEP, R32, RG32, RGBA32};
 use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, PingPong, binding};
+use crate::gpu::{self, GpuError, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
 use crate::solver::gpu::ResidualStats;
 use crate::solver::plan::CyclePlan;
-
-/// `@workgroup_size` of every smoke pass: rows of 64 (see `water::gpu`).
-pub(super) const WORKGROUP: (u32, u32) = (64, 1);
-pub(super) const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
-pub(super) const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
-pub(super) const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
-pub(super) const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
 #[repr(C)]
@@ -125,27 +120,6 @@ fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
     bits
 }
 
-/// The fields' textures.
-pub(super) struct Fields {
-    pub(super) velocity: PingPong,
-    pub(super) temperature: PingPong,
-    pub(super) density: PingPong,
-    pub(super) pressure: PingPong,
-    pub(super) divergence: wgpu::Texture,
-    pub(super) divergence_view: wgpu::TextureView,
-    pub(super) solid: wgpu::Texture,
-    pub(super) solid_view: wgpu::TextureView,
-    /// The curl at cell centres (staggered grid; stays 0 on the collocated grid).
-    pub(super) vorticity_view: wgpu::TextureView,
-    /// The dye, `rgba32float` (r g b in .rgb; staggered grid, kept as loaded on the collocated).
-    pub(super) dye: PingPong,
-}
-
-/// The impulse uniform of a step (the scene's sources).
-pub(super) const IMPULSE_STEP: usize = 0;
-/// The impulse uniform of the splats.
-pub(super) const IMPULSE_SPLAT: usize = 1;
-
 /// The passes of the grid in use.
 enum Pipeline {
     Collocated(Box<Collocated>),
@@ -228,24 +202,9 @@ impl GpuSmoke {
                     .create_view(&Default::default()),
                 dye: PingPong::new(device, "smoke/dye", size.0, size.1, RGBA32),
             };
-            let stats = gpu::Reduction::new(
-                device,
-                "smoke/stats",
-                shaders::SMOKE_STATS,
-                size.1,
-                &[
-                    binding::uniform(1),
-                    binding::storage_read(2, RG32),
-                    binding::storage_read(3, R32),
-                    binding::storage_read(4, R32),
-                    binding::storage_read(5, R32),
-                    binding::storage_read(6, R32),
-                    binding::storage_read(7, BITS),
-                    binding::storage_read(8, R32),
-                ],
-            );
+            let stats = gpu::Reduction::new(device, "smoke/stats", shaders::SMOKE_STATS, size.1);
             let pipeline = match solver {
-                None => Pipeline::Collocated(Box::new(Collocated::new(device, &uniform, &impulses, &fields))),
+                None => Pipeline::Collocated(Box::new(Collocated::new(device, queue, &uniform, &impulses, &fields))),
                 Some(solver) => {
                     let shared = Shared {
                         uniform: &uniform,
@@ -325,6 +284,9 @@ impl GpuSmoke {
         self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         let step = ImpulseUniform::from(&Impulse::sources(&self.params));
         self.queue.write_buffer(&self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
+        if let Pipeline::Collocated(c) = &self.pipeline {
+            c.write_params(&self.queue, &self.params);
+        }
     }
 
     /// Replaces the solid and source masks (`(H, W)`, non-zero = solid / source). Fields in
@@ -345,8 +307,9 @@ impl GpuSmoke {
         self.source_mask = source.clone();
         let bits = solid_bits(solid, source);
         gpu::upload(&self.queue, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
-        if let Pipeline::Staggered(st) = &mut self.pipeline {
-            st.solver.upload_walls(&self.queue, solid);
+        match &mut self.pipeline {
+            Pipeline::Collocated(c) => c.upload_walls(&self.queue, solid),
+            Pipeline::Staggered(st) => st.solver.upload_walls(&self.queue, solid),
         }
         Ok(())
     }
@@ -400,6 +363,15 @@ impl GpuSmoke {
         c.encode(pass, which, IMPULSE_STEP, &mut self.fields, (self.width, self.height));
     }
 
+    /// Records `iterations` Jacobi iterations of the collocated step into `pass` (packed four
+    /// cells a texel, [`crate::solver::packed`]; `iterations + 2` dispatches).
+    fn encode_jacobi(&mut self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
+        let Pipeline::Collocated(c) = &self.pipeline else {
+            panic!("the collocated Jacobi iterations on the staggered grid");
+        };
+        c.encode_jacobi(pass, iterations, &self.fields);
+    }
+
     /// Records one staggered pass (or the solve) into `encoder`.
     fn encode_staggered(&mut self, encoder: &mut wgpu::CommandEncoder, passes: &[StaggeredPass], impulse: usize) {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
@@ -408,16 +380,10 @@ impl GpuSmoke {
         let f = &mut self.fields;
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for &which in passes {
-            let iterations = self.params.jacobi_iterations;
-            if which == StaggeredPass::Solve && !(self.params.solver == Solver::Jacobi && iterations.is_multiple_of(2))
-            {
-                // V-cycles and an odd Jacobi count (which ends with a copy) record passes of
-                // their own.
+            if which == StaggeredPass::Solve && self.params.solver == Solver::Multigrid {
+                // V-cycles record a pass of their own.
                 drop(open.take());
-                match self.params.solver {
-                    Solver::Jacobi => st.solver.encode_jacobi(encoder, iterations),
-                    Solver::Multigrid => st.solver.encode_cycles(encoder, self.plan.cycles()),
-                }
+                st.solver.encode_cycles(encoder, self.plan.cycles());
                 continue;
             }
             let pass = open.get_or_insert_with(|| {
@@ -429,7 +395,7 @@ impl GpuSmoke {
                     .forget_lifetime()
             });
             if which == StaggeredPass::Solve {
-                st.solver.dispatch_jacobi(pass, iterations);
+                st.solver.dispatch_jacobi(pass, self.params.jacobi_iterations);
                 continue;
             }
             st.dispatch(pass, which, (&mut f.temperature, &mut f.density, &mut f.dye), impulse, &self.params);
@@ -475,8 +441,8 @@ impl GpuSmoke {
     /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
     /// start's. On the collocated grid one compute pass with `5 +
     /// jacobi_iterations` dispatches per step; on the staggered grid the passes of
-    /// [`StaggeredPass::STEP`] per step in one compute pass (V-cycles and an odd Jacobi count
-    /// record passes of their own), then [`StaggeredPass::Centres`] once.
+    /// [`StaggeredPass::STEP`] per step in one compute pass (V-cycles record passes of their
+    /// own), then [`StaggeredPass::Centres`] once.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         match self.pipeline {
             Pipeline::Collocated(_) => {
@@ -489,9 +455,7 @@ impl GpuSmoke {
                     self.encode_pass(&mut pass, SmokePass::Buoyancy);
                     self.encode_pass(&mut pass, SmokePass::Impulse);
                     self.encode_pass(&mut pass, SmokePass::Divergence);
-                    for _ in 0..self.params.jacobi_iterations {
-                        self.encode_pass(&mut pass, SmokePass::Jacobi);
-                    }
+                    self.encode_jacobi(&mut pass, self.params.jacobi_iterations);
                     self.encode_pass(&mut pass, SmokePass::Gradient);
                 }
             }

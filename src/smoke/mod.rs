@@ -36,6 +36,7 @@
 pub mod cavity;
 mod collocated;
 pub mod cpu;
+mod fields;
 mod gpu;
 mod params;
 pub mod staggered;

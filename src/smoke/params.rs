@@ -2,7 +2,7 @@
 //! named presets ([`SmokePreset`]) that set several of them at once.
 
 use crate::error::ParamError;
-use crate::model::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
+use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
 
 /// Where the velocity lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

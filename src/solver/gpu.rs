@@ -3,16 +3,16 @@
 //! textures per level (pressure, right-hand side, residual) and an `r32uint` wall texture.
 //! Red-black sweeps update the pressure in place (`read_write` storage), so a level holds one
 //! pressure texture, not a ping-pong pair. The same finest level also runs plain Jacobi
-//! iterations (`shaders/solver/jacobi.wgsl`, ping-ponged with the residual texture), and
+//! iterations (packed four cells a texel, [`super::packed`]), and
 //! [`ResidualStats`] measures a solve's relative residual on the GPU.
 
 use super::multigrid::{Multigrid, Settings};
+use super::packed::PackedJacobi;
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, binding};
+use crate::gpu::{self, GpuError, Kernel};
 use crate::grid::Grid;
 use crate::shaders;
 
-const WORKGROUP: (u32, u32) = (64, 1);
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
@@ -24,7 +24,6 @@ struct Level {
     pressure: wgpu::Texture,
     views: [wgpu::TextureView; 4], // pressure, rhs, residual, solid
     rhs: wgpu::Texture,
-    residual: wgpu::Texture,
 }
 
 /// The bind groups of one level: smooth (red, black), residual, restrict to the next level,
@@ -40,9 +39,9 @@ struct Groups {
 pub struct GpuMultigrid {
     levels: Vec<Level>,
     groups: Vec<Groups>,
-    kernels: [Kernel; 4],                    // smooth, residual, restrict, prolong
-    jacobi: (Kernel, [wgpu::BindGroup; 2]),  // finest level: pressure -> residual, residual -> pressure
-    jacobi2: (Kernel, [wgpu::BindGroup; 2]), // two iterations a dispatch, the same bindings
+    kernels: [Kernel; 4], // smooth, residual, restrict, prolong
+    /// Jacobi iterations on the finest level, four cells an invocation.
+    jacobi: PackedJacobi,
     settings: Settings,
     _colours: [wgpu::Buffer; 2],
 }
@@ -81,59 +80,14 @@ impl GpuMultigrid {
                 let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
                 gpu::upload_walls(queue, &solid, s);
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-                Level {
-                    size,
-                    views: [view(&pressure), view(&rhs), view(&residual), view(&solid)],
-                    pressure,
-                    rhs,
-                    residual,
-                }
+                Level { size, views: [view(&pressure), view(&rhs), view(&residual), view(&solid)], pressure, rhs }
             })
             .collect();
         let kernels = [
-            Kernel::new(
-                device,
-                "solver/smooth",
-                shaders::SOLVER_SMOOTH,
-                WORKGROUP,
-                &[
-                    binding::uniform(0),
-                    binding::storage_read_write(1, R32),
-                    binding::storage_read(2, R32),
-                    binding::storage_read(3, BITS),
-                ],
-            ),
-            Kernel::new(
-                device,
-                "solver/residual",
-                shaders::SOLVER_RESIDUAL,
-                WORKGROUP,
-                &[
-                    binding::storage_read(0, R32),
-                    binding::storage_read(1, R32),
-                    binding::storage_read(2, BITS),
-                    binding::storage_write(3, R32),
-                ],
-            ),
-            Kernel::new(
-                device,
-                "solver/restrict",
-                shaders::SOLVER_RESTRICT,
-                WORKGROUP,
-                &[
-                    binding::storage_read(0, R32),
-                    binding::storage_read(1, BITS),
-                    binding::storage_write(2, R32),
-                    binding::storage_write(3, R32),
-                ],
-            ),
-            Kernel::new(
-                device,
-                "solver/prolong",
-                shaders::SOLVER_PROLONG,
-                WORKGROUP,
-                &[binding::storage_read_write(0, R32), binding::storage_read(1, BITS), binding::storage_read(2, R32)],
-            ),
+            Kernel::new(device, "solver/smooth", shaders::SOLVER_SMOOTH),
+            Kernel::new(device, "solver/residual", shaders::SOLVER_RESIDUAL),
+            Kernel::new(device, "solver/restrict", shaders::SOLVER_RESTRICT),
+            Kernel::new(device, "solver/prolong", shaders::SOLVER_PROLONG),
         ];
         let colours = [0u32, 1].map(|c| {
             let b = gpu::uniform_buffer(device, "solver/colour", 16);
@@ -157,79 +111,25 @@ impl GpuMultigrid {
                 }
             })
             .collect();
-        // One and two iterations per dispatch: the same bindings (pressure, rhs, walls, out).
-        let jacobi_kernel = |label, source| {
-            Kernel::new(
-                device,
-                label,
-                source,
-                WORKGROUP,
-                &[
-                    binding::storage_read(0, R32),
-                    binding::storage_read(1, R32),
-                    binding::storage_read(2, BITS),
-                    binding::storage_write(3, R32),
-                ],
-            )
-        };
-        let jacobi = jacobi_kernel("solver/jacobi", shaders::SOLVER_JACOBI);
-        let jacobi2 = jacobi_kernel("solver/jacobi2", shaders::SOLVER_JACOBI2);
-        let [p, rhs, scratch, solid] = &levels[0].views;
-        let ping_pong = |k: &Kernel| {
-            [(p, scratch), (scratch, p)]
-                .map(|(from, to)| k.bind_group(device, &[View(from), View(rhs), View(solid), View(to)]))
-        };
-        let (jacobi_groups, jacobi2_groups) = (ping_pong(&jacobi), ping_pong(&jacobi2));
-        Self {
-            levels,
-            groups,
-            kernels,
-            jacobi: (jacobi, jacobi_groups),
-            jacobi2: (jacobi2, jacobi2_groups),
-            settings,
-            _colours: colours,
-        }
+        let [p, rhs, ..] = &levels[0].views;
+        let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
+        jacobi.upload_walls(queue, &walls[0]);
+        Self { levels, groups, kernels, jacobi, settings, _colours: colours }
     }
 
-    /// Records an even number of Jacobi iterations on the finest level into an open compute
-    /// pass (so a step's other passes and its solve share one pass), ending in the pressure
-    /// texture; two iterations per dispatch (`shaders/solver/jacobi2.wgsl`), 26 dispatches for
-    /// 50 iterations.
-    ///
-    /// # Panics
-    /// When `iterations` is odd ([`Self::encode_jacobi`] takes any count).
+    /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]) into an
+    /// open compute pass (so a step's other passes and its solve share one pass), ending in the
+    /// pressure texture: packed four cells a texel ([`PackedJacobi`]), `iterations + 2`
+    /// dispatches.
     pub fn dispatch_jacobi(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
-        assert!(iterations.is_multiple_of(2), "an odd Jacobi count ends in the scratch texture");
-        let (w, h) = self.levels[0].size;
-        // Dispatches alternate pressure -> scratch -> pressure, so their count must be even:
-        // pairs of iterations in one dispatch each, and two single ones when the pairs are odd.
-        let pairs = iterations / 2;
-        let (doubles, singles) = if pairs.is_multiple_of(2) { (pairs, 0) } else { (pairs - 1, 2) };
-        for i in 0..doubles {
-            self.jacobi2.0.dispatch(pass, &self.jacobi2.1[i as usize % 2], w, h);
-        }
-        for i in 0..singles {
-            self.jacobi.0.dispatch(pass, &self.jacobi.1[i as usize % 2], w, h);
-        }
+        self.jacobi.dispatch(pass, 0, iterations);
     }
 
-    /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]), ending
-    /// with the result in the pressure texture (an odd count ends with one texture copy).
+    /// [`Self::dispatch_jacobi`] in a compute pass of its own.
     pub fn encode_jacobi(&self, encoder: &mut wgpu::CommandEncoder, iterations: u32) {
-        let (w, h) = self.levels[0].size;
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("solver/jacobi"),
-                timestamp_writes: None,
-            });
-            for i in 0..iterations {
-                self.jacobi.0.dispatch(&mut pass, &self.jacobi.1[i as usize % 2], w, h);
-            }
-        }
-        if iterations % 2 == 1 {
-            let l = &self.levels[0];
-            encoder.copy_texture_to_texture(l.residual.as_image_copy(), l.pressure.as_image_copy(), l.pressure.size());
-        }
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("solver/jacobi"), timestamp_writes: None });
+        self.dispatch_jacobi(&mut pass, iterations);
     }
 
     /// Replaces the walls (`(H, W)`, the grid's shape), every level's as [`Multigrid::new`]
@@ -245,6 +145,7 @@ impl GpuMultigrid {
             let texture = level.views[3].texture();
             gpu::upload_walls(queue, texture, s);
         }
+        self.jacobi.upload_walls(queue, &walls[0]);
     }
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
@@ -336,18 +237,7 @@ pub struct ResidualStats {
 impl ResidualStats {
     /// For a grid `height` rows tall.
     pub fn new(device: &wgpu::Device, height: u32) -> Self {
-        let reduction = gpu::Reduction::new(
-            device,
-            "solver/stats",
-            shaders::SOLVER_STATS,
-            height,
-            &[
-                binding::uniform(1),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-            ],
-        );
+        let reduction = gpu::Reduction::new(device, "solver/stats", shaders::SOLVER_STATS, height);
         Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16) }
     }
 

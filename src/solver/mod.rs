@@ -20,6 +20,7 @@
 
 pub mod gpu;
 pub mod multigrid;
+pub mod packed;
 pub mod plan;
 
 pub use gpu::GpuMultigrid;

@@ -11,13 +11,9 @@
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, PingPong, binding};
+use crate::gpu::{self, GpuError, Kernel, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
-
-/// `@workgroup_size` of `flow.wgsl` and `apply.wgsl` (columns, rows). Rows of 64 measured
-/// fastest on lavapipe at 1024x1024 (~60 steps/s against ~40 for 8x8 and 16x16 tiles).
-const WORKGROUP: (u32, u32) = (64, 1);
 
 /// Mirrors `struct WaterParams` in `shaders/water/params.wgsl` (32 bytes).
 #[repr(C)]
@@ -90,18 +86,7 @@ impl FlowPass {
         solid: &wgpu::TextureView,
         flows: &wgpu::TextureView,
     ) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "water/flow",
-            shaders::WATER_FLOW,
-            WORKGROUP,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, wgpu::TextureFormat::R32Float),
-                binding::storage_read(2, wgpu::TextureFormat::R32Uint),
-                binding::storage_write(3, wgpu::TextureFormat::Rgba32Float),
-            ],
-        );
+        let kernel = Kernel::new(device, "water/flow", shaders::WATER_FLOW);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
@@ -125,17 +110,7 @@ struct ApplyPass {
 
 impl ApplyPass {
     fn new(device: &wgpu::Device, mass: &PingPong, flows: &wgpu::TextureView) -> Self {
-        let kernel = Kernel::new(
-            device,
-            "water/apply",
-            shaders::WATER_APPLY,
-            WORKGROUP,
-            &[
-                binding::storage_read(0, wgpu::TextureFormat::R32Float),
-                binding::storage_read(1, wgpu::TextureFormat::Rgba32Float),
-                binding::storage_write(2, wgpu::TextureFormat::R32Float),
-            ],
-        );
+        let kernel = Kernel::new(device, "water/apply", shaders::WATER_APPLY);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(
                 device,
@@ -214,20 +189,9 @@ impl GpuWater {
                 shaders::WATER_BRUSH,
                 std::mem::size_of::<BrushUniform>(),
                 &mass,
-                wgpu::TextureFormat::R32Float,
                 &solid_view,
             );
-            let stats = gpu::Reduction::new(
-                device,
-                "water/stats",
-                shaders::WATER_STATS,
-                height,
-                &[
-                    binding::uniform(1),
-                    binding::storage_read(2, wgpu::TextureFormat::R32Float),
-                    binding::storage_read(3, wgpu::TextureFormat::R32Uint),
-                ],
-            );
+            let stats = gpu::Reduction::new(device, "water/stats", shaders::WATER_STATS, height);
             GpuWater {
                 stats,
                 device: device.clone(),

@@ -12,16 +12,13 @@
 //! solver's finest level. After the projection, `staggered_centres.wgsl` writes the
 //! cell-centre velocity and the divergence left (`after`), which the statistics read.
 
-use crate::gpu::{Kernel, PingPong, binding};
+use crate::gpu::{Kernel, PingPong};
 use crate::shaders;
 use crate::smoke::{Advection, SmokeParams};
 use crate::solver::GpuMultigrid;
 use wgpu::BindingResource::TextureView as View;
 
-const WORKGROUP: (u32, u32) = (64, 1);
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
-const RG32: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Float;
-const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// The staggered grid's own textures.
@@ -157,10 +154,6 @@ pub(crate) struct StaggeredPasses {
     size: (u32, u32),
 }
 
-fn kernel(device: &wgpu::Device, label: &'static str, source: &str, entries: &[wgpu::BindGroupLayoutEntry]) -> Kernel {
-    Kernel::new(device, label, source, WORKGROUP, entries)
-}
-
 impl StaggeredPasses {
     pub fn new(
         device: &wgpu::Device,
@@ -174,19 +167,8 @@ impl StaggeredPasses {
         let (u, v) = (f.u.views(), f.v.views());
         let (t, d) = (shared.temperature.views(), shared.density.views());
         let uniform = || shared.uniform.as_entire_binding();
-        let advect_velocity = kernel(
-            device,
-            "smoke/staggered_advect_velocity",
-            shaders::SMOKE_STAGGERED_ADVECT_VELOCITY,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, R32),
-                binding::storage_write(5, R32),
-            ],
-        );
+        let advect_velocity =
+            Kernel::new(device, "smoke/staggered_advect_velocity", shaders::SMOKE_STAGGERED_ADVECT_VELOCITY);
         let advect_velocity_groups = [0, 1].map(|i| {
             [(&u[1 - i], &v[1 - i]), (hu, hv)].map(|(to_u, to_v)| {
                 advect_velocity.bind_group(
@@ -195,21 +177,8 @@ impl StaggeredPasses {
                 )
             })
         });
-        let maccormack_velocity = kernel(
-            device,
-            "smoke/staggered_maccormack_velocity",
-            shaders::SMOKE_STAGGERED_MACCORMACK_VELOCITY,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, R32),
-                binding::storage_read(5, BITS),
-                binding::storage_write(6, R32),
-                binding::storage_write(7, R32),
-            ],
-        );
+        let maccormack_velocity =
+            Kernel::new(device, "smoke/staggered_maccormack_velocity", shaders::SMOKE_STAGGERED_MACCORMACK_VELOCITY);
         let maccormack_velocity_groups = [0, 1].map(|i| {
             maccormack_velocity.bind_group(
                 device,
@@ -225,21 +194,7 @@ impl StaggeredPasses {
                 ],
             )
         });
-        let viscosity = kernel(
-            device,
-            "smoke/staggered_viscosity",
-            shaders::SMOKE_STAGGERED_VISCOSITY,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, R32),
-                binding::storage_read(5, BITS),
-                binding::storage_write(6, R32),
-                binding::storage_write(7, R32),
-            ],
-        );
+        let viscosity = Kernel::new(device, "smoke/staggered_viscosity", shaders::SMOKE_STAGGERED_VISCOSITY);
         let viscosity_groups = [0, 1].map(|i| {
             let steps =
                 [((&u[i], &v[i]), (hu, hv)), ((hu, hv), (&u[1 - i], &v[1 - i])), ((&u[1 - i], &v[1 - i]), (hu, hv))];
@@ -250,21 +205,8 @@ impl StaggeredPasses {
                 )
             })
         });
-        let advect_scalars = kernel(
-            device,
-            "smoke/staggered_advect_scalars",
-            shaders::SMOKE_STAGGERED_ADVECT_SCALARS,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, R32),
-                binding::storage_read(5, BITS),
-                binding::storage_write(6, R32),
-                binding::storage_write(7, R32),
-            ],
-        );
+        let advect_scalars =
+            Kernel::new(device, "smoke/staggered_advect_scalars", shaders::SMOKE_STAGGERED_ADVECT_SCALARS);
         let advect_scalars_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
                 [(&t[1 - s], &d[1 - s]), (ht, hd)].map(|(to_t, to_d)| {
@@ -284,21 +226,8 @@ impl StaggeredPasses {
                 })
             })
         });
-        let maccormack_scalar = kernel(
-            device,
-            "smoke/staggered_maccormack_scalar",
-            shaders::SMOKE_STAGGERED_MACCORMACK_SCALAR,
-            &[
-                binding::uniform(0),
-                binding::uniform(1),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, R32),
-                binding::storage_read(5, R32),
-                binding::storage_read(6, BITS),
-                binding::storage_write(7, R32),
-            ],
-        );
+        let maccormack_scalar =
+            Kernel::new(device, "smoke/staggered_maccormack_scalar", shaders::SMOKE_STAGGERED_MACCORMACK_SCALAR);
         let field_uniforms = [0u32, 1].map(|which| {
             let b = crate::gpu::uniform_buffer(device, "smoke/staggered/field", 16);
             queue.write_buffer(&b, 0, bytemuck::cast_slice(&[which, 0, 0, 0]));
@@ -323,36 +252,13 @@ impl StaggeredPasses {
                 })
             })
         });
-        let buoyancy = kernel(
-            device,
-            "smoke/staggered_buoyancy",
-            shaders::SMOKE_STAGGERED_BUOYANCY,
-            &[
-                binding::uniform(0),
-                binding::storage_read_write(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-            ],
-        );
+        let buoyancy = Kernel::new(device, "smoke/staggered_buoyancy", shaders::SMOKE_STAGGERED_BUOYANCY);
         let buoyancy_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
                 buoyancy.bind_group(device, &[uniform(), View(&v[i]), View(&t[s]), View(&d[s]), View(shared.solid)])
             })
         });
-        let impulse = kernel(
-            device,
-            "smoke/staggered_impulse",
-            shaders::SMOKE_STAGGERED_IMPULSE,
-            &[
-                binding::uniform(0),
-                binding::storage_read_write(1, R32),
-                binding::storage_read_write(2, R32),
-                binding::storage_read_write(3, R32),
-                binding::storage_read_write(4, R32),
-                binding::storage_read(5, BITS),
-            ],
-        );
+        let impulse = Kernel::new(device, "smoke/staggered_impulse", shaders::SMOKE_STAGGERED_IMPULSE);
         let impulse_groups = [0, 1].map(|which| {
             [0, 1].map(|i| {
                 [0, 1].map(|s| {
@@ -370,17 +276,7 @@ impl StaggeredPasses {
                 })
             })
         });
-        let impulse_dye = kernel(
-            device,
-            "smoke/staggered_impulse_dye",
-            shaders::SMOKE_STAGGERED_IMPULSE_DYE,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, BITS),
-                binding::storage_read(2, RGBA32),
-                binding::storage_write(3, RGBA32),
-            ],
-        );
+        let impulse_dye = Kernel::new(device, "smoke/staggered_impulse_dye", shaders::SMOKE_STAGGERED_IMPULSE_DYE);
         let c = shared.dye.views();
         let impulse_dye_groups = [0, 1].map(|which| {
             [0, 1].map(|k| {
@@ -390,19 +286,7 @@ impl StaggeredPasses {
                 )
             })
         });
-        let advect_dye = kernel(
-            device,
-            "smoke/staggered_advect_dye",
-            shaders::SMOKE_STAGGERED_ADVECT_DYE,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, RGBA32),
-                binding::storage_read(4, BITS),
-                binding::storage_write(5, RGBA32),
-            ],
-        );
+        let advect_dye = Kernel::new(device, "smoke/staggered_advect_dye", shaders::SMOKE_STAGGERED_ADVECT_DYE);
         let advect_dye_groups = [0, 1].map(|i| {
             [0, 1].map(|k| {
                 [&c[1 - k], &f.dye_hat].map(|to| {
@@ -413,20 +297,8 @@ impl StaggeredPasses {
                 })
             })
         });
-        let maccormack_dye = kernel(
-            device,
-            "smoke/staggered_maccormack_dye",
-            shaders::SMOKE_STAGGERED_MACCORMACK_DYE,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, RGBA32),
-                binding::storage_read(4, RGBA32),
-                binding::storage_read(5, BITS),
-                binding::storage_write(6, RGBA32),
-            ],
-        );
+        let maccormack_dye =
+            Kernel::new(device, "smoke/staggered_maccormack_dye", shaders::SMOKE_STAGGERED_MACCORMACK_DYE);
         let maccormack_dye_groups = [0, 1].map(|i| {
             [0, 1].map(|k| {
                 maccormack_dye.bind_group(
@@ -443,20 +315,7 @@ impl StaggeredPasses {
                 )
             })
         });
-        let divergence = kernel(
-            device,
-            "smoke/staggered_divergence",
-            shaders::SMOKE_STAGGERED_DIVERGENCE,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, R32),
-                binding::storage_write(5, R32),
-                binding::storage_write(6, R32),
-            ],
-        );
+        let divergence = Kernel::new(device, "smoke/staggered_divergence", shaders::SMOKE_STAGGERED_DIVERGENCE);
         let divergence_groups = [0, 1].map(|i| {
             divergence.bind_group(
                 device,
@@ -471,71 +330,26 @@ impl StaggeredPasses {
                 ],
             )
         });
-        let gradient = kernel(
-            device,
-            "smoke/staggered_gradient",
-            shaders::SMOKE_STAGGERED_GRADIENT,
-            &[
-                binding::uniform(0),
-                binding::storage_read_write(1, R32),
-                binding::storage_read_write(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_read(4, R32),
-            ],
-        );
+        let gradient = Kernel::new(device, "smoke/staggered_gradient", shaders::SMOKE_STAGGERED_GRADIENT);
         let gradient_groups = [0, 1].map(|i| {
             gradient.bind_group(
                 device,
                 &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(solver.pressure_view())],
             )
         });
-        let centres = kernel(
-            device,
-            "smoke/staggered_centres",
-            shaders::SMOKE_STAGGERED_CENTRES,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, RG32),
-                binding::storage_write(5, R32),
-            ],
-        );
+        let centres = Kernel::new(device, "smoke/staggered_centres", shaders::SMOKE_STAGGERED_CENTRES);
         let centres_groups = [0, 1].map(|i| {
             centres.bind_group(
                 device,
                 &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.velocity), View(&f.after_view)],
             )
         });
-        let vorticity = kernel(
-            device,
-            "smoke/staggered_vorticity",
-            shaders::SMOKE_STAGGERED_VORTICITY,
-            &[
-                binding::uniform(0),
-                binding::storage_read(1, R32),
-                binding::storage_read(2, R32),
-                binding::storage_read(3, BITS),
-                binding::storage_write(4, R32),
-            ],
-        );
+        let vorticity = Kernel::new(device, "smoke/staggered_vorticity", shaders::SMOKE_STAGGERED_VORTICITY);
         let vorticity_groups = [0, 1].map(|i| {
             vorticity
                 .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.vorticity)])
         });
-        let confinement = kernel(
-            device,
-            "smoke/staggered_confinement",
-            shaders::SMOKE_STAGGERED_CONFINEMENT,
-            &[
-                binding::uniform(0),
-                binding::storage_read_write(1, R32),
-                binding::storage_read_write(2, R32),
-                binding::storage_read(3, R32),
-                binding::storage_read(4, BITS),
-            ],
-        );
+        let confinement = Kernel::new(device, "smoke/staggered_confinement", shaders::SMOKE_STAGGERED_CONFINEMENT);
         let confinement_groups = [0, 1].map(|i| {
             confinement
                 .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.vorticity), View(shared.solid)])

@@ -1,0 +1,33 @@
+// One Jacobi iteration of the Poisson problem, four cells an invocation in the packed layout of
+// packed.wgsl: p' = (up + left + right + down - b) / 4, a wall or the grid's edge reading the
+// cell's own p (pure Neumann, Rideout's Jacobi); 0 in walls. The smoke step's iteration (GPU Gems
+// 38.2-38.3, alpha = -h^2) is this one with b = -alpha div (pack.wgsl).
+// CPU mirror: `jacobi` in src/solver/mod.rs.
+
+@group(0) @binding(0) var pressure: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(1) var rhs: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(2) var walls: texture_storage_2d<r32uint, read>;
+@group(0) @binding(3) var pressure_out: texture_storage_2d<rgba32float, write>;
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = vec2<i32>(textureDimensions(pressure));
+    let q = vec2<i32>(id.xy);
+    if q.x >= size.x || q.y >= size.y {
+        return;
+    }
+    let bits = cell_bits(textureLoad(walls, q).r);
+    let c = textureLoad(pressure, q);
+    // The neighbouring texels, clamped to the grid: a cell reads past the edge only where its
+    // wall bits say the neighbour is beyond the grid, and then takes its own value instead.
+    let lt = textureLoad(pressure, vec2<i32>(max(q.x - 1, 0), q.y));
+    let rt = textureLoad(pressure, vec2<i32>(min(q.x + 1, size.x - 1), q.y));
+    let ut = textureLoad(pressure, vec2<i32>(q.x, max(q.y - 1, 0)));
+    let dt = textureLoad(pressure, vec2<i32>(q.x, min(q.y + 1, size.y - 1)));
+    let up = select(c, ut, open_through(bits, 2u));
+    let left = select(c, vec4<f32>(lt.w, c.xyz), open_through(bits, 4u));
+    let right = select(c, vec4<f32>(c.yzw, rt.x), open_through(bits, 8u));
+    let down = select(c, dt, open_through(bits, 16u));
+    let value = (up + left + right + down - textureLoad(rhs, q)) * 0.25;
+    textureStore(pressure_out, q, select(value, vec4<f32>(0.0), (bits & vec4<u32>(PACKED_WALL)) != vec4<u32>(0u)));
+}
