@@ -48,14 +48,16 @@ modules! {
     SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
+    /// One field into the packed layout, four cells a texel (`gpu::packed`).
+    PACK = "common/pack": ["common/pack.wgsl"];
+    /// A packed field back to one cell a texel.
+    UNPACK = "common/unpack": ["common/unpack.wgsl"];
     /// The roofline's texture copy (`eddy bench`): one rgba32float texel read and written.
     COPY = "common/copy": ["common/copy.wgsl"];
     /// Packed Jacobi: the pressure and the right-hand side into four cells a texel.
     SOLVER_PACK = "solver/pack": ["solver/pack.wgsl"];
     /// Packed Jacobi: one iteration, four cells an invocation.
-    SOLVER_JACOBI_PACKED = "solver/jacobi_packed": ["solver/packed.wgsl", "solver/jacobi_packed.wgsl"];
-    /// Packed Jacobi: the pressure back to one cell a texel.
-    SOLVER_UNPACK = "solver/unpack": ["solver/unpack.wgsl"];
+    SOLVER_JACOBI_PACKED = "solver/jacobi_packed": ["common/packed.wgsl", "solver/jacobi_packed.wgsl"];
     /// Pressure solve statistics: squared residual and right-hand side per row.
     SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
@@ -66,10 +68,10 @@ modules! {
     SOLVER_RESTRICT = "solver/restrict": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict.wgsl"];
     /// Multigrid: the coarse correction added to the fine level.
     SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
-    /// Water pass 1: per-cell outflows (down, left, right, up).
-    WATER_FLOW = "water/flow": ["common/grid.wgsl", "water/params.wgsl", "water/flow.wgsl"];
-    /// Water pass 2: gather inflows, write the new mass.
-    WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/apply.wgsl"];
+    /// Water pass 1: each cell's outflows (down, left, right, up), four cells a texel.
+    WATER_FLOW = "water/flow": ["common/grid.wgsl", "common/packed.wgsl", "water/params.wgsl", "water/flow.wgsl"];
+    /// Water pass 2: gather inflows, write the new mass, four cells a texel.
+    WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/params.wgsl", "water/apply.wgsl"];
     /// Water statistics: per-row sums, minima and maxima.
     WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/stats.wgsl", "common/reduce.wgsl"];
     /// Water brush: pour / erase in a disc.

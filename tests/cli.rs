@@ -221,12 +221,33 @@ fn the_u_tube_example_leaves_the_tube_as_it_was() {
 }
 
 /// `eddy bench` measures the roofline first (a texture copy on the same adapter), then prints
-/// per row what a step records: water's step is its two passes (flows, then the gather),
-/// moving 48 bytes a cell by their layouts (`gpu::bytes_per_cell`: mass, walls and the
-/// rgba32float outflows), and the fraction of the roofline that makes.
+/// per row what a step records: water's step is its two passes (flows, then the gather), four
+/// cells a texel, and a run of steps packs the mass before and unpacks it after (bench counts
+/// 16 steps: 34 dispatches, 2.1 a step). By the textures bound, each texel once a dispatch:
+/// flows 21 bytes a cell (packed mass 4, packed walls 1, four packed outflows 16), gather 24
+/// (packed mass 4 and outflows 16 read, mass 4 written), pack and unpack 8 each, once in the
+/// 16 steps: 45 + 1 = 46 bytes a cell-step. Also the GPU time and the fraction of the roofline.
+/// `--passes` adds the per-pass table, `--json` writes the same to a file.
 #[test]
 fn bench_prints_the_roofline_and_what_a_step_moves() {
-    let o = eddy(&["bench", "--mode", "water", "--sizes", "64", "--runs", "1", "--seconds", "0.02", "--no-cpu"]);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let json_arg = json.to_str().unwrap();
+    let o = eddy(&[
+        "bench",
+        "--mode",
+        "water",
+        "--sizes",
+        "64",
+        "--runs",
+        "1",
+        "--seconds",
+        "0.02",
+        "--no-cpu",
+        "--passes",
+        "--json",
+        json_arg,
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     let roof: f64 = out
@@ -236,8 +257,26 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     assert!(roof > 0.0 && roof.is_finite(), "roofline {roof}");
     let row = out.lines().find(|l| l.starts_with("| default | 64x64 |")).unwrap_or_else(|| panic!("no row:\n{out}"));
     let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-    assert_eq!((cells[6], cells[7]), ("2.0", "48"), "dispatches/step and B/cell-step: {row}");
+    assert_eq!((cells[6], cells[7]), ("2.1", "46"), "dispatches/step and B/cell-step: {row}");
     assert!(cells[9].ends_with('%'), "fraction of the roofline: {row}");
+    // The per-pass table: lavapipe writes timestamps inside passes; each of the four passes
+    // once, the step's two once a step, and their shares add up to the whole.
+    let passes: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.starts_with("| water/") || l.starts_with("| common/"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    let names: std::collections::BTreeSet<&str> = passes.iter().map(|c| c[1]).collect();
+    assert_eq!(names, ["common/pack", "common/unpack", "water/apply", "water/flow"].into(), "{out}");
+    let share: f64 = passes.iter().map(|c| c[4].trim_end_matches('%').parse::<f64>().unwrap()).sum();
+    assert!((share - 100.0).abs() < 0.5, "shares add up to {share}%:\n{out}");
+    // --json holds the same row, and the passes.
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let row = &report["rows"][0];
+    assert_eq!(row["grid"], serde_json::json!([64, 64]));
+    assert_eq!(row["bytes_per_cell_step"].as_f64().map(f64::round), Some(46.0), "{row}");
+    assert_eq!(row["passes"].as_array().map(Vec::len), Some(4), "{row}");
+    assert!(report["roofline_gb_s"].as_f64().is_some_and(|r| r > 0.0), "{report}");
     // lavapipe has timestamp queries: the GPU's own time per step is a number.
     let ms: f64 = cells[5].parse().unwrap_or_else(|_| panic!("GPU ms/step: {row}"));
     assert!(ms > 0.0, "GPU ms/step: {row}");

@@ -1,7 +1,7 @@
 // Packed Jacobi, before the iterations: the pressure and the right-hand side (times `scale`:
 // 1 for the pressure solve's b, -alpha for the smoke step's divergence) into the packed layout
 // of packed.wgsl, four cells an invocation; padding cells get 0.
-// CPU mirror: `pack` in src/solver/packed.rs.
+// CPU mirror: `pack` in src/gpu/packed.rs.
 
 struct PackParams {
     scale: f32,

@@ -9,7 +9,7 @@ struct WaterParams {
     max_speed: f32,     // MaxSpeed: cap on vertical flow per step
     side_share: f32,    // 1/4 (Elsts) or 1/2 (Unity port): share of a side difference that flows
     open_boundary: u32, // 1: outside the grid is empty air that swallows water; 0: solid wall
-    _pad: u32,
+    width: u32,         // the grid's width, cells (the packed passes' padding lies past it)
 };
 
 // The solid texture holds, per cell, which of itself and its four neighbours is solid

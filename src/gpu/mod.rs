@@ -10,6 +10,7 @@ mod edit;
 mod error;
 pub mod fit;
 mod kernel;
+pub mod packed;
 mod pingpong;
 pub mod profile;
 mod readback;

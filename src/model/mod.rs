@@ -118,11 +118,19 @@ static WATER: ModelInfo = ModelInfo {
     ],
     bench_scene: "random",
     left_button: "pour water",
-    storage_formats: &[(R32, "mass"), (RGBA32, "outflows"), (U32, "solid bits")],
+    storage_formats: &[(R32, "mass"), (RGBA32, "packed mass and outflows"), (U32, "solid bits")],
     storage_read_write: &[],
-    // Each pass writes one texture (outflows, mass, or the brush's mass).
-    storage_textures_per_stage: 1,
-    textures: &[("mass, r32float", 4, 2), ("outflows, rgba32float", 16, 1), ("solid bits, r32uint", 4, 1)],
+    // The flow pass writes the four packed outflow directions (water::gpu); the others one
+    // texture each.
+    storage_textures_per_stage: 4,
+    textures: &[
+        ("mass, r32float", 4, 2),
+        ("solid bits, r32uint", 4, 1),
+        // The step's packed textures, four cells a texel (gpu::packed).
+        ("packed mass, rgba32float", 4, 2),
+        ("packed outflows down, left, right, up, rgba32float", 4, 4),
+        ("packed solid bits, r32uint", 1, 1),
+    ],
     state_bytes_per_cell: 4,
     host_bytes_per_cell: 5,
 };
@@ -224,6 +232,9 @@ static SMOKE: ModelInfo = ModelInfo {
         ("solver levels: pressure, rhs, residual, r32float + walls, r32uint", 4, 6),
         ("divergence after, vorticity, r32float", 4, 2),
         ("dye and its prediction, rgba32float", 16, 3),
+        // The Jacobi iterations' packed textures, four cells a texel (solver::packed).
+        ("packed pressure pair and right-hand side, rgba32float", 4, 3),
+        ("packed walls, r32uint", 1, 1),
     ],
     state_bytes_per_cell: 40,
     // The state's six f32 fields, the dye's three, two masks, and the centre velocity made

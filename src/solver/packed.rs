@@ -9,66 +9,23 @@
 //! outside the solve keep one cell a texel: a solve packs the pressure and the right-hand side
 //! (`pack.wgsl`), runs its iterations between two packed textures (`jacobi_packed.wgsl`), and
 //! unpacks the result into the pressure it started from (`unpack.wgsl`), three dispatches more
-//! than its iterations. The iteration is [`super::jacobi`]'s, which is its CPU mirror; [`pack`]
-//! and [`unpack`] mirror the other two passes.
+//! than its iterations. The iteration is [`super::jacobi`]'s, which is its CPU mirror;
+//! [`gpu::packed`] mirrors the other two passes.
 
+use crate::gpu::packed::{pack_bits, packed_size};
 use crate::gpu::{self, Kernel};
 use crate::grid::Grid;
 use crate::shaders;
 use wgpu::BindingResource::TextureView as View;
 
-/// Cells per packed texel.
-pub const CELLS_PER_TEXEL: usize = 4;
-
-/// The wall bits of a padding cell past the grid's last column: a wall.
-const PADDING: u32 = 1;
-
-/// Texels of the packed layout of a `width x height` grid, `(ceil(width / 4), height)`.
-pub fn packed_size(width: u32, height: u32) -> (u32, u32) {
-    (width.div_ceil(CELLS_PER_TEXEL as u32), height)
-}
-
-/// `field` `(H, W)` in the packed layout, texel by texel, row-major, as `pack.wgsl` writes it
-/// (times `scale`; padding cells 0).
-pub fn pack(field: &Grid<f32>, scale: f32) -> Vec<[f32; 4]> {
-    let (h, w) = field.shape();
-    let (pw, _) = packed_size(w as u32, h as u32);
-    let mut texels = vec![[0.0; 4]; pw as usize * h];
-    for r in 0..h {
-        for c in 0..w {
-            texels[r * pw as usize + c / CELLS_PER_TEXEL][c % CELLS_PER_TEXEL] = scale * field[(r, c)];
-        }
-    }
-    texels
-}
-
-/// The packed texels of a `width`-wide grid back into its `(H, W)` field, as `unpack.wgsl`
-/// writes it (padding dropped).
-pub fn unpack(texels: &[[f32; 4]], width: usize) -> Grid<f32> {
-    let pw = width.div_ceil(CELLS_PER_TEXEL);
-    let height = texels.len() / pw.max(1);
-    Grid::from_fn(width, height, |r, c| texels[r * pw + c / CELLS_PER_TEXEL][c % CELLS_PER_TEXEL])
-}
-
 /// The walls of `solid` `(H, W)` (non-zero = wall) in the packed layout: each cell's
 /// [`gpu::wall_bits`] in byte `column % 4` of its texel, padding cells walls.
 pub fn packed_walls(solid: &Grid<u8>) -> Vec<u32> {
-    let (h, w) = solid.shape();
-    let bits = gpu::wall_bits(solid);
-    let pw = w.div_ceil(CELLS_PER_TEXEL);
-    let mut texels = Vec::with_capacity(pw * h);
-    for r in 0..h {
-        for x in 0..pw {
-            let mut texel = 0;
-            for k in 0..CELLS_PER_TEXEL {
-                let c = x * CELLS_PER_TEXEL + k;
-                texel |= if c < w { bits[r * w + c] } else { PADDING } << (8 * k);
-            }
-            texels.push(texel);
-        }
-    }
-    texels
+    pack_bits(&gpu::wall_bits(solid), solid.width(), PADDING)
 }
+
+/// The wall bits of a padding cell past the grid's last column: a wall.
+const PADDING: u32 = 1;
 
 /// Packed Jacobi iterations over one grid: the packed textures, the three kernels and their bind
 /// groups for a set of pressure textures (e.g. both of a ping-pong pair) and one right-hand side.
@@ -101,7 +58,10 @@ impl PackedJacobi {
         rhs: &wgpu::TextureView,
     ) -> Self {
         let packed = packed_size(size.0, size.1);
-        let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST;
+        // TEXTURE_BINDING: on a device with fewer storage textures per stage than a pass binds,
+        // its reads are sampled (gpu::fit).
+        let usage =
+            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
         let rgba = wgpu::TextureFormat::Rgba32Float;
         let textures = [0, 1, 2].map(|_| gpu::texture_2d(device, "solver/packed", packed, rgba, usage));
         let walls = gpu::texture_2d(device, "solver/packed walls", packed, wgpu::TextureFormat::R32Uint, usage);
@@ -113,7 +73,7 @@ impl PackedJacobi {
         let kernels = [
             Kernel::new(device, "solver/pack", shaders::SOLVER_PACK),
             Kernel::new(device, "solver/jacobi_packed", shaders::SOLVER_JACOBI_PACKED),
-            Kernel::new(device, "solver/unpack", shaders::SOLVER_UNPACK),
+            Kernel::new(device, "common/unpack", shaders::UNPACK),
         ];
         let pack_groups = pressures
             .iter()
@@ -162,20 +122,6 @@ impl PackedJacobi {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pack_and_unpack_are_inverse_at_any_width() {
-        for w in 1..=9 {
-            let field = Grid::from_fn(w, 3, |r, c| (r * 10 + c) as f32);
-            let texels = pack(&field, 1.0);
-            assert_eq!(texels.len(), w.div_ceil(4) * 3);
-            assert_eq!(unpack(&texels, w), field);
-            // Cells keep their place, padding cells are 0: (row 1, columns 4, 5) in texel (1, 1).
-            if w == 6 {
-                assert_eq!(texels[3], [14.0, 15.0, 0.0, 0.0]);
-            }
-        }
-    }
 
     #[test]
     fn packed_walls_put_each_cells_bits_in_its_byte_and_wall_the_padding() {
