@@ -66,6 +66,8 @@ modules! {
     SOLVER_RESIDUAL = "solver/residual": ["common/grid.wgsl", "solver/level.wgsl", "solver/residual.wgsl"];
     /// Multigrid: the residual summed onto the coarse level.
     SOLVER_RESTRICT = "solver/restrict": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict.wgsl"];
+    /// Multigrid: every coarse level's passes in one workgroup.
+    SOLVER_COARSE = "solver/coarse": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarse.wgsl"];
     /// Multigrid: the coarse correction added to the fine level.
     SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
     /// Water pass 1: each cell's outflows (down, left, right, up), four cells a texel.

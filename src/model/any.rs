@@ -27,9 +27,9 @@ const DRAG_SPEED: f32 = 10.0;
 
 /// A model on the GPU.
 enum Sim {
-    Water(GpuWater),
+    Water(Box<GpuWater>),
     Smoke(Box<GpuSmoke>),
-    Gas(GpuGas),
+    Gas(Box<GpuGas>),
 }
 
 /// The renderer of a [`Sim`] for one target format.
@@ -84,11 +84,13 @@ impl AnyModel {
         gpu::check_grid_size(device, w, h)?;
         let estimate = memory::check(kind, (w, h), memory::Extras::default(), None, &device.limits())?;
         let built = match (state, params) {
-            (AnyState::Water(s), ModelParams::Water(p)) => GpuWater::new(device, queue, s, *p).map(Sim::Water),
+            (AnyState::Water(s), ModelParams::Water(p)) => {
+                GpuWater::new(device, queue, s, *p).map(|w| Sim::Water(Box::new(w)))
+            }
             (AnyState::Smoke(s), ModelParams::Smoke(p)) => {
                 GpuSmoke::new(device, queue, s, *p).map(|g| Sim::Smoke(Box::new(g)))
             }
-            (AnyState::Gas(s), ModelParams::Gas(p)) => GpuGas::new(device, queue, s, *p).map(Sim::Gas),
+            (AnyState::Gas(s), ModelParams::Gas(p)) => GpuGas::new(device, queue, s, *p).map(|g| Sim::Gas(Box::new(g))),
             _ => unreachable!("kinds checked above"),
         };
         let sim = built.map_err(|e| match e {

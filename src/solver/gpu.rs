@@ -42,8 +42,86 @@ pub struct GpuMultigrid {
     kernels: [Kernel; 4], // smooth, residual, restrict, prolong
     /// Jacobi iterations on the finest level, four cells an invocation.
     jacobi: PackedJacobi,
+    /// The coarse levels' part of a V-cycle in one dispatch.
+    coarse: Coarse,
     settings: Settings,
     _colours: [wgpu::Buffer; 2],
+}
+
+/// Most cells of the first level the coarse kernel takes (32 x 32), and of all the levels it
+/// holds (its workgroup arrays, `CAPACITY` in `shaders/solver/coarse.wgsl`).
+const COARSE_FIRST_CELLS: usize = 1024;
+const COARSE_CELLS: usize = 1536;
+
+/// Mirrors `struct Coarse` in `shaders/solver/coarse.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct CoarseUniform {
+    levels: u32,
+    pre: u32,
+    post: u32,
+    coarsest: u32,
+}
+
+/// The coarse levels of a V-cycle (`shaders/solver/coarse.wgsl`): from level `first` (the first
+/// of at most [`COARSE_FIRST_CELLS`] cells) to the coarsest, in one workgroup's memory.
+struct Coarse {
+    first: usize,
+    kernel: Kernel,
+    group: wgpu::BindGroup,
+    walls: wgpu::Buffer,
+    _uniform: wgpu::Buffer,
+    _shapes: wgpu::Buffer,
+}
+
+impl Coarse {
+    /// The first level whose cells and those of every coarser level fit the kernel.
+    fn first(walls: &[Grid<u8>]) -> usize {
+        let cells = |l: usize| walls[l..].iter().map(|w| w.width() * w.height()).sum::<usize>();
+        (0..walls.len())
+            .find(|&l| walls[l].width() * walls[l].height() <= COARSE_FIRST_CELLS && cells(l) <= COARSE_CELLS)
+            .expect("the coarsest level has at most 4 x 4 cells")
+    }
+
+    /// Every coarse level's wall bits, one after the other.
+    fn wall_bits(walls: &[Grid<u8>]) -> Vec<u32> {
+        walls.iter().flat_map(gpu::wall_bits).collect()
+    }
+
+    fn new(device: &wgpu::Device, walls: &[Grid<u8>], levels: &[Level], settings: Settings) -> Self {
+        use wgpu::util::DeviceExt;
+        let first = Self::first(walls);
+        let mut offset = 0u32;
+        let shapes: Vec<[u32; 4]> = walls[first..]
+            .iter()
+            .map(|w| {
+                let shape = [w.width() as u32, w.height() as u32, offset, 0];
+                offset += (w.width() * w.height()) as u32;
+                shape
+            })
+            .collect();
+        let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+        };
+        let uniform = CoarseUniform {
+            levels: shapes.len() as u32,
+            pre: settings.pre,
+            post: settings.post,
+            coarsest: settings.coarsest,
+        };
+        let uniform = buffer("solver/coarse", bytemuck::bytes_of(&uniform), wgpu::BufferUsages::UNIFORM);
+        let shapes = buffer("solver/coarse shapes", bytemuck::cast_slice(&shapes), wgpu::BufferUsages::STORAGE);
+        let bits = Self::wall_bits(&walls[first..]);
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let walls = buffer("solver/coarse walls", bytemuck::cast_slice(&bits), storage);
+        let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
+        let [p, rhs, ..] = &levels[first].views;
+        let group = kernel.bind_group(
+            device,
+            &[uniform.as_entire_binding(), shapes.as_entire_binding(), walls.as_entire_binding(), View(p), View(rhs)],
+        );
+        Self { first, kernel, group, walls, _uniform: uniform, _shapes: shapes }
+    }
 }
 
 impl GpuMultigrid {
@@ -114,7 +192,8 @@ impl GpuMultigrid {
         let [p, rhs, ..] = &levels[0].views;
         let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
         jacobi.upload_walls(queue, &walls[0]);
-        Self { levels, groups, kernels, jacobi, settings, _colours: colours }
+        let coarse = Coarse::new(device, &walls, &levels, settings);
+        Self { levels, groups, kernels, jacobi, coarse, settings, _colours: colours }
     }
 
     /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]) into an
@@ -146,6 +225,11 @@ impl GpuMultigrid {
             gpu::upload_walls(queue, texture, s);
         }
         self.jacobi.upload_walls(queue, &walls[0]);
+        queue.write_buffer(
+            &self.coarse.walls,
+            0,
+            bytemuck::cast_slice(&Coarse::wall_bits(&walls[self.coarse.first..])),
+        );
     }
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
@@ -186,21 +270,23 @@ impl GpuMultigrid {
     }
 
     /// Records `cycles` V-cycles on the finest level's pressure (the passes of
-    /// [`Multigrid`]'s cycle, in its order).
+    /// [`Multigrid`]'s cycle, in its order): a dispatch per pass down to the first coarse level
+    /// (32 x 32 cells or less), one for all the coarse levels' passes
+    /// (`shaders/solver/coarse.wgsl`), then a dispatch per pass back up.
     pub fn encode_cycles(&self, encoder: &mut wgpu::CommandEncoder, cycles: u32) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("solver/v-cycle"), timestamp_writes: None });
-        let last = self.levels.len() - 1;
+        let first = self.coarse.first;
         for _ in 0..cycles {
-            for l in 0..last {
+            for l in 0..first {
                 self.sweeps(&mut pass, l, self.settings.pre);
                 let (w, h) = self.levels[l].size;
                 self.kernels[1].dispatch(&mut pass, &self.groups[l].residual, w, h);
                 let (cw, ch) = self.levels[l + 1].size;
                 self.kernels[2].dispatch(&mut pass, self.groups[l].restrict.as_ref().expect("a coarser level"), cw, ch);
             }
-            self.sweeps(&mut pass, last, self.settings.coarsest);
-            for l in (0..last).rev() {
+            self.coarse.kernel.dispatch(&mut pass, &self.coarse.group, 1, 1);
+            for l in (0..first).rev() {
                 let (w, h) = self.levels[l].size;
                 self.kernels[3].dispatch(&mut pass, self.groups[l].prolong.as_ref().expect("a coarser level"), w, h);
                 self.sweeps(&mut pass, l, self.settings.post);

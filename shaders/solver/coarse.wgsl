@@ -1,0 +1,151 @@
+// Multigrid: every level from the first coarse one down, in one dispatch of one workgroup. The
+// coarse levels' passes are tiny (32x32 cells and less) and many (40 red-black sweeps of the
+// coarsest alone, 80 dispatches a V-cycle), so one dispatch each costs more in launching and
+// barriers than in work. Here one workgroup keeps those levels' pressure and right-hand side
+// in workgroup memory and runs the V-cycle's passes on them in the CPU mirror's order:
+// `sweeps(pre)`, then restrict (the residual's sum over the open children, pressure 0) to the
+// next level, ... the coarsest's sweeps, then back up: prolong, `sweeps(post)`. The same
+// arithmetic as smooth.wgsl, residual.wgsl, restrict.wgsl and prolong.wgsl, cell by cell; a
+// barrier between passes. The first coarse level's pressure is read from and written back to
+// its texture; the coarser ones start at 0 each cycle and live only here.
+// CPU mirror: `Multigrid::cycle` from the first coarse level (src/solver/multigrid.rs).
+
+struct Coarse {
+    levels: u32,    // coarse levels, the first one's textures bound below
+    pre: u32,       // sweeps before restricting
+    post: u32,      // sweeps after the correction
+    coarsest: u32,  // sweeps on the coarsest level
+};
+
+// Cells the workgroup holds, over all coarse levels (src/solver/gpu.rs: COARSE_CELLS).
+const CAPACITY: u32 = 1536u;
+const THREADS: u32 = 256u;
+
+@group(0) @binding(0) var<uniform> coarse: Coarse;
+// Per coarse level (first to coarsest): width, height, and where its cells start in `walls`
+// and in the workgroup arrays.
+@group(0) @binding(1) var<storage, read> shapes: array<vec4<u32>>;
+// Every coarse level's wall bits (gpu::wall_bits: bit 0 wall, bits 1-4 up, left, right, down).
+@group(0) @binding(2) var<storage, read> walls: array<u32>;
+@group(0) @binding(3) var pressure: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(4) var rhs: texture_storage_2d<r32float, read>;
+
+var<workgroup> p: array<f32, CAPACITY>;
+var<workgroup> b: array<f32, CAPACITY>;
+
+// The cell of level shape `s` beside cell (r, c) across edge k (`edge` in level.wgsl), as an
+// index into the arrays; only for an open edge, which lies inside the level.
+fn across(s: vec4<u32>, r: u32, c: u32, k: u32) -> u32 {
+    let d = edge(k);
+    return s.z + u32(i32(r) + d.y) * s.x + u32(i32(c) + d.x);
+}
+
+fn sweep(l: u32, colour: u32, t: u32) {
+    let s = shapes[l];
+    for (var i = t; i < s.x * s.y; i += THREADS) {
+        let r = i / s.x;
+        let c = i % s.x;
+        let bits = walls[s.z + i];
+        if (r + c) % 2u == colour && (bits & WALL) == 0u {
+            var sum = 0.0;
+            var count = 0.0;
+            for (var k = 0u; k < 4u; k++) {
+                if edge_open(bits, k) {
+                    sum += p[across(s, r, c, k)];
+                    count += 1.0;
+                }
+            }
+            if count > 0.0 {
+                p[s.z + i] = (sum - b[s.z + i]) / count;
+            }
+        }
+    }
+    workgroupBarrier();
+}
+
+fn sweeps(l: u32, n: u32, t: u32) {
+    for (var k = 0u; k < n; k++) {
+        sweep(l, 0u, t);
+        sweep(l, 1u, t);
+    }
+}
+
+// b - A p at cell (r, c) of level l, 0 in walls (residual.wgsl).
+fn residual(l: u32, r: u32, c: u32) -> f32 {
+    let s = shapes[l];
+    let i = s.z + r * s.x + c;
+    let bits = walls[i];
+    if (bits & WALL) != 0u {
+        return 0.0;
+    }
+    let centre = p[i];
+    var lap = 0.0;
+    for (var k = 0u; k < 4u; k++) {
+        if edge_open(bits, k) {
+            lap += p[across(s, r, c, k)] - centre;
+        }
+    }
+    return b[i] - lap;
+}
+
+// The residual of level l summed onto level l + 1, whose pressure starts at 0 (restrict.wgsl).
+fn restrict_to(l: u32, t: u32) {
+    let f = shapes[l];
+    let s = shapes[l + 1u];
+    for (var i = t; i < s.x * s.y; i += THREADS) {
+        let r = i / s.x;
+        let c = i % s.x;
+        var sum = 0.0;
+        for (var di = 0u; di < 2u; di++) {
+            for (var dj = 0u; dj < 2u; dj++) {
+                let fr = 2u * r + di;
+                let fc = 2u * c + dj;
+                if fr < f.y && fc < f.x && (walls[f.z + fr * f.x + fc] & WALL) == 0u {
+                    sum += residual(l, fr, fc);
+                }
+            }
+        }
+        b[s.z + i] = sum;
+        p[s.z + i] = 0.0;
+    }
+    workgroupBarrier();
+}
+
+// Level l + 1's pressure added to its children's at open cells of level l (prolong.wgsl).
+fn prolong_from(l: u32, t: u32) {
+    let f = shapes[l];
+    let s = shapes[l + 1u];
+    for (var i = t; i < f.x * f.y; i += THREADS) {
+        let r = i / f.x;
+        let c = i % f.x;
+        if (walls[f.z + i] & WALL) == 0u {
+            p[f.z + i] = p[f.z + i] + p[s.z + (r / 2u) * s.x + c / 2u];
+        }
+    }
+    workgroupBarrier();
+}
+
+@compute @workgroup_size(256, 1)
+fn main(@builtin(local_invocation_index) t: u32) {
+    let first = shapes[0];
+    for (var i = t; i < first.x * first.y; i += THREADS) {
+        let q = vec2<i32>(i32(i % first.x), i32(i / first.x));
+        p[i] = textureLoad(pressure, q).r;
+        b[i] = textureLoad(rhs, q).r;
+    }
+    workgroupBarrier();
+    let last = coarse.levels - 1u;
+    for (var l = 0u; l < last; l++) {
+        sweeps(l, coarse.pre, t);
+        restrict_to(l, t);
+    }
+    sweeps(last, coarse.coarsest, t);
+    for (var l = last; l > 0u; l--) {
+        prolong_from(l - 1u, t);
+        sweeps(l - 1u, coarse.post, t);
+    }
+    for (var i = t; i < first.x * first.y; i += THREADS) {
+        let q = vec2<i32>(i32(i % first.x), i32(i / first.x));
+        textureStore(pressure, q, vec4<f32>(p[i], 0.0, 0.0, 0.0));
+    }
+}
