@@ -70,10 +70,8 @@ modules! {
     SOLVER_COARSE = "solver/coarse": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarse.wgsl"];
     /// Multigrid: the coarse correction added to the fine level.
     SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
-    /// Water pass 1: each cell's outflows (down, left, right, up), four cells a texel.
-    WATER_FLOW = "water/flow": ["common/grid.wgsl", "common/packed.wgsl", "water/params.wgsl", "water/flow.wgsl"];
-    /// Water pass 2: gather inflows, write the new mass, four cells a texel.
-    WATER_APPLY = "water/apply": ["common/grid.wgsl", "water/params.wgsl", "water/apply.wgsl"];
+    /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.
+    WATER_STEP = "water/step": ["common/grid.wgsl", "common/packed.wgsl", "water/params.wgsl", "water/step.wgsl"];
     /// Water statistics: per-row sums, minima and maxima.
     WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/stats.wgsl", "common/reduce.wgsl"];
     /// Water brush: pour / erase in a disc.

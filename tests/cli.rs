@@ -257,25 +257,25 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     assert!(roof > 0.0 && roof.is_finite(), "roofline {roof}");
     let row = out.lines().find(|l| l.starts_with("| default | 64x64 |")).unwrap_or_else(|| panic!("no row:\n{out}"));
     let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-    assert_eq!((cells[6], cells[7]), ("2.1", "46"), "dispatches/step and B/cell-step: {row}");
+    assert_eq!((cells[6], cells[7]), ("1.1", "10"), "dispatches/step and B/cell-step: {row}");
     assert!(cells[9].ends_with('%'), "fraction of the roofline: {row}");
-    // The per-pass table: lavapipe writes timestamps inside passes; each of the four passes
-    // once, the step's two once a step, and their shares add up to the whole.
+    // The per-pass table: lavapipe writes timestamps inside passes; each of the three passes
+    // once (packing, the step, unpacking), and their shares add up to the whole.
     let passes: Vec<Vec<&str>> = out
         .lines()
         .filter(|l| l.starts_with("| water/") || l.starts_with("| common/"))
         .map(|l| l.split('|').map(str::trim).collect())
         .collect();
     let names: std::collections::BTreeSet<&str> = passes.iter().map(|c| c[1]).collect();
-    assert_eq!(names, ["common/pack", "common/unpack", "water/apply", "water/flow"].into(), "{out}");
+    assert_eq!(names, ["common/pack", "common/unpack", "water/step"].into(), "{out}");
     let share: f64 = passes.iter().map(|c| c[4].trim_end_matches('%').parse::<f64>().unwrap()).sum();
     assert!((share - 100.0).abs() < 0.5, "shares add up to {share}%:\n{out}");
     // --json holds the same row, and the passes.
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let row = &report["rows"][0];
     assert_eq!(row["grid"], serde_json::json!([64, 64]));
-    assert_eq!(row["bytes_per_cell_step"].as_f64().map(f64::round), Some(46.0), "{row}");
-    assert_eq!(row["passes"].as_array().map(Vec::len), Some(4), "{row}");
+    assert_eq!(row["bytes_per_cell_step"].as_f64().map(f64::round), Some(10.0), "{row}");
+    assert_eq!(row["passes"].as_array().map(Vec::len), Some(3), "{row}");
     assert!(report["roofline_gb_s"].as_f64().is_some_and(|r| r > 0.0), "{report}");
     // lavapipe has timestamp queries: the GPU's own time per step is a number.
     let ms: f64 = cells[5].parse().unwrap_or_else(|_| panic!("GPU ms/step: {row}"));

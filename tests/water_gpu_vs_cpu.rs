@@ -30,8 +30,10 @@ const CASES: [(RulePreset, Boundary); 4] = [
     (RulePreset::Unity, Boundary::Open),
 ];
 
-/// Grid sizes that are not multiples of the workgroup, to exercise the edges.
-const SIZES: [(usize, usize); 3] = [(37, 23), (64, 64), (129, 70)];
+/// Grid sizes that are not multiples of the workgroup, to exercise the edges: widths leaving 3,
+/// 2 and no padding cells in the last packed texel, heights that end mid-strip (the step walks
+/// 8 texel rows an invocation) and one shorter than a strip.
+const SIZES: [(usize, usize); 5] = [(37, 23), (64, 64), (129, 70), (38, 17), (6, 2)];
 
 /// Every comparison here is to the bit (tolerance 0): the GPU gather adds and subtracts in the
 /// push loop's order (see the 100-step test below), so any difference is a defect.
@@ -98,7 +100,7 @@ fn brush_matches_cpu() {
 }
 
 /// The gather adds a cell's inflows and subtracts its outflows in the push loop's own order
-/// (`shaders/water/apply.wgsl`), and the flows are computed with the same operations, so the
+/// (`shaders/water/step.wgsl`), and the flows are computed with the same operations, so the
 /// GPU gives the CPU's result to the bit, step after step: tolerance 0.
 #[test]
 fn hundred_steps_equal_cpu_bit_for_bit() {

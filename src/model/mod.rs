@@ -118,17 +118,15 @@ static WATER: ModelInfo = ModelInfo {
     ],
     bench_scene: "random",
     left_button: "pour water",
-    storage_formats: &[(R32, "mass"), (RGBA32, "packed mass and outflows"), (U32, "solid bits")],
+    storage_formats: &[(R32, "mass"), (RGBA32, "packed mass"), (U32, "solid bits")],
     storage_read_write: &[],
-    // The flow pass writes the four packed outflow directions (water::gpu); the others one
-    // texture each.
-    storage_textures_per_stage: 4,
+    // Every pass writes one texture (the step, the new packed mass).
+    storage_textures_per_stage: 1,
     textures: &[
         ("mass, r32float", 4, 2),
         ("solid bits, r32uint", 4, 1),
         // The step's packed textures, four cells a texel (gpu::packed).
         ("packed mass, rgba32float", 4, 2),
-        ("packed outflows down, left, right, up, rgba32float", 4, 4),
         ("packed solid bits, r32uint", 1, 1),
     ],
     state_bytes_per_cell: 4,

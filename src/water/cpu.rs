@@ -2,8 +2,8 @@
 //!
 //! Source: J. Elsts, "Simple Fluid Simulation With Cellular Automata" (w-shadow.com, 2009),
 //! Processing sketch `water_sim`, functions `simulate_compression()` and
-//! `get_stable_state_b()`. Read beside `shaders/water/flow.wgsl` (the body of the loop) and
-//! `shaders/water/apply.wgsl` (the `new_mass` updates, gathered).
+//! `get_stable_state_b()`. Read beside `shaders/water/step.wgsl` (`outflows` is the body of the
+//! loop, `main` the `new_mass` updates, gathered).
 //!
 //! Differences from the original, all of layout only: the grid is `(H, W)` with row 0 at the top,
 //! so "below" is `row + 1` (the original's `y - 1`); the original's border ring of air (whose
@@ -35,7 +35,7 @@ fn constrain(v: f32, lo: f32, hi: f32) -> f32 {
 /// `state.mass` is `(H, W)` in units of a full cell (1.0 = `max_mass`); `state.solid` is
 /// `(H, W)`, non-zero = ground. Every flow is computed from the previous step's masses (`mass`)
 /// and accumulated into `new_mass`, so the flows do not depend on the loop order; the rounding
-/// of the sums does, and `shaders/water/apply.wgsl` adds them in this loop's order to match it
+/// of the sums does, and `shaders/water/step.wgsl` adds them in this loop's order to match it
 /// to the bit.
 pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
     let (h, w) = state.mass.shape();

@@ -1,0 +1,193 @@
+// The water step in one pass: every cell's outflows, exactly as Elsts' push loop computes them,
+// and the gather of what its neighbours sent it, in the packed layout (common/packed.wgsl: four
+// cells of a row a texel). CPU mirror: `simulate_compression` (src/water/cpu.rs).
+//
+// Every flow reads only the previous step's masses (the original reads `mass[][]` and writes
+// `new_mass[][]`), so a cell's four outflows are a pure function of its 3x3 neighbourhood, and
+// its new mass a pure function of its neighbours' outflows towards it: a gather, no scatter,
+// the same result whatever the thread order.
+//
+// One invocation walks a column of STRIP texels downwards, keeping three rows of masses, so
+// each row's outflows are computed once and serve the row itself, the row below (its down flow)
+// and the row above (its up flow); every texel is loaded about once. The flows across the texel's
+// left and right edges come from one more 4-lane evaluation of the rule ("side"): lane 0 is the
+// last cell of the texel to the left, lane 1 the first of the texel to the right, their solid
+// bits taken from the extra bits this texel's edge cells carry (SOLID_BELOW_LEFT and friends in
+// params.wgsl). Each lane's branches of the scalar rule are per-lane selects with the same
+// arithmetic in the same order, and the gather adds in the push loop's order, so a cell's result
+// is the CPU's to the bit.
+//
+// Cells outside the grid hold no mass, so they send nothing (their rows and columns are read as
+// 0); padding cells past the last column are solid and stay empty, and the flow an open boundary
+// sends out of the grid is lost there, as out of the grid's other edges.
+
+@group(0) @binding(0) var<uniform> params: WaterParams;
+@group(0) @binding(1) var mass_in: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // SOLID_* bits a cell, byte k of cell k
+@group(0) @binding(3) var mass_out: texture_storage_2d<rgba32float, write>;
+
+// Texel rows one invocation steps through (src/water/gpu.rs dispatches ceil(H / STRIP) rows).
+const STRIP: i32 = 8;
+
+// The mass texel at q, or 0 outside the grid (open boundary: empty air; wall boundary: never
+// used, the cell beside it being solid).
+fn mass_texel(q: vec2<i32>, size: vec2<i32>) -> vec4<f32> {
+    if q.x < 0 || q.y < 0 || q.x >= size.x || q.y >= size.y {
+        return vec4<f32>(0.0);
+    }
+    return textureLoad(mass_in, q);
+}
+
+// The four cells' solid bits at texel q; outside the grid, none (its cells hold no mass).
+fn bits_texel(q: vec2<i32>, size: vec2<i32>) -> vec4<u32> {
+    if q.y >= size.y {
+        return vec4<u32>(0u);
+    }
+    return cell_bits(textureLoad(solid, q).r);
+}
+
+// Halve flows above MinFlow ("leads to smoother flow"), then clamp to [0, hi].
+fn limit(flow: vec4<f32>, hi: vec4<f32>) -> vec4<f32> {
+    let f = select(flow, flow * 0.5, flow > vec4<f32>(params.min_flow));
+    return clamp(f, vec4<f32>(0.0), hi);
+}
+
+// get_stable_state_b (params.wgsl) of each lane: its three branches computed with the same
+// arithmetic, then selected.
+fn stable(total: vec4<f32>) -> vec4<f32> {
+    let m = params.max_mass;
+    let c = params.max_compress;
+    let compressed = (m * m + total * c) / (m + c);
+    let over = (total + c) / 2.0;
+    return select(select(over, compressed, total < vec4<f32>(2.0 * m + c)), vec4<f32>(m), total <= vec4<f32>(m));
+}
+
+// Whether each lane's SOLID_* bit `bit` is clear.
+fn clear(bits: vec4<u32>, bit: u32) -> vec4<bool> {
+    return (bits & vec4<u32>(bit)) == vec4<u32>(0u);
+}
+
+// Four cells' outflows, in the order the push loop takes them from the remaining mass.
+struct Flows {
+    down: vec4<f32>,
+    left: vec4<f32>,
+    right: vec4<f32>,
+    up: vec4<f32>,
+}
+
+// The outflows of four cells with masses `m`, neighbours' masses `left_mass`, `right_mass`,
+// `below`, `above` and solid bits `bits`: the body of Elsts' loop, per lane.
+fn outflows(m: vec4<f32>, left_mass: vec4<f32>, right_mass: vec4<f32>, below: vec4<f32>, above: vec4<f32>,
+            bits: vec4<u32>) -> Flows {
+    let zero = vec4<f32>(0.0);
+    let wet = !(!clear(bits, SOLID_SELF) | (m <= zero));
+    var f: Flows;
+    var remaining = m;
+    // Down: fill the cell below to its stable state.
+    f.down = select(zero, limit(stable(remaining + below) - below, min(vec4<f32>(params.max_speed), remaining)),
+                    wet & clear(bits, SOLID_BELOW));
+    remaining -= f.down;
+    // Left and right: equalise with the neighbour, a side_share of the difference of the
+    // *original* masses (Elsts uses mass[x][y], not remaining_mass).
+    f.left = select(zero, limit((m - left_mass) * params.side_share, remaining),
+                    wet & (remaining > zero) & clear(bits, SOLID_LEFT));
+    remaining -= f.left;
+    f.right = select(zero, limit((m - right_mass) * params.side_share, remaining),
+                     wet & (remaining > zero) & clear(bits, SOLID_RIGHT));
+    remaining -= f.right;
+    // Up: only compressed water flows upwards.
+    f.up = select(zero, limit(remaining - stable(remaining + above), min(vec4<f32>(params.max_speed), remaining)),
+                  wet & (remaining > zero) & clear(bits, SOLID_ABOVE));
+    return f;
+}
+
+// One row of texels' masses: the texel, and its left and right neighbours'.
+struct Row {
+    m: vec4<f32>,
+    l: vec4<f32>,
+    r: vec4<f32>,
+}
+
+fn load_row(q: vec2<i32>, size: vec2<i32>) -> Row {
+    return Row(mass_texel(q, size), mass_texel(q + LEFT, size), mass_texel(q + RIGHT, size));
+}
+
+// The outflows of a row of four cells, given the rows above and below.
+fn row_outflows(row: Row, above: vec4<f32>, below: vec4<f32>, bits: vec4<u32>) -> Flows {
+    return outflows(row.m, vec4<f32>(row.l.w, row.m.xyz), vec4<f32>(row.m.yzw, row.r.x), below, above, bits);
+}
+
+// Bit `bit` of `bits` moved to bit `to` (both single bits).
+fn moved(bits: u32, bit: u32, to: u32) -> u32 {
+    return select(0u, to, (bits & bit) != 0u);
+}
+
+// The flows across the texel's edges: (the right flow of the last cell of the texel to the left,
+// the left flow of the first cell of the texel to the right). Lane 0 of one evaluation of the
+// rule is the former, lane 1 the latter; `row` and `under` are this row and the one below it,
+// `bits` this texel's.
+fn edge_flows(row: Row, under: Row, bits: vec4<u32>) -> vec2<f32> {
+    // The left cell sees this texel's lane 0 to its right; its own bits come from lane 0's.
+    let left_bits = moved(bits.x, SOLID_LEFT, SOLID_SELF) | moved(bits.x, SOLID_BELOW_LEFT, SOLID_BELOW)
+        | moved(bits.x, SOLID_LEFT_LEFT, SOLID_LEFT) | moved(bits.x, SOLID_SELF, SOLID_RIGHT);
+    // The right cell sees lane 3 to its left; its right flow is not used.
+    let right_bits = moved(bits.w, SOLID_RIGHT, SOLID_SELF) | moved(bits.w, SOLID_BELOW_RIGHT, SOLID_BELOW)
+        | moved(bits.w, SOLID_SELF, SOLID_LEFT) | SOLID_RIGHT;
+    let side = outflows(vec4<f32>(row.l.w, row.r.x, 0.0, 0.0), vec4<f32>(row.l.z, row.m.w, 0.0, 0.0),
+                        vec4<f32>(row.m.x, row.r.y, 0.0, 0.0), vec4<f32>(under.l.w, under.r.x, 0.0, 0.0),
+                        vec4<f32>(0.0), vec4<u32>(left_bits, right_bits, SOLID_SELF, SOLID_SELF));
+    return vec2<f32>(side.right.x, side.left.y);
+}
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = vec2<i32>(textureDimensions(mass_in));
+    let x = i32(id.x);
+    let y0 = i32(id.y) * STRIP;
+    if x >= size.x || y0 >= size.y {
+        return;
+    }
+    let last = min(y0 + STRIP, size.y);
+    let zero = vec4<f32>(0.0);
+    let column = 4 * x + vec4<i32>(0, 1, 2, 3);
+    let padding = column >= vec4<i32>(i32(params.width));
+
+    // Rolling window: `above` (row y - 1, its mass only), `row` (y), `under` (y + 1).
+    var above = mass_texel(vec2<i32>(x, y0 - 1), size);
+    var row = load_row(vec2<i32>(x, y0), size);
+    var under = load_row(vec2<i32>(x, y0 + 1), size);
+    var bits = bits_texel(vec2<i32>(x, y0), size);
+    // What the row above sends down (0 above the grid, whose cells hold no mass); its other
+    // flows are not used, so its own neighbours are not read.
+    let above_bits = select(vec4<u32>(0u), cell_bits(textureLoad(solid, vec2<i32>(x, max(y0 - 1, 0))).r), y0 > 0);
+    var from_above = outflows(above, zero, zero, row.m, zero, above_bits).down;
+    var own = row_outflows(row, above, under.m, bits);
+    for (var y = y0; y < last; y++) {
+        let next = load_row(vec2<i32>(x, y + 2), size);
+        let under_bits = bits_texel(vec2<i32>(x, y + 1), size);
+        let below = row_outflows(under, row.m, next.m, under_bits);
+        let edges = edge_flows(row, under, bits);
+        let from_left = vec4<f32>(edges.x, own.right.xyz);
+        let from_right = vec4<f32>(own.left.yzw, edges.y);
+        // The push loop's own order of updates to a cell (row-major from the top left): the cell
+        // above pushes down into it and the cell to the left pushes right before the cell itself
+        // is processed; it then gives its outflows one by one, in the order it takes them from
+        // `remaining_mass`; the cells to the right and below push after. Keeping that order
+        // makes the result the CPU's to the bit, and >= 0: each outflow is at most what remains,
+        // and rounding is monotonic, so no partial sum can round below the CPU's remaining mass.
+        var m = row.m;
+        m += from_above;
+        m += from_left;
+        m = m - own.down - own.left - own.right - own.up;
+        m += from_right;
+        m += below.up;
+        textureStore(mass_out, vec2<i32>(x, y), select(m, zero, padding));
+
+        from_above = own.down;
+        own = below;
+        above = row.m;
+        row = under;
+        bits = under_bits;
+        under = next;
+    }
+}
