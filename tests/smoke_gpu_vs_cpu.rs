@@ -98,8 +98,8 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// Staggered parameter sets: the defaults (MacCormack, warm start, Jacobi x 50); the moved
 /// values, semi-Lagrangian from a cold start, with viscosity and a moving lid; multigrid (3
 /// V-cycles: a tolerance no solve reaches, so both run the most) with the cavity's viscosity;
-/// 12 Jacobi iterations (the GPU's pairs-per-dispatch path without single ones; 50 uses 24
-/// pairs and 2 singles, 7 the odd count's copy).
+/// 12 Jacobi iterations (the GPU runs two a dispatch, `jacobi_pair.wgsl`: 12 is 6 such
+/// dispatches, 50 is 25, and the moved values' 7 add one single iteration).
 fn staggered_sets() -> [SmokeParams; 4] {
     let d = SmokeParams::default();
     [

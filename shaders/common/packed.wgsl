@@ -18,3 +18,9 @@ fn cell_bits(packed: u32) -> vec4<u32> {
 fn open_through(bits: vec4<u32>, bit: u32) -> vec4<bool> {
     return (bits & vec4<u32>(bit)) == vec4<u32>(0u);
 }
+
+// Bit `bit` of `bits` moved to bit `to` (both single bits): a neighbour's wall bits from the
+// bits of the cell beside it (a packed texel's edge cells carry their outer neighbours').
+fn moved(bits: u32, bit: u32, to: u32) -> u32 {
+    return select(0u, to, (bits & bit) != 0u);
+}

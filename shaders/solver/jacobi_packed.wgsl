@@ -1,6 +1,6 @@
 // One Jacobi iteration of the Poisson problem, four cells an invocation in the packed layout of
-// packed.wgsl: p' = (up + left + right + down - b) / 4, a wall or the grid's edge reading the
-// cell's own p (pure Neumann, Rideout's Jacobi); 0 in walls. The smoke step's iteration (GPU Gems
+// packed.wgsl: `iterate` (jacobi_iterate.wgsl), p' = (up + left + right + down - b) / 4, a wall
+// or the grid's edge reading the cell's own p (pure Neumann, Rideout's Jacobi); 0 in walls. The smoke step's iteration (GPU Gems
 // 38.2-38.3, alpha = -h^2) is this one with b = -alpha div (pack.wgsl).
 // CPU mirror: `jacobi` in src/solver/mod.rs.
 
@@ -24,10 +24,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let rt = textureLoad(pressure, vec2<i32>(min(q.x + 1, size.x - 1), q.y));
     let ut = textureLoad(pressure, vec2<i32>(q.x, max(q.y - 1, 0)));
     let dt = textureLoad(pressure, vec2<i32>(q.x, min(q.y + 1, size.y - 1)));
-    let up = select(c, ut, open_through(bits, 2u));
-    let left = select(c, vec4<f32>(lt.w, c.xyz), open_through(bits, 4u));
-    let right = select(c, vec4<f32>(c.yzw, rt.x), open_through(bits, 8u));
-    let down = select(c, dt, open_through(bits, 16u));
-    let value = (up + left + right + down - textureLoad(rhs, q)) * 0.25;
-    textureStore(pressure_out, q, select(value, vec4<f32>(0.0), (bits & vec4<u32>(PACKED_WALL)) != vec4<u32>(0u)));
+    let value = iterate(c, ut, vec4<f32>(lt.w, c.xyz), vec4<f32>(c.yzw, rt.x), dt, textureLoad(rhs, q), bits);
+    textureStore(pressure_out, q, value);
 }

@@ -117,11 +117,6 @@ fn row_outflows(row: Row, above: vec4<f32>, below: vec4<f32>, bits: vec4<u32>) -
     return outflows(row.m, vec4<f32>(row.l.w, row.m.xyz), vec4<f32>(row.m.yzw, row.r.x), below, above, bits);
 }
 
-// Bit `bit` of `bits` moved to bit `to` (both single bits).
-fn moved(bits: u32, bit: u32, to: u32) -> u32 {
-    return select(0u, to, (bits & bit) != 0u);
-}
-
 // The flows across the texel's edges: (the right flow of the last cell of the texel to the left,
 // the left flow of the first cell of the texel to the right). Lane 0 of one evaluation of the
 // rule is the former, lane 1 the latter; `row` and `under` are this row and the one below it,

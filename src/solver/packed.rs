@@ -12,20 +12,42 @@
 //! than its iterations. The iteration is [`super::jacobi`]'s, which is its CPU mirror;
 //! [`gpu::packed`] mirrors the other two passes.
 
-use crate::gpu::packed::{pack_bits, packed_size};
+use crate::gpu::packed::{CELLS_PER_TEXEL, pack_bits, packed_size};
 use crate::gpu::{self, Kernel};
 use crate::grid::Grid;
 use crate::shaders;
 use wgpu::BindingResource::TextureView as View;
 
 /// The walls of `solid` `(H, W)` (non-zero = wall) in the packed layout: each cell's
-/// [`gpu::wall_bits`] in byte `column % 4` of its texel, padding cells walls.
+/// [`gpu::wall_bits`] in byte `column % 4` of its texel, padding cells walls; and for the two
+/// iterations a dispatch of `jacobi_pair.wgsl` runs, the wall bits of the cells around the two
+/// just beyond the texel's edges (1 = a wall or beyond the grid): a texel's first cell has its
+/// up-left, down-left and left-left cells' in bits 5, 6, 7, its last cell (unless padding) its
+/// up-right, down-right and right-right cells'.
 pub fn packed_walls(solid: &Grid<u8>) -> Vec<u32> {
-    pack_bits(&gpu::wall_bits(solid), solid.width(), PADDING)
+    let mut texels = pack_bits(&gpu::wall_bits(solid), solid.width(), PADDING);
+    let (h, w) = solid.shape();
+    let pw = w.div_ceil(CELLS_PER_TEXEL);
+    let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0) as u32;
+    for r in 0..h {
+        for x in 0..pw {
+            let (row, first, last) = (r as isize, (CELLS_PER_TEXEL * x) as isize, (CELLS_PER_TEXEL * x + 3) as isize);
+            let left = wall(row - 1, first - 1) << 5 | wall(row + 1, first - 1) << 6 | wall(row, first - 2) << 7;
+            texels[r * pw + x] |= left;
+            if (last as usize) < w {
+                let right = wall(row - 1, last + 1) << 5 | wall(row + 1, last + 1) << 6 | wall(row, last + 2) << 7;
+                texels[r * pw + x] |= right << 24;
+            }
+        }
+    }
+    texels
 }
 
 /// The wall bits of a padding cell past the grid's last column: a wall.
 const PADDING: u32 = 1;
+
+/// Texel rows one invocation of `jacobi_pair.wgsl` walks down (its `STRIP`).
+const PAIR_STRIP: u32 = 8;
 
 /// Packed Jacobi iterations over one grid: the packed textures, the three kernels and their bind
 /// groups for a set of pressure textures (e.g. both of a ping-pong pair) and one right-hand side.
@@ -34,11 +56,13 @@ pub struct PackedJacobi {
     packed: (u32, u32),
     scale: wgpu::Buffer,
     walls: wgpu::Texture,
-    kernels: [Kernel; 3], // pack, iteration, unpack
+    kernels: [Kernel; 4], // pack, iteration, two iterations, unpack
     /// `[pressure]`: pack pressure texture `pressure` and the right-hand side into packed 0.
     pack_groups: Vec<wgpu::BindGroup>,
-    /// `[from]`: packed `from` to packed `1 - from`.
+    /// `[from]`: packed `from` to packed `1 - from`, by one iteration.
     iteration_groups: [wgpu::BindGroup; 2],
+    /// `[from]`: packed `from` to packed `1 - from`, by two iterations.
+    pair_groups: [wgpu::BindGroup; 2],
     /// `[pressure][from]`: packed `from` into pressure texture `pressure`.
     unpack_groups: Vec<[wgpu::BindGroup; 2]>,
 }
@@ -73,19 +97,22 @@ impl PackedJacobi {
         let kernels = [
             Kernel::new(device, "solver/pack", shaders::SOLVER_PACK),
             Kernel::new(device, "solver/jacobi_packed", shaders::SOLVER_JACOBI_PACKED),
+            Kernel::new(device, "solver/jacobi_pair", shaders::SOLVER_JACOBI_PAIR),
             Kernel::new(device, "common/unpack", shaders::UNPACK),
         ];
         let pack_groups = pressures
             .iter()
             .map(|p| kernels[0].bind_group(device, &[scale.as_entire_binding(), View(p), View(rhs), View(p0), View(b)]))
             .collect();
-        let iteration_groups = [(p0, p1), (p1, p0)]
-            .map(|(from, to)| kernels[1].bind_group(device, &[View(from), View(b), View(&walls_view), View(to)]));
+        let [iteration_groups, pair_groups] = [&kernels[1], &kernels[2]].map(|kernel| {
+            [(p0, p1), (p1, p0)]
+                .map(|(from, to)| kernel.bind_group(device, &[View(from), View(b), View(&walls_view), View(to)]))
+        });
         let unpack_groups = pressures
             .iter()
-            .map(|p| [p0, p1].map(|from| kernels[2].bind_group(device, &[View(from), View(p)])))
+            .map(|p| [p0, p1].map(|from| kernels[3].bind_group(device, &[View(from), View(p)])))
             .collect();
-        Self { size, packed, scale, walls, kernels, pack_groups, iteration_groups, unpack_groups }
+        Self { size, packed, scale, walls, kernels, pack_groups, iteration_groups, pair_groups, unpack_groups }
     }
 
     /// Sets the walls from `solid` `(H, W)`, the grid's shape (non-zero = wall).
@@ -104,18 +131,26 @@ impl PackedJacobi {
     }
 
     /// Records `iterations` Jacobi iterations of pressure texture `pressure` (an index into the
-    /// `pressures` given to [`PackedJacobi::new`]) into `pass`: pack, iterate, unpack into the
-    /// same texture. Nothing for 0 iterations.
+    /// `pressures` given to [`PackedJacobi::new`]) into `pass`: pack, iterate (two iterations a
+    /// dispatch, `jacobi_pair.wgsl`, and one `jacobi_packed.wgsl` dispatch for an odd count),
+    /// unpack into the same texture. Nothing for 0 iterations.
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, pressure: usize, iterations: u32) {
         if iterations == 0 {
             return;
         }
         let (w, h) = self.packed;
-        self.kernels[0].dispatch(pass, &self.pack_groups[pressure], w, h);
-        for i in 0..iterations {
-            self.kernels[1].dispatch(pass, &self.iteration_groups[i as usize % 2], w, h);
+        let [pack, single, pair, unpack] = &self.kernels;
+        pack.dispatch(pass, &self.pack_groups[pressure], w, h);
+        let mut from = 0;
+        for _ in 0..iterations / 2 {
+            pair.dispatch(pass, &self.pair_groups[from], w, h.div_ceil(PAIR_STRIP));
+            from = 1 - from;
         }
-        self.kernels[2].dispatch(pass, &self.unpack_groups[pressure][iterations as usize % 2], w, h);
+        if iterations % 2 == 1 {
+            single.dispatch(pass, &self.iteration_groups[from], w, h);
+            from = 1 - from;
+        }
+        unpack.dispatch(pass, &self.unpack_groups[pressure][from], w, h);
     }
 }
 
@@ -131,11 +166,37 @@ mod tests {
         let texels = packed_walls(&solid);
         assert_eq!(texels.len(), 2);
         for (c, &b) in bits.iter().take(4).enumerate() {
-            assert_eq!((texels[0] >> (8 * c)) & 0xff, b, "cell {c}");
+            assert_eq!((texels[0] >> (8 * c)) & 0x1f, b, "cell {c}");
         }
-        assert_eq!(texels[1] & 0xff, bits[4]);
+        assert_eq!(texels[1] & 0x1f, bits[4]);
         assert_eq!(texels[1] >> 8, PADDING | PADDING << 8 | PADDING << 16);
         // Cell 0: walls up, left (the edge) and down (the edges), right (column 1's wall).
         assert_eq!(bits[0], 0b11110);
+    }
+
+    #[test]
+    fn edge_cells_carry_the_walls_around_the_cells_beyond_the_texel() {
+        // 3 rows, 6 columns (texel 1 holds columns 4, 5 and two padding cells), walls at
+        // (row 0, column 4) and (row 2, column 2). Row 1, bits 5-7 (a wall or beyond the grid):
+        let solid = Grid::from_fn(6, 3, |r, c| ((r, c) == (0, 4) || (r, c) == (2, 2)) as u8);
+        let texels = packed_walls(&solid);
+        let extra = |texel: u32, lane: u32| (texel >> (8 * lane + 5)) & 0b111;
+        let row1 = &texels[2..4];
+        // Column 0: its up-left, down-left and left-left cells are all beyond the grid.
+        assert_eq!(extra(row1[0], 0), 0b111);
+        // Column 3: up-right (0, 4) is a wall, down-right (2, 4) and right-right (1, 5) open.
+        assert_eq!(extra(row1[0], 3), 0b001);
+        // Column 4: up-left (0, 3), down-left (2, 3), left-left (1, 2) are open.
+        assert_eq!(extra(row1[1], 0), 0b000);
+        // A padding cell carries no more than its own wall bit.
+        assert_eq!(row1[1] >> 24, PADDING);
+        // Row 0, column 3: up-right is beyond the grid, down-right (1, 4) open, right-right (0, 5) open.
+        assert_eq!(extra(texels[0], 3), 0b001);
+        // Row 0, column 4: down-left (1, 3) open, left-left (0, 2) open, up-left beyond.
+        assert_eq!(extra(texels[1], 0), 0b001);
+        // Row 2, column 3: up-right (1, 4) open, down-right beyond the grid, right-right (2, 5) open.
+        assert_eq!(extra(texels[4], 3), 0b010);
+        // Row 2, column 4: left-left (2, 2) is a wall, up-left (1, 3) open, down-left beyond.
+        assert_eq!(extra(texels[5], 0), 0b110);
     }
 }
