@@ -143,7 +143,7 @@ impl PackedJacobi {
         pack.dispatch(pass, &self.pack_groups[pressure], w, h);
         let mut from = 0;
         for _ in 0..iterations / 2 {
-            pair.dispatch(pass, &self.pair_groups[from], w, h.div_ceil(PAIR_STRIP));
+            pair.dispatch(pass, &self.pair_groups[from], w.div_ceil(2), h.div_ceil(PAIR_STRIP));
             from = 1 - from;
         }
         if iterations % 2 == 1 {
