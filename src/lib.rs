@@ -53,6 +53,10 @@ pub mod solver;
 pub mod viewer;
 pub mod water;
 
+/// The wgpu eddy is built on (version 30): an application makes its device with this one and
+/// need not match the version in its own `Cargo.toml`.
+pub use wgpu;
+
 pub use error::{Error, ParamError};
 pub use grid::Grid;
 pub use model::{AnyModel, ModelKind};

@@ -555,6 +555,18 @@ impl GasState {
 
 /// A disc-shaped edit of the gas (the viewer's tools): inside, an open cell gets
 /// `density * scale + add` and `momentum * scale + add * (velocity + radial * offset / radius)`.
+///
+/// ```
+/// use eddy::gas::{AMBIENT_DENSITY, CpuGas, GasBrush, GasParams, GasState};
+/// use eddy::scene::Scene;
+/// # fn main() -> Result<(), eddy::Error> {
+/// let mut sim = CpuGas::new(GasState::from_scene(&Scene::empty(32, 32)?), GasParams::default())?;
+/// sim.brush(&GasBrush { center: (16.0, 16.0), ..GasBrush::default() }); // the viewer's click
+/// assert!(sim.state().density[(16, 16)] > AMBIENT_DENSITY);
+/// sim.brush(&GasBrush::calm((16.0, 16.0), 8.0)); // the viewer's erase
+/// assert_eq!(sim.state().density[(16, 16)], AMBIENT_DENSITY);
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GasBrush {
     /// Centre `(col, row)` in cells.
@@ -569,6 +581,41 @@ pub struct GasBrush {
     pub velocity: (f32, f32),
     /// Outward speed at the rim (an explosion), cells/step.
     pub radial: f32,
+}
+
+impl GasBrush {
+    /// Density the viewer's push adds per stamp along a drag, and the speed it gives it
+    /// (cells/step).
+    pub const PUSH: (f32, f32) = (0.3, 0.3);
+    /// Density the viewer's blast (a click) adds, and the outward speed at its rim (cells/step).
+    pub const BLAST: (f32, f32) = (2.0, 0.3);
+
+    /// The viewer's push (a drag of the left button): [`GasBrush::PUSH`]'s density added in the
+    /// disc of `radius` cells around `center` (`(col, row)`, cells), moving along `direction`
+    /// (a unit vector, `(x, y)` with y down).
+    pub fn push(center: (f32, f32), radius: f32, direction: (f32, f32)) -> Self {
+        let velocity = (direction.0 * Self::PUSH.1, direction.1 * Self::PUSH.1);
+        Self { center, radius, scale: 1.0, add: Self::PUSH.0, velocity, radial: 0.0 }
+    }
+
+    /// The viewer's blast (a click without a drag): [`GasBrush::BLAST`]'s density added and blown
+    /// outwards.
+    pub fn blast(center: (f32, f32), radius: f32) -> Self {
+        Self { center, radius, scale: 1.0, add: Self::BLAST.0, velocity: (0.0, 0.0), radial: Self::BLAST.1 }
+    }
+
+    /// The viewer's erase (Shift): the disc back to gas at rest at [`AMBIENT_DENSITY`].
+    pub fn calm(center: (f32, f32), radius: f32) -> Self {
+        Self { center, radius, scale: 0.0, add: AMBIENT_DENSITY, velocity: (0.0, 0.0), radial: 0.0 }
+    }
+}
+
+/// The viewer's blast at the top-left corner, with its brush on a 256-cell grid
+/// ([`crate::model::tools::DEFAULT_RADIUS`]): set `center` (and `radius`) and apply.
+impl Default for GasBrush {
+    fn default() -> Self {
+        Self::blast((0.0, 0.0), crate::model::tools::DEFAULT_RADIUS)
+    }
 }
 
 /// The gas model on the CPU: [`cpu::step`] per step.

@@ -9,21 +9,12 @@ use super::{ModelKind, ParamInfo};
 use crate::Simulation;
 use crate::colour::{ColourMap, Legend};
 use crate::error::{Error, ParamError};
-use crate::gas::{AMBIENT_DENSITY, GasBrush, GpuGas};
+use crate::gas::{GasBrush, GpuGas};
 use crate::gpu::{self, Checkpoint, GpuError, StepTimer};
 use crate::grid::Grid;
 use crate::render::{Area, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
 use crate::smoke::{GpuSmoke, Impulse};
 use crate::water::{Brush, GpuWater};
-
-/// Water added per cell per brush stamp when pouring (full-cell units).
-const POUR: f32 = 0.5;
-/// Gas: density added per stamp along a drag, and the speed it is given (cells/step).
-const PUSH: (f32, f32) = (0.3, 0.3);
-/// Gas: density added by a click, and the outward speed at its rim (cells/step).
-const BLAST: (f32, f32) = (2.0, 0.3);
-/// Smoke: speed given along a drag, cells per time unit.
-const DRAG_SPEED: f32 = 10.0;
 
 /// A model on the GPU.
 enum Sim {
@@ -549,13 +540,13 @@ impl AnyModel {
                 }
                 if s.erase {
                     for &center in &stamps {
-                        w.brush(&Brush { center, radius, scale: 0.0, add: 0.0 });
+                        w.brush(&Brush::erase(center, radius));
                     }
                 } else if fluid {
                     // A stream along the drag: every stamp but the move's start, poured by the
                     // last call (a pointer that did not move pours once, at its place).
                     for &center in &stamps[1..] {
-                        w.brush(&Brush { center, radius, scale: 1.0, add: POUR });
+                        w.brush(&Brush::pour(center, radius));
                     }
                 }
             }
@@ -567,23 +558,10 @@ impl AnyModel {
                 let dir = s.direction();
                 for &center in &stamps {
                     let splat = if s.erase {
-                        // Clear air: temperature back to ambient, no smoke, no added velocity.
-                        Impulse {
-                            temperature: p.ambient_temperature,
-                            density: 0.0,
-                            velocity: (0.0, 0.0),
-                            dye: [0.0; 3],
-                            ..splat(center, radius)
-                        }
+                        Impulse::clear(center, radius, &p)
                     } else if fluid {
                         self.hue = (self.hue + HUE_PER_SPLAT) % 360.0;
-                        Impulse {
-                            temperature: p.impulse_temperature,
-                            density: p.impulse_density,
-                            velocity: (dir.0 * DRAG_SPEED, dir.1 * DRAG_SPEED),
-                            dye: crate::smoke::hue_colour(self.hue),
-                            ..splat(center, radius)
-                        }
+                        Impulse::splat(center, radius, &p, dir, self.hue)
                     } else {
                         continue;
                     };
@@ -597,18 +575,9 @@ impl AnyModel {
                 let dir = s.direction();
                 for &center in &stamps {
                     if s.erase {
-                        let calm = GasBrush {
-                            center,
-                            radius,
-                            scale: 0.0,
-                            add: AMBIENT_DENSITY,
-                            velocity: (0.0, 0.0),
-                            radial: 0.0,
-                        };
-                        g.brush(&calm);
+                        g.brush(&GasBrush::calm(center, radius));
                     } else if fluid && s.moved() {
-                        let velocity = (dir.0 * PUSH.1, dir.1 * PUSH.1);
-                        g.brush(&GasBrush { center, radius, scale: 1.0, add: PUSH.0, velocity, radial: 0.0 });
+                        g.brush(&GasBrush::push(center, radius, dir));
                     }
                 }
             }
@@ -621,7 +590,7 @@ impl AnyModel {
     pub fn click(&mut self, at: (f32, f32)) {
         let radius = self.brush_radius();
         if let Sim::Gas(g) = &mut self.sim {
-            g.brush(&GasBrush { center: at, radius, scale: 1.0, add: BLAST.0, velocity: (0.0, 0.0), radial: BLAST.1 });
+            g.brush(&GasBrush::blast(at, radius));
         }
     }
 }
@@ -652,9 +621,3 @@ pub fn cpu_reference(state: AnyState, params: ModelParams) -> Result<CpuSteps, E
 /// Degrees the dye's hue turns from one smoke splat to the next (a drag of ~120 splats goes
 /// round the colour wheel once).
 const HUE_PER_SPLAT: f32 = 3.0;
-
-/// A smoke splat at `center` of `radius` (temperature, density, velocity and dye to be filled
-/// in).
-fn splat(center: (f32, f32), radius: f32) -> Impulse {
-    Impulse { center, radius, temperature: 0.0, density: 0.0, velocity: (0.0, 0.0), sources: false, dye: [0.0; 3] }
-}

@@ -440,6 +440,21 @@ impl SmokeState {
 /// otherwise the disc of `radius` around `center` with Rideout's soft edge
 /// `a = min((radius - d) / 2, 1)`, `d` the distance of the cell centre (a splat: the viewer's
 /// drags).
+///
+/// ```
+/// use eddy::scene::Scene;
+/// use eddy::smoke::{CpuSmoke, Impulse, SmokeParams, SmokeState};
+/// # fn main() -> Result<(), eddy::Error> {
+/// let params = SmokeParams::default();
+/// let state = SmokeState::from_scene(&Scene::empty(64, 64)?, params.ambient_temperature);
+/// let mut sim = CpuSmoke::new(state, params)?;
+/// sim.splat(&Impulse { center: (32.0, 32.0), ..Impulse::default() }); // the viewer's splat
+/// assert!(sim.state().density[(32, 32)] > 0.0);
+/// assert_eq!(sim.state().density[(32, 60)], 0.0); // 28 cells off: outside the disc
+/// sim.splat(&Impulse::clear((32.0, 32.0), 20.0, &params)); // the viewer's erase
+/// assert_eq!(sim.state().density[(32, 32)], 0.0);
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impulse {
     /// Disc centre `(col, row)` in cells (cell `(r, c)`'s centre is `(c + 0.5, r + 0.5)`).
@@ -459,6 +474,39 @@ pub struct Impulse {
 }
 
 impl Impulse {
+    /// Speed the viewer's splats give along a drag, cells per time unit.
+    pub const DRAG_SPEED: f32 = 10.0;
+
+    /// The viewer's splat (a drag of the left button): the disc of `radius` cells around
+    /// `center` (`(col, row)`, cells) moves towards `params`' impulse temperature and density
+    /// and dye of `hue` degrees ([`hue_colour`]), and gains [`Impulse::DRAG_SPEED`] along
+    /// `direction` (a unit vector, `(x, y)` with y down; `(0, 0)` for none).
+    pub fn splat(center: (f32, f32), radius: f32, params: &SmokeParams, direction: (f32, f32), hue: f32) -> Self {
+        Self {
+            center,
+            radius,
+            temperature: params.impulse_temperature,
+            density: params.impulse_density,
+            velocity: (direction.0 * Self::DRAG_SPEED, direction.1 * Self::DRAG_SPEED),
+            sources: false,
+            dye: hue_colour(hue),
+        }
+    }
+
+    /// The viewer's erase (Shift): clear air in the disc, temperature back to `params`' ambient,
+    /// no smoke, no dye, no added velocity.
+    pub fn clear(center: (f32, f32), radius: f32, params: &SmokeParams) -> Self {
+        Self {
+            center,
+            radius,
+            temperature: params.ambient_temperature,
+            density: 0.0,
+            velocity: (0.0, 0.0),
+            sources: false,
+            dye: [0.0; 3],
+        }
+    }
+
     /// The per-step impulse of the scene's sources with `params`' temperature and density.
     pub fn sources(params: &SmokeParams) -> Self {
         Self {
@@ -470,6 +518,16 @@ impl Impulse {
             sources: true,
             dye: hue_colour(params.dye_hue),
         }
+    }
+}
+
+/// The viewer's splat with the default parameters and their dye hue, still, at the top-left
+/// corner, with the viewer's splat radius on a 256-cell grid (half the default splat radius,
+/// `W / 16`: 16 cells): set `center` (and the rest) and apply.
+impl Default for Impulse {
+    fn default() -> Self {
+        let params = SmokeParams::default();
+        Self::splat((0.0, 0.0), 16.0, &params, (0.0, 0.0), params.dye_hue)
     }
 }
 

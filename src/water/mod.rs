@@ -350,7 +350,20 @@ impl WaterState {
     }
 }
 
-/// A disc-shaped edit of the mass field (the viewer's pour and erase tools).
+/// A disc-shaped edit of the mass field (the viewer's pour and erase tools): inside the disc,
+/// a non-solid cell becomes `max(mass * scale + add, 0)`.
+///
+/// ```
+/// use eddy::water::{Brush, CpuWater, WaterParams, WaterState};
+/// # fn main() -> Result<(), eddy::Error> {
+/// let mut sim = CpuWater::new(WaterState::empty(32, 32), WaterParams::default())?;
+/// sim.brush(&Brush { center: (16.0, 16.0), ..Brush::default() }); // the viewer's pour
+/// assert_eq!(sim.state().mass[(16, 16)], Brush::POUR);
+/// assert_eq!(sim.state().mass[(16, 28)], 0.0); // 12 cells off: outside the disc
+/// sim.brush(&Brush::erase((16.0, 16.0), 8.0));
+/// assert!(sim.state().mass.as_slice().iter().all(|&m| m == 0.0));
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Brush {
     /// Centre `(col, row)` in cells; cell `(r, c)` has its centre at `(c + 0.5, r + 0.5)`.
@@ -361,6 +374,30 @@ pub struct Brush {
     pub scale: f32,
     /// Mass added to each cell inside (full-cell units).
     pub add: f32,
+}
+
+impl Brush {
+    /// Mass the viewer's pour adds to each open cell of the disc per stamp, full-cell units.
+    pub const POUR: f32 = 0.5;
+
+    /// The viewer's pour (left button): [`Brush::POUR`] added to every open cell of the disc of
+    /// `radius` cells around `center` (`(col, row)`, cells), what is there kept.
+    pub fn pour(center: (f32, f32), radius: f32) -> Self {
+        Self { center, radius, scale: 1.0, add: Self::POUR }
+    }
+
+    /// The viewer's erase (Shift): every cell of the disc emptied.
+    pub fn erase(center: (f32, f32), radius: f32) -> Self {
+        Self { center, radius, scale: 0.0, add: 0.0 }
+    }
+}
+
+/// The viewer's pour at the top-left corner, with its brush on a 256-cell grid
+/// ([`crate::model::tools::DEFAULT_RADIUS`]): set `center` (and `radius`) and apply.
+impl Default for Brush {
+    fn default() -> Self {
+        Self::pour((0.0, 0.0), crate::model::tools::DEFAULT_RADIUS)
+    }
 }
 
 /// The water model on the CPU: [`cpu::simulate_compression`] per step.
