@@ -31,6 +31,27 @@ fn grid_over_the_texture_limit_is_rejected_before_allocating() {
     }
 }
 
+/// On the staggered grid the faces are one texel more a side than the cells (`W + 1` columns of
+/// horizontal velocity; Harlow & Welch 1965), so the largest grid is one less than the device's
+/// texture limit: asking for the limit itself is refused with the grid asked for, the side that
+/// would fit, and the device (not the adapter) named.
+#[test]
+fn staggered_smoke_at_the_texture_limit_names_the_grid_asked_for() {
+    use eddy::smoke::{GpuSmoke, SmokeParams};
+    let gpu = common::gpu();
+    let max = gpu.device.limits().max_texture_dimension_2d as usize;
+    let state = common::random_smoke_staggered(max, 1, 7, 0.0);
+    match GpuSmoke::new(&gpu.device, &gpu.queue, &state, SmokeParams::default()) {
+        Err(e @ eddy::Error::Gpu(GpuError::GridTooLarge { width, height, max: fits })) => {
+            assert_eq!((width, height, fits as usize), (max, 1, max - 1), "{e}");
+            let text = e.to_string();
+            assert!(text.contains(&format!("grid {max}x1 ")) && text.contains("this device"), "{text}");
+        }
+        Err(e) => panic!("expected GridTooLarge, got {e}"),
+        Ok(_) => panic!("a {max}x1 staggered grid needs {}x2 faces, over the {max} limit", max + 1),
+    }
+}
+
 #[cfg(feature = "cli")]
 #[test]
 fn unknown_adapter_name_is_a_clear_error() {

@@ -35,17 +35,19 @@ pub enum GpuError {
         /// What wgpu said.
         reason: String,
     },
-    /// A grid side is 0 or larger than the adapter's 2D texture limit.
+    /// A grid side is 0 or larger than the device allows: its `max_texture_dimension_2d`, less
+    /// what the model's largest texture adds to the grid (one face more a side on smoke's
+    /// staggered grid).
     #[error(
-        "grid {width}x{height} is not usable on this adapter: each side must be 1..={max} cells \
-         (its max_texture_dimension_2d)"
+        "grid {width}x{height} is not usable on this device: each side must be 1..={max} cells \
+         (from its max_texture_dimension_2d)"
     )]
     GridTooLarge {
         /// Requested columns (cells).
         width: usize,
         /// Requested rows (cells).
         height: usize,
-        /// The adapter's `max_texture_dimension_2d`.
+        /// The largest side this model takes on the device, cells.
         max: u32,
     },
     /// The model would not fit in memory at this size (estimated before allocating; see

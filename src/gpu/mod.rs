@@ -295,7 +295,17 @@ pub fn adapter_label(info: &wgpu::AdapterInfo) -> String {
 /// # Errors
 /// [`GpuError::GridTooLarge`] when a side is 0 or larger than `max_texture_dimension_2d`.
 pub fn check_grid_size(device: &wgpu::Device, width: usize, height: usize) -> Result<(), GpuError> {
-    let max = device.limits().max_texture_dimension_2d;
+    check_grid_size_with(device, width, height, 0)
+}
+
+/// [`check_grid_size`] for a model whose largest textures are `extra` texels a side larger
+/// than its grid (smoke's staggered faces: 1): the error names the grid asked for and the
+/// largest side the model takes, `max_texture_dimension_2d - extra`.
+///
+/// # Errors
+/// [`GpuError::GridTooLarge`] when a side is 0 or larger than that.
+pub fn check_grid_size_with(device: &wgpu::Device, width: usize, height: usize, extra: u32) -> Result<(), GpuError> {
+    let max = device.limits().max_texture_dimension_2d.saturating_sub(extra);
     if width == 0 || height == 0 || width > max as usize || height > max as usize {
         return Err(GpuError::GridTooLarge { width, height, max });
     }

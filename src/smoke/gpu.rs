@@ -156,8 +156,9 @@ impl GpuSmoke {
     ///
     /// # Errors
     /// [`Error::Param`] for invalid `params`; [`GpuError::GridTooLarge`] when a side is 0 or
-    /// above the device's `max_texture_dimension_2d` (one more than the grid, on the staggered
-    /// grid); [`GpuError::Validation`] / `OutOfMemory` if the device rejects a resource.
+    /// above the device's `max_texture_dimension_2d`, less one on the staggered grid (its faces
+    /// are one more a side than its cells); [`GpuError::Validation`] / `OutOfMemory` if the
+    /// device rejects a resource.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -167,10 +168,8 @@ impl GpuSmoke {
         params.validate()?;
         let state = state.clone().on_layout(params.grid);
         let (h, w) = state.shape();
-        gpu::check_grid_size(device, w, h)?;
-        if params.grid == GridLayout::Staggered {
-            gpu::check_grid_size(device, w + 1, h + 1)?;
-        }
+        // The staggered grid's faces are one texel more a side than its cells.
+        gpu::check_grid_size_with(device, w, h, (params.grid == GridLayout::Staggered) as u32)?;
         let size = (w as u32, h as u32);
         let solver = match params.grid {
             GridLayout::Staggered => Some(GpuMultigrid::new(device, queue, &state.solid, Default::default())?),
