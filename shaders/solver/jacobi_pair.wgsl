@@ -100,9 +100,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     // the grid there, so its value is never read.
     let has_b = x + 1 < size.x;
 
-    // The first iteration's window: pressure rows y - 1, y, y + 1; the right-hand side and
-    // walls of row y.
-    var p_above = row_of(pressure, x, y0 - 1, size);
+    // The first iteration's window: pressure rows y and y + 1 (and y0 - 1 and y0 - 2 to start),
+    // the right-hand side and walls of row y.
+    let p_above = row_of(pressure, x, y0 - 1, size);
     var p_row = row_of(pressure, x, y0, size);
     var p_below = row_of(pressure, x, y0 + 1, size);
     var b_row = row_of(rhs, x, y0, size);
@@ -134,7 +134,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         first_above = first;
         first = first_below;
         first_edges = iterate_edges(p_row, p_below, p_next, b_below, bits_a_below.x, bits_b_below.w);
-        p_above = p_row;
         p_row = p_below;
         p_below = p_next;
         b_row = b_below;

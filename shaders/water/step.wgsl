@@ -147,8 +147,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let column = 4 * x + vec4<i32>(0, 1, 2, 3);
     let padding = column >= vec4<i32>(i32(params.width));
 
-    // Rolling window: `above` (row y - 1, its mass only), `row` (y), `under` (y + 1).
-    var above = mass_texel(vec2<i32>(x, y0 - 1), size);
+    // Rolling window: `row` (y) and `under` (y + 1), and the row above's mass for the first
+    // row's outflows.
+    let above = mass_texel(vec2<i32>(x, y0 - 1), size);
     var row = load_row(vec2<i32>(x, y0), size);
     var under = load_row(vec2<i32>(x, y0 + 1), size);
     var bits = bits_texel(vec2<i32>(x, y0), size);
@@ -180,7 +181,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 
         from_above = own.down;
         own = below;
-        above = row.m;
         row = under;
         bits = under_bits;
         under = next;
