@@ -356,13 +356,19 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_
     );
 }
 
+/// Whether cell `(r, c)` of a wall mask `(H, W)` (non-zero = wall) is a wall or outside the
+/// grid: 1 or 0, as the wall bits hold it.
+pub fn wall_or_outside(solid: &crate::grid::Grid<u8>, r: isize, c: isize) -> u32 {
+    solid.get(r, c).is_none_or(|&s| s != 0) as u32
+}
+
 /// A wall mask `(H, W)` (non-zero = wall) as bits per cell, row-major: bit 0 the cell is a
 /// wall; bits 1 to 4 its neighbour up, left, right, down is a wall or outside the grid (the
 /// order of `solver::EDGES`; `shaders/solver/level.wgsl` reads them), so a pass reads one value
 /// for a cell and its four neighbours' walls.
 pub fn wall_bits(solid: &crate::grid::Grid<u8>) -> Vec<u32> {
     let (h, w) = solid.shape();
-    let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0) as u32;
+    let wall = |r: isize, c: isize| wall_or_outside(solid, r, c);
     let mut bits = Vec::with_capacity(h * w);
     for r in 0..h as isize {
         for c in 0..w as isize {

@@ -28,7 +28,7 @@ pub fn packed_walls(solid: &Grid<u8>) -> Vec<u32> {
     let mut texels = pack_bits(&gpu::wall_bits(solid), solid.width(), PADDING);
     let (h, w) = solid.shape();
     let pw = w.div_ceil(CELLS_PER_TEXEL);
-    let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0) as u32;
+    let wall = |r: isize, c: isize| gpu::wall_or_outside(solid, r, c);
     for r in 0..h {
         for x in 0..pw {
             let (row, first, last) = (r as isize, (CELLS_PER_TEXEL * x) as isize, (CELLS_PER_TEXEL * x + 3) as isize);
