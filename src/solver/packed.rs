@@ -158,6 +158,14 @@ impl PackedJacobi {
 mod tests {
     use super::*;
 
+    /// The pair's dispatch covers `ceil(H / PAIR_STRIP)` invocation rows, each walking `STRIP`
+    /// texel rows in the shader: the two numbers must be one.
+    #[test]
+    fn the_strip_dispatched_is_the_shaders() {
+        let line = format!("const STRIP: i32 = {PAIR_STRIP};");
+        assert!(shaders::SOLVER_JACOBI_PAIR.contains(&line), "shaders/solver/jacobi_pair.wgsl lacks `{line}`");
+    }
+
     #[test]
     fn packed_walls_put_each_cells_bits_in_its_byte_and_wall_the_padding() {
         // 1 row, 5 columns, a wall in column 1: cells 0..4 in texel 0, cell 4 and 3 padding in texel 1.

@@ -470,3 +470,14 @@ impl crate::Simulation for GpuWater {
         self.steps
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The dispatch covers `ceil(H / STRIP)` invocation rows, each walking `STRIP` texel rows in
+    /// the shader: the two numbers must be one (a smaller shader strip would leave rows unstepped).
+    #[test]
+    fn the_strip_dispatched_is_the_shaders() {
+        let line = format!("const STRIP: i32 = {};", super::STRIP);
+        assert!(crate::shaders::WATER_STEP.contains(&line), "shaders/water/step.wgsl lacks `{line}`");
+    }
+}
