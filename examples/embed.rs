@@ -1,12 +1,15 @@
 //! Embed eddy in an application that owns its wgpu device: the app creates the device, eddy's
-//! steps and its renderer are recorded into the app's own command encoder, and the frame is
-//! drawn into the app's own texture (here an offscreen one, saved as `embed.png`).
+//! steps and its renderer are recorded into the app's own command encoder, and the water is
+//! drawn into the app's own render pass, over the app's background, in a viewport the app
+//! chooses (here an offscreen texture, saved as `embed.png`).
 //!
 //! `cargo run --release --example embed`
 
-use eddy::render::WaterRenderer;
+use eddy::colour::ColourMap;
+use eddy::render::{Area, Blend, WaterRenderer};
 use eddy::scene::Scene;
 use eddy::water::{Brush, GpuWater, WaterParams, WaterState};
+use eddy::wgpu;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The application's own instance, adapter and device (no eddy code involved).
@@ -32,10 +35,34 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         view_formats: &[],
     });
     let view = target.create_view(&Default::default());
-    let mut renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm);
+    let mut renderer = WaterRenderer::with_blend(&device, wgpu::TextureFormat::Rgba8Unorm, Blend::Alpha)?;
     let mut encoder = device.create_command_encoder(&Default::default());
     sim.encode_steps(&mut encoder, 500);
-    renderer.draw(&device, &queue, &mut encoder, &view, size, &sim);
+    // The app's own pass, cleared to its own background; eddy draws the water into the left
+    // two thirds, its air transparent, and leaves the rest of the pass to the app.
+    let drawing = renderer.prepare(
+        &device,
+        &mut encoder,
+        Area { origin: (0.0, 0.0), size: (256.0, 171.0) },
+        &sim,
+        ColourMap::Own,
+    );
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("app pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.9, g: 0.75, b: 0.5, a: 1.0 }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        drawing.render(&mut pass);
+    }
     queue.submit([encoder.finish()]);
 
     let pixels = eddy::gpu::read_texture(&device, &queue, &target, 4)?;

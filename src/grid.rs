@@ -3,6 +3,9 @@
 /// An `H x W` array stored row-major: element `(row, col)` is at `data[row * width + col]`.
 ///
 /// Row 0 is the top of the domain (gravity pulls towards larger rows), column 0 the left edge.
+/// Constructors take the size as `width, height` (W columns, H rows), the order of every size in
+/// eddy's API (wgpu's extents, image sizes, `--size WxH`); [`Grid::shape`] gives `(H, W)` and
+/// cells are indexed `(row, col)`, the order of every array (NumPy's).
 /// Every field eddy exchanges with the CPU (mass, solid mask, readbacks, `.npz` arrays) is a
 /// `Grid`, so the layout is the same as NumPy's `(H, W)` C-order array and a PNG's pixel rows.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,21 +16,24 @@ pub struct Grid<T> {
 }
 
 impl<T: Clone> Grid<T> {
-    /// A `height x width` grid with every cell set to `value`.
+    /// A grid of `width` columns and `height` rows (shape `(height, width)`) with every cell set
+    /// to `value`.
     pub fn filled(width: usize, height: usize, value: T) -> Self {
         Self { width, height, data: vec![value; width * height] }
     }
 }
 
 impl<T> Grid<T> {
-    /// Wraps row-major `data` of `height * width` elements.
+    /// Wraps row-major `data` of `height * width` elements as a grid of `width` columns and
+    /// `height` rows (shape `(height, width)`).
     ///
     /// Returns `None` when `data.len() != width * height`.
     pub fn from_vec(width: usize, height: usize, data: Vec<T>) -> Option<Self> {
         (data.len() == width * height).then_some(Self { width, height, data })
     }
 
-    /// Builds a grid by calling `f(row, col)` for every cell.
+    /// Builds a grid of `width` columns and `height` rows by calling `f(row, col)` for every
+    /// cell.
     pub fn from_fn(width: usize, height: usize, mut f: impl FnMut(usize, usize) -> T) -> Self {
         let mut data = Vec::with_capacity(width * height);
         for row in 0..height {

@@ -11,6 +11,12 @@
 //!
 //! All fields are `(H, W)` [`Grid`]s with row 0 at the top; units are cells and steps.
 //!
+//! **Axis order**, throughout the API: a *size* is `(W, H)` / `width, height` (columns, then
+//! rows: `size()`, `Grid::filled(width, height, v)`, `--size WxH`, as wgpu's extents and image
+//! sizes); an *array's shape* is `(H, W)` and a cell is `(row, col)` (`shape()`, `grid[(r, c)]`,
+//! the `.npz` arrays, as NumPy's). A point in the grid is `(x, y)` = `(col, row)` in cells, as
+//! the tools' `center` is.
+//!
 //! [`model`] is the registry the front ends read: each model's parameters as data (name, unit,
 //! range and why, default and its source), fields, presets and GPU needs, and
 //! [`model::AnyModel`], which runs and draws any of them. The `eddy` command (feature `cli`) and
@@ -18,18 +24,58 @@
 //! library pulls in neither clap nor winit.
 //!
 //! ## Embedding
-//! Every GPU type takes an application's own `&wgpu::Device` and `&wgpu::Queue`:
+//! Every GPU type takes an application's own `&wgpu::Device` and `&wgpu::Queue` (eddy's wgpu is
+//! re-exported as [`wgpu`], so the application need not match its version by hand):
 //!
-//! ```no_run
-//! use eddy::{Simulation, scene::Scene, water::{GpuWater, WaterParams, WaterState}};
-//! # fn main() -> Result<(), eddy::Error> {
-//! let gpu = eddy::gpu::Gpu::headless()?; // or your own device and queue
-//! let scene = Scene::preset("basin", 192, 128, 0)?;
-//! let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &WaterState::from_scene(&scene), WaterParams::default())?;
-//! sim.step(100)?;
-//! println!("total mass {}", sim.stats()?.total_mass);
+//! ```
+//! use eddy::{wgpu, Simulation, scene::Scene, water::{Brush, GpuWater, WaterParams, WaterState}};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // The application's device, with wgpu's default limits.
+//! let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+//! let adapter = pollster::block_on(instance.request_adapter(&Default::default()))?;
+//! let (device, queue) = pollster::block_on(adapter.request_device(&Default::default()))?;
+//!
+//! let scene = Scene::preset("basin", 96, 64, 0)?;
+//! let mut sim = GpuWater::new(&device, &queue, &WaterState::from_scene(&scene), WaterParams::default())?;
+//! // One frame: steps, a brush (as a mouse handler would), statistics, more steps, all in the
+//! // application's encoder and run in that order when it submits.
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! sim.encode_steps(&mut encoder, 10);
+//! sim.encode_brush(&mut encoder, &Brush::pour((48.0, 10.0), 4.0));
+//! sim.encode_stats(&mut encoder);
+//! sim.encode_steps(&mut encoder, 10);
+//! queue.submit([encoder.finish()]);
+//! device.poll(wgpu::PollType::wait_indefinitely())?;
+//! let stats = sim.collect_stats().expect("arrived once the device is idle")?;
+//! assert_eq!(sim.steps_done(), 20);
+//! assert!(stats.total_mass > 0.0);
 //! # Ok(()) }
 //! ```
+//!
+//! The contract with an application:
+//! - **Recording order.** Every GPU operation of a model has a form that records into the
+//!   caller's `&mut wgpu::CommandEncoder` and takes effect in recording order relative to
+//!   everything else in it: steps (`encode_steps`), the tools (`encode_brush`, `encode_splat`,
+//!   [`AnyModel::encode_stroke`], [`AnyModel::encode_click`]), walls (`encode_solid`,
+//!   `encode_masks`) and statistics (`encode_stats`; collected with `collect_stats` once the
+//!   application has submitted and polled). Their per-call data (a brush's uniform, a wall mask)
+//!   is copied from a staging buffer by a command in the encoder ([`gpu::record`]), so any number
+//!   of them in one encoder are each right. The forms without `encode_` (`step`, `brush`,
+//!   `splat`, `upload_masks`, `request_stats`, ...) record into an encoder of their own and
+//!   submit it.
+//! - **Parameters** (`set_params`) are written through the queue: they apply from the next
+//!   submission, to steps recorded and not yet submitted too.
+//! - **Drawing** is middleware-shaped: `prepare` (a renderer's, or [`AnyModel::prepare`]) makes
+//!   a [`render::Drawing`] with its settings in a buffer of its own, and
+//!   [`render::Drawing::render`] records it into a render pass the application owns, in the
+//!   viewport it gives, without clearing; [`render::Blend::Alpha`] leaves air transparent.
+//!   `draw` clears a whole texture and draws, for frames and the viewer.
+//! - **Errors.** Constructors (models and renderers) run inside error scopes and return
+//!   [`gpu::GpuError`] instead of reaching the device's uncaptured-error handler;
+//!   [`Simulation::step`] does the same for the work it records and submits. The `encode_`
+//!   forms record into the application's encoder, so a failure in them (there should be none
+//!   on a device the model was built on) reaches the application when it finishes or submits
+//!   the encoder, through its own error handling.
 
 #![warn(missing_docs)]
 

@@ -62,26 +62,79 @@ impl From<(u32, u32)> for Area {
     }
 }
 
+/// How a renderer's pixels combine with what the target already holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Blend {
+    /// Every pixel of the draw's area replaced (the runner's frames, the viewer).
+    #[default]
+    Opaque,
+    /// Premultiplied alpha over the target: water's air and smoke's empty cells (no dye or
+    /// density, when those are shown without a colour map) are transparent, thin smoke
+    /// translucent, so the field can be a layer over an application's own drawing. Walls,
+    /// water, colour-mapped fields and gas stay opaque.
+    Alpha,
+}
+
+/// One prepared draw ([`WaterRenderer::prepare`] and its twins): its settings in a uniform of
+/// its own and the fields it shows bound, so any number of draws, of one renderer or several,
+/// can be recorded into one encoder and each shows what it was prepared with.
+#[derive(Clone, Debug)]
+pub struct Drawing {
+    pipeline: wgpu::RenderPipeline,
+    bind_group: wgpu::BindGroup,
+    area: Area,
+}
+
+impl Drawing {
+    /// Records the draw into `pass`, a render pass the application owns (its colour attachment
+    /// of the format the renderer was made for, loaded or cleared as it chose): sets the
+    /// pipeline, the bind group and the viewport to the drawing's [`Area`] (set the viewport
+    /// again for drawing of your own after it), and draws one full-screen triangle. Nothing
+    /// outside the area is touched.
+    pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let a = self.area;
+        pass.set_viewport(a.origin.0, a.origin.1, a.size.0, a.size.1, 0.0, 1.0);
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+
+    /// The area of the target the drawing fills, pixels.
+    pub fn area(&self) -> Area {
+        self.area
+    }
+}
+
 /// A full-screen-triangle pipeline whose fragment stage reads a uniform (binding 0), an
 /// unfilterable float texture (1), a uint texture (2) and the colour map's lookup table (3).
 struct Fullscreen {
+    label: &'static str,
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
-    uniform: wgpu::Buffer,
-    lut: wgpu::Texture,
-    lut_view: wgpu::TextureView,
-    /// The map whose table `lut` holds.
-    map: Option<ColourMap>,
+    /// The lookup tables made so far, one per colour map (made when first drawn with).
+    luts: Vec<(ColourMap, wgpu::TextureView)>,
     srgb: bool,
+    blend: Blend,
 }
 
 impl Fullscreen {
+    /// The pipeline for `format` targets. Creation errors come back from [`gpu::scoped`].
     fn new(
         device: &wgpu::Device,
         label: &'static str,
         source: &str,
-        uniform_size: usize,
         format: wgpu::TextureFormat,
+        blend: Blend,
+    ) -> Result<Self, GpuError> {
+        gpu::scoped(device, || Self::build(device, label, source, format, blend))
+    }
+
+    fn build(
+        device: &wgpu::Device,
+        label: &'static str,
+        source: &str,
+        format: wgpu::TextureFormat,
+        blend: Blend,
     ) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
@@ -119,6 +172,10 @@ impl Fullscreen {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
+        let blend_state = match blend {
+            Blend::Opaque => None,
+            Blend::Alpha => Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
+        };
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
             layout: Some(&pipeline_layout),
@@ -135,70 +192,87 @@ impl Fullscreen {
                 module: &module,
                 entry_point: Some("fs_main"),
                 compilation_options: Default::default(),
-                targets: &[Some(format.into())],
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: blend_state,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
             }),
             multiview_mask: None,
             cache: None,
         });
-        let uniform = gpu::uniform_buffer(device, label, uniform_size);
+        Self { label, pipeline, layout, luts: Vec::new(), srgb: format.is_srgb(), blend }
+    }
+
+    /// `map`'s lookup table, made (its upload recorded into `encoder`) the first time.
+    fn lut(&mut self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, map: ColourMap) -> wgpu::TextureView {
+        if let Some((_, view)) = self.luts.iter().find(|(m, _)| *m == map) {
+            return view.clone();
+        }
         let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
         let lut = gpu::texture_2d(device, "colour map", (256, 1), wgpu::TextureFormat::Rgba8Unorm, usage);
-        let lut_view = lut.create_view(&Default::default());
-        Self { pipeline, layout, uniform, lut, lut_view, map: None, srgb: format.is_srgb() }
+        gpu::record::upload(device, encoder, &lut, bytemuck::cast_slice(&map.lut()), 4);
+        let view = lut.create_view(&Default::default());
+        self.luts.push((map, view.clone()));
+        view
     }
 
-    /// Uploads `map`'s lookup table unless it is the one already there.
-    fn use_map(&mut self, queue: &wgpu::Queue, map: ColourMap) {
-        if self.map != Some(map) {
-            let lut = map.lut();
-            gpu::upload(queue, &self.lut, bytemuck::cast_slice(&lut), 4);
-            self.map = Some(map);
-        }
-    }
-
-    /// Records a draw filling `area` of `target` with `uniform`, the two field textures and the
-    /// colour map bound. The whole target is cleared to black first (the letterbox's border).
+    /// A drawing filling `area` with `uniform` (in a buffer of its own), the two field textures
+    /// and `map`'s lookup table bound.
     #[allow(clippy::too_many_arguments)]
-    fn draw(
-        &self,
+    fn prepare(
+        &mut self,
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
         area: Area,
         uniform: &[u8],
         field: &wgpu::TextureView,
         solid: &wgpu::TextureView,
-    ) {
-        queue.write_buffer(&self.uniform, 0, uniform);
+        map: ColourMap,
+    ) -> Drawing {
+        use wgpu::util::DeviceExt;
+        let lut = self.lut(device, encoder, map);
+        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(self.label),
+            contents: uniform,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
+            label: Some(self.label),
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(field) },
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(solid) },
-                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&self.lut_view) },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&lut) },
             ],
         });
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: None,
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_viewport(area.origin.0, area.origin.1, area.size.0, area.size.1, 0.0, 1.0);
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.draw(0..3, 0..1);
+        Drawing { pipeline: self.pipeline.clone(), bind_group, area }
     }
+
+    /// Whether draws are to leave air transparent (the shaders' `alpha` flag).
+    fn alpha(&self) -> u32 {
+        (self.blend == Blend::Alpha) as u32
+    }
+}
+
+/// Records `drawing` into a render pass of its own over the whole of `target`, cleared to
+/// black first (the letterbox's border): the convenience the runner's frames and the viewer use.
+pub(crate) fn draw_cleared(encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, drawing: &Drawing) {
+    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("eddy draw"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    drawing.render(&mut pass);
 }
 
 /// Mirrors `struct View` in `shaders/render/water.wgsl` (48 bytes).
@@ -212,7 +286,8 @@ struct WaterView {
     srgb_target: u32,
     use_map: u32,
     map_high: f32,
-    _pad: [f32; 2],
+    alpha: u32,
+    _pad: f32,
 }
 
 /// Water mass at the high end of a colour map, full cells: compressed water reaches about
@@ -225,10 +300,23 @@ const WATER_MAP_HIGH: f32 = 1.5;
 pub struct WaterRenderer(Fullscreen);
 
 impl WaterRenderer {
-    /// A renderer whose output is a `format` target (a surface format or `Rgba8Unorm`).
-    /// With an sRGB format the shader emits linear values, so every target shows the same colours.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        Self(Fullscreen::new(device, "render/water", shaders::RENDER_WATER, std::mem::size_of::<WaterView>(), format))
+    /// An opaque renderer whose output is a `format` target (a surface format or
+    /// `Rgba8Unorm`). With an sRGB format the shader emits linear values, so every target shows
+    /// the same colours.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] / [`GpuError::OutOfMemory`] when the device rejects the
+    /// pipeline (a `format` that cannot be rendered to, say).
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Result<Self, GpuError> {
+        Self::with_blend(device, format, Blend::Opaque)
+    }
+
+    /// A renderer for `format` targets whose pixels combine with the target's as `blend` says.
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`].
+    pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
+        Ok(Self(Fullscreen::new(device, "render/water", shaders::RENDER_WATER, format, blend)?))
     }
 
     /// How the mass is coloured with `map` ([`ColourMap::Own`]: Elsts' blues).
@@ -241,34 +329,22 @@ impl WaterRenderer {
         }
     }
 
-    /// Records a draw of `sim`'s current mass field filling `area` of `target` (a `(width,
-    /// height)` converts to the whole target) in Elsts' colours.
-    pub fn draw(
+    /// Prepares a draw of `sim`'s mass field as it will be when the encoder reaches the draw
+    /// (prepare after recording the frame's steps), filling `area` of a target (a `(width,
+    /// height)` converts to the whole of one), in Elsts' colours or with the colour map `map`.
+    /// Its settings go into a buffer of its own; a colour map's lookup table is made the first
+    /// time it is drawn with, its upload recorded into `encoder`, so submit the draw in
+    /// `encoder` or after it. Record it into a render pass with [`Drawing::render`].
+    pub fn prepare(
         &mut self,
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
         area: impl Into<Area>,
         sim: &GpuWater,
-    ) {
-        self.draw_with(device, queue, encoder, target, area.into(), sim, ColourMap::Own)
-    }
-
-    /// As [`Self::draw`], with a colour map.
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw_with(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
-        area: Area,
-        sim: &GpuWater,
         map: ColourMap,
-    ) {
+    ) -> Drawing {
         let (w, h) = sim.size();
-        self.0.use_map(queue, map);
+        let area = area.into();
         let view = WaterView {
             grid: [w as f32, h as f32],
             area_size: [area.size.0, area.size.1],
@@ -277,10 +353,27 @@ impl WaterRenderer {
             srgb_target: self.0.srgb as u32,
             use_map: (map != ColourMap::Own) as u32,
             map_high: WATER_MAP_HIGH,
-            _pad: [0.0; 2],
+            alpha: self.0.alpha(),
+            _pad: 0.0,
         };
         let (field, solid) = (sim.mass_view(), sim.solid_view());
-        self.0.draw(device, queue, encoder, target, area, bytemuck::bytes_of(&view), field, solid);
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field, solid, map)
+    }
+
+    /// Records a draw of `sim`'s mass field filling `area` of `target`, in a render pass of
+    /// its own that clears the whole target to black first ([`WaterRenderer::prepare`] and
+    /// [`Drawing::render`] draw into a pass of the application's).
+    pub fn draw(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        area: impl Into<Area>,
+        sim: &GpuWater,
+        map: ColourMap,
+    ) {
+        let drawing = self.prepare(device, encoder, area, sim, map);
+        draw_cleared(encoder, target, &drawing);
     }
 }
 
@@ -319,9 +412,21 @@ const GAS_SPEED_FULL: f32 = 0.25;
 pub struct GasRenderer(Fullscreen);
 
 impl GasRenderer {
-    /// A renderer whose output is a `format` target.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        Self(Fullscreen::new(device, "render/gas", shaders::RENDER_GAS, std::mem::size_of::<GasView>(), format))
+    /// An opaque renderer whose output is a `format` target.
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`].
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Result<Self, GpuError> {
+        Self::with_blend(device, format, Blend::Opaque)
+    }
+
+    /// A renderer for `format` targets whose pixels combine with the target's as `blend` says
+    /// (gas fills its box, so its pixels stay opaque either way).
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`].
+    pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
+        Ok(Self(Fullscreen::new(device, "render/gas", shaders::RENDER_GAS, format, blend)?))
     }
 
     /// How `field` is coloured with `map` (density: [`ColourMap::Own`] means inferno).
@@ -337,25 +442,24 @@ impl GasRenderer {
         }
     }
 
-    /// Records a draw of `sim`'s `field` filling `area` of `target` (a `(width, height)`
-    /// converts to the whole target), density in the colour map `map`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw(
+    /// Prepares a draw of `sim`'s `field` filling `area` of a target (a `(width, height)`
+    /// converts to the whole of one), density in the colour map `map`; as
+    /// [`WaterRenderer::prepare`].
+    pub fn prepare(
         &mut self,
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
         area: impl Into<Area>,
         sim: &GpuGas,
         field: GasField,
         map: ColourMap,
-    ) {
+    ) -> Drawing {
         let (w, h) = sim.size();
         let area = area.into();
-        if let Legend::Scale { map, .. } = Self::legend(field, map) {
-            self.0.use_map(queue, map);
-        }
+        let map = match Self::legend(field, map) {
+            Legend::Scale { map, .. } => map,
+            _ => map,
+        };
         let view = GasView {
             grid: [w as f32, h as f32],
             area_size: [area.size.0, area.size.1],
@@ -368,7 +472,24 @@ impl GasRenderer {
             _pad: 0.0,
         };
         let (state, solid) = (sim.state_view(), sim.solid_view());
-        self.0.draw(device, queue, encoder, target, area, bytemuck::bytes_of(&view), state, solid);
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), state, solid, map)
+    }
+
+    /// Records a draw of `sim`'s `field` filling `area` of `target`, in a render pass of its
+    /// own that clears the whole target to black first (see [`WaterRenderer::draw`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        area: impl Into<Area>,
+        sim: &GpuGas,
+        field: GasField,
+        map: ColourMap,
+    ) {
+        let drawing = self.prepare(device, encoder, area, sim, field, map);
+        draw_cleared(encoder, target, &drawing);
     }
 }
 
@@ -405,16 +526,28 @@ struct SmokeView {
     srgb_target: u32,
     scale: f32,
     use_map: u32,
-    _pad: [f32; 2],
+    alpha: u32,
+    _pad: f32,
 }
 
 /// Draws one field of a [`GpuSmoke`], interpolated bilinearly between cell centres; solids grey.
 pub struct SmokeRenderer(Fullscreen);
 
 impl SmokeRenderer {
-    /// A renderer whose output is a `format` target.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, std::mem::size_of::<SmokeView>(), format))
+    /// An opaque renderer whose output is a `format` target.
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`].
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Result<Self, GpuError> {
+        Self::with_blend(device, format, Blend::Opaque)
+    }
+
+    /// A renderer for `format` targets whose pixels combine with the target's as `blend` says.
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`].
+    pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
+        Ok(Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, format, blend)?))
     }
 
     /// The shader's field index and the value at the map's high end for `field` of `sim`.
@@ -449,27 +582,27 @@ impl SmokeRenderer {
         Legend::Scale { low, high: scale, unit, map: if map == ColourMap::Own { default } else { map } }
     }
 
-    /// Records a draw of `sim`'s `field` filling `area` of `target` (a `(width, height)`
-    /// converts to the whole target) with the colour map `map` (see [`Self::legend`]).
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw(
+    /// Prepares a draw of `sim`'s `field` filling `area` of a target (a `(width, height)`
+    /// converts to the whole of one) with the colour map `map` (see [`Self::legend`]); as
+    /// [`WaterRenderer::prepare`]. The vorticity, which no step keeps, is computed by a pass
+    /// recorded into `encoder`.
+    pub fn prepare(
         &mut self,
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
         area: impl Into<Area>,
         sim: &GpuSmoke,
         field: SmokeField,
         map: ColourMap,
-    ) {
+    ) -> Drawing {
         let (w, h) = sim.size();
         let area = area.into();
         let (index, scale) = Self::scale(sim, field);
         let legend = Self::legend(sim, field, map);
-        if let Legend::Scale { map, .. } = legend {
-            self.0.use_map(queue, map);
-        }
+        let lut_map = match legend {
+            Legend::Scale { map, .. } => map,
+            _ => map,
+        };
         let texture = match index {
             6 => sim.dye_view(),
             0 => sim.density_view(),
@@ -490,9 +623,27 @@ impl SmokeRenderer {
             srgb_target: self.0.srgb as u32,
             scale,
             use_map: matches!(legend, Legend::Scale { .. }) as u32,
-            _pad: [0.0; 2],
+            alpha: self.0.alpha(),
+            _pad: 0.0,
         };
-        self.0.draw(device, queue, encoder, target, area, bytemuck::bytes_of(&view), texture, sim.solid_view());
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), texture, sim.solid_view(), lut_map)
+    }
+
+    /// Records a draw of `sim`'s `field` filling `area` of `target`, in a render pass of its
+    /// own that clears the whole target to black first (see [`WaterRenderer::draw`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        area: impl Into<Area>,
+        sim: &GpuSmoke,
+        field: SmokeField,
+        map: ColourMap,
+    ) {
+        let drawing = self.prepare(device, encoder, area, sim, field, map);
+        draw_cleared(encoder, target, &drawing);
     }
 }
 
@@ -525,7 +676,7 @@ impl FrameTarget {
         (self.target.width(), self.target.height())
     }
 
-    /// Runs `draw(encoder, view, size)`, submits, and reads the image back (waits for the GPU;
+    /// Runs `draw(encoder, view, size)` (its error returned before anything is submitted), submits, and reads the image back (waits for the GPU;
     /// native targets, see [`FrameTarget::render_async`]).
     ///
     /// # Errors
@@ -535,7 +686,7 @@ impl FrameTarget {
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)),
+        draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)) -> Result<(), GpuError>,
     ) -> Result<image::RgbaImage, GpuError> {
         pollster::block_on(self.render_async(device, queue, draw))
     }
@@ -549,11 +700,11 @@ impl FrameTarget {
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)),
+        draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)) -> Result<(), GpuError>,
     ) -> Result<image::RgbaImage, GpuError> {
         let mut encoder = device.create_command_encoder(&Default::default());
         let size = (self.target.width(), self.target.height());
-        draw(&mut encoder, &self.view, size);
+        draw(&mut encoder, &self.view, size)?;
         queue.submit([encoder.finish()]);
         let bytes = gpu::read_texture_async(device, queue, &self.target, 4).await?;
         Ok(image::RgbaImage::from_raw(size.0, size.1, bytes).expect("frame size"))

@@ -5,7 +5,9 @@
 // dye: its colour added to the background (each channel full at 1);
 // temperature and speed: the colour map over [0, scale];
 // pressure, divergence and vorticity: the colour map over [-scale, scale].
-// Solid cells are grey.
+// Solid cells are grey. With alpha = 1 the dye and the white smoke are drawn without the
+// background, their alpha the brightest channel (premultiplied output: empty cells transparent,
+// thin smoke translucent); everything else stays opaque.
 
 struct View {
     grid: vec2<f32>,        // (W, H) cells
@@ -15,7 +17,8 @@ struct View {
     srgb_target: u32,       // 1: emit linear values, the target encodes sRGB
     scale: f32,             // value at the map's high end (and minus it at the low end, signed fields)
     use_map: u32,           // density: 1 = the colour map, 0 = white smoke
-    _pad: vec2<f32>,
+    alpha: u32,             // 1: empty cells transparent (eddy::render::Blend::Alpha), premultiplied output
+    _pad: f32,
 };
 
 @group(0) @binding(0) var<uniform> view: View;
@@ -43,6 +46,8 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let u = (pos.xy - view.area_origin) * view.grid / view.area_size; // continuous cell coordinates
     let cell = vec2<i32>(floor(u));
     var colour = SOLID_COLOUR;
+    var a = 1.0;
+    let translucent = view.alpha == 1u;
     if (textureLoad(solid, cell, 0).r & 1u) == 0u {
         let x = u - 0.5; // cell centres at whole numbers
         let b = vec2<i32>(floor(x));
@@ -61,12 +66,20 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
                     f.y,
                 ).rgb;
                 colour = min(BACKGROUND + dye, vec3<f32>(1.0));
+                if translucent {
+                    colour = clamp(dye, vec3<f32>(0.0), vec3<f32>(1.0));
+                    a = max(colour.r, max(colour.g, colour.b));
+                }
             }
             case 0u: {
                 if view.use_map == 1u {
                     colour = colour_map(t);
                 } else {
                     colour = mix(BACKGROUND, vec3<f32>(1.0), clamp(t, 0.0, 1.0));
+                    if translucent {
+                        a = clamp(t, 0.0, 1.0);
+                        colour = vec3<f32>(a);
+                    }
                 }
             }
             case 1u, 2u: {
@@ -80,5 +93,5 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     if view.srgb_target == 1u {
         colour = to_linear(colour);
     }
-    return vec4<f32>(colour, 1.0);
+    return vec4<f32>(colour, a);
 }

@@ -1,7 +1,8 @@
 // Water field -> colour, after Elsts' water_sim drawing: thin water light blue, darkening
 // with mass; compressed water (mass > 1) darker still; solids in a ground colour.
 // Nearest-cell lookup: each target pixel shows the cell under it. With a colour map
-// (use_map = 1) open cells take the map's colour at mass / map_high instead.
+// (use_map = 1) open cells take the map's colour at mass / map_high instead. With alpha = 1
+// air is transparent (alpha 0; the output is premultiplied).
 
 struct View {
     grid: vec2<f32>,        // (W, H) cells
@@ -11,7 +12,8 @@ struct View {
     srgb_target: u32,       // 1 when the target encodes sRGB itself (we then emit linear values)
     use_map: u32,           // 1: colour open cells by the colour map over [0, map_high]
     map_high: f32,          // mass at the map's high end
-    _pad: vec2<f32>,
+    alpha: u32,             // 1: air transparent (eddy::render::Blend::Alpha), premultiplied output
+    _pad: f32,
 };
 
 @group(0) @binding(0) var<uniform> view: View;
@@ -30,7 +32,8 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let c = clamp(cell, vec2<i32>(0), vec2<i32>(view.grid) - 1);
     var colour = AIR;
     let m = textureLoad(mass, c, 0).r;
-    if (textureLoad(solid, c, 0).r & 1u) != 0u {
+    let is_solid = (textureLoad(solid, c, 0).r & 1u) != 0u;
+    if is_solid {
         colour = GROUND;
     } else if view.use_map == 1u {
         colour = colour_map(m / view.map_high);
@@ -45,5 +48,6 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     if view.srgb_target == 1u {
         colour = to_linear(colour);
     }
-    return vec4<f32>(colour, 1.0);
+    let a = select(1.0, 0.0, view.alpha == 1u && !is_solid && m < view.min_mass);
+    return vec4<f32>(colour * a, a);
 }

@@ -232,6 +232,7 @@ impl GpuGas {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, state: &GasState, params: GasParams) -> Result<Self, Error> {
         params.validate()?;
         let (h, w) = state.shape();
+        gpu::check_device(device, "gas", super::STORAGE_TEXTURES_PER_STAGE)?;
         gpu::check_grid_size(device, w, h)?;
         let size = (w as u32, h as u32);
         let mut sim = gpu::scoped(device, || {
@@ -286,11 +287,30 @@ impl GpuGas {
     }
 
     /// Replaces the wall and source masks (`(H, W)`, non-zero = wall / source) and empties the
-    /// cells that became walls.
+    /// cells that became walls, at once ([`GpuGas::encode_masks`] in an encoder of its own,
+    /// submitted).
     ///
     /// # Errors
-    /// [`GpuError::Validation`] if a mask's shape differs from the grid's.
+    /// As [`GpuGas::encode_masks`].
     pub fn upload_masks(&mut self, solid: &Grid<u8>, source: &Grid<u8>) -> Result<(), GpuError> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_masks(&mut encoder, solid, source)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records the replacement of the wall and source masks (`(H, W)`, non-zero = wall /
+    /// source) into `encoder`, in recording order: the bits are written and the cells that
+    /// became walls emptied after the work recorded before, before the work recorded after.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if a mask's shape differs from the grid's; nothing is recorded.
+    pub fn encode_masks(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        solid: &Grid<u8>,
+        source: &Grid<u8>,
+    ) -> Result<(), GpuError> {
         let shape = (self.height as usize, self.width as usize);
         if solid.shape() != shape || source.shape() != shape {
             return Err(GpuError::Validation(format!(
@@ -302,16 +322,11 @@ impl GpuGas {
         self.solid_mask = solid.clone();
         self.source_mask = source.clone();
         let bits = solid_bits(solid, source);
-        gpu::upload(&self.queue, &self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::record::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
         // A zero-radius brush changes nothing but empties walls.
-        self.brush(&GasBrush {
-            center: (0.0, 0.0),
-            radius: 0.0,
-            scale: 1.0,
-            add: 0.0,
-            velocity: (0.0, 0.0),
-            radial: 0.0,
-        });
+        let empty =
+            GasBrush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0, velocity: (0.0, 0.0), radial: 0.0 };
+        self.encode_brush(encoder, &empty);
         Ok(())
     }
 
@@ -320,7 +335,9 @@ impl GpuGas {
         &self.params
     }
 
-    /// Changes the parameters from the next step on.
+    /// Changes the parameters from the next submission on: they are written through the
+    /// queue, so steps recorded into an application's encoder and not yet submitted run with
+    /// the new values too.
     ///
     /// # Errors
     /// [`Error::Param`] for invalid values; nothing changes.
@@ -346,8 +363,17 @@ impl GpuGas {
         self.steps += steps as u64;
     }
 
-    /// Applies a brush edit now (a compute pass, submitted).
+    /// Applies a brush edit now ([`GpuGas::encode_brush`] in an encoder of its own, submitted).
     pub fn brush(&mut self, b: &GasBrush) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_brush(&mut encoder, b);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records a brush edit into `encoder` (its uniform written by a recorded copy, then one
+    /// compute pass), in recording order: it acts on the state the steps recorded before it
+    /// leave, and the steps recorded after it see its result.
+    pub fn encode_brush(&mut self, encoder: &mut wgpu::CommandEncoder, b: &GasBrush) {
         let u = BrushUniform {
             center: [b.center.0, b.center.1],
             velocity: [b.velocity.0, b.velocity.1],
@@ -356,7 +382,7 @@ impl GpuGas {
             add: b.add,
             radial: b.radial,
         };
-        self.brush.apply(&self.device, &self.queue, &mut self.state, bytemuck::bytes_of(&u));
+        self.brush.encode(&self.device, encoder, &mut self.state, bytemuck::bytes_of(&u));
     }
 
     /// Totals, extremes and non-finite cells, by a reduction pass on the GPU
@@ -384,11 +410,20 @@ impl GpuGas {
     /// Submits the statistics' reduction without waiting; [`GpuGas::collect_stats`] gives them
     /// once they arrive.
     pub fn request_stats(&self) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_stats(&mut encoder);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records the statistics' reduction into `encoder`: the statistics of the state where the
+    /// encoder has got to, which [`GpuGas::collect_stats`] gives once the application has
+    /// submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
+    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
         let resources = [
             wgpu::BindingResource::TextureView(self.state.current_view()),
             wgpu::BindingResource::TextureView(&self.solid_view),
         ];
-        self.stats.request(&self.device, &self.queue, &resources);
+        self.stats.encode_request(&self.device, encoder, &resources);
     }
 
     /// Whether statistics were asked for and not yet collected (`false`: ask again).
@@ -461,10 +496,17 @@ impl crate::Simulation for GpuGas {
     type State = GasState;
 
     /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] / `OutOfMemory` when the device rejects the recorded work (error
+    /// scopes around it, so on an application's device too).
     fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_steps(&mut encoder, steps);
-        self.queue.submit([encoder.finish()]);
+        let device = self.device.clone();
+        gpu::scoped(&device, || {
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            self.encode_steps(&mut encoder, steps);
+            self.queue.submit([encoder.finish()]);
+        })?;
         Ok(())
     }
 

@@ -63,6 +63,10 @@ mod gpu;
 
 pub use gpu::GpuGas;
 
+/// Most storage textures one gas pass writes: 3 (the faces pass's three face textures). A
+/// device must allow this many per shader stage ([`crate::gpu::check_device`]).
+pub const STORAGE_TEXTURES_PER_STAGE: u32 = 3;
+
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
 use crate::npz::{Npz, NpzReader};

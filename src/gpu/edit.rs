@@ -4,7 +4,7 @@ use super::{Kernel, PingPong};
 
 /// A field edit (the brushes of every model): bindings `uniform` (0), the field read (1), the
 /// `r32uint` solid bits (2), the field written (3). Bind group `i` reads ping-pong texture `i`
-/// and writes `1 - i`; [`EditPass::apply`] swaps the ping-pong after.
+/// and writes `1 - i`; [`EditPass::encode`] swaps the ping-pong after.
 pub struct EditPass {
     kernel: Kernel,
     uniform: wgpu::Buffer,
@@ -37,16 +37,32 @@ impl EditPass {
         Self { kernel, uniform, bind_groups }
     }
 
-    /// Writes `uniform`, runs the edit over the whole `field` and submits it; swaps `field`.
-    pub fn apply(&self, device: &wgpu::Device, queue: &wgpu::Queue, field: &mut PingPong, uniform: &[u8]) {
-        queue.write_buffer(&self.uniform, 0, uniform);
+    /// Records the edit into `encoder`: writes `uniform` (a recorded copy, [`super::record`])
+    /// and runs the edit over the whole `field`, in recording order with everything else in
+    /// `encoder`; swaps `field` now, as recording a step does.
+    pub fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        field: &mut PingPong,
+        uniform: &[u8],
+    ) {
+        super::record::write_buffer(device, encoder, &self.uniform, 0, uniform);
         let (w, h) = (field.current().width(), field.current().height());
-        let mut encoder = device.create_command_encoder(&Default::default());
         {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(self.kernel.label()),
+                timestamp_writes: None,
+            });
             self.kernel.dispatch(&mut pass, &self.bind_groups[field.read_index()], w, h);
         }
         field.swap();
+    }
+
+    /// [`EditPass::encode`] into an encoder of its own, submitted at once.
+    pub fn apply(&self, device: &wgpu::Device, queue: &wgpu::Queue, field: &mut PingPong, uniform: &[u8]) {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        self.encode(device, &mut encoder, field, uniform);
         queue.submit([encoder.finish()]);
     }
 }

@@ -73,6 +73,17 @@ pub enum GpuError {
         /// How to get one that can.
         hint: &'static str,
     },
+    /// An application's device lacks limits a model needs ([`crate::gpu::check_device`]).
+    #[error(
+        "this device cannot run {model}: {lacks}; make it with the limits eddy::gpu::required_limits gives \
+         (or ModelKind::requirements(..).limits()) in request_device"
+    )]
+    DeviceLacks {
+        /// The model (or models) asked for.
+        model: String,
+        /// Each limit it lacks: its name, the value needed and the value the device has.
+        lacks: String,
+    },
     /// wgpu rejected a command or resource: a bug in eddy or in the data it was given.
     #[error("GPU validation error: {0}")]
     Validation(String),

@@ -130,28 +130,62 @@ impl Kernel {
         Self { pipeline, layout, label, workgroup, texel_bytes, group_bytes: Default::default() }
     }
 
+    /// The kernel's name (its shader's path under `shaders/`, without `.wgsl`).
+    pub fn label(&self) -> &'static str {
+        self.label
+    }
+
     /// A bind group for this kernel's layout, resources bound at 0, 1, 2, ... in order.
+    /// The kernel remembers the bytes a dispatch with it moves (for [`tally`] and the
+    /// profiler) as long as it lives: make the groups of a pass once, at creation, and use
+    /// [`Kernel::transient_bind_group`] for one made per use.
     pub fn bind_group(&self, device: &wgpu::Device, resources: &[wgpu::BindingResource<'_>]) -> wgpu::BindGroup {
-        let entries: Vec<_> = resources
-            .iter()
-            .enumerate()
-            .map(|(i, r)| wgpu::BindGroupEntry { binding: i as u32, resource: r.clone() })
-            .collect();
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(self.label),
-            layout: &self.layout,
-            entries: &entries,
-        });
-        let bytes = resources
+        let group = self.unremembered_group(device, resources);
+        let bytes = self.bytes_bound(resources);
+        self.group_bytes.lock().unwrap_or_else(|e| e.into_inner()).push((group.clone(), bytes));
+        group
+    }
+
+    /// Records one dispatch (as [`Kernel::dispatch`]) with a bind group of `resources` made for
+    /// it alone, which the kernel does not remember: for a pass whose resources change from
+    /// use to use, such as a reduction's each time it is asked, whose groups would otherwise
+    /// pile up for the kernel's life.
+    pub fn dispatch_once(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        device: &wgpu::Device,
+        resources: &[wgpu::BindingResource<'_>],
+        width: u32,
+        height: u32,
+    ) {
+        let group = self.unremembered_group(device, resources);
+        self.dispatch_counted(pass, &group, self.bytes_bound(resources), width, height);
+    }
+
+    /// The bytes a dispatch binding `resources` moves: each texture's texels times the bytes
+    /// its binding's format holds.
+    fn bytes_bound(&self, resources: &[wgpu::BindingResource<'_>]) -> u64 {
+        resources
             .iter()
             .zip(&self.texel_bytes)
             .map(|(r, &b)| match r {
                 wgpu::BindingResource::TextureView(v) => b * v.texture().width() as u64 * v.texture().height() as u64,
                 _ => 0,
             })
-            .sum();
-        self.group_bytes.lock().unwrap_or_else(|e| e.into_inner()).push((group.clone(), bytes));
-        group
+            .sum()
+    }
+
+    fn unremembered_group(&self, device: &wgpu::Device, resources: &[wgpu::BindingResource<'_>]) -> wgpu::BindGroup {
+        let entries: Vec<_> = resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| wgpu::BindGroupEntry { binding: i as u32, resource: r.clone() })
+            .collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(self.label),
+            layout: &self.layout,
+            entries: &entries,
+        })
     }
 
     /// The bytes a dispatch with `group` moves (0 for a group this kernel did not make).
@@ -162,9 +196,20 @@ impl Kernel {
 
     /// Records one dispatch of `width x height` invocations (cells, or texels of a packed pass).
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, width: u32, height: u32) {
+        let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
+        self.dispatch_counted(pass, bind_group, bytes, width, height);
+    }
+
+    fn dispatch_counted(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        bind_group: &wgpu::BindGroup,
+        bytes: u64,
+        width: u32,
+        height: u32,
+    ) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
-        let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
         let groups = (width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1));
         super::profile::around(pass, self.label, bytes, |pass| pass.dispatch_workgroups(groups.0, groups.1, 1));
         tally::add(bytes);

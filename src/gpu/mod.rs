@@ -14,6 +14,7 @@ pub mod packed;
 mod pingpong;
 pub mod profile;
 mod readback;
+pub mod record;
 mod reduce;
 pub mod reflect;
 mod timer;
@@ -251,15 +252,89 @@ impl Requirements {
                 lacks.push(format!("read-write {format:?} storage textures"));
             }
         }
-        let have = adapter.limits().max_storage_textures_per_shader_stage;
-        if have < self.storage_textures_per_stage {
-            lacks.push(format!(
-                "{} storage textures written by one pass (it allows {have} per stage)",
-                self.storage_textures_per_stage
-            ));
-        }
+        lacks.extend(limits_lacking(&adapter.limits(), self.storage_textures_per_stage));
         lacks
     }
+
+    /// Checks an application's `device` against these requirements' limits (its formats'
+    /// features are the adapter's: check those with [`Requirements::lacks`]).
+    ///
+    /// # Errors
+    /// As [`check_device`].
+    pub fn check_device(&self, device: &wgpu::Device) -> Result<(), GpuError> {
+        check_device(device, &self.what, self.storage_textures_per_stage)
+    }
+
+    /// The limits to pass to `request_device` for these requirements ([`required_limits`]).
+    pub fn limits(&self) -> wgpu::Limits {
+        required_limits(self.storage_textures_per_stage)
+    }
+}
+
+/// Bytes of workgroup memory the multigrid's coarse levels take (`shaders/solver/coarse.wgsl`:
+/// two arrays of `CAPACITY` f32).
+const COARSE_WORKGROUP_BYTES: u32 = 2 * 1536 * 4;
+
+/// Each device limit eddy's passes depend on, with the least value they need: `(name in
+/// wgpu::Limits, needed, found)`. `storage_textures_per_stage` is the model's
+/// ([`Requirements::storage_textures_per_stage`]); the rest hold for every model: compute
+/// shaders with workgroups of 64 x 1, 8 x 8 and 256 x 1 invocations (the multigrid's coarse
+/// levels), their workgroup memory, one storage buffer (the statistics' reductions), one
+/// uniform buffer and one bind group a pass.
+fn limit_needs(limits: &wgpu::Limits, storage_textures_per_stage: u32) -> [(&'static str, u32, u32); 9] {
+    [
+        ("max_compute_workgroups_per_dimension", 1, limits.max_compute_workgroups_per_dimension),
+        ("max_compute_invocations_per_workgroup", 256, limits.max_compute_invocations_per_workgroup),
+        ("max_compute_workgroup_size_x", 256, limits.max_compute_workgroup_size_x),
+        ("max_compute_workgroup_size_y", 8, limits.max_compute_workgroup_size_y),
+        ("max_compute_workgroup_storage_size", COARSE_WORKGROUP_BYTES, limits.max_compute_workgroup_storage_size),
+        (
+            "max_storage_textures_per_shader_stage",
+            storage_textures_per_stage,
+            limits.max_storage_textures_per_shader_stage,
+        ),
+        ("max_storage_buffers_per_shader_stage", 1, limits.max_storage_buffers_per_shader_stage),
+        ("max_uniform_buffers_per_shader_stage", 1, limits.max_uniform_buffers_per_shader_stage),
+        ("max_bind_groups", 1, limits.max_bind_groups),
+    ]
+}
+
+/// What `limits` lack of what a model whose passes write `storage_textures_per_stage` storage
+/// textures needs, one phrase each naming the limit, the value needed and the value found
+/// (empty: nothing lacks). The grid's size is checked apart ([`check_grid_size`]).
+pub fn limits_lacking(limits: &wgpu::Limits, storage_textures_per_stage: u32) -> Vec<String> {
+    limit_needs(limits, storage_textures_per_stage)
+        .into_iter()
+        .filter(|&(_, needed, found)| found < needed)
+        .map(|(name, needed, found)| format!("{name} {needed} (it has {found})"))
+        .collect()
+}
+
+/// The limits to pass to `request_device` for a model whose passes write
+/// `storage_textures_per_stage` storage textures: WebGPU's defaults
+/// (`wgpu::Limits::default()`, which every WebGPU adapter has) raised where eddy needs more, so
+/// a device made with them passes [`check_device`]. Larger grids need a larger
+/// `max_texture_dimension_2d` than its 8192 (ask for the adapter's).
+pub fn required_limits(storage_textures_per_stage: u32) -> wgpu::Limits {
+    let mut l = wgpu::Limits::default();
+    l.max_storage_textures_per_shader_stage = l.max_storage_textures_per_shader_stage.max(storage_textures_per_stage);
+    l.max_compute_workgroup_storage_size = l.max_compute_workgroup_storage_size.max(COARSE_WORKGROUP_BYTES);
+    l
+}
+
+/// Checks that an application's `device` has the limits `what` (a model's name, for the
+/// message) needs; every GPU model's constructor calls it first, so a device that is too small
+/// gets this error and never wgpu's own text.
+///
+/// # Errors
+/// [`GpuError::DeviceLacks`] naming each limit lacking, the value needed and the value found
+/// (a device with WebGL2's downlevel limits lacks compute shaders altogether).
+pub fn check_device(device: &wgpu::Device, what: &str, storage_textures_per_stage: u32) -> Result<(), GpuError> {
+    let lacks = limits_lacking(&device.limits(), storage_textures_per_stage);
+    if lacks.is_empty() {
+        return Ok(());
+    }
+    Err(GpuError::DeviceLacks { model: what.to_string(), lacks: lacks.join(", ") })
 }
 
 /// The backend names `WGPU_BACKEND` takes (wgpu's `Backends::from_comma_list`).

@@ -142,6 +142,23 @@ impl Reduction {
     /// still in flight is ignored (the rows have one staging buffer: [`Reduction::settle`]
     /// first where that matters); one that arrived and was never collected is dropped.
     pub fn request(&self, device: &wgpu::Device, queue: &wgpu::Queue, resources: &[wgpu::BindingResource<'_>]) {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        self.encode_request(device, &mut encoder, resources);
+        queue.submit([encoder.finish()]);
+    }
+
+    /// Records the pass and the copy of its rows into `encoder`, the rows mapped once the
+    /// encoder's command buffer is submitted ([`wgpu::CommandEncoder::map_buffer_on_submit`]):
+    /// the totals are of the fields where the encoder has got to. [`Reduction::collect`] gives
+    /// them once the application has submitted and polled its device; an encoder dropped
+    /// unsubmitted makes them [`GpuError::Readback`]. In flight, ignored and dropped requests
+    /// as for [`Reduction::request`].
+    pub fn encode_request(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        resources: &[wgpu::BindingResource<'_>],
+    ) {
         // One still in flight keeps the staging buffer; one that arrived but was never collected
         // (its asker moved on) is dropped.
         self.ready(device);
@@ -159,16 +176,14 @@ impl Reduction {
         }
         let mut all = vec![self.rows.as_entire_binding()];
         all.extend_from_slice(resources);
-        let group = self.kernel.bind_group(device, &all);
-        let mut encoder = device.create_command_encoder(&Default::default());
         {
+            // A group for this request only: the fields bound change from request to request.
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            self.kernel.dispatch(&mut pass, &group, self.height, 1);
+            self.kernel.dispatch_once(&mut pass, device, &all, self.height, 1);
         }
         encoder.copy_buffer_to_buffer(&self.rows, 0, &self.staging, 0, self.rows.size());
-        queue.submit([encoder.finish()]);
         let (tx, rx) = futures_channel::oneshot::channel();
-        self.staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+        encoder.map_buffer_on_submit(&self.staging, wgpu::MapMode::Read, .., move |r| {
             let _ = tx.send(r);
         });
         *self.pending.borrow_mut() = Pending::Mapping(rx);
@@ -186,7 +201,7 @@ impl Reduction {
             match rx.try_recv() {
                 Ok(Some(r)) => *pending = Pending::Mapped(r.map_err(|e| GpuError::Readback(e.to_string()))),
                 Ok(None) => {}
-                Err(_) => *pending = Pending::Mapped(Err(GpuError::DeviceLost("map callback dropped".into()))),
+                Err(_) => *pending = Pending::Mapped(Err(dropped())),
             }
         }
         matches!(*pending, Pending::Mapped(_))
@@ -224,7 +239,7 @@ impl Reduction {
                 let _ = device;
                 match rx.await {
                     Ok(r) => r.map_err(|e| GpuError::Readback(e.to_string())),
-                    Err(_) => Err(GpuError::DeviceLost("map callback dropped".into())),
+                    Err(_) => Err(dropped()),
                 }
             }
         };
@@ -252,4 +267,12 @@ impl Reduction {
         }
         Ok(t)
     }
+}
+
+/// The error of a request whose map never ran: its encoder was dropped unsubmitted, or the
+/// device went away with it.
+fn dropped() -> GpuError {
+    GpuError::Readback(
+        "the reduction's command buffer was never run (dropped unsubmitted, or the device was lost)".into(),
+    )
 }

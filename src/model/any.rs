@@ -300,6 +300,17 @@ impl AnyModel {
         }
     }
 
+    /// Records the statistics' reductions into `encoder`: the statistics of the fields where
+    /// the encoder has got to, which [`AnyModel::collect_stats`] gives once the application
+    /// has submitted the encoder and polled its device.
+    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
+        match &self.sim {
+            Sim::Water(s) => s.encode_stats(encoder),
+            Sim::Smoke(s) => s.encode_stats(encoder),
+            Sim::Gas(s) => s.encode_stats(encoder),
+        }
+    }
+
     /// Whether statistics were asked for and not yet collected: `false` after they were, and
     /// for a model made since the request (a reset, a load), which has nothing to collect.
     pub fn stats_requested(&self) -> bool {
@@ -455,32 +466,54 @@ impl AnyModel {
         if self.view == 1 { GasField::Velocity } else { GasField::Density }
     }
 
+    /// Prepares a draw of the current field, in the field's colour map, filling `area` of a
+    /// `format` target (a `(width, height)` converts to the whole of one), opaque; record it
+    /// into a render pass with [`crate::render::Drawing::render`]. As
+    /// [`crate::render::WaterRenderer::prepare`]: prepare after recording the frame's steps.
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`], the first time a `format` is drawn to.
+    pub fn prepare(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        format: wgpu::TextureFormat,
+        area: impl Into<Area>,
+    ) -> Result<crate::render::Drawing, GpuError> {
+        if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
+            let painter = match self.kind() {
+                ModelKind::Water => Painter::Water(WaterRenderer::new(&self.device, format)?),
+                ModelKind::Smoke => Painter::Smoke(SmokeRenderer::new(&self.device, format)?),
+                ModelKind::Gas => Painter::Gas(GasRenderer::new(&self.device, format)?),
+            };
+            self.painter = Some((format, painter));
+        }
+        let d = &self.device;
+        let (area, map) = (area.into(), self.colour_map());
+        let (smoke_field, gas_field) = (self.smoke_field(), self.gas_field());
+        Ok(match (&mut self.painter.as_mut().expect("made above").1, &self.sim) {
+            (Painter::Water(r), Sim::Water(s)) => r.prepare(d, encoder, area, s, map),
+            (Painter::Smoke(r), Sim::Smoke(s)) => r.prepare(d, encoder, area, s, smoke_field, map),
+            (Painter::Gas(r), Sim::Gas(s)) => r.prepare(d, encoder, area, s, gas_field, map),
+            _ => unreachable!("the painter is made for the sim's model"),
+        })
+    }
+
     /// Records a draw of the current field filling `area` of `target` (a `format` texture; a
-    /// `(width, height)` converts to the whole target), in the field's colour map.
+    /// `(width, height)` converts to the whole target), in the field's colour map, in a render
+    /// pass of its own that clears the whole target to black first.
+    ///
+    /// # Errors
+    /// As [`AnyModel::prepare`].
     pub fn draw(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         format: wgpu::TextureFormat,
         area: impl Into<Area>,
-    ) {
-        if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
-            let painter = match self.kind() {
-                ModelKind::Water => Painter::Water(WaterRenderer::new(&self.device, format)),
-                ModelKind::Smoke => Painter::Smoke(SmokeRenderer::new(&self.device, format)),
-                ModelKind::Gas => Painter::Gas(GasRenderer::new(&self.device, format)),
-            };
-            self.painter = Some((format, painter));
-        }
-        let (d, q) = (&self.device, &self.queue);
-        let (area, map) = (area.into(), self.colour_map());
-        let (smoke_field, gas_field) = (self.smoke_field(), self.gas_field());
-        match (&mut self.painter.as_mut().expect("made above").1, &self.sim) {
-            (Painter::Water(r), Sim::Water(s)) => r.draw_with(d, q, encoder, target, area, s, map),
-            (Painter::Smoke(r), Sim::Smoke(s)) => r.draw(d, q, encoder, target, area, s, smoke_field, map),
-            (Painter::Gas(r), Sim::Gas(s)) => r.draw(d, q, encoder, target, area, s, gas_field, map),
-            _ => unreachable!("the painter is made for the sim's model"),
-        }
+    ) -> Result<(), GpuError> {
+        let drawing = self.prepare(encoder, format, area)?;
+        crate::render::draw_cleared(encoder, target, &drawing);
+        Ok(())
     }
 
     /// The solid and source masks, `(H, W)` each, 1 = solid / source (water has no sources).
@@ -522,12 +555,27 @@ impl AnyModel {
         };
     }
 
-    /// Applies one pointer move of a tool: walls drawn or erased, fluid poured, injected or
-    /// pushed along it, or erased (see [`super::ModelInfo::left_button`]).
+    /// Applies one pointer move of a tool now ([`AnyModel::encode_stroke`] in an encoder of its
+    /// own, submitted).
     ///
     /// # Errors
-    /// [`GpuError`] if the masks cannot be uploaded.
+    /// As [`AnyModel::encode_stroke`].
     pub fn stroke(&mut self, s: &Stroke) -> Result<(), GpuError> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_stroke(&mut encoder, s)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records one pointer move of a tool into `encoder`: walls drawn or erased, fluid poured,
+    /// injected or pushed along it, or erased (see [`super::ModelInfo::left_button`]), in
+    /// recording order: the edits act on the fields the steps recorded before them leave, and
+    /// the steps recorded after see them.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if the masks do not fit the grid (not from a [`Stroke`] made for
+    /// this model's grid); nothing is recorded.
+    pub fn encode_stroke(&mut self, encoder: &mut wgpu::CommandEncoder, s: &Stroke) -> Result<(), GpuError> {
         let radius = self.brush_radius();
         let (mut solid, source) = self.masks();
         let walls = s.edit_walls(&mut solid, radius);
@@ -536,23 +584,23 @@ impl AnyModel {
         match &mut self.sim {
             Sim::Water(w) => {
                 if walls {
-                    w.upload_solid(&solid)?;
+                    w.encode_solid(encoder, &solid)?;
                 }
                 if s.erase {
                     for &center in &stamps {
-                        w.brush(&Brush::erase(center, radius));
+                        w.encode_brush(encoder, &Brush::erase(center, radius));
                     }
                 } else if fluid {
                     // A stream along the drag: every stamp but the move's start, poured by the
                     // last call (a pointer that did not move pours once, at its place).
                     for &center in &stamps[1..] {
-                        w.brush(&Brush::pour(center, radius));
+                        w.encode_brush(encoder, &Brush::pour(center, radius));
                     }
                 }
             }
             Sim::Smoke(sm) => {
                 if walls {
-                    sm.upload_masks(&solid, &source)?;
+                    sm.encode_masks(encoder, &solid, &source)?;
                 }
                 let p = *sm.params();
                 let dir = s.direction();
@@ -565,19 +613,19 @@ impl AnyModel {
                     } else {
                         continue;
                     };
-                    sm.splat(&splat);
+                    sm.encode_splat(encoder, &splat);
                 }
             }
             Sim::Gas(g) => {
                 if walls {
-                    g.upload_masks(&solid, &source)?;
+                    g.encode_masks(encoder, &solid, &source)?;
                 }
                 let dir = s.direction();
                 for &center in &stamps {
                     if s.erase {
-                        g.brush(&GasBrush::calm(center, radius));
+                        g.encode_brush(encoder, &GasBrush::calm(center, radius));
                     } else if fluid && s.moved() {
-                        g.brush(&GasBrush::push(center, radius, dir));
+                        g.encode_brush(encoder, &GasBrush::push(center, radius, dir));
                     }
                 }
             }
@@ -588,9 +636,16 @@ impl AnyModel {
     /// A click of the fluid tool without a drag at `at` (cells): in gas an explosion (dense gas
     /// blown outwards); nothing in the other models, whose press already poured or injected.
     pub fn click(&mut self, at: (f32, f32)) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_click(&mut encoder, at);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// [`AnyModel::click`] recorded into `encoder`, in recording order.
+    pub fn encode_click(&mut self, encoder: &mut wgpu::CommandEncoder, at: (f32, f32)) {
         let radius = self.brush_radius();
         if let Sim::Gas(g) = &mut self.sim {
-            g.brush(&GasBrush::blast(at, radius));
+            g.encode_brush(encoder, &GasBrush::blast(at, radius));
         }
     }
 }

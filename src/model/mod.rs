@@ -120,8 +120,7 @@ static WATER: ModelInfo = ModelInfo {
     left_button: "pour water",
     storage_formats: &[(R32, "mass"), (RGBA32, "packed mass"), (U32, "solid bits")],
     storage_read_write: &[],
-    // Every pass writes one texture (the step, the new packed mass).
-    storage_textures_per_stage: 1,
+    storage_textures_per_stage: crate::water::STORAGE_TEXTURES_PER_STAGE,
     textures: &[
         ("mass, r32float", 4, 2),
         ("solid bits, r32uint", 4, 1),
@@ -217,8 +216,7 @@ static SMOKE: ModelInfo = ModelInfo {
     storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (RGBA32, "dye"), (U32, "solid and source bits")],
     // The staggered passes update faces in place, and the multigrid smooths in place.
     storage_read_write: &[R32],
-    // The staggered impulse: u, v, temperature and density in place.
-    storage_textures_per_stage: 4,
+    storage_textures_per_stage: crate::smoke::STORAGE_TEXTURES_PER_STAGE,
     // The larger of the two grids' needs: the staggered grid's (faces, solver levels summing to
     // 4/3 of the finest, the divergence after) is the larger.
     textures: &[
@@ -277,8 +275,7 @@ static GAS: ModelInfo = ModelInfo {
     left_button: "push gas along the drag; a click sets off an explosion",
     storage_formats: &[(R32, "limiter"), (RGBA32, "state and faces"), (U32, "wall and source bits")],
     storage_read_write: &[],
-    // The faces pass: three face textures.
-    storage_textures_per_stage: 3,
+    storage_textures_per_stage: crate::gas::STORAGE_TEXTURES_PER_STAGE,
     textures: &[
         ("state, rgba32float", 16, 2),
         ("faces, rgba32float", 16, 3),

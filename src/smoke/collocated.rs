@@ -263,7 +263,12 @@ impl Collocated {
     }
 
     /// The Jacobi iterations' walls: `solid` `(H, W)`, non-zero = solid.
-    pub(super) fn upload_walls(&self, queue: &wgpu::Queue, solid: &crate::grid::Grid<u8>) {
-        self.jacobi.upload_walls(queue, solid);
+    pub(super) fn encode_walls(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        solid: &crate::grid::Grid<u8>,
+    ) {
+        self.jacobi.encode_walls(device, encoder, solid);
     }
 }

@@ -169,6 +169,7 @@ impl GpuSmoke {
         let state = state.clone().on_layout(params.grid);
         let (h, w) = state.shape();
         // The staggered grid's faces are one texel more a side than its cells.
+        gpu::check_device(device, "smoke", super::STORAGE_TEXTURES_PER_STAGE)?;
         gpu::check_grid_size_with(device, w, h, (params.grid == GridLayout::Staggered) as u32)?;
         let size = (w as u32, h as u32);
         let solver = match params.grid {
@@ -288,12 +289,31 @@ impl GpuSmoke {
         }
     }
 
-    /// Replaces the solid and source masks (`(H, W)`, non-zero = solid / source). Fields in
-    /// cells that became solid are zeroed by the next step's advection.
+    /// Replaces the solid and source masks (`(H, W)`, non-zero = solid / source) at once
+    /// ([`GpuSmoke::encode_masks`] in an encoder of its own, submitted).
     ///
     /// # Errors
-    /// [`GpuError::Validation`] if a mask's shape differs from the grid's.
+    /// As [`GpuSmoke::encode_masks`].
     pub fn upload_masks(&mut self, solid: &Grid<u8>, source: &Grid<u8>) -> Result<(), GpuError> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_masks(&mut encoder, solid, source)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records the replacement of the solid and source masks (`(H, W)`, non-zero = solid /
+    /// source) into `encoder`, in recording order: the steps recorded before it see the old
+    /// masks, those after the new. Fields in cells that became solid are zeroed by the next
+    /// step's advection.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if a mask's shape differs from the grid's; nothing is recorded.
+    pub fn encode_masks(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        solid: &Grid<u8>,
+        source: &Grid<u8>,
+    ) -> Result<(), GpuError> {
         let shape = (self.height as usize, self.width as usize);
         if solid.shape() != shape || source.shape() != shape {
             return Err(GpuError::Validation(format!(
@@ -305,10 +325,10 @@ impl GpuSmoke {
         self.solid_mask = solid.clone();
         self.source_mask = source.clone();
         let bits = solid_bits(solid, source);
-        gpu::upload(&self.queue, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::record::upload(&self.device, encoder, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
         match &mut self.pipeline {
-            Pipeline::Collocated(c) => c.upload_walls(&self.queue, solid),
-            Pipeline::Staggered(st) => st.solver.upload_walls(&self.queue, solid),
+            Pipeline::Collocated(c) => c.encode_walls(&self.device, encoder, solid),
+            Pipeline::Staggered(st) => st.solver.encode_walls(&self.device, encoder, solid),
         }
         Ok(())
     }
@@ -318,8 +338,10 @@ impl GpuSmoke {
         &self.params
     }
 
-    /// Changes the parameters from the next step on. A change of [`SmokeParams::grid`] reads
-    /// the state back and rebuilds the model on the new grid ([`SmokeState::on_layout`]).
+    /// Changes the parameters from the next submission on: they are written through the queue,
+    /// so steps recorded into an application's encoder and not yet submitted run with the new
+    /// values too. A change of [`SmokeParams::grid`] reads the state back and rebuilds the model
+    /// on the new grid ([`SmokeState::on_layout`]).
     ///
     /// # Errors
     /// [`Error::Param`] for invalid values; nothing changes. A GPU error while rebuilding.
@@ -470,21 +492,28 @@ impl GpuSmoke {
         self.steps += steps as u64;
     }
 
-    /// Applies a splat now (the impulse pass with `impulse`'s disc or sources; submitted).
+    /// Applies a splat now ([`GpuSmoke::encode_splat`] in an encoder of its own, submitted).
     pub fn splat(&mut self, impulse: &Impulse) {
-        let u = ImpulseUniform::from(impulse);
-        self.queue.write_buffer(&self.impulses[IMPULSE_SPLAT], 0, bytemuck::bytes_of(&u));
         let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_splat(&mut encoder, impulse);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records a splat into `encoder`: the impulse pass with `impulse`'s disc or sources (its
+    /// uniform written by a recorded copy), in recording order: it acts on the fields the steps
+    /// recorded before it leave, and the steps recorded after it see its result.
+    pub fn encode_splat(&mut self, encoder: &mut wgpu::CommandEncoder, impulse: &Impulse) {
+        let u = ImpulseUniform::from(impulse);
+        gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_SPLAT], 0, bytemuck::bytes_of(&u));
         match &self.pipeline {
             Pipeline::Collocated(c) => {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 c.encode(&mut pass, SmokePass::Impulse, IMPULSE_SPLAT, &mut self.fields, (self.width, self.height));
             }
             Pipeline::Staggered(_) => {
-                self.encode_staggered(&mut encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT)
+                self.encode_staggered(encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT)
             }
         }
-        self.queue.submit([encoder.finish()]);
     }
 
     /// Totals, extremes, the divergence left after the last projection, the last solve's
@@ -516,6 +545,15 @@ impl GpuSmoke {
     /// Submits the statistics' reductions (the fields, and the solve's residual) without
     /// waiting; [`GpuSmoke::collect_stats`] gives them once both arrive.
     pub fn request_stats(&self) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_stats(&mut encoder);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records the statistics' reductions into `encoder`: the statistics of the fields where
+    /// the encoder has got to, which [`GpuSmoke::collect_stats`] gives once the application
+    /// has submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
+    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
         let f = &self.fields;
         let view = wgpu::BindingResource::TextureView;
         let (pressure, after) = match &self.pipeline {
@@ -532,17 +570,13 @@ impl GpuSmoke {
             view(&f.solid_view),
             view(after),
         ];
-        self.stats.request(&self.device, &self.queue, &resources);
+        self.stats.encode_request(&self.device, encoder, &resources);
         let h2 = self.params.cell_size * self.params.cell_size;
-        match &self.pipeline {
-            Pipeline::Collocated(_) => {
-                self.residual.request(&self.device, &self.queue, pressure, &f.divergence_view, &f.solid_view, h2)
-            }
-            Pipeline::Staggered(st) => {
-                let (rhs, solid) = (st.solver.rhs_view(), st.solver.solid_view());
-                self.residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0)
-            }
-        }
+        let (rhs, solid, scale) = match &self.pipeline {
+            Pipeline::Collocated(_) => (&f.divergence_view, &f.solid_view, h2),
+            Pipeline::Staggered(st) => (st.solver.rhs_view(), st.solver.solid_view(), 1.0),
+        };
+        self.residual.encode_request(&self.device, encoder, pressure, rhs, solid, scale);
     }
 
     /// Whether statistics were asked for and not yet collected (`false`: ask again).
@@ -767,17 +801,22 @@ impl crate::Simulation for GpuSmoke {
     /// submits them; does not wait after the last.
     ///
     /// # Errors
-    /// A GPU error while reading the residual at a plan point.
+    /// A GPU error while reading the residual at a plan point; [`GpuError::Validation`] /
+    /// `OutOfMemory` when the device rejects the recorded work (error scopes around it, so on
+    /// an application's device too).
     fn step(&mut self, steps: u32) -> Result<(), Error> {
         let plan = |s: &mut Self| {
             s.plan_solver()?;
             Ok(s.steps_to_plan())
         };
-        crate::solver::plan::in_runs(self, steps, plan, |s, n| {
-            let mut encoder = s.device.create_command_encoder(&Default::default());
-            s.encode_steps(&mut encoder, n);
-            s.queue.submit([encoder.finish()]);
-        })?;
+        let device = self.device.clone();
+        gpu::scoped(&device, || {
+            crate::solver::plan::in_runs(self, steps, plan, |s, n| {
+                let mut encoder = s.device.create_command_encoder(&Default::default());
+                s.encode_steps(&mut encoder, n);
+                s.queue.submit([encoder.finish()]);
+            })
+        })??;
         Ok(())
     }
 

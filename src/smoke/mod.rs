@@ -49,6 +49,11 @@ pub use collocated::SmokePass;
 pub use gpu::GpuSmoke;
 pub use staggered::StaggeredPass;
 
+/// Most storage textures one smoke pass writes: 4 (the staggered impulse updates u, v,
+/// temperature and density in place). A device must allow this many per shader stage
+/// ([`crate::gpu::check_device`]); WebGPU guarantees 4.
+pub const STORAGE_TEXTURES_PER_STAGE: u32 = 4;
+
 use crate::error::Error;
 use crate::grid::Grid;
 use crate::npz::{Npz, NpzReader};

@@ -191,7 +191,9 @@ impl GpuMultigrid {
             .collect();
         let [p, rhs, ..] = &levels[0].views;
         let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
-        jacobi.upload_walls(queue, &walls[0]);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        jacobi.encode_walls(device, &mut encoder, &walls[0]);
+        queue.submit([encoder.finish()]);
         let coarse = Coarse::new(device, &walls, &levels, settings);
         Self { levels, groups, kernels, jacobi, coarse, settings, _colours: colours }
     }
@@ -211,25 +213,24 @@ impl GpuMultigrid {
         self.dispatch_jacobi(&mut pass, iterations);
     }
 
-    /// Replaces the walls (`(H, W)`, the grid's shape), every level's as [`Multigrid::new`]
-    /// coarsens them.
+    /// Records the replacement of the walls (`(H, W)`, the grid's shape), every level's as
+    /// [`Multigrid::new`] coarsens them, into `encoder` ([`gpu::record`]: in recording order).
     ///
     /// # Panics
     /// When `solid` is not the finest level's shape.
-    pub fn upload_walls(&mut self, queue: &wgpu::Queue, solid: &Grid<u8>) {
+    pub fn encode_walls(&mut self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, solid: &Grid<u8>) {
         let (w, h) = self.levels[0].size;
         assert_eq!(solid.shape(), (h as usize, w as usize), "walls of another grid");
         let walls = Multigrid::new(solid, self.settings).levels;
         for (level, s) in self.levels.iter().zip(&walls) {
             let texture = level.views[3].texture();
-            gpu::upload_walls(queue, texture, s);
+            gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&gpu::wall_bits(s)), 4);
         }
-        self.jacobi.upload_walls(queue, &walls[0]);
-        queue.write_buffer(
-            &self.coarse.walls,
-            0,
-            bytemuck::cast_slice(&Coarse::wall_bits(&walls[self.coarse.first..])),
-        );
+        self.jacobi.encode_walls(device, encoder, &walls[0]);
+        let coarse = Coarse::wall_bits(&walls[self.coarse.first..]);
+        if !coarse.is_empty() {
+            gpu::record::write_buffer(device, encoder, &self.coarse.walls, 0, bytemuck::cast_slice(&coarse));
+        }
     }
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
@@ -385,9 +386,25 @@ impl ResidualStats {
         solid: &wgpu::TextureView,
         rhs_scale: f32,
     ) {
-        queue.write_buffer(&self.scale, 0, bytemuck::cast_slice(&[rhs_scale, 0.0, 0.0, 0.0]));
+        let mut encoder = device.create_command_encoder(&Default::default());
+        self.encode_request(device, &mut encoder, pressure, rhs, solid, rhs_scale);
+        queue.submit([encoder.finish()]);
+    }
+
+    /// Records [`ResidualStats::norms`]' reduction into `encoder`
+    /// ([`gpu::Reduction::encode_request`]): the norms of the fields where the encoder has got to.
+    pub fn encode_request(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        pressure: &wgpu::TextureView,
+        rhs: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
+        rhs_scale: f32,
+    ) {
+        gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::cast_slice(&[rhs_scale, 0.0, 0.0, 0.0]));
         let resources = [self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)];
-        self.reduction.request(device, queue, &resources);
+        self.reduction.encode_request(device, encoder, &resources);
     }
 
     /// Whether the requested norms have arrived ([`gpu::Reduction::ready`]).

@@ -70,8 +70,8 @@ pub struct PackedJacobi {
 impl PackedJacobi {
     /// The packed solve of a `size` grid (cells) whose pressure is any of `pressures` (`r32float`,
     /// read and written) and right-hand side `rhs` (`r32float`, read; scaled by
-    /// [`PackedJacobi::set_rhs_scale`], 1 at first). Walls start open: call
-    /// [`PackedJacobi::upload_walls`].
+    /// [`PackedJacobi::set_rhs_scale`], 1 at first). Walls start open: record
+    /// [`PackedJacobi::encode_walls`].
     ///
     /// Creation errors surface through the device's error scopes ([`gpu::scoped`]).
     pub fn new(
@@ -115,13 +115,14 @@ impl PackedJacobi {
         Self { size, packed, scale, walls, kernels, pack_groups, iteration_groups, pair_groups, unpack_groups }
     }
 
-    /// Sets the walls from `solid` `(H, W)`, the grid's shape (non-zero = wall).
+    /// Records the walls' write from `solid` `(H, W)`, the grid's shape (non-zero = wall), into
+    /// `encoder` ([`gpu::record`]: it takes effect in recording order).
     ///
     /// # Panics
     /// When `solid` is not the grid's shape.
-    pub fn upload_walls(&self, queue: &wgpu::Queue, solid: &Grid<u8>) {
+    pub fn encode_walls(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, solid: &Grid<u8>) {
         assert_eq!(solid.shape(), (self.size.1 as usize, self.size.0 as usize), "walls of another grid");
-        gpu::upload(queue, &self.walls, bytemuck::cast_slice(&packed_walls(solid)), 4);
+        gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid)), 4);
     }
 
     /// Scales the right-hand side as it is packed: `b = scale * rhs` (1 for the Poisson problem's

@@ -73,7 +73,7 @@ impl Live {
         let format = self.config.format;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
         let texture = gpu::texture_2d(&self.gpu.device, "window shot", (w, h), format, usage);
-        self.draw(&texture.create_view(&Default::default()), format, jobs, screen);
+        self.draw(&texture.create_view(&Default::default()), format, jobs, screen)?;
         let mut bytes = gpu::read_texture(&self.gpu.device, &self.gpu.queue, &texture, 4)?;
         if matches!(format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
             bytes.chunks_exact_mut(4).for_each(|px| px.swap(0, 2));

@@ -868,7 +868,7 @@ impl Live {
         };
         let (jobs, screen) = self.run_panel();
         let view = texture.texture.create_view(&Default::default());
-        self.draw(&view, self.config.format, &jobs, &screen);
+        self.draw(&view, self.config.format, &jobs, &screen)?;
         self.frames += 1;
         self.clock_frames += 1;
         self.record()?;
@@ -1013,10 +1013,10 @@ impl Live {
         format: wgpu::TextureFormat,
         jobs: &[egui::ClippedPrimitive],
         screen: &egui_wgpu::ScreenDescriptor,
-    ) {
+    ) -> Result<(), Error> {
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         let area = self.area;
-        self.session.model().draw(&mut encoder, target, format, area);
+        self.session.model().draw(&mut encoder, target, format, area)?;
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         let extra = self.egui.renderer.update_buffers(device, queue, &mut encoder, jobs, screen);
         {
@@ -1036,6 +1036,7 @@ impl Live {
             self.egui.renderer.render(&mut pass.forget_lifetime(), jobs, screen);
         }
         self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+        Ok(())
     }
 }
 

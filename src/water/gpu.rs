@@ -201,6 +201,7 @@ impl GpuWater {
     ) -> Result<Self, Error> {
         params.validate()?;
         let (h, w) = state.shape();
+        gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
         gpu::check_grid_size(device, w, h)?;
         let (width, height) = (w as u32, h as u32);
         let mut sim = gpu::scoped(device, || {
@@ -254,11 +255,25 @@ impl GpuWater {
     }
 
     /// Replaces the solid mask (`(H, W)`, non-zero = ground) and empties the cells that became
-    /// solid.
+    /// solid, at once ([`GpuWater::encode_solid`] in an encoder of its own, submitted).
     ///
     /// # Errors
-    /// [`GpuError::Validation`] if `solid`'s shape differs from the grid's.
+    /// As [`GpuWater::encode_solid`].
     pub fn upload_solid(&mut self, solid: &Grid<u8>) -> Result<(), GpuError> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_solid(&mut encoder, solid)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records the replacement of the solid mask (`(H, W)`, non-zero = ground) into `encoder`:
+    /// the solid bits are written and the cells that became solid emptied where the encoder has
+    /// got to, after the steps and edits recorded before and before those recorded after.
+    /// [`GpuWater::solid_mask`] gives the new mask at once.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] if `solid`'s shape differs from the grid's; nothing is recorded.
+    pub fn encode_solid(&mut self, encoder: &mut wgpu::CommandEncoder, solid: &Grid<u8>) -> Result<(), GpuError> {
         if solid.shape() != (self.height as usize, self.width as usize) {
             return Err(GpuError::Validation(format!(
                 "solid mask is {:?}, grid is ({}, {})",
@@ -268,19 +283,19 @@ impl GpuWater {
             )));
         }
         self.solid_mask = solid.clone();
-        self.upload_solid_bits();
+        self.encode_solid_bits(encoder);
         // A zero-radius brush changes nothing but empties solid cells.
-        self.brush(&Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
+        self.encode_brush(encoder, &Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
         Ok(())
     }
 
-    /// Writes the solid bits of the mask and boundary in use, one cell a texel and packed
-    /// (padding cells solid).
-    fn upload_solid_bits(&self) {
+    /// Records the writes of the solid bits of the mask and boundary in use, one cell a texel
+    /// and packed (padding cells solid).
+    fn encode_solid_bits(&self, encoder: &mut wgpu::CommandEncoder) {
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
-        gpu::upload(&self.queue, &self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::record::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
         let packed = gpu::packed::pack_bits(&bits, self.width as usize, SOLID_SELF);
-        gpu::upload(&self.queue, &self.packed.solid, bytemuck::cast_slice(&packed), 4);
+        gpu::record::upload(&self.device, encoder, &self.packed.solid, bytemuck::cast_slice(&packed), 4);
     }
 
     /// The rule constants in use.
@@ -288,7 +303,9 @@ impl GpuWater {
         &self.params
     }
 
-    /// Changes the rule constants from the next step on.
+    /// Changes the rule constants from the next submission on: they are written through the
+    /// queue, so steps recorded into an application's encoder and not yet submitted run with
+    /// the new values too.
     ///
     /// # Errors
     /// [`crate::error::ParamError`] (as [`Error::Param`]) for invalid values; nothing changes.
@@ -298,7 +315,9 @@ impl GpuWater {
         self.params = params;
         self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&WaterUniform::new(&params, self.width)));
         if boundary_changed {
-            self.upload_solid_bits();
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            self.encode_solid_bits(&mut encoder);
+            self.queue.submit([encoder.finish()]);
         }
         Ok(())
     }
@@ -324,8 +343,18 @@ impl GpuWater {
         self.steps += steps as u64;
     }
 
-    /// Applies a brush edit now (a compute pass, submitted).
+    /// Applies a brush edit now ([`GpuWater::encode_brush`] in an encoder of its own,
+    /// submitted).
     pub fn brush(&mut self, b: &Brush) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_brush(&mut encoder, b);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records a brush edit into `encoder` (its uniform written by a recorded copy, then one
+    /// compute pass), in recording order: it acts on the mass the steps recorded before it
+    /// leave, and the steps recorded after it see its result.
+    pub fn encode_brush(&mut self, encoder: &mut wgpu::CommandEncoder, b: &Brush) {
         let u = BrushUniform {
             center: [b.center.0, b.center.1],
             radius: b.radius,
@@ -333,7 +362,7 @@ impl GpuWater {
             add: b.add,
             _pad: [0.0; 3],
         };
-        self.brush.apply(&self.device, &self.queue, &mut self.mass, bytemuck::bytes_of(&u));
+        self.brush.encode(&self.device, encoder, &mut self.mass, bytemuck::bytes_of(&u));
     }
 
     /// Reads the mass field back: `(H, W)` f32, row 0 at top. Waits for the GPU (native
@@ -400,12 +429,21 @@ impl GpuWater {
     /// Submits the statistics' reduction without waiting; [`GpuWater::collect_stats`] gives
     /// them once they arrive (a viewer asks one frame and reads a later one).
     pub fn request_stats(&self) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_stats(&mut encoder);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records the statistics' reduction into `encoder`: the statistics of the mass where the
+    /// encoder has got to, which [`GpuWater::collect_stats`] gives once the application has
+    /// submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
+    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
         let resources = [
             self.uniform.as_entire_binding(),
             wgpu::BindingResource::TextureView(self.mass.current_view()),
             wgpu::BindingResource::TextureView(&self.solid_view),
         ];
-        self.stats.request(&self.device, &self.queue, &resources);
+        self.stats.encode_request(&self.device, encoder, &resources);
     }
 
     /// Whether statistics were asked for and not yet collected (`false`: ask again).
@@ -454,10 +492,17 @@ impl crate::Simulation for GpuWater {
     type State = WaterState;
 
     /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] / `OutOfMemory` when the device rejects the recorded work (error
+    /// scopes around it, so on an application's device too).
     fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_steps(&mut encoder, steps);
-        self.queue.submit([encoder.finish()]);
+        let device = self.device.clone();
+        gpu::scoped(&device, || {
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            self.encode_steps(&mut encoder, steps);
+            self.queue.submit([encoder.finish()]);
+        })?;
         Ok(())
     }
 

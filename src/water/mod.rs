@@ -15,6 +15,11 @@ mod gpu;
 
 pub use gpu::GpuWater;
 
+/// Most storage textures one water pass writes: 1 (the step writes the new packed mass, the
+/// brush the new mass). A device must allow this many per shader stage
+/// ([`crate::gpu::check_device`]).
+pub const STORAGE_TEXTURES_PER_STAGE: u32 = 1;
+
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
 use crate::npz::{Npz, NpzReader};
@@ -276,7 +281,8 @@ impl WaterState {
         Self { mass: scene.fluid.clone(), solid: scene.solid.clone() }
     }
 
-    /// An empty `height x width` state (no water, no ground).
+    /// An empty state of `width` columns and `height` rows (fields of shape `(height, width)`): no
+    /// water, no ground.
     pub fn empty(width: usize, height: usize) -> Self {
         Self { mass: Grid::filled(width, height, 0.0), solid: Grid::filled(width, height, 0) }
     }

@@ -1,0 +1,367 @@
+//! eddy inside an application's own wgpu device (issue 22): steps, edits, wall changes and
+//! statistics recorded into one application encoder take effect in recording order.
+//!
+//! Each test records k steps, an edit, a statistics request, a change of walls (and in smoke a
+//! second edit) and m more steps into one encoder after some steps already submitted, submits once, and compares with
+//! the CPU reference doing the same sequence in order, at the models' GPU-vs-CPU tolerances
+//! (water bit for bit, gas and smoke 1e-5 of each field's largest value; see
+//! `water_gpu_vs_cpu.rs`, `gas_gpu_vs_cpu.rs`, `smoke_gpu_vs_cpu.rs`). Each test also checks
+//! that the CPU sequence with the edit moved differs beyond that tolerance, so that a GPU that
+//! ran the edit out of order fails.
+
+mod common;
+
+use eddy::Simulation;
+use eddy::gas::{CpuGas, GasBrush, GasParams, GasStats, GpuGas};
+use eddy::smoke::{CpuSmoke, GpuSmoke, Impulse, SmokeParams, SmokeStats};
+use eddy::water::{Brush, CpuWater, GpuWater, WaterParams, WaterStats};
+use eddy::wgpu;
+
+/// A device made as an application makes it: its own instance, the first adapter, wgpu's
+/// default limits and no features (eddy's own `Gpu` asks for the adapter's limits).
+fn app_device() -> (wgpu::Device, wgpu::Queue) {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+        .expect("GPU tests need a wgpu adapter: apt-get install -y mesa-vulkan-drivers libvulkan1");
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
+        .expect("the adapter refused a device with default limits");
+    (device, queue)
+}
+
+/// Polls `device` until the statistics recorded into a submitted encoder arrive.
+fn collect<T>(device: &wgpu::Device, mut collect: impl FnMut() -> Option<T>) -> T {
+    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    collect().expect("statistics recorded into a submitted encoder had not arrived after the device went idle")
+}
+
+/// `solid` with a vertical wall segment added at column `c`, rows `rows`.
+fn with_wall(solid: &eddy::Grid<u8>, c: usize, rows: std::ops::Range<usize>) -> eddy::Grid<u8> {
+    let mut s = solid.clone();
+    for r in rows {
+        s[(r, c)] = 1;
+    }
+    s
+}
+
+#[test]
+fn water_steps_brush_stats_and_walls_run_in_recording_order() {
+    let (device, queue) = app_device();
+    let state = common::random_water(53, 37, 5, 0.08);
+    let p = WaterParams::default();
+    let mut gpu = GpuWater::new(&device, &queue, &state, p).unwrap();
+    let mut cpu = CpuWater::new(state.clone(), p).unwrap();
+    let pour = Brush::pour((20.5, 14.0), 6.0);
+    let walls = with_wall(&state.solid, 30, 5..25);
+
+    // 10 steps submitted, then one encoder: 1 step, the brush, statistics, the walls, 2 steps.
+    gpu.step(10).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 1);
+    gpu.encode_brush(&mut encoder, &pour);
+    gpu.encode_stats(&mut encoder);
+    gpu.encode_solid(&mut encoder, &walls).unwrap();
+    gpu.encode_steps(&mut encoder, 2);
+    queue.submit([encoder.finish()]);
+    let stats = collect(&device, || gpu.collect_stats()).unwrap();
+
+    cpu.step(11).unwrap();
+    let before_brush = cpu.state().clone();
+    cpu.brush(&pour);
+    let cpu_stats = WaterStats::of(cpu.state(), p.min_mass);
+    let mut after = cpu.state().clone();
+    after.solid = walls.clone();
+    let mut cpu = CpuWater::new(after, p).unwrap();
+    // A zero-radius brush empties the cells that became solid, as the GPU's wall change does.
+    cpu.brush(&Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
+    cpu.step(2).unwrap();
+
+    assert_eq!(gpu.steps_done(), 13);
+    common::assert_fields_close("embedded-water", &gpu.read_state().unwrap(), cpu.state(), 0.0);
+    let rel = (stats.total_mass - cpu_stats.total_mass).abs() / cpu_stats.total_mass;
+    assert!(rel < 1e-5, "statistics recorded after the brush: GPU {} CPU {}", stats.total_mass, cpu_stats.total_mass);
+    // The statistics were of the state between the brush and the walls: neither before the
+    // brush nor at the end.
+    for other in
+        [WaterStats::of(&before_brush, p.min_mass).total_mass, WaterStats::of(cpu.state(), p.min_mass).total_mass]
+    {
+        assert!((other - cpu_stats.total_mass).abs() / cpu_stats.total_mass > 1e-3, "the order would not show");
+    }
+    // The brush recorded before the steps of its encoder (as it used to run) gives another state.
+    let mut moved = CpuWater::new(state, p).unwrap();
+    moved.step(10).unwrap();
+    moved.brush(&pour);
+    moved.step(1).unwrap();
+    assert_ne!(moved.state().mass, before_brush.mass, "the order would not show");
+}
+
+#[test]
+fn gas_steps_blast_stats_and_walls_run_in_recording_order() {
+    let (device, queue) = app_device();
+    let state = common::random_gas(48, 40, 11, 0.05);
+    let p = GasParams::default();
+    let mut gpu = GpuGas::new(&device, &queue, &state, p).unwrap();
+    let mut cpu = CpuGas::new(state.clone(), p).unwrap();
+    let blast = GasBrush::blast((22.0, 18.5), 5.0);
+    let walls = with_wall(&state.solid, 35, 4..30);
+
+    gpu.step(6).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 2);
+    gpu.encode_brush(&mut encoder, &blast);
+    gpu.encode_stats(&mut encoder);
+    gpu.encode_masks(&mut encoder, &walls, &state.source).unwrap();
+    gpu.encode_steps(&mut encoder, 3);
+    queue.submit([encoder.finish()]);
+    let stats = collect(&device, || gpu.collect_stats()).unwrap();
+
+    cpu.step(8).unwrap();
+    let before_blast = cpu.state().clone();
+    cpu.brush(&blast);
+    let cpu_stats = GasStats::of(cpu.state());
+    let mut after = cpu.state().clone();
+    after.solid = walls.clone();
+    let mut cpu = CpuGas::new(after, p).unwrap();
+    let empty = GasBrush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0, velocity: (0.0, 0.0), radial: 0.0 };
+    cpu.brush(&empty);
+    cpu.step(3).unwrap();
+
+    assert_eq!(gpu.steps_done(), 11);
+    let (g, c) = (gpu.read_state().unwrap(), cpu.state());
+    let fields = [
+        ("density", &g.density, &c.density),
+        ("momentum_x", &g.momentum_x, &c.momentum_x),
+        ("momentum_y", &g.momentum_y, &c.momentum_y),
+    ];
+    common::assert_close_rel("embedded-gas", &fields, 1e-5, |_, _| {});
+    let rel = (stats.total_mass - cpu_stats.total_mass).abs() / cpu_stats.total_mass;
+    assert!(rel < 1e-5, "statistics recorded after the blast: GPU {} CPU {}", stats.total_mass, cpu_stats.total_mass);
+    let before = GasStats::of(&before_blast).total_mass;
+    assert!((before - cpu_stats.total_mass).abs() / cpu_stats.total_mass > 1e-3, "the order would not show");
+}
+
+#[test]
+fn smoke_steps_splat_stats_and_walls_run_in_recording_order() {
+    let (device, queue) = app_device();
+    let state = common::random_smoke_staggered(40, 32, 21, 0.05);
+    let p = SmokeParams { jacobi_iterations: 20, ..SmokeParams::default() };
+    let mut gpu = GpuSmoke::new(&device, &queue, &state, p).unwrap();
+    let mut cpu = CpuSmoke::new(state.clone(), p).unwrap();
+    let splat = Impulse::splat((15.0, 12.0), 5.0, &p, (1.0, -0.5), 120.0);
+    let second = Impulse::splat((30.0, 22.0), 4.0, &p, (-0.5, 0.0), 240.0);
+    let walls = with_wall(&state.solid, 28, 3..20);
+
+    gpu.step(2).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 1);
+    gpu.encode_splat(&mut encoder, &splat);
+    gpu.encode_stats(&mut encoder);
+    gpu.encode_masks(&mut encoder, &walls, &state.source).unwrap();
+    // A second splat in the same encoder: each keeps its own uniform.
+    gpu.encode_splat(&mut encoder, &second);
+    gpu.encode_steps(&mut encoder, 2);
+    queue.submit([encoder.finish()]);
+    let stats = collect(&device, || gpu.collect_stats()).unwrap();
+
+    cpu.step(3).unwrap();
+    let before_splat = cpu.state().clone();
+    cpu.splat(&splat);
+    let cpu_stats = SmokeStats::of(cpu.state(), &p);
+    let mut after = cpu.state().clone();
+    after.solid = walls.clone();
+    let mut cpu = CpuSmoke::new(after, p).unwrap();
+    cpu.splat(&second);
+    cpu.step(2).unwrap();
+
+    assert_eq!(gpu.steps_done(), 5);
+    common::assert_smoke_close("embedded-smoke", &gpu.read_state().unwrap(), cpu.state(), 1e-5);
+    let rel = (stats.total_density - cpu_stats.total_density).abs() / cpu_stats.total_density;
+    assert!(
+        rel < 1e-5,
+        "statistics recorded after the splat: GPU {} CPU {}",
+        stats.total_density,
+        cpu_stats.total_density
+    );
+    let before = SmokeStats::of(&before_splat, &p).total_density;
+    assert!((before - cpu_stats.total_density).abs() / cpu_stats.total_density > 1e-3, "the order would not show");
+}
+
+/// An `Rgba8Unorm` texture an application renders into and reads back.
+fn target(device: &wgpu::Device, size: (u32, u32)) -> wgpu::Texture {
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+    eddy::gpu::texture_2d(device, "app target", size, wgpu::TextureFormat::Rgba8Unorm, usage)
+}
+
+/// The application's own render pass over `view`, cleared to `background` (or loaded).
+fn app_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("app pass"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+        })],
+        ..Default::default()
+    })
+}
+
+const APP_BACKGROUND: wgpu::Color = wgpu::Color { r: 1.0, g: 0.0, b: 1.0, a: 1.0 };
+const APP_PIXEL: [u8; 4] = [255, 0, 255, 255];
+
+/// A water state with water in its lower half and air above, walls round the edge.
+fn half_full(w: usize, h: usize) -> eddy::water::WaterState {
+    let solid = eddy::Grid::from_fn(w, h, |r, c| (r == 0 || c == 0 || r == h - 1 || c == w - 1) as u8);
+    let mass = eddy::Grid::from_fn(w, h, |r, c| if r >= h / 2 && solid[(r, c)] == 0 { 1.0 } else { 0.0 });
+    eddy::water::WaterState { mass, solid }
+}
+
+#[test]
+fn two_draws_of_one_renderer_in_one_encoder_each_show_their_own_settings() {
+    use eddy::colour::ColourMap;
+    use eddy::render::WaterRenderer;
+    let (device, queue) = app_device();
+    let sim = GpuWater::new(&device, &queue, &half_full(24, 16), WaterParams::default()).unwrap();
+    let mut renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm).unwrap();
+    let size = (48, 32);
+    let maps = [ColourMap::Own, ColourMap::Viridis];
+    let targets = maps.map(|_| target(&device, size));
+    let views = targets.each_ref().map(|t| t.create_view(&Default::default()));
+
+    // Both draws prepared, then both rendered, in one encoder.
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let drawings = maps.map(|m| renderer.prepare(&device, &mut encoder, size, &sim, m));
+    for (drawing, view) in drawings.iter().zip(&views) {
+        drawing.render(&mut app_pass(&mut encoder, view, wgpu::LoadOp::Clear(APP_BACKGROUND)));
+    }
+    queue.submit([encoder.finish()]);
+    let together = targets.each_ref().map(|t| eddy::gpu::read_texture(&device, &queue, t, 4).unwrap());
+    assert_ne!(together[0], together[1], "the two settings draw the same image: the test would prove nothing");
+
+    // Each alone, in an encoder of its own.
+    for (k, map) in maps.into_iter().enumerate() {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let drawing = renderer.prepare(&device, &mut encoder, size, &sim, map);
+        drawing.render(&mut app_pass(&mut encoder, &views[k], wgpu::LoadOp::Clear(APP_BACKGROUND)));
+        queue.submit([encoder.finish()]);
+        let alone = eddy::gpu::read_texture(&device, &queue, &targets[k], 4).unwrap();
+        assert!(alone == together[k], "draw {k} ({map:?}) in one encoder with another differs from it alone");
+    }
+}
+
+#[test]
+fn a_draw_into_the_apps_pass_keeps_the_apps_pixels_and_blends_air() {
+    use eddy::colour::ColourMap;
+    use eddy::render::{Area, Blend, WaterRenderer};
+    let (device, queue) = app_device();
+    let (w, h) = (24, 16);
+    let sim = GpuWater::new(&device, &queue, &half_full(w, h), WaterParams::default()).unwrap();
+    let size = (64u32, 48u32);
+    // The grid at 2 pixels a cell, at (8, 10) in the app's target.
+    let area = Area { origin: (8.0, 10.0), size: (48.0, 32.0) };
+    for blend in [Blend::Opaque, Blend::Alpha] {
+        let mut renderer = WaterRenderer::with_blend(&device, wgpu::TextureFormat::Rgba8Unorm, blend).unwrap();
+        let texture = target(&device, size);
+        let view = texture.create_view(&Default::default());
+        // The app clears in one pass and draws eddy in a second that loads what is there.
+        let mut encoder = device.create_command_encoder(&Default::default());
+        drop(app_pass(&mut encoder, &view, wgpu::LoadOp::Clear(APP_BACKGROUND)));
+        let drawing = renderer.prepare(&device, &mut encoder, area, &sim, ColourMap::Own);
+        drawing.render(&mut app_pass(&mut encoder, &view, wgpu::LoadOp::Load));
+        queue.submit([encoder.finish()]);
+        let pixels = eddy::gpu::read_texture(&device, &queue, &texture, 4).unwrap();
+        let at = |x: u32, y: u32| -> [u8; 4] {
+            let i = 4 * (y * size.0 + x) as usize;
+            pixels[i..i + 4].try_into().unwrap()
+        };
+        for y in 0..size.1 {
+            for x in 0..size.0 {
+                let inside = area.contains((x as f32 + 0.5, y as f32 + 0.5));
+                let (col, row) = ((x - 8 * inside as u32) / 2, (y - 10 * inside as u32) / 2);
+                let wall = inside && (row == 0 || col == 0 || row == h as u32 - 1 || col == w as u32 - 1);
+                let water = inside && !wall && row >= h as u32 / 2;
+                let air = inside && !wall && !water;
+                if !inside || (air && blend == Blend::Alpha) {
+                    assert_eq!(at(x, y), APP_PIXEL, "{blend:?}: pixel ({x}, {y}) should be the app's");
+                } else {
+                    assert_ne!(at(x, y), APP_PIXEL, "{blend:?}: pixel ({x}, {y}) should be eddy's");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_renderer_for_a_format_it_cannot_draw_to_is_an_error_not_a_panic() {
+    use eddy::render::{GasRenderer, SmokeRenderer, WaterRenderer};
+    let (device, _queue) = app_device();
+    let depth = wgpu::TextureFormat::Depth32Float;
+    let errors = [
+        WaterRenderer::new(&device, depth).err(),
+        SmokeRenderer::new(&device, depth).err(),
+        GasRenderer::new(&device, depth).err(),
+    ];
+    for e in errors {
+        let e = e.expect("a renderer for a depth format was made");
+        assert!(matches!(e, eddy::gpu::GpuError::Validation(_)), "{e}");
+    }
+}
+
+/// A device on the first adapter with exactly `limits`.
+fn device_with(limits: wgpu::Limits) -> (wgpu::Device, wgpu::Queue) {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let desc = wgpu::DeviceDescriptor { required_limits: limits, ..Default::default() };
+    pollster::block_on(adapter.request_device(&desc)).expect("the adapter refused lower limits")
+}
+
+/// What each model's constructor says on `device` (`None`: it was made).
+fn construct_all(device: &wgpu::Device, queue: &wgpu::Queue) -> [Option<eddy::Error>; 3] {
+    let water = common::random_water(16, 12, 1, 0.1);
+    let gas = common::random_gas(16, 12, 1, 0.1);
+    let smoke = common::random_smoke_staggered(16, 12, 1, 0.1);
+    [
+        GpuWater::new(device, queue, &water, WaterParams::default()).err(),
+        GpuSmoke::new(device, queue, &smoke, SmokeParams::default()).err(),
+        GpuGas::new(device, queue, &gas, GasParams::default()).err(),
+    ]
+}
+
+#[test]
+fn a_device_with_webgl2_limits_gets_eddys_error_naming_the_limits() {
+    let (device, queue) = device_with(wgpu::Limits::downlevel_webgl2_defaults());
+    for (model, e) in ["water", "smoke", "gas"].into_iter().zip(construct_all(&device, &queue)) {
+        let e = e.unwrap_or_else(|| panic!("{model} was made on a device without compute shaders"));
+        let text = e.to_string();
+        assert!(matches!(e, eddy::Error::Gpu(eddy::gpu::GpuError::DeviceLacks { .. })), "{model}: {text}");
+        assert!(text.contains(&format!("cannot run {model}")), "{text}");
+        assert!(text.contains("max_compute_workgroups_per_dimension 1 (it has 0)"), "{text}");
+        assert!(text.contains("max_storage_textures_per_shader_stage"), "{text}");
+        assert!(text.contains("required_limits"), "the message says what to do: {text}");
+    }
+}
+
+#[test]
+fn two_storage_textures_per_stage_run_water_and_name_the_limit_for_smoke_and_gas() {
+    let limits = wgpu::Limits { max_storage_textures_per_shader_stage: 2, ..wgpu::Limits::default() };
+    let (device, queue) = device_with(limits);
+    let [water, smoke, gas] = construct_all(&device, &queue);
+    assert!(water.is_none(), "water needs one storage texture a stage: {water:?}");
+    for (e, needed) in [(smoke, 4), (gas, 3)] {
+        let text = e.expect("made with too few storage textures").to_string();
+        assert!(text.contains(&format!("max_storage_textures_per_shader_stage {needed} (it has 2)")), "{text}");
+    }
+}
+
+#[test]
+fn a_device_made_with_the_required_limits_runs_every_model() {
+    let needs = eddy::ModelKind::requirements(&eddy::ModelKind::ALL);
+    let (device, queue) = device_with(needs.limits());
+    needs.check_device(&device).unwrap();
+    for (model, e) in ["water", "smoke", "gas"].into_iter().zip(construct_all(&device, &queue)) {
+        assert!(e.is_none(), "{model} on the required limits: {e:?}");
+    }
+}
