@@ -1,6 +1,7 @@
 //! Output files that are never half-written: a file is written beside its target and renamed
-//! over it when complete ([`write_atomically`], and [`crate::npz::Npz`]), and an output path is
-//! checked before a run starts ([`check_writable_file`], [`check_writable_dir`]).
+//! over it when complete (`write_atomically`, and `npz::Npz`), and an output path is checked
+//! before a run starts (`check_writable_file`, `check_writable_dir`): feature `write`, which
+//! `png` and `npz` turn on. [`SceneError`] and the bounded reads are always here.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +19,7 @@ pub enum SceneError {
         source: std::io::Error,
     },
     /// The file is not a readable PNG.
+    #[cfg(feature = "png")]
     #[error("{}: not a readable PNG image ({source})", path.display())]
     Image {
         /// The file.
@@ -111,6 +113,17 @@ pub enum SceneError {
         /// What it holds and what to do.
         message: String,
     },
+    /// A file format this build of eddy was made without: the error names the cargo feature
+    /// that adds it.
+    #[error("{}: {what} need eddy's `{feature}` feature; enable it in Cargo.toml: eddy = {{ features = [\"{feature}\"] }}", path.display())]
+    FeatureOff {
+        /// The file.
+        path: PathBuf,
+        /// The format, e.g. `PNG scenes`.
+        what: &'static str,
+        /// The cargo feature, e.g. `png`.
+        feature: &'static str,
+    },
     /// A value that the model cannot start from (NaN, infinite, negative mass).
     #[error("{}: {array}[{row}, {col}] = {value}: {expected}", path.display())]
     BadValue {
@@ -129,7 +142,13 @@ pub enum SceneError {
     },
 }
 
+/// The most deflate can compress: 1032 to 1 (RFC 1951's longest match, 258 bytes, in about two
+/// bits). An array or image that declares more bytes than this times what is stored for it is
+/// refused from its header, which bounds what a reader allocates by the size of its input.
+pub const DEFLATE_RATIO: u64 = 1032;
+
 /// The folder `path` is in (`.` for a bare file name).
+#[cfg(feature = "write")]
 fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -143,6 +162,7 @@ pub const PARTIAL_PREFIX: &str = ".eddy-partial-";
 
 /// The file `path` names, following symbolic links (up to 40 of them): writing through a link
 /// replaces the file it points to, never the link. A dangling link's target is created.
+#[cfg(feature = "write")]
 fn resolve(path: &Path) -> PathBuf {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
@@ -160,10 +180,12 @@ fn resolve(path: &Path) -> PathBuf {
 
 /// Longest file name most file systems take, bytes (ext4, XFS, Btrfs, APFS, NTFS in UTF-16
 /// units).
+#[cfg(feature = "write")]
 const NAME_MAX: usize = 255;
 
 /// Refuses a path that ends in a separator or whose file name is too long, and a target that
 /// is a directory, not a regular file (a device, a pipe) or read-only.
+#[cfg(feature = "write")]
 fn check_target(path: &Path, target: &Path) -> Result<(), SceneError> {
     let fail =
         |why: &str| Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why.to_string()) });
@@ -184,6 +206,7 @@ fn check_target(path: &Path, target: &Path) -> Result<(), SceneError> {
     }
 }
 
+#[cfg(feature = "write")]
 /// A file being written: the temporary file beside its target, and the target (symbolic links
 /// followed) it will be renamed over.
 pub(crate) struct Partial {
@@ -193,6 +216,7 @@ pub(crate) struct Partial {
 }
 
 /// A temporary file beside `path`'s target (its folder created if missing), to be renamed over it.
+#[cfg(feature = "write")]
 pub(crate) fn partial(path: &Path) -> Result<Partial, SceneError> {
     let target = resolve(path);
     check_target(path, &target)?;
@@ -213,6 +237,7 @@ pub(crate) fn partial(path: &Path) -> Result<Partial, SceneError> {
 /// Flushes the file to disk and renames it over its target, with the permissions of the file it
 /// replaces (a new file gets `rw-r--r--`, not the temporary file's owner-only mode). `path` is
 /// the name errors give.
+#[cfg(feature = "write")]
 pub(crate) fn commit(partial: Partial, path: &Path) -> Result<(), SceneError> {
     let Partial { file, temp, target } = partial;
     let io = |source| SceneError::Io { path: path.to_path_buf(), source };
@@ -234,6 +259,7 @@ pub(crate) fn commit(partial: Partial, path: &Path) -> Result<(), SceneError> {
 ///
 /// # Errors
 /// [`SceneError::Io`] saying what is wrong.
+#[cfg(feature = "write")]
 pub fn check_writable_file(path: &Path) -> Result<(), SceneError> {
     partial(path).map(drop)
 }
@@ -309,6 +335,7 @@ pub fn files_like(dir: &Path, prefix: &str, suffix: &str) -> Vec<String> {
 ///
 /// # Errors
 /// [`SceneError::Io`] naming `dir`.
+#[cfg(feature = "write")]
 pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
     let io = |source| SceneError::Io { path: dir.to_path_buf(), source };
     if dir.exists() && !dir.is_dir() {
@@ -332,6 +359,7 @@ pub fn check_writable_dir(dir: &Path) -> Result<(), SceneError> {
 ///
 /// # Errors
 /// [`SceneError::Io`] from creating, writing or renaming the file.
+#[cfg(feature = "write")]
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,

@@ -20,7 +20,7 @@
 //! [`model`] is the registry the front ends read: each model's parameters as data (name, unit,
 //! range and why, default and its source), fields, presets and GPU needs, and
 //! [`model::AnyModel`], which runs and draws any of them. The `eddy` command (feature `cli`) and
-//! the [`viewer`] (feature `viewer`) are thin users of it; with `--no-default-features` the
+//! the viewer (`eddy::viewer`, feature `viewer`) are thin users of it; with `--no-default-features` the
 //! library pulls in neither clap nor winit.
 //!
 //! ## Embedding
@@ -86,11 +86,14 @@ pub mod gas;
 pub mod gpu;
 pub mod grid;
 pub mod model;
+#[cfg(feature = "npz")]
 pub mod npz;
 pub mod params;
+#[cfg(feature = "gif")]
 pub mod record;
 pub mod render;
 pub mod scene;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod shaders;
 pub mod smoke;

@@ -212,10 +212,7 @@ impl Npz {
     }
 }
 
-/// The most deflate can compress: 1032 to 1 (RFC 1951's longest match, 258 bytes, in about two
-/// bits). An array or image that declares more bytes than this times what is stored for it is
-/// refused from its header, which bounds what a reader allocates by the size of its input.
-pub const DEFLATE_RATIO: u64 = 1032;
+pub use crate::files::DEFLATE_RATIO;
 
 /// What the arrays of an archive may hold, checked from every array's header when the archive
 /// is opened, before any array is decompressed (a 1.5 MB file can declare a 20000x20000 array).

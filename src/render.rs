@@ -676,26 +676,34 @@ impl FrameTarget {
         (self.target.width(), self.target.height())
     }
 
+    /// The texture's view, to draw into (a [`crate::render::Drawing`] or the app's own), then
+    /// read back with [`gpu::read_texture`].
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
     /// Runs `draw(encoder, view, size)` (its error returned before anything is submitted), submits, and reads the image back (waits for the GPU;
     /// native targets, see [`FrameTarget::render_async`]).
     ///
     /// # Errors
     /// As [`gpu::read_texture_async`].
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(all(feature = "png", not(target_arch = "wasm32")))]
     pub fn render(
         &self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         draw: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::TextureView, (u32, u32)) -> Result<(), GpuError>,
     ) -> Result<image::RgbaImage, GpuError> {
-        pollster::block_on(self.render_async(device, queue, draw))
+        gpu::wait(device, self.render_async(device, queue, draw))?
     }
 
-    /// [`FrameTarget::render`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`FrameTarget::render`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`gpu::read_texture_async`].
+    #[cfg(feature = "png")]
     pub async fn render_async(
         &self,
         device: &wgpu::Device,

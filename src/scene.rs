@@ -9,9 +9,10 @@
 //!   programs export transparent areas as transparent black).
 //! - **Presets** ([`Scene::preset`]): built-in scenes by name, each listed by the model it is
 //!   made for ([`crate::model::ModelInfo::presets`]).
-//! - **`.npz` state**: see [`crate::npz`] ([`Npz`], [`NpzReader`], re-exported here).
+//! - **`.npz` state** (feature `npz`): see `eddy::npz` (`Npz`, `NpzReader`, re-exported here).
 
 use crate::grid::Grid;
+#[cfg(feature = "npz")]
 pub use crate::npz::{Npz, NpzReader};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -77,10 +78,12 @@ impl fmt::Display for SceneSource {
 }
 
 /// The scene colours, in the order they are tried.
+#[cfg(feature = "png")]
 const PALETTE: [([u8; 3], Cell); 4] =
     [([0, 0, 0], Cell::Solid), ([0, 0, 255], Cell::Fluid), ([255, 255, 255], Cell::Empty), ([255, 0, 0], Cell::Source)];
 
 #[derive(Clone, Copy, PartialEq)]
+#[cfg(feature = "png")]
 enum Cell {
     Solid,
     Fluid,
@@ -118,9 +121,10 @@ impl Scene {
     /// Reads a PNG scene; its size is the image's size (one pixel per cell).
     ///
     /// # Errors
-    /// [`SceneError::Io`] / [`SceneError::Image`] when the file is missing or not a PNG,
+    /// [`SceneError::Io`] / `SceneError::Image` when the file is missing or not a PNG,
     /// [`SceneError::UnknownColour`] naming the first pixel (row-major from the top left) whose
-    /// colour is not a scene colour.
+    /// colour is not a scene colour; [`SceneError::FeatureOff`] in a build without the `png`
+    /// feature.
     pub fn from_png(path: &Path, colours: Colours) -> Result<Self, SceneError> {
         let bytes = crate::files::read_bounded(path, MAX_PNG_BYTES, "a PNG file (or a preset name)")
             .map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
@@ -131,7 +135,18 @@ impl Scene {
     /// what errors call it.
     ///
     /// # Errors
+    /// [`SceneError::FeatureOff`]: this build has no `png` feature.
+    #[cfg(not(feature = "png"))]
+    pub fn from_png_bytes(name: &Path, _bytes: &[u8], _colours: Colours) -> Result<Self, SceneError> {
+        Err(SceneError::FeatureOff { path: name.to_path_buf(), what: "PNG scenes", feature: "png" })
+    }
+
+    /// [`Scene::from_png`] of a PNG's bytes (a file picked or dropped in a browser); `name` is
+    /// what errors call it.
+    ///
+    /// # Errors
     /// [`SceneError::Image`] when not a PNG, [`SceneError::UnknownColour`] as [`Scene::from_png`].
+    #[cfg(feature = "png")]
     pub fn from_png_bytes(name: &Path, bytes: &[u8], colours: Colours) -> Result<Self, SceneError> {
         let path = name;
         let (palette, allowed): (&[([u8; 3], Cell)], _) = match colours {
@@ -152,7 +167,7 @@ impl Scene {
         let (w, h) = reader().into_dimensions().map_err(image_error)?;
         // Decoded as RGBA8: no more than deflate's ratio times the file can be real pixels.
         let decoded = w as u64 * h as u64 * 4;
-        if decoded > (bytes.len() as u64).saturating_mul(crate::npz::DEFLATE_RATIO) + (1 << 20) {
+        if decoded > (bytes.len() as u64).saturating_mul(crate::files::DEFLATE_RATIO) + (1 << 20) {
             let why = format!(
                 "the image says it is {w}x{h} pixels ({decoded} bytes decoded) in a file of {} bytes, more than any \
                  compression gives: the file is damaged or not a PNG",

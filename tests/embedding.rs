@@ -365,3 +365,28 @@ fn a_device_made_with_the_required_limits_runs_every_model() {
         assert!(e.is_none(), "{model} on the required limits: {e:?}");
     }
 }
+
+#[test]
+fn a_readback_future_completes_under_the_apps_own_poll() {
+    use std::task::{Context, Poll, Waker};
+    let (device, queue) = app_device();
+    let state = common::random_water(30, 20, 3, 0.1);
+    let mut sim = GpuWater::new(&device, &queue, &state, WaterParams::default()).unwrap();
+    let mut cpu = CpuWater::new(state, WaterParams::default()).unwrap();
+    sim.step(4).unwrap();
+    cpu.step(4).unwrap();
+    // A frame loop: poll the future once a frame, and the device, never blocking in eddy.
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut future = std::pin::pin!(sim.read_state_async());
+    let mut frames = 0;
+    let read = loop {
+        if let Poll::Ready(r) = future.as_mut().poll(&mut cx) {
+            break r.unwrap();
+        }
+        frames += 1;
+        assert!(frames < 100, "the readback did not complete after {frames} frames of polling");
+        device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    };
+    assert!(frames >= 1, "the future completed before the device was polled: it must have blocked");
+    common::assert_fields_close("embedded-readback", &read, cpu.state(), 0.0);
+}

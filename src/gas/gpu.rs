@@ -393,11 +393,12 @@ impl GpuGas {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<GasStats, GpuError> {
-        pollster::block_on(self.stats_async())
+        gpu::wait(&self.device, self.stats_async())?
     }
 
-    /// [`GpuGas::stats`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`GpuGas::stats`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuGas::stats`].
@@ -445,7 +446,8 @@ impl GpuGas {
         vec![self.state.current()]
     }
 
-    /// The state read back, as a future (on native it blocks in `device.poll`); masks are the
+    /// The state read back, as a future that never blocks (it completes once the device has been
+    /// polled after the GPU did the work); masks are the
     /// ones last uploaded.
     ///
     /// # Errors
@@ -512,7 +514,7 @@ impl crate::Simulation for GpuGas {
 
     /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
     fn read_state(&mut self) -> Result<GasState, Error> {
-        Ok(pollster::block_on(self.read_state_async())?)
+        Ok(gpu::wait(&self.device, self.read_state_async())??)
     }
 
     fn steps_done(&self) -> u64 {

@@ -69,6 +69,7 @@ pub const STORAGE_TEXTURES_PER_STAGE: u32 = 3;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
+#[cfg(feature = "npz")]
 use crate::npz::{Npz, NpzReader};
 use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
 use crate::scene::{self, Scene, SceneError};
@@ -509,6 +510,7 @@ impl GasState {
     ///
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
+    #[cfg(feature = "npz")]
     pub fn save_npz(&self, path: &Path) -> Result<(), SceneError> {
         let mut npz = Npz::create(path)?;
         self.write_to(&mut npz)?;
@@ -519,6 +521,7 @@ impl GasState {
     ///
     /// # Errors
     /// [`SceneError::Io`].
+    #[cfg(feature = "npz")]
     pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         npz.write_f32("density", &self.density)?;
         npz.write_f32_components("momentum", &[&self.momentum_x, &self.momentum_y])?;
@@ -533,6 +536,7 @@ impl GasState {
     /// # Errors
     /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, an array
     /// has the wrong rank, dtype or shape, or a value is NaN, infinite or (density) negative.
+    #[cfg(feature = "npz")]
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
         Self::read_from(&mut NpzReader::open(path)?, path)
     }
@@ -541,6 +545,7 @@ impl GasState {
     ///
     /// # Errors
     /// As [`Self::load_npz`].
+    #[cfg(feature = "npz")]
     pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
         let density = npz.read_f32("density")?;
         let (w, h) = (density.width(), density.height());

@@ -138,7 +138,7 @@ impl Kernel {
     /// A bind group for this kernel's layout, resources bound at 0, 1, 2, ... in order.
     /// The kernel remembers the bytes a dispatch with it moves (for [`tally`] and the
     /// profiler) as long as it lives: make the groups of a pass once, at creation, and use
-    /// [`Kernel::transient_bind_group`] for one made per use.
+    /// [`Kernel::dispatch_once`] for one made per use.
     pub fn bind_group(&self, device: &wgpu::Device, resources: &[wgpu::BindingResource<'_>]) -> wgpu::BindGroup {
         let group = self.unremembered_group(device, resources);
         let bytes = self.bytes_bound(resources);

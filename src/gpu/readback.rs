@@ -1,10 +1,11 @@
 //! Copying textures back to the CPU.
 //!
-//! Each readback is an `async fn` (`*_async`): in a browser a map finishes only when control
-//! returns to the page's event loop, so nothing there may block. On native targets the async
-//! forms block inside `device.poll` until the GPU is done (so they finish under any executor),
-//! and the blocking forms (`read_texture`, `read_r32float`, `map_read`) run them with
-//! `pollster`.
+//! Each readback is an `async fn` (`*_async`) that never blocks: it submits its copy and
+//! completes once the device has been polled after the GPU did the work, by whoever owns the
+//! device. In a browser that is the page's event loop; in a native application its frame loop
+//! (`device.poll(wgpu::PollType::Poll)` once a frame, or any `queue.submit`, which polls too).
+//! The blocking forms (`read_texture`, `read_r32float`, `map_read`, and the models' `read_*`
+//! and `stats`) run the futures with [`wait`], which polls the device until they complete.
 
 use super::GpuError;
 use crate::grid::Grid;
@@ -26,7 +27,7 @@ pub fn read_texture(
     texture: &wgpu::Texture,
     bytes_per_texel: u32,
 ) -> Result<Vec<u8>, GpuError> {
-    pollster::block_on(read_texture_async(device, queue, texture, bytes_per_texel))
+    wait(device, read_texture_async(device, queue, texture, bytes_per_texel))?
 }
 
 /// [`read_texture`] as a future (see the module docs): resolves when the texture has been read.
@@ -90,7 +91,7 @@ pub async fn read_texture_async(
 /// As [`read_texture`].
 #[cfg(not(target_arch = "wasm32"))]
 pub fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u64) -> Result<Vec<u8>, GpuError> {
-    pollster::block_on(map_read_async(device, buffer, len))
+    wait(device, map_read_async(device, buffer, len))?
 }
 
 /// [`map_read`] as a future (see the module docs): resolves when the buffer is mapped and copied
@@ -104,16 +105,50 @@ pub async fn map_read_async(device: &wgpu::Device, buffer: &wgpu::Buffer, len: u
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = tx.send(r);
     });
-    #[cfg(not(target_arch = "wasm32"))]
-    device.poll(wgpu::PollType::wait_indefinitely())?;
-    #[cfg(target_arch = "wasm32")]
-    let _ = device; // the browser maps on its own event loop
+    // The map completes when the device's owner polls it (see the module docs).
+    let _ = device;
     rx.await
         .map_err(|_| GpuError::DeviceLost("map callback dropped".into()))?
         .map_err(|e| GpuError::Readback(e.to_string()))?;
     let bytes = slice.get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
     buffer.unmap();
     Ok(bytes)
+}
+
+/// Runs `future` (a readback or statistics future of eddy's) to completion on this thread,
+/// polling `device` whenever it waits, so that its maps complete: the blocking forms are this
+/// around the `*_async` ones. Native targets only (a browser must not block).
+///
+/// # Errors
+/// [`GpuError::DeviceLost`] when polling fails (the device was lost) or the future still
+/// waits once the device has no work left (a map that can never complete).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn wait<T>(device: &wgpu::Device, future: impl Future<Output = T>) -> Result<T, GpuError> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::task::{Context, Poll, Wake, Waker};
+    /// Notes that the future was woken (a map's callback ran).
+    struct Flag(AtomicBool);
+    impl Wake for Flag {
+        fn wake(self: Arc<Self>) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+    let flag = Arc::new(Flag(AtomicBool::new(false)));
+    let waker = Waker::from(flag.clone());
+    let mut cx = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
+            return Ok(value);
+        }
+        // Wait for the work submitted so far; the maps it held run their callbacks, which wake
+        // the future. Idle and not woken: nothing ever will.
+        let status = device.poll(wgpu::PollType::wait_indefinitely())?;
+        if !flag.0.swap(false, Ordering::SeqCst) && status.is_queue_empty() {
+            return Err(GpuError::DeviceLost("a readback waited on a device with no work left".into()));
+        }
+    }
 }
 
 /// Copies `textures` into new textures of the same size and format, now (the copies are
@@ -153,7 +188,7 @@ pub fn read_r32float(
     queue: &wgpu::Queue,
     texture: &wgpu::Texture,
 ) -> Result<Grid<f32>, GpuError> {
-    pollster::block_on(read_r32float_async(device, queue, texture))
+    wait(device, read_r32float_async(device, queue, texture))?
 }
 
 /// [`read_r32float`] as a future (see the module docs).

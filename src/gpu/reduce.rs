@@ -103,11 +103,12 @@ impl Reduction {
         queue: &wgpu::Queue,
         resources: &[wgpu::BindingResource<'_>],
     ) -> Result<Totals, GpuError> {
-        pollster::block_on(self.run_async(device, queue, resources))
+        super::wait(device, self.run_async(device, queue, resources))?
     }
 
-    /// [`Reduction::run`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`Reduction::run`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`Reduction::run`].
@@ -222,8 +223,8 @@ impl Reduction {
         Some(mapped.and_then(|()| self.totals()))
     }
 
-    /// The last [`Reduction::request`]'s totals, as a future: in a browser it awaits the map;
-    /// on native it blocks in `device.poll` until the GPU is done.
+    /// The last [`Reduction::request`]'s totals, as a future that never blocks: it completes once
+    /// the device has been polled after the GPU did the work ([`super::wait`] polls it).
     ///
     /// # Errors
     /// As [`Reduction::run`]; [`GpuError::Readback`] when nothing was requested.
@@ -233,9 +234,7 @@ impl Reduction {
             Pending::Idle => return Err(GpuError::Readback("no reduction was requested".into())),
             Pending::Mapped(r) => r,
             Pending::Mapping(rx) => {
-                #[cfg(not(target_arch = "wasm32"))]
-                device.poll(wgpu::PollType::wait_indefinitely())?;
-                #[cfg(target_arch = "wasm32")]
+                // Completes when the device's owner polls it (gpu::wait does in the blocking forms).
                 let _ = device;
                 match rx.await {
                     Ok(r) => r.map_err(|e| GpuError::Readback(e.to_string())),

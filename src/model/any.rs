@@ -191,7 +191,8 @@ impl AnyModel {
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back at
-    /// a plan point; the steps recorded before it were submitted.
+    /// a plan point; the steps recorded before it were submitted. [`GpuError::Validation`] /
+    /// `OutOfMemory` when the device rejects the recorded work (error scopes around it).
     pub fn step_in_runs(
         &mut self,
         steps: u32,
@@ -202,12 +203,17 @@ impl AnyModel {
             m.plan_solver()?;
             Ok(m.steps_to_plan())
         };
-        crate::solver::plan::in_runs(self, steps, plan, |m, n| {
-            let mut encoder = m.device.create_command_encoder(&Default::default());
-            record(m, &mut encoder, n);
-            m.queue.submit([encoder.finish()]);
-            submitted();
-        })
+        // Error scopes around the work, so that a device eddy did not make (an application's)
+        // reports a rejected step here too, not to its uncaptured-error handler.
+        let device = self.device.clone();
+        gpu::scoped(&device, || {
+            crate::solver::plan::in_runs(self, steps, plan, |m, n| {
+                let mut encoder = m.device.create_command_encoder(&Default::default());
+                record(m, &mut encoder, n);
+                m.queue.submit([encoder.finish()]);
+                submitted();
+            })
+        })?
     }
 
     /// [`AnyModel::step_in_runs`] with each run timed by `timer`, tagged `tag` (which model ran),
@@ -264,11 +270,11 @@ impl AnyModel {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<AnyStats, GpuError> {
-        pollster::block_on(self.stats_async())
+        gpu::wait(&self.device, self.stats_async())?
     }
 
-    /// [`AnyModel::stats`] as a future (what a browser uses; on native it blocks in
-    /// `device.poll`).
+    /// [`AnyModel::stats`] as a future that never blocks (what a browser and a frame loop
+    /// use): it completes once the device has been polled after the GPU did the work.
     ///
     /// # Errors
     /// As [`AnyModel::stats`].
@@ -287,7 +293,7 @@ impl AnyModel {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_state(&mut self) -> Result<AnyState, Error> {
-        Ok(pollster::block_on(self.read_state_async())?)
+        Ok(gpu::wait(&self.device, self.read_state_async())??)
     }
 
     /// Submits the statistics' reductions without waiting; [`AnyModel::collect_stats`] gives
@@ -334,8 +340,8 @@ impl AnyModel {
         })
     }
 
-    /// [`AnyModel::read_state`] as a future (what a browser uses; on native it blocks in
-    /// `device.poll`).
+    /// [`AnyModel::read_state`] as a future that never blocks (what a browser and a frame loop
+    /// use): it completes once the device has been polled after the GPU did the work.
     ///
     /// # Errors
     /// As [`AnyModel::read_state`].
@@ -368,6 +374,7 @@ impl AnyModel {
     /// # Errors
     /// As [`AnyModel::read_state`] and [`AnyState::save_npz`].
     #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(feature = "npz")]
     pub fn save_npz(&mut self, path: &std::path::Path) -> Result<(), Error> {
         let step = self.step;
         Ok(self.read_state()?.save_npz(path, step)?)

@@ -122,6 +122,7 @@ pub fn available_host_memory() -> Option<u64> {
 /// sides up to `max_side` (the device's `max_texture_dimension_2d` where a device is open, else
 /// [`crate::scene::MAX_SIDE`]), and arrays that decompress to at most half the memory the
 /// machine has available (4 GiB where that is unknown).
+#[cfg(feature = "npz")]
 pub fn read_limits(max_side: Option<u32>) -> crate::npz::ReadLimits {
     crate::npz::ReadLimits {
         max_side: max_side.unwrap_or(crate::scene::MAX_SIDE) as usize,

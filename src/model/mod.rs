@@ -7,6 +7,7 @@
 //! table ([`params::ParamTable::TABLE`]); this module says which models exist, and [`any`] and
 //! [`state`] are the one place that matches on the model.
 
+mod action;
 pub mod any;
 pub mod memory;
 pub mod session;
@@ -16,6 +17,7 @@ pub mod tools;
 /// The parameter tables' machinery, below the models that use it ([`crate::params`]).
 pub use crate::params;
 pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
+pub use action::Action;
 pub use any::AnyModel;
 pub use session::{Done, Session, SessionOptions, Start, changes};
 pub use state::{AnyState, AnyStats, ModelParams};

@@ -3,12 +3,12 @@
 //! each is (re)made with; which one is current; and the [`Action`]s that change them (from the
 //! viewer's panel, its keys, or a script), applied in one place.
 
+use super::Action;
 use super::tools::Stroke;
 use super::{AnyModel, AnyState, ModelKind, ModelParams, Value, memory};
 use crate::error::Error;
 use crate::gpu::{GpuError, GpuTime, StepTimer};
 use crate::scene::SceneSource;
-use crate::script::Action;
 
 /// Where the first model starts.
 #[derive(Clone)]

@@ -7,6 +7,7 @@ use super::ParamInfo;
 use crate::error::ParamError;
 use crate::gas::{GasParams, GasState, GasStats};
 use crate::grid::Grid;
+#[cfg(feature = "npz")]
 use crate::npz::{Npz, NpzReader, ReadLimits};
 use crate::params::{ParamTable, Value, readable};
 use crate::scene::{Colours, Scene, SceneError, SceneSource};
@@ -248,6 +249,7 @@ impl AnyState {
     /// # Errors
     /// [`SceneError::WrongModel`] when the arrays are another model's than `kind`, or say no
     /// model and `kind` is `None`; otherwise as the model's `load_npz`.
+    #[cfg(feature = "npz")]
     pub fn load_npz(path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
         Self::load_npz_within(path, kind, super::memory::read_limits(None))
     }
@@ -257,6 +259,7 @@ impl AnyState {
     ///
     /// # Errors
     /// As [`AnyState::load_npz`]; [`SceneError::Npz`] naming an array larger than `limits`.
+    #[cfg(feature = "npz")]
     pub fn load_npz_within(
         path: &Path,
         kind: Option<ModelKind>,
@@ -272,6 +275,7 @@ impl AnyState {
     /// # Errors
     /// As [`AnyState::load_npz`] for the archive, its model and its step;
     /// [`SceneError::MissingArray`] when the model's first array is absent.
+    #[cfg(feature = "npz")]
     pub fn peek_npz(path: &Path, kind: Option<ModelKind>) -> Result<(ModelKind, (usize, usize), u64), SceneError> {
         let mut npz = NpzReader::open_within(path, super::memory::read_limits(None))?;
         let kind = Self::kind_of(&npz.array_names(), path, kind)?;
@@ -292,10 +296,12 @@ impl AnyState {
     ///
     /// # Errors
     /// As [`AnyState::load_npz`].
+    #[cfg(feature = "npz")]
     pub fn load_npz_bytes(name: &Path, bytes: Vec<u8>, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
         Self::read_npz(NpzReader::from_bytes_within(name, bytes, super::memory::read_limits(None))?, name, kind)
     }
 
+    #[cfg(feature = "npz")]
     fn read_npz(mut npz: NpzReader, path: &Path, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
         let kind = Self::kind_of(&npz.array_names(), path, kind)?;
         let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
@@ -309,6 +315,7 @@ impl AnyState {
 
     /// The model of an archive with arrays `names`: `kind` when given, else the one the arrays
     /// tell; an error when they tell another, several, or none.
+    #[cfg(feature = "npz")]
     fn kind_of(names: &[String], path: &Path, kind: Option<ModelKind>) -> Result<ModelKind, SceneError> {
         let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(names)).collect();
         if owners.len() > 1 {
@@ -363,6 +370,7 @@ impl AnyState {
     ///
     /// # Errors
     /// [`SceneError::Io`]; whatever was at `path` is then unchanged.
+    #[cfg(feature = "npz")]
     pub fn save_npz(&self, path: &Path, step: u64) -> Result<(), SceneError> {
         let mut npz = Npz::create(path)?;
         self.write_to(&mut npz, step)?;
@@ -373,12 +381,14 @@ impl AnyState {
     ///
     /// # Errors
     /// [`SceneError::Io`] when the archive cannot be assembled.
+    #[cfg(feature = "npz")]
     pub fn to_npz_bytes(&self, step: u64) -> Result<Vec<u8>, SceneError> {
         let mut npz = Npz::in_memory(Path::new("state.npz"));
         self.write_to(&mut npz, step)?;
         npz.finish_bytes()
     }
 
+    #[cfg(feature = "npz")]
     fn write_to(&self, npz: &mut Npz, step: u64) -> Result<(), SceneError> {
         match self {
             AnyState::Water(s) => s.write_to(npz)?,

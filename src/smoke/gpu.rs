@@ -351,7 +351,7 @@ impl GpuSmoke {
             #[cfg(not(target_arch = "wasm32"))]
             {
                 let steps = self.steps;
-                let state = pollster::block_on(self.read_state_async())?;
+                let state = gpu::wait(&self.device, self.read_state_async())??;
                 *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
                 self.steps = steps;
                 // The solver starts again here, with its first plan points (1, 2, 4, 8 steps on).
@@ -525,11 +525,12 @@ impl GpuSmoke {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<SmokeStats, GpuError> {
-        pollster::block_on(self.stats_async())
+        gpu::wait(&self.device, self.stats_async())?
     }
 
-    /// [`GpuSmoke::stats`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`GpuSmoke::stats`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuSmoke::stats`].
@@ -685,7 +686,8 @@ impl GpuSmoke {
         }
     }
 
-    /// The state read back, as a future (on native it blocks in `device.poll`); masks are the
+    /// The state read back, as a future that never blocks (it completes once the device has been
+    /// polled after the GPU did the work); masks are the
     /// ones last uploaded.
     ///
     /// # Errors
@@ -822,7 +824,7 @@ impl crate::Simulation for GpuSmoke {
 
     /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
     fn read_state(&mut self) -> Result<SmokeState, Error> {
-        Ok(pollster::block_on(self.read_state_async())?)
+        Ok(gpu::wait(&self.device, self.read_state_async())??)
     }
 
     fn steps_done(&self) -> u64 {

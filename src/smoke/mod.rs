@@ -56,6 +56,7 @@ pub const STORAGE_TEXTURES_PER_STAGE: u32 = 4;
 
 use crate::error::Error;
 use crate::grid::Grid;
+#[cfg(feature = "npz")]
 use crate::npz::{Npz, NpzReader};
 use crate::scene::{self, Scene, SceneError};
 use std::path::Path;
@@ -345,6 +346,7 @@ impl SmokeState {
     ///
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
+    #[cfg(feature = "npz")]
     pub fn save_npz(&self, path: &Path) -> Result<(), SceneError> {
         let mut npz = Npz::create(path)?;
         self.write_to(&mut npz)?;
@@ -361,6 +363,7 @@ impl SmokeState {
     ///
     /// # Errors
     /// [`SceneError::Io`].
+    #[cfg(feature = "npz")]
     pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         let (cx, cy) = self.centre_velocity();
         npz.write_f32_components("velocity", &[&cx, &cy])?;
@@ -388,6 +391,7 @@ impl SmokeState {
     /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, only one
     /// of `velocity_x` and `velocity_y` is there, an array has the wrong rank, dtype or shape,
     /// or a value is NaN, infinite or (density) negative.
+    #[cfg(feature = "npz")]
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
         Self::read_from(&mut NpzReader::open(path)?, path)
     }
@@ -396,6 +400,7 @@ impl SmokeState {
     ///
     /// # Errors
     /// As [`Self::load_npz`].
+    #[cfg(feature = "npz")]
     pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
         let density = npz.read_f32("density")?;
         let (w, h) = (density.width(), density.height());

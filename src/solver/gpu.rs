@@ -344,11 +344,12 @@ impl ResidualStats {
         solid: &wgpu::TextureView,
         rhs_scale: f32,
     ) -> Result<(f64, f64), GpuError> {
-        pollster::block_on(self.norms_async(device, queue, pressure, rhs, solid, rhs_scale))
+        gpu::wait(device, self.norms_async(device, queue, pressure, rhs, solid, rhs_scale))?
     }
 
-    /// [`ResidualStats::norms`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`ResidualStats::norms`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`ResidualStats::norms`].

@@ -372,11 +372,12 @@ impl GpuWater {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_mass(&self) -> Result<Grid<f32>, GpuError> {
-        pollster::block_on(self.read_mass_async())
+        gpu::wait(&self.device, self.read_mass_async())?
     }
 
-    /// [`GpuWater::read_mass`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`GpuWater::read_mass`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
@@ -384,7 +385,8 @@ impl GpuWater {
         gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
     }
 
-    /// The state read back, as a future (on native it blocks in `device.poll`): mass, and the
+    /// The state read back, as a future that never blocks (it completes once the device has been
+    /// polled after the GPU did the work): mass, and the
     /// solid mask last uploaded.
     ///
     /// # Errors
@@ -412,11 +414,12 @@ impl GpuWater {
     /// As [`GpuWater::read_mass`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<WaterStats, GpuError> {
-        pollster::block_on(self.stats_async())
+        gpu::wait(&self.device, self.stats_async())?
     }
 
-    /// [`GpuWater::stats`] as a future: in a browser it awaits the GPU; on native it blocks in
-    /// `device.poll` (see `gpu::read_texture_async`).
+    /// [`GpuWater::stats`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuWater::read_mass`].
@@ -508,7 +511,7 @@ impl crate::Simulation for GpuWater {
 
     /// Reads the mass back (waits for the GPU); the solid mask is the one last uploaded.
     fn read_state(&mut self) -> Result<WaterState, Error> {
-        Ok(pollster::block_on(self.read_state_async())?)
+        Ok(gpu::wait(&self.device, self.read_state_async())??)
     }
 
     fn steps_done(&self) -> u64 {

@@ -22,6 +22,7 @@ pub const STORAGE_TEXTURES_PER_STAGE: u32 = 1;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
+#[cfg(feature = "npz")]
 use crate::npz::{Npz, NpzReader};
 use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Range, Value};
 use crate::scene::{self, Scene, SceneError};
@@ -316,6 +317,7 @@ impl WaterState {
     ///
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
+    #[cfg(feature = "npz")]
     pub fn save_npz(&self, path: &Path) -> Result<(), SceneError> {
         let mut npz = Npz::create(path)?;
         self.write_to(&mut npz)?;
@@ -326,6 +328,7 @@ impl WaterState {
     ///
     /// # Errors
     /// [`SceneError::Io`].
+    #[cfg(feature = "npz")]
     pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         npz.write_f32("mass", &self.mass)?;
         npz.write_u8("solid", &self.solid)?;
@@ -338,6 +341,7 @@ impl WaterState {
     /// # Errors
     /// [`SceneError`] when the file is missing or not an `.npz`, `mass` is missing or not a 2-D
     /// float32 array, shapes differ, or a mass is NaN, infinite or negative.
+    #[cfg(feature = "npz")]
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
         Self::read_from(&mut NpzReader::open(path)?, path)
     }
@@ -346,6 +350,7 @@ impl WaterState {
     ///
     /// # Errors
     /// As [`Self::load_npz`].
+    #[cfg(feature = "npz")]
     pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
         let mass = npz.read_f32("mass")?;
         let solid = match npz.read_u8_opt("solid")? {

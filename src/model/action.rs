@@ -1,0 +1,66 @@
+//! [`Action`]: one change to a [`crate::model::Session`] or to what its front end shows and
+//! writes, from the viewer's controls or a script's line ([`crate::script`], feature `script`).
+
+use super::ModelKind;
+use super::tools::{Stroke, Tool};
+use crate::colour::ColourMap;
+use crate::params::Value;
+use std::path::PathBuf;
+
+/// One change to a [`crate::model::Session`] or to what its front end shows and writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Make this model current.
+    Model(ModelKind),
+    /// Set a parameter of the current model (name as the CLI spells it), as an interactive
+    /// control does: parameters tied to it move into the range it needs
+    /// ([`crate::model::ParamTable::set_fitted`]).
+    Set(&'static str, Value),
+    /// Set parameters of the current model together, as the command line does (a script's
+    /// `set` table): each value must be in its row's range, and the set as a whole must pass
+    /// the limits that tie parameters together; nothing else moves, and on error nothing
+    /// changes.
+    SetAll(Vec<(&'static str, Value)>),
+    /// Show this field.
+    View(String),
+    /// Colour the shown field with this map.
+    ColourMap(ColourMap),
+    /// Brush radius, cells; `None`: the model's default.
+    Brush(Option<f32>),
+    /// Start the scene again (parameters kept).
+    Reset,
+    /// Parameters back to their defaults (state kept).
+    Defaults,
+    /// One pointer move of a tool, in cells (the viewer's mouse).
+    Stroke(Stroke),
+    /// A drawn path of a tool through `points` (`(col, row)` cells).
+    Path {
+        /// The tool.
+        tool: Tool,
+        /// Erase instead.
+        erase: bool,
+        /// The path's points; one point is a dab.
+        points: Vec<(f32, f32)>,
+    },
+    /// The fluid tool pressed and released without moving, at `(col, row)` cells.
+    Click((f32, f32)),
+    /// Show this many frames without stepping (viewer only).
+    Pause(u32),
+    /// Save the simulation view as a PNG at this many pixels per cell.
+    Screenshot(PathBuf, u32),
+    /// Record a GIF.
+    Gif {
+        /// Where.
+        path: PathBuf,
+        /// How many frames.
+        frames: u32,
+        /// Steps between frames (at least 1).
+        every: u32,
+    },
+    /// Save the current model's state as `.npz`.
+    Save(PathBuf),
+    /// End: the viewer closes; a run stops here (and saves to `--save`).
+    Quit,
+    /// Resize the viewer's window to `(width, height)` pixels (nothing in `run`).
+    Window(u32, u32),
+}
