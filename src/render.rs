@@ -83,6 +83,8 @@ pub struct Drawing {
     pipeline: wgpu::RenderPipeline,
     bind_group: wgpu::BindGroup,
     area: Area,
+    /// The viewport: `area` clipped to what a viewport may be; `None` draws nothing.
+    viewport: Option<Area>,
 }
 
 impl Drawing {
@@ -90,9 +92,11 @@ impl Drawing {
     /// of the format the renderer was made for, loaded or cleared as it chose): sets the
     /// pipeline, the bind group and the viewport to the drawing's [`Area`] (set the viewport
     /// again for drawing of your own after it), and draws one full-screen triangle. Nothing
-    /// outside the area is touched.
+    /// outside the area is touched. An area that is not finite and positive draws nothing; one
+    /// larger than a viewport may be (a grid zoomed far in) draws the part of it in
+    /// `0..max_texture_dimension_2d` pixels, where any target lies.
     pub fn render(&self, pass: &mut wgpu::RenderPass<'_>) {
-        let a = self.area;
+        let Some(a) = self.viewport else { return };
         pass.set_viewport(a.origin.0, a.origin.1, a.size.0, a.size.1, 0.0, 1.0);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
@@ -247,13 +251,28 @@ impl Fullscreen {
                 wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&lut) },
             ],
         });
-        Drawing { pipeline: self.pipeline.clone(), bind_group, area }
+        let viewport = clip_viewport(area, device.limits().max_texture_dimension_2d as f32);
+        Drawing { pipeline: self.pipeline.clone(), bind_group, area, viewport }
     }
 
     /// Whether draws are to leave air transparent (the shaders' `alpha` flag).
     fn alpha(&self) -> u32 {
         (self.blend == Blend::Alpha) as u32
     }
+}
+
+/// `area` clipped to `0..max` pixels on each axis (every target lies there, and wgpu refuses a
+/// viewport larger than `max` or with a negative or non-finite size); `None` when nothing is
+/// left. The shaders map pixels to cells from the uniform's area, not the viewport, so
+/// clipping changes only which pixels are drawn.
+fn clip_viewport(area: Area, max: f32) -> Option<Area> {
+    let clip = |origin: f32, size: f32| {
+        let (lo, hi) = (origin.max(0.0), (origin + size).min(max));
+        (origin.is_finite() && size.is_finite() && size > 0.0 && hi > lo).then_some((lo, hi - lo))
+    };
+    let (x, w) = clip(area.origin.0, area.size.0)?;
+    let (y, h) = clip(area.origin.1, area.size.1)?;
+    Some(Area { origin: (x, y), size: (w, h) })
 }
 
 /// Records `drawing` into a render pass of its own over the whole of `target`, cleared to

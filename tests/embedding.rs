@@ -390,3 +390,34 @@ fn a_readback_future_completes_under_the_apps_own_poll() {
     assert!(frames >= 1, "the future completed before the device was polled: it must have blocked");
     common::assert_fields_close("embedded-readback", &read, cpu.state(), 0.0);
 }
+
+#[test]
+fn a_hostile_area_draws_nothing_or_what_fits_and_never_a_validation_error() {
+    use eddy::colour::ColourMap;
+    use eddy::render::{Area, WaterRenderer};
+    let (device, queue) = app_device();
+    let sim = GpuWater::new(&device, &queue, &half_full(24, 16), WaterParams::default()).unwrap();
+    let mut renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm).unwrap();
+    let texture = target(&device, (64, 48));
+    let view = texture.create_view(&Default::default());
+    let areas = [
+        Area { origin: (f32::NAN, 30.0), size: (20.0, 20.0) },
+        Area { origin: (0.0, 0.0), size: (-5.0, 64.0) },
+        Area { origin: (0.0, 0.0), size: (f32::INFINITY, 64.0) },
+        Area { origin: (-1e6, -1e6), size: (3e6, 3e6) }, // zoomed far in: the target is inside it
+        Area { origin: (-20.0, 30.0), size: (96.0, 64.0) }, // partly outside the target
+    ];
+    for area in areas {
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let drawing = renderer.prepare(&device, &mut encoder, area, &sim, ColourMap::Own);
+        drawing.render(&mut app_pass(&mut encoder, &view, wgpu::LoadOp::Clear(APP_BACKGROUND)));
+        queue.submit([encoder.finish()]);
+        let error = pollster::block_on(scope.pop());
+        assert!(error.is_none(), "{area:?}: {error:?}");
+        let pixels = eddy::gpu::read_texture(&device, &queue, &texture, 4).unwrap();
+        let drawn = pixels.chunks_exact(4).filter(|p| *p != APP_PIXEL).count();
+        let finite = area.origin.0.is_finite() && area.size.0.is_finite() && area.size.0 > 0.0;
+        assert_eq!(drawn > 0, finite, "{area:?}: {drawn} pixels drawn");
+    }
+}
