@@ -142,7 +142,12 @@ pub struct SoundSpeed {
 /// Crest of the excess density along the ray from `centre` in direction `(dc, dr)` (a step of
 /// `|(dc, dr)|` cells): the distance of the largest sample, refined by a parabola through it and
 /// its neighbours.
-fn crest(s: &GasState, centre: (usize, usize), (dc, dr): (isize, isize)) -> f64 {
+fn crest(s: &GasState, centre: (usize, usize), dir: (isize, isize)) -> f64 {
+    crest_and_peak(s, centre, dir).0
+}
+
+/// [`crest`] and the excess density there (`rho - 1` at the parabola's top).
+fn crest_and_peak(s: &GasState, centre: (usize, usize), (dc, dr): (isize, isize)) -> (f64, f64) {
     let len = ((dc * dc + dr * dr) as f64).sqrt();
     let sample = |k: isize| -> Option<f64> {
         let (r, c) = (centre.1 as isize + k * dr, centre.0 as isize + k * dc);
@@ -159,7 +164,7 @@ fn crest(s: &GasState, centre: (usize, usize), (dc, dr): (isize, isize)) -> f64 
     let (a, b, c) = (sample(best - 1).unwrap_or(0.0), sample(best).unwrap_or(0.0), sample(best + 1).unwrap_or(0.0));
     let denom = a - 2.0 * b + c;
     let shift = if denom.abs() > 0.0 { 0.5 * (a - c) / denom } else { 0.0 };
-    (best as f64 + shift) * len
+    ((best as f64 + shift) * len, b - 0.25 * (a - c) * shift - 1.0)
 }
 
 /// The second moment `sum e |x - mid|^2` of the excess density `e` and its total `sum e`.
@@ -226,6 +231,59 @@ pub fn sound_speed(params: &GasParams, amplitude: f64, sigma: f64, steps: u32) -
         crest_axes: (second.0 - first.0) / dt,
         crest_diagonals: (second.1 - first.1) / dt,
     }
+}
+
+/// Result of [`pulse_ring`]: the scheme's ring against the exact one
+/// ([`super::acoustics::gaussian_pulse_2d_crest`]). Distances in cells from the pulse's
+/// centre, excess densities over the ambient 1.
+#[derive(Clone, Copy, Debug)]
+pub struct PulseRing {
+    /// The exact crest's radius.
+    pub exact_radius: f64,
+    /// The exact crest's excess density.
+    pub exact_peak: f64,
+    /// The scheme's crest radius along the axes (mean of four rays) and the diagonals.
+    pub radius: (f64, f64),
+    /// Its crest's excess density along the axes and the diagonals.
+    pub peak: (f64, f64),
+}
+
+impl PulseRing {
+    /// The fraction of the exact crest's amplitude the scheme keeps, along the axes and the
+    /// diagonals.
+    pub fn kept(&self) -> (f64, f64) {
+        (self.peak.0 / self.exact_peak, self.peak.1 / self.exact_peak)
+    }
+}
+
+/// The pulse of [`sound_speed`] (Gaussian excess `amplitude`, standard deviation `sigma`
+/// cells, at rest, no walls in reach) after `steps` steps, against the exact linear solution
+/// ([`super::acoustics`]): the ring's radius and amplitude along the axes and the diagonals.
+///
+/// # Panics
+/// When the pressure is 0 (no sound).
+pub fn pulse_ring(params: &GasParams, amplitude: f64, sigma: f64, steps: u32) -> PulseRing {
+    assert!(params.pressure > 0.0, "a pulse needs pressure");
+    let p = undamped(*params);
+    let c = p.sound_speed() as f64;
+    let half = (c * steps as f64 + 6.0 * sigma).ceil() as usize + 2;
+    let n = 2 * half + 1;
+    let mid = half as f64 + 0.5;
+    let mut s = state_from(
+        n,
+        n,
+        |x, y| 1.0 + amplitude * (-((x - mid).powi(2) + (y - mid).powi(2)) / (2.0 * sigma * sigma)).exp(),
+        |_, _| (0.0, 0.0),
+    );
+    run(&mut s, &p, steps, |_, _| {});
+    let mean = |dirs: [(isize, isize); 4]| {
+        let v: Vec<(f64, f64)> = dirs.iter().map(|&d| crest_and_peak(&s, (half, half), d)).collect();
+        (v.iter().map(|x| x.0).sum::<f64>() / 4.0, v.iter().map(|x| x.1).sum::<f64>() / 4.0)
+    };
+    let axes = mean([(1, 0), (0, 1), (-1, 0), (0, -1)]);
+    let diagonals = mean([(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+    let (exact_radius, exact_peak) = super::acoustics::gaussian_pulse_2d_crest(steps as f64, amplitude, sigma, c);
+    PulseRing { exact_radius, exact_peak, radius: (axes.0, diagonals.0), peak: (axes.1, diagonals.1) }
 }
 
 /// The shock tube: a channel `width x height` cells (the grid's edges are its walls), density

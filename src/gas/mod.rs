@@ -56,6 +56,7 @@
 //! Vectors are `(x, y)`: x towards increasing column (right), y towards increasing row (down,
 //! away from row 0 at the top).
 
+pub mod acoustics;
 pub mod checks;
 pub mod cpu;
 pub mod exact;
