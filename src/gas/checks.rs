@@ -201,15 +201,7 @@ pub fn sound_speed(params: &GasParams, amplitude: f64, sigma: f64, steps: u32) -
     assert!(steps >= 2 && params.pressure > 0.0, "a sound-speed run needs pressure and >= 2 steps");
     let p = undamped(*params);
     let c = p.sound_speed() as f64;
-    let half = (c * steps as f64 + 6.0 * sigma).ceil() as usize + 2;
-    let n = 2 * half + 1;
-    let mid = half as f64 + 0.5;
-    let mut s = state_from(
-        n,
-        n,
-        |x, y| 1.0 + amplitude * (-((x - mid).powi(2) + (y - mid).powi(2)) / (2.0 * sigma * sigma)).exp(),
-        |_, _| (0.0, 0.0),
-    );
+    let (mut s, half, mid) = pulse(amplitude, sigma, c, steps);
     let centre = (half, half);
     let crests = |s: &GasState| {
         let mean = |dirs: [(isize, isize); 4]| dirs.iter().map(|&d| crest(s, centre, d)).sum::<f64>() / 4.0;
@@ -266,15 +258,7 @@ pub fn pulse_ring(params: &GasParams, amplitude: f64, sigma: f64, steps: u32) ->
     assert!(params.pressure > 0.0, "a pulse needs pressure");
     let p = undamped(*params);
     let c = p.sound_speed() as f64;
-    let half = (c * steps as f64 + 6.0 * sigma).ceil() as usize + 2;
-    let n = 2 * half + 1;
-    let mid = half as f64 + 0.5;
-    let mut s = state_from(
-        n,
-        n,
-        |x, y| 1.0 + amplitude * (-((x - mid).powi(2) + (y - mid).powi(2)) / (2.0 * sigma * sigma)).exp(),
-        |_, _| (0.0, 0.0),
-    );
+    let (mut s, half, _) = pulse(amplitude, sigma, c, steps);
     run(&mut s, &p, steps, |_, _| {});
     let mean = |dirs: [(isize, isize); 4]| {
         let v: Vec<(f64, f64)> = dirs.iter().map(|&d| crest_and_peak(&s, (half, half), d)).collect();
@@ -284,6 +268,23 @@ pub fn pulse_ring(params: &GasParams, amplitude: f64, sigma: f64, steps: u32) ->
     let diagonals = mean([(1, 1), (-1, 1), (1, -1), (-1, -1)]);
     let (exact_radius, exact_peak) = super::acoustics::gaussian_pulse_2d_crest(steps as f64, amplitude, sigma, c);
     PulseRing { exact_radius, exact_peak, radius: (axes.0, diagonals.0), peak: (axes.1, diagonals.1) }
+}
+
+/// The pulse of [`sound_speed`] and [`pulse_ring`]: a Gaussian excess density `amplitude` over
+/// ambient 1 (standard deviation `sigma` cells) at rest in the middle of a square grid big
+/// enough that its ring, running `steps` steps at `c` cells/step, stays clear of the edge; with
+/// the middle cell's index `half` (row and column) and its centre's coordinate `mid`.
+fn pulse(amplitude: f64, sigma: f64, c: f64, steps: u32) -> (GasState, usize, f64) {
+    let half = (c * steps as f64 + 6.0 * sigma).ceil() as usize + 2;
+    let n = 2 * half + 1;
+    let mid = half as f64 + 0.5;
+    let s = state_from(
+        n,
+        n,
+        |x, y| 1.0 + amplitude * (-((x - mid).powi(2) + (y - mid).powi(2)) / (2.0 * sigma * sigma)).exp(),
+        |_, _| (0.0, 0.0),
+    );
+    (s, half, mid)
 }
 
 /// The shock tube: a channel `width x height` cells (the grid's edges are its walls), density
