@@ -57,14 +57,13 @@
 //!   caller's `&mut wgpu::CommandEncoder` and takes effect in recording order relative to
 //!   everything else in it: steps (`encode_steps`), the tools (`encode_brush`, `encode_splat`,
 //!   [`AnyModel::encode_stroke`], [`AnyModel::encode_click`]), walls (`encode_solid`,
-//!   `encode_masks`) and statistics (`encode_stats`; collected with `collect_stats` once the
-//!   application has submitted and polled). Their per-call data (a brush's uniform, a wall mask)
-//!   is copied from a staging buffer by a command in the encoder ([`gpu::record`]), so any number
-//!   of them in one encoder are each right. The forms without `encode_` (`step`, `brush`,
-//!   `splat`, `upload_masks`, `request_stats`, ...) record into an encoder of their own and
-//!   submit it.
-//! - **Parameters** (`set_params`) are written through the queue: they apply from the next
-//!   submission, to steps recorded and not yet submitted too.
+//!   `encode_masks`), parameters (`encode_params`; a change of smoke's grid, which reads the
+//!   state back, only through `set_params`) and statistics (`encode_stats`; collected with
+//!   `collect_stats` once the application has submitted and polled). Their per-call data (a
+//!   brush's uniform, a wall mask) is copied from a staging buffer by a command in the encoder
+//!   ([`gpu::record`]), so any number of them in one encoder are each right. The forms without
+//!   `encode_` (`step`, `brush`, `splat`, `upload_masks`, `set_params`, `request_stats`, ...)
+//!   record into an encoder of their own and submit it.
 //! - **Drawing** is middleware-shaped: `prepare` (a renderer's, or [`AnyModel::prepare`]) makes
 //!   a [`render::Drawing`] with its settings in a buffer of its own, and
 //!   [`render::Drawing::render`] records it into a render pass the application owns, in the

@@ -421,3 +421,67 @@ fn a_hostile_area_draws_nothing_or_what_fits_and_never_a_validation_error() {
         assert_eq!(drawn > 0, finite, "{area:?}: {drawn} pixels drawn");
     }
 }
+
+#[test]
+fn parameter_changes_recorded_between_steps_apply_from_there() {
+    let (device, queue) = app_device();
+    // Water: side share and compression changed after 5 of 12 steps.
+    let state = common::random_water(40, 28, 9, 0.08);
+    let (p, q) =
+        (WaterParams::default(), WaterParams { side_share: 0.3, max_compress: 0.05, ..WaterParams::default() });
+    let mut gpu = GpuWater::new(&device, &queue, &state, p).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 5);
+    gpu.encode_params(&mut encoder, q).unwrap();
+    gpu.encode_steps(&mut encoder, 7);
+    queue.submit([encoder.finish()]);
+    let mut cpu = CpuWater::new(state.clone(), p).unwrap();
+    cpu.step(5).unwrap();
+    let mut cpu = CpuWater::new(cpu.state().clone(), q).unwrap();
+    cpu.step(7).unwrap();
+    common::assert_fields_close("embedded-water-params", &gpu.read_state().unwrap(), cpu.state(), 0.0);
+    let mut unchanged = CpuWater::new(state, p).unwrap();
+    unchanged.step(12).unwrap();
+    assert_ne!(unchanged.state().mass, cpu.state().mass, "the change would not show");
+
+    // Gas: pressure and diffusion changed after 4 of 10 steps.
+    let state = common::random_gas(36, 30, 4, 0.05);
+    let (p, q) = (GasParams::default(), GasParams { pressure: 0.05, diffusion: 0.02, ..GasParams::default() });
+    let mut gpu = GpuGas::new(&device, &queue, &state, p).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 4);
+    gpu.encode_params(&mut encoder, q).unwrap();
+    gpu.encode_steps(&mut encoder, 6);
+    queue.submit([encoder.finish()]);
+    let mut cpu = CpuGas::new(state, p).unwrap();
+    cpu.step(4).unwrap();
+    let mut cpu = CpuGas::new(cpu.state().clone(), q).unwrap();
+    cpu.step(6).unwrap();
+    let (g, c) = (gpu.read_state().unwrap(), cpu.state());
+    let fields = [
+        ("density", &g.density, &c.density),
+        ("momentum_x", &g.momentum_x, &c.momentum_x),
+        ("momentum_y", &g.momentum_y, &c.momentum_y),
+    ];
+    common::assert_close_rel("embedded-gas-params", &fields, 1e-5, |_, _| {});
+
+    // Smoke: vorticity confinement and buoyancy changed after 2 of 4 steps; a change of grid
+    // cannot be recorded and changes nothing.
+    let state = common::random_smoke_staggered(32, 24, 8, 0.05);
+    let p = SmokeParams { jacobi_iterations: 20, ..SmokeParams::default() };
+    let q = SmokeParams { vorticity: p.vorticity * 2.0 + 1.0, buoyancy: p.buoyancy * 0.5, ..p };
+    let mut gpu = GpuSmoke::new(&device, &queue, &state, p).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 2);
+    gpu.encode_params(&mut encoder, q).unwrap();
+    let other_grid = SmokeParams { grid: eddy::smoke::GridLayout::Collocated, ..q };
+    assert!(gpu.encode_params(&mut encoder, other_grid).is_err(), "a change of grid was recorded");
+    assert_eq!(*gpu.params(), q);
+    gpu.encode_steps(&mut encoder, 2);
+    queue.submit([encoder.finish()]);
+    let mut cpu = CpuSmoke::new(state, p).unwrap();
+    cpu.step(2).unwrap();
+    let mut cpu = CpuSmoke::new(cpu.state().clone(), q).unwrap();
+    cpu.step(2).unwrap();
+    common::assert_smoke_close("embedded-smoke-params", &gpu.read_state().unwrap(), cpu.state(), 1e-5);
+}

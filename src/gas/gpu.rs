@@ -335,16 +335,28 @@ impl GpuGas {
         &self.params
     }
 
-    /// Changes the parameters from the next submission on: they are written through the
-    /// queue, so steps recorded into an application's encoder and not yet submitted run with
-    /// the new values too.
+    /// Changes the parameters now ([`GpuGas::encode_params`] in an encoder of its own,
+    /// submitted).
     ///
     /// # Errors
-    /// [`Error::Param`] for invalid values; nothing changes.
+    /// As [`GpuGas::encode_params`].
     pub fn set_params(&mut self, params: GasParams) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_params(&mut encoder, params)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records a change of the parameters into `encoder` (the uniform, by a recorded copy): the
+    /// steps recorded before it run with the old values, those after with the new.
+    ///
+    /// # Errors
+    /// [`Error::Param`] for invalid values; nothing changes and nothing is recorded.
+    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: GasParams) -> Result<(), Error> {
         params.validate()?;
         self.params = params;
-        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&GasUniform::from(&params)));
+        let uniform = GasUniform::from(&params);
+        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         Ok(())
     }
 

@@ -147,6 +147,21 @@ impl AnyModel {
         }
     }
 
+    /// Records a change of the parameters into `encoder`, in recording order (each model's
+    /// `encode_params`).
+    ///
+    /// # Errors
+    /// As [`AnyModel::set_params`]; a change of smoke's grid cannot be recorded (use
+    /// [`AnyModel::set_params`]). Nothing changes and nothing is recorded.
+    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: ModelParams) -> Result<(), Error> {
+        match (&mut self.sim, params) {
+            (Sim::Water(s), ModelParams::Water(p)) => s.encode_params(encoder, p),
+            (Sim::Smoke(s), ModelParams::Smoke(p)) => s.encode_params(encoder, p),
+            (Sim::Gas(s), ModelParams::Gas(p)) => s.encode_params(encoder, p),
+            (_, p) => Err(ParamError::new("mode", p.kind(), format!("this model is {}", self.kind())).into()),
+        }
+    }
+
     /// The viewer key `key` applied to the parameters ([`ModelParams::nudge`]); the row it
     /// moved, if any.
     ///

@@ -262,6 +262,16 @@ impl Collocated {
         self.jacobi.set_rhs_scale(queue, -p.alpha());
     }
 
+    /// [`Collocated::write_params`] recorded into `encoder`, in recording order.
+    pub(super) fn encode_params(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        p: &super::SmokeParams,
+    ) {
+        self.jacobi.encode_rhs_scale(device, encoder, -p.alpha());
+    }
+
     /// The Jacobi iterations' walls: `solid` `(H, W)`, non-zero = solid.
     pub(super) fn encode_walls(
         &self,

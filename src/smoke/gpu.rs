@@ -338,9 +338,8 @@ impl GpuSmoke {
         &self.params
     }
 
-    /// Changes the parameters from the next submission on: they are written through the queue,
-    /// so steps recorded into an application's encoder and not yet submitted run with the new
-    /// values too. A change of [`SmokeParams::grid`] reads the state back and rebuilds the model
+    /// Changes the parameters now ([`GpuSmoke::encode_params`] in an encoder of its own,
+    /// submitted). A change of [`SmokeParams::grid`] reads the state back and rebuilds the model
     /// on the new grid ([`SmokeState::on_layout`]).
     ///
     /// # Errors
@@ -365,11 +364,40 @@ impl GpuSmoke {
                     .into(),
             ));
         }
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_params(&mut encoder, params)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records a change of the parameters into `encoder` (the uniforms, by recorded copies):
+    /// the steps recorded before it run with the old values, those after with the new. A change
+    /// of [`SmokeParams::grid`] cannot be recorded (it reads the state back): use
+    /// [`GpuSmoke::set_params`].
+    ///
+    /// # Errors
+    /// [`Error::Param`] for invalid values, [`Error::Message`] for a change of grid; nothing
+    /// changes and nothing is recorded.
+    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: SmokeParams) -> Result<(), Error> {
+        params.validate()?;
+        if params.grid != self.params.grid {
+            return Err(Error::Message(
+                "a change of grid moves the state across grids, which reads it back: use set_params, not \
+                 encode_params"
+                    .into(),
+            ));
+        }
         if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
             self.plan = CyclePlan::new(params.tolerance, params.max_cycles, self.steps);
         }
         self.params = params;
-        self.write_params();
+        let uniform = SmokeUniform::new(&self.params, self.width);
+        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        let step = ImpulseUniform::from(&Impulse::sources(&self.params));
+        gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
+        if let Pipeline::Collocated(c) = &self.pipeline {
+            c.encode_params(&self.device, encoder, &self.params);
+        }
         Ok(())
     }
 

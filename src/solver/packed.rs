@@ -131,6 +131,12 @@ impl PackedJacobi {
         queue.write_buffer(&self.scale, 0, bytemuck::bytes_of(&[scale, 0.0, 0.0, 0.0]));
     }
 
+    /// [`PackedJacobi::set_rhs_scale`] recorded into `encoder` ([`gpu::record`]: in recording
+    /// order).
+    pub fn encode_rhs_scale(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, scale: f32) {
+        gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::bytes_of(&[scale, 0.0, 0.0, 0.0]));
+    }
+
     /// Records `iterations` Jacobi iterations of pressure texture `pressure` (an index into the
     /// `pressures` given to [`PackedJacobi::new`]) into `pass`: pack, iterate (two iterations a
     /// dispatch, `jacobi_pair.wgsl`, and one `jacobi_packed.wgsl` dispatch for an odd count),

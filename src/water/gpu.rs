@@ -303,21 +303,33 @@ impl GpuWater {
         &self.params
     }
 
-    /// Changes the rule constants from the next submission on: they are written through the
-    /// queue, so steps recorded into an application's encoder and not yet submitted run with
-    /// the new values too.
+    /// Changes the rule constants now ([`GpuWater::encode_params`] in an encoder of its own,
+    /// submitted).
     ///
     /// # Errors
-    /// [`crate::error::ParamError`] (as [`Error::Param`]) for invalid values; nothing changes.
+    /// As [`GpuWater::encode_params`].
     pub fn set_params(&mut self, params: WaterParams) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_params(&mut encoder, params)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records a change of the rule constants into `encoder` (the uniform, and the solid bits
+    /// when the boundary changes, by recorded copies): the steps recorded before it run with
+    /// the old values, those after with the new.
+    ///
+    /// # Errors
+    /// [`crate::error::ParamError`] (as [`Error::Param`]) for invalid values; nothing changes
+    /// and nothing is recorded.
+    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: WaterParams) -> Result<(), Error> {
         params.validate()?;
         let boundary_changed = params.boundary != self.params.boundary;
         self.params = params;
-        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&WaterUniform::new(&params, self.width)));
+        let uniform = WaterUniform::new(&params, self.width);
+        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         if boundary_changed {
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            self.encode_solid_bits(&mut encoder);
-            self.queue.submit([encoder.finish()]);
+            self.encode_solid_bits(encoder);
         }
         Ok(())
     }
