@@ -311,14 +311,7 @@ impl GpuGas {
         solid: &Grid<u8>,
         source: &Grid<u8>,
     ) -> Result<(), GpuError> {
-        let shape = (self.height as usize, self.width as usize);
-        if solid.shape() != shape || source.shape() != shape {
-            return Err(GpuError::Validation(format!(
-                "masks are {:?} and {:?}, grid is {shape:?}",
-                solid.shape(),
-                source.shape()
-            )));
-        }
+        gpu::check_masks(solid, source, (self.height as usize, self.width as usize))?;
         self.solid_mask = solid.clone();
         self.source_mask = source.clone();
         let bits = solid_bits(solid, source);

@@ -431,6 +431,25 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_
     );
 }
 
+/// Checks that a solid and a source mask (`(H, W)` each) are both of the grid's `shape`.
+///
+/// # Errors
+/// [`GpuError::Validation`] giving both masks' shapes and the grid's.
+pub fn check_masks(
+    solid: &crate::grid::Grid<u8>,
+    source: &crate::grid::Grid<u8>,
+    shape: (usize, usize),
+) -> Result<(), GpuError> {
+    if solid.shape() != shape || source.shape() != shape {
+        return Err(GpuError::Validation(format!(
+            "masks are {:?} and {:?}, grid is {shape:?}",
+            solid.shape(),
+            source.shape()
+        )));
+    }
+    Ok(())
+}
+
 /// Whether cell `(r, c)` of a wall mask `(H, W)` (non-zero = wall) is a wall or outside the
 /// grid: 1 or 0, as the wall bits hold it.
 pub fn wall_or_outside(solid: &crate::grid::Grid<u8>, r: isize, c: isize) -> u32 {

@@ -257,12 +257,7 @@ impl Collocated {
         self.jacobi.dispatch(pass, f.pressure.read_index(), iterations);
     }
 
-    /// The Jacobi iterations' right-hand side scale, `-alpha` of `p`.
-    pub(super) fn write_params(&self, queue: &wgpu::Queue, p: &super::SmokeParams) {
-        self.jacobi.set_rhs_scale(queue, -p.alpha());
-    }
-
-    /// [`Collocated::write_params`] recorded into `encoder`, in recording order.
+    /// Records the Jacobi iterations' right-hand side scale, `-alpha` of `p`, into `encoder`.
     pub(super) fn encode_params(
         &self,
         device: &wgpu::Device,

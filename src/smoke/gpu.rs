@@ -240,7 +240,9 @@ impl GpuSmoke {
                 steps: 0,
             }
         })?;
-        sim.write_params();
+        let mut encoder = sim.device.create_command_encoder(&Default::default());
+        sim.encode_param_writes(&mut encoder);
+        sim.queue.submit([encoder.finish()]);
         sim.upload_state(&state);
         sim.upload_masks(&state.solid, &state.source)?;
         if let Pipeline::Staggered(_) = sim.pipeline {
@@ -279,13 +281,15 @@ impl GpuSmoke {
         gpu::upload(q, f.dye.current(), bytemuck::cast_slice(&dye), 16);
     }
 
-    fn write_params(&self) {
+    /// Records the writes of every uniform the parameters in use fill (the step's, its sources'
+    /// impulse, the collocated solve's right-hand side scale).
+    fn encode_param_writes(&self, encoder: &mut wgpu::CommandEncoder) {
         let uniform = SmokeUniform::new(&self.params, self.width);
-        self.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         let step = ImpulseUniform::from(&Impulse::sources(&self.params));
-        self.queue.write_buffer(&self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
+        gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
         if let Pipeline::Collocated(c) = &self.pipeline {
-            c.write_params(&self.queue, &self.params);
+            c.encode_params(&self.device, encoder, &self.params);
         }
     }
 
@@ -314,14 +318,7 @@ impl GpuSmoke {
         solid: &Grid<u8>,
         source: &Grid<u8>,
     ) -> Result<(), GpuError> {
-        let shape = (self.height as usize, self.width as usize);
-        if solid.shape() != shape || source.shape() != shape {
-            return Err(GpuError::Validation(format!(
-                "masks are {:?} and {:?}, grid is {shape:?}",
-                solid.shape(),
-                source.shape()
-            )));
-        }
+        gpu::check_masks(solid, source, (self.height as usize, self.width as usize))?;
         self.solid_mask = solid.clone();
         self.source_mask = source.clone();
         let bits = solid_bits(solid, source);
@@ -391,13 +388,7 @@ impl GpuSmoke {
             self.plan = CyclePlan::new(params.tolerance, params.max_cycles, self.steps);
         }
         self.params = params;
-        let uniform = SmokeUniform::new(&self.params, self.width);
-        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
-        let step = ImpulseUniform::from(&Impulse::sources(&self.params));
-        gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
-        if let Pipeline::Collocated(c) = &self.pipeline {
-            c.encode_params(&self.device, encoder, &self.params);
-        }
+        self.encode_param_writes(encoder);
         Ok(())
     }
 

@@ -70,7 +70,7 @@ pub struct PackedJacobi {
 impl PackedJacobi {
     /// The packed solve of a `size` grid (cells) whose pressure is any of `pressures` (`r32float`,
     /// read and written) and right-hand side `rhs` (`r32float`, read; scaled by
-    /// [`PackedJacobi::set_rhs_scale`], 1 at first). Walls start open: record
+    /// [`PackedJacobi::encode_rhs_scale`], 1 at first). Walls start open: record
     /// [`PackedJacobi::encode_walls`].
     ///
     /// Creation errors surface through the device's error scopes ([`gpu::scoped`]).
@@ -125,14 +125,9 @@ impl PackedJacobi {
         gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid)), 4);
     }
 
-    /// Scales the right-hand side as it is packed: `b = scale * rhs` (1 for the Poisson problem's
-    /// `b`; `-alpha` for the smoke step's divergence, GPU Gems 38.3).
-    pub fn set_rhs_scale(&self, queue: &wgpu::Queue, scale: f32) {
-        queue.write_buffer(&self.scale, 0, bytemuck::bytes_of(&[scale, 0.0, 0.0, 0.0]));
-    }
-
-    /// [`PackedJacobi::set_rhs_scale`] recorded into `encoder` ([`gpu::record`]: in recording
-    /// order).
+    /// Records the right-hand side's scale as it is packed, in recording order
+    /// ([`gpu::record`]): `b = scale * rhs` (1 for the Poisson problem's `b`; `-alpha` for the
+    /// smoke step's divergence, GPU Gems 38.3).
     pub fn encode_rhs_scale(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, scale: f32) {
         gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::bytes_of(&[scale, 0.0, 0.0, 0.0]));
     }
