@@ -2,7 +2,9 @@
 //! speed and the shock tube, for 4- and 8-way flow and both face fluxes at the ends of their
 //! ranges, on the CPU reference; `ranges` sweeps pressure and diffusion past the ranges (the
 //! stability map behind them, several minutes); `plot FILE.svg` draws the shock tube.
-//! `cargo run --release --example gas_physics [translation|sound|shock|ranges [flux]|plot F]`.
+//! `limiters` compares the linear reconstruction's slope limiters; `wave` runs a packet of
+//! sound against the exact simple wave and the convergence study.
+//! `cargo run --release --example gas_physics [translation|sound|wave|shock|ranges [flux]|plot F|limiters]`.
 
 use eddy::gas::checks::{self, ShockTube};
 use eddy::gas::{FluxScheme, GasParams, Neighbours};
@@ -228,5 +230,117 @@ fn main() {
     }
     if is("shock") {
         shock();
+    }
+    if which.as_deref() == Some("limiters") {
+        limiters();
+    }
+    if is("wave") {
+        wave();
+    }
+}
+
+/// A packet of sound along a channel against the exact simple wave (`checks::sound_wave`):
+/// speed, amplitude kept and L1 error after 100 cells, both ways, both reconstructions and
+/// neighbourhoods; then the convergence study, the packet at four resolutions (sigma 3, 6, 12,
+/// 24 cells, running 20 sigma), and the order between them.
+fn wave() {
+    use eddy::gas::Reconstruction;
+    use eddy::gas::cpu::LIMITER;
+    let (amplitude, sigma, distance) = (0.01, 4.0, 100.0);
+    println!("| reconstruction | neighbours | speed / c, right | left | kept, right | left | L1 error, right |");
+    println!("|---|---|---|---|---|---|---|");
+    for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
+        for n in NEIGHBOURS {
+            let p = GasParams { neighbours: n, reconstruction, ..GasParams::default() };
+            let [r, l] = [1.0, -1.0].map(|dir| checks::sound_wave(&p, LIMITER, amplitude, sigma, distance, dir));
+            println!(
+                "| {reconstruction:?} | {} | {:.4} | {:.4} | {:.1}% | {:.1}% | {:.2e} |",
+                if n == Neighbours::Four { 4 } else { 8 },
+                r.speed / r.exact,
+                -l.speed / l.exact,
+                100.0 * r.kept,
+                100.0 * l.kept,
+                r.error
+            );
+        }
+    }
+    println!();
+    println!("| reconstruction | neighbours | L1 error, sigma 3 | 6 | 12 | 24 | order 3->6 | 6->12 | 12->24 |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
+        for n in NEIGHBOURS {
+            let p = GasParams { neighbours: n, reconstruction, ..GasParams::default() };
+            let e = [3.0, 6.0, 12.0, 24.0].map(|s| checks::sound_wave(&p, LIMITER, amplitude, s, 20.0 * s, 1.0).error);
+            println!(
+                "| {reconstruction:?} | {} | {:.2e} | {:.2e} | {:.2e} | {:.2e} | {:.2} | {:.2} | {:.2} |",
+                if n == Neighbours::Four { 4 } else { 8 },
+                e[0],
+                e[1],
+                e[2],
+                e[3],
+                (e[0] / e[1]).log2(),
+                (e[1] / e[2]).log2(),
+                (e[2] / e[3]).log2()
+            );
+        }
+    }
+}
+
+/// The linear reconstruction's slope limiters side by side (README, "Second order"): the 2D
+/// pulse (amplitude 0.01, sigma 3 cells, after its ring has run 60 cells) as the share of the
+/// exact crest kept along the axes and the diagonals, and the shock tube (ratio 8) at both ends
+/// of the pressure range: overshoot behind the shock, plateau level, cells moved ahead of it.
+/// The constant reconstruction's row is the first-order baseline.
+fn limiters() {
+    use eddy::gas::Reconstruction;
+    use eddy::gas::cpu::Limiter;
+    let rows = [
+        ("constant (first order)", Reconstruction::Constant, Limiter::Minmod),
+        ("linear, minmod", Reconstruction::Linear, Limiter::Minmod),
+        ("linear, van Leer", Reconstruction::Linear, Limiter::VanLeer),
+        ("linear, monotonized central", Reconstruction::Linear, Limiter::MonotonizedCentral),
+    ];
+    println!(
+        "| reconstruction | neighbours | pulse kept, axes | diagonals | shock overshoot (c^2 0.01 / 0.05) | plateau level | ahead of the shock (cells) | fastest / u* | wind preset's fastest |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for n in NEIGHBOURS {
+        for (label, reconstruction, limiter) in rows {
+            let p = GasParams { neighbours: n, reconstruction, ..GasParams::default() };
+            let c = p.sound_speed() as f64;
+            let ring = checks::pulse_ring_with(&p, limiter, 0.01, 3.0, (60.0 / c) as u32);
+            let kept = ring.kept();
+            let tubes: Vec<_> = [0.01f32, 0.05]
+                .iter()
+                .map(|&pressure| {
+                    let p = GasParams { pressure, ..p };
+                    let c = p.sound_speed() as f64;
+                    let steps = (120.0 / c) as u32;
+                    checks::shock_tube_with(ShockTube::ratio_8(c, steps), &p, limiter, steps)
+                })
+                .collect();
+            // The wind preset at the hardest corner of the ranges (tests/gas_physics.rs
+            // range_corners_never_reach_the_speed_cap): c^2 0.05, D 0.15, friction 0.1, undamped.
+            let corner = GasParams { pressure: 0.05, diffusion: 0.15, friction: 0.1, damping: 1.0, drain: 1.0, ..p };
+            let wind = [(0.25, 0.0), (-0.25 * std::f32::consts::FRAC_1_SQRT_2, 0.25 * std::f32::consts::FRAC_1_SQRT_2)]
+                .map(|wind| {
+                    checks::preset_run_with("wind", (64, 48), &GasParams { wind, ..corner }, limiter, 2000).max_speed
+                });
+            let fastest = tubes.iter().map(|t| t.max_speed as f64 / t.exact.star.u).fold(0.0, f64::max);
+            println!(
+                "| {label} | {} | {:.1}% | {:.1}% | {:.2}% / {:.2}% | {:+.2}% / {:+.2}% | {:.1} / {:.1} | {fastest:.3} | {:.3} / {:.3} |",
+                if n == Neighbours::Four { 4 } else { 8 },
+                100.0 * kept.0,
+                100.0 * kept.1,
+                100.0 * tubes[0].overshoot,
+                100.0 * tubes[1].overshoot,
+                100.0 * tubes[0].plateau_level,
+                100.0 * tubes[1].plateau_level,
+                tubes[0].ahead,
+                tubes[1].ahead,
+                wind[0],
+                wind[1],
+            );
+        }
     }
 }

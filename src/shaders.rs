@@ -80,10 +80,12 @@ modules! {
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
     /// Gas pass 1: face fluxes.
     GAS_FACES = "gas/faces": ["common/grid.wgsl", "gas/params.wgsl", "gas/faces.wgsl"];
+    /// Gas pass 1 with the linear reconstruction (MUSCL face states).
+    GAS_FACES_LINEAR = "gas/faces_linear": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/faces_linear.wgsl"];
     /// Gas pass 2: outflow limiter.
-    GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "gas/walls.wgsl", "gas/limit.wgsl"];
+    GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/limit.wgsl"];
     /// Gas pass 3: gather, walls, damping, drain, sources.
-    GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "gas/walls.wgsl", "gas/apply.wgsl"];
+    GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/apply.wgsl"];
     /// Gas statistics: per-row sums, minima and maxima.
     GAS_STATS = "gas/stats": ["common/grid.wgsl", "gas/params.wgsl", "gas/stats.wgsl", "common/reduce.wgsl"];
     /// Gas brush: add density and momentum in a disc.

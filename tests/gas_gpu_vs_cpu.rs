@@ -3,7 +3,7 @@
 mod common;
 
 use eddy::Simulation;
-use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Neighbours};
+use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Neighbours, Reconstruction};
 
 fn compare(seed: u64, (w, h): (usize, usize), p: GasParams, steps: u32, rel: f32) {
     let gpu = common::gpu();
@@ -36,18 +36,38 @@ fn compare(seed: u64, (w, h): (usize, usize), p: GasParams, steps: u32, rel: f32
     );
 }
 
-/// Parameter sets: defaults (Rusanov, 8-way), 4-way, the central flux in both
-/// neighbourhoods, and the range ends.
+/// Parameter sets: defaults (Rusanov, 8-way, linear), 4-way, both with the constant
+/// reconstruction, the central flux in both neighbourhoods, and the range ends.
 fn param_sets() -> Vec<GasParams> {
     let d = GasParams::default();
-    let central = GasParams { flux: FluxScheme::Central, diffusion: 0.1, pressure: 0.02, ..d };
+    let constant = GasParams { reconstruction: Reconstruction::Constant, ..d };
+    let central = GasParams { flux: FluxScheme::Central, diffusion: 0.1, pressure: 0.02, ..constant };
     let sets = vec![
         d,
         GasParams { neighbours: Neighbours::Four, ..d },
+        constant,
+        GasParams { neighbours: Neighbours::Four, ..constant },
         central,
         GasParams { neighbours: Neighbours::Four, diffusion: 0.15, pressure: 0.015, ..central },
-        GasParams { diffusion: 0.15, damping: 0.9, drain: 0.9, friction: 0.1, pressure: 0.05, wind: (-0.15, 0.2), ..d },
-        GasParams { diffusion: 0.05, damping: 1.0, drain: 1.0, friction: 0.0, pressure: 0.01, wind: (0.25, 0.0), ..d },
+        GasParams {
+            diffusion: 0.15,
+            damping: 0.9,
+            drain: 0.9,
+            friction: 0.05,
+            pressure: 0.05,
+            wind: (-0.12, 0.16),
+            ..d
+        },
+        GasParams { diffusion: 0.05, damping: 1.0, drain: 1.0, friction: 0.0, pressure: 0.01, wind: (0.2, 0.0), ..d },
+        GasParams {
+            diffusion: 0.15,
+            damping: 0.9,
+            drain: 0.9,
+            friction: 0.1,
+            pressure: 0.05,
+            wind: (-0.15, 0.2),
+            ..constant
+        },
     ];
     for p in &sets {
         p.validate().unwrap();

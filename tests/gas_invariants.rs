@@ -4,7 +4,7 @@
 mod common;
 
 use eddy::gas::cpu::MAX_SPEED;
-use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas};
+use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Reconstruction};
 use eddy::model::{ParamKind, ParamTable, Value};
 use eddy::scene::Scene;
 use eddy::{Grid, Simulation};
@@ -85,7 +85,9 @@ fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end() {
             let mut p = d;
             (spec.set)(&mut p, v);
             if p.flux == FluxScheme::Central {
-                // The central flux's own ranges (GasParams::diffusion_range, pressure_range).
+                // The central flux's own ranges (GasParams::diffusion_range, pressure_range), and
+                // the constant reconstruction, the only one it allows.
+                p.reconstruction = Reconstruction::Constant;
                 let ((d0, d1), (p0, p1)) = (GasParams::diffusion_range(p.flux), GasParams::pressure_range(p.flux));
                 p.diffusion = p.diffusion.clamp(d0, d1);
                 p.pressure = p.pressure.clamp(p0, p1);

@@ -1,15 +1,22 @@
 //! The gas model against the physics it discretises (isothermal compressible flow), on the CPU
 //! reference (the GPU is held to it by `gas_gpu_vs_cpu.rs`): blob translation, sound speed, the
-//! shock tube against the exact Riemann solution, and the parameter ranges' corners never
-//! reaching the speed cap. The experiments are in `eddy::gas::checks`; the README's tables come
+//! 2D pulse against the exact ring and a textbook second-order code, a packet of sound against
+//! the exact simple wave and its convergence, the shock tube against the exact Riemann
+//! solution, and the parameter ranges' corners never reaching the speed cap. The experiments are in `eddy::gas::checks`; the README's tables come
 //! from `examples/gas_physics.rs`.
 
 use eddy::gas::checks::{self, ShockTube};
 use eddy::gas::cpu::MAX_SPEED;
-use eddy::gas::{FluxScheme, GasParams, Neighbours};
+use eddy::gas::{FluxScheme, GasParams, Neighbours, Reconstruction};
 
 const NEIGHBOURS: [Neighbours; 2] = [Neighbours::Four, Neighbours::Eight];
-const FLUXES: [FluxScheme; 2] = [FluxScheme::Central, FluxScheme::Rusanov];
+/// The schemes: the central flux (constant reconstruction only, the source's), Rusanov's with
+/// the constant (first-order) and the linear (second-order, the default) reconstruction.
+const SCHEMES: [(FluxScheme, Reconstruction); 3] = [
+    (FluxScheme::Central, Reconstruction::Constant),
+    (FluxScheme::Rusanov, Reconstruction::Constant),
+    (FluxScheme::Rusanov, Reconstruction::Linear),
+];
 
 /// The ends of the diffusion range `flux` accepts ([`GasParams::diffusion_range`]).
 fn diffusion_ends(flux: FluxScheme) -> [f32; 2] {
@@ -29,25 +36,34 @@ fn pressure_ends(flux: FluxScheme) -> [f32; 2] {
 #[test]
 fn blob_moves_with_the_flow() {
     let s = 0.1 / 2f64.sqrt();
-    for flux in FLUXES {
+    for (flux, reconstruction) in SCHEMES {
         for n in NEIGHBOURS {
             for pressure in pressure_ends(flux) {
                 for v in [(0.1, 0.0), (0.0, 0.1), (s, s)] {
                     let p = GasParams {
                         neighbours: n,
                         flux,
+                        reconstruction,
                         pressure,
                         diffusion: diffusion_ends(flux)[0],
                         ..Default::default()
                     };
                     let t = checks::translation(&p, v, 150);
                     eprintln!(
-                        "{flux:?} {n:?} c^2={pressure} {v:?}: measured {:?}, error {:.3}%",
+                        "{flux:?} {reconstruction:?} {n:?} c^2={pressure} {v:?}: measured {:?}, error {:.3}%",
                         t.measured,
                         100.0 * t.error
                     );
-                    assert!(t.error <= 0.01, "{flux:?} {n:?} c^2={pressure} {v:?}: moved at {:?}", t.measured);
-                    assert!(t.max_speed < MAX_SPEED, "{flux:?} {n:?}: the speed cap acted ({})", t.max_speed);
+                    assert!(
+                        t.error <= 0.01,
+                        "{flux:?} {reconstruction:?} {n:?} c^2={pressure} {v:?}: moved at {:?}",
+                        t.measured
+                    );
+                    assert!(
+                        t.max_speed < MAX_SPEED,
+                        "{flux:?} {reconstruction:?} {n:?}: the speed cap acted ({})",
+                        t.max_speed
+                    );
                 }
             }
         }
@@ -62,12 +78,13 @@ fn blob_moves_with_the_flow() {
 /// so it reads 2.7-4.4% fast over these times).
 #[test]
 fn sound_spreads_at_c_in_every_direction() {
-    for flux in FLUXES {
+    for (flux, reconstruction) in SCHEMES {
         for n in NEIGHBOURS {
             for pressure in pressure_ends(flux) {
                 let p = GasParams {
                     neighbours: n,
                     flux,
+                    reconstruction,
                     pressure,
                     diffusion: diffusion_ends(flux)[0],
                     ..Default::default()
@@ -76,10 +93,10 @@ fn sound_spreads_at_c_in_every_direction() {
                 let s = checks::sound_speed(&p, 0.01, 6.0, steps);
                 let c = s.exact;
                 eprintln!(
-                    "{flux:?} {n:?} c^2={pressure}: c {c:.4}, spread {:.4}, crest along axes {:.4}, diagonals {:.4}",
+                    "{flux:?} {reconstruction:?} {n:?} c^2={pressure}: c {c:.4}, spread {:.4}, crest along axes {:.4}, diagonals {:.4}",
                     s.spread, s.crest_axes, s.crest_diagonals
                 );
-                let name = format!("{flux:?} {n:?} c^2={pressure}");
+                let name = format!("{flux:?} {reconstruction:?} {n:?} c^2={pressure}");
                 assert!((s.spread / c - 1.0).abs() <= 0.01, "{name}: spreads at {} vs c {c}", s.spread);
                 assert!(
                     (s.crest_diagonals - s.crest_axes).abs() <= 0.01 * c,
@@ -98,7 +115,7 @@ fn sound_spreads_at_c_in_every_direction() {
 /// A Gaussian pulse (amplitude 1%, sigma 3 cells) released from rest, against the exact linear
 /// solution (`gas::acoustics`: the Hankel transform of the Gaussian, no code of the scheme's),
 /// after the ring has run 60 cells, along the axes and the diagonals, both neighbourhoods
-/// (Rusanov, the default). The undamped exact ring is what issue 23's reconstructions are
+/// (Rusanov, the constant reconstruction). The undamped exact ring is what issue 23's reconstructions are
 /// compared against: this prints the amplitude the scheme keeps of it (first order: about a
 /// quarter: 22% in 8-way, 25% in 4-way). The test holds the ring to the exact solution *with the
 /// scheme's own diffusion*: an exchange `nu` on density and momentum alike
@@ -113,7 +130,7 @@ fn the_pulse_ring_matches_exact_acoustics_with_the_schemes_exchange() {
     use eddy::gas::acoustics::gaussian_pulse_2d_crest;
     let (amplitude, sigma) = (0.01, 3.0);
     for n in NEIGHBOURS {
-        let p = GasParams { neighbours: n, ..Default::default() };
+        let p = GasParams { neighbours: n, reconstruction: Reconstruction::Constant, ..Default::default() };
         let (c, nu) = (p.sound_speed() as f64, exchange_along_x(&p));
         let steps = (60.0 / c) as u32;
         let t = steps as f64;
@@ -139,6 +156,257 @@ fn the_pulse_ring_matches_exact_acoustics_with_the_schemes_exchange() {
             assert!((r / damped_radius - 1.0).abs() <= 0.01, "{n:?} {dir}: crest at {r} vs {damped_radius}");
             assert!((peak / damped_peak - 1.0).abs() <= 0.05, "{n:?} {dir}: crest excess {peak} vs {damped_peak}");
         }
+    }
+}
+
+/// The pulse of the test above with the linear reconstruction (the default), against the exact
+/// ring without any damping and against a textbook second-order finite-volume code on the same
+/// grid from the same cells ([`textbook`]: dimension by dimension, MUSCL with the monotonized
+/// central limiter, the Rusanov flux in LeVeque's form, Heun's RK2, in f64; written here, none
+/// of eddy's code). Asserted, both neighbourhoods: the crest's radius within 2% of the exact
+/// (measured 1.0-1.2% beyond it: what dissipation is left widens the pulse and moves its crest
+/// out) and within 0.5% of the textbook code's (measured 0.1%, its own 1.04% beyond); the
+/// amplitude kept at least 2.5 times the constant reconstruction's (measured 3.1-3.3x) and
+/// within 5% of the textbook code's along the axes (measured: 4-way the same 75.1%, 8-way 72.3%
+/// against 75.1%); round: 8-way's crest along the diagonals within 1% of the axes' in radius
+/// and 3% in amplitude (measured 0.02% and 1.4%); 4-way, whose faces are the textbook's, as
+/// anisotropic as the textbook (its diagonals keep 82.0%, the textbook's 82.0%; within 5%).
+#[test]
+fn the_linear_reconstruction_keeps_the_pulse_as_a_textbook_second_order_code_does() {
+    let (amplitude, sigma) = (0.01, 3.0);
+    let p = GasParams::default();
+    assert_eq!(p.reconstruction, Reconstruction::Linear, "the default");
+    let c = p.sound_speed() as f64;
+    let steps = (60.0 / c) as u32;
+    let (start, half, _) = checks::pulse(amplitude, sigma, c, steps);
+    let book = textbook::run(&start, p.pressure as f64, steps);
+    let ((book_radius, _), (book_axes, book_diagonals)) = checks::ring(&book, half);
+    for n in NEIGHBOURS {
+        let linear = checks::pulse_ring(&GasParams { neighbours: n, ..p }, amplitude, sigma, steps);
+        let constant = checks::pulse_ring(
+            &GasParams { neighbours: n, reconstruction: Reconstruction::Constant, ..p },
+            amplitude,
+            sigma,
+            steps,
+        );
+        let (kept, first) = (linear.kept(), constant.kept());
+        let exact = linear.exact_peak;
+        eprintln!(
+            "{n:?}: exact crest {:.2} cells, excess {exact:.3e}; linear: radius {:.2} / {:.2}, kept {:.1}% / {:.1}% \
+             (axes / diagonals); constant kept {:.1}% / {:.1}%; textbook radius {book_radius:.2}, kept {:.1}% / {:.1}%",
+            linear.exact_radius,
+            linear.radius.0,
+            linear.radius.1,
+            100.0 * kept.0,
+            100.0 * kept.1,
+            100.0 * first.0,
+            100.0 * first.1,
+            100.0 * book_axes / exact,
+            100.0 * book_diagonals / exact,
+        );
+        for r in [linear.radius.0, linear.radius.1] {
+            assert!((r / linear.exact_radius - 1.0).abs() <= 0.02, "{n:?}: crest at {r} vs {}", linear.exact_radius);
+            assert!(
+                (r / book_radius - 1.0).abs() <= 0.005,
+                "{n:?}: crest at {r}, the textbook code's at {book_radius}"
+            );
+        }
+        for (dir, k, f) in [("axes", kept.0, first.0), ("diagonals", kept.1, first.1)] {
+            assert!(k >= 2.5 * f, "{n:?} {dir}: linear keeps {k:.3}, constant {f:.3}");
+        }
+        assert!(
+            (linear.peak.0 / book_axes - 1.0).abs() <= 0.05,
+            "{n:?}: axes keep {:.4e}, the textbook code {book_axes:.4e}",
+            linear.peak.0
+        );
+        match n {
+            Neighbours::Eight => {
+                assert!(
+                    (linear.radius.1 / linear.radius.0 - 1.0).abs() <= 0.01,
+                    "{n:?}: not round: {:?}",
+                    linear.radius
+                );
+                assert!((kept.1 / kept.0 - 1.0).abs() <= 0.03, "{n:?}: not round: kept {kept:?}");
+            }
+            Neighbours::Four => assert!(
+                (linear.peak.1 / book_diagonals - 1.0).abs() <= 0.05,
+                "{n:?}: diagonals keep {:.4e}, the textbook code {book_diagonals:.4e}",
+                linear.peak.1
+            ),
+        }
+    }
+}
+
+/// A packet of sound (amplitude 0.01, sigma 4 cells) running 100 cells along a channel, right
+/// and left, against the exact simple wave (`checks::sound_wave`), both reconstructions and
+/// neighbourhoods: its centroid runs at c within 1% (measured 0.26-0.37% fast, of which the
+/// exact wave's own nonlinearity is 0.2%); the two directions are alike (speed and amplitude
+/// within 1e-3 of each other: the scheme has no preferred direction); the linear
+/// reconstruction keeps at least 1.8 times the amplitude the constant one keeps (measured 85%
+/// against 39-41%) with an L1 error below 0.2 of the packet (measured 0.14; constant 0.8).
+#[test]
+fn a_sound_wave_runs_at_c_both_ways_and_the_linear_reconstruction_keeps_it() {
+    use eddy::gas::cpu::LIMITER;
+    for n in NEIGHBOURS {
+        let kept = [Reconstruction::Constant, Reconstruction::Linear].map(|reconstruction| {
+            let p = GasParams { neighbours: n, reconstruction, ..Default::default() };
+            let [right, left] = [1.0, -1.0].map(|dir| checks::sound_wave(&p, LIMITER, 0.01, 4.0, 100.0, dir));
+            let c = right.exact;
+            let name = format!("{reconstruction:?} {n:?}");
+            eprintln!(
+                "{name}: speed / c {:.4} right, {:.4} left; kept {:.3} right, {:.3} left; L1 error {:.3}",
+                right.speed / c,
+                -left.speed / c,
+                right.kept,
+                left.kept,
+                right.error
+            );
+            assert!((right.speed / c - 1.0).abs() <= 0.01, "{name}: runs right at {} vs c {c}", right.speed);
+            assert!((-left.speed / c - 1.0).abs() <= 0.01, "{name}: runs left at {} vs c {c}", -left.speed);
+            assert!(
+                (right.speed + left.speed).abs() <= 1e-3 * c,
+                "{name}: {} right vs {} left",
+                right.speed,
+                left.speed
+            );
+            assert!((right.kept - left.kept).abs() <= 1e-3, "{name}: keeps {} right vs {} left", right.kept, left.kept);
+            if reconstruction == Reconstruction::Linear {
+                assert!(right.error <= 0.2, "{name}: L1 error {}", right.error);
+            }
+            right.kept
+        });
+        assert!(kept[1] >= 1.8 * kept[0], "{n:?}: linear keeps {}, constant {}", kept[1], kept[0]);
+    }
+}
+
+/// The convergence study: the packet of the test above at three resolutions (sigma 3, 6 and
+/// 12 cells, running 20 sigma: the same wave, twice as finely resolved each time, with the
+/// same Courant number), its L1 error against the exact simple wave. The constant
+/// reconstruction is first order and still far from its asymptote here (order 0.4-0.6,
+/// measured); the linear one converges at order 1.6-1.7 between sigma 6 and 12 (asserted at
+/// least 1.4), short of 2 because a limiter clips every smooth extremum to first order there
+/// (Osher 1984: a TVD scheme is at most first-order accurate at extrema; the L1 error of the
+/// crest's few cells then scales as h^1.5 to h^2), and its error is at least 10 times
+/// smaller at sigma 12 (measured 17-20x). The README's table adds sigma 24.
+#[test]
+fn the_linear_reconstruction_converges_at_nearly_second_order() {
+    use eddy::gas::cpu::LIMITER;
+    for n in NEIGHBOURS {
+        let errors = [Reconstruction::Constant, Reconstruction::Linear].map(|reconstruction| {
+            let p = GasParams { neighbours: n, reconstruction, ..Default::default() };
+            [3.0, 6.0, 12.0].map(|sigma| checks::sound_wave(&p, LIMITER, 0.01, sigma, 20.0 * sigma, 1.0).error)
+        });
+        let order = |e: [f64; 3]| ((e[0] / e[1]).log2(), (e[1] / e[2]).log2());
+        let ([c3, c6, c12], [l3, l6, l12]) = (errors[0], errors[1]);
+        let (co, lo) = (order(errors[0]), order(errors[1]));
+        eprintln!(
+            "{n:?}: constant {c3:.3e} {c6:.3e} {c12:.3e} (orders {:.2}, {:.2}); linear {l3:.3e} {l6:.3e} {l12:.3e} (orders {:.2}, {:.2})",
+            co.0, co.1, lo.0, lo.1
+        );
+        assert!(lo.1 >= 1.4, "{n:?}: linear converges at order {:.2}", lo.1);
+        assert!(co.1 > 0.3 && co.1 <= 1.0, "{n:?}: constant converges at order {:.2}", co.1);
+        assert!(l12 * 10.0 <= c12, "{n:?}: linear error {l12} vs constant {c12}");
+    }
+}
+
+/// A textbook finite-volume solver of the isothermal Euler equations (`rho_t + div m = 0`,
+/// `m_t + div(m m / rho) + c^2 grad rho = 0`), second order: MUSCL reconstruction with the
+/// monotonized central limiter (van Leer 1977) dimension by dimension, the Rusanov flux in
+/// LeVeque's form `(f(q_L) + f(q_R)) / 2 - alpha (q_R - q_L) / 2`, `alpha = max(|u_L|, |u_R|) +
+/// c` (LeVeque 2002, eq. 12.12), and Heun's SSP-RK2 (Shu & Osher 1988), `dx = dt = 1`, in f64.
+/// The reference for eddy's linear reconstruction; it shares no code with eddy's scheme.
+mod textbook {
+    use eddy::gas::GasState;
+
+    type Q = [f64; 3];
+
+    fn mc(back: f64, fwd: f64) -> f64 {
+        if back * fwd <= 0.0 {
+            return 0.0;
+        }
+        back.signum() * (2.0 * back.abs()).min(2.0 * fwd.abs()).min(0.5 * (back + fwd).abs())
+    }
+
+    /// The flux along axis `d` (0 = x, 1 = y) of state `q`.
+    fn flux(q: Q, d: usize, c2: f64) -> Q {
+        let u = q[1 + d] / q[0];
+        let mut f = [q[1 + d], q[1] * u, q[2] * u];
+        f[1 + d] += c2 * q[0];
+        f
+    }
+
+    fn rusanov(l: Q, r: Q, d: usize, c2: f64) -> Q {
+        let alpha = (l[1 + d] / l[0]).abs().max((r[1 + d] / r[0]).abs()) + c2.sqrt();
+        let (fl, fr) = (flux(l, d, c2), flux(r, d, c2));
+        [0, 1, 2].map(|k| 0.5 * (fl[k] + fr[k]) - 0.5 * alpha * (r[k] - l[k]))
+    }
+
+    /// `L(q)`: minus the divergence of the fluxes, on every cell two or more from the edge
+    /// (the edge cells keep their values: the pulse's ring never reaches them).
+    fn rate(q: &[Vec<Q>], c2: f64) -> Vec<Vec<Q>> {
+        let n = q.len();
+        let mut out = vec![vec![[0.0; 3]; n]; n];
+        for d in 0..2 {
+            let at = |r: usize, c: usize, k: isize| -> Q {
+                if d == 0 { q[r][(c as isize + k) as usize] } else { q[(r as isize + k) as usize][c] }
+            };
+            for r in 2..n - 2 {
+                for c in 2..n - 2 {
+                    // The face between this cell and the next along d: cells -1, 0, 1, 2.
+                    let face = |r: usize, c: usize| -> Q {
+                        let (m, a, b, p) = (at(r, c, -1), at(r, c, 0), at(r, c, 1), at(r, c, 2));
+                        let left = [0, 1, 2].map(|k| a[k] + 0.5 * mc(a[k] - m[k], b[k] - a[k]));
+                        let right = [0, 1, 2].map(|k| b[k] - 0.5 * mc(b[k] - a[k], p[k] - b[k]));
+                        rusanov(left, right, d, c2)
+                    };
+                    let (fr, fl) = if d == 0 { (face(r, c), face(r, c - 1)) } else { (face(r, c), face(r - 1, c)) };
+                    for k in 0..3 {
+                        out[r][c][k] -= fr[k] - fl[k];
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `steps` steps from `start` (square, no walls) with pressure `c2`; the result as a
+    /// `GasState` for `checks::ring`.
+    pub fn run(start: &GasState, c2: f64, steps: u32) -> GasState {
+        let (n, _) = start.density.shape();
+        let mut q: Vec<Vec<Q>> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| {
+                        let at = (r, c);
+                        [start.density[at] as f64, start.momentum_x[at] as f64, start.momentum_y[at] as f64]
+                    })
+                    .collect()
+            })
+            .collect();
+        let add = |q: &[Vec<Q>], l: &[Vec<Q>]| -> Vec<Vec<Q>> {
+            q.iter()
+                .zip(l)
+                .map(|(a, b)| a.iter().zip(b).map(|(x, y)| [0, 1, 2].map(|k| x[k] + y[k])).collect())
+                .collect()
+        };
+        for _ in 0..steps {
+            let q1 = add(&q, &rate(&q, c2));
+            let q2 = add(&q1, &rate(&q1, c2));
+            q = q
+                .iter()
+                .zip(&q2)
+                .map(|(a, b)| a.iter().zip(b).map(|(x, y)| [0, 1, 2].map(|k| 0.5 * (x[k] + y[k]))).collect())
+                .collect();
+        }
+        let mut out = start.clone();
+        for r in 0..n {
+            for c in 0..n {
+                let at = (r, c);
+                (out.density[at], out.momentum_x[at], out.momentum_y[at]) =
+                    (q[r][c][0] as f32, q[r][c][1] as f32, q[r][c][2] as f32);
+            }
+        }
+        out
     }
 }
 
@@ -172,25 +440,26 @@ fn exchange_along_x(p: &GasParams) -> f64 {
 /// acts).
 #[test]
 fn shock_tube_is_clean_at_every_range_end() {
-    for flux in FLUXES {
+    for (flux, reconstruction) in SCHEMES {
         for n in NEIGHBOURS {
             for (diffusion, pressure) in
                 diffusion_ends(flux).into_iter().flat_map(|d| pressure_ends(flux).map(|p| (d, p)))
             {
-                let p = GasParams { neighbours: n, flux, diffusion, pressure, ..Default::default() };
+                let p = GasParams { neighbours: n, flux, reconstruction, diffusion, pressure, ..Default::default() };
                 let c = p.sound_speed() as f64;
                 let steps = (120.0 / c) as u32;
                 let r = checks::shock_tube(ShockTube::ratio_8(c, steps), &p, steps);
                 let allow = checks::foot_allowance(&r.exact, exchange_along_x(&p));
-                let name = format!("{flux:?} {n:?} D={diffusion} c^2={pressure}");
+                let name = format!("{flux:?} {reconstruction:?} {n:?} D={diffusion} c^2={pressure}");
                 eprintln!(
-                    "{name}: ahead {:.1} (allowed {allow:.1}), plateau spread {:.3}%, level {:+.3}%, overshoot {:.2}%, max speed {:.3} (u* {:.3}), across {:.1e}",
+                    "{name}: ahead {:.1} (allowed {allow:.1}), plateau spread {:.3}%, level {:+.3}%, overshoot {:.2}%, max speed {:.4} (u* {:.4}, at the end {:.4}), across {:.1e}",
                     r.ahead,
                     100.0 * r.plateau_spread,
                     100.0 * r.plateau_level,
                     100.0 * r.overshoot,
                     r.max_speed,
                     r.exact.star.u,
+                    r.end_speed,
                     r.across
                 );
                 assert!(
@@ -203,22 +472,30 @@ fn shock_tube_is_clean_at_every_range_end() {
                 assert!(r.overshoot <= 0.01, "{name}: overshoot {:.2}% behind the shock", 100.0 * r.overshoot);
                 assert!(r.across <= 1e-4, "{name}: rows of the channel differ by {:.1e}", r.across);
                 let u_star = r.exact.star.u as f32;
-                assert!(r.max_speed <= 1.01 * u_star, "{name}: speed {} overshoots u* = {u_star}", r.max_speed);
+                // The linear reconstruction overshoots u* while the sharp jump first breaks into
+                // the two waves (4.3% at step 38 of 1199 in 4-way, 2.7% in 8-way, c^2 = 0.01),
+                // then settles: at the end its fastest cell is within 1% of u* (measured 0.5%).
+                let start_up = match reconstruction {
+                    Reconstruction::Constant => 1.01,
+                    Reconstruction::Linear => 1.05,
+                };
+                assert!(r.max_speed <= start_up * u_star, "{name}: speed {} overshoots u* = {u_star}", r.max_speed);
+                assert!(r.end_speed <= 1.01 * u_star, "{name}: speed {} at the end vs u* = {u_star}", r.end_speed);
             }
         }
     }
 }
 
 /// Every corner of the allowed parameter box (each flux with its diffusion and pressure range,
-/// both neighbourhoods, the largest friction, the wind at its largest along an axis and a
-/// diagonal, damping and drain off) on the explosion and wind presets: nothing non-finite and
+/// each reconstruction with its largest friction and wind (`GasParams::limits`), both
+/// neighbourhoods, the wind along an axis and a diagonal, damping and drain off) on the explosion and wind presets: nothing non-finite and
 /// the speed cap never reached (it is a safety net). Prints the largest speed of each run.
 #[test]
 fn range_corners_never_reach_the_speed_cap() {
-    let w = GasParams::WIND_LIMIT;
     let mut worst = 0.0f32;
     let mut failed = Vec::new();
-    for flux in FLUXES {
+    for (flux, reconstruction) in SCHEMES {
+        let (w, friction) = GasParams::limits(reconstruction);
         for n in NEIGHBOURS {
             for diffusion in diffusion_ends(flux) {
                 for pressure in pressure_ends(flux) {
@@ -227,17 +504,19 @@ fn range_corners_never_reach_the_speed_cap() {
                         let p = GasParams {
                             neighbours: n,
                             flux,
+                            reconstruction,
                             diffusion,
                             pressure,
                             wind,
-                            friction: 0.1,
+                            friction,
                             ..Default::default()
                         };
+                        p.validate().unwrap();
                         let p = GasParams { damping: 1.0, drain: 1.0, ..p };
                         for scene in ["explosion", "wind"] {
                             let r = checks::preset_run(scene, (64, 48), &p, 2000);
                             eprintln!(
-                                "{scene} {flux:?} {n:?} D={diffusion} c^2={pressure} wind={wind:?}: max speed {:.3}",
+                                "{scene} {flux:?} {reconstruction:?} {n:?} D={diffusion} c^2={pressure} wind={wind:?}: max speed {:.3}",
                                 r.max_speed
                             );
                             if !(r.finite && r.min_density >= 0.0 && r.max_speed < MAX_SPEED) {

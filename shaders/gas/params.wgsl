@@ -11,6 +11,7 @@ struct GasParams {
     faces: u32,       // faces owned per cell: 2 (4-way flow) or 4 (8-way)
     flux: u32,        // 0 = central (nu = D), 1 = Rusanov (nu = max(D, alpha h / 2))
     sound_speed: f32, // c = sqrt(pressure), computed on the CPU
+    linear: u32,      // 1 = the linear reconstruction (the faces into walls reconstruct too)
 };
 
 const RUSANOV: u32 = 1u;
@@ -88,6 +89,13 @@ fn exchange(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, h: f32, params: GasParams)
 // direction d, centres h cells apart), from the face-midpoint values; a and b are
 // (rho, mx, my). Returns (f, px, py). CPU mirror: `face_flux`.
 fn face_flux(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, h: f32, params: GasParams) -> vec3<f32> {
+    return face_flux_between(a, b, a, b, d, h, params);
+}
+
+// face_flux from the face states a and b (the linear reconstruction's), the friction exchanging
+// the tangential momentum of the cells themselves (shear_a, shear_b). CPU mirror:
+// `face_flux_between`.
+fn face_flux_between(a: vec3<f32>, b: vec3<f32>, shear_a: vec3<f32>, shear_b: vec3<f32>, d: vec2<f32>, h: f32, params: GasParams) -> vec3<f32> {
     let rho_f = 0.5 * (a.x + b.x);
     let m_f = 0.5 * (a.yz + b.yz);
     let perp = vec2<f32>(-d.y, d.x);
@@ -101,7 +109,7 @@ fn face_flux(a: vec3<f32>, b: vec3<f32>, d: vec2<f32>, h: f32, params: GasParams
         across = (m_f.x * perp.x + m_f.y * perp.y) * advected / rho_f;
     }
     along += params.pressure * rho_f;
-    across += params.friction / h * ((a.y - b.y) * perp.x + (a.z - b.z) * perp.y);
+    across += params.friction / h * ((shear_a.y - shear_b.y) * perp.x + (shear_a.z - shear_b.z) * perp.y);
     // The particles that cross by the exchange carry their cell's momentum: nu (m_a - m_b) / h.
     return vec3<f32>(
         f,

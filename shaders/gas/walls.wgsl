@@ -1,6 +1,7 @@
 // Gas walls as mirrors: the flux from an open cell to the "ghost" beyond a blocked face.
-// Shared by limit.wgsl and apply.wgsl (both bind `state` and `solid`). CPU mirror: `direction`,
-// `ghost` and `ghost_flux` in src/gas/cpu.rs, where the rule is explained.
+// Shared by limit.wgsl, apply.wgsl and faces_linear.wgsl (all bind `state` and `solid`; they
+// include reconstruct.wgsl before this). CPU mirror: `direction`, `ghost`, `ghost_beyond` and
+// `ghost_flux` in src/gas/cpu.rs, where the rule is explained.
 
 // Direction j of eight: 0..3 forward (E, S, SE, SW, the faces a cell owns), 4..7 backward
 // (W, N, NW, NE). Its wall bit is neighbour_is_wall(bits, j).
@@ -36,36 +37,98 @@ fn blocked(bits: u32, params: GasParams) -> u32 {
     return (bits >> 1u) & used;
 }
 
+// How the gas beyond a wall mirrors the open cells: the mirrored cell, the direction in which
+// the mirror image of the line through the wall goes on from it, and the sign each momentum
+// component takes in the image. CPU mirror: `mirror_rule`.
+struct Mirror {
+    cell: vec2<i32>,
+    onward: vec2<i32>,
+    sign: vec2<f32>,
+};
+
+fn mirror_rule(p: vec2<i32>, bits: u32, j: u32) -> Mirror {
+    let delta = direction(j);
+    var out: Mirror;
+    out.cell = p;
+    out.onward = -delta;
+    out.sign = vec2<f32>(-1.0, -1.0);
+    if delta.x == 0 {
+        out.sign = vec2<f32>(1.0, -1.0);
+    } else if delta.y == 0 {
+        out.sign = vec2<f32>(-1.0, 1.0);
+    } else {
+        let h_wall = neighbour_is_wall(bits, select(BIT_W, BIT_E, delta.x > 0));
+        let v_wall = neighbour_is_wall(bits, select(BIT_N, BIT_S, delta.y > 0));
+        if !h_wall && v_wall {
+            out.cell = p + vec2<i32>(delta.x, 0);
+            out.onward = vec2<i32>(delta.x, -delta.y);
+            out.sign = vec2<f32>(1.0, -1.0);
+        } else if h_wall && !v_wall {
+            out.cell = p + vec2<i32>(0, delta.y);
+            out.onward = vec2<i32>(-delta.x, delta.y);
+            out.sign = vec2<f32>(-1.0, 1.0);
+        }
+    }
+    return out;
+}
+
+fn mirrored(q: vec3<f32>, m: Mirror) -> vec3<f32> {
+    return vec3<f32>(q.x, q.yz * m.sign);
+}
+
+// The mirror image of the gas beyond blocked direction j of open cell p (bits: its wall bits),
+// and the cell it mirrors. CPU mirror: `ghost`.
+struct Ghost {
+    state: vec3<f32>,    // (rho, mx, my) of the image
+    mirror: vec2<i32>,   // the cell the image mirrors
+};
+
+fn ghost(p: vec2<i32>, bits: u32, j: u32) -> Ghost {
+    let m = mirror_rule(p, bits, j);
+    var out: Ghost;
+    out.state = mirrored(textureLoad(state, m.cell).xyz, m);
+    out.mirror = m.cell;
+    return out;
+}
+
+// The second cell beyond p through blocked direction j: the image of the cell one step on from
+// the mirrored one, or the ghost again where that cell is a wall or outside. CPU mirror:
+// `ghost_beyond`.
+fn ghost_beyond(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
+    let m = mirror_rule(p, bits, j);
+    let n = m.cell + m.onward;
+    var q = m.cell;
+    if inside(n, textureDimensions(state)) && (textureLoad(solid, n).r & WALL) == 0u {
+        q = n;
+    }
+    return mirrored(textureLoad(state, q).xyz, m);
+}
+
+// The cell one step from open cell p in direction j, or its ghost where that is a wall.
+// CPU mirror: `neighbour_or_ghost`.
+fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
+    if neighbour_is_wall(bits, j) {
+        return ghost(p, bits, j).state;
+    }
+    return textureLoad(state, p + direction(j)).xyz;
+}
+
 struct GhostFlux {
     flux: vec3<f32>,     // (f, px, py) from the cell to the ghost, times the face length
     mirror: vec2<i32>,   // the cell the ghost mirrors (its limiter factor scales inflow)
 };
 
+// With the linear reconstruction the face states come from the line through the wall.
 fn ghost_flux(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> GhostFlux {
-    let a = textureLoad(state, p).xyz;
-    let delta = direction(j);
-    var g = vec3<f32>(a.x, -a.y, -a.z);
-    var mirror = p;
-    if delta.x == 0 {
-        g = vec3<f32>(a.x, a.y, -a.z);
-    } else if delta.y == 0 {
-        g = vec3<f32>(a.x, -a.y, a.z);
-    } else {
-        let h_wall = neighbour_is_wall(bits, select(BIT_W, BIT_E, delta.x > 0));
-        let v_wall = neighbour_is_wall(bits, select(BIT_N, BIT_S, delta.y > 0));
-        if !h_wall && v_wall {
-            mirror = p + vec2<i32>(delta.x, 0);
-            let b = textureLoad(state, mirror).xyz;
-            g = vec3<f32>(b.x, b.y, -b.z);
-        } else if h_wall && !v_wall {
-            mirror = p + vec2<i32>(0, delta.y);
-            let b = textureLoad(state, mirror).xyz;
-            g = vec3<f32>(b.x, -b.y, b.z);
-        }
-    }
+    let g = ghost(p, bits, j);
     let k = j % 4u;
+    let a = textureLoad(state, p).xyz;
+    var states = array<vec3<f32>, 2>(a, g.state);
+    if params.linear != 0u {
+        states = reconstruct(neighbour_or_ghost(p, bits, (j + 4u) % 8u), a, g.state, ghost_beyond(p, bits, j));
+    }
     var out: GhostFlux;
-    out.flux = face_length(params, k) * face_flux(a, g, direction_unit(j), face_distance(k), params);
-    out.mirror = mirror;
+    out.flux = face_length(params, k) * face_flux_between(states[0], states[1], a, g.state, direction_unit(j), face_distance(k), params);
+    out.mirror = g.mirror;
     return out;
 }

@@ -21,8 +21,11 @@
 //! 3. [`apply`]: the source of each face loses what the destination gains (mass and momentum
 //!    conserved up to rounding); then the flux to the mirror image beyond each wall
 //!    ([`ghost`]), the source's reflection of momentum into walls, damping, drain, sources.
+//!
+//! With [`Reconstruction::Linear`] (the default) pass 1 is [`faces_linear`] (MUSCL face states)
+//! and the step runs the three passes twice, as the two stages of Heun's method ([`step`]).
 
-use super::{FluxScheme, GasParams, GasState, Neighbours};
+use super::{FluxScheme, GasParams, GasState, Neighbours, Reconstruction};
 use crate::grid::Grid;
 
 /// Offsets `(dcol, drow)` of the faces a cell owns: E, S, SE, SW. 4-way flow uses the first two.
@@ -129,8 +132,25 @@ pub fn exchange(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), h: f32, p
 /// pressure-free flow lagged it by 2.7% and reached the speed cap (measured with
 /// [`super::checks::translation`]).
 pub fn face_flux(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), h: f32, p: &GasParams) -> Flux {
+    face_flux_between(a, b, (a, b), d, h, p)
+}
+
+/// [`face_flux`] from the states `a` and `b` at the face (the linear reconstruction's), with
+/// the friction exchanging the tangential momentum of the two cells `shear = (cell_a, cell_b)`
+/// themselves: friction is the model's shear viscosity, a difference of cell values across the
+/// face; on the reconstructed states, whose jump can run against the cells' (a steep limiter
+/// puts `a`'s face state past `b`'s), it would feed shear instead of smoothing it.
+pub fn face_flux_between(
+    a: (f32, f32, f32),
+    b: (f32, f32, f32),
+    shear: ((f32, f32, f32), (f32, f32, f32)),
+    d: (f32, f32),
+    h: f32,
+    p: &GasParams,
+) -> Flux {
     let (ra, ax, ay) = a;
     let (rb, bx, by) = b;
+    let ((_, sax, say), (_, sbx, sby)) = shear;
     let rho_f = 0.5 * (ra + rb);
     let (mx, my) = (0.5 * (ax + bx), 0.5 * (ay + by));
     let perp = (-d.1, d.0);
@@ -143,7 +163,7 @@ pub fn face_flux(a: (f32, f32, f32), b: (f32, f32, f32), d: (f32, f32), h: f32, 
         across = (mx * perp.0 + my * perp.1) * advected / rho_f;
     }
     along += p.pressure * rho_f; // eddy's extension: isothermal pressure c^2 rho (0 = the source's model)
-    across += p.friction / h * ((ax - bx) * perp.0 + (ay - by) * perp.1);
+    across += p.friction / h * ((sax - sbx) * perp.0 + (say - sby) * perp.1);
     // The particles that cross by the exchange carry their cell's momentum: nu (m_a - m_b) / h.
     Flux { f, p: (along * d.0 + across * perp.0 + nu * (ax - bx), along * d.1 + across * perp.1 + nu * (ay - by)) }
 }
@@ -178,34 +198,74 @@ pub fn direction(j: usize) -> ((isize, isize), (f32, f32), usize) {
 /// Walls are exact mirrors when they run along rows or columns; a 45-degree staircase acts as a
 /// row of corners. Returns the ghost `(rho, mx, my)` and the mirrored cell as `(row, col)`.
 /// Source: the reflecting boundary of finite-volume methods, LeVeque (2002) section 7.3.3.
-pub fn ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> ((f32, f32, f32), (usize, usize)) {
-    let (rho, mx, my) = cell(s, r, c);
-    let me = (r as usize, c as usize);
-    if dc == 0 {
-        return ((rho, mx, -my), me);
-    }
-    if dr == 0 {
-        return ((rho, -mx, my), me);
-    }
-    match (open(s, r, c + dc), open(s, r + dr, c)) {
-        (true, false) => {
-            let (rho, mx, my) = cell(s, r, c + dc);
-            ((rho, mx, -my), (r as usize, (c + dc) as usize))
-        }
-        (false, true) => {
-            let (rho, mx, my) = cell(s, r + dr, c);
-            ((rho, -mx, my), ((r + dr) as usize, c as usize))
-        }
-        _ => ((rho, -mx, -my), me),
+pub fn ghost(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> ((f32, f32, f32), (usize, usize)) {
+    let rule = mirror_rule(s, r, c, delta);
+    (rule.flip(cell(s, rule.mirror.0, rule.mirror.1)), (rule.mirror.0 as usize, rule.mirror.1 as usize))
+}
+
+/// How the gas beyond a wall mirrors the open cells ([`ghost`]): the mirrored cell `(row, col)`,
+/// the direction `(dcol, drow)` in which the mirror image of the line through the wall goes on
+/// from it, and which momentum components the image reverses.
+struct MirrorRule {
+    mirror: (isize, isize),
+    onward: (isize, isize),
+    flip: (bool, bool),
+}
+
+impl MirrorRule {
+    fn flip(&self, (rho, mx, my): (f32, f32, f32)) -> (f32, f32, f32) {
+        (rho, if self.flip.0 { -mx } else { mx }, if self.flip.1 { -my } else { my })
     }
 }
 
+fn mirror_rule(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> MirrorRule {
+    let me = (r, c);
+    if dc == 0 {
+        return MirrorRule { mirror: me, onward: (0, -dr), flip: (false, true) };
+    }
+    if dr == 0 {
+        return MirrorRule { mirror: me, onward: (-dc, 0), flip: (true, false) };
+    }
+    match (open(s, r, c + dc), open(s, r + dr, c)) {
+        (true, false) => MirrorRule { mirror: (r, c + dc), onward: (dc, -dr), flip: (false, true) },
+        (false, true) => MirrorRule { mirror: (r + dr, c), onward: (-dc, dr), flip: (true, false) },
+        _ => MirrorRule { mirror: me, onward: (-dc, -dr), flip: (true, true) },
+    }
+}
+
+/// The second cell beyond open cell `(r, c)` through its blocked direction `delta`, one past
+/// its [`ghost`]: the mirror image of the cell one step on from the mirrored cell (the cell
+/// behind `(r, c)` itself at a flat wall), or the ghost again where that cell is a wall. The
+/// linear reconstruction's stencil through a wall, so that the faces on either side of a
+/// mirror see mirrored stencils.
+pub fn ghost_beyond(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> (f32, f32, f32) {
+    let rule = mirror_rule(s, r, c, delta);
+    let (mr, mc) = rule.mirror;
+    let (nr, nc) = (mr + rule.onward.1, mc + rule.onward.0);
+    rule.flip(if open(s, nr, nc) { cell(s, nr, nc) } else { cell(s, mr, mc) })
+}
+
+/// The cell one step from open cell `(r, c)` in direction `delta`, or its [`ghost`] where that
+/// is a wall or outside.
+fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> (f32, f32, f32) {
+    if open(s, r + dr, c + dc) { cell(s, r + dr, c + dc) } else { ghost(s, r, c, (dc, dr)).0 }
+}
+
 /// The flux from open cell `(r, c)` to its ghost through blocked direction `j` ([`direction`]),
-/// weighted by the face length, and the cell the ghost mirrors.
-fn ghost_flux(s: &GasState, r: isize, c: isize, j: usize, p: &GasParams) -> (Flux, (usize, usize)) {
+/// weighted by the face length, and the cell the ghost mirrors. With the linear
+/// reconstruction the face states come from the line through the wall ([`ghost_beyond`]).
+fn ghost_flux(s: &GasState, r: isize, c: isize, j: usize, p: &GasParams, limiter: Limiter) -> (Flux, (usize, usize)) {
     let (delta, d, k) = direction(j);
     let (g, mirror) = ghost(s, r, c, delta);
-    let flux = face_flux(cell(s, r, c), g, d, face_distance(k), p);
+    let a = cell(s, r, c);
+    let flux = match p.reconstruction {
+        Reconstruction::Constant => face_flux(a, g, d, face_distance(k), p),
+        Reconstruction::Linear => {
+            let before = neighbour_or_ghost(s, r, c, (-delta.0, -delta.1));
+            let (left, right) = reconstruct(limiter, before, a, g, ghost_beyond(s, r, c, delta));
+            face_flux_between(left, right, (a, g), d, face_distance(k), p)
+        }
+    };
     let l = face_length(p.neighbours, k);
     (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, mirror)
 }
@@ -214,6 +274,81 @@ fn ghost_flux(s: &GasState, r: isize, c: isize, j: usize, p: &GasParams) -> (Flu
 fn directions(n: Neighbours) -> impl Iterator<Item = usize> {
     let count = face_count(n);
     (0..count).chain(4..4 + count)
+}
+
+/// A slope limiter: the slope a cell's linear reconstruction takes along a line of cells from
+/// its backward difference `back = q_i - q_(i-1)` and forward difference `fwd = q_(i+1) - q_i`
+/// (per step along the line). All three are 0 at an extremum (`back * fwd <= 0`), so the face
+/// states stay between the cell and its neighbours (total variation diminishing, Sweby 1984);
+/// they differ in how steep a slope they allow. LeVeque (2002) section 6.12.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limiter {
+    /// The smaller of the two differences: the most dissipative.
+    Minmod,
+    /// Monotonized central (van Leer 1977): the central difference `(back + fwd) / 2`, at most
+    /// twice either one-sided difference: the steepest of the three.
+    MonotonizedCentral,
+    /// Van Leer's harmonic mean `2 back fwd / (back + fwd)` (van Leer 1974).
+    VanLeer,
+}
+
+/// The limiter of [`Reconstruction::Linear`] (`LIMITER` in `shaders/gas/faces_linear.wgsl`):
+/// the one that keeps most of the 2D acoustic pulse without overshoot in the shock tube
+/// (measured with `examples/gas_physics.rs limiters`, table in the README).
+pub const LIMITER: Limiter = Limiter::MonotonizedCentral;
+
+/// The limited slope of `limiter` from the differences `back` and `fwd` (see [`Limiter`]).
+/// CPU mirror of `limited_slope` in `shaders/gas/faces_linear.wgsl`, operation for operation.
+pub fn limited_slope(limiter: Limiter, back: f32, fwd: f32) -> f32 {
+    if back * fwd <= 0.0 {
+        return 0.0;
+    }
+    match limiter {
+        Limiter::Minmod => {
+            if back.abs() < fwd.abs() {
+                back
+            } else {
+                fwd
+            }
+        }
+        Limiter::MonotonizedCentral => {
+            let m = (2.0 * back.abs()).min(2.0 * fwd.abs()).min(0.5 * (back + fwd).abs());
+            if back > 0.0 { m } else { -m }
+        }
+        Limiter::VanLeer => 2.0 * back * fwd / (back + fwd),
+    }
+}
+
+/// The primitive variables `(rho, ux, uy)` of a state `(rho, mx, my)`: density and velocity
+/// `m / rho`, the velocity 0 in vacuum (`rho <=` [`RHO_EPSILON`]).
+pub fn primitive((rho, mx, my): (f32, f32, f32)) -> (f32, f32, f32) {
+    if rho > RHO_EPSILON { (rho, mx / rho, my / rho) } else { (rho, 0.0, 0.0) }
+}
+
+/// The two states at the face between cells `a` and `b` from the line of four cells
+/// `(before, a, b, beyond)` along the face's direction: in the primitive variables
+/// ([`primitive`]), `a + slope_a / 2` and `b - slope_b / 2`, each component's slope limited
+/// ([`limited_slope`]); returned as states `(rho, rho ux, rho uy)`. Reconstructing the velocity
+/// rather than the momentum keeps each face's velocity between its neighbours' (the density
+/// and momentum limited apart can make `m / rho` overshoot where the density jumps: 9% past
+/// the exact speed behind the shock tube's shock, and the `wind` preset's wakes emptied to the
+/// speed cap, measured with the conserved variables limited); reconstructing the primitive
+/// variables is the usual remedy near strong density jumps and vacuum (Toro, "Riemann Solvers
+/// and Numerical Methods for Fluid Dynamics", 3rd ed. 2009, on MUSCL-type schemes).
+pub fn reconstruct(
+    limiter: Limiter,
+    before: (f32, f32, f32),
+    a: (f32, f32, f32),
+    b: (f32, f32, f32),
+    beyond: (f32, f32, f32),
+) -> ((f32, f32, f32), (f32, f32, f32)) {
+    let (before, a, b, beyond) = (primitive(before), primitive(a), primitive(b), primitive(beyond));
+    let half = |q0: f32, q1: f32, q2: f32| 0.5 * limited_slope(limiter, q1 - q0, q2 - q1);
+    let conserved = |(rho, ux, uy): (f32, f32, f32)| (rho, rho * ux, rho * uy);
+    (
+        conserved((a.0 + half(before.0, a.0, b.0), a.1 + half(before.1, a.1, b.1), a.2 + half(before.2, a.2, b.2))),
+        conserved((b.0 - half(a.0, b.0, beyond.0), b.1 - half(a.1, b.1, beyond.1), b.2 - half(a.2, b.2, beyond.2))),
+    )
 }
 
 /// Pass 1 (`faces.wgsl`): the flux across every face each cell owns; zero where either cell
@@ -238,10 +373,47 @@ pub fn faces(s: &GasState, p: &GasParams) -> Faces {
     })
 }
 
+/// Pass 1 of [`Reconstruction::Linear`] (`faces_linear.wgsl`): as [`faces`], with the flux
+/// of the face between owner `a` and neighbour `b` evaluated at the reconstructed states
+/// ([`reconstruct`] with `limiter`) instead of the cells' values, so the flux's exchange acts on
+/// the jump between the two face states, which is second-order small where the flow is
+/// smooth. The cell behind `a` and the one beyond `b` along the face's direction are read
+/// through walls as their mirror images ([`ghost`]), so a wall stays a mirror; the faces into
+/// walls reconstruct along the line through the mirror too ([`ghost_beyond`]).
+pub fn faces_linear(s: &GasState, p: &GasParams, limiter: Limiter) -> Faces {
+    let (h, w) = s.density.shape();
+    Grid::from_fn(w, h, |r, c| {
+        let (r, c) = (r as isize, c as isize);
+        let mut out = [Flux::default(); 4];
+        if !open(s, r, c) {
+            return out;
+        }
+        for (k, face) in out.iter_mut().enumerate().take(face_count(p.neighbours)) {
+            let (dc, dr) = FORWARD[k];
+            let (br, bc) = (r + dr, c + dc);
+            if open(s, br, bc) {
+                let before = neighbour_or_ghost(s, r, c, (-dc, -dr));
+                let beyond = neighbour_or_ghost(s, br, bc, (dc, dr));
+                let (a, b) = (cell(s, r, c), cell(s, br, bc));
+                let (left, right) = reconstruct(limiter, before, a, b, beyond);
+                let flux = face_flux_between(left, right, (a, b), unit(k), face_distance(k), p);
+                let l = face_length(p.neighbours, k);
+                *face = Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) };
+            }
+        }
+        out
+    })
+}
+
 /// Pass 2 (`limit.wgsl`): per cell, the factor (<= 1) that scales every face it sends mass
 /// through, so that it never sends more than it has: `rho / out * LIMIT_SAFETY` when the total
 /// outflow `out` exceeds `rho`, else 1.
 pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
+    limit_with(s, faces, p, LIMITER)
+}
+
+/// [`limit`] with `limiter` for the linear reconstruction's faces into walls.
+pub fn limit_with(s: &GasState, faces: &Faces, p: &GasParams, limiter: Limiter) -> Grid<f32> {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);
     Grid::from_fn(w, h, |r, c| {
@@ -259,7 +431,7 @@ pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
             for j in directions(p.neighbours) {
                 let (delta, _, _) = direction(j);
                 if !open(s, r as isize + delta.1, c as isize + delta.0) {
-                    out += ghost_flux(s, r as isize, c as isize, j, p).0.f.max(0.0); // into a ghost
+                    out += ghost_flux(s, r as isize, c as isize, j, p, limiter).0.f.max(0.0); // into a ghost
                 }
             }
         }
@@ -268,12 +440,38 @@ pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
     })
 }
 
+/// Which part of a step [`apply`] finishes (`stage` in `shaders/gas/apply.wgsl`).
+#[derive(Clone, Copy, Debug)]
+pub enum Stage<'a> {
+    /// The whole step of [`Reconstruction::Constant`]: transport, then damping, drain, the speed
+    /// cap and the sources.
+    Whole,
+    /// Heun's first stage, `q1 = q + L(q)`: transport, the speed cap and the sources (which
+    /// hold their values through the stages); no damping or drain, which act once a step.
+    First,
+    /// Heun's second stage from the step's start `q` (this state): `(q + q1 + L(q1)) / 2`,
+    /// then damping, drain, the speed cap and the sources as in [`Stage::Whole`].
+    Second(&'a GasState),
+}
+
 /// Pass 3 (`apply.wgsl`): moves each face's (limited) flux from source to destination, then
 /// the flux to the ghost beyond each blocked face ([`ghost`]; its mass scaled by the factor of
-/// the cell it leaves), reflects momentum pointing into an edge-adjacent wall, damps momentum,
-/// drains density towards the ambient 1, caps the speed at [`MAX_SPEED`], and resets source
-/// cells to ambient density moving at `wind`.
-pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams) {
+/// the cell it leaves), reflects momentum pointing into an edge-adjacent wall; then, as `stage`
+/// says ([`Stage`]), damps momentum, drains density towards the ambient 1, caps the speed at
+/// [`MAX_SPEED`], and resets source cells to ambient density moving at `wind`.
+pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams, stage: Stage<'_>) {
+    apply_with(s, faces, factor, p, stage, LIMITER);
+}
+
+/// [`apply`] with `limiter` for the linear reconstruction's faces into walls.
+pub fn apply_with(
+    s: &mut GasState,
+    faces: &Faces,
+    factor: &Grid<f32>,
+    p: &GasParams,
+    stage: Stage<'_>,
+    limiter: Limiter,
+) {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);
     // Ghosts read the neighbours' old values: keep them.
@@ -313,7 +511,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
             for j in directions(p.neighbours) {
                 let (delta, _, _) = direction(j);
                 if !open(s, r as isize + delta.1, c as isize + delta.0) {
-                    let (face, mirror) = ghost_flux(&old, r as isize, c as isize, j, p);
+                    let (face, mirror) = ghost_flux(&old, r as isize, c as isize, j, p, limiter);
                     let t = if face.f >= 0.0 { factor[(r, c)] } else { factor[mirror] };
                     rho -= t * face.f;
                     mx -= t * face.p.0;
@@ -330,9 +528,17 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
                     }
                 }
             }
-            mx *= p.damping;
-            my *= p.damping;
-            rho = rho * p.drain + (1.0 - p.drain) * super::AMBIENT_DENSITY;
+            if let Stage::Second(start) = stage {
+                let at = (r, c);
+                rho = 0.5 * (start.density[at] + rho);
+                mx = 0.5 * (start.momentum_x[at] + mx);
+                my = 0.5 * (start.momentum_y[at] + my);
+            }
+            if !matches!(stage, Stage::First) {
+                mx *= p.damping;
+                my *= p.damping;
+                rho = rho * p.drain + (1.0 - p.drain) * super::AMBIENT_DENSITY;
+            }
             let (speed2, cap) = (mx * mx + my * my, MAX_SPEED * rho);
             if speed2 > cap * cap {
                 let k = cap / speed2.sqrt();
@@ -352,11 +558,35 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams)
     }
 }
 
-/// One whole step: [`faces`], [`limit`], [`apply`].
+/// One whole step. [`Reconstruction::Constant`]: [`faces`], [`limit`], [`apply`] (forward
+/// Euler). [`Reconstruction::Linear`]: Heun's method, the two-stage strong-stability-preserving
+/// Runge-Kutta scheme (Shu & Osher 1988; Gottlieb, Shu & Tadmor 2001, eq. 4.1): `q1 = q + L(q)`,
+/// `q_new = (q + q1 + L(q1)) / 2`, each `L` the passes [`faces_linear`] (with [`LIMITER`]),
+/// [`limit`] and [`apply`]'s transport. Each stage is a forward-Euler step whose limiter keeps
+/// the density non-negative, and the average of two non-negative densities is non-negative.
 pub fn step(s: &mut GasState, p: &GasParams) {
-    let f = faces(s, p);
-    let k = limit(s, &f, p);
-    apply(s, &f, &k, p);
+    step_with(s, p, LIMITER);
+}
+
+/// [`step`] with another slope limiter for [`Reconstruction::Linear`] (`examples/gas_physics.rs`
+/// compares them; the GPU has [`LIMITER`] only).
+pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) {
+    match p.reconstruction {
+        Reconstruction::Constant => {
+            let f = faces(s, p);
+            let k = limit(s, &f, p);
+            apply(s, &f, &k, p, Stage::Whole);
+        }
+        Reconstruction::Linear => {
+            let start = s.clone();
+            let f = faces_linear(s, p, limiter);
+            let k = limit_with(s, &f, p, limiter);
+            apply_with(s, &f, &k, p, Stage::First, limiter);
+            let f = faces_linear(s, p, limiter);
+            let k = limit_with(s, &f, p, limiter);
+            apply_with(s, &f, &k, p, Stage::Second(&start), limiter);
+        }
+    }
 }
 
 /// The brush (`shaders/gas/brush.wgsl`): inside the disc, an open cell gets

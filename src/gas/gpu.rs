@@ -9,6 +9,9 @@
 //!    neighbours own, each scaled by the factor of the cell its mass leaves, then walls, damping,
 //!    drain, speed cap and sources; it writes the other state texture of the ping-pong.
 //!
+//! With the linear reconstruction pass 1 is [`FacesPass`] over `faces_linear.wgsl`, and a step
+//! runs the three passes twice (Heun's two stages; the first writes a scratch state).
+//!
 //! Every face is computed once and read by both of its cells, so what one loses the other
 //! gains bit for bit: mass and momentum are conserved up to the rounding of each cell's sum.
 
@@ -18,7 +21,7 @@ use crate::gpu::{self, GpuError, Kernel, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
 
-/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (40 bytes).
+/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (44 bytes, padded to 48).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct GasUniform {
@@ -31,6 +34,8 @@ struct GasUniform {
     faces: u32,
     flux: u32,
     sound_speed: f32,
+    linear: u32,
+    _pad: u32,
 }
 
 impl From<&GasParams> for GasUniform {
@@ -45,6 +50,8 @@ impl From<&GasParams> for GasUniform {
             faces: super::cpu::face_count(p.neighbours) as u32,
             flux: p.flux as u32,
             sound_speed: p.sound_speed(),
+            linear: (p.reconstruction == super::Reconstruction::Linear) as u32,
+            _pad: 0,
         }
     }
 }
@@ -104,27 +111,39 @@ const RGBA: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 /// The three face textures: mass flow, momentum x, momentum y (channel k = face k).
 struct FaceTextures([wgpu::TextureView; 3]);
 
-/// Pass 1: faces. Bind group `i` reads state texture `i`.
+/// The three states a pass can read: `[0]`, `[1]` the ping-pong, `[2]` Heun's first stage.
+struct States<'a>([&'a wgpu::TextureView; 3]);
+
+impl<'a> States<'a> {
+    fn new(state: &'a PingPong, stage: &'a wgpu::TextureView) -> Self {
+        let [a, b] = state.views();
+        Self([a, b, stage])
+    }
+}
+
+/// Pass 1: faces, from the cells' values (`faces.wgsl`) or the linear reconstruction
+/// (`faces_linear.wgsl`). Bind group `i` reads state `i` of [`States`].
 struct FacesPass {
     kernel: Kernel,
-    bind_groups: [wgpu::BindGroup; 2],
+    bind_groups: [wgpu::BindGroup; 3],
 }
 
 impl FacesPass {
     fn new(
         device: &wgpu::Device,
+        (label, source): (&'static str, &str),
         uniform: &wgpu::Buffer,
-        state: &PingPong,
+        states: &States<'_>,
         solid: &wgpu::TextureView,
         faces: &FaceTextures,
     ) -> Self {
-        let kernel = Kernel::new(device, "gas/faces", shaders::GAS_FACES);
-        let bind_groups = [0, 1].map(|i| {
+        let kernel = Kernel::new(device, label, source);
+        let bind_groups = states.0.map(|state| {
             kernel.bind_group(
                 device,
                 &[
                     uniform.as_entire_binding(),
-                    View(&state.views()[i]),
+                    View(state),
                     View(solid),
                     View(&faces.0[0]),
                     View(&faces.0[1]),
@@ -136,64 +155,84 @@ impl FacesPass {
     }
 }
 
-/// Pass 2: limiter. Bind group `i` reads state texture `i`.
+/// Pass 2: limiter. Bind group `i` reads state `i` of [`States`].
 struct LimitPass {
     kernel: Kernel,
-    bind_groups: [wgpu::BindGroup; 2],
+    bind_groups: [wgpu::BindGroup; 3],
 }
 
 impl LimitPass {
     fn new(
         device: &wgpu::Device,
         uniform: &wgpu::Buffer,
-        state: &PingPong,
+        states: &States<'_>,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
         solid: &wgpu::TextureView,
     ) -> Self {
         let kernel = Kernel::new(device, "gas/limit", shaders::GAS_LIMIT);
-        let bind_groups = [0, 1].map(|i| {
+        let bind_groups = states.0.map(|state| {
             kernel.bind_group(
                 device,
-                &[uniform.as_entire_binding(), View(&state.views()[i]), View(&faces.0[0]), View(factor), View(solid)],
+                &[uniform.as_entire_binding(), View(state), View(&faces.0[0]), View(factor), View(solid)],
             )
         });
         Self { kernel, bind_groups }
     }
 }
 
-/// Pass 3: gather. Bind group `i` reads state texture `i` and writes `1 - i`.
+/// Pass 3: gather. `whole[i]` reads ping-pong state `i` and writes `1 - i` (a forward-Euler
+/// step); `first[i]` reads state `i` and writes Heun's first stage; `second[i]` reads the first
+/// stage and state `i` (the step's start) and writes `1 - i`.
 struct ApplyPass {
     kernel: Kernel,
-    bind_groups: [wgpu::BindGroup; 2],
+    whole: [wgpu::BindGroup; 2],
+    first: [wgpu::BindGroup; 2],
+    second: [wgpu::BindGroup; 2],
+    /// The `Stage` uniforms (`apply.wgsl`): 0 whole, 1 first, 2 second.
+    _stages: [wgpu::Buffer; 3],
 }
 
 impl ApplyPass {
     fn new(
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         uniform: &wgpu::Buffer,
-        state: &PingPong,
+        states: &States<'_>,
         solid: &wgpu::TextureView,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
     ) -> Self {
         let kernel = Kernel::new(device, "gas/apply", shaders::GAS_APPLY);
-        let bind_groups = [0, 1].map(|i| {
+        let stages = [0u32, 1, 2].map(|which| {
+            let b = gpu::uniform_buffer(device, "gas/stage", 16);
+            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[which, 0, 0, 0]));
+            b
+        });
+        let group = |stage: usize, from: usize, start: usize, to: usize| {
             kernel.bind_group(
                 device,
                 &[
                     uniform.as_entire_binding(),
-                    View(&state.views()[i]),
+                    View(states.0[from]),
                     View(solid),
                     View(&faces.0[0]),
                     View(&faces.0[1]),
                     View(&faces.0[2]),
                     View(factor),
-                    View(&state.views()[1 - i]),
+                    View(states.0[to]),
+                    stages[stage].as_entire_binding(),
+                    View(states.0[start]),
                 ],
             )
-        });
-        Self { kernel, bind_groups }
+        };
+        Self {
+            whole: [0, 1].map(|i| group(0, i, i, 1 - i)),
+            first: [0, 1].map(|i| group(1, i, i, 2)),
+            second: [0, 1].map(|i| group(2, 2, i, 1 - i)),
+            kernel,
+            _stages: stages,
+        }
     }
 }
 
@@ -215,6 +254,7 @@ pub struct GpuGas {
     solid: wgpu::Texture,
     solid_view: wgpu::TextureView,
     faces: FacesPass,
+    faces_linear: FacesPass,
     limit: LimitPass,
     apply: ApplyPass,
     brush: gpu::EditPass,
@@ -249,12 +289,16 @@ impl GpuGas {
                 storage_view(device, "gas/face_py", size, RGBA),
             ]);
             let factor = storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
+            let stage = storage_view(device, "gas/stage", size, RGBA);
+            let states = States::new(&pingpong, &stage);
             let stats = gpu::Reduction::new(device, "gas/stats", shaders::GAS_STATS, size.1);
+            let faces_pass = |kernel| FacesPass::new(device, kernel, &uniform, &states, &solid_view, &faces);
             GpuGas {
                 stats,
-                faces: FacesPass::new(device, &uniform, &pingpong, &solid_view, &faces),
-                limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor, &solid_view),
-                apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor),
+                faces: faces_pass(("gas/faces", shaders::GAS_FACES)),
+                faces_linear: faces_pass(("gas/faces_linear", shaders::GAS_FACES_LINEAR)),
+                limit: LimitPass::new(device, &uniform, &states, &faces, &factor, &solid_view),
+                apply: ApplyPass::new(device, queue, &uniform, &states, &solid_view, &faces, &factor),
                 brush: gpu::EditPass::new(
                     device,
                     "gas/brush",
@@ -353,16 +397,32 @@ impl GpuGas {
         Ok(())
     }
 
-    /// Records `steps` steps into `encoder` (one compute pass, three dispatches per step).
+    /// Records `steps` steps into `encoder` (one compute pass; three dispatches per step with
+    /// [`Reconstruction::Constant`](super::Reconstruction::Constant), six with `Linear`: the
+    /// three passes for each of Heun's two stages, [`super::cpu::step`]).
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });
         let (w, h) = (self.width, self.height);
+        let (faces, limit, apply) = (&self.faces, &self.limit, &self.apply);
         for _ in 0..steps {
             let i = self.state.read_index();
-            self.faces.kernel.dispatch(&mut pass, &self.faces.bind_groups[i], w, h);
-            self.limit.kernel.dispatch(&mut pass, &self.limit.bind_groups[i], w, h);
-            self.apply.kernel.dispatch(&mut pass, &self.apply.bind_groups[i], w, h);
+            match self.params.reconstruction {
+                super::Reconstruction::Constant => {
+                    faces.kernel.dispatch(&mut pass, &faces.bind_groups[i], w, h);
+                    limit.kernel.dispatch(&mut pass, &limit.bind_groups[i], w, h);
+                    apply.kernel.dispatch(&mut pass, &apply.whole[i], w, h);
+                }
+                super::Reconstruction::Linear => {
+                    let linear = &self.faces_linear;
+                    linear.kernel.dispatch(&mut pass, &linear.bind_groups[i], w, h);
+                    limit.kernel.dispatch(&mut pass, &limit.bind_groups[i], w, h);
+                    apply.kernel.dispatch(&mut pass, &apply.first[i], w, h);
+                    linear.kernel.dispatch(&mut pass, &linear.bind_groups[2], w, h);
+                    limit.kernel.dispatch(&mut pass, &limit.bind_groups[2], w, h);
+                    apply.kernel.dispatch(&mut pass, &apply.second[i], w, h);
+                }
+            }
             self.state.swap();
         }
         self.steps += steps as u64;

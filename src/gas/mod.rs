@@ -104,6 +104,21 @@ pub enum FluxScheme {
     Rusanov,
 }
 
+/// How the face states are reconstructed from the cells, and with it the time integration
+/// ([`cpu::step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Reconstruction {
+    /// Piecewise constant: the face sees its two cells' values; one forward-Euler stage a step
+    /// (first order in space and time; the source's scheme).
+    Constant,
+    /// Piecewise linear (MUSCL, van Leer 1979): each cell's value plus half its slope along the
+    /// face's direction, the slope limited by [`cpu::LIMITER`] from the cells behind and beyond;
+    /// two stages a step (Heun's SSP-RK2, Shu & Osher 1988). Second order where the flow is
+    /// smooth, monotone at shocks. Needs the Rusanov flux.
+    #[default]
+    Linear,
+}
+
 /// Parameters of the gas model (a uniform, `GasParams` in `shaders/gas/params.wgsl`).
 ///
 /// The ranges come from runs that include shocks as well as smooth scenes (the shock tube with
@@ -111,7 +126,8 @@ pub enum FluxScheme {
 /// axis and a diagonal; `tests/gas_physics.rs`, `examples/gas_physics.rs ranges`): inside them
 /// the speed cap [`cpu::MAX_SPEED`] never acts. Some limits depend on another parameter and are
 /// checked together ([`GasParams::diffusion_range`], [`GasParams::pressure_range`],
-/// [`GasParams::WIND_LIMIT`]). Defaults: pressure 0.05 makes the `explosion` blob burst outward
+/// [`GasParams::WIND_LIMIT`], [`GasParams::limits`]). Defaults: the linear reconstruction
+/// (second order); wind 0.2 cells/step; pressure 0.05 makes the `explosion` blob burst outward
 /// as a pressure wave at `c = 0.22` cells/step; diffusion 0.05, a floor that Rusanov's exchange
 /// (at least `c / 2 = 0.11` there) leaves unused at the default pressure, and that matters at
 /// the lowest (`c / 2 = 0.05`); damping 0.999 and drain 0.9995 lose about 1/1000 of the
@@ -134,7 +150,10 @@ pub struct GasParams {
     pub neighbours: Neighbours,
     /// The face flux: the source's central rule or Rusanov's upwind one.
     pub flux: FluxScheme,
-    /// Velocity `(x, y)` (cells/step) that source cells blow at; `|wind| <= 0.25`.
+    /// Piecewise-constant (first-order) or limited piecewise-linear (second-order) face states.
+    pub reconstruction: Reconstruction,
+    /// Velocity `(x, y)` (cells/step) that source cells blow at; `|wind| <= 0.25` (0.2 with the
+    /// linear reconstruction, [`GasParams::limits`]).
     pub wind: (f32, f32),
     /// eddy's extension: isothermal pressure `c^2` (cells^2/step^2), adding `c^2 rho_f` to the
     /// momentum flow along each face; [0.01, 0.05] (central: [0.015, 0.02]). The source's model
@@ -152,7 +171,8 @@ impl Default for GasParams {
             friction: 0.01,
             neighbours: Neighbours::Eight,
             flux: FluxScheme::Rusanov,
-            wind: (0.25, 0.0),
+            reconstruction: Reconstruction::Linear,
+            wind: (0.2, 0.0),
             pressure: 0.05,
         }
     }
@@ -165,6 +185,22 @@ impl GasParams {
     /// 0.35) reaches it (4-way Rusanov: the exchange `(|u_x| + |u_y| + 2c) / 2` plus friction
     /// passes the explicit limit 1/2).
     pub const WIND_LIMIT: f32 = 0.25;
+
+    /// The wind limit and the largest friction that `reconstruction` stays under the speed cap
+    /// with, `(wind, friction)`: the constant reconstruction [`GasParams::WIND_LIMIT`] and 0.1
+    /// (the table's range); the linear one 0.2 and 0.05. Its sharper flow reaches higher speeds
+    /// in the expansions behind the `wind` preset's obstacles (the exact isothermal
+    /// Prandtl-Meyer turn of a Mach 1.1 wind round a right-angled corner would pass 0.5
+    /// cells/step), where the explicit exchange `(|u| + c) / 2` plus friction passes the
+    /// stability limit 1/2 and a checkerboard grows to the cap: at wind 0.25 and friction 0.1 it
+    /// reached the cap; at 0.2 and 0.05 the fastest corner ran 0.427 (all corners of diffusion,
+    /// pressure and neighbours, undamped, 2000 steps; `tests/gas_physics.rs`).
+    pub fn limits(reconstruction: Reconstruction) -> (f32, f32) {
+        match reconstruction {
+            Reconstruction::Constant => (Self::WIND_LIMIT, 0.1),
+            Reconstruction::Linear => (0.2, 0.05),
+        }
+    }
 
     /// The diffusion `D` (cells^2/step) that `flux` keeps clean with, `(min, max)`: no speed
     /// cap reached, no overshoot behind a shock. Rusanov: [0, 0.15]; its exchange is at least
@@ -308,6 +344,17 @@ impl ParamTable for GasParams {
             set: |p, v| p.flux = if v.choice() == 0 { FluxScheme::Central } else { FluxScheme::Rusanov },
         },
         ParamSpec {
+            info: ParamInfo::of("reconstruction", "recon", "", ParamKind::Choice(&["constant", "linear"]))
+                .doc(
+                    "face states: linear (MUSCL, limited slopes, two stages a step: second order, needs --flux rusanov) \
+                     or constant (first order, the source's)",
+                    "linear: keeps sound and blasts sharper (eddy's pulse, wave and shock-tube runs)",
+                )
+                .key('o', 0.0),
+            get: |p| Value::Choice(p.reconstruction as usize),
+            set: |p, v| p.reconstruction = if v.choice() == 0 { Reconstruction::Constant } else { Reconstruction::Linear },
+        },
+        ParamSpec {
             info: ParamInfo::of(
                 "wind",
                 "wind",
@@ -319,7 +366,7 @@ impl ParamTable for GasParams {
                     "faster wind accelerates around obstacles up to the speed cap",
                 )),
             )
-            .doc("velocity X,Y (y down) that source cells blow at; |wind| <= 0.25", "eddy"),
+            .doc("velocity X,Y (y down) that source cells blow at; |wind| <= 0.25 (linear reconstruction: 0.2)", "eddy"),
             get: |p| Value::Pair(p.wind.0, p.wind.1),
             set: |p, v| p.wind = v.pair(),
         },
@@ -340,32 +387,58 @@ impl ParamTable for GasParams {
         if !(p0..=p1).contains(&self.pressure) {
             return Err(ParamError::new("pressure", self.pressure, ranges));
         }
+        if self.reconstruction == Reconstruction::Linear && self.flux == FluxScheme::Central {
+            return Err(ParamError::new(
+                "reconstruction",
+                "linear",
+                "the linear reconstruction needs the Rusanov flux: with the central flux's fixed exchange the \
+                 sharper face states are not damped and ripples grow; use --flux rusanov, or --reconstruction constant",
+            ));
+        }
+        let (limit, friction) = Self::limits(self.reconstruction);
+        let with = match self.reconstruction {
+            Reconstruction::Constant => "",
+            Reconstruction::Linear => " with the linear reconstruction (--reconstruction constant allows more)",
+        };
         let speed = self.wind.0.hypot(self.wind.1);
-        if speed > Self::WIND_LIMIT * (1.0 + f32::EPSILON) {
+        if speed > limit * (1.0 + f32::EPSILON) {
             return Err(ParamError::new(
                 "wind",
                 format!("{},{}", self.wind.0, self.wind.1),
                 format!(
-                    "its speed {speed:.4} is above {} cells/step, where flow around obstacles reaches the speed cap; \
-                     scale it down (e.g. {:.4},{:.4})",
-                    Self::WIND_LIMIT,
-                    self.wind.0 * Self::WIND_LIMIT / speed,
-                    self.wind.1 * Self::WIND_LIMIT / speed,
+                    "its speed {speed:.4} is above {limit} cells/step{with}, where flow around obstacles reaches the \
+                     speed cap; scale it down (e.g. {:.4},{:.4})",
+                    self.wind.0 * limit / speed,
+                    self.wind.1 * limit / speed,
                 ),
+            ));
+        }
+        if self.friction > friction {
+            return Err(ParamError::new(
+                "friction",
+                self.friction,
+                format!("at most {friction}{with}: more makes the fastest flow unstable; lower it"),
             ));
         }
         Ok(())
     }
 
-    /// Diffusion and pressure into the flux's ranges, the wind scaled to its speed limit.
+    /// Diffusion and pressure into the flux's ranges, the constant reconstruction with the
+    /// central flux, the wind scaled to its speed limit and the friction to its largest
+    /// ([`GasParams::limits`]).
     fn fit_together(&mut self) {
+        if self.flux == FluxScheme::Central {
+            self.reconstruction = Reconstruction::Constant;
+        }
         let (lo, hi) = Self::diffusion_range(self.flux);
         self.diffusion = self.diffusion.clamp(lo, hi);
         let (lo, hi) = Self::pressure_range(self.flux);
         self.pressure = self.pressure.clamp(lo, hi);
+        let (limit, friction) = Self::limits(self.reconstruction);
+        self.friction = self.friction.min(friction);
         let speed = self.wind.0.hypot(self.wind.1);
-        if speed > Self::WIND_LIMIT {
-            let k = Self::WIND_LIMIT / speed;
+        if speed > limit {
+            let k = limit / speed;
             self.wind = (self.wind.0 * k, self.wind.1 * k);
         }
     }
