@@ -177,9 +177,11 @@ fn plot(path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let c = d.sound_speed() as f64;
     let steps = (120.0 / c) as u32;
     let tube = ShockTube::ratio_8(c, steps);
+    let constant = GasParams { reconstruction: eddy::gas::Reconstruction::Constant, ..d };
     let runs = [
-        ("rusanov, D = 0.05 (default)", GasParams { ..d }, RGBColor(0, 114, 178)),
-        ("central, D = 0.1", GasParams { flux: FluxScheme::Central, diffusion: 0.1, ..d }, RGBColor(230, 159, 0)),
+        ("rusanov, linear (default)", d, RGBColor(0, 114, 178)),
+        ("rusanov, constant", constant, RGBColor(0, 158, 115)),
+        ("central, D = 0.1", GasParams { flux: FluxScheme::Central, diffusion: 0.1, ..constant }, RGBColor(230, 159, 0)),
     ]
     .map(|(label, p, colour)| (label, checks::shock_tube(tube, &p, steps), colour));
     let exact = runs[0].1.exact;

@@ -92,6 +92,10 @@ fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end() {
                 p.diffusion = p.diffusion.clamp(d0, d1);
                 p.pressure = p.pressure.clamp(p0, p1);
             }
+            // The linear reconstruction's own limits on the wind and the friction.
+            let (wind, friction) = GasParams::limits(p.reconstruction);
+            p.friction = p.friction.min(friction);
+            p.wind = (p.wind.0.clamp(-wind, wind), p.wind.1.clamp(-wind, wind));
             p.validate().unwrap();
             cases.push((format!("{}={}", spec.info.name, spec.info.format(v)), p));
         }

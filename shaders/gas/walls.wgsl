@@ -91,19 +91,6 @@ fn ghost(p: vec2<i32>, bits: u32, j: u32) -> Ghost {
     return out;
 }
 
-// The second cell beyond p through blocked direction j: the image of the cell one step on from
-// the mirrored one, or the ghost again where that cell is a wall or outside. CPU mirror:
-// `ghost_beyond`.
-fn ghost_beyond(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
-    let m = mirror_rule(p, bits, j);
-    let n = m.cell + m.onward;
-    var q = m.cell;
-    if inside(n, textureDimensions(state)) && (textureLoad(solid, n).r & WALL) == 0u {
-        q = n;
-    }
-    return mirrored(textureLoad(state, q).xyz, m);
-}
-
 // The cell one step from open cell p in direction j, or its ghost where that is a wall.
 // CPU mirror: `neighbour_or_ghost`.
 fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
@@ -111,6 +98,25 @@ fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
         return ghost(p, bits, j).state;
     }
     return textureLoad(state, p + direction(j)).xyz;
+}
+
+// The direction index j (0..7, `direction`) of a unit step (dcol, drow).
+fn direction_index(delta: vec2<i32>) -> u32 {
+    for (var j = 0u; j < 8u; j++) {
+        if all(direction(j) == delta) {
+            return j;
+        }
+    }
+    return 0u;
+}
+
+// The second cell beyond p through blocked direction j: the image of the cell one step on from
+// the mirrored one, or of that cell's own ghost where it is a wall (neighbour_or_ghost), so a
+// face into a ghost and its mirrored partner see mirrored stencils. CPU mirror: `ghost_beyond`.
+fn ghost_beyond(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
+    let m = mirror_rule(p, bits, j);
+    let bits_m = textureLoad(solid, m.cell).r;
+    return mirrored(neighbour_or_ghost(m.cell, bits_m, direction_index(m.onward)), m);
 }
 
 struct GhostFlux {

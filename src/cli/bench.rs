@@ -8,10 +8,20 @@ use eddy::scene::SceneSource;
 use eddy::smoke::{SmokeParams, SmokePreset};
 use std::time::Instant;
 
-/// The parameter sets measured: the defaults, and for smoke the other pipelines and solvers
-/// (issue 9's benchmark), each with a label for the table.
+/// The parameter sets measured: the defaults, for smoke the other pipelines and solvers (issue
+/// 9's benchmark), for gas the first-order reconstruction too, each with a label for the table.
 fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     let defaults = ModelParams::defaults(kind);
+    if kind == ModelKind::Gas {
+        let constant = eddy::gas::GasParams {
+            reconstruction: eddy::gas::Reconstruction::Constant,
+            ..eddy::gas::GasParams::default()
+        };
+        return vec![
+            ("default: linear reconstruction (second order)", defaults),
+            ("constant reconstruction (first order)", ModelParams::Gas(constant)),
+        ];
+    }
     if kind != ModelKind::Smoke {
         return vec![("default", defaults)];
     }

@@ -235,14 +235,13 @@ fn mirror_rule(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> Mi
 
 /// The second cell beyond open cell `(r, c)` through its blocked direction `delta`, one past
 /// its [`ghost`]: the mirror image of the cell one step on from the mirrored cell (the cell
-/// behind `(r, c)` itself at a flat wall), or the ghost again where that cell is a wall. The
-/// linear reconstruction's stencil through a wall, so that the faces on either side of a
-/// mirror see mirrored stencils.
+/// behind `(r, c)` itself at a flat wall), or of that cell's own ghost where it is a wall
+/// ([`neighbour_or_ghost`]). The linear reconstruction's stencil through a wall: the face
+/// into the ghost and its mirrored partner (the mirrored cell's face into its own ghost) see
+/// mirrored stencils, so their fluxes mirror each other bit for bit and mass stays conserved.
 pub fn ghost_beyond(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> (f32, f32, f32) {
     let rule = mirror_rule(s, r, c, delta);
-    let (mr, mc) = rule.mirror;
-    let (nr, nc) = (mr + rule.onward.1, mc + rule.onward.0);
-    rule.flip(if open(s, nr, nc) { cell(s, nr, nc) } else { cell(s, mr, mc) })
+    rule.flip(neighbour_or_ghost(s, rule.mirror.0, rule.mirror.1, rule.onward))
 }
 
 /// The cell one step from open cell `(r, c)` in direction `delta`, or its [`ghost`] where that
