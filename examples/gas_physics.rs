@@ -181,7 +181,11 @@ fn plot(path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let runs = [
         ("rusanov, linear (default)", d, RGBColor(0, 114, 178)),
         ("rusanov, constant", constant, RGBColor(0, 158, 115)),
-        ("central, D = 0.1", GasParams { flux: FluxScheme::Central, diffusion: 0.1, ..constant }, RGBColor(230, 159, 0)),
+        (
+            "central, D = 0.1",
+            GasParams { flux: FluxScheme::Central, diffusion: 0.1, ..constant },
+            RGBColor(230, 159, 0),
+        ),
     ]
     .map(|(label, p, colour)| (label, checks::shock_tube(tube, &p, steps), colour));
     let exact = runs[0].1.exact;
@@ -303,7 +307,7 @@ fn limiters() {
         ("linear, monotonized central", Reconstruction::Linear, Limiter::MonotonizedCentral),
     ];
     println!(
-        "| reconstruction | neighbours | pulse kept, axes | diagonals | shock overshoot (c^2 0.01 / 0.05) | plateau level | ahead of the shock (cells) | fastest / u* | wind preset's fastest |"
+        "| reconstruction | neighbours | pulse kept, axes | diagonals | shock overshoot (c^2 0.01 / 0.05) | plateau level | ahead of the shock (cells) | fastest / u* (start-up) | wind preset at wind 0.25, friction 0.1: fastest, axis / diagonal wind |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     for n in NEIGHBOURS {

@@ -53,7 +53,7 @@ fn param_sets() -> Vec<GasParams> {
             diffusion: 0.15,
             damping: 0.9,
             drain: 0.9,
-            friction: 0.05,
+            friction: 0.02,
             pressure: 0.05,
             wind: (-0.12, 0.16),
             ..d

@@ -315,6 +315,8 @@ fn the_linear_reconstruction_converges_at_nearly_second_order() {
 /// LeVeque's form `(f(q_L) + f(q_R)) / 2 - alpha (q_R - q_L) / 2`, `alpha = max(|u_L|, |u_R|) +
 /// c` (LeVeque 2002, eq. 12.12), and Heun's SSP-RK2 (Shu & Osher 1988), `dx = dt = 1`, in f64.
 /// The reference for eddy's linear reconstruction; it shares no code with eddy's scheme.
+/// (Index loops: a stencil reads its neighbours by index.)
+#[allow(clippy::needless_range_loop)]
 mod textbook {
     use eddy::gas::GasState;
 

@@ -17,8 +17,12 @@
 //! isothermal pressure (0 = the source's model); momentum carried by the exchange,
 //! `nu (m_a - m_b) / h` (central face fluxes are unstable without it); face lengths that make
 //! 8-way flow consistent (below); walls as mirrors ([`cpu::ghost`]); Rusanov's upwind exchange
-//! ([`FluxScheme::Rusanov`], the default); and a speed cap of [`cpu::MAX_SPEED`] cells/step
-//! that no in-range scene reaches (a safety net).
+//! ([`FluxScheme::Rusanov`], the default); second order in space and time
+//! ([`Reconstruction::Linear`], the default: MUSCL face states and Heun's two stages; the
+//! source's first-order scheme is [`Reconstruction::Constant`]); and a speed cap of
+//! [`cpu::MAX_SPEED`] cells/step that no in-range scene reaches (a safety net). The second order
+//! is held to the exact 2D pulse and simple wave, a textbook second-order code and a
+//! convergence study (`tests/gas_physics.rs`).
 //!
 //! # Face lengths: the derivation
 //!
@@ -49,7 +53,8 @@
 //! sound spreads within 0.2% of `c`, and the crest of a pulse travels along the diagonals
 //! within 0.5% of its speed along the axes.
 //!
-//! [`GpuGas`] (three compute passes per step, gather-only) and [`CpuGas`]
+//! [`GpuGas`] (three compute passes per step, six with the linear reconstruction;
+//! gather-only) and [`CpuGas`]
 //! ([`cpu::step`]) run the same rules; the tests hold the GPU to the CPU.
 //!
 //! Units: cells and steps; density is per cell (ambient 1), momentum is density x cells/step.
@@ -188,17 +193,19 @@ impl GasParams {
 
     /// The wind limit and the largest friction that `reconstruction` stays under the speed cap
     /// with, `(wind, friction)`: the constant reconstruction [`GasParams::WIND_LIMIT`] and 0.1
-    /// (the table's range); the linear one 0.2 and 0.05. Its sharper flow reaches higher speeds
+    /// (the table's range); the linear one 0.2 and 0.02. Its sharper flow reaches higher speeds
     /// in the expansions behind the `wind` preset's obstacles (the exact isothermal
     /// Prandtl-Meyer turn of a Mach 1.1 wind round a right-angled corner would pass 0.5
     /// cells/step), where the explicit exchange `(|u| + c) / 2` plus friction passes the
-    /// stability limit 1/2 and a checkerboard grows to the cap: at wind 0.25 and friction 0.1 it
-    /// reached the cap; at 0.2 and 0.05 the fastest corner ran 0.427 (all corners of diffusion,
-    /// pressure and neighbours, undamped, 2000 steps; `tests/gas_physics.rs`).
+    /// stability limit 1/2 and a checkerboard grows to the cap: wind 0.25 with friction 0.1
+    /// reached the cap, and so did 4-way at `c^2` = 0.01 with friction 0.05 (at wind 0.2 and
+    /// even 0.15); at wind 0.2 and friction 0.02 the fastest corner ran 0.432, at friction 0
+    /// 0.441 (all corners of diffusion, pressure and neighbours, undamped, 2000 steps;
+    /// `tests/gas_physics.rs`).
     pub fn limits(reconstruction: Reconstruction) -> (f32, f32) {
         match reconstruction {
             Reconstruction::Constant => (Self::WIND_LIMIT, 0.1),
-            Reconstruction::Linear => (0.2, 0.05),
+            Reconstruction::Linear => (0.2, 0.02),
         }
     }
 
