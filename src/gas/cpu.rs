@@ -246,7 +246,7 @@ pub fn ghost_beyond(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> 
 
 /// The cell one step from open cell `(r, c)` in direction `delta`, or its [`ghost`] where that
 /// is a wall or outside.
-fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> (f32, f32, f32) {
+pub fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> (f32, f32, f32) {
     if open(s, r + dr, c + dc) { cell(s, r + dr, c + dc) } else { ghost(s, r, c, (dc, dr)).0 }
 }
 
