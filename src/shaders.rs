@@ -79,9 +79,9 @@ modules! {
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
     /// Gas pass 1: face fluxes.
-    GAS_FACES = "gas/faces": ["common/grid.wgsl", "gas/params.wgsl", "gas/faces.wgsl"];
+    GAS_FACES = "gas/faces": ["common/grid.wgsl", "gas/params.wgsl", "gas/faces_constant.wgsl", "gas/faces.wgsl"];
     /// Gas pass 1 with the linear reconstruction (MUSCL face states).
-    GAS_FACES_LINEAR = "gas/faces_linear": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/faces_linear.wgsl"];
+    GAS_FACES_LINEAR = "gas/faces_linear": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/faces_linear.wgsl", "gas/faces.wgsl"];
     /// Gas pass 2: outflow limiter.
     GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/limit.wgsl"];
     /// Gas pass 3: gather, walls, damping, drain, sources.

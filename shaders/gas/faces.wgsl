@@ -1,6 +1,8 @@
 // Gas pass 1 of 3: the flux across every face a cell owns (E, S, and with 8-way flow SE, SW),
-// from the old state. Zero where either cell is a wall or the neighbour is outside.
-// CPU mirror: `faces` in src/gas/cpu.rs.
+// from the old state, evaluated at the face's two states (`face_states`: the two cells' values
+// in faces_constant.wgsl, the linear reconstruction's in faces_linear.wgsl). Zero where either
+// cell is a wall or the neighbour is outside.
+// CPU mirror: `faces` and `faces_linear` in src/gas/cpu.rs (`owned_faces`).
 // Output: face_f = mass flow of faces 0..3, face_px / face_py = momentum flow x / y.
 
 @group(0) @binding(0) var<uniform> params: GasParams;
@@ -25,7 +27,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let a = textureLoad(state, p).xyz;
         for (var k = 0u; k < params.faces; k++) {
             if !neighbour_is_wall(bits, k) {
-                let flux = face_length(params, k) * face_flux(a, textureLoad(state, p + forward(k)).xyz, unit(k), face_distance(k), params);
+                let q = p + forward(k);
+                let b = textureLoad(state, q).xyz;
+                let states = face_states(p, bits, k, a, q, b);
+                let flux = face_length(params, k) * face_flux_between(states[0], states[1], a, b, unit(k), face_distance(k), params);
                 f[k] = flux.x;
                 px[k] = flux.y;
                 py[k] = flux.z;

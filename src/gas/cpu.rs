@@ -351,9 +351,38 @@ pub fn reconstruct(
     )
 }
 
-/// Pass 1 (`faces.wgsl`): the flux across every face each cell owns; zero where either cell
-/// is a wall or the neighbour is outside the grid (the grid edge is a wall).
+/// Pass 1 (`faces.wgsl` with `faces_constant.wgsl`): the flux across every face each cell
+/// owns; zero where either cell is a wall or the neighbour is outside the grid (the grid edge is
+/// a wall).
 pub fn faces(s: &GasState, p: &GasParams) -> Faces {
+    owned_faces(s, p, |_, _, _, a, b| (a, b))
+}
+
+/// Pass 1 of [`Reconstruction::Linear`] (`faces.wgsl` with `faces_linear.wgsl`): as [`faces`],
+/// with the flux of the face between owner `a` and neighbour `b` evaluated at the
+/// reconstructed states ([`reconstruct`] with `limiter`) instead of the cells' values, so the
+/// flux's exchange acts on the jump between the two face states, which is second-order small
+/// where the flow is smooth. The cell behind `a` and the one beyond `b` along the face's
+/// direction are read through walls as their mirror images ([`ghost`]), so a wall stays a
+/// mirror; the faces into walls reconstruct along the line through the mirror too
+/// ([`ghost_beyond`]).
+pub fn faces_linear(s: &GasState, p: &GasParams, limiter: Limiter) -> Faces {
+    owned_faces(s, p, |r, c, (dc, dr), a, b| {
+        let before = neighbour_or_ghost(s, r, c, (-dc, -dr));
+        let beyond = neighbour_or_ghost(s, r + dr, c + dc, (dc, dr));
+        reconstruct(limiter, before, a, b, beyond)
+    })
+}
+
+/// The frame of pass 1: per open cell `(r, c)`, the flux across each face it owns whose
+/// neighbour is open, evaluated at the face states `states(r, c, forward offset, a, b)` gives
+/// from the two cells' values (the friction exchanging the cells' own, [`face_flux_between`]),
+/// times the face length.
+fn owned_faces(
+    s: &GasState,
+    p: &GasParams,
+    states: impl Fn(isize, isize, (isize, isize), (f32, f32, f32), (f32, f32, f32)) -> ((f32, f32, f32), (f32, f32, f32)),
+) -> Faces {
     let (h, w) = s.density.shape();
     Grid::from_fn(w, h, |r, c| {
         let (r, c) = (r as isize, c as isize);
@@ -364,38 +393,8 @@ pub fn faces(s: &GasState, p: &GasParams) -> Faces {
         for (k, face) in out.iter_mut().enumerate().take(face_count(p.neighbours)) {
             let (dc, dr) = FORWARD[k];
             if open(s, r + dr, c + dc) {
-                let flux = face_flux(cell(s, r, c), cell(s, r + dr, c + dc), unit(k), face_distance(k), p);
-                let l = face_length(p.neighbours, k);
-                *face = Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) };
-            }
-        }
-        out
-    })
-}
-
-/// Pass 1 of [`Reconstruction::Linear`] (`faces_linear.wgsl`): as [`faces`], with the flux
-/// of the face between owner `a` and neighbour `b` evaluated at the reconstructed states
-/// ([`reconstruct`] with `limiter`) instead of the cells' values, so the flux's exchange acts on
-/// the jump between the two face states, which is second-order small where the flow is
-/// smooth. The cell behind `a` and the one beyond `b` along the face's direction are read
-/// through walls as their mirror images ([`ghost`]), so a wall stays a mirror; the faces into
-/// walls reconstruct along the line through the mirror too ([`ghost_beyond`]).
-pub fn faces_linear(s: &GasState, p: &GasParams, limiter: Limiter) -> Faces {
-    let (h, w) = s.density.shape();
-    Grid::from_fn(w, h, |r, c| {
-        let (r, c) = (r as isize, c as isize);
-        let mut out = [Flux::default(); 4];
-        if !open(s, r, c) {
-            return out;
-        }
-        for (k, face) in out.iter_mut().enumerate().take(face_count(p.neighbours)) {
-            let (dc, dr) = FORWARD[k];
-            let (br, bc) = (r + dr, c + dc);
-            if open(s, br, bc) {
-                let before = neighbour_or_ghost(s, r, c, (-dc, -dr));
-                let beyond = neighbour_or_ghost(s, br, bc, (dc, dr));
-                let (a, b) = (cell(s, r, c), cell(s, br, bc));
-                let (left, right) = reconstruct(limiter, before, a, b, beyond);
+                let (a, b) = (cell(s, r, c), cell(s, r + dr, c + dc));
+                let (left, right) = states(r, c, (dc, dr), a, b);
                 let flux = face_flux_between(left, right, (a, b), unit(k), face_distance(k), p);
                 let l = face_length(p.neighbours, k);
                 *face = Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) };

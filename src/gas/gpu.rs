@@ -9,7 +9,7 @@
 //!    neighbours own, each scaled by the factor of the cell its mass leaves, then walls, damping,
 //!    drain, speed cap and sources; it writes the other state texture of the ping-pong.
 //!
-//! With the linear reconstruction pass 1 is [`FacesPass`] over `faces_linear.wgsl`, and a step
+//! With the linear reconstruction pass 1 takes its face states from `faces_linear.wgsl`, and a step
 //! runs the three passes twice (Heun's two stages; the first writes a scratch state).
 //!
 //! Every face is computed once and read by both of its cells, so what one loses the other
@@ -121,7 +121,7 @@ impl<'a> States<'a> {
     }
 }
 
-/// Pass 1: faces, from the cells' values (`faces.wgsl`) or the linear reconstruction
+/// Pass 1: faces (`faces.wgsl`), from the cells' values (`faces_constant.wgsl`) or the linear reconstruction
 /// (`faces_linear.wgsl`). Bind group `i` reads state `i` of [`States`].
 struct FacesPass {
     kernel: Kernel,
