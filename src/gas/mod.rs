@@ -313,7 +313,7 @@ impl ParamTable for GasParams {
                     "above 0.1 is outside what eddy's stability runs cover",
                 ),
             )
-            .doc("perpendicular momentum exchange across faces", DTO)
+            .doc("perpendicular momentum exchange across faces; at most 0.02 with the linear reconstruction", DTO)
             .key('f', 0.01),
             get: |p| Value::Real(p.friction),
             set: |p, v| p.friction = v.real(),
