@@ -204,11 +204,7 @@ impl ApplyPass {
         factor: &wgpu::TextureView,
     ) -> Self {
         let kernel = Kernel::new(device, "gas/apply", shaders::GAS_APPLY);
-        let stages = [0u32, 1, 2].map(|which| {
-            let b = gpu::uniform_buffer(device, "gas/stage", 16);
-            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[which, 0, 0, 0]));
-            b
-        });
+        let stages = [0u32, 1, 2].map(|which| gpu::selector_uniform(device, queue, "gas/stage", which));
         let group = |stage: usize, from: usize, start: usize, to: usize| {
             kernel.bind_group(
                 device,

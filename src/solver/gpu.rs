@@ -167,11 +167,7 @@ impl GpuMultigrid {
             Kernel::new(device, "solver/restrict", shaders::SOLVER_RESTRICT),
             Kernel::new(device, "solver/prolong", shaders::SOLVER_PROLONG),
         ];
-        let colours = [0u32, 1].map(|c| {
-            let b = gpu::uniform_buffer(device, "solver/colour", 16);
-            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[c, 0, 0, 0]));
-            b
-        });
+        let colours = [0u32, 1].map(|c| gpu::selector_uniform(device, queue, "solver/colour", c));
         let groups = (0..levels.len())
             .map(|l| {
                 let [p, rhs, res, solid] = &levels[l].views;

@@ -228,11 +228,8 @@ impl StaggeredPasses {
         });
         let maccormack_scalar =
             Kernel::new(device, "smoke/staggered_maccormack_scalar", shaders::SMOKE_STAGGERED_MACCORMACK_SCALAR);
-        let field_uniforms = [0u32, 1].map(|which| {
-            let b = crate::gpu::uniform_buffer(device, "smoke/staggered/field", 16);
-            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[which, 0, 0, 0]));
-            b
-        });
+        let field_uniforms =
+            [0u32, 1].map(|which| crate::gpu::selector_uniform(device, queue, "smoke/staggered/field", which));
         let maccormack_scalar_groups = [(0, t, ht), (1, d, hd)].map(|(which, field, hat)| {
             [0, 1].map(|i| {
                 [0, 1].map(|s| {
