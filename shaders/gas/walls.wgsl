@@ -1,6 +1,6 @@
 // Gas walls as mirrors: the flux from an open cell to the "ghost" beyond a blocked face.
 // Shared by limit.wgsl, apply.wgsl and faces_linear.wgsl (all bind `state` and `solid`; they
-// include reconstruct.wgsl before this). CPU mirror: `direction`, `ghost`, `ghost_beyond` and
+// include reconstruct.wgsl before this). CPU mirror: `direction`, `ghost`, `MirrorRule` and
 // `ghost_flux` in src/gas/cpu.rs, where the rule is explained.
 
 // Direction j of eight: 0..3 forward (E, S, SE, SW, the faces a cell owns), 4..7 backward
@@ -76,26 +76,17 @@ fn mirrored(q: vec3<f32>, m: Mirror) -> vec3<f32> {
     return vec3<f32>(q.x, q.yz * m.sign);
 }
 
-// The mirror image of the gas beyond blocked direction j of open cell p (bits: its wall bits),
-// and the cell it mirrors. CPU mirror: `ghost`.
-struct Ghost {
-    state: vec3<f32>,    // (rho, mx, my) of the image
-    mirror: vec2<i32>,   // the cell the image mirrors
-};
-
-fn ghost(p: vec2<i32>, bits: u32, j: u32) -> Ghost {
-    let m = mirror_rule(p, bits, j);
-    var out: Ghost;
-    out.state = mirrored(textureLoad(state, m.cell).xyz, m);
-    out.mirror = m.cell;
-    return out;
+// The ghost of a mirror rule: the mirror image of the gas beyond the wall, the mirrored cell's
+// image. CPU mirror: `ghost`, `MirrorRule::image`.
+fn image(m: Mirror) -> vec3<f32> {
+    return mirrored(textureLoad(state, m.cell).xyz, m);
 }
 
 // The cell one step from open cell p in direction j, or its ghost where that is a wall.
 // CPU mirror: `neighbour_or_ghost`.
 fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
     if neighbour_is_wall(bits, j) {
-        return ghost(p, bits, j).state;
+        return image(mirror_rule(p, bits, j));
     }
     return textureLoad(state, p + direction(j)).xyz;
 }
@@ -110,11 +101,11 @@ fn direction_index(delta: vec2<i32>) -> u32 {
     return 0u;
 }
 
-// The second cell beyond p through blocked direction j: the image of the cell one step on from
-// the mirrored one, or of that cell's own ghost where it is a wall (neighbour_or_ghost), so a
-// face into a ghost and its mirrored partner see mirrored stencils. CPU mirror: `ghost_beyond`.
-fn ghost_beyond(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
-    let m = mirror_rule(p, bits, j);
+// The second cell beyond the wall of mirror rule m, one past its ghost: the image of the cell one
+// step on from the mirrored one, or of that cell's own ghost where it is a wall
+// (neighbour_or_ghost), so a face into a ghost and its mirrored partner see mirrored stencils.
+// CPU mirror: `MirrorRule::beyond`.
+fn image_beyond(m: Mirror) -> vec3<f32> {
     let bits_m = textureLoad(solid, m.cell).r;
     return mirrored(neighbour_or_ghost(m.cell, bits_m, direction_index(m.onward)), m);
 }
@@ -126,15 +117,16 @@ struct GhostFlux {
 
 // With the linear reconstruction the face states come from the line through the wall.
 fn ghost_flux(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> GhostFlux {
-    let g = ghost(p, bits, j);
+    let m = mirror_rule(p, bits, j);
+    let g = image(m);
     let k = j % 4u;
     let a = textureLoad(state, p).xyz;
-    var states = array<vec3<f32>, 2>(a, g.state);
+    var states = array<vec3<f32>, 2>(a, g);
     if params.linear != 0u {
-        states = reconstruct(neighbour_or_ghost(p, bits, (j + 4u) % 8u), a, g.state, ghost_beyond(p, bits, j));
+        states = reconstruct(neighbour_or_ghost(p, bits, (j + 4u) % 8u), a, g, image_beyond(m));
     }
     var out: GhostFlux;
-    out.flux = face_length(params, k) * face_flux_between(states[0], states[1], a, g.state, direction_unit(j), face_distance(k), params);
-    out.mirror = g.mirror;
+    out.flux = face_length(params, k) * face_flux_between(states[0], states[1], a, g, direction_unit(j), face_distance(k), params);
+    out.mirror = m.cell;
     return out;
 }

@@ -173,9 +173,16 @@ fn crest_and_peak(s: &GasState, centre: (usize, usize), (dc, dr): (isize, isize)
         k += 1;
     }
     let (a, b, c) = (sample(best - 1).unwrap_or(0.0), sample(best).unwrap_or(0.0), sample(best + 1).unwrap_or(0.0));
+    let (shift, top) = parabola_top(a, b, c);
+    ((best as f64 + shift) * len, top - 1.0)
+}
+
+/// The top of the parabola through three samples a step apart, `(a, b, c)` with `b` the largest:
+/// its offset from `b`'s position (steps, within +-1/2) and its value.
+fn parabola_top(a: f64, b: f64, c: f64) -> (f64, f64) {
     let denom = a - 2.0 * b + c;
     let shift = if denom.abs() > 0.0 { 0.5 * (a - c) / denom } else { 0.0 };
-    ((best as f64 + shift) * len, b - 0.25 * (a - c) * shift - 1.0)
+    (shift, b - 0.25 * (a - c) * shift)
 }
 
 /// The second moment `sum e |x - mid|^2` of the excess density `e` and its total `sum e`.
@@ -391,10 +398,7 @@ pub fn sound_wave(
     let error = e.iter().zip(&reference).map(|(a, b)| (a - b).abs()).sum::<f64>()
         / reference.iter().map(|v| v.abs()).sum::<f64>();
     let best = (0..width).max_by(|&a, &b| e[a].total_cmp(&e[b])).expect("a channel");
-    let (a, b, cc) = (e[best.max(1) - 1], e[best], e[(best + 1).min(width - 1)]);
-    let denom = a - 2.0 * b + cc;
-    let shift = if denom.abs() > 0.0 { 0.5 * (a - cc) / denom } else { 0.0 };
-    let crest = b - 0.25 * (a - cc) * shift;
+    let (_, crest) = parabola_top(e[best.max(1) - 1], e[best], e[(best + 1).min(width - 1)]);
     SoundWave { exact: c, speed: (centroid(&e) - before) / t, kept: crest / amplitude, error }
 }
 

@@ -200,7 +200,7 @@ pub fn direction(j: usize) -> ((isize, isize), (f32, f32), usize) {
 /// Source: the reflecting boundary of finite-volume methods, LeVeque (2002) section 7.3.3.
 pub fn ghost(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> ((f32, f32, f32), (usize, usize)) {
     let rule = mirror_rule(s, r, c, delta);
-    (rule.flip(cell(s, rule.mirror.0, rule.mirror.1)), (rule.mirror.0 as usize, rule.mirror.1 as usize))
+    (rule.image(s), rule.mirrored_cell())
 }
 
 /// How the gas beyond a wall mirrors the open cells ([`ghost`]): the mirrored cell `(row, col)`,
@@ -215,6 +215,25 @@ struct MirrorRule {
 impl MirrorRule {
     fn flip(&self, (rho, mx, my): (f32, f32, f32)) -> (f32, f32, f32) {
         (rho, if self.flip.0 { -mx } else { mx }, if self.flip.1 { -my } else { my })
+    }
+
+    fn mirrored_cell(&self) -> (usize, usize) {
+        (self.mirror.0 as usize, self.mirror.1 as usize)
+    }
+
+    /// The ghost: the mirrored cell's image.
+    fn image(&self, s: &GasState) -> (f32, f32, f32) {
+        self.flip(cell(s, self.mirror.0, self.mirror.1))
+    }
+
+    /// The second cell beyond the wall, one past the ghost: the image of the cell one step on
+    /// from the mirrored cell (the cell behind the open cell itself at a flat wall), or of that
+    /// cell's own ghost where it is a wall ([`neighbour_or_ghost`]). The linear reconstruction's
+    /// stencil through a wall: the face into the ghost and its mirrored partner (the mirrored
+    /// cell's face into its own ghost) see mirrored stencils, so their fluxes mirror each other
+    /// bit for bit and mass stays conserved.
+    fn beyond(&self, s: &GasState) -> (f32, f32, f32) {
+        self.flip(neighbour_or_ghost(s, self.mirror.0, self.mirror.1, self.onward))
     }
 }
 
@@ -233,17 +252,6 @@ fn mirror_rule(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> Mi
     }
 }
 
-/// The second cell beyond open cell `(r, c)` through its blocked direction `delta`, one past
-/// its [`ghost`]: the mirror image of the cell one step on from the mirrored cell (the cell
-/// behind `(r, c)` itself at a flat wall), or of that cell's own ghost where it is a wall
-/// ([`neighbour_or_ghost`]). The linear reconstruction's stencil through a wall: the face
-/// into the ghost and its mirrored partner (the mirrored cell's face into its own ghost) see
-/// mirrored stencils, so their fluxes mirror each other bit for bit and mass stays conserved.
-pub fn ghost_beyond(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> (f32, f32, f32) {
-    let rule = mirror_rule(s, r, c, delta);
-    rule.flip(neighbour_or_ghost(s, rule.mirror.0, rule.mirror.1, rule.onward))
-}
-
 /// The cell one step from open cell `(r, c)` in direction `delta`, or its [`ghost`] where that
 /// is a wall or outside.
 pub fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> (f32, f32, f32) {
@@ -252,21 +260,22 @@ pub fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, is
 
 /// The flux from open cell `(r, c)` to its ghost through blocked direction `j` ([`direction`]),
 /// weighted by the face length, and the cell the ghost mirrors. With the linear
-/// reconstruction the face states come from the line through the wall ([`ghost_beyond`]).
+/// reconstruction the face states come from the line through the wall: the cell behind, the
+/// cell, the ghost and the cell beyond the ghost (`MirrorRule::beyond`).
 fn ghost_flux(s: &GasState, r: isize, c: isize, j: usize, p: &GasParams, limiter: Limiter) -> (Flux, (usize, usize)) {
     let (delta, d, k) = direction(j);
-    let (g, mirror) = ghost(s, r, c, delta);
-    let a = cell(s, r, c);
+    let rule = mirror_rule(s, r, c, delta);
+    let (a, g) = (cell(s, r, c), rule.image(s));
     let flux = match p.reconstruction {
         Reconstruction::Constant => face_flux(a, g, d, face_distance(k), p),
         Reconstruction::Linear => {
             let before = neighbour_or_ghost(s, r, c, (-delta.0, -delta.1));
-            let (left, right) = reconstruct(limiter, before, a, g, ghost_beyond(s, r, c, delta));
+            let (left, right) = reconstruct(limiter, before, a, g, rule.beyond(s));
             face_flux_between(left, right, (a, g), d, face_distance(k), p)
         }
     };
     let l = face_length(p.neighbours, k);
-    (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, mirror)
+    (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, rule.mirrored_cell())
 }
 
 /// The directions ([`direction`]) in use with `n`: E, S (+ SE, SW), W, N (+ NW, NE).
@@ -365,7 +374,7 @@ pub fn faces(s: &GasState, p: &GasParams) -> Faces {
 /// where the flow is smooth. The cell behind `a` and the one beyond `b` along the face's
 /// direction are read through walls as their mirror images ([`ghost`]), so a wall stays a
 /// mirror; the faces into walls reconstruct along the line through the mirror too
-/// ([`ghost_beyond`]).
+/// (`ghost_flux`).
 pub fn faces_linear(s: &GasState, p: &GasParams, limiter: Limiter) -> Faces {
     owned_faces(s, p, |r, c, (dc, dr), a, b| {
         let before = neighbour_or_ghost(s, r, c, (-dc, -dr));
