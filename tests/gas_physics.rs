@@ -163,14 +163,16 @@ fn the_pulse_ring_matches_exact_acoustics_with_the_schemes_exchange() {
 /// ring without any damping and against a textbook second-order finite-volume code on the same
 /// grid from the same cells ([`textbook`]: dimension by dimension, MUSCL with the monotonized
 /// central limiter, the Rusanov flux in LeVeque's form, Heun's RK2, in f64; written here, none
-/// of eddy's code). Asserted, both neighbourhoods: the crest's radius within 2% of the exact
-/// (measured 1.0-1.2% beyond it: what dissipation is left widens the pulse and moves its crest
-/// out) and within 0.5% of the textbook code's (measured 0.1%, its own 1.04% beyond); the
-/// amplitude kept at least 2.5 times the constant reconstruction's (measured 3.1-3.3x) and
-/// within 5% of the textbook code's along the axes (measured: 4-way the same 75.1%, 8-way 72.3%
-/// against 75.1%); round: 8-way's crest along the diagonals within 1% of the axes' in radius
-/// and 3% in amplitude (measured 0.02% and 1.4%); 4-way, whose faces are the textbook's, as
-/// anisotropic as the textbook (its diagonals keep 82.0%, the textbook's 82.0%; within 5%).
+/// of eddy's code). Asserted, both neighbourhoods: the crest's radius within 1% of the exact
+/// (measured 0.2-0.8% beyond it: what dissipation is left widens the pulse and moves its crest
+/// out) and within 1% of the textbook code's (measured 0.3-0.8% inside it; the textbook's own
+/// is 1.04% beyond the exact: eddy's MUSCL-Hancock step is a different time integration from the
+/// textbook's Heun stages); the amplitude kept at least 2.5 times the constant reconstruction's
+/// (measured 3.2-3.4x) and within 5% of the textbook code's along the axes (measured: 4-way
+/// 77.9% and 8-way 74.7% against 75.1%); round: 8-way's crest along the diagonals within 1% of
+/// the axes' in radius and 3% in amplitude (measured 0.34% and 2.0%); 4-way, whose faces are the
+/// textbook's, as anisotropic as the textbook (its diagonals keep 83.1%, the textbook's 82.0%;
+/// within 5%).
 #[test]
 fn the_linear_reconstruction_keeps_the_pulse_as_a_textbook_second_order_code_does() {
     let (amplitude, sigma) = (0.01, 3.0);
@@ -205,11 +207,8 @@ fn the_linear_reconstruction_keeps_the_pulse_as_a_textbook_second_order_code_doe
             100.0 * book_diagonals / exact,
         );
         for r in [linear.radius.0, linear.radius.1] {
-            assert!((r / linear.exact_radius - 1.0).abs() <= 0.02, "{n:?}: crest at {r} vs {}", linear.exact_radius);
-            assert!(
-                (r / book_radius - 1.0).abs() <= 0.005,
-                "{n:?}: crest at {r}, the textbook code's at {book_radius}"
-            );
+            assert!((r / linear.exact_radius - 1.0).abs() <= 0.01, "{n:?}: crest at {r} vs {}", linear.exact_radius);
+            assert!((r / book_radius - 1.0).abs() <= 0.01, "{n:?}: crest at {r}, the textbook code's at {book_radius}");
         }
         for (dir, k, f) in [("axes", kept.0, first.0), ("diagonals", kept.1, first.1)] {
             assert!(k >= 2.5 * f, "{n:?} {dir}: linear keeps {k:.3}, constant {f:.3}");
@@ -242,8 +241,9 @@ fn the_linear_reconstruction_keeps_the_pulse_as_a_textbook_second_order_code_doe
 /// neighbourhoods: its centroid runs at c within 1% (measured 0.26-0.37% fast, of which the
 /// exact wave's own nonlinearity is 0.2%); the two directions are alike (speed and amplitude
 /// within 1e-3 of each other: the scheme has no preferred direction); the linear
-/// reconstruction keeps at least 1.8 times the amplitude the constant one keeps (measured 85%
-/// against 39-41%) with an L1 error below 0.2 of the packet (measured 0.14; constant 0.8).
+/// reconstruction keeps at least 2 times the amplitude the constant one keeps (measured 86-88%
+/// against 39-41%) with an L1 error below 0.15 of the packet (measured 0.10-0.11; constant
+/// 0.8).
 #[test]
 fn a_sound_wave_runs_at_c_both_ways_and_the_linear_reconstruction_keeps_it() {
     use eddy::gas::cpu::LIMITER;
@@ -271,11 +271,11 @@ fn a_sound_wave_runs_at_c_both_ways_and_the_linear_reconstruction_keeps_it() {
             );
             assert!((right.kept - left.kept).abs() <= 1e-3, "{name}: keeps {} right vs {} left", right.kept, left.kept);
             if reconstruction == Reconstruction::Linear {
-                assert!(right.error <= 0.2, "{name}: L1 error {}", right.error);
+                assert!(right.error <= 0.15, "{name}: L1 error {}", right.error);
             }
             right.kept
         });
-        assert!(kept[1] >= 1.8 * kept[0], "{n:?}: linear keeps {}, constant {}", kept[1], kept[0]);
+        assert!(kept[1] >= 2.0 * kept[0], "{n:?}: linear keeps {}, constant {}", kept[1], kept[0]);
     }
 }
 
@@ -283,11 +283,10 @@ fn a_sound_wave_runs_at_c_both_ways_and_the_linear_reconstruction_keeps_it() {
 /// 12 cells, running 20 sigma: the same wave, twice as finely resolved each time, with the
 /// same Courant number), its L1 error against the exact simple wave. The constant
 /// reconstruction is first order and still far from its asymptote here (order 0.4-0.6,
-/// measured); the linear one converges at order 1.6-1.7 between sigma 6 and 12 (asserted at
-/// least 1.4), short of 2 because a limiter clips every smooth extremum to first order there
-/// (Osher 1984: a TVD scheme is at most first-order accurate at extrema; the L1 error of the
-/// crest's few cells then scales as h^1.5 to h^2), and its error is at least 10 times
-/// smaller at sigma 12 (measured 17-20x). The README's table adds sigma 24.
+/// measured); the linear one converges at second order (measured 1.89-2.04 between sigma 3, 6
+/// and 12; asserted at least 1.7 between 6 and 12: a limiter clips every smooth extremum to
+/// first order, Osher 1984, which the crest's few cells let through only in part), and its error
+/// is at least 20 times smaller at sigma 12 (measured 40-45x). The README's table adds sigma 24.
 #[test]
 fn the_linear_reconstruction_converges_at_nearly_second_order() {
     use eddy::gas::cpu::LIMITER;
@@ -303,9 +302,9 @@ fn the_linear_reconstruction_converges_at_nearly_second_order() {
             "{n:?}: constant {c3:.3e} {c6:.3e} {c12:.3e} (orders {:.2}, {:.2}); linear {l3:.3e} {l6:.3e} {l12:.3e} (orders {:.2}, {:.2})",
             co.0, co.1, lo.0, lo.1
         );
-        assert!(lo.1 >= 1.4, "{n:?}: linear converges at order {:.2}", lo.1);
+        assert!(lo.1 >= 1.7, "{n:?}: linear converges at order {:.2}", lo.1);
         assert!(co.1 > 0.3 && co.1 <= 1.0, "{n:?}: constant converges at order {:.2}", co.1);
-        assert!(l12 * 10.0 <= c12, "{n:?}: linear error {l12} vs constant {c12}");
+        assert!(l12 * 20.0 <= c12, "{n:?}: linear error {l12} vs constant {c12}");
     }
 }
 
@@ -475,11 +474,11 @@ fn shock_tube_is_clean_at_every_range_end() {
                 assert!(r.across <= 1e-4, "{name}: rows of the channel differ by {:.1e}", r.across);
                 let u_star = r.exact.star.u as f32;
                 // The linear reconstruction overshoots u* while the sharp jump first breaks into
-                // the two waves (4.3% at step 38 of 1199 in 4-way, 2.7% in 8-way, c^2 = 0.01),
-                // then settles: at the end its fastest cell is within 1% of u* (measured 0.5%).
+                // the two waves (up to 5.1%, D = 0.15, c^2 = 0.01), then settles: at the end its
+                // fastest cell is within 1% of u* (measured 0.5%).
                 let start_up = match reconstruction {
                     Reconstruction::Constant => 1.01,
-                    Reconstruction::Linear => 1.05,
+                    Reconstruction::Linear => 1.06,
                 };
                 assert!(r.max_speed <= start_up * u_star, "{name}: speed {} overshoots u* = {u_star}", r.max_speed);
                 assert!(r.end_speed <= 1.01 * u_star, "{name}: speed {} at the end vs u* = {u_star}", r.end_speed);

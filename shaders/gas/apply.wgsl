@@ -1,8 +1,8 @@
-// Gas pass 3 of 3: gather. Each face's flux, scaled by the limiter factor of the cell its mass
+// Gas pass 3: gather. Each face's flux, scaled by the limiter factor of the cell its mass
 // leaves, is subtracted from the face's source side and added to its other side; then the
-// flux to the ghost beyond each wall (walls.wgsl) and the seed's reflection of the momentum
-// pointing into an edge-adjacent wall; then, as `which_stage` says, momentum is damped and density
-// drains towards ambient; speed is capped at MAX_SPEED, sources are reset.
+// flux to the ghost beyond each wall (ghost.wgsl) and the seed's reflection of the momentum
+// pointing into an edge-adjacent wall; then momentum is damped and density drains towards
+// ambient; speed is capped at MAX_SPEED, sources are reset.
 // CPU mirror: `apply` in src/gas/cpu.rs (same order of operations).
 
 @group(0) @binding(0) var<uniform> params: GasParams;
@@ -13,21 +13,6 @@
 @group(0) @binding(5) var face_py: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(6) var factor: texture_storage_2d<r32float, read>;
 @group(0) @binding(7) var state_out: texture_storage_2d<rgba32float, write>;
-@group(0) @binding(8) var<uniform> which_stage: Stage;
-@group(0) @binding(9) var start: texture_storage_2d<rgba32float, read>; // the step's start (Heun)
-
-// Which part of a step this dispatch finishes (`Stage` in src/gas/cpu.rs): the whole
-// forward-Euler step, Heun's first stage (no damping or drain), or its second (averaged with
-// the step's start, then damping and drain).
-struct Stage {
-    which: u32,
-    pad0: u32,
-    pad1: u32,
-    pad2: u32,
-};
-const WHOLE: u32 = 0u;
-const FIRST: u32 = 1u;
-const SECOND: u32 = 2u;
 
 // The limiter factor of whichever cell the face's mass leaves: the owner when f >= 0.
 fn scale(f: f32, owner: vec2<i32>, other: vec2<i32>) -> f32 {
@@ -93,15 +78,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             }
         }
     }
-    if which_stage.which == SECOND {
-        let q = textureLoad(start, p);
-        rho = 0.5 * (q.x + rho);
-        m = 0.5 * (q.yz + m);
-    }
-    if which_stage.which != FIRST {
-        m *= params.damping;
-        rho = rho * params.drain + (1.0 - params.drain) * AMBIENT;
-    }
+    m *= params.damping;
+    rho = rho * params.drain + (1.0 - params.drain) * AMBIENT;
     let speed2 = dot(m, m);
     let cap = MAX_SPEED * rho;
     if speed2 > cap * cap {

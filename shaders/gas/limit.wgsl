@@ -1,6 +1,6 @@
-// Gas pass 2 of 3: the limiter. A cell whose faces would carry away more mass than it holds
+// Gas pass 2: the mass limiter. A cell whose faces would carry away more mass than it holds
 // gets factor rho / out * LIMIT_SAFETY (< 1), applied to every face it is the source of;
-// otherwise 1. Faces into a wall's ghost (walls.wgsl) count too. CPU mirror: `limit` in src/gas/cpu.rs.
+// otherwise 1. Faces into a wall's ghost (ghost.wgsl) count too. CPU mirror: `limit` in src/gas/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: GasParams;
 @group(0) @binding(1) var state: texture_storage_2d<rgba32float, read>;

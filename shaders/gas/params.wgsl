@@ -11,7 +11,7 @@ struct GasParams {
     faces: u32,       // faces owned per cell: 2 (4-way flow) or 4 (8-way)
     flux: u32,        // 0 = central (nu = D), 1 = Rusanov (nu = max(D, alpha h / 2))
     sound_speed: f32, // c = sqrt(pressure), computed on the CPU
-    linear: u32,      // 1 = the linear reconstruction (the faces into walls reconstruct too)
+    pad: u32,
 };
 
 const RUSANOV: u32 = 1u;

@@ -1,7 +1,7 @@
-// Gas walls as mirrors: the flux from an open cell to the "ghost" beyond a blocked face.
-// Shared by limit.wgsl, apply.wgsl and faces_linear.wgsl (all bind `state` and `solid`; they
-// include reconstruct.wgsl before this). CPU mirror: `direction`, `ghost`, `MirrorRule` and
-// `ghost_flux` in src/gas/cpu.rs, where the rule is explained.
+// Gas walls as mirrors: the "ghost" beyond a blocked face, the mirror image of the open cells.
+// Shared by predict.wgsl, limit.wgsl and apply.wgsl (all bind `state` and `solid`); ghost.wgsl
+// has the flux into a ghost. CPU mirror: `direction`, `ghost`, `MirrorRule` and
+// `neighbour_or_ghost` in src/gas/cpu.rs, where the rule is explained.
 
 // Direction j of eight: 0..3 forward (E, S, SE, SW, the faces a cell owns), 4..7 backward
 // (W, N, NW, NE). Its wall bit is neighbour_is_wall(bits, j).
@@ -38,8 +38,9 @@ fn blocked(bits: u32, params: GasParams) -> u32 {
 }
 
 // How the gas beyond a wall mirrors the open cells: the mirrored cell, the direction in which
-// the mirror image of the line through the wall goes on from it, and the sign each momentum
-// component takes in the image. CPU mirror: `mirror_rule`.
+// the mirror image of the line through the wall goes on from it (-onward points from the
+// mirrored cell to the face the ghost mirrors), and the sign each momentum component takes in
+// the image. CPU mirror: `mirror_rule`.
 struct Mirror {
     cell: vec2<i32>,
     onward: vec2<i32>,
@@ -99,34 +100,4 @@ fn direction_index(delta: vec2<i32>) -> u32 {
         }
     }
     return 0u;
-}
-
-// The second cell beyond the wall of mirror rule m, one past its ghost: the image of the cell one
-// step on from the mirrored one, or of that cell's own ghost where it is a wall
-// (neighbour_or_ghost), so a face into a ghost and its mirrored partner see mirrored stencils.
-// CPU mirror: `MirrorRule::beyond`.
-fn image_beyond(m: Mirror) -> vec3<f32> {
-    let bits_m = textureLoad(solid, m.cell).r;
-    return mirrored(neighbour_or_ghost(m.cell, bits_m, direction_index(m.onward)), m);
-}
-
-struct GhostFlux {
-    flux: vec3<f32>,     // (f, px, py) from the cell to the ghost, times the face length
-    mirror: vec2<i32>,   // the cell the ghost mirrors (its limiter factor scales inflow)
-};
-
-// With the linear reconstruction the face states come from the line through the wall.
-fn ghost_flux(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> GhostFlux {
-    let m = mirror_rule(p, bits, j);
-    let g = image(m);
-    let k = j % 4u;
-    let a = textureLoad(state, p).xyz;
-    var states = array<vec3<f32>, 2>(a, g);
-    if params.linear != 0u {
-        states = reconstruct(neighbour_or_ghost(p, bits, (j + 4u) % 8u), a, g, image_beyond(m));
-    }
-    var out: GhostFlux;
-    out.flux = face_length(params, k) * face_flux_between(states[0], states[1], a, g, direction_unit(j), face_distance(k), params);
-    out.mirror = m.cell;
-    return out;
 }

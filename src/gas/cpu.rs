@@ -1,5 +1,5 @@
 //! CPU reference of the gas model: one function per compute pass, read beside
-//! `shaders/gas/{faces,limit,apply}.wgsl`.
+//! `shaders/gas/{predict,faces,limit,apply}.wgsl`.
 //!
 //! Source: the "two cells of unit area" description of a cellular fluid with momentum,
 //! dtosoftware, "Fluid dynamics part 2" (2012, dtosoftware.wordpress.com). Units are cells and steps: density per cell, momentum = density x
@@ -22,8 +22,9 @@
 //!    conserved up to rounding); then the flux to the mirror image beyond each wall
 //!    ([`ghost`]), the source's reflection of momentum into walls, damping, drain, sources.
 //!
-//! With [`Reconstruction::Linear`] (the default) pass 1 is [`faces_linear`] (MUSCL face states)
-//! and the step runs the three passes twice, as the two stages of Heun's method ([`step`]).
+//! With [`Reconstruction::Linear`] (the default) a pass 0, [`predict`], reconstructs each cell's
+//! limited slopes and advances it half a step (MUSCL-Hancock), and pass 1 is [`faces_predicted`]
+//! on the face states it gives ([`step`]).
 
 use super::{FluxScheme, GasParams, GasState, Neighbours, Reconstruction};
 use crate::grid::Grid;
@@ -205,7 +206,8 @@ pub fn ghost(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> ((f32, 
 
 /// How the gas beyond a wall mirrors the open cells ([`ghost`]): the mirrored cell `(row, col)`,
 /// the direction `(dcol, drow)` in which the mirror image of the line through the wall goes on
-/// from it, and which momentum components the image reverses.
+/// from it (so `-onward` is the direction from the mirrored cell towards the face the ghost
+/// mirrors), and which momentum components the image reverses.
 struct MirrorRule {
     mirror: (isize, isize),
     onward: (isize, isize),
@@ -224,16 +226,6 @@ impl MirrorRule {
     /// The ghost: the mirrored cell's image.
     fn image(&self, s: &GasState) -> (f32, f32, f32) {
         self.flip(cell(s, self.mirror.0, self.mirror.1))
-    }
-
-    /// The second cell beyond the wall, one past the ghost: the image of the cell one step on
-    /// from the mirrored cell (the cell behind the open cell itself at a flat wall), or of that
-    /// cell's own ghost where it is a wall ([`neighbour_or_ghost`]). The linear reconstruction's
-    /// stencil through a wall: the face into the ghost and its mirrored partner (the mirrored
-    /// cell's face into its own ghost) see mirrored stencils, so their fluxes mirror each other
-    /// bit for bit and mass stays conserved.
-    fn beyond(&self, s: &GasState) -> (f32, f32, f32) {
-        self.flip(neighbour_or_ghost(s, self.mirror.0, self.mirror.1, self.onward))
     }
 }
 
@@ -259,23 +251,40 @@ pub fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, is
 }
 
 /// The flux from open cell `(r, c)` to its ghost through blocked direction `j` ([`direction`]),
-/// weighted by the face length, and the cell the ghost mirrors. With the linear
-/// reconstruction the face states come from the line through the wall: the cell behind, the
-/// cell, the ghost and the cell beyond the ghost (`MirrorRule::beyond`).
-fn ghost_flux(s: &GasState, r: isize, c: isize, j: usize, p: &GasParams, limiter: Limiter) -> (Flux, (usize, usize)) {
+/// weighted by the face length, and the cell the ghost mirrors. With the linear reconstruction
+/// (`predicted` given) the two face states are the cell's predicted state at the face
+/// ([`Predicted::face`]) and the mirror image of the mirrored cell's at its face the other way
+/// round (`-onward`); the friction exchanges the two predicted centres. At a flat wall the
+/// mirrored cell is the cell itself, so the ghost's face state is the cell's own mirrored; along
+/// a wall the face into a ghost and its mirrored partner (the mirrored cell's face into its own
+/// ghost) see mirrored states, so their fluxes mirror each other bit for bit and mass stays
+/// conserved.
+fn ghost_flux(
+    s: &GasState,
+    r: isize,
+    c: isize,
+    j: usize,
+    p: &GasParams,
+    predicted: Option<&Grid<Predicted>>,
+) -> (Flux, (usize, usize)) {
     let (delta, d, k) = direction(j);
     let rule = mirror_rule(s, r, c, delta);
-    let (a, g) = (cell(s, r, c), rule.image(s));
-    let flux = match p.reconstruction {
-        Reconstruction::Constant => face_flux(a, g, d, face_distance(k), p),
-        Reconstruction::Linear => {
-            let before = neighbour_or_ghost(s, r, c, (-delta.0, -delta.1));
-            let (left, right) = reconstruct(limiter, before, a, g, rule.beyond(s));
-            face_flux_between(left, right, (a, g), d, face_distance(k), p)
+    let flux = match predicted {
+        None => face_flux(cell(s, r, c), rule.image(s), d, face_distance(k), p),
+        Some(predicted) => {
+            let (own, other) = (&predicted[(r as usize, c as usize)], &predicted[rule.mirrored_cell()]);
+            let back = direction_index((-rule.onward.0, -rule.onward.1));
+            let (left, right) = (own.face(j), rule.flip(other.face(back)));
+            face_flux_between(left, right, (own.centre(), rule.flip(other.centre())), d, face_distance(k), p)
         }
     };
     let l = face_length(p.neighbours, k);
     (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, rule.mirrored_cell())
+}
+
+/// The direction index `j` ([`direction`]) of a unit step `(dcol, drow)`.
+fn direction_index(delta: (isize, isize)) -> usize {
+    (0..8).find(|&j| direction(j).0 == delta).expect("a unit step")
 }
 
 /// The directions ([`direction`]) in use with `n`: E, S (+ SE, SW), W, N (+ NW, NE).
@@ -334,63 +343,152 @@ pub fn primitive((rho, mx, my): (f32, f32, f32)) -> (f32, f32, f32) {
     if rho > RHO_EPSILON { (rho, mx / rho, my / rho) } else { (rho, 0.0, 0.0) }
 }
 
-/// The two states at the face between cells `a` and `b` from the line of four cells
-/// `(before, a, b, beyond)` along the face's direction: in the primitive variables
-/// ([`primitive`]), `a + slope_a / 2` and `b - slope_b / 2`, each component's slope limited
-/// ([`limited_slope`]); returned as states `(rho, rho ux, rho uy)`. Reconstructing the velocity
-/// rather than the momentum keeps each face's velocity between its neighbours' (the density
-/// and momentum limited apart can make `m / rho` overshoot where the density jumps: 9% past
-/// the exact speed behind the shock tube's shock, and the `wind` preset's wakes emptied to the
-/// speed cap, measured with the conserved variables limited); reconstructing the primitive
-/// variables is the usual remedy near strong density jumps and vacuum (Toro, "Riemann Solvers
-/// and Numerical Methods for Fluid Dynamics", 3rd ed. 2009, on MUSCL-type schemes).
-pub fn reconstruct(
-    limiter: Limiter,
-    before: (f32, f32, f32),
-    a: (f32, f32, f32),
-    b: (f32, f32, f32),
-    beyond: (f32, f32, f32),
-) -> ((f32, f32, f32), (f32, f32, f32)) {
-    let (before, a, b, beyond) = (primitive(before), primitive(a), primitive(b), primitive(beyond));
-    let half = |q0: f32, q1: f32, q2: f32| 0.5 * limited_slope(limiter, q1 - q0, q2 - q1);
-    let conserved = |(rho, ux, uy): (f32, f32, f32)| (rho, rho * ux, rho * uy);
-    (
-        conserved((a.0 + half(before.0, a.0, b.0), a.1 + half(before.1, a.1, b.1), a.2 + half(before.2, a.2, b.2))),
-        conserved((b.0 - half(a.0, b.0, beyond.0), b.1 - half(a.1, b.1, beyond.1), b.2 - half(a.2, b.2, beyond.2))),
-    )
+/// The MUSCL-Hancock predictor's result for one cell (`shaders/gas/predict.wgsl` writes it to
+/// four textures): its primitive state half a step on and its limited slopes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Predicted {
+    /// `(rho, ux, uy)` half a step on (density per cell, velocity in cells/step).
+    pub half: (f32, f32, f32),
+    /// The limited slope of `(rho, ux, uy)` along each face direction `k` ([`FORWARD`]), per
+    /// step of `FORWARD[k]`: `k = 0` is `d/dx` (per cell to the right), `k = 1` is `d/dy` (per
+    /// cell down), the diagonals per diagonal step. Unused directions (4-way) hold 0.
+    pub slopes: [(f32, f32, f32); 4],
 }
+
+impl Predicted {
+    /// The state `(rho, rho ux, rho uy)` at this cell's face in direction `j` ([`direction`]):
+    /// the half-step state plus (forward, `j < 4`) or minus (backward) half the slope along the
+    /// face's line, the density clamped at 0 (the predictor can carry it below in an expansion
+    /// into vacuum; the mass limiter then guards the cells).
+    pub fn face(&self, j: usize) -> (f32, f32, f32) {
+        let (h, s) = (self.half, self.slopes[j % 4]);
+        let w = if j < 4 {
+            (h.0 + 0.5 * s.0, h.1 + 0.5 * s.1, h.2 + 0.5 * s.2)
+        } else {
+            (h.0 - 0.5 * s.0, h.1 - 0.5 * s.1, h.2 - 0.5 * s.2)
+        };
+        conserved((w.0.max(0.0), w.1, w.2))
+    }
+
+    /// The cell's state half a step on, `(rho, rho ux, rho uy)`.
+    pub fn centre(&self) -> (f32, f32, f32) {
+        conserved(self.half)
+    }
+}
+
+/// The state `(rho, rho ux, rho uy)` of the primitive variables `(rho, ux, uy)`.
+fn conserved((rho, ux, uy): (f32, f32, f32)) -> (f32, f32, f32) {
+    (rho, rho * ux, rho * uy)
+}
+
+/// Pass 0 of [`Reconstruction::Linear`] (`predict.wgsl`), the predictor of MUSCL-Hancock (van
+/// Leer 1984; Toro, "Riemann Solvers and Numerical Methods for Fluid Dynamics", 3rd ed. 2009,
+/// section 14.4, and its unsplit form, section 16.5): per open cell, in the primitive variables
+/// `w = (rho, ux, uy)` ([`primitive`]), the slope along each face direction limited by `limiter`
+/// from the cells behind and beyond (read through walls as their mirror images,
+/// [`neighbour_or_ghost`]), and the state half a step on from the quasi-linear isothermal Euler
+/// equations with the x and y slopes as the gradient:
+/// `rho' = rho - (u rho_x + rho u_x + v rho_y + rho v_y) / 2`,
+/// `u' = u - (u u_x + v u_y + c^2 rho_x / rho) / 2`, `v' = v - (u v_x + v v_y + c^2 rho_y / rho) / 2`
+/// (`dt = 1` step, `c^2` = [`GasParams::pressure`]); in vacuum (`rho <=` [`RHO_EPSILON`]) the
+/// state stays. Reconstructing the velocity rather than the momentum keeps each face's velocity
+/// between its neighbours' (the density and momentum limited apart made `m / rho` overshoot 9%
+/// past the exact speed behind the shock tube's shock, and emptied the `wind` preset's wakes to
+/// the speed cap): the usual remedy near strong density jumps and vacuum (Toro, on MUSCL-type
+/// schemes). Walls get [`Predicted::default`].
+pub fn predict(s: &GasState, p: &GasParams, limiter: Limiter) -> Grid<Predicted> {
+    let (h, w) = s.density.shape();
+    Grid::from_fn(w, h, |r, c| {
+        let (r, c) = (r as isize, c as isize);
+        let mut out = Predicted::default();
+        if !open(s, r, c) {
+            return out;
+        }
+        let here = primitive(cell(s, r, c));
+        let slope = |q0: f32, q1: f32, q2: f32| limited_slope(limiter, q1 - q0, q2 - q1);
+        for (k, &(dc, dr)) in FORWARD.iter().enumerate().take(face_count(p.neighbours)) {
+            let back = primitive(neighbour_or_ghost(s, r, c, (-dc, -dr)));
+            let fwd = primitive(neighbour_or_ghost(s, r, c, (dc, dr)));
+            out.slopes[k] = (slope(back.0, here.0, fwd.0), slope(back.1, here.1, fwd.1), slope(back.2, here.2, fwd.2));
+        }
+        let (rho, u, v) = here;
+        let (x, y) = gradient(&out.slopes, p.neighbours);
+        out.half = if rho > RHO_EPSILON {
+            let c2 = p.pressure;
+            (
+                rho - 0.5 * (u * x.0 + rho * x.1 + v * y.0 + rho * y.2),
+                u - 0.5 * (u * x.1 + v * y.1 + c2 * x.0 / rho),
+                v - 0.5 * (u * x.2 + v * y.2 + c2 * y.0 / rho),
+            )
+        } else {
+            here
+        };
+        out
+    })
+}
+
+/// The gradient `(d/dx, d/dy)` of each primitive variable from its slopes along the face
+/// directions: `sum_k L_k d_k s_k` over the faces in use, which `sum_k L_k h_k d_k d_k^T = I`
+/// (the face lengths' derivation, [`face_length`]) makes exact for a linear field: with 4-way
+/// faces the x and y slopes; with 8-way `d/dx = (2/3) s_E + (s_SE - s_SW) / 6`,
+/// `d/dy = (2/3) s_S + (s_SE + s_SW) / 6`, which weighs the directions as the fluxes do (with
+/// the axis slopes alone the predictor made the 2D pulse's diagonals keep 3.8% less than its
+/// axes; with these, see the README).
+fn gradient(slopes: &[(f32, f32, f32); 4], n: Neighbours) -> ((f32, f32, f32), (f32, f32, f32)) {
+    let [e, s, se, sw] = *slopes;
+    match n {
+        Neighbours::Four => (e, s),
+        Neighbours::Eight => {
+            let mix = |axis: f32, a: f32, b: f32| AXIS_LENGTH_8 * axis + SIXTH * (a + b);
+            (
+                (mix(e.0, se.0, -sw.0), mix(e.1, se.1, -sw.1), mix(e.2, se.2, -sw.2)),
+                (mix(s.0, se.0, sw.0), mix(s.1, se.1, sw.1), mix(s.2, se.2, sw.2)),
+            )
+        }
+    }
+}
+
+/// `L_diagonal / sqrt(2) = 1/6`: the weight of a diagonal slope in [`gradient`] with 8-way faces.
+const SIXTH: f32 = 0.166_666_67;
 
 /// Pass 1 (`faces.wgsl` with `faces_constant.wgsl`): the flux across every face each cell
 /// owns; zero where either cell is a wall or the neighbour is outside the grid (the grid edge is
 /// a wall).
 pub fn faces(s: &GasState, p: &GasParams) -> Faces {
-    owned_faces(s, p, |_, _, _, a, b| (a, b))
-}
-
-/// Pass 1 of [`Reconstruction::Linear`] (`faces.wgsl` with `faces_linear.wgsl`): as [`faces`],
-/// with the flux of the face between owner `a` and neighbour `b` evaluated at the
-/// reconstructed states ([`reconstruct`] with `limiter`) instead of the cells' values, so the
-/// flux's exchange acts on the jump between the two face states, which is second-order small
-/// where the flow is smooth. The cell behind `a` and the one beyond `b` along the face's
-/// direction are read through walls as their mirror images ([`ghost`]), so a wall stays a
-/// mirror; the faces into walls reconstruct along the line through the mirror too
-/// (`ghost_flux`).
-pub fn faces_linear(s: &GasState, p: &GasParams, limiter: Limiter) -> Faces {
-    owned_faces(s, p, |r, c, (dc, dr), a, b| {
-        let before = neighbour_or_ghost(s, r, c, (-dc, -dr));
-        let beyond = neighbour_or_ghost(s, r + dr, c + dc, (dc, dr));
-        reconstruct(limiter, before, a, b, beyond)
+    owned_faces(s, p, |a, b, _| {
+        let (a, b) = (cell(s, a.0, a.1), cell(s, b.0, b.1));
+        ((a, b), (a, b))
     })
 }
 
-/// The frame of pass 1: per open cell `(r, c)`, the flux across each face it owns whose
-/// neighbour is open, evaluated at the face states `states(r, c, forward offset, a, b)` gives
-/// from the two cells' values (the friction exchanging the cells' own, [`face_flux_between`]),
+/// Pass 1 of [`Reconstruction::Linear`] (`faces.wgsl` with `faces_linear.wgsl`): as [`faces`],
+/// with the flux of the face between owner `a` and neighbour `b` evaluated at the predicted
+/// face states ([`Predicted::face`]: `a`'s forward, `b`'s backward) instead of the cells'
+/// values, so the flux's exchange acts on the jump between the two face states, which is
+/// second-order small where the flow is smooth, and the flux is centred half a step on (second
+/// order in time). The friction exchanges the two cells' predicted centres
+/// ([`Predicted::centre`]): friction is the model's shear viscosity, a difference of cell
+/// values across the face; on the reconstructed face states, whose jump can run against the
+/// cells' (a steep limiter puts `a`'s face state past `b`'s), it would feed shear instead of
+/// smoothing it.
+pub fn faces_predicted(s: &GasState, predicted: &Grid<Predicted>, p: &GasParams) -> Faces {
+    owned_faces(s, p, |a, b, k| {
+        let (a, b) = (&predicted[(a.0 as usize, a.1 as usize)], &predicted[(b.0 as usize, b.1 as usize)]);
+        ((a.face(k), b.face(k + 4)), (a.centre(), b.centre()))
+    })
+}
+
+/// The face states and the cell states the friction exchanges, `((left, right), (shear_a,
+/// shear_b))`, each `(rho, mx, my)`.
+type FaceInput = (((f32, f32, f32), (f32, f32, f32)), ((f32, f32, f32), (f32, f32, f32)));
+
+/// The frame of pass 1: per open cell `a = (r, c)`, the flux across each face `k` it owns whose
+/// neighbour `b` is open, evaluated at what `input(a, b, k)` gives ([`face_flux_between`]),
 /// times the face length.
 fn owned_faces(
     s: &GasState,
     p: &GasParams,
-    states: impl Fn(isize, isize, (isize, isize), (f32, f32, f32), (f32, f32, f32)) -> ((f32, f32, f32), (f32, f32, f32)),
+    input: impl Fn((isize, isize), (isize, isize), usize) -> FaceInput,
 ) -> Faces {
     let (h, w) = s.density.shape();
     Grid::from_fn(w, h, |r, c| {
@@ -402,9 +500,8 @@ fn owned_faces(
         for (k, face) in out.iter_mut().enumerate().take(face_count(p.neighbours)) {
             let (dc, dr) = FORWARD[k];
             if open(s, r + dr, c + dc) {
-                let (a, b) = (cell(s, r, c), cell(s, r + dr, c + dc));
-                let (left, right) = states(r, c, (dc, dr), a, b);
-                let flux = face_flux_between(left, right, (a, b), unit(k), face_distance(k), p);
+                let ((left, right), shear) = input((r, c), (r + dr, c + dc), k);
+                let flux = face_flux_between(left, right, shear, unit(k), face_distance(k), p);
                 let l = face_length(p.neighbours, k);
                 *face = Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) };
             }
@@ -415,13 +512,9 @@ fn owned_faces(
 
 /// Pass 2 (`limit.wgsl`): per cell, the factor (<= 1) that scales every face it sends mass
 /// through, so that it never sends more than it has: `rho / out * LIMIT_SAFETY` when the total
-/// outflow `out` exceeds `rho`, else 1.
-pub fn limit(s: &GasState, faces: &Faces, p: &GasParams) -> Grid<f32> {
-    limit_with(s, faces, p, LIMITER)
-}
-
-/// [`limit`] with `limiter` for the linear reconstruction's faces into walls.
-pub fn limit_with(s: &GasState, faces: &Faces, p: &GasParams, limiter: Limiter) -> Grid<f32> {
+/// outflow `out` exceeds `rho`, else 1. `predicted`: the linear reconstruction's, for the faces
+/// into walls (`ghost_flux`); `None` with the constant one.
+pub fn limit(s: &GasState, faces: &Faces, predicted: Option<&Grid<Predicted>>, p: &GasParams) -> Grid<f32> {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);
     Grid::from_fn(w, h, |r, c| {
@@ -439,7 +532,7 @@ pub fn limit_with(s: &GasState, faces: &Faces, p: &GasParams, limiter: Limiter) 
             for j in directions(p.neighbours) {
                 let (delta, _, _) = direction(j);
                 if !open(s, r as isize + delta.1, c as isize + delta.0) {
-                    out += ghost_flux(s, r as isize, c as isize, j, p, limiter).0.f.max(0.0); // into a ghost
+                    out += ghost_flux(s, r as isize, c as isize, j, p, predicted).0.f.max(0.0); // into a ghost
                 }
             }
         }
@@ -448,38 +541,12 @@ pub fn limit_with(s: &GasState, faces: &Faces, p: &GasParams, limiter: Limiter) 
     })
 }
 
-/// Which part of a step [`apply`] finishes (`stage` in `shaders/gas/apply.wgsl`).
-#[derive(Clone, Copy, Debug)]
-pub enum Stage<'a> {
-    /// The whole step of [`Reconstruction::Constant`]: transport, then damping, drain, the speed
-    /// cap and the sources.
-    Whole,
-    /// Heun's first stage, `q1 = q + L(q)`: transport, the speed cap and the sources (which
-    /// hold their values through the stages); no damping or drain, which act once a step.
-    First,
-    /// Heun's second stage from the step's start `q` (this state): `(q + q1 + L(q1)) / 2`,
-    /// then damping, drain, the speed cap and the sources as in [`Stage::Whole`].
-    Second(&'a GasState),
-}
-
 /// Pass 3 (`apply.wgsl`): moves each face's (limited) flux from source to destination, then
 /// the flux to the ghost beyond each blocked face ([`ghost`]; its mass scaled by the factor of
-/// the cell it leaves), reflects momentum pointing into an edge-adjacent wall; then, as `stage`
-/// says ([`Stage`]), damps momentum, drains density towards the ambient 1, caps the speed at
-/// [`MAX_SPEED`], and resets source cells to ambient density moving at `wind`.
-pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, p: &GasParams, stage: Stage<'_>) {
-    apply_with(s, faces, factor, p, stage, LIMITER);
-}
-
-/// [`apply`] with `limiter` for the linear reconstruction's faces into walls.
-pub fn apply_with(
-    s: &mut GasState,
-    faces: &Faces,
-    factor: &Grid<f32>,
-    p: &GasParams,
-    stage: Stage<'_>,
-    limiter: Limiter,
-) {
+/// the cell it leaves; `predicted` as in [`limit`]), reflects momentum pointing into an
+/// edge-adjacent wall; then damps momentum, drains density towards the ambient 1, caps the
+/// speed at [`MAX_SPEED`], and resets source cells to ambient density moving at `wind`.
+pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Option<&Grid<Predicted>>, p: &GasParams) {
     let (h, w) = s.density.shape();
     let n = face_count(p.neighbours);
     // Ghosts read the neighbours' old values: keep them.
@@ -519,7 +586,7 @@ pub fn apply_with(
             for j in directions(p.neighbours) {
                 let (delta, _, _) = direction(j);
                 if !open(s, r as isize + delta.1, c as isize + delta.0) {
-                    let (face, mirror) = ghost_flux(&old, r as isize, c as isize, j, p, limiter);
+                    let (face, mirror) = ghost_flux(&old, r as isize, c as isize, j, p, predicted);
                     let t = if face.f >= 0.0 { factor[(r, c)] } else { factor[mirror] };
                     rho -= t * face.f;
                     mx -= t * face.p.0;
@@ -536,17 +603,9 @@ pub fn apply_with(
                     }
                 }
             }
-            if let Stage::Second(start) = stage {
-                let at = (r, c);
-                rho = 0.5 * (start.density[at] + rho);
-                mx = 0.5 * (start.momentum_x[at] + mx);
-                my = 0.5 * (start.momentum_y[at] + my);
-            }
-            if !matches!(stage, Stage::First) {
-                mx *= p.damping;
-                my *= p.damping;
-                rho = rho * p.drain + (1.0 - p.drain) * super::AMBIENT_DENSITY;
-            }
+            mx *= p.damping;
+            my *= p.damping;
+            rho = rho * p.drain + (1.0 - p.drain) * super::AMBIENT_DENSITY;
             let (speed2, cap) = (mx * mx + my * my, MAX_SPEED * rho);
             if speed2 > cap * cap {
                 let k = cap / speed2.sqrt();
@@ -566,12 +625,12 @@ pub fn apply_with(
     }
 }
 
-/// One whole step. [`Reconstruction::Constant`]: [`faces`], [`limit`], [`apply`] (forward
-/// Euler). [`Reconstruction::Linear`]: Heun's method, the two-stage strong-stability-preserving
-/// Runge-Kutta scheme (Shu & Osher 1988; Gottlieb, Shu & Tadmor 2001, eq. 4.1): `q1 = q + L(q)`,
-/// `q_new = (q + q1 + L(q1)) / 2`, each `L` the passes [`faces_linear`] (with [`LIMITER`]),
-/// [`limit`] and [`apply`]'s transport. Each stage is a forward-Euler step whose limiter keeps
-/// the density non-negative, and the average of two non-negative densities is non-negative.
+/// One whole step, forward in time by one step. [`Reconstruction::Constant`]: [`faces`],
+/// [`limit`], [`apply`] (forward Euler, first order). [`Reconstruction::Linear`]:
+/// MUSCL-Hancock, [`predict`] (with [`LIMITER`]), [`faces_predicted`], [`limit`] and [`apply`]:
+/// one forward-Euler update with fluxes centred half a step on, second order in space and time
+/// where the flow is smooth (Toro 2009, section 14.4), and the mass limiter keeps the density
+/// non-negative as in the constant scheme.
 pub fn step(s: &mut GasState, p: &GasParams) {
     step_with(s, p, LIMITER);
 }
@@ -582,17 +641,14 @@ pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) {
     match p.reconstruction {
         Reconstruction::Constant => {
             let f = faces(s, p);
-            let k = limit(s, &f, p);
-            apply(s, &f, &k, p, Stage::Whole);
+            let k = limit(s, &f, None, p);
+            apply(s, &f, &k, None, p);
         }
         Reconstruction::Linear => {
-            let start = s.clone();
-            let f = faces_linear(s, p, limiter);
-            let k = limit_with(s, &f, p, limiter);
-            apply_with(s, &f, &k, p, Stage::First, limiter);
-            let f = faces_linear(s, p, limiter);
-            let k = limit_with(s, &f, p, limiter);
-            apply_with(s, &f, &k, p, Stage::Second(&start), limiter);
+            let predicted = predict(s, p, limiter);
+            let f = faces_predicted(s, &predicted, p);
+            let k = limit(s, &f, Some(&predicted), p);
+            apply(s, &f, &k, Some(&predicted), p);
         }
     }
 }

@@ -1,4 +1,5 @@
-//! The gas model on the GPU: three compute passes per step, gather-only.
+//! The gas model on the GPU: three compute passes per step (four with the linear
+//! reconstruction), gather-only.
 //!
 //! 1. [`FacesPass`] (`shaders/gas/faces.wgsl`): each cell writes the flux across the faces it
 //!    owns (E, S, SE, SW) into three `rgba32float` textures (mass flow, momentum x, momentum y;
@@ -9,8 +10,10 @@
 //!    neighbours own, each scaled by the factor of the cell its mass leaves, then walls, damping,
 //!    drain, speed cap and sources; it writes the other state texture of the ping-pong.
 //!
-//! With the linear reconstruction pass 1 takes its face states from `faces_linear.wgsl`, and a step
-//! runs the three passes twice (Heun's two stages; the first writes a scratch state).
+//! With the linear reconstruction a pass 0, [`PredictPass`] (`predict.wgsl`), writes each cell's
+//! limited slopes and its state half a step on (MUSCL-Hancock) into four `rgba32float` textures,
+//! and pass 1 takes its face states from them (`faces_linear.wgsl`), as do the faces into walls
+//! in passes 2 and 3 (`ghost.wgsl`).
 //!
 //! Every face is computed once and read by both of its cells, so what one loses the other
 //! gains bit for bit: mass and momentum are conserved up to the rounding of each cell's sum.
@@ -21,7 +24,7 @@ use crate::gpu::{self, GpuError, Kernel, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
 
-/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (44 bytes, padded to 48).
+/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (40 bytes, padded to 48).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct GasUniform {
@@ -34,8 +37,7 @@ struct GasUniform {
     faces: u32,
     flux: u32,
     sound_speed: f32,
-    linear: u32,
-    _pad: u32,
+    _pad: [u32; 2],
 }
 
 impl From<&GasParams> for GasUniform {
@@ -50,8 +52,7 @@ impl From<&GasParams> for GasUniform {
             faces: super::cpu::face_count(p.neighbours) as u32,
             flux: p.flux as u32,
             sound_speed: p.sound_speed(),
-            linear: (p.reconstruction == super::Reconstruction::Linear) as u32,
-            _pad: 0,
+            _pad: [0; 2],
         }
     }
 }
@@ -111,21 +112,47 @@ const RGBA: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 /// The three face textures: mass flow, momentum x, momentum y (channel k = face k).
 struct FaceTextures([wgpu::TextureView; 3]);
 
-/// The three states a pass can read: `[0]`, `[1]` the ping-pong, `[2]` Heun's first stage.
-struct States<'a>([&'a wgpu::TextureView; 3]);
+/// MUSCL-Hancock's predicted states (`predict.wgsl`): `(rho, ux, uy, 0)` half a step on, and
+/// the slopes of rho, ux and uy (channel k = face direction k).
+struct PredictedTextures([wgpu::TextureView; 4]);
 
-impl<'a> States<'a> {
-    fn new(state: &'a PingPong, stage: &'a wgpu::TextureView) -> Self {
-        let [a, b] = state.views();
-        Self([a, b, stage])
+impl PredictedTextures {
+    fn views(&self) -> [wgpu::BindingResource<'_>; 4] {
+        self.0.each_ref().map(View)
     }
 }
 
-/// Pass 1: faces (`faces.wgsl`), from the cells' values (`faces_constant.wgsl`) or the linear reconstruction
-/// (`faces_linear.wgsl`). Bind group `i` reads state `i` of [`States`].
+/// Pass 0 of the linear reconstruction: the predictor (`predict.wgsl`). Bind group `i` reads
+/// ping-pong state `i`.
+struct PredictPass {
+    kernel: Kernel,
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl PredictPass {
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        state: &PingPong,
+        solid: &wgpu::TextureView,
+        predicted: &PredictedTextures,
+    ) -> Self {
+        let kernel = Kernel::new(device, "gas/predict", shaders::GAS_PREDICT);
+        let bind_groups = state.views().each_ref().map(|state| {
+            let mut entries = vec![uniform.as_entire_binding(), View(state), View(solid)];
+            entries.extend(predicted.views());
+            kernel.bind_group(device, &entries)
+        });
+        Self { kernel, bind_groups }
+    }
+}
+
+/// Pass 1: faces (`faces.wgsl`), from the cells' values (`faces_constant.wgsl`: binding 1 the
+/// state) or the predicted states (`faces_linear.wgsl`: binding 1 the half-step state, 6-8 the
+/// slopes). Bind group `i` reads ping-pong state `i`.
 struct FacesPass {
     kernel: Kernel,
-    bind_groups: [wgpu::BindGroup; 3],
+    bind_groups: [wgpu::BindGroup; 2],
 }
 
 impl FacesPass {
@@ -133,103 +160,106 @@ impl FacesPass {
         device: &wgpu::Device,
         (label, source): (&'static str, &str),
         uniform: &wgpu::Buffer,
-        states: &States<'_>,
+        state: &PingPong,
         solid: &wgpu::TextureView,
         faces: &FaceTextures,
+        predicted: Option<&PredictedTextures>,
     ) -> Self {
         let kernel = Kernel::new(device, label, source);
-        let bind_groups = states.0.map(|state| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(state),
-                    View(solid),
-                    View(&faces.0[0]),
-                    View(&faces.0[1]),
-                    View(&faces.0[2]),
-                ],
-            )
+        let bind_groups = state.views().each_ref().map(|state| {
+            let cells = predicted.map_or(state, |p| &p.0[0]);
+            let mut entries = vec![
+                uniform.as_entire_binding(),
+                View(cells),
+                View(solid),
+                View(&faces.0[0]),
+                View(&faces.0[1]),
+                View(&faces.0[2]),
+            ];
+            entries.extend(predicted.iter().flat_map(|p| p.0[1..].iter().map(View)));
+            kernel.bind_group(device, &entries)
         });
         Self { kernel, bind_groups }
     }
 }
 
-/// Pass 2: limiter. Bind group `i` reads state `i` of [`States`].
+/// Pass 2: limiter (`limit.wgsl`; `predicted` given: the linear reconstruction's variant, whose
+/// faces into walls read it). Bind group `i` reads ping-pong state `i`.
 struct LimitPass {
     kernel: Kernel,
-    bind_groups: [wgpu::BindGroup; 3],
+    bind_groups: [wgpu::BindGroup; 2],
 }
 
 impl LimitPass {
     fn new(
         device: &wgpu::Device,
         uniform: &wgpu::Buffer,
-        states: &States<'_>,
+        state: &PingPong,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
         solid: &wgpu::TextureView,
+        predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = Kernel::new(device, "gas/limit", shaders::GAS_LIMIT);
-        let bind_groups = states.0.map(|state| {
-            kernel.bind_group(
-                device,
-                &[uniform.as_entire_binding(), View(state), View(&faces.0[0]), View(factor), View(solid)],
-            )
+        let kernel = match predicted {
+            None => Kernel::new(device, "gas/limit", shaders::GAS_LIMIT),
+            Some(_) => Kernel::new(device, "gas/limit_linear", shaders::GAS_LIMIT_LINEAR),
+        };
+        let bind_groups = state.views().each_ref().map(|state| {
+            let mut entries =
+                vec![uniform.as_entire_binding(), View(state), View(&faces.0[0]), View(factor), View(solid)];
+            entries.extend(predicted.iter().flat_map(|p| p.views()));
+            kernel.bind_group(device, &entries)
         });
         Self { kernel, bind_groups }
     }
 }
 
-/// Pass 3: gather. `whole[i]` reads ping-pong state `i` and writes `1 - i` (a forward-Euler
-/// step); `first[i]` reads state `i` and writes Heun's first stage; `second[i]` reads the first
-/// stage and state `i` (the step's start) and writes `1 - i`.
+/// Pass 3: gather (`apply.wgsl`; `predicted` as in [`LimitPass`]). Bind group `i` reads
+/// ping-pong state `i` and writes `1 - i`.
 struct ApplyPass {
     kernel: Kernel,
-    whole: [wgpu::BindGroup; 2],
-    first: [wgpu::BindGroup; 2],
-    second: [wgpu::BindGroup; 2],
-    /// The `Stage` uniforms (`apply.wgsl`): 0 whole, 1 first, 2 second.
-    _stages: [wgpu::Buffer; 3],
+    bind_groups: [wgpu::BindGroup; 2],
 }
 
 impl ApplyPass {
     fn new(
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
         uniform: &wgpu::Buffer,
-        states: &States<'_>,
+        state: &PingPong,
         solid: &wgpu::TextureView,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
+        predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = Kernel::new(device, "gas/apply", shaders::GAS_APPLY);
-        let stages = [0u32, 1, 2].map(|which| gpu::selector_uniform(device, queue, "gas/stage", which));
-        let group = |stage: usize, from: usize, start: usize, to: usize| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(states.0[from]),
-                    View(solid),
-                    View(&faces.0[0]),
-                    View(&faces.0[1]),
-                    View(&faces.0[2]),
-                    View(factor),
-                    View(states.0[to]),
-                    stages[stage].as_entire_binding(),
-                    View(states.0[start]),
-                ],
-            )
+        let kernel = match predicted {
+            None => Kernel::new(device, "gas/apply", shaders::GAS_APPLY),
+            Some(_) => Kernel::new(device, "gas/apply_linear", shaders::GAS_APPLY_LINEAR),
         };
-        Self {
-            whole: [0, 1].map(|i| group(0, i, i, 1 - i)),
-            first: [0, 1].map(|i| group(1, i, i, 2)),
-            second: [0, 1].map(|i| group(2, 2, i, 1 - i)),
-            kernel,
-            _stages: stages,
-        }
+        let views = state.views();
+        let bind_groups = [0, 1].map(|i| {
+            let mut entries = vec![
+                uniform.as_entire_binding(),
+                View(&views[i]),
+                View(solid),
+                View(&faces.0[0]),
+                View(&faces.0[1]),
+                View(&faces.0[2]),
+                View(factor),
+                View(&views[1 - i]),
+            ];
+            entries.extend(predicted.iter().flat_map(|p| p.views()));
+            kernel.bind_group(device, &entries)
+        });
+        Self { kernel, bind_groups }
     }
+}
+
+/// The passes of a step with one reconstruction (the constant one has no predictor).
+struct Passes {
+    predict: Option<PredictPass>,
+    faces: FacesPass,
+    limit: LimitPass,
+    apply: ApplyPass,
 }
 
 /// The gas model on a wgpu device.
@@ -249,10 +279,8 @@ pub struct GpuGas {
     source_mask: Grid<u8>,
     solid: wgpu::Texture,
     solid_view: wgpu::TextureView,
-    faces: FacesPass,
-    faces_linear: FacesPass,
-    limit: LimitPass,
-    apply: ApplyPass,
+    constant: Passes,
+    linear: Passes,
     brush: gpu::EditPass,
     stats: gpu::Reduction,
     steps: u64,
@@ -285,16 +313,27 @@ impl GpuGas {
                 storage_view(device, "gas/face_py", size, RGBA),
             ]);
             let factor = storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
-            let stage = storage_view(device, "gas/stage", size, RGBA);
-            let states = States::new(&pingpong, &stage);
+            let predicted = PredictedTextures(
+                ["gas/half_state", "gas/slope_rho", "gas/slope_ux", "gas/slope_uy"]
+                    .map(|label| storage_view(device, label, size, RGBA)),
+            );
             let stats = gpu::Reduction::new(device, "gas/stats", shaders::GAS_STATS, size.1);
-            let faces_pass = |kernel| FacesPass::new(device, kernel, &uniform, &states, &solid_view, &faces);
+            let passes = |predicted: Option<&PredictedTextures>| Passes {
+                predict: predicted.map(|t| PredictPass::new(device, &uniform, &pingpong, &solid_view, t)),
+                faces: {
+                    let kernel = match predicted {
+                        None => ("gas/faces", shaders::GAS_FACES),
+                        Some(_) => ("gas/faces_linear", shaders::GAS_FACES_LINEAR),
+                    };
+                    FacesPass::new(device, kernel, &uniform, &pingpong, &solid_view, &faces, predicted)
+                },
+                limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor, &solid_view, predicted),
+                apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor, predicted),
+            };
             GpuGas {
                 stats,
-                faces: faces_pass(("gas/faces", shaders::GAS_FACES)),
-                faces_linear: faces_pass(("gas/faces_linear", shaders::GAS_FACES_LINEAR)),
-                limit: LimitPass::new(device, &uniform, &states, &faces, &factor, &solid_view),
-                apply: ApplyPass::new(device, queue, &uniform, &states, &solid_view, &faces, &factor),
+                constant: passes(None),
+                linear: passes(Some(&predicted)),
                 brush: gpu::EditPass::new(
                     device,
                     "gas/brush",
@@ -394,31 +433,24 @@ impl GpuGas {
     }
 
     /// Records `steps` steps into `encoder` (one compute pass; three dispatches per step with
-    /// [`Reconstruction::Constant`](super::Reconstruction::Constant), six with `Linear`: the
-    /// three passes for each of Heun's two stages, [`super::cpu::step`]).
+    /// [`Reconstruction::Constant`](super::Reconstruction::Constant): faces, limit, apply; four
+    /// with `Linear`: MUSCL-Hancock's predictor first, [`super::cpu::step`]).
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });
         let (w, h) = (self.width, self.height);
-        let (faces, limit, apply) = (&self.faces, &self.limit, &self.apply);
+        let passes = match self.params.reconstruction {
+            super::Reconstruction::Constant => &self.constant,
+            super::Reconstruction::Linear => &self.linear,
+        };
         for _ in 0..steps {
             let i = self.state.read_index();
-            match self.params.reconstruction {
-                super::Reconstruction::Constant => {
-                    faces.kernel.dispatch(&mut pass, &faces.bind_groups[i], w, h);
-                    limit.kernel.dispatch(&mut pass, &limit.bind_groups[i], w, h);
-                    apply.kernel.dispatch(&mut pass, &apply.whole[i], w, h);
-                }
-                super::Reconstruction::Linear => {
-                    let linear = &self.faces_linear;
-                    linear.kernel.dispatch(&mut pass, &linear.bind_groups[i], w, h);
-                    limit.kernel.dispatch(&mut pass, &limit.bind_groups[i], w, h);
-                    apply.kernel.dispatch(&mut pass, &apply.first[i], w, h);
-                    linear.kernel.dispatch(&mut pass, &linear.bind_groups[2], w, h);
-                    limit.kernel.dispatch(&mut pass, &limit.bind_groups[2], w, h);
-                    apply.kernel.dispatch(&mut pass, &apply.second[i], w, h);
-                }
+            if let Some(predict) = &passes.predict {
+                predict.kernel.dispatch(&mut pass, &predict.bind_groups[i], w, h);
             }
+            passes.faces.kernel.dispatch(&mut pass, &passes.faces.bind_groups[i], w, h);
+            passes.limit.kernel.dispatch(&mut pass, &passes.limit.bind_groups[i], w, h);
+            passes.apply.kernel.dispatch(&mut pass, &passes.apply.bind_groups[i], w, h);
             self.state.swap();
         }
         self.steps += steps as u64;

@@ -18,7 +18,7 @@
 //! `nu (m_a - m_b) / h` (central face fluxes are unstable without it); face lengths that make
 //! 8-way flow consistent (below); walls as mirrors ([`cpu::ghost`]); Rusanov's upwind exchange
 //! ([`FluxScheme::Rusanov`], the default); second order in space and time
-//! ([`Reconstruction::Linear`], the default: MUSCL face states and Heun's two stages; the
+//! ([`Reconstruction::Linear`], the default: MUSCL-Hancock, limited slopes and half-step face states; the
 //! source's first-order scheme is [`Reconstruction::Constant`]); and a speed cap of
 //! [`cpu::MAX_SPEED`] cells/step that no in-range scene reaches (a safety net). The second order
 //! is held to the exact 2D pulse and simple wave, a textbook second-order code and a
@@ -69,9 +69,10 @@ mod gpu;
 
 pub use gpu::GpuGas;
 
-/// Most storage textures one gas pass writes: 3 (the faces pass's three face textures). A
-/// device must allow this many per shader stage ([`crate::gpu::check_device`]).
-pub const STORAGE_TEXTURES_PER_STAGE: u32 = 3;
+/// Most storage textures one gas pass writes: 4 (the linear reconstruction's predictor, its
+/// half-step state and three slopes). A device must allow this many per shader stage
+/// ([`crate::gpu::check_device`]).
+pub const STORAGE_TEXTURES_PER_STAGE: u32 = 4;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
@@ -116,10 +117,11 @@ pub enum Reconstruction {
     /// Piecewise constant: the face sees its two cells' values; one forward-Euler stage a step
     /// (first order in space and time; the source's scheme).
     Constant,
-    /// Piecewise linear (MUSCL, van Leer 1979): each cell's value plus half its slope along the
-    /// face's direction, the slope limited by [`cpu::LIMITER`] from the cells behind and beyond;
-    /// two stages a step (Heun's SSP-RK2, Shu & Osher 1988). Second order where the flow is
-    /// smooth, monotone at shocks. Needs the Rusanov flux.
+    /// Piecewise linear (MUSCL-Hancock, van Leer 1984; Toro 2009, section 14.4): each cell's
+    /// value advanced half a step ([`cpu::predict`]) plus half its slope along the face's
+    /// direction, the slope limited by [`cpu::LIMITER`] from the cells behind and beyond; one
+    /// update a step with the fluxes of those face states. Second order in space and time where
+    /// the flow is smooth, monotone at shocks. Needs the Rusanov flux.
     #[default]
     Linear,
 }
@@ -353,7 +355,7 @@ impl ParamTable for GasParams {
         ParamSpec {
             info: ParamInfo::of("reconstruction", "recon", "", ParamKind::Choice(&["constant", "linear"]))
                 .doc(
-                    "face states: linear (MUSCL, limited slopes, two stages a step: second order, needs --flux rusanov) \
+                    "face states: linear (MUSCL-Hancock, limited slopes advanced half a step: second order, needs --flux rusanov) \
                      or constant (first order, the source's)",
                     "linear: keeps sound and blasts sharper (eddy's pulse, wave and shock-tube runs)",
                 )
