@@ -201,9 +201,9 @@ impl GasParams {
     /// cells/step), where the explicit exchange `(|u| + c) / 2` plus friction passes the
     /// stability limit 1/2 and a checkerboard grows to the cap: wind 0.25 with friction 0.1
     /// reached the cap, and so did 4-way at `c^2` = 0.01 with friction 0.05 (at wind 0.2 and
-    /// even 0.15); at wind 0.2 and friction 0.02 the fastest corner ran 0.432, at friction 0
-    /// 0.441 (all corners of diffusion, pressure and neighbours, undamped, 2000 steps;
-    /// `tests/gas_physics.rs`).
+    /// even 0.15; measured with Heun's two stages, the first version); at wind 0.2 and friction
+    /// 0.02 the fastest corner runs 0.440 with MUSCL-Hancock (all corners of diffusion, pressure
+    /// and neighbours, undamped, 2000 steps; `tests/gas_physics.rs`).
     pub fn limits(reconstruction: Reconstruction) -> (f32, f32) {
         match reconstruction {
             Reconstruction::Constant => (Self::WIND_LIMIT, 0.1),
