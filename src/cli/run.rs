@@ -129,12 +129,12 @@ pub fn run(mut args: RunArgs) -> Result {
 
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
     note!("adapter: {}", gpu.adapter_label());
-    let describe = setup.describe(&args.sim);
+    let describe = setup.describe();
     let params = setup.params;
     let drawn = args.frames.is_some() || args.gif.is_some();
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
-    let (state, first_step) = setup.state(&gpu, extras)?;
+    let (state, first_step) = setup.state(&gpu, extras).map_err(super::start::exit)?;
     if first_step.checked_add(steps).is_none_or(|end| end > i64::MAX as u64) {
         return Err(usage(format!(
             "the state is at step {first_step}, and {steps} more steps pass the largest step a .npz holds (2^63 - 1): run fewer"

@@ -1,202 +1,40 @@
-//! From `SimArgs` to what a run starts with: the model (given, or inferred from `--load` or the
-//! preset), its parameters from the tables, and the starting state; every inconsistency in the
-//! command line is a usage error naming what to change. Files (`--load`, a PNG `--scene`) are
-//! read and checked here, before any GPU work.
+//! From `SimArgs` to what a run starts with: [`eddy::model::start`] does the work (the Python
+//! module shares it); its usage errors exit 2, its file errors 1.
 
-use super::{Result, SimArgs, usage};
-use eddy::gpu::Gpu;
-use eddy::model::{AnyState, ModelKind, ModelParams, memory};
-use eddy::scene::{Colours, DEFAULT_PRESET_SIZE, Scene, SceneSource};
-use std::path::PathBuf;
+use super::{Exit, Result, SimArgs, usage};
+use eddy::model::ModelKind;
+pub use eddy::model::start::Origin;
+use eddy::model::start::{Request, Setup, StartError};
 
-/// What a run starts from.
-pub struct Setup {
-    /// The model.
-    pub kind: ModelKind,
-    /// Its parameters: the defaults with the options given.
-    pub params: ModelParams,
-    /// Where it starts.
-    pub origin: Origin,
-}
-
-/// Where a run starts.
-pub enum Origin {
-    /// A preset, to be built at `size` `(W, H)` with `seed` once the size is checked.
-    Preset {
-        /// Its name.
-        name: String,
-        /// `(W, H)`, cells.
-        size: (usize, usize),
-        /// Seed of `random`.
-        seed: u64,
-    },
-    /// A PNG scene, read and checked.
-    Png(PathBuf, Box<Scene>),
-    /// A state file (`--load`), its headers read: the grid `(W, H)` and the step it was saved
-    /// at. Its arrays are read once the grid is checked against the device
-    /// ([`Setup::state`]), so a file that declares a huge array is refused before it is
-    /// decompressed.
-    State {
-        /// The file.
-        path: PathBuf,
-        /// `(W, H)`, cells.
-        size: (usize, usize),
-        /// The step it was saved at.
-        step: u64,
-    },
+/// A usage error exits 2, a file's error 1.
+pub fn exit(e: StartError) -> Exit {
+    match e {
+        StartError::Usage(m) => usage(m),
+        StartError::Failed(e) => Exit::Failed(e.into()),
+    }
 }
 
 impl SimArgs {
-    /// The model the command line names or implies before a script is read: `--mode`, the
-    /// owner of a `--scene` preset, or the model of a `--load` file's arrays; `None` leaves it to
-    /// the script's `mode` (and then water).
+    /// What the command line asks for.
+    pub fn request(&self) -> Request {
+        Request {
+            mode: self.mode,
+            scene: self.scene.clone(),
+            load: self.load.clone(),
+            size: self.size,
+            seed: self.seed,
+            given: self.params.given.clone(),
+            scripted: self.scripted,
+        }
+    }
+
+    /// The model the command line names or implies ([`Request::stated_mode`]).
     pub fn stated_mode(&self) -> Option<ModelKind> {
-        self.mode.or_else(|| self.preset_owner()).or_else(|| {
-            let names = eddy::npz::NpzReader::open(self.load.as_deref()?).ok()?.array_names();
-            ModelKind::of_arrays(&names)
-        })
+        self.request().stated_mode()
     }
 
-    /// The model whose preset `--scene` names (in any case), if it names one.
-    fn preset_owner(&self) -> Option<ModelKind> {
-        ModelKind::owning_preset(&self.scene.as_deref()?.to_ascii_lowercase())
-    }
-
-    /// Works out the model and its parameters and checks the command line is consistent:
-    /// `--scene` and `--load` together, a preset or an option of another model, `--size` or
-    /// `--seed` where they do nothing, a value out of its range are usage errors. Reads `--load`
-    /// (which can tell the model) and a PNG `--scene`.
+    /// The model, its parameters and where the run starts ([`Request::setup`]).
     pub fn setup(&self) -> Result<Setup> {
-        if self.scene.is_some() && self.load.is_some() {
-            return Err(usage("--scene and --load both say where the run starts: give one of them"));
-        }
-        if let Some((w, h)) = self.size
-            && (w == 0 || h == 0)
-        {
-            return Err(usage(format!("--size {w}x{h}: each side must be at least 1 cell")));
-        }
-        let scene = self.scene.as_deref().map(str::to_ascii_lowercase);
-        let preset = self.preset_owner();
-        let (kind, source) = match &self.load {
-            Some(path) => {
-                let (kind, size, step) = AnyState::peek_npz(path, self.mode)?;
-                (kind, Err(Origin::State { path: path.clone(), size, step }))
-            }
-            None => {
-                let kind = self.mode.or(preset).unwrap_or(ModelKind::Water);
-                let name = self.scene.as_deref().unwrap_or(kind.default_scene());
-                (kind, Ok(SceneSource::parse(name)?))
-            }
-        };
-        if let (Some(owner), Some(name), Ok(SceneSource::Preset(_))) = (preset, &scene, &source)
-            && owner != kind
-        {
-            return Err(usage(format!(
-                "--scene {name} is a {owner} preset, and this run is {kind}: use --mode {owner} (or drop --mode), \
-                 or one of {kind}'s presets: {}",
-                kind.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
-            )));
-        }
-        let mut params = ModelParams::defaults(kind);
-        // A scene preset that names a parameter set of its model (smoke's `cavity`) starts it.
-        if let Ok(SceneSource::Preset(name)) = &source {
-            params.apply_scene_preset(name);
-        }
-        // A row that resets others (water's --preset, smoke's --pipeline) goes first, so the
-        // options given with it refine it whatever their order.
-        let mut given: Vec<_> = self.params.given.iter().collect();
-        given.sort_by_key(|(_, info, _)| !matches!(info.name, "preset" | "pipeline"));
-        for (owner, info, value) in given {
-            if *owner != kind {
-                return Err(usage(format!(
-                    "--{} is a {owner} option, and this run is {kind}: use --mode {owner}, or drop --{}",
-                    info.name, info.name
-                )));
-            }
-            params.set_row_only(info.name, *value).map_err(usage)?;
-        }
-        // Limits that tie parameters together are checked once all are set.
-        params.check().map_err(usage)?;
-        // An option given that would do nothing is refused, all of them in one line (unless a
-        // script plays, whose actions may make it count later).
-        let unused: Vec<String> =
-            self.params.given.iter().filter_map(|(_, info, _)| params.unused(info.name)).collect();
-        if !unused.is_empty() && !self.scripted {
-            return Err(usage(unused.join("; ")));
-        }
-        let has_own_size = |what: &str| usage(format!("--size sets a preset's size; {what} has its own: drop --size"));
-        let origin = match source {
-            Err(state) => {
-                if self.size.is_some() {
-                    return Err(has_own_size("a loaded state"));
-                }
-                state
-            }
-            Ok(SceneSource::Png(path)) => {
-                if self.size.is_some() {
-                    return Err(has_own_size("a PNG scene"));
-                }
-                let colours = if kind == ModelKind::Water { Colours::Plain } else { Colours::WithSources };
-                let scene = Scene::from_png(&path, colours)?;
-                Origin::Png(path, Box::new(scene))
-            }
-            Ok(SceneSource::Preset(name)) => {
-                Origin::Preset { name, size: self.size.unwrap_or(DEFAULT_PRESET_SIZE), seed: self.seed.unwrap_or(1) }
-            }
-        };
-        if self.seed.is_some() && !matches!(&origin, Origin::Preset { name, .. } if name == "random") {
-            return Err(usage("--seed only seeds the `random` preset: drop it, or use --scene random"));
-        }
-        Ok(Setup { kind, params, origin })
-    }
-}
-
-impl Setup {
-    /// `(W, H)` of the grid the run will have, without building it.
-    pub fn size(&self) -> (usize, usize) {
-        match &self.origin {
-            Origin::State { size, .. } => *size,
-            Origin::Preset { size, .. } => *size,
-            Origin::Png(_, scene) => {
-                let (h, w) = scene.solid.shape();
-                (w, h)
-            }
-        }
-    }
-
-    /// Checks the grid fits the adapter (texture limit, memory with `extras`), then builds the
-    /// starting state and the step it is at.
-    pub fn state(self, gpu: &Gpu, extras: memory::Extras) -> Result<(AnyState, u64)> {
-        let (w, h) = self.size();
-        let limits = gpu.device.limits();
-        // A file's grid is the file's: the message names it.
-        let file = match &self.origin {
-            Origin::State { path, .. } => format!("--load {}: ", path.display()),
-            Origin::Png(path, _) => format!("--scene {}: ", path.display()),
-            Origin::Preset { .. } => String::new(),
-        };
-        let refused = |e: eddy::gpu::GpuError| usage(format!("{file}{e}"));
-        eddy::gpu::check_grid_size(&gpu.device, w, h).map_err(refused)?;
-        memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(refused)?;
-        Ok(match self.origin {
-            Origin::State { path, step, .. } => {
-                let limits = memory::read_limits(Some(limits.max_texture_dimension_2d));
-                let (state, _) = AnyState::load_npz_within(&path, Some(self.kind), limits)?;
-                (state, step)
-            }
-            Origin::Png(_, scene) => (AnyState::from_scene(self.kind, &scene, &self.params), 0),
-            Origin::Preset { name, size, seed } => {
-                (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
-            }
-        })
-    }
-
-    /// What the run starts from, for messages.
-    pub fn describe(&self, args: &SimArgs) -> String {
-        match (&self.origin, &args.load) {
-            (Origin::State { path, step, .. }, _) => format!("state {} (step {step})", path.display()),
-            (Origin::Preset { name, size, .. }, _) => format!("preset {name} at {}x{}", size.0, size.1),
-            (Origin::Png(path, _), _) => path.display().to_string(),
-        }
+        self.request().setup().map_err(exit)
     }
 }

@@ -11,6 +11,7 @@ mod action;
 pub mod any;
 pub mod memory;
 pub mod session;
+pub mod start;
 pub mod state;
 pub mod tools;
 
