@@ -1,0 +1,365 @@
+//! `eddy._eddy`: the Rust half of eddy's Python module (`python/eddy/__init__.py` is the other,
+//! which turns the state files' bytes into NumPy arrays and back).
+//!
+//! A [`Simulation`] is a [`Session`] of the library's model layer made from the same
+//! [`Request`] as `eddy run` (`eddy::model::start`): the same scenes, presets, inference of the
+//! mode and checks, with the parameter tables parsing every value; nothing here lists models or
+//! parameters. Errors carry the CLI's one-line messages: `ValueError` for what was asked
+//! (parameters, scenes, states), `OSError` for files, [`GpuError`] (a `RuntimeError`) for the
+//! adapter and device.
+
+use eddy::error::Error;
+use eddy::files::SceneError;
+use eddy::gpu::Gpu;
+use eddy::model::start::{Request, StartError};
+use eddy::model::{
+    Action, AnyState, AnyStats, ModelKind, ModelParams, ParamInfo, ParamKind, Session, SessionOptions, Start, Value,
+    memory,
+};
+use pyo3::exceptions::{PyFloatingPointError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+pyo3::create_exception!(
+    eddy,
+    GpuError,
+    PyRuntimeError,
+    "The GPU failed eddy: no adapter, a device that lacks what a model needs, a lost device, out of memory."
+);
+
+/// The Python exception for a library error: files are `OSError`, the GPU `GpuError`, the rest
+/// (parameters, scenes, states, a model that cannot do what was asked) `ValueError`.
+fn py_error(e: Error) -> PyErr {
+    match e {
+        Error::Gpu(g) => GpuError::new_err(g.to_string()),
+        Error::Scene(SceneError::Io { .. }) => PyOSError::new_err(e.to_string()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+fn start_error(e: StartError) -> PyErr {
+    match e {
+        StartError::Usage(message) => PyValueError::new_err(message),
+        StartError::Failed(e) => py_error(e),
+    }
+}
+
+fn gpu_error(e: eddy::gpu::GpuError) -> PyErr {
+    GpuError::new_err(e.to_string())
+}
+
+/// A Python value as the command line would write it: `(x, y)` as `x,y`, `True` / `False` as
+/// `on` / `off`, anything else its `str()`.
+fn value_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
+        return Ok(if b.is_true() { "on" } else { "off" }.to_string());
+    }
+    if let Ok(t) = v.cast::<PyTuple>() {
+        let parts: Vec<String> = t.iter().map(|x| x.str().map(|s| s.to_string())).collect::<PyResult<_>>()?;
+        return Ok(parts.join(","));
+    }
+    if let Ok(l) = v.cast::<PyList>() {
+        let parts: Vec<String> = l.iter().map(|x| x.str().map(|s| s.to_string())).collect::<PyResult<_>>()?;
+        return Ok(parts.join(","));
+    }
+    Ok(v.str()?.to_string())
+}
+
+/// The table row a keyword names (`reynolds`, `warm_start` or `warm-start`) and its value parsed
+/// as the CLI parses `--name value`.
+fn parse_param(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(ModelKind, &'static ParamInfo, Value)> {
+    let option = name.replace('_', "-");
+    let (owner, info) = ModelKind::owning_param(&option).ok_or_else(|| {
+        let all: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.param_names())).collect();
+        PyValueError::new_err(format!("{name}: no model has this parameter; the parameters are {}", all.join("; ")))
+    })?;
+    let text = value_text(value)?;
+    let value = info.parse(&text).map_err(|e| PyValueError::new_err(format!("{option} {text}: {e}")))?;
+    Ok((owner, info, value))
+}
+
+/// An f32 as the f64 of its shortest decimal (0.2, not 0.20000000298023224).
+fn decimal(v: f32) -> f64 {
+    v.to_string().parse().unwrap_or(v as f64)
+}
+
+/// A parameter's value in Python: a float, an int, the choice's name, a pair as a tuple, `None`
+/// when unset (automatic).
+fn py_value<'py>(py: Python<'py>, info: &ParamInfo, value: Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match (value, info.kind) {
+        (Value::Real(v), _) => decimal(v).into_pyobject(py)?.into_any(),
+        (Value::Count(v), _) => v.into_pyobject(py)?.into_any(),
+        (Value::Choice(i), ParamKind::Choice(names)) => names[i].into_pyobject(py)?.into_any(),
+        (Value::Choice(i), _) => i.into_pyobject(py)?.into_any(),
+        (Value::Pair(x, y), _) => (decimal(x), decimal(y)).into_pyobject(py)?.into_any(),
+        (Value::Auto, _) => py.None().into_bound(py),
+    })
+}
+
+fn params_dict<'py>(py: Python<'py>, params: &ModelParams) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for info in params.kind().params() {
+        let value = params.get(info.name).expect("a row of this model");
+        dict.set_item(info.name.replace('-', "_"), py_value(py, info, value)?)?;
+    }
+    Ok(dict)
+}
+
+/// About this many seconds of stepping between checks for Ctrl-C (as `eddy run`).
+const CHECK_EVERY_S: f64 = 0.25;
+
+/// One model on the GPU, made as `eddy run` makes it; see the module's docs (`eddy.Simulation`).
+/// The session is behind a mutex so that the object can be shared between Python threads (its
+/// statistics' readback is not `Sync`); `&mut self` methods reach it without locking.
+#[pyclass(module = "eddy", subclass)]
+pub struct Simulation {
+    gpu: Gpu,
+    session: Mutex<Session>,
+}
+
+impl Simulation {
+    fn session(&mut self) -> &mut Session {
+        self.session.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn shared(&self) -> std::sync::MutexGuard<'_, Session> {
+        self.session.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (mode=None, scene=None, size=None, seed=None, load=None, **params))]
+    fn new(
+        mode: Option<&str>,
+        scene: Option<String>,
+        size: Option<(usize, usize)>,
+        seed: Option<u64>,
+        load: Option<PathBuf>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mode = mode
+            .map(|m| {
+                ModelKind::from_name(&m.to_ascii_lowercase()).ok_or_else(|| {
+                    let names: Vec<&str> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+                    PyValueError::new_err(format!("mode {m:?} is not one of {}", names.join(", ")))
+                })
+            })
+            .transpose()?;
+        let mut given = Vec::new();
+        if let Some(params) = params {
+            for (name, value) in params.iter() {
+                given.push(parse_param(&name.extract::<String>()?, &value)?);
+            }
+        }
+        let request = Request { mode, scene, load, size, seed, given, scripted: false };
+        let setup = request.setup().map_err(start_error)?;
+        let gpu = Gpu::headless_for(&ModelKind::requirements(&[setup.kind])).map_err(gpu_error)?;
+        let params = setup.params;
+        let extras = memory::Extras { checkpoint: true, frame_scale: None };
+        let (state, step) = setup.state(&gpu, extras).map_err(start_error)?;
+        let (h, w) = state.shape();
+        let options = SessionOptions {
+            params,
+            start: Start::State(Box::new(state), step),
+            size: (w, h),
+            seed: seed.unwrap_or(1),
+        };
+        let session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(py_error)?;
+        Ok(Self { gpu, session: Mutex::new(session) })
+    }
+
+    /// `n` steps on the GPU, the GIL released while they run. Ctrl-C raises `KeyboardInterrupt`
+    /// at the next check (about every 0.25 s, after the steps in progress); the state reached
+    /// stays. A state that becomes non-finite goes back to the last finite one (checked as
+    /// often) and raises `FloatingPointError`.
+    #[pyo3(signature = (n=1))]
+    fn step(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+        let (mut done, mut chunk) = (0u64, 1u64);
+        self.session().model().checkpoint();
+        while done < n {
+            py.check_signals()?;
+            let k = chunk.min(n - done);
+            let started = Instant::now();
+            let gpu = &self.gpu;
+            let session = self.session.get_mut().unwrap_or_else(|e| e.into_inner());
+            py.detach(|| -> Result<AnyStats, eddy::gpu::GpuError> {
+                session.step(k as u32)?;
+                gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(eddy::gpu::GpuError::from)?;
+                gpu.check()?;
+                session.model_ref().stats()
+            })
+            .map_err(gpu_error)
+            .and_then(|stats| {
+                if stats.non_finite() == 0 && stats.overflowed().is_none() {
+                    return Ok(());
+                }
+                let reached = self.session().model_ref().steps_done();
+                let at = self.session().model().rollback();
+                Err(PyFloatingPointError::new_err(format!(
+                    "the state became non-finite within the {k} steps to step {reached}; it is back at step {}, its last finite state",
+                    at.map_or("?".to_string(), |s| s.to_string())
+                )))
+            })?;
+            self.session().model().checkpoint();
+            done += k;
+            let rate = k as f64 / started.elapsed().as_secs_f64().max(1e-6);
+            chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, 10_000);
+        }
+        Ok(())
+    }
+
+    /// The state as the bytes of a `.npz` file (what `eddy run --save` writes); `state` in
+    /// `eddy/__init__.py` reads them with NumPy.
+    fn state_npz<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let step = self.session().model_ref().steps_done();
+        let state = self.session().model().read_state().map_err(py_error)?;
+        let bytes = state.to_npz_bytes(step).map_err(|e| py_error(e.into()))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Replaces the state by the `.npz` bytes given (`set_state` in `eddy/__init__.py` writes
+    /// them), with the checks of `eddy run --load`: the model's arrays, shapes, dtypes, finite
+    /// and non-negative values. The step is the file's `step` when it has one.
+    fn set_state_npz(&mut self, bytes: Vec<u8>) -> PyResult<()> {
+        let kind = self.session().current();
+        let name = std::path::Path::new("the state given");
+        let (state, step) = AnyState::load_npz_bytes(name, bytes, Some(kind)).map_err(|e| py_error(e.into()))?;
+        self.session().replace(&state, step).map_err(py_error)
+    }
+
+    /// Writes the state to `path` (a `.npz`, written beside it and renamed over it, as
+    /// `eddy run --save`).
+    fn save(&mut self, path: PathBuf) -> PyResult<()> {
+        if !eddy::files::has_extension(&path, "npz") {
+            return Err(PyValueError::new_err(format!("{}: give a path ending in .npz", path.display())));
+        }
+        self.session().model().save_npz(&path).map_err(py_error)
+    }
+
+    /// The model's parameters: name (underscores for dashes) to value.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let session = self.shared();
+        params_dict(py, &session.params_of(session.current()))
+    }
+
+    /// Sets parameters by name, with the ranges and messages of the command line; the ones that
+    /// move with them move too. Returns the changes, `name before -> after, ...`.
+    #[pyo3(signature = (**params))]
+    fn set(&mut self, params: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let kind = self.session().current();
+        let mut values = Vec::new();
+        for (name, value) in params.into_iter().flat_map(|d| d.iter()) {
+            let name = name.extract::<String>()?;
+            let (owner, info, value) = parse_param(&name, &value)?;
+            if owner != kind {
+                return Err(PyValueError::new_err(format!(
+                    "{name} is a {owner} parameter, and this simulation is {kind}"
+                )));
+            }
+            values.push((info.name, value));
+        }
+        match self.session().apply(&Action::SetAll(values)).map_err(py_error)? {
+            eddy::model::Done::Set(_, changed) => Ok(eddy::model::changes(&changed)),
+            _ => Ok("no change".to_string()),
+        }
+    }
+
+    /// The model's default parameters (name to value).
+    fn defaults<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        params_dict(py, &ModelParams::defaults(self.shared().current()))
+    }
+
+    /// Totals and extremes as `eddy run` prints them, computed on the GPU.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let session = self.shared();
+        let stats = session.model_ref().stats().map_err(gpu_error)?;
+        let dict = PyDict::new(py);
+        dict.set_item("step", session.model_ref().steps_done())?;
+        dict.set_item("total", stats.total())?;
+        dict.set_item("non_finite", stats.non_finite())?;
+        dict.set_item("kinetic_energy", stats.kinetic_energy())?;
+        dict.set_item("divergence", stats.divergence())?;
+        if let AnyStats::Smoke(s) = stats {
+            dict.set_item("solver_residual", s.solver_residual)?;
+            dict.set_item("solver_cycles", s.solver_cycles)?;
+        }
+        dict.set_item("line", stats.line())?;
+        Ok(dict)
+    }
+
+    /// The model's name: `water`, `smoke` or `gas`.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.shared().current().name()
+    }
+
+    /// Steps taken since the state's step 0.
+    #[getter]
+    fn steps(&self) -> u64 {
+        self.shared().model_ref().steps_done()
+    }
+
+    /// `(W, H)`, cells.
+    #[getter]
+    fn size(&self) -> (u32, u32) {
+        self.shared().model_ref().size()
+    }
+
+    fn __repr__(&self) -> String {
+        let session = self.shared();
+        let (w, h) = session.model_ref().size();
+        format!("eddy.Simulation({}, {w}x{h} cells, step {})", session.current(), session.model_ref().steps_done())
+    }
+}
+
+/// The adapter eddy would run on: `{"name", "backend", "device_type"}`.
+#[pyfunction]
+fn adapter<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let gpu = Gpu::headless().map_err(gpu_error)?;
+    let info = gpu.adapter.get_info();
+    let dict = PyDict::new(py);
+    dict.set_item("name", info.name)?;
+    dict.set_item("backend", format!("{:?}", info.backend))?;
+    dict.set_item("device_type", format!("{:?}", info.device_type))?;
+    Ok(dict)
+}
+
+/// Every model's parameter table: `{model: [{"name", "symbol", "unit", "allowed", "default",
+/// "help", "source"}, ...]}`.
+#[pyfunction]
+fn models<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    for kind in ModelKind::ALL {
+        let defaults = ModelParams::defaults(kind);
+        let rows = PyList::empty(py);
+        for info in kind.params() {
+            let row = PyDict::new(py);
+            let default = defaults.get(info.name).expect("a row of this model");
+            row.set_item("name", info.name.replace('-', "_"))?;
+            row.set_item("symbol", info.symbol)?;
+            row.set_item("unit", info.unit)?;
+            row.set_item("allowed", info.allowed())?;
+            row.set_item("default", py_value(py, info, default)?)?;
+            row.set_item("help", info.help(default))?;
+            row.set_item("source", info.source)?;
+            rows.append(row)?;
+        }
+        out.set_item(kind.name(), rows)?;
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _eddy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Simulation>()?;
+    m.add_function(wrap_pyfunction!(adapter, m)?)?;
+    m.add_function(wrap_pyfunction!(models, m)?)?;
+    m.add("GpuError", m.py().get_type::<GpuError>())?;
+    Ok(())
+}

@@ -1,0 +1,174 @@
+"""eddy's Python module against the command line it shares its model layer with: the same
+states bit for bit, the same checks and messages, files and Ctrl-C handled as `eddy run` does.
+
+Run: pip install ./python && pytest python/tests (EDDY_BIN: the `eddy` binary to compare with;
+default target/release/eddy, which `cargo build --release` makes).
+"""
+
+import _thread
+import os
+import pathlib
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import eddy
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EDDY = os.environ.get("EDDY_BIN", str(ROOT / "target" / "release" / "eddy"))
+MODES = ["water", "smoke", "gas"]
+
+
+def cli(*args):
+    """Runs the eddy command; returns (exit status, stderr)."""
+    done = subprocess.run([EDDY, *map(str, args)], capture_output=True, text=True, timeout=600)
+    return done.returncode, done.stderr
+
+
+def load(path):
+    with np.load(path) as npz:
+        return {name: npz[name] for name in npz.files}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_steps_give_the_state_eddy_run_saves_bit_for_bit(mode, tmp_path):
+    # The same model layer, scene, parameters and adapter: every array equal, not just close.
+    saved = tmp_path / "run.npz"
+    status, err = cli("run", "--mode", mode, "--size", "40x30", "--steps", 12, "--save", saved)
+    assert status == 0, err
+    sim = eddy.Simulation(mode=mode, size=(40, 30))
+    sim.step(5)
+    sim.step(7)
+    state, expected = sim.state, load(saved)
+    assert sorted(state) == sorted(expected)
+    for name in expected:
+        assert state[name].dtype == expected[name].dtype, name
+        assert state[name].shape == expected[name].shape, name
+        assert np.array_equal(state[name], expected[name]), name
+    assert int(state["step"]) == 12 == sim.steps
+
+
+def test_parameters_given_as_keywords_act_as_the_options(tmp_path):
+    saved = tmp_path / "run.npz"
+    status, err = cli("run", "--mode", "gas", "--size", "40x30", "--steps", 8, "--reconstruction", "constant",
+                      "--wind", "0.1,0.05", "--save", saved)
+    assert status == 0, err
+    sim = eddy.Simulation(mode="gas", size=(40, 30), reconstruction="constant", wind=(0.1, 0.05))
+    assert sim.params["reconstruction"] == "constant" and sim.params["wind"] == (0.1, 0.05)
+    sim.step(8)
+    assert np.array_equal(sim.state["momentum"], load(saved)["momentum"])
+
+
+def test_the_state_round_trips_and_a_saved_state_loads(tmp_path):
+    sim = eddy.Simulation(mode="smoke", size=(32, 24))
+    sim.step(6)
+    state = sim.state
+    other = eddy.Simulation(mode="smoke", size=(32, 24))
+    other.set_state(state)
+    assert other.steps == 6
+    for name, value in other.state.items():
+        assert np.array_equal(value, state[name]), name
+    path = tmp_path / "s.npz"
+    sim.save(path)
+    loaded = eddy.load(path)
+    assert loaded.mode == "smoke" and loaded.steps == 6
+    assert np.array_equal(loaded.state["density"], state["density"])
+
+
+@pytest.mark.parametrize(
+    "kwargs, option",
+    [
+        (dict(mode="gas", friction=0.5), ["--mode", "gas", "--friction", "0.5"]),
+        (dict(mode="smoke", scene="basin"), ["--mode", "smoke", "--scene", "basin"]),
+        (dict(mode="water", size=(0, 10)), ["--mode", "water", "--size", "0x10"]),
+        (dict(mode="gas", flux="central"), ["--mode", "gas", "--flux", "central"]),
+        (dict(mode="water", seed=3), ["--mode", "water", "--seed", "3"]),
+    ],
+)
+def test_bad_requests_raise_value_error_with_the_command_lines_message(kwargs, option):
+    with pytest.raises(ValueError) as raised:
+        eddy.Simulation(**kwargs)
+    status, err = cli("run", "--steps", 1, *option)
+    assert status == 2, err
+    assert str(raised.value) in err, (str(raised.value), err)
+
+
+def test_bad_parameters_name_what_is_wrong():
+    with pytest.raises(ValueError, match="no model has this parameter"):
+        eddy.Simulation(mode="smoke", bogus=1)
+    with pytest.raises(ValueError, match="is not a number"):
+        eddy.Simulation(mode="smoke", dt="fast")
+    with pytest.raises(ValueError, match="not one of water, smoke, gas"):
+        eddy.Simulation(mode="lava")
+    sim = eddy.Simulation(mode="gas", size=(20, 20))
+    with pytest.raises(ValueError, match="friction"):
+        sim.set(friction=0.5)
+    with pytest.raises(ValueError, match="is a smoke parameter"):
+        sim.set(vorticity=0.1)
+    assert sim.set(friction=0.02) == "friction 0.01 -> 0.02"
+    assert sim.params["friction"] == 0.02
+    assert sim.defaults()["friction"] == 0.01
+
+
+def test_bad_states_are_refused_and_leave_the_state_as_it_was():
+    sim = eddy.Simulation(mode="gas", size=(20, 16))
+    sim.step(3)
+    before = sim.state
+    wrong_shape = dict(before, density=np.ones((5, 5), np.float32))
+    negative = dict(before, density=-before["density"])
+    not_finite = dict(before, momentum=np.full_like(before["momentum"], np.nan))
+    text = dict(before, density=before["density"].astype(str))
+    missing = {k: v for k, v in before.items() if k != "density"}
+    for bad in [wrong_shape, negative, not_finite, text, missing]:
+        with pytest.raises(ValueError):
+            sim.set_state(bad)
+    for name, value in sim.state.items():
+        assert np.array_equal(value, before[name]), name
+    # float64 is read as float32, as `eddy run --load` reads it.
+    sim.set_state(dict(before, density=before["density"].astype(np.float64)))
+    assert sim.state["density"].dtype == np.float32
+    assert np.array_equal(sim.state["density"], before["density"])
+
+
+def test_files_raise_os_error_and_saves_need_npz(tmp_path):
+    with pytest.raises(OSError):
+        eddy.load(tmp_path / "missing.npz")
+    sim = eddy.Simulation(mode="water", size=(16, 16))
+    with pytest.raises(ValueError, match=r"\.npz"):
+        sim.save(tmp_path / "state.png")
+    (tmp_path / "a-file").write_text("not a folder")
+    with pytest.raises(OSError):
+        sim.save(tmp_path / "a-file" / "state.npz")
+
+
+def test_ctrl_c_in_a_long_step_keeps_the_state_and_eddy_run_continues_it(tmp_path):
+    sim = eddy.Simulation(mode="water", size=(64, 48))
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sim.step(10**9)
+    timer.cancel()
+    reached = sim.steps
+    assert 0 < reached < 10**9
+    path, after = tmp_path / "stopped.npz", tmp_path / "after.npz"
+    sim.save(path)
+    status, err = cli("run", "--load", path, "--steps", 5, "--save", after)
+    assert status == 0, err
+    assert int(load(after)["step"]) == reached + 5
+
+
+def test_stats_adapter_and_models_describe_what_there_is():
+    sim = eddy.Simulation(mode="smoke", size=(32, 24))
+    sim.step(2)
+    stats = sim.stats()
+    assert stats["step"] == 2 and stats["non_finite"] == 0
+    assert stats["total"] == pytest.approx(float(sim.state["density"].astype(np.float64).sum()), rel=1e-5)
+    assert "solver residual" in stats["line"]
+    info = eddy.adapter()
+    assert set(info) == {"name", "backend", "device_type"} and info["name"]
+    tables = eddy.models()
+    assert sorted(tables) == sorted(MODES)
+    friction = next(row for row in tables["gas"] if row["name"] == "friction")
+    assert friction["default"] == 0.01 and friction["unit"]
