@@ -311,6 +311,147 @@ impl Simulation {
         self.shared().model_ref().size()
     }
 
+    /// The picture `eddy run --frames` draws: `(H * scale, W * scale, 3)` uint8 RGB, row 0 at
+    /// the top. `field`: one of the model's views (`eddy run --help` lists them; default the one
+    /// in use); `colour_map`: a map's name (default the field's own).
+    #[pyo3(signature = (field=None, colour_map=None, scale=1))]
+    fn render<'py>(
+        &mut self,
+        py: Python<'py>,
+        field: Option<&str>,
+        colour_map: Option<&str>,
+        scale: u32,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        if !(1..=64).contains(&scale) {
+            return Err(PyValueError::new_err(format!("scale {scale}: give 1..=64 pixels per cell")));
+        }
+        let map = colour_map.map(eddy::colour::ColourMap::from_name).transpose().map_err(PyValueError::new_err)?;
+        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
+        let model = self.session().model();
+        let (view, old_map) = (model.view(), model.colour_map());
+        if let Some(field) = field {
+            model.set_view(field).map_err(|e| PyValueError::new_err(format!("field {e}")))?;
+        }
+        if let Some(map) = map {
+            model.set_colour_map(map);
+        }
+        let target = eddy::render::FrameTarget::new(&device, model.size(), scale).map_err(gpu_error);
+        let image = target.and_then(|target| {
+            target
+                .render(&device, &queue, |encoder, view, size| {
+                    model.draw(encoder, view, eddy::render::FrameTarget::FORMAT, size)
+                })
+                .map_err(gpu_error)
+        });
+        model.set_view(view).expect("the view it had");
+        model.set_colour_map(old_map);
+        let image = image?;
+        let (w, h) = (image.width() as usize, image.height() as usize);
+        let rgb: Vec<u8> = image.pixels().flat_map(|p| [p.0[0], p.0[1], p.0[2]]).collect();
+        use numpy::PyArrayMethods;
+        numpy::PyArray1::from_vec(py, rgb).reshape([h, w, 3])
+    }
+
+    /// Draws along `points` (`[(x, y), ...]` in cells, x along a row, `(c + 0.5, r + 0.5)` the
+    /// centre of cell `(r, c)`) with a viewer tool: `fluid` (the model's left button: pour water,
+    /// add smoke, push gas), `wall`, or `erase` (walls and fluid go); one point is a dab.
+    /// `radius` (cells): the brush, as the viewer's `[` `]` set it; default the model's.
+    #[pyo3(signature = (points, tool="fluid", radius=None))]
+    fn stroke(&mut self, points: Vec<(f32, f32)>, tool: &str, radius: Option<f32>) -> PyResult<()> {
+        let (tool, erase) = match tool {
+            "fluid" => (eddy::model::tools::Tool::Fluid, false),
+            "wall" => (eddy::model::tools::Tool::Wall, false),
+            "erase" => (eddy::model::tools::Tool::Fluid, true),
+            other => return Err(PyValueError::new_err(format!("tool {other:?} is not one of fluid, wall, erase"))),
+        };
+        if points.is_empty() || points.iter().any(|(x, y)| !x.is_finite() || !y.is_finite()) {
+            return Err(PyValueError::new_err("stroke needs one or more points (x, y) of finite numbers"));
+        }
+        if let Some(r) = radius
+            && !(r.is_finite() && r > 0.0)
+        {
+            return Err(PyValueError::new_err(format!("radius {r}: give a number of cells > 0")));
+        }
+        let session = self.session();
+        let before = session.model_ref().chosen_brush();
+        if radius.is_some() {
+            session.apply(&Action::Brush(radius)).map_err(py_error)?;
+        }
+        let done = session.apply(&Action::Path { tool, erase, points }).map_err(py_error);
+        session.apply(&Action::Brush(before)).map_err(py_error)?;
+        done.map(|_| ())
+    }
+
+    /// A dab at `(x, y)` cells: [`stroke`] with one point.
+    #[pyo3(signature = (x, y, tool="fluid", radius=None))]
+    fn splat(&mut self, x: f32, y: f32, tool: &str, radius: Option<f32>) -> PyResult<()> {
+        self.stroke(vec![(x, y)], tool, radius)
+    }
+
+    /// Smoke on the staggered grid: runs until the velocity changes by less than `tolerance`
+    /// of its top speed per time unit (`eddy run --steady`), checked every time unit, or
+    /// `max_time` time units pass. Returns `{"reached", "time", "steps", "change"}`.
+    #[pyo3(signature = (tolerance=1e-5, max_time=5000.0))]
+    fn run_to_steady<'py>(&mut self, py: Python<'py>, tolerance: f32, max_time: f32) -> PyResult<Bound<'py, PyDict>> {
+        let params = self.session().params_of(ModelKind::Smoke);
+        let (Some(Value::Real(dt)), ModelKind::Smoke) = (params.get("dt"), self.session().current()) else {
+            return Err(PyValueError::new_err("run_to_steady compares smoke's velocity over time; this is not smoke"));
+        };
+        if !(tolerance.is_finite() && tolerance > 0.0 && max_time.is_finite() && max_time > 0.0) {
+            return Err(PyValueError::new_err("tolerance and max_time must be numbers > 0"));
+        }
+        let per_unit = (1.0 / dt).ceil().max(1.0) as u64;
+        let elapsed = per_unit as f32 * dt;
+        let smoke = |sim: &mut Self| -> PyResult<eddy::smoke::SmokeState> {
+            match sim.session().model().read_state().map_err(py_error)? {
+                AnyState::Smoke(s) => Ok(s),
+                _ => unreachable!("the current model is smoke"),
+            }
+        };
+        let mut before = smoke(self)?;
+        let (mut time, mut steps, mut change) = (0.0f32, 0u64, f32::INFINITY);
+        while time < max_time {
+            self.step(py, per_unit)?;
+            let after = smoke(self)?;
+            change = eddy::smoke::cavity::steady_change(&before, &after, elapsed);
+            (time, steps, before) = (time + elapsed, steps + per_unit, after);
+            if change < tolerance {
+                break;
+            }
+        }
+        let dict = PyDict::new(py);
+        dict.set_item("reached", change < tolerance)?;
+        dict.set_item("time", time)?;
+        dict.set_item("steps", steps)?;
+        dict.set_item("change", change)?;
+        Ok(dict)
+    }
+
+    /// Smoke on the staggered grid, a cavity: `u` on the vertical and `v` (up) on the horizontal
+    /// centreline at the 15 interior points of Ghia, Ghia & Shin (1982) Tables I and II, in units
+    /// of the lid speed: `{"u": [(y, ghia, eddy), ...], "v": [(x, ghia, eddy), ...]}`
+    /// (`eddy::smoke::cavity`; coordinates in units of the cavity's side, y up).
+    fn cavity_profiles<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let lid = match self.session().params_of(ModelKind::Smoke).get("lid") {
+            Some(Value::Real(lid)) if lid != 0.0 => lid,
+            _ => return Err(PyValueError::new_err("cavity_profiles needs smoke with a moving lid (--scene cavity)")),
+        };
+        let state = match self.session().model().read_state().map_err(py_error)? {
+            AnyState::Smoke(s) if s.velocity_x.shape().1 == s.shape().1 + 1 => s,
+            _ => {
+                return Err(PyValueError::new_err("cavity_profiles needs smoke on the staggered grid (--scene cavity)"));
+            }
+        };
+        let dict = PyDict::new(py);
+        for (name, points) in
+            [("u", eddy::smoke::cavity::u_profile(&state, lid)), ("v", eddy::smoke::cavity::v_profile(&state, lid))]
+        {
+            let rows: Vec<(f32, f32, f32)> = points.iter().map(|p| (p.at, p.ghia, p.eddy)).collect();
+            dict.set_item(name, rows)?;
+        }
+        Ok(dict)
+    }
+
     fn __repr__(&self) -> String {
         let session = self.shared();
         let (w, h) = session.model_ref().size();

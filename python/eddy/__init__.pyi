@@ -1,0 +1,104 @@
+"""Type stubs of eddy's Python module (python/eddy/__init__.py, python/src/lib.rs).
+
+Shapes are (H, W), row 0 at the top; positions (x, y) are in cells, x along a row, the centre of
+cell (r, c) at (c + 0.5, r + 0.5); velocities in cells per step (water, gas) or per time unit
+(smoke). The arrays and their units are those of the .npz state files (``eddy run --help``).
+"""
+
+from os import PathLike
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+_Path = Union[str, "PathLike[str]"]
+_Value = Union[float, int, str, Tuple[float, float], None]
+
+class GpuError(RuntimeError):
+    """No adapter, a device that lacks what a model needs, a lost device, out of memory."""
+
+class Simulation:
+    """One fluid model on the GPU, made exactly as ``eddy run`` makes a run.
+
+    ``mode``: "water", "smoke" or "gas" (default: what ``load``'s arrays or ``scene``'s preset
+    belong to, else water). ``scene``: a preset (``basin``, ``u-tube``, ``random``, ``plume``,
+    ``cavity``, ``explosion``, ``wind``) or a PNG file. ``size``: (W, H) cells of a preset
+    (default 192 x 128). ``seed``: the ``random`` preset's. ``load``: a .npz state file.
+    ``params``: the model's parameters by name (``eddy.models()``; ``warm_start`` for
+    ``--warm-start``), as numbers, choice names, (x, y) pairs or booleans (on / off).
+
+    Raises ValueError (a parameter out of range, a preset of another model, a bad scene or
+    state file: the command line's one-line messages), OSError (a file that cannot be read),
+    GpuError.
+    """
+
+    def __init__(
+        self,
+        mode: Optional[str] = ...,
+        scene: Optional[str] = ...,
+        size: Optional[Tuple[int, int]] = ...,
+        seed: Optional[int] = ...,
+        load: Optional[_Path] = ...,
+        **params: Any,
+    ) -> None: ...
+    def step(self, n: int = 1) -> None:
+        """``n`` steps on the GPU, the GIL released. KeyboardInterrupt (Ctrl-C, checked about
+        every 0.25 s) keeps the state reached; a non-finite state goes back to its last finite
+        one and raises FloatingPointError; GpuError when the device fails."""
+    @property
+    def state(self) -> Dict[str, npt.NDArray[Any]]:
+        """The state's arrays by name, as in the .npz files: e.g. water ``mass`` (H, W) float32,
+        ``solid`` (H, W) uint8; and ``step`` (an int64 scalar)."""
+    def set_state(self, state: Dict[str, npt.ArrayLike]) -> None:
+        """Replaces the state (the model's arrays, shapes matching, finite, non-negative where
+        eddy needs it); ValueError says what is wrong and nothing changes."""
+    def state_npz(self) -> bytes: ...
+    def set_state_npz(self, data: bytes) -> None: ...
+    def save(self, path: _Path) -> None:
+        """Writes the state to ``path`` (.npz; written beside it and renamed over it).
+        ValueError for another extension, OSError when it cannot be written."""
+    @property
+    def params(self) -> Dict[str, _Value]:
+        """The parameters in use (None: automatic)."""
+    def set(self, **params: Any) -> str:
+        """Sets parameters (the command line's ranges and messages: ValueError); returns the
+        changes, e.g. ``"friction 0.01 -> 0.02"``, or ``"no change"``."""
+    def defaults(self) -> Dict[str, _Value]:
+        """The model's default parameters."""
+    def stats(self) -> Dict[str, Any]:
+        """``step``, ``total`` (water and gas mass, smoke density), ``non_finite`` (cells),
+        ``kinetic_energy`` and ``divergence`` (None where the model has none), smoke's
+        ``solver_residual`` and ``solver_cycles``, and ``line`` as ``eddy run`` prints it."""
+    def render(
+        self, field: Optional[str] = ..., colour_map: Optional[str] = ..., scale: int = ...
+    ) -> npt.NDArray[np.uint8]:
+        """The picture ``eddy run --frames`` draws, (H * scale, W * scale, 3) uint8 RGB.
+        ValueError for an unknown field or colour map, or a scale outside 1..=64."""
+    def stroke(self, points: Sequence[Tuple[float, float]], tool: str = ..., radius: Optional[float] = ...) -> None:
+        """Draws along ``points`` (cells) with the viewer's ``fluid``, ``wall`` or ``erase``
+        tool; one point is a dab; ``radius`` in cells (default the model's brush)."""
+    def splat(self, x: float, y: float, tool: str = ..., radius: Optional[float] = ...) -> None:
+        """A dab at (x, y) cells: ``stroke([(x, y)], ...)``."""
+    def run_to_steady(self, tolerance: float = ..., max_time: float = ...) -> Dict[str, Any]:
+        """Smoke: steps until the velocity changes by less than ``tolerance`` of its top
+        speed per time unit, or ``max_time`` time units pass; ``{"reached", "time", "steps",
+        "change"}``."""
+    def cavity_profiles(self) -> Dict[str, List[Tuple[float, float, float]]]:
+        """Smoke cavity: ``{"u": [(y, ghia, eddy)], "v": [(x, ghia, eddy)]}`` at the 15 interior
+        points of Ghia, Ghia & Shin (1982) Tables I and II, in units of the lid speed."""
+    @property
+    def mode(self) -> str: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def size(self) -> Tuple[int, int]:
+        """(W, H) cells."""
+
+def load(path: _Path) -> Simulation:
+    """A Simulation starting from a .npz state file (``eddy run --load``)."""
+
+def adapter() -> Dict[str, str]:
+    """``{"name", "backend", "device_type"}`` of the adapter eddy would run on."""
+
+def models() -> Dict[str, List[Dict[str, Any]]]:
+    """Each model's parameter table: name, symbol, unit, allowed, default, help, source."""
