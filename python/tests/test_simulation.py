@@ -132,6 +132,27 @@ def test_bad_states_are_refused_and_leave_the_state_as_it_was():
     assert np.array_equal(sim.state["density"], before["density"])
 
 
+@pytest.mark.parametrize("damage", ["negative", "shape", "nan"])
+def test_a_bad_state_gets_the_message_eddy_run_load_gives(damage, tmp_path):
+    sim = eddy.Simulation(mode="gas", size=(20, 16))
+    state = sim.state
+    bad = dict(state)
+    if damage == "negative":
+        bad["density"] = -state["density"]
+    elif damage == "shape":
+        bad["density"] = state["density"][:, :5]
+    else:
+        bad["momentum"] = np.full_like(state["momentum"], np.inf)
+    path = tmp_path / "bad.npz"
+    np.savez(path, **bad)
+    status, err = cli("run", "--load", path, "--steps", 1)
+    assert status != 0, err
+    with pytest.raises(ValueError) as raised:
+        sim.set_state(bad)
+    message = str(raised.value).replace("the state given", str(path))
+    assert message in err, (message, err)
+
+
 def test_files_raise_os_error_and_saves_need_npz(tmp_path):
     with pytest.raises(OSError):
         eddy.load(tmp_path / "missing.npz")
