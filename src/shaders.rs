@@ -19,9 +19,9 @@ macro_rules! modules {
 
 modules! {
     /// Staggered smoke: semi-Lagrangian advection of the face velocities.
-    SMOKE_STAGGERED_ADVECT_VELOCITY = "smoke/staggered_advect_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_velocity.wgsl"];
+    SMOKE_STAGGERED_ADVECT_VELOCITY = "smoke/staggered_advect_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/edge_rules.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_velocity.wgsl"];
     /// Staggered smoke: MacCormack's correction of the face velocities.
-    SMOKE_STAGGERED_MACCORMACK_VELOCITY = "smoke/staggered_maccormack_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_velocity.wgsl"];
+    SMOKE_STAGGERED_MACCORMACK_VELOCITY = "smoke/staggered_maccormack_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/edge_rules.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_velocity.wgsl"];
     /// Staggered smoke: semi-Lagrangian advection of the dye.
     SMOKE_STAGGERED_ADVECT_DYE = "smoke/staggered_advect_dye": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_dye.wgsl"];
     /// Staggered smoke: MacCormack's correction of the dye.
@@ -33,7 +33,7 @@ modules! {
     /// Staggered smoke: vorticity confinement's force on the faces.
     SMOKE_STAGGERED_CONFINEMENT = "smoke/staggered_confinement": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_confinement.wgsl"];
     /// Staggered smoke: one Jacobi iteration of the implicit viscous diffusion.
-    SMOKE_STAGGERED_VISCOSITY = "smoke/staggered_viscosity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_viscosity.wgsl"];
+    SMOKE_STAGGERED_VISCOSITY = "smoke/staggered_viscosity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_viscosity.wgsl"];
     /// Staggered smoke: semi-Lagrangian advection of temperature and density.
     SMOKE_STAGGERED_ADVECT_SCALARS = "smoke/staggered_advect_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_scalars.wgsl"];
     /// Staggered smoke: buoyancy on the horizontal faces.
@@ -44,6 +44,8 @@ modules! {
     SMOKE_STAGGERED_IMPULSE_DYE = "smoke/staggered_impulse_dye": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse_dye.wgsl"];
     /// Staggered smoke: the divergence and the pressure solve's right-hand side h^2 div.
     SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence.wgsl"];
+    /// Staggered smoke: the outflow edges' faces corrected so the box's net inflow is zero.
+    SMOKE_STAGGERED_OUTFLOW = "smoke/staggered_outflow": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_outflow.wgsl"];
     /// Staggered smoke: subtract the pressure gradient on open faces.
     SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.

@@ -40,6 +40,7 @@ fn cpu_staggered(s: &mut SmokeState, p: &SmokeParams, passes: &[StaggeredPass]) 
             StaggeredPass::Buoyancy => staggered::cpu::buoyancy(s, p),
             StaggeredPass::Impulse => staggered::cpu::impulse(s, &Impulse::sources(p)),
             StaggeredPass::Divergence => {
+                staggered::cpu::outflow(s, p);
                 s.divergence = staggered::divergence(&s.velocity_x, &s.velocity_y, &s.solid, p.cell_size);
                 if !p.warm_start {
                     s.pressure.as_mut_slice().fill(0.0);
@@ -99,14 +100,26 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// values, semi-Lagrangian from a cold start, with viscosity and a moving lid; multigrid (3
 /// V-cycles: a tolerance no solve reaches, so both run the most) with the cavity's viscosity;
 /// 12 Jacobi iterations (the GPU runs two a dispatch, `jacobi_pair.wgsl`: 12 is 6 such
-/// dispatches, 50 is 25, and the moved values' 7 add one single iteration).
-fn staggered_sets() -> [SmokeParams; 4] {
+/// dispatches, 50 is 25, and the moved values' 7 add one single iteration); and two sets with
+/// inflow and outflow edges (issue 24), every edge kind on both axes, with the viscosity's
+/// ghosts beyond them: semi-Lagrangian from the left into outflows right and top; MacCormack
+/// from the right into outflows left and bottom.
+fn staggered_sets() -> [SmokeParams; 6] {
+    use eddy::smoke::EdgeKind::{Inflow, Outflow, Wall};
     let d = SmokeParams::default();
     [
         d,
         SmokeParams { jacobi_iterations: 12, ..d },
         SmokeParams { warm_start: false, advection: Advection::SemiLagrangian, viscosity: 0.7, lid: 1.5, ..moved(d) },
         SmokeParams { solver: Solver::Multigrid, tolerance: 1e-30, max_cycles: 3, reynolds: Some(50.0), ..d },
+        SmokeParams {
+            advection: Advection::SemiLagrangian,
+            viscosity: 0.7,
+            edges: [Inflow, Outflow, Outflow, Wall],
+            inflow: 1.5,
+            ..d
+        },
+        SmokeParams { reynolds: Some(40.0), edges: [Outflow, Inflow, Wall, Outflow], inflow: 2.5, ..d },
     ]
 }
 

@@ -21,9 +21,9 @@ struct SmokeParams {
     viscosity_k: f32,             // nu dt, cells^2 (nu for the grid's width)
     lid: f32,                     // the top edge's x velocity, cells per time unit
     vorticity: f32,               // confinement eps, cells per time unit
+    edges: u32,                   // 2 bits an edge (left, right, top, bottom): 0 wall, 1 inflow, 2 outflow
+    inflow: f32,                  // speed into the box through inflow edges, cells per time unit
     _pad0: f32,
-    _pad1: f32,
-    _pad2: f32,
 };
 
 // Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;

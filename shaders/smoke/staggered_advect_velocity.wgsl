@@ -2,8 +2,9 @@
 // velocities along the old velocity. One invocation per (col, row) of (W + 1) x (H + 1): the u
 // face and the v face at that index, where they exist. An open face traces back from its own
 // position and samples its own component there, times the velocity dissipation; a closed face
-// (beside a solid or on the grid's edge) gets 0, the wall's normal velocity. For MacCormack this
-// is the undamped prediction, written to its own textures.
+// (beside a solid or on a wall edge) gets 0, the wall's normal velocity, an inflow edge's face
+// its speed into the box, an outflow edge's is advected (edges.wgsl). For MacCormack this is the
+// undamped prediction, written to its own textures.
 // CPU mirror: `advect_velocity` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -23,16 +24,18 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
     let cells = textureDimensions(solid);
     if inside(p, textureDimensions(u)) {
-        var value = 0.0;
-        if open_at(solid, p + LEFT) && open_at(solid, p) {
+        let rule = u_rule(p);
+        var value = rule.value;
+        if rule.advected {
             let back = back_trace(u, v, vec2<f32>(f32(p.x) - 0.5, f32(p.y)), cells);
             value = velocity_factor() * bilinear(u, back + vec2<f32>(0.5, 0.0));
         }
         textureStore(u_out, p, vec4<f32>(value, 0.0, 0.0, 0.0));
     }
     if inside(p, textureDimensions(v)) {
-        var value = 0.0;
-        if open_at(solid, p + UP) && open_at(solid, p) {
+        let rule = v_rule(p);
+        var value = rule.value;
+        if rule.advected {
             let back = back_trace(u, v, vec2<f32>(f32(p.x), f32(p.y) - 0.5), cells);
             value = velocity_factor() * bilinear(v, back + vec2<f32>(0.0, 0.5));
         }

@@ -2,7 +2,8 @@
 // Rossignac 2008, eq. 7-9 and sect. 3.3), after staggered_advect_velocity.wgsl wrote the
 // undamped semi-Lagrangian prediction u^, v^. For each open face at position x:
 // u' = clamp(u^(x) + (u(x) - u^(x + dt vel(x))) / 2, bounds of the four u the prediction
-// interpolated at x - dt vel(x)) times the velocity dissipation; closed faces 0.
+// interpolated at x - dt vel(x)) times the velocity dissipation; the other faces as the
+// prediction holds them (edges.wgsl).
 // One invocation per (col, row) of (W + 1) x (H + 1), as the prediction.
 // CPU mirror: `Transport::correct` (via `advect_velocity`) in src/smoke/staggered/cpu.rs.
 
@@ -20,8 +21,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
     let cells = textureDimensions(solid);
     if inside(p, textureDimensions(u)) {
-        var value = 0.0;
-        if open_at(solid, p + LEFT) && open_at(solid, p) {
+        let rule = u_rule(p);
+        var value = rule.value;
+        if rule.advected {
             let at = vec2<f32>(f32(p.x) - 0.5, f32(p.y));
             let o = vec2<f32>(0.5, 0.0);
             let back = back_trace(u, v, at, cells) + o;
@@ -33,8 +35,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         textureStore(u_out, p, vec4<f32>(value, 0.0, 0.0, 0.0));
     }
     if inside(p, textureDimensions(v)) {
-        var value = 0.0;
-        if open_at(solid, p + UP) && open_at(solid, p) {
+        let rule = v_rule(p);
+        var value = rule.value;
+        if rule.advected {
             let at = vec2<f32>(f32(p.x), f32(p.y) - 0.5);
             let o = vec2<f32>(0.0, 0.5);
             let back = back_trace(u, v, at, cells) + o;

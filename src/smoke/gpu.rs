@@ -42,7 +42,9 @@ struct SmokeUniform {
     viscosity_k: f32,
     lid: f32,
     vorticity: f32,
-    _pad: [f32; 3],
+    edges: u32,
+    inflow: f32,
+    _pad: f32,
 }
 
 impl SmokeUniform {
@@ -66,7 +68,9 @@ impl SmokeUniform {
             viscosity_k: p.viscosity_for(width as usize) * p.dt,
             lid: p.lid,
             vorticity: p.vorticity,
-            _pad: [0.0; 3],
+            edges: p.edges.iter().enumerate().map(|(i, e)| (*e as u32) << (2 * i)).sum(),
+            inflow: p.inflow,
+            _pad: 0.0,
         }
     }
 }

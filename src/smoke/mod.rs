@@ -42,7 +42,8 @@ mod params;
 pub mod staggered;
 
 pub use params::{
-    Advection, DEFAULT_VORTICITY, GridLayout, MAX_CYCLES, MAX_JACOBI_ITERATIONS, SmokeParams, SmokePreset, Solver,
+    Advection, BOTTOM, DEFAULT_VORTICITY, EDGE_OPTIONS, EdgeKind, GridLayout, LEFT, MAX_CYCLES, MAX_JACOBI_ITERATIONS,
+    RIGHT, SmokeParams, SmokePreset, Solver, TOP,
 };
 
 pub use collocated::SmokePass;

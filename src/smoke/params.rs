@@ -42,6 +42,46 @@ pub enum Advection {
     MacCormack,
 }
 
+/// What an edge of the box is (`--left-edge`, `--right-edge`, `--top-edge`, `--bottom-edge`;
+/// staggered grid). Issue 24's first step: inflow and outflow through the edges' faces, the
+/// pressure solve unchanged (its no-flux condition at every edge; see [`EdgeKind::Outflow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EdgeKind {
+    /// No flow through it (the seed's box); no-slip where the viscosity is on.
+    #[default]
+    Wall,
+    /// Fluid enters across it at [`SmokeParams::inflow`], normal to the edge, with no velocity
+    /// along it: its faces hold that velocity through every pass (a Dirichlet condition). Dye
+    /// and temperature come from source cells beside it (as the `channel` preset's).
+    Inflow,
+    /// Fluid leaves across it: each of its faces takes the velocity of the face one cell inside
+    /// (zero gradient across the edge, the simplest outflow condition), so what reaches the
+    /// edge leaves; the projection leaves them as they are, so the pressure keeps its no-flux
+    /// condition there and the solvers need nothing new (a pressure-0 edge would need Dirichlet
+    /// edges in the packed Jacobi and the multigrid). The viscosity sees no wall beyond it
+    /// (zero gradient too).
+    Outflow,
+}
+
+impl EdgeKind {
+    /// The names the edge options take, in the enum's order.
+    pub const NAMES: &'static [&'static str] = &["wall", "inflow", "outflow"];
+    /// In the enum's order.
+    pub const ALL: [EdgeKind; 3] = [EdgeKind::Wall, EdgeKind::Inflow, EdgeKind::Outflow];
+}
+
+/// The edge options' names, in [`SmokeParams::edges`]' order.
+pub const EDGE_OPTIONS: [&str; 4] = ["left-edge", "right-edge", "top-edge", "bottom-edge"];
+
+/// Index of the left edge in [`SmokeParams::edges`]; then [`RIGHT`], [`TOP`], [`BOTTOM`].
+pub const LEFT: usize = 0;
+/// Index of the right edge in [`SmokeParams::edges`].
+pub const RIGHT: usize = 1;
+/// Index of the top edge (row 0's side) in [`SmokeParams::edges`].
+pub const TOP: usize = 2;
+/// Index of the bottom edge in [`SmokeParams::edges`].
+pub const BOTTOM: usize = 3;
+
 /// The named parameter sets (`--pipeline`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SmokePreset {
@@ -108,6 +148,13 @@ pub struct SmokeParams {
     /// Velocity of the grid's top edge along x (a moving wall, the cavity's lid), cells per
     /// time unit: the no-slip condition there drags the fluid. Default 0. Staggered grid only.
     pub lid: f32,
+    /// What each edge of the box is, `[left, right, top, bottom]` ([`LEFT`] ...): a wall (the
+    /// default), an inflow at [`SmokeParams::inflow`] or an outflow ([`EdgeKind`]). Staggered
+    /// grid only.
+    pub edges: [EdgeKind; 4],
+    /// Speed of the flow into the box through its inflow edges, normal to them, cells per time
+    /// unit; >= 0. Default 1.
+    pub inflow: f32,
     /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (the
     /// seed's `ClearSurface`). Default on for the staggered preset, off for `gpu-gems` and
     /// `rideout`.
@@ -168,6 +215,8 @@ impl SmokeParams {
             viscosity: 0.0,
             reynolds: None,
             lid: 0.0,
+            edges: [EdgeKind::Wall; 4],
+            inflow: 1.0,
             warm_start: false,
             dt: 0.125,
             buoyancy: 1.0,
@@ -412,6 +461,46 @@ impl ParamTable for SmokeParams {
             set: |p, v| p.lid = v.real(),
         },
         ParamSpec {
+            info: ParamInfo::of("left-edge", "left-edge", "", ParamKind::Choice(EdgeKind::NAMES))
+                .doc("the box's left edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
+            get: |p| Value::Choice(p.edges[LEFT] as usize),
+            set: |p, v| p.edges[LEFT] = EdgeKind::ALL[v.choice().min(2)],
+        },
+        ParamSpec {
+            info: ParamInfo::of("right-edge", "right-edge", "", ParamKind::Choice(EdgeKind::NAMES))
+                .doc("the box's right edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
+            get: |p| Value::Choice(p.edges[RIGHT] as usize),
+            set: |p, v| p.edges[RIGHT] = EdgeKind::ALL[v.choice().min(2)],
+        },
+        ParamSpec {
+            info: ParamInfo::of("top-edge", "top-edge", "", ParamKind::Choice(EdgeKind::NAMES))
+                .doc("the box's top edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
+            get: |p| Value::Choice(p.edges[TOP] as usize),
+            set: |p, v| p.edges[TOP] = EdgeKind::ALL[v.choice().min(2)],
+        },
+        ParamSpec {
+            info: ParamInfo::of("bottom-edge", "bottom-edge", "", ParamKind::Choice(EdgeKind::NAMES))
+                .doc("the box's bottom edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
+            get: |p| Value::Choice(p.edges[BOTTOM] as usize),
+            set: |p, v| p.edges[BOTTOM] = EdgeKind::ALL[v.choice().min(2)],
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "inflow",
+                "U_in",
+                "cells/time unit",
+                Range::closed(
+                    0.0,
+                    100.0,
+                    "an inflow runs into the box (>= 0; a wall is --left-edge wall)",
+                    "faster inflows than 100 cells/time unit are not run in eddy's tests",
+                ),
+            )
+            .doc("speed of the flow into the box through its inflow edges, normal to them", "eddy (issue 24)"),
+            get: |p| Value::Real(p.inflow),
+            set: |p, v| p.inflow = v.real(),
+        },
+        ParamSpec {
             info: ParamInfo::of("warm-start", "warm", "", ParamKind::Choice(&["off", "on"])).doc(
                 "start each pressure solve from the last step's pressure (on) or from 0 (off, the seed's ClearSurface)",
                 "eddy; Rideout clears",
@@ -612,6 +701,11 @@ impl ParamTable for SmokeParams {
             if self.lid != 0.0 {
                 lacks.push(("lid", self.lid.to_string(), "the moving lid", "0"));
             }
+            for (edge, name) in self.edges.iter().zip(EDGE_OPTIONS) {
+                if *edge != EdgeKind::Wall {
+                    lacks.push((name, EdgeKind::NAMES[*edge as usize].into(), "inflow and outflow edges", "wall"));
+                }
+            }
             if let Some(&(name, ref value, _, _)) = lacks.first() {
                 let whats: Vec<&str> = lacks.iter().map(|l| l.2).collect();
                 let fixes: Vec<String> = lacks
@@ -633,6 +727,16 @@ impl ParamTable for SmokeParams {
                     ),
                 ));
             }
+        }
+        if self.lid != 0.0 && self.edges[TOP] != EdgeKind::Wall {
+            return Err(ParamError::new(
+                "lid",
+                self.lid.to_string(),
+                format!(
+                    "the lid moves the top edge, which is an {}: give --lid 0, or --top-edge wall",
+                    EdgeKind::NAMES[self.edges[TOP] as usize]
+                ),
+            ));
         }
         if self.solver == Solver::Multigrid && self.grid == GridLayout::Collocated {
             return Err(ParamError::new(
@@ -666,6 +770,11 @@ impl ParamTable for SmokeParams {
                  is exact: drop it, or use --grid collocated"
                     .into(),
             ),
+            "inflow" if !self.edges.contains(&EdgeKind::Inflow) => Some(
+                "--inflow is the speed through inflow edges, and this run has none: add --left-edge inflow (or \
+                 another edge), or drop --inflow"
+                    .into(),
+            ),
             "viscosity" if self.reynolds.is_some() => Some(
                 "--viscosity is overridden by the Reynolds number (--reynolds, or the cavity pipeline's 100), which \
                  sets the viscosity to W / Re: give one of them (--reynolds auto unsets it)"
@@ -680,6 +789,7 @@ impl ParamTable for SmokeParams {
             self.solver = Solver::Jacobi;
             self.advection = Advection::SemiLagrangian;
             (self.viscosity, self.reynolds, self.lid, self.vorticity) = (0.0, None, 0.0, 0.0);
+            self.edges = [EdgeKind::Wall; 4];
         }
     }
 }

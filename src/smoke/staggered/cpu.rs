@@ -7,10 +7,10 @@
 //! [`velocity_at`]: each component interpolated bilinearly from its own faces (Bridson, *Fluid
 //! Simulation for Computer Graphics*, 2nd ed., sect. 2.4 and 3.1).
 
-use super::{u_open, v_open};
+use super::{FaceRule, u_open, u_rule, v_open, v_rule};
 use crate::grid::Grid;
 use crate::smoke::cpu::{bilinear, disc_weight, impulse_weight, lerp};
-use crate::smoke::{Advection, Impulse, SmokeParams, SmokeState};
+use crate::smoke::{Advection, BOTTOM, EdgeKind, Impulse, LEFT, RIGHT, SmokeParams, SmokeState, TOP};
 
 /// The velocity `(x, y)` at continuous cell coordinates `(x, y)`: `u` sampled at
 /// `(x + 1/2, y)` of its `(H, W + 1)` grid, `v` at `(x, y + 1/2)` of its `(H + 1, W)` grid
@@ -82,21 +82,33 @@ impl Transport<'_> {
         value.max(lo).min(hi)
     }
 
-    /// `f` advected by the scheme, times `dissipation`; closed nodes 0.
+    /// `f` advected by the scheme, times `dissipation`, where `rule(row, col)` says
+    /// [`FaceRule::Advected`]; the others hold their [`FaceRule::Fixed`] value or take `f` at
+    /// their [`FaceRule::Copy`] face.
     fn advect(
         &self,
         f: &Grid<f32>,
         offset: (f32, f32),
-        open: impl Fn(usize, usize) -> bool,
+        rule: impl Fn(usize, usize) -> FaceRule,
         scheme: Advection,
         dissipation: f32,
     ) -> Grid<f32> {
         let (h, w) = f.shape();
-        let predicted = Grid::from_fn(w, h, |r, c| if open(r, c) { self.predict(f, r, c, offset) } else { 0.0 });
+        let predicted = Grid::from_fn(w, h, |r, c| match rule(r, c) {
+            FaceRule::Advected => self.predict(f, r, c, offset),
+            FaceRule::Fixed(v) => v,
+            FaceRule::Copy(nr, nc) => f[(nr, nc)],
+        });
         match scheme {
-            Advection::SemiLagrangian => predicted.map(|x| dissipation * x),
-            Advection::MacCormack => Grid::from_fn(w, h, |r, c| {
-                if open(r, c) { dissipation * self.correct(f, &predicted, r, c, offset) } else { 0.0 }
+            Advection::SemiLagrangian => Grid::from_fn(w, h, |r, c| match rule(r, c) {
+                FaceRule::Advected => dissipation * predicted[(r, c)],
+                FaceRule::Fixed(v) => v,
+                FaceRule::Copy(nr, nc) => f[(nr, nc)],
+            }),
+            Advection::MacCormack => Grid::from_fn(w, h, |r, c| match rule(r, c) {
+                FaceRule::Advected => dissipation * self.correct(f, &predicted, r, c, offset),
+                FaceRule::Fixed(v) => v,
+                FaceRule::Copy(nr, nc) => f[(nr, nc)],
             }),
         }
     }
@@ -110,13 +122,14 @@ const V_OFFSET: (f32, f32) = (0.0, 0.5);
 /// Pass `staggered_advect_velocity.wgsl` (and, for MacCormack, `staggered_maccormack_velocity
 /// .wgsl`): advection (Stam 1999; GPU Gems 38.2) of each face velocity along the old velocity,
 /// each component sampled at its own faces, by [`SmokeParams::advection`]'s scheme, times the
-/// velocity dissipation. Closed faces (beside a wall or on the grid's edge) get 0, the walls'
-/// normal velocity.
+/// velocity dissipation. Closed faces (beside a wall or on a wall edge) get 0, the walls' normal
+/// velocity; an inflow edge's faces its speed into the box, an outflow edge's the velocity of
+/// the face one cell inside ([`u_rule`], [`v_rule`]).
 pub fn advect_velocity(s: &mut SmokeState, p: &SmokeParams) {
     let t = Transport { u: &s.velocity_x, v: &s.velocity_y, dt: p.dt, cells: (s.shape().1, s.shape().0) };
     let diss = p.velocity_dissipation;
-    let new_u = t.advect(&s.velocity_x, U_OFFSET, |r, c| u_open(&s.solid, r, c), p.advection, diss);
-    let new_v = t.advect(&s.velocity_y, V_OFFSET, |r, c| v_open(&s.solid, r, c), p.advection, diss);
+    let new_u = t.advect(&s.velocity_x, U_OFFSET, |r, c| u_rule(&s.solid, p, r, c), p.advection, diss);
+    let new_v = t.advect(&s.velocity_y, V_OFFSET, |r, c| v_rule(&s.solid, p, r, c), p.advection, diss);
     (s.velocity_x, s.velocity_y) = (new_u, new_v);
 }
 
@@ -127,7 +140,7 @@ pub fn advect_velocity(s: &mut SmokeState, p: &SmokeParams) {
 /// density's); 0 in solids.
 pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
     let t = Transport { u: &s.velocity_x, v: &s.velocity_y, dt: p.dt, cells: (s.shape().1, s.shape().0) };
-    let open = |r: usize, c: usize| s.solid[(r, c)] == 0;
+    let open = |r: usize, c: usize| if s.solid[(r, c)] == 0 { FaceRule::Advected } else { FaceRule::Fixed(0.0) };
     let temperature = t.advect(&s.temperature, (0.0, 0.0), open, p.advection, p.temperature_dissipation);
     let density = t.advect(&s.density, (0.0, 0.0), open, p.advection, p.density_dissipation);
     let dye = std::array::from_fn(|k| t.advect(&s.dye[k], (0.0, 0.0), open, p.advection, p.density_dissipation));
@@ -137,27 +150,31 @@ pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
 /// One Jacobi iteration of the viscous diffusion (pass `staggered_viscosity.wgsl`): for each
 /// open face, `x' = (b + k (sum of its open neighbours + sum over ghosts of 2 U)) / (1 + k (4 +
 /// n_g))` with `k = nu dt` (cells^2), `b` the velocity before diffusion and `x` the iterate. A
-/// neighbour along the face's own axis that is closed holds the wall's normal velocity (its
-/// stored 0). A neighbour across it that is closed or beyond the grid is a no-slip wall half a
-/// cell away: its ghost value `2 U - x` (Bridson, 2nd ed., sect. 10.3) moves `x` to the
-/// diagonal; `U` is [`SmokeParams::lid`] for the ghost above the top row of `u` faces, else 0.
-/// `n_g` counts the ghosts.
+/// neighbour along the face's own axis that is closed holds its stored velocity (a wall's 0, an
+/// inflow's or outflow's edge value). A neighbour across it that is closed or beyond a wall or
+/// inflow edge is a no-slip wall half a cell away: its ghost value `2 U - x` (Bridson, 2nd ed.,
+/// sect. 10.3) moves `x` to the diagonal; `U` is [`SmokeParams::lid`] for the ghost above the
+/// top row of `u` faces, else 0. `n_g` counts the ghosts. Beyond an outflow edge the neighbour
+/// is the face itself (zero gradient: no wall there).
 pub fn viscosity_iteration(
     (xu, xv): (&Grid<f32>, &Grid<f32>),
     (bu, bv): (&Grid<f32>, &Grid<f32>),
     solid: &Grid<u8>,
     k: f32,
-    lid: f32,
+    p: &SmokeParams,
 ) -> (Grid<f32>, Grid<f32>) {
     let (h, w) = solid.shape();
+    let outflow = |edge: usize| p.edges[edge] == EdgeKind::Outflow;
     let u = Grid::from_fn(w + 1, h, |r, c| {
         if !u_open(solid, r, c) {
             return xu[(r, c)];
         }
         let (mut sum, mut ghosts) = (xu[(r, c - 1)] + xu[(r, c + 1)], 0.0f32);
-        for (nr, wall) in [(r as isize - 1, lid), (r as isize + 1, 0.0)] {
+        for (nr, wall, edge) in [(r as isize - 1, p.lid, TOP), (r as isize + 1, 0.0, BOTTOM)] {
             if nr >= 0 && (nr as usize) < h && u_open(solid, nr as usize, c) {
                 sum += xu[(nr as usize, c)];
+            } else if (nr < 0 || nr as usize >= h) && outflow(edge) {
+                sum += xu[(r, c)];
             } else {
                 // The top edge moves at the lid's speed; other walls are at rest.
                 let speed = if nr < 0 { wall } else { 0.0 };
@@ -172,9 +189,11 @@ pub fn viscosity_iteration(
             return xv[(r, c)];
         }
         let (mut sum, mut ghosts) = (xv[(r - 1, c)] + xv[(r + 1, c)], 0.0f32);
-        for nc in [c as isize - 1, c as isize + 1] {
+        for (nc, edge) in [(c as isize - 1, LEFT), (c as isize + 1, RIGHT)] {
             if nc >= 0 && (nc as usize) < w && v_open(solid, r, nc as usize) {
                 sum += xv[(r, nc as usize)];
+            } else if (nc < 0 || nc as usize >= w) && outflow(edge) {
+                sum += xv[(r, c)];
             } else {
                 ghosts += 1.0;
             }
@@ -194,8 +213,69 @@ pub fn viscosity(s: &mut SmokeState, p: &SmokeParams) {
     }
     let (bu, bv) = (s.velocity_x.clone(), s.velocity_y.clone());
     for _ in 0..p.viscosity_iterations() {
-        let (u, v) = viscosity_iteration((&s.velocity_x, &s.velocity_y), (&bu, &bv), &s.solid, k, p.lid);
+        let (u, v) = viscosity_iteration((&s.velocity_x, &s.velocity_y), (&bu, &bv), &s.solid, k, p);
         (s.velocity_x, s.velocity_y) = (u, v);
+    }
+}
+
+/// Invocations of the outflow pass (`staggered_outflow.wgsl`'s one workgroup).
+const OUTFLOW_THREADS: usize = 256;
+
+/// Pass `staggered_outflow.wgsl`, before the divergence when an edge is an outflow
+/// ([`crate::smoke::EdgeKind::Outflow`]): the outflow edges' open faces move by one common
+/// amount `delta` along their inward direction, `delta = -F / n`, `F` the inward flux through
+/// every edge face beside an open cell (inflows' in, outflows' out, walls' 0) and `n` the open
+/// outflow faces, so the box's net inflow is zero and the pressure solve's no-flux problem has a
+/// solution. Summed as the GPU sums: invocation `t` of 256 takes every 256th face of each edge in
+/// turn (left, right, top, bottom), then the 256 partial sums are added pairwise. Nothing without
+/// an outflow edge.
+pub fn outflow(s: &mut SmokeState, p: &SmokeParams) {
+    if !p.edges.contains(&EdgeKind::Outflow) {
+        return;
+    }
+    let (h, w) = s.shape();
+    // Face i of edge e: (is u, texel (row, col), cell (row, col), inward sign).
+    let face = |e: usize, i: usize| match e {
+        LEFT => (true, (i, 0), (i, 0), 1.0f32),
+        RIGHT => (true, (i, w), (i, w - 1), -1.0),
+        TOP => (false, (0, i), (0, i), 1.0),
+        _ => (false, (h, i), (h - 1, i), -1.0),
+    };
+    let faces = |e: usize| if e < 2 { h } else { w };
+    let mut flux = [0.0f32; OUTFLOW_THREADS];
+    let mut count = [0u32; OUTFLOW_THREADS];
+    for t in 0..OUTFLOW_THREADS {
+        for e in 0..4 {
+            for i in (t..faces(e)).step_by(OUTFLOW_THREADS) {
+                let (is_u, texel, cell, sign) = face(e, i);
+                if s.solid[cell] == 0 {
+                    let value = if is_u { s.velocity_x[texel] } else { s.velocity_y[texel] };
+                    flux[t] += sign * value;
+                    count[t] += (p.edges[e] == EdgeKind::Outflow) as u32;
+                }
+            }
+        }
+    }
+    let mut stride = OUTFLOW_THREADS / 2;
+    while stride > 0 {
+        for t in 0..stride {
+            flux[t] += flux[t + stride];
+            count[t] += count[t + stride];
+        }
+        stride /= 2;
+    }
+    if count[0] == 0 {
+        return;
+    }
+    let delta = -flux[0] / count[0] as f32;
+    for e in (0..4).filter(|&e| p.edges[e] == EdgeKind::Outflow) {
+        for i in 0..faces(e) {
+            let (is_u, texel, cell, sign) = face(e, i);
+            if s.solid[cell] == 0 {
+                let field = if is_u { &mut s.velocity_x } else { &mut s.velocity_y };
+                field[texel] += sign * delta;
+            }
+        }
     }
 }
 

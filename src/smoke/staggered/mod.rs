@@ -43,6 +43,59 @@ pub fn v_open(solid: &Grid<u8>, r: usize, c: usize) -> bool {
     open(solid, r as isize - 1, c as isize) && open(solid, r as isize, c as isize)
 }
 
+/// What the advection does with a face ([`u_rule`], [`v_rule`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FaceRule {
+    /// Traced back along the flow and sampled (open faces).
+    Advected,
+    /// Holds this velocity (walls' 0, an inflow edge's speed into the box).
+    Fixed(f32),
+    /// Takes the velocity the face `(row, col)` one cell inside had before the advection (an
+    /// outflow edge: zero gradient across it, so what reaches the edge leaves).
+    Copy(usize, usize),
+}
+
+/// The rule of a face on edge `edge` ([`super::LEFT`] ...) beside a cell that is open or not:
+/// a wall's 0, an inflow's speed into the box (`sign` the edge's inward direction along the
+/// face's axis), an outflow's copy of the face `next` one cell inside.
+fn edge_rule(p: &SmokeParams, edge: usize, inner_open: bool, sign: f32, next: (usize, usize)) -> FaceRule {
+    match (inner_open, p.edges[edge]) {
+        (false, _) | (_, super::EdgeKind::Wall) => FaceRule::Fixed(0.0),
+        (true, super::EdgeKind::Inflow) => FaceRule::Fixed(sign * p.inflow),
+        (true, super::EdgeKind::Outflow) => FaceRule::Copy(next.0, next.1),
+    }
+}
+
+/// The advection's rule for vertical face `(r, c)` of `(H, W + 1)`: inside the box, advected when
+/// open ([`u_open`]), else the wall's 0; on the left and right edges, as the edge is
+/// ([`SmokeParams::edges`]: wall 0, inflow `+-inflow` into the box, outflow the face inside).
+pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
+    let w = solid.shape().1;
+    if c == 0 {
+        edge_rule(p, super::LEFT, solid[(r, 0)] == 0, 1.0, (r, 1))
+    } else if c == w {
+        edge_rule(p, super::RIGHT, solid[(r, w - 1)] == 0, -1.0, (r, w - 1))
+    } else if u_open(solid, r, c) {
+        FaceRule::Advected
+    } else {
+        FaceRule::Fixed(0.0)
+    }
+}
+
+/// [`u_rule`] for horizontal face `(r, c)` of `(H + 1, W)`, on the top and bottom edges.
+pub fn v_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
+    let h = solid.shape().0;
+    if r == 0 {
+        edge_rule(p, super::TOP, solid[(0, c)] == 0, 1.0, (1, c))
+    } else if r == h {
+        edge_rule(p, super::BOTTOM, solid[(h - 1, c)] == 0, -1.0, (h - 1, c))
+    } else if v_open(solid, r, c) {
+        FaceRule::Advected
+    } else {
+        FaceRule::Fixed(0.0)
+    }
+}
+
 /// Divergence per cell, `(H, W)`: `(u[r][c+1] - u[r][c] + v[r+1][c] - v[r][c]) / h` for faces
 /// `u` `(H, W + 1)` and `v` `(H + 1, W)`; 0 in walls.
 pub fn divergence(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Grid<f32> {
@@ -77,8 +130,8 @@ pub fn poisson_rhs(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Gr
     divergence(u, v, solid, h).map(|d| d * h * h)
 }
 
-/// The pressure projection (pass `staggered_divergence.wgsl`, the solve, pass
-/// `staggered_gradient.wgsl`): `s.divergence` gets the divergence before it; the pressure
+/// The pressure projection (passes `staggered_outflow.wgsl` when an edge is an outflow
+/// ([`cpu::outflow`]) and `staggered_divergence.wgsl`, the solve, pass `staggered_gradient.wgsl`): `s.divergence` gets the divergence before it; the pressure
 /// starts from the last step's ([`SmokeParams::warm_start`]) or 0, then
 /// [`SmokeParams::jacobi_iterations`] Jacobi iterations ([`jacobi`]) or, with `multigrid`,
 /// V-cycles to [`SmokeParams::tolerance`]; then the gradient is subtracted. Returns the
@@ -88,6 +141,7 @@ pub fn poisson_rhs(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Gr
 /// When `p.solver` is multigrid and `multigrid` is `None`.
 pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
     let h = p.cell_size;
+    cpu::outflow(s, p);
     s.divergence = divergence(&s.velocity_x, &s.velocity_y, &s.solid, h);
     if !p.warm_start {
         s.pressure.as_mut_slice().fill(0.0);
