@@ -439,7 +439,9 @@ impl Simulation {
         let state = match self.session().model().read_state().map_err(py_error)? {
             AnyState::Smoke(s) if s.velocity_x.shape().1 == s.shape().1 + 1 => s,
             _ => {
-                return Err(PyValueError::new_err("cavity_profiles needs smoke on the staggered grid (--scene cavity)"));
+                return Err(PyValueError::new_err(
+                    "cavity_profiles needs smoke on the staggered grid (--scene cavity)",
+                ));
             }
         };
         let dict = PyDict::new(py);
