@@ -34,7 +34,7 @@ pub const MAX_PNG_BYTES: u64 = 256 << 20;
 
 /// The built-in scenes [`Scene::preset`] draws; which model each is made for is the registry's
 /// to say ([`crate::model::ModelInfo::presets`], which a test keeps equal to this list).
-pub const PRESETS: &[&str] = &["basin", "u-tube", "random", "explosion", "wind", "plume", "cavity"];
+pub const PRESETS: &[&str] = &["basin", "u-tube", "random", "explosion", "wind", "plume", "cavity", "channel"];
 
 pub use crate::files::SceneError;
 
@@ -285,6 +285,19 @@ impl Scene {
                 // lid, its top edge, moves with smoke's --lid). Smoke in the left half, to
                 // show the flow; it is passive (no temperature, so no buoyancy or weight).
                 s.fill_fluid(0..height, 0..col(0.5), 1.0);
+            }
+            "channel" => {
+                // Flow past a cylinder (smoke's `channel` pipeline: inflow through the left edge,
+                // outflow through the right, walls top and bottom): a solid disc of diameter
+                // H / 8 (a blockage of 1/8) two diameters from the inlet, half a cell below the
+                // centreline so that the wake need not wait for rounding to break its symmetry;
+                // dye sources one cell wide at the inlet, every eighth of the height.
+                let d = h / 8.0;
+                s.fill_solid_disc((3.0 * d, h * 0.5 + 0.5), d * 0.5);
+                for k in 1..8 {
+                    let r = ((k as f32 * h / 8.0) as usize).min(height - 1);
+                    s.for_each(r..r + 1, 0..1, |s, at| s.source[at] = 1);
+                }
             }
             _ => return Err(SceneError::UnknownScene { name: name.to_string(), presets: PRESETS.join(", ") }),
         }

@@ -213,6 +213,10 @@ static SMOKE: ModelInfo = ModelInfo {
     presets: &[
         ("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),
         ("cavity", "the lid-driven cavity: a closed box of fluid whose top edge moves (starts --pipeline cavity)"),
+        (
+            "channel",
+            "flow past a cylinder: inflow left, outflow right, dye streaks from the inlet (starts --pipeline channel)",
+        ),
     ],
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",

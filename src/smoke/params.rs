@@ -100,14 +100,19 @@ pub enum SmokePreset {
     /// buoyancy, weight or dissipation, multigrid to 1e-5, time step 1. The `cavity` scene
     /// starts it.
     Cavity,
+    /// Flow past a cylinder (issue 24): the staggered grid with an inflow through the left edge
+    /// at 1 cell per time unit and an outflow through the right, walls top and bottom; no
+    /// buoyancy, weight, confinement or dissipation, the sources giving dye only; multigrid to
+    /// 1e-4, MacCormack, `dt` 0.5. The `channel` scene starts it.
+    Channel,
 }
 
 impl SmokePreset {
     /// The names `--pipeline` takes, in the enum's order.
-    pub const NAMES: &'static [&'static str] = &["staggered", "gpu-gems", "rideout", "cavity"];
+    pub const NAMES: &'static [&'static str] = &["staggered", "gpu-gems", "rideout", "cavity", "channel"];
     /// In the enum's order.
-    pub const ALL: [SmokePreset; 4] =
-        [SmokePreset::Staggered, SmokePreset::GpuGems, SmokePreset::Rideout, SmokePreset::Cavity];
+    pub const ALL: [SmokePreset; 5] =
+        [SmokePreset::Staggered, SmokePreset::GpuGems, SmokePreset::Rideout, SmokePreset::Cavity, SmokePreset::Channel];
 }
 
 /// Parameters of the smoke model (the uniform `SmokeParams` in `shaders/smoke/params.wgsl`,
@@ -263,6 +268,24 @@ impl SmokeParams {
                 jacobi_iterations: 50,
                 ..rideout
             },
+            SmokePreset::Channel => Self {
+                grid: GridLayout::Staggered,
+                solver: Solver::Multigrid,
+                warm_start: true,
+                advection: Advection::MacCormack,
+                edges: [EdgeKind::Inflow, EdgeKind::Outflow, EdgeKind::Wall, EdgeKind::Wall],
+                inflow: 1.0,
+                dt: 0.5,
+                cell_size: 1.0,
+                buoyancy: 0.0,
+                weight: 0.0,
+                impulse_temperature: 0.0,
+                velocity_dissipation: 1.0,
+                temperature_dissipation: 1.0,
+                density_dissipation: 1.0,
+                jacobi_iterations: 50,
+                ..rideout
+            },
         }
     }
     /// `0.5 / cell_size`: the factor on central differences in the divergence (Rideout's
@@ -338,7 +361,7 @@ impl ParamTable for SmokeParams {
             info: ParamInfo::of("pipeline", "pipeline", "", ParamKind::Choice(SmokePreset::NAMES)).doc(
                 "parameter set: staggered (MAC grid, MacCormack, Jacobi x 50 from the last pressure), gpu-gems \
                  (collocated, gradient 0.5/h, Jacobi x 50 from 0), rideout (collocated, gradient 1.125/h, \
-                 Jacobi x 40 from 0), cavity (lid-driven cavity at Re 100, multigrid); resets the other options, \
+                 Jacobi x 40 from 0), cavity (lid-driven cavity at Re 100, multigrid), channel (inflow left, outflow right: flow past the channel scene's cylinder); resets the other options, \
                  which may follow it",
                 "eddy; Harris, GPU Gems ch. 38; Rideout (2010); Ghia, Ghia & Shin (1982)",
             ),
