@@ -11,6 +11,8 @@ mod action;
 pub mod any;
 pub mod memory;
 pub mod session;
+// Reads state files and PNG scenes: feature `files`.
+#[cfg(feature = "files")]
 pub mod start;
 pub mod state;
 pub mod tools;

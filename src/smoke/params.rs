@@ -355,6 +355,20 @@ const fn any(name: &'static str, symbol: &'static str, unit: &'static str) -> Pa
     ParamInfo::real(name, symbol, unit, Range::ANY)
 }
 
+/// The table row of one of the box's edges ([`SmokeParams::edges`], index `$index`).
+macro_rules! edge_row {
+    ($name:literal, $index:expr, $side:literal) => {
+        ParamSpec {
+            info: ParamInfo::of($name, $name, "", ParamKind::Choice(EdgeKind::NAMES)).doc(
+                concat!("the box's ", $side, " edge: wall, inflow (at --inflow) or outflow (staggered grid)"),
+                "eddy (issue 24)",
+            ),
+            get: |p| Value::Choice(p.edges[$index] as usize),
+            set: |p, v| p.edges[$index] = EdgeKind::ALL[v.choice().min(2)],
+        }
+    };
+}
+
 impl ParamTable for SmokeParams {
     const TABLE: &'static [ParamSpec<Self>] = &[
         ParamSpec {
@@ -483,30 +497,10 @@ impl ParamTable for SmokeParams {
             get: |p| Value::Real(p.lid),
             set: |p, v| p.lid = v.real(),
         },
-        ParamSpec {
-            info: ParamInfo::of("left-edge", "left-edge", "", ParamKind::Choice(EdgeKind::NAMES))
-                .doc("the box's left edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
-            get: |p| Value::Choice(p.edges[LEFT] as usize),
-            set: |p, v| p.edges[LEFT] = EdgeKind::ALL[v.choice().min(2)],
-        },
-        ParamSpec {
-            info: ParamInfo::of("right-edge", "right-edge", "", ParamKind::Choice(EdgeKind::NAMES))
-                .doc("the box's right edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
-            get: |p| Value::Choice(p.edges[RIGHT] as usize),
-            set: |p, v| p.edges[RIGHT] = EdgeKind::ALL[v.choice().min(2)],
-        },
-        ParamSpec {
-            info: ParamInfo::of("top-edge", "top-edge", "", ParamKind::Choice(EdgeKind::NAMES))
-                .doc("the box's top edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
-            get: |p| Value::Choice(p.edges[TOP] as usize),
-            set: |p, v| p.edges[TOP] = EdgeKind::ALL[v.choice().min(2)],
-        },
-        ParamSpec {
-            info: ParamInfo::of("bottom-edge", "bottom-edge", "", ParamKind::Choice(EdgeKind::NAMES))
-                .doc("the box's bottom edge: wall, inflow (at --inflow) or outflow (staggered grid)", "eddy (issue 24)"),
-            get: |p| Value::Choice(p.edges[BOTTOM] as usize),
-            set: |p, v| p.edges[BOTTOM] = EdgeKind::ALL[v.choice().min(2)],
-        },
+        edge_row!("left-edge", LEFT, "left"),
+        edge_row!("right-edge", RIGHT, "right"),
+        edge_row!("top-edge", TOP, "top"),
+        edge_row!("bottom-edge", BOTTOM, "bottom"),
         ParamSpec {
             info: ParamInfo::real(
                 "inflow",
