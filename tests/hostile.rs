@@ -550,13 +550,14 @@ fn two_runs_of_the_same_input_save_the_same_bytes() {
     let script = dir.path().join("multigrid.toml");
     std::fs::write(&script, "mode = \"smoke\"\n[[action]]\nat = 5\nset = { solver = \"multigrid\" }\n").unwrap();
     let script = script.to_str().unwrap();
-    let cases: [(&str, &[&str]); 8] = [
+    let cases: [(&str, &[&str]); 9] = [
         ("water", &["--mode", "water", "--steps", "200"]),
         ("water unity", &["--mode", "water", "--preset", "unity", "--scene", "u-tube", "--steps", "200"]),
         ("smoke jacobi", &["--mode", "smoke", "--size", "64x64", "--steps", "120"]),
         ("smoke multigrid", &["--mode", "smoke", "--size", "64x64", "--steps", "120", "--solver", "multigrid"]),
         ("smoke gpu-gems", &["--mode", "smoke", "--pipeline", "gpu-gems", "--size", "64x64", "--steps", "120"]),
         ("smoke cavity", &["--scene", "cavity", "--size", "48x48", "--steps", "150"]),
+        ("smoke channel", &["--scene", "channel", "--size", "64x32", "--steps", "120"]),
         ("gas", &["--mode", "gas", "--scene", "explosion", "--size", "64x64", "--steps", "150"]),
         ("script to multigrid", &["--script", script, "--size", "64x64", "--steps", "120"]),
     ];
