@@ -201,7 +201,8 @@ impl Simulation {
                 let reached = self.session().model_ref().steps_done();
                 let at = self.session().model().rollback();
                 Err(PyFloatingPointError::new_err(format!(
-                    "the state became non-finite within the {k} steps to step {reached}; it is back at step {}, its last finite state",
+                    "the state became non-finite by step {reached} (checked every {k} steps); it is back at step {}, its \
+                     last finite state",
                     at.map_or("?".to_string(), |s| s.to_string())
                 )))
             })?;

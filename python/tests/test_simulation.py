@@ -153,6 +153,19 @@ def test_a_bad_state_gets_the_message_eddy_run_load_gives(damage, tmp_path):
     assert message in err, (message, err)
 
 
+def test_a_state_that_blows_up_goes_back_to_its_last_finite_one():
+    sim = eddy.Simulation(mode="gas", size=(20, 16))
+    sim.step(2)
+    state = sim.state
+    # Finite, but its fluxes overflow f32 (walls hold no gas).
+    state["density"] = np.where(state["solid"] == 0, np.float32(3e38), np.float32(0)).astype(np.float32)
+    sim.set_state(state)
+    with pytest.raises(FloatingPointError, match="back at step 2, its last finite state"):
+        sim.step(50)
+    assert sim.steps == 2 and sim.stats()["non_finite"] == 0
+    assert np.array_equal(sim.state["density"], state["density"])
+
+
 def test_files_raise_os_error_and_saves_need_npz(tmp_path):
     with pytest.raises(OSError):
         eddy.load(tmp_path / "missing.npz")
