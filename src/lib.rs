@@ -78,6 +78,7 @@
 
 #![warn(missing_docs)]
 
+pub mod body;
 pub mod colour;
 pub mod error;
 pub mod files;

@@ -48,6 +48,12 @@ modules! {
     SMOKE_STAGGERED_OUTFLOW = "smoke/staggered_outflow": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_outflow.wgsl"];
     /// Staggered smoke: subtract the pressure gradient on open faces.
     SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
+    /// Smoke: each body advances one step (issue 24).
+    SMOKE_BODIES_MOVE = "smoke/bodies_move": ["smoke/params.wgsl", "common/body.wgsl", "smoke/bodies_move.wgsl"];
+    /// Staggered smoke: the bodies rasterised into the solid bits, their faces at their velocity.
+    SMOKE_STAGGERED_BODIES = "smoke/staggered_bodies": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_bodies.wgsl"];
+    /// Staggered smoke: the pressure solve's walls from the rasterised solid bits.
+    SMOKE_STAGGERED_SOLVER_WALLS = "smoke/staggered_solver_walls": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_solver_walls.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
     /// One field into the packed layout, four cells a texel (`gpu::packed`).

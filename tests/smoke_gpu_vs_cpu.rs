@@ -33,6 +33,7 @@ fn cpu_staggered(s: &mut SmokeState, p: &SmokeParams, passes: &[StaggeredPass]) 
     let mg = eddy::solver::multigrid::Multigrid::new(&s.solid, Default::default());
     for pass in passes {
         match pass {
+            StaggeredPass::Bodies => staggered::bodies::step(s, p),
             StaggeredPass::AdvectScalars => staggered::cpu::advect_scalars(s, p),
             StaggeredPass::AdvectVelocity => staggered::cpu::advect_velocity(s, p),
             StaggeredPass::Viscosity => staggered::cpu::viscosity(s, p),

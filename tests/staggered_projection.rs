@@ -102,6 +102,7 @@ fn gpu_projection_matches_the_cpu() {
             solid: solid.clone(),
             source: Grid::filled(w, h, 0),
             dye: [zero.clone(), zero.clone(), zero.clone()],
+            bodies: Vec::new(),
         };
         let mg = Multigrid::new(&solid, Settings::default());
         let before = l2(&divergence(&faces, &solid));

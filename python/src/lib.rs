@@ -156,7 +156,7 @@ impl Simulation {
                 given.push(parse_param(&name.extract::<String>()?, &value)?);
             }
         }
-        let request = Request { mode, scene, load, size, seed, given, scripted: false };
+        let request = Request { mode, scene, load, size, seed, given, scripted: false, ..Default::default() };
         let setup = request.setup().map_err(start_error)?;
         let gpu = Gpu::headless_for(&ModelKind::requirements(&[setup.kind])).map_err(gpu_error)?;
         let params = setup.params;

@@ -21,6 +21,17 @@ fn edge_rule(edge: u32, inner_open: bool, sign: f32, next: f32) -> FaceRule {
     return FaceRule(false, next);
 }
 
+// A face inside the box between cells a and b, holding `value`: advected when both are open, else
+// kept when beside a body's cell (it holds the body's velocity), else the wall's 0.
+fn interior_rule(a: vec2<i32>, b: vec2<i32>, value: f32) -> FaceRule {
+    let bits_a = textureLoad(solid, a).r;
+    let bits_b = textureLoad(solid, b).r;
+    if !has(bits_a, SOLID) && !has(bits_b, SOLID) {
+        return FaceRule(true, 0.0);
+    }
+    return FaceRule(false, select(0.0, value, body_id(bits_a) != 0u || body_id(bits_b) != 0u));
+}
+
 // Vertical face p of (W + 1) x H.
 fn u_rule(p: vec2<i32>) -> FaceRule {
     let w = i32(textureDimensions(solid).x);
@@ -30,7 +41,7 @@ fn u_rule(p: vec2<i32>) -> FaceRule {
     if p.x == w {
         return edge_rule(EDGE_RIGHT, open_at(solid, p + LEFT), -1.0, textureLoad(u, p + LEFT).r);
     }
-    return FaceRule(open_at(solid, p + LEFT) && open_at(solid, p), 0.0);
+    return interior_rule(p, p + LEFT, textureLoad(u, p).r);
 }
 
 // Horizontal face p of W x (H + 1).
@@ -42,5 +53,5 @@ fn v_rule(p: vec2<i32>) -> FaceRule {
     if p.y == h {
         return edge_rule(EDGE_BOTTOM, open_at(solid, p + UP), -1.0, textureLoad(v, p + UP).r);
     }
-    return FaceRule(open_at(solid, p + UP) && open_at(solid, p), 0.0);
+    return interior_rule(p, p + UP, textureLoad(v, p).r);
 }

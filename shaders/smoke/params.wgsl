@@ -23,18 +23,25 @@ struct SmokeParams {
     vorticity: f32,               // confinement eps, cells per time unit
     edges: u32,                   // 2 bits an edge (left, right, top, bottom): 0 wall, 1 inflow, 2 outflow
     inflow: f32,                  // speed into the box through inflow edges, cells per time unit
-    _pad0: f32,
+    bodies: u32,                  // rigid bodies in the body table (0: none, and no body passes run)
 };
 
 // Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;
 // bits 1..4 = the neighbour on the left / right / above / below is solid or outside the grid;
-// bit 5 = this cell is a source.
+// bit 5 = this cell is a source; bits 8..15 = 1 + the index of the body covering this cell (0:
+// none), written each step by staggered_bodies.wgsl when there are bodies.
 const SOLID: u32 = 1u;
 const SOLID_LEFT: u32 = 2u;
 const SOLID_RIGHT: u32 = 4u;
 const SOLID_UP: u32 = 8u;
 const SOLID_DOWN: u32 = 16u;
 const SOURCE: u32 = 32u;
+const BODY_SHIFT: u32 = 8u;
+
+// 1 + the index of the body covering a cell, 0 when none.
+fn body_id(bits: u32) -> u32 {
+    return (bits >> BODY_SHIFT) & 255u;
+}
 
 fn has(bits: u32, bit: u32) -> bool {
     return (bits & bit) != 0u;

@@ -3,7 +3,8 @@
 // x' = (b + k (sum of open neighbours + sum over ghosts of 2 U)) / (1 + k (4 + n_g)). A closed neighbour along the
 // face's own axis holds the wall's normal velocity (its stored 0); a closed or outside
 // neighbour across it is a no-slip wall half a cell away, ghost value 2 U - x, U = the lid's
-// speed above the top row of u faces, else 0; n_g counts them; beyond an outflow edge the
+// speed above the top row of u faces, the closed face's own velocity inside the grid (a body's,
+// a wall's 0), else 0; n_g counts them; beyond an outflow edge the
 // neighbour is the face itself (zero gradient, edges.wgsl). Closed faces keep x.
 // One invocation per (col, row) of (W + 1) x (H + 1).
 // CPU mirror: `viscosity_iteration` in src/smoke/staggered/cpu.rs.
@@ -40,7 +41,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             } else if p.y - 1 < 0 && edge_kind(EDGE_TOP) == EDGE_OUTFLOW {
                 sum += textureLoad(xu, p).r;
             } else {
-                sum += 2.0 * select(0.0, params.lid, p.y - 1 < 0);
+                sum += 2.0 * select(textureLoad(xu, p + UP).r, params.lid, p.y - 1 < 0);
                 ghosts += 1.0;
             }
             if p.y + 1 < i32(textureDimensions(xu).y) && u_face_open(p + DOWN) {
@@ -48,6 +49,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             } else if p.y + 1 >= i32(textureDimensions(xu).y) && edge_kind(EDGE_BOTTOM) == EDGE_OUTFLOW {
                 sum += textureLoad(xu, p).r;
             } else {
+                if p.y + 1 < i32(textureDimensions(xu).y) {
+                    sum += 2.0 * textureLoad(xu, p + DOWN).r;
+                }
                 ghosts += 1.0;
             }
             value = (textureLoad(bu, p).r + k * sum) / (1.0 + k * (4.0 + ghosts));
@@ -64,6 +68,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             } else if p.x - 1 < 0 && edge_kind(EDGE_LEFT) == EDGE_OUTFLOW {
                 sum += textureLoad(xv, p).r;
             } else {
+                if p.x - 1 >= 0 {
+                    sum += 2.0 * textureLoad(xv, p + LEFT).r;
+                }
                 ghosts += 1.0;
             }
             if p.x + 1 < i32(textureDimensions(xv).x) && v_face_open(p + RIGHT) {
@@ -71,6 +78,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             } else if p.x + 1 >= i32(textureDimensions(xv).x) && edge_kind(EDGE_RIGHT) == EDGE_OUTFLOW {
                 sum += textureLoad(xv, p).r;
             } else {
+                if p.x + 1 < i32(textureDimensions(xv).x) {
+                    sum += 2.0 * textureLoad(xv, p + RIGHT).r;
+                }
                 ghosts += 1.0;
             }
             value = (textureLoad(bv, p).r + k * sum) / (1.0 + k * (4.0 + ghosts));

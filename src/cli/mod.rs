@@ -109,6 +109,13 @@ pub struct SimArgs {
     /// Seed of the `random` preset [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// A rigid body moving through the smoke (repeat for more, at most 16): SHAPE:KEY=VALUE,...
+    /// with shape circle (r), box (w, h) or plate (length), the centre x, y (cells from the
+    /// top-left corner, y down) and optionally angle (radians, clockwise on screen), vx, vy
+    /// (cells per time unit) and spin (radians per time unit). E.g. circle:x=40,y=64,r=8,vx=0.5.
+    /// Staggered grid, --solver jacobi.
+    #[arg(long = "body", value_name = "SHAPE:KEY=VALUE,...", value_parser = eddy::body::Body::parse)]
+    pub bodies: Vec<eddy::body::Body>,
     #[command(flatten)]
     pub params: ParamArgs,
     /// A script plays in this run ([`SimArgs::fill_from`]): its `set` actions may make an

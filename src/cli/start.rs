@@ -23,6 +23,7 @@ impl SimArgs {
             load: self.load.clone(),
             size: self.size,
             seed: self.seed,
+            bodies: self.bodies.clone(),
             given: self.params.given.clone(),
             scripted: self.scripted,
         }

@@ -25,6 +25,8 @@ pub struct Request {
     pub size: Option<(usize, usize)>,
     /// `--seed`: the `random` preset's seed.
     pub seed: Option<u64>,
+    /// `--body`: rigid bodies to add to the starting state (smoke; [`crate::body`]).
+    pub bodies: Vec<crate::body::Body>,
     /// The parameters given, `(model, row, value)`, in any order.
     pub given: Vec<(ModelKind, &'static ParamInfo, Value)>,
     /// A script plays in this run: an option that does nothing at the start may count later, so
@@ -73,6 +75,8 @@ pub struct Setup {
     pub params: ModelParams,
     /// Where it starts.
     pub origin: Origin,
+    /// Bodies to add to the starting state (`--body`).
+    pub bodies: Vec<crate::body::Body>,
 }
 
 /// Where a run starts.
@@ -202,7 +206,15 @@ impl Request {
         if self.seed.is_some() && !matches!(&origin, Origin::Preset { name, .. } if name == "random") {
             return Err(usage("--seed only seeds the `random` preset: drop it, or use --scene random"));
         }
-        Ok(Setup { kind, params, origin })
+        if !self.bodies.is_empty() {
+            match &params {
+                ModelParams::Smoke(p) => {
+                    crate::smoke::check_bodies(self.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?
+                }
+                _ => return Err(usage(format!("--body: bodies move through smoke for now, and this run is {kind}"))),
+            }
+        }
+        Ok(Setup { kind, params, origin, bodies: self.bodies.clone() })
     }
 }
 
@@ -233,7 +245,7 @@ impl Setup {
         let refused = |e: crate::gpu::GpuError| usage(format!("{file}{e}"));
         crate::gpu::check_grid_size(&gpu.device, w, h).map_err(refused)?;
         memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(refused)?;
-        Ok(match self.origin {
+        let (mut state, step) = match self.origin {
             Origin::State { path, step, .. } => {
                 let limits = memory::read_limits(Some(limits.max_texture_dimension_2d));
                 let (state, _) = AnyState::load_npz_within(&path, Some(self.kind), limits)?;
@@ -243,7 +255,14 @@ impl Setup {
             Origin::Preset { name, size, seed } => {
                 (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
             }
-        })
+        };
+        if let (AnyState::Smoke(s), ModelParams::Smoke(p)) = (&mut state, &self.params)
+            && !self.bodies.is_empty()
+        {
+            s.bodies.extend(self.bodies.iter().copied());
+            crate::smoke::check_bodies(s.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?;
+        }
+        Ok((state, step))
     }
 
     /// What the run starts from, for messages.

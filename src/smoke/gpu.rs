@@ -11,8 +11,10 @@
 
 use super::collocated::{Collocated, SmokePass};
 use super::fields::{BITS, Fields, IMPULSE_SPLAT, IMPULSE_STEP, R32, RG32, RGBA32};
+use super::staggered::bodies as body_cpu;
 use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
-use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver};
+use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, check_bodies};
+use crate::body::{Body, GpuBody};
 use crate::error::Error;
 use crate::gpu::{self, GpuError, PingPong};
 use crate::grid::Grid;
@@ -44,7 +46,7 @@ struct SmokeUniform {
     vorticity: f32,
     edges: u32,
     inflow: f32,
-    _pad: f32,
+    bodies: u32,
 }
 
 impl SmokeUniform {
@@ -70,7 +72,7 @@ impl SmokeUniform {
             vorticity: p.vorticity,
             edges: p.edges.iter().enumerate().map(|(i, e)| (*e as u32) << (2 * i)).sum(),
             inflow: p.inflow,
-            _pad: 0.0,
+            bodies: 0,
         }
     }
 }
@@ -248,7 +250,12 @@ impl GpuSmoke {
         sim.encode_param_writes(&mut encoder);
         sim.queue.submit([encoder.finish()]);
         sim.upload_state(&state);
-        sim.upload_masks(&state.solid, &state.source)?;
+        if state.bodies.is_empty() {
+            sim.upload_masks(&state.solid, &state.source)?;
+        } else {
+            sim.upload_masks(&body_cpu::walls(&state.solid), &state.source)?;
+            sim.set_bodies(&state.bodies)?;
+        }
         if let Pipeline::Staggered(_) = sim.pipeline {
             sim.run_staggered_pass(StaggeredPass::Centres);
         }
@@ -288,7 +295,7 @@ impl GpuSmoke {
     /// Records the writes of every uniform the parameters in use fill (the step's, its sources'
     /// impulse, the collocated solve's right-hand side scale).
     fn encode_param_writes(&self, encoder: &mut wgpu::CommandEncoder) {
-        let uniform = SmokeUniform::new(&self.params, self.width);
+        let uniform = SmokeUniform { bodies: self.body_count(), ..SmokeUniform::new(&self.params, self.width) };
         gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         let step = ImpulseUniform::from(&Impulse::sources(&self.params));
         gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
@@ -329,7 +336,66 @@ impl GpuSmoke {
         gpu::record::upload(&self.device, encoder, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
         match &mut self.pipeline {
             Pipeline::Collocated(c) => c.encode_walls(&self.device, encoder, solid),
-            Pipeline::Staggered(st) => st.solver.encode_walls(&self.device, encoder, solid),
+            Pipeline::Staggered(st) => {
+                st.solver.encode_walls(&self.device, encoder, solid);
+                gpu::record::upload(&self.device, encoder, &st.fields.walls, bytemuck::cast_slice(&bits), 4);
+                if st.bodies > 0 {
+                    // The bodies back on top of the new walls, where they are.
+                    let mut pass = encoder.begin_compute_pass(&Default::default());
+                    st.encode_rasterise(&mut pass);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Bodies the model moves each step (0 on the collocated grid, which has none).
+    pub fn body_count(&self) -> u32 {
+        match &self.pipeline {
+            Pipeline::Staggered(st) => st.bodies,
+            Pipeline::Collocated(_) => 0,
+        }
+    }
+
+    /// Replaces the bodies now ([`GpuSmoke::encode_bodies`] in an encoder of its own, submitted).
+    ///
+    /// # Errors
+    /// As [`GpuSmoke::encode_bodies`].
+    pub fn set_bodies(&mut self, bodies: &[Body]) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_bodies(&mut encoder, bodies)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records the replacement of the bodies ([`crate::body`]; where they are and how they
+    /// move) into `encoder`, in recording order, and their rasterisation where they are: the
+    /// solid bits, the faces beside them at their velocity, the pressure solve's walls
+    /// ([`super::staggered::bodies`]). Each step moves them on. With no bodies the walls alone
+    /// come back (the cells the bodies covered open, their faces keeping the bodies' velocity).
+    ///
+    /// # Errors
+    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies, bodies on the
+    /// collocated grid or with the multigrid solver ([`check_bodies`]); nothing is recorded.
+    pub fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
+        check_bodies(bodies.len(), &self.params)?;
+        let Pipeline::Staggered(st) = &mut self.pipeline else {
+            return Ok(());
+        };
+        let had = st.bodies;
+        st.bodies = bodies.len() as u32;
+        if !bodies.is_empty() {
+            let table: Vec<GpuBody> = bodies.iter().map(Body::gpu).collect();
+            gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, 0, bytemuck::cast_slice(&table));
+        }
+        self.encode_param_writes(encoder);
+        let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
+        if !bodies.is_empty() {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            st.encode_rasterise(&mut pass);
+        } else if had > 0 {
+            let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+            self.encode_masks(encoder, &solid, &source)?;
         }
         Ok(())
     }
@@ -347,6 +413,7 @@ impl GpuSmoke {
     /// [`Error::Param`] for invalid values; nothing changes. A GPU error while rebuilding.
     pub fn set_params(&mut self, params: SmokeParams) -> Result<(), Error> {
         params.validate()?;
+        check_bodies(self.body_count() as usize, &params)?;
         if params.grid != self.params.grid {
             #[cfg(not(target_arch = "wasm32"))]
             {
@@ -381,6 +448,7 @@ impl GpuSmoke {
     /// changes and nothing is recorded.
     pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: SmokeParams) -> Result<(), Error> {
         params.validate()?;
+        check_bodies(self.body_count() as usize, &params)?;
         if params.grid != self.params.grid {
             return Err(Error::Message(
                 "a change of grid moves the state across grids, which reads it back: use set_params, not \
@@ -718,24 +786,58 @@ impl GpuSmoke {
     pub async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
         let fields = self.state_fields();
         let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        assemble(&self.device, &self.queue, fields.as_slice(), (self.width, self.height), masks).await
+        let bodies = self.bodies_copy();
+        assemble(&self.device, &self.queue, fields.as_slice(), (self.width, self.height), masks, bodies).await
+    }
+
+    /// With bodies, a readable copy of the body table (recorded and submitted now) and the
+    /// number of bodies in it.
+    fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
+        let Pipeline::Staggered(st) = &self.pipeline else { return None };
+        if st.bodies == 0 {
+            return None;
+        }
+        let len = (st.bodies as usize * std::mem::size_of::<GpuBody>()) as u64;
+        let copy = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("smoke/bodies readback"),
+            size: len,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&st.fields.bodies, 0, &copy, 0, len);
+        self.queue.submit([encoder.finish()]);
+        Some((copy, st.bodies as usize))
+    }
+
+    /// The bodies where they are now (read back; waits for the GPU). Empty without bodies.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn bodies(&self) -> Result<Vec<Body>, GpuError> {
+        match self.bodies_copy() {
+            None => Ok(Vec::new()),
+            Some((buffer, n)) => gpu::wait(&self.device, read_bodies(&self.device, &buffer, n))?,
+        }
     }
 
     /// A reader of the state as it is now, which borrows nothing (see
     /// [`crate::water::GpuWater::state_reader`]).
     pub fn state_reader(&self) -> impl Future<Output = Result<SmokeState, GpuError>> + 'static {
         let copies = gpu::snapshot_all(&self.device, &self.queue, &self.state_fields());
+        let bodies = self.bodies_copy();
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let masks = (self.solid_mask.clone(), self.source_mask.clone());
         let size = (self.width, self.height);
         async move {
             let fields: Vec<&wgpu::Texture> = copies.iter().collect();
-            assemble(&device, &queue, &fields, size, masks).await
+            assemble(&device, &queue, &fields, size, masks, bodies).await
         }
     }
 
     /// The textures [`assemble`] reads: velocity (`rg32float`) on the collocated grid, or u and
-    /// v; then pressure, dye, temperature, density, divergence.
+    /// v; then pressure, dye, temperature, density, divergence; with bodies the solid bits last.
     fn state_fields(&self) -> Vec<&wgpu::Texture> {
         let f = &self.fields;
         let mut fields = match &self.pipeline {
@@ -743,6 +845,9 @@ impl GpuSmoke {
             Pipeline::Staggered(st) => vec![st.fields.u.current(), st.fields.v.current(), st.solver.pressure()],
         };
         fields.extend([f.dye.current(), f.temperature.current(), f.density.current(), &f.divergence]);
+        if self.body_count() > 0 {
+            fields.push(&f.solid);
+        }
         fields
     }
 
@@ -862,10 +967,24 @@ async fn assemble(
     fields: &[&wgpu::Texture],
     (w, h): (u32, u32),
     (solid, source): (Grid<u8>, Grid<u8>),
+    bodies: Option<(wgpu::Buffer, usize)>,
 ) -> Result<SmokeState, GpuError> {
     let (w, h) = (w as usize, h as usize);
     let scalar = |t| gpu::read_r32float_async(device, queue, t);
-    let (velocity_x, velocity_y, rest) = if fields.len() == 6 {
+    // With bodies the mask is read back too: the bodies' cells are where the GPU put them.
+    let (fields, solid) = match &bodies {
+        Some(_) => {
+            let (last, rest) = fields.split_last().expect("fields");
+            let bits: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, last, 4).await?);
+            (rest, Grid::from_vec(w, h, bits.iter().map(|&b| solid_value(b)).collect()).expect("size"))
+        }
+        None => (fields, solid),
+    };
+    let bodies = match bodies {
+        Some((buffer, n)) => read_bodies(device, &buffer, n).await?,
+        None => Vec::new(),
+    };
+    let (velocity_x, velocity_y, rest) = if fields[0].format() == RG32 {
         let v: Vec<[f32; 2]> =
             bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, fields[0], 8).await?);
         let component = |k: usize| Grid::from_vec(w, h, v.iter().map(|t| t[k]).collect()).expect("size");
@@ -888,5 +1007,21 @@ async fn assemble(
         divergence: scalar(divergence).await?,
         solid,
         source,
+        bodies,
     })
+}
+
+/// A cell's `solid` value ([`body_cpu`]'s: 0 open, 1 wall, `2 + i` body `i`) from its solid bits
+/// (`shaders/smoke/params.wgsl`: bit 0 solid, bits 8..15 1 + the covering body's index).
+fn solid_value(bits: u32) -> u8 {
+    match (bits >> 8) & 255 {
+        0 => (bits & 1) as u8,
+        id => (id + 1) as u8,
+    }
+}
+
+/// The first `n` bodies of a readable copy of the body table.
+async fn read_bodies(device: &wgpu::Device, buffer: &wgpu::Buffer, n: usize) -> Result<Vec<Body>, GpuError> {
+    let bytes = gpu::map_read_async(device, buffer, (n * std::mem::size_of::<GpuBody>()) as u64).await?;
+    Ok(bytemuck::pod_collect_to_vec::<u8, GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
 }

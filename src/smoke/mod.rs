@@ -83,7 +83,8 @@ pub struct SmokeState {
     pub pressure: Grid<f32>,
     /// Divergence of the velocity before the last projection (0 in solids), per time unit.
     pub divergence: Grid<f32>,
-    /// 1 = solid obstacle.
+    /// Non-zero = solid: 1 a wall, and with bodies `2 + i` a cell body `i` covers
+    /// ([`staggered::bodies`]; rasterised again each step).
     pub solid: Grid<u8>,
     /// 1 = source: gets the impulse temperature and density every step.
     pub source: Grid<u8>,
@@ -91,6 +92,32 @@ pub struct SmokeState {
     /// like density (its dissipation too) but weightless (staggered grid; the collocated grid
     /// leaves it as it is).
     pub dye: [Grid<f32>; 3],
+    /// Rigid bodies moving through the fluid ([`crate::body`]; staggered grid, at most
+    /// [`crate::body::MAX_BODIES`]): where they are now and how they move.
+    pub bodies: Vec<crate::body::Body>,
+}
+
+/// Refuses bodies the smoke model cannot move: more than [`crate::body::MAX_BODIES`], or any on
+/// the collocated grid or with the multigrid solver (whose coarse levels' walls are built on
+/// the CPU once, while a body changes them every step).
+///
+/// # Errors
+/// [`Error::Message`] saying what to change.
+pub fn check_bodies(count: usize, p: &SmokeParams) -> Result<(), Error> {
+    if count > crate::body::MAX_BODIES {
+        return Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES)));
+    }
+    if count > 0 && p.grid == GridLayout::Collocated {
+        return Err(Error::Message("bodies move on the staggered grid: leave --grid at staggered".into()));
+    }
+    if count > 0 && p.solver == Solver::Multigrid {
+        return Err(Error::Message(
+            "bodies need --solver jacobi for now: the multigrid's coarse walls are built once on the CPU, and a \
+             body changes the walls every step"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Totals and norms over the open cells, accumulated in f64 (the GPU computes them by
@@ -217,6 +244,7 @@ impl SmokeState {
             solid: scene.solid.clone(),
             source: scene.source.clone(),
             dye: std::array::from_fn(|_| Grid::filled(w, h, 0.0)),
+            bodies: Vec::new(),
         }
     }
 
@@ -360,7 +388,8 @@ impl SmokeState {
     /// staggered grid also the face velocities `velocity_x` float32 `(H, W + 1)` and
     /// `velocity_y` `(H + 1, W)` (same signs); `density`, `temperature`, `pressure`,
     /// `divergence` float32 `(H, W)`, `dye` float32 `(H, W, 3)` (red, green, blue), `solid` and
-    /// `source` uint8 `(H, W)`. Row 0 is the top.
+    /// `source` uint8 `(H, W)` (`solid`: 1 a wall, `2 + i` a cell of body `i`); with bodies,
+    /// `bodies` float32 `(N, 9)`, a row a body ([`crate::body::Body::to_row`]). Row 0 is the top.
     ///
     /// # Errors
     /// [`SceneError::Io`].
@@ -379,6 +408,10 @@ impl SmokeState {
         npz.write_f32_components("dye", &[&self.dye[0], &self.dye[1], &self.dye[2]])?;
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
+        if !self.bodies.is_empty() {
+            let rows: Vec<f32> = self.bodies.iter().flat_map(|b| b.to_row()).collect();
+            npz.write_f32("bodies", &Grid::from_vec(9, self.bodies.len(), rows).expect("9 a row"))?;
+        }
         Ok(())
     }
 
@@ -439,8 +472,35 @@ impl SmokeState {
             Some(c) => <[Grid<f32>; 3]>::try_from(c).expect("three components"),
             None => std::array::from_fn(|_| zero()),
         };
-        Self { velocity_x, velocity_y, temperature, density, pressure, divergence, solid, source, dye }.validated(path)
+        let bodies = match npz.read_f32_opt("bodies")? {
+            None => Vec::new(),
+            Some(table) => read_bodies(&table).map_err(|message| SceneError::BadArray {
+                path: path.to_path_buf(),
+                name: "bodies",
+                message,
+            })?,
+        };
+        Self { velocity_x, velocity_y, temperature, density, pressure, divergence, solid, source, dye, bodies }
+            .validated(path)
     }
+}
+
+/// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]).
+#[cfg(feature = "npz")]
+fn read_bodies(table: &Grid<f32>) -> Result<Vec<crate::body::Body>, String> {
+    let (n, width) = table.shape();
+    if width != 9 {
+        return Err(format!("shape ({n}, {width}): a body is a row of 9 (kind, x, y, angle, vx, vy, spin, a, b)"));
+    }
+    if n > crate::body::MAX_BODIES {
+        return Err(format!("{n} bodies: a model holds at most {}", crate::body::MAX_BODIES));
+    }
+    (0..n)
+        .map(|i| {
+            let row: [f32; 9] = std::array::from_fn(|k| table[(i, k)]);
+            crate::body::Body::from_row(&row).map_err(|e| format!("row {i}: {e}"))
+        })
+        .collect()
 }
 
 /// An impulse (the `impulse` pass's uniform, `struct Impulse` in `shaders/smoke/impulse.wgsl`):
@@ -574,7 +634,9 @@ impl CpuSmoke {
     /// [`Error::Param`] when `params` fail [`SmokeParams::validate`].
     pub fn new(state: SmokeState, params: SmokeParams) -> Result<Self, Error> {
         params.validate()?;
-        let state = state.on_layout(params.grid);
+        check_bodies(state.bodies.len(), &params)?;
+        let mut state = state.on_layout(params.grid);
+        staggered::bodies::rasterise(&mut state);
         let multigrid = (params.solver == Solver::Multigrid)
             .then(|| crate::solver::multigrid::Multigrid::new(&state.solid, Default::default()));
         Ok(Self { state, params, multigrid, last_solve: None, steps: 0 })

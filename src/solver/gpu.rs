@@ -234,6 +234,11 @@ impl GpuMultigrid {
         &self.levels[0].views[3]
     }
 
+    /// A view of the packed Jacobi iterations' walls ([`PackedJacobi::walls_view`]).
+    pub fn jacobi_walls_view(&self) -> &wgpu::TextureView {
+        self.jacobi.walls_view()
+    }
+
     /// The finest level's pressure texture (`r32float`, `(W, H)` texels, row 0 at the top).
     pub fn pressure(&self) -> &wgpu::Texture {
         &self.levels[0].pressure

@@ -56,6 +56,7 @@ pub struct PackedJacobi {
     packed: (u32, u32),
     scale: wgpu::Buffer,
     walls: wgpu::Texture,
+    walls_view: wgpu::TextureView,
     kernels: [Kernel; 4], // pack, iteration, two iterations, unpack
     /// `[pressure]`: pack pressure texture `pressure` and the right-hand side into packed 0.
     pack_groups: Vec<wgpu::BindGroup>,
@@ -112,7 +113,18 @@ impl PackedJacobi {
             .iter()
             .map(|p| [p0, p1].map(|from| kernels[3].bind_group(device, &[View(from), View(p)])))
             .collect();
-        Self { size, packed, scale, walls, kernels, pack_groups, iteration_groups, pair_groups, unpack_groups }
+        Self {
+            size,
+            packed,
+            scale,
+            walls,
+            walls_view,
+            kernels,
+            pack_groups,
+            iteration_groups,
+            pair_groups,
+            unpack_groups,
+        }
     }
 
     /// Records the walls' write from `solid` `(H, W)`, the grid's shape (non-zero = wall), into
@@ -123,6 +135,12 @@ impl PackedJacobi {
     pub fn encode_walls(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, solid: &Grid<u8>) {
         assert_eq!(solid.shape(), (self.size.1 as usize, self.size.0 as usize), "walls of another grid");
         gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid)), 4);
+    }
+
+    /// The packed walls (`r32uint`, `ceil(W / 4) x H` texels, [`packed_walls`]' layout), for a
+    /// pass that writes them on the GPU (moving bodies: `staggered_solver_walls.wgsl`).
+    pub fn walls_view(&self) -> &wgpu::TextureView {
+        &self.walls_view
     }
 
     /// Records the right-hand side's scale as it is packed, in recording order

@@ -60,6 +60,7 @@ pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> edd
         pressure: field(-1.0, 1.0),
         divergence: field(-1.0, 1.0),
         dye: [field(0.0, 1.0), field(0.0, 1.0), field(0.0, 1.0)],
+        bodies: Vec::new(),
         solid,
         source,
     }

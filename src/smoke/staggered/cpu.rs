@@ -154,7 +154,8 @@ pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
 /// inflow's or outflow's edge value). A neighbour across it that is closed or beyond a wall or
 /// inflow edge is a no-slip wall half a cell away: its ghost value `2 U - x` (Bridson, 2nd ed.,
 /// sect. 10.3) moves `x` to the diagonal; `U` is [`SmokeParams::lid`] for the ghost above the
-/// top row of `u` faces, else 0. `n_g` counts the ghosts. Beyond an outflow edge the neighbour
+/// top row of `u` faces, the closed face's own velocity inside the box (a body's, or a wall's
+/// 0, [`super::bodies`]), else 0. `n_g` counts the ghosts. Beyond an outflow edge the neighbour
 /// is the face itself (zero gradient: no wall there).
 pub fn viscosity_iteration(
     (xu, xv): (&Grid<f32>, &Grid<f32>),
@@ -176,8 +177,15 @@ pub fn viscosity_iteration(
             } else if (nr < 0 || nr as usize >= h) && outflow(edge) {
                 sum += xu[(r, c)];
             } else {
-                // The top edge moves at the lid's speed; other walls are at rest.
-                let speed = if nr < 0 { wall } else { 0.0 };
+                // The top edge moves at the lid's speed, a closed face inside the box at its
+                // own (a body's velocity, a wall's 0), the bottom edge not at all.
+                let speed = if nr < 0 {
+                    wall
+                } else if (nr as usize) < h {
+                    xu[(nr as usize, c)]
+                } else {
+                    0.0
+                };
                 sum += 2.0 * speed;
                 ghosts += 1.0;
             }
@@ -195,6 +203,9 @@ pub fn viscosity_iteration(
             } else if (nc < 0 || nc as usize >= w) && outflow(edge) {
                 sum += xv[(r, c)];
             } else {
+                if nc >= 0 && (nc as usize) < w {
+                    sum += 2.0 * xv[(r, nc as usize)];
+                }
                 ghosts += 1.0;
             }
         }

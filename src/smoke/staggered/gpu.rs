@@ -35,6 +35,12 @@ pub(crate) struct StaggeredFields {
     hats: [wgpu::TextureView; 4],
     /// Scratch: MacCormack's prediction of the dye (`rgba32float`).
     dye_hat: wgpu::TextureView,
+    /// The walls alone (drawn, or from the scene) with the sources, in the solid texture's bits,
+    /// `W x H`: the bodies' rasterisation adds the bodies to them each step.
+    pub walls: wgpu::Texture,
+    walls_view: wgpu::TextureView,
+    /// The bodies, [`crate::body::MAX_BODIES`] of [`crate::body::GpuBody`] (storage).
+    pub bodies: wgpu::Buffer,
 }
 
 impl StaggeredFields {
@@ -44,6 +50,14 @@ impl StaggeredFields {
             | wgpu::TextureUsages::COPY_DST
             | wgpu::TextureUsages::TEXTURE_BINDING;
         let after = crate::gpu::texture_2d(device, "smoke/staggered/after", (w, h), R32, usage);
+        let walls =
+            crate::gpu::texture_2d(device, "smoke/staggered/walls", (w, h), wgpu::TextureFormat::R32Uint, usage);
+        let bodies = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("smoke/bodies"),
+            size: (crate::body::MAX_BODIES * std::mem::size_of::<crate::body::GpuBody>()) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
         let hat =
             |label, size| crate::gpu::texture_2d(device, label, size, R32, usage).create_view(&Default::default());
         Self {
@@ -59,6 +73,9 @@ impl StaggeredFields {
                 hat("smoke/staggered/temperature^", (w, h)),
                 hat("smoke/staggered/density^", (w, h)),
             ],
+            walls_view: walls.create_view(&Default::default()),
+            walls,
+            bodies,
         }
     }
 }
@@ -80,6 +97,9 @@ pub(crate) struct Shared<'a> {
 /// mirror).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StaggeredPass {
+    /// The bodies move one step and are rasterised ([`super::bodies::step`]); nothing without
+    /// bodies.
+    Bodies,
     /// Temperature, density and dye ([`super::cpu::advect_scalars`]).
     AdvectScalars,
     /// Face velocities ([`super::cpu::advect_velocity`]).
@@ -106,10 +126,11 @@ pub enum StaggeredPass {
 }
 
 impl StaggeredPass {
-    /// One step's passes, in order (GPU Gems 38.3's: advect, diffuse, add forces, project);
+    /// One step's passes, in order (the bodies, then GPU Gems 38.3's: advect, diffuse, add forces, project);
     /// [`StaggeredPass::Centres`], which only the views and statistics read, runs once after
     /// a batch of steps.
-    pub const STEP: [StaggeredPass; 9] = [
+    pub const STEP: [StaggeredPass; 10] = [
+        StaggeredPass::Bodies,
         StaggeredPass::AdvectScalars,
         StaggeredPass::AdvectVelocity,
         StaggeredPass::Viscosity,
@@ -154,6 +175,14 @@ pub(crate) struct StaggeredPasses {
     divergence: (Kernel, [wgpu::BindGroup; 2]),
     gradient: (Kernel, [wgpu::BindGroup; 2]),
     centres: (Kernel, [wgpu::BindGroup; 2]),
+    /// `bodies_move.wgsl`.
+    bodies_move: (Kernel, wgpu::BindGroup),
+    /// `staggered_bodies.wgsl`, `[uv]`.
+    rasterise: (Kernel, [wgpu::BindGroup; 2]),
+    /// `staggered_solver_walls.wgsl`.
+    solver_walls: (Kernel, wgpu::BindGroup),
+    /// Bodies in [`StaggeredFields::bodies`] (0: the body passes do nothing).
+    pub bodies: u32,
     size: (u32, u32),
 }
 
@@ -357,8 +386,31 @@ impl StaggeredPasses {
             confinement
                 .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.vorticity), View(shared.solid)])
         });
+        let bodies_move = Kernel::new(device, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
+        let bodies_move_group = bodies_move.bind_group(device, &[uniform(), f.bodies.as_entire_binding()]);
+        let rasterise = Kernel::new(device, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
+        let rasterise_groups = [0, 1].map(|i| {
+            rasterise.bind_group(
+                device,
+                &[
+                    uniform(),
+                    f.bodies.as_entire_binding(),
+                    View(&f.walls_view),
+                    View(shared.solid),
+                    View(&u[i]),
+                    View(&v[i]),
+                ],
+            )
+        });
+        let solver_walls = Kernel::new(device, "smoke/staggered_solver_walls", shaders::SMOKE_STAGGERED_SOLVER_WALLS);
+        let solver_walls_group = solver_walls
+            .bind_group(device, &[View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())]);
         let size = (f.after.width(), f.after.height());
         Self {
+            bodies_move: (bodies_move, bodies_move_group),
+            rasterise: (rasterise, rasterise_groups),
+            solver_walls: (solver_walls, solver_walls_group),
+            bodies: 0,
             fields,
             solver,
             advect_velocity: (advect_velocity, advect_velocity_groups),
@@ -388,6 +440,15 @@ impl StaggeredPasses {
         self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w, h);
     }
 
+    /// Records the bodies' rasterisation where they are (no move): the solid bits, the faces
+    /// beside them, the solve's walls (`staggered_bodies.wgsl`, `staggered_solver_walls.wgsl`).
+    pub fn encode_rasterise(&self, pass: &mut wgpu::ComputePass<'_>) {
+        let (w, h) = self.size;
+        self.rasterise.0.dispatch(pass, &self.rasterise.1[self.fields.u.read_index()], w, h);
+        let (pw, ph) = crate::gpu::packed::packed_size(w, h);
+        self.solver_walls.0.dispatch(pass, &self.solver_walls.1, pw, ph);
+    }
+
     /// Records one pass's dispatches (not [`StaggeredPass::Solve`], which records its own
     /// compute passes) and swaps what it wrote: the scalars and the dye (advect scalars), the
     /// faces (advect velocity, viscosity), the dye (impulse). `impulse` picks the impulse
@@ -406,6 +467,12 @@ impl StaggeredPasses {
         let k = scalars.2.read_index();
         let maccormack = params.advection == Advection::MacCormack;
         match which {
+            StaggeredPass::Bodies => {
+                if self.bodies > 0 {
+                    self.bodies_move.0.dispatch(pass, &self.bodies_move.1, self.bodies, 1);
+                    self.encode_rasterise(pass);
+                }
+            }
             StaggeredPass::AdvectScalars => {
                 self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s][maccormack as usize], w, h);
                 self.advect_dye.0.dispatch(pass, &self.advect_dye.1[i][k][maccormack as usize], w, h);

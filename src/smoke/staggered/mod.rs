@@ -22,6 +22,7 @@
 //! pockets of open cells slow the coarse levels); Jacobi leaves 0.9%, 0.2% and 0.03% after 50,
 //! 200 and 2000 iterations on 64 x 64.
 
+pub mod bodies;
 pub mod cpu;
 mod gpu;
 
@@ -50,8 +51,9 @@ pub enum FaceRule {
     Advected,
     /// Holds this velocity (walls' 0, an inflow edge's speed into the box).
     Fixed(f32),
-    /// Takes the velocity the face `(row, col)` one cell inside had before the advection (an
-    /// outflow edge: zero gradient across it, so what reaches the edge leaves).
+    /// Takes the velocity the face `(row, col)` had before the advection: on an outflow edge the
+    /// face one cell inside (zero gradient across it, so what reaches the edge leaves); for a
+    /// closed face beside a body the face itself (it keeps the body's velocity).
     Copy(usize, usize),
 }
 
@@ -67,7 +69,8 @@ fn edge_rule(p: &SmokeParams, edge: usize, inner_open: bool, sign: f32, next: (u
 }
 
 /// The advection's rule for vertical face `(r, c)` of `(H, W + 1)`: inside the box, advected when
-/// open ([`u_open`]), else the wall's 0; on the left and right edges, as the edge is
+/// open ([`u_open`]), else kept when beside a body's cell (it holds the body's velocity there,
+/// [`bodies::rasterise`]), else the wall's 0; on the left and right edges, as the edge is
 /// ([`SmokeParams::edges`]: wall 0, inflow `+-inflow` into the box, outflow the face inside).
 pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
     let w = solid.shape().1;
@@ -77,6 +80,8 @@ pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule
         edge_rule(p, super::RIGHT, solid[(r, w - 1)] == 0, -1.0, (r, w - 1))
     } else if u_open(solid, r, c) {
         FaceRule::Advected
+    } else if bodies::is_body(solid[(r, c - 1)]) || bodies::is_body(solid[(r, c)]) {
+        FaceRule::Copy(r, c)
     } else {
         FaceRule::Fixed(0.0)
     }
@@ -91,6 +96,8 @@ pub fn v_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule
         edge_rule(p, super::BOTTOM, solid[(h - 1, c)] == 0, -1.0, (h - 1, c))
     } else if v_open(solid, r, c) {
         FaceRule::Advected
+    } else if bodies::is_body(solid[(r - 1, c)]) || bodies::is_body(solid[(r, c)]) {
+        FaceRule::Copy(r, c)
     } else {
         FaceRule::Fixed(0.0)
     }
@@ -164,10 +171,11 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
     report
 }
 
-/// One staggered step: advect velocity and scalars (both along the old velocity), viscous
+/// One staggered step: move and rasterise the bodies ([`bodies::step`], when there are any), advect velocity and scalars (both along the old velocity), viscous
 /// diffusion, vorticity confinement, buoyancy, the sources' impulse, the projection ([`project`]) (the order of GPU
 /// Gems 38.3: advect, diffuse, add forces, project).
 pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
+    bodies::step(s, p);
     // Both advections read the old velocity: the scalars' pass leaves it unchanged.
     cpu::advect_scalars(s, p);
     cpu::advect_velocity(s, p);

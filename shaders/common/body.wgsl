@@ -1,0 +1,37 @@
+// Rigid bodies (issue 24), shared by the passes that rasterise them and give faces their
+// velocity. Coordinates in cells from the top-left corner (x right, y down; cell (r, c)'s
+// centre at (c + 0.5, r + 0.5)), angles in radians from x towards y.
+// CPU mirror: `Body`, `GpuBody` in src/body.rs (the same arithmetic in the same order).
+
+struct Body {
+    centre: vec2<f32>,   // cells
+    velocity: vec2<f32>, // cells per time unit
+    angle: f32,          // radians
+    spin: f32,           // radians per time unit
+    size: vec2<f32>,     // a circle's (radius, 0), a box's (half width, half height)
+    kind: u32,           // 0 circle, 1 box
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+};
+
+const BODY_CIRCLE: u32 = 0u;
+
+// Whether point q (cells) is inside body b, its boundary included.
+fn body_contains(b: Body, q: vec2<f32>) -> bool {
+    let dx = q.x - b.centre.x;
+    let dy = q.y - b.centre.y;
+    if b.kind == BODY_CIRCLE {
+        return dx * dx + dy * dy <= b.size.x * b.size.x;
+    }
+    let s = sin(b.angle);
+    let c = cos(b.angle);
+    let lx = c * dx + s * dy;
+    let ly = c * dy - s * dx;
+    return abs(lx) <= b.size.x && abs(ly) <= b.size.y;
+}
+
+// The rigid motion's velocity at point q: (vx - spin (qy - y), vy + spin (qx - x)).
+fn body_velocity(b: Body, q: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(b.velocity.x - b.spin * (q.y - b.centre.y), b.velocity.y + b.spin * (q.x - b.centre.x));
+}

@@ -1,0 +1,19 @@
+// Smoke pass, moving bodies (issue 24): each of the params.bodies bodies advances by one step,
+// centre += dt velocity, angle += dt spin. One invocation a body.
+// CPU mirror: `Body::advance` in src/body.rs (via `bodies::step` in
+// src/smoke/staggered/bodies.rs).
+
+@group(0) @binding(0) var<uniform> params: SmokeParams;
+@group(0) @binding(1) var<storage, read_write> bodies: array<Body>;
+
+@compute @workgroup_size(16, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= params.bodies {
+        return;
+    }
+    var b = bodies[id.x];
+    b.centre.x = b.centre.x + b.velocity.x * params.dt;
+    b.centre.y = b.centre.y + b.velocity.y * params.dt;
+    b.angle = b.angle + b.spin * params.dt;
+    bodies[id.x] = b;
+}

@@ -1,0 +1,322 @@
+//! Rigid bodies that move through the fluid (issue 24): a shape, where it is, how it turns and
+//! how fast it moves. The models rasterise their bodies into the solid mask every step (a cell
+//! is covered when its centre is inside a body) and give the faces beside a body the body's
+//! velocity there, so the fluid cannot pass through it and is pushed aside as it moves.
+//!
+//! Coordinates are in cells, from the grid's top-left corner: x to the right, y down, so cell
+//! `(r, c)`'s centre is `(c + 0.5, r + 0.5)`. Angles are in radians from x towards y (clockwise
+//! on the screen, since y points down). Velocities are in cells per time unit, angular
+//! velocities in radians per time unit. A body's motion is prescribed: each step it moves by
+//! `dt` times its velocity and turns by `dt` times its angular velocity ([`Body::advance`]);
+//! the fluid does not push it back.
+//!
+//! The GPU twin of [`Body::contains`] and [`Body::velocity_at`] is `shaders/common/body.wgsl`,
+//! with the same arithmetic in the same order.
+
+use std::fmt;
+
+/// Most bodies a model holds (the GPU's body table, 48 bytes a body).
+pub const MAX_BODIES: usize = 16;
+
+/// A body's shape, in its own frame (before rotation), in cells.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A disc of this radius.
+    Circle {
+        /// Radius, cells.
+        radius: f32,
+    },
+    /// A rectangle `2 half_width` by `2 half_height` (a plate is a long, thin one).
+    Box {
+        /// Half its extent along the body's own x axis, cells.
+        half_width: f32,
+        /// Half its extent along the body's own y axis, cells.
+        half_height: f32,
+    },
+}
+
+/// A rigid body: its shape, centre, orientation and motion (units in the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body {
+    /// Its shape.
+    pub shape: Shape,
+    /// Centre, cells from the left edge.
+    pub x: f32,
+    /// Centre, cells from the top edge (down).
+    pub y: f32,
+    /// Rotation, radians from x towards y.
+    pub angle: f32,
+    /// Velocity along x, cells per time unit.
+    pub vx: f32,
+    /// Velocity along y (down), cells per time unit.
+    pub vy: f32,
+    /// Angular velocity, radians per time unit, in the sense of `angle`.
+    pub spin: f32,
+}
+
+/// Thickness of a `plate` ([`Body::parse`]), cells: two, so that at any angle it covers a
+/// chain of cells that shares faces (a thinner one would let fluid through its gaps).
+pub const PLATE_THICKNESS: f32 = 2.0;
+
+impl Body {
+    /// A body of `shape` at rest at `(x, y)`, unrotated.
+    pub fn new(shape: Shape, x: f32, y: f32) -> Self {
+        Self { shape, x, y, angle: 0.0, vx: 0.0, vy: 0.0, spin: 0.0 }
+    }
+
+    /// Whether point `(px, py)` (cells) is inside the body (its boundary included).
+    pub fn contains(&self, px: f32, py: f32) -> bool {
+        let (dx, dy) = (px - self.x, py - self.y);
+        match self.shape {
+            Shape::Circle { radius } => dx * dx + dy * dy <= radius * radius,
+            Shape::Box { half_width, half_height } => {
+                let (s, c) = self.angle.sin_cos();
+                // Into the body's frame: rotate by -angle.
+                let (lx, ly) = (c * dx + s * dy, c * dy - s * dx);
+                lx.abs() <= half_width && ly.abs() <= half_height
+            }
+        }
+    }
+
+    /// The rigid motion's velocity at point `(px, py)` (cells), cells per time unit:
+    /// `(vx - spin (py - y), vy + spin (px - x))`.
+    pub fn velocity_at(&self, px: f32, py: f32) -> (f32, f32) {
+        (self.vx - self.spin * (py - self.y), self.vy + self.spin * (px - self.x))
+    }
+
+    /// One step of `dt` time units: `x += vx dt`, `y += vy dt`, `angle += spin dt`.
+    pub fn advance(&mut self, dt: f32) {
+        self.x += self.vx * dt;
+        self.y += self.vy * dt;
+        self.angle += self.spin * dt;
+    }
+
+    /// Half the side of a square around the centre that holds the whole body, cells.
+    pub fn reach(&self) -> f32 {
+        match self.shape {
+            Shape::Circle { radius } => radius,
+            Shape::Box { half_width, half_height } => (half_width * half_width + half_height * half_height).sqrt(),
+        }
+    }
+
+    /// A body from its text form, as `--body` takes it: a shape, a colon, then comma-separated
+    /// `key=value` pairs, e.g. `circle:x=40,y=32,r=8,vx=0.5` or `box:x=30,y=20,w=10,h=4,angle=0.3`.
+    /// Shapes and their sizes: `circle` (`r` the radius), `box` (`w`, `h` the full width and
+    /// height), `plate` (`length`; [`PLATE_THICKNESS`] thick). Every shape takes `x`, `y` (the
+    /// centre, required), `angle` (radians), `vx`, `vy` (cells per time unit) and `spin`
+    /// (radians per time unit), all 0 unless given.
+    ///
+    /// # Errors
+    /// A message naming the unknown shape or key, the missing or repeated key, the value that
+    /// is not a finite number, or the size that is not positive.
+    pub fn parse(spec: &str) -> Result<Body, String> {
+        let form = "write it as SHAPE:KEY=VALUE,... e.g. circle:x=40,y=32,r=8,vx=0.5";
+        let (shape, rest) =
+            spec.split_once(':').ok_or_else(|| format!("body '{spec}': no ':' after the shape; {form}"))?;
+        let sizes: &[&str] = match shape.trim() {
+            "circle" => &["r"],
+            "box" => &["w", "h"],
+            "plate" => &["length"],
+            other => return Err(format!("body '{spec}': unknown shape '{other}' (circle, box or plate)")),
+        };
+        let keys = ["x", "y", "angle", "vx", "vy", "spin"];
+        let mut values: Vec<(&str, f32)> = Vec::new();
+        for pair in rest.split(',').filter(|p| !p.trim().is_empty()) {
+            let (k, v) =
+                pair.split_once('=').ok_or_else(|| format!("body '{spec}': '{pair}' is not KEY=VALUE; {form}"))?;
+            let k = k.trim();
+            if !keys.contains(&k) && !sizes.contains(&k) {
+                let known: Vec<&str> = sizes.iter().chain(keys.iter()).copied().collect();
+                return Err(format!("body '{spec}': a {shape} has no '{k}' (it takes {})", known.join(", ")));
+            }
+            if values.iter().any(|(seen, _)| *seen == k) {
+                return Err(format!("body '{spec}': '{k}' is given twice"));
+            }
+            let v: f32 = v.trim().parse().map_err(|_| format!("body '{spec}': {k}='{}' is not a number", v.trim()))?;
+            if !v.is_finite() {
+                return Err(format!("body '{spec}': {k} must be finite"));
+            }
+            values.push((k, v));
+        }
+        let get = |k: &str| values.iter().find(|(seen, _)| *seen == k).map(|&(_, v)| v);
+        let required = |k: &str| get(k).ok_or_else(|| format!("body '{spec}': '{k}' is missing; {form}"));
+        for k in sizes {
+            if required(k)? <= 0.0 {
+                return Err(format!("body '{spec}': {k} must be positive (cells)"));
+            }
+        }
+        let shape = match shape.trim() {
+            "circle" => Shape::Circle { radius: required("r")? },
+            "box" => Shape::Box { half_width: required("w")? / 2.0, half_height: required("h")? / 2.0 },
+            _ => Shape::Box { half_width: required("length")? / 2.0, half_height: PLATE_THICKNESS / 2.0 },
+        };
+        let or0 = |k| get(k).unwrap_or(0.0);
+        Ok(Body {
+            shape,
+            x: required("x")?,
+            y: required("y")?,
+            angle: or0("angle"),
+            vx: or0("vx"),
+            vy: or0("vy"),
+            spin: or0("spin"),
+        })
+    }
+
+    /// The body as a row of the `.npz` table `bodies`, float32 `(N, 9)`: `[kind, x, y, angle,
+    /// vx, vy, spin, a, b]`, kind 0 a circle (`a` its radius, `b` 0), 1 a box (`a`, `b` its half
+    /// width and half height).
+    pub fn to_row(&self) -> [f32; 9] {
+        let (kind, a, b) = match self.shape {
+            Shape::Circle { radius } => (0.0, radius, 0.0),
+            Shape::Box { half_width, half_height } => (1.0, half_width, half_height),
+        };
+        [kind, self.x, self.y, self.angle, self.vx, self.vy, self.spin, a, b]
+    }
+
+    /// A body from a row of [`Body::to_row`]'s table.
+    ///
+    /// # Errors
+    /// A message when the kind is not 0 or 1, a value is not finite, or a size not positive.
+    pub fn from_row(row: &[f32; 9]) -> Result<Body, String> {
+        if let Some(bad) = row.iter().find(|v| !v.is_finite()) {
+            return Err(format!("a body's row holds {bad}, not a finite number"));
+        }
+        let [kind, x, y, angle, vx, vy, spin, a, b] = *row;
+        let shape = match kind {
+            0.0 => Shape::Circle { radius: a },
+            1.0 => Shape::Box { half_width: a, half_height: b },
+            _ => return Err(format!("a body's kind is {kind}: 0 (circle) or 1 (box)")),
+        };
+        if a <= 0.0 || (kind == 1.0 && b <= 0.0) {
+            return Err("a body's size (columns 7 and 8) must be positive".into());
+        }
+        Ok(Body { shape, x, y, angle, vx, vy, spin })
+    }
+
+    /// The body in the GPU's layout (`struct Body` in `shaders/common/body.wgsl`).
+    pub fn gpu(&self) -> GpuBody {
+        let row = self.to_row();
+        GpuBody {
+            centre: [self.x, self.y],
+            velocity: [self.vx, self.vy],
+            angle: self.angle,
+            spin: self.spin,
+            size: [row[7], row[8]],
+            kind: row[0] as u32,
+            _pad: [0; 3],
+        }
+    }
+
+    /// A body from the GPU's layout.
+    pub fn from_gpu(g: &GpuBody) -> Body {
+        let shape = if g.kind == 0 {
+            Shape::Circle { radius: g.size[0] }
+        } else {
+            Shape::Box { half_width: g.size[0], half_height: g.size[1] }
+        };
+        Body {
+            shape,
+            x: g.centre[0],
+            y: g.centre[1],
+            angle: g.angle,
+            vx: g.velocity[0],
+            vy: g.velocity[1],
+            spin: g.spin,
+        }
+    }
+}
+
+impl fmt::Display for Body {
+    /// The text form [`Body::parse`] reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.shape {
+            Shape::Circle { radius } => write!(f, "circle:r={radius}")?,
+            Shape::Box { half_width, half_height } => write!(f, "box:w={},h={}", 2.0 * half_width, 2.0 * half_height)?,
+        }
+        write!(f, ",x={},y={},angle={},vx={},vy={},spin={}", self.x, self.y, self.angle, self.vx, self.vy, self.spin)
+    }
+}
+
+/// A body as the GPU holds it (48 bytes; mirrors `struct Body` in `shaders/common/body.wgsl`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct GpuBody {
+    /// `(x, y)`, cells.
+    pub centre: [f32; 2],
+    /// `(vx, vy)`, cells per time unit.
+    pub velocity: [f32; 2],
+    /// Radians.
+    pub angle: f32,
+    /// Radians per time unit.
+    pub spin: f32,
+    /// A circle's `(radius, 0)`, a box's `(half_width, half_height)`, cells.
+    pub size: [f32; 2],
+    /// 0 circle, 1 box.
+    pub kind: u32,
+    _pad: [u32; 3],
+}
+
+/// The index + 1 of the first of `bodies` that covers the centre of cell `(r, c)`, or 0.
+pub fn covering(bodies: &[Body], r: usize, c: usize) -> usize {
+    let (px, py) = (c as f32 + 0.5, r as f32 + 0.5);
+    bodies.iter().position(|b| b.contains(px, py)).map_or(0, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_each_shape_and_prints_it_back() {
+        let c = Body::parse("circle:x=40,y=32,r=8,vx=0.5").unwrap();
+        assert_eq!(c, Body { vx: 0.5, ..Body::new(Shape::Circle { radius: 8.0 }, 40.0, 32.0) });
+        let b = Body::parse("box: x=3, y=4, w=10, h=2, angle=0.25, spin=-1").unwrap();
+        assert_eq!(b.shape, Shape::Box { half_width: 5.0, half_height: 1.0 });
+        assert_eq!((b.angle, b.spin), (0.25, -1.0));
+        let p = Body::parse("plate:x=1,y=2,length=12").unwrap();
+        assert_eq!(p.shape, Shape::Box { half_width: 6.0, half_height: PLATE_THICKNESS / 2.0 });
+        for body in [c, b, p] {
+            assert_eq!(Body::parse(&body.to_string()).unwrap(), body);
+            assert_eq!(Body::from_row(&body.to_row()).unwrap(), body);
+            assert_eq!(Body::from_gpu(&body.gpu()), body);
+        }
+    }
+
+    #[test]
+    fn refuses_bad_text_with_what_is_wrong() {
+        for (spec, says) in [
+            ("circle x=1", "no ':'"),
+            ("star:x=1,y=1", "unknown shape 'star'"),
+            ("circle:x=1,y=1", "'r' is missing"),
+            ("circle:x=1,r=2", "'y' is missing"),
+            ("circle:x=1,y=1,r=0", "r must be positive"),
+            ("circle:x=1,y=1,r=2,w=3", "a circle has no 'w'"),
+            ("circle:x=1,y=1,r=2,x=3", "'x' is given twice"),
+            ("circle:x=one,y=1,r=2", "x='one' is not a number"),
+            ("circle:x=inf,y=1,r=2", "x must be finite"),
+            ("box:x=1,y=1,w=2", "'h' is missing"),
+            ("box:x=1,y=1,w=2,h", "'h' is not KEY=VALUE"),
+        ] {
+            let e = Body::parse(spec).unwrap_err();
+            assert!(e.contains(says), "{spec}: {e}");
+        }
+        assert!(Body::from_row(&[2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]).is_err());
+        assert!(Body::from_row(&[0.0, f32::NAN, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]).is_err());
+        assert!(Body::from_row(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]).is_err());
+    }
+
+    #[test]
+    fn a_rotated_box_covers_its_rotated_corners() {
+        // A 10 x 2 box turned a quarter turn is 2 wide and 10 tall.
+        let b = Body {
+            angle: std::f32::consts::FRAC_PI_2,
+            ..Body::new(Shape::Box { half_width: 5.0, half_height: 1.0 }, 20.0, 20.0)
+        };
+        assert!(b.contains(20.0, 24.5) && b.contains(20.5, 15.5));
+        assert!(!b.contains(24.5, 20.0) && !b.contains(21.5, 20.0));
+        // A rigid rotation: the velocity is perpendicular to the radius, |v| = spin r.
+        let s = Body { spin: 2.0, ..b };
+        assert_eq!(s.velocity_at(23.0, 20.0), (0.0, 6.0));
+        assert_eq!(s.velocity_at(20.0, 23.0), (-6.0, 0.0));
+    }
+}

@@ -1,0 +1,312 @@
+//! Moving bodies in smoke (issue 24): the GPU's body passes against their CPU mirrors, whole
+//! steps with bodies against the CPU reference, and the CPU reference against physics it did
+//! not write: the potential flow around an impulsively started cylinder, and the same flow seen
+//! from the cylinder (Galilean invariance inside the box).
+
+mod common;
+
+use common::{assert_smoke_close, gpu, random_smoke_staggered};
+use eddy::Simulation;
+use eddy::body::{Body, Shape};
+use eddy::grid::Grid;
+use eddy::smoke::staggered::{self, StaggeredPass, bodies};
+use eddy::smoke::{Advection, EdgeKind, GpuSmoke, SmokeParams, SmokeState, Solver};
+
+/// Three bodies that cover every case: a circle moving diagonally, a box turned and turning
+/// (its faces carry the rotation's velocity), and a plate crossing the circle's path (a face
+/// between two bodies takes the left or upper one's velocity).
+fn three_bodies(w: usize, h: usize) -> Vec<Body> {
+    let (w, h) = (w as f32, h as f32);
+    vec![
+        Body { vx: 1.3, vy: -0.7, ..Body::new(Shape::Circle { radius: 0.13 * h }, 0.31 * w, 0.47 * h) },
+        Body {
+            angle: 0.4,
+            spin: 0.35,
+            vx: -0.6,
+            ..Body::new(Shape::Box { half_width: 0.11 * w, half_height: 0.07 * h }, 0.68 * w, 0.52 * h)
+        },
+        Body {
+            angle: -1.1,
+            vy: 0.9,
+            ..Body::parse(&format!("plate:x={},y={},length={}", 0.4 * w, 0.3 * h, 0.3 * h)).unwrap()
+        },
+    ]
+}
+
+/// A random staggered state (12% walls) with [`three_bodies`].
+fn state_with_bodies(w: usize, h: usize, seed: u64) -> SmokeState {
+    let mut s = random_smoke_staggered(w, h, seed, 0.12);
+    s.bodies = three_bodies(w, h);
+    s
+}
+
+/// Asserts the masks agree cell for cell and the bodies to float rounding.
+fn assert_bodies_agree(name: &str, gpu: &SmokeState, cpu: &SmokeState) {
+    let differ = gpu.solid.as_slice().iter().zip(cpu.solid.as_slice()).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "{name}: {differ} cells of the rasterised mask differ");
+    assert_eq!(gpu.bodies.len(), cpu.bodies.len(), "{name}");
+    for (g, c) in gpu.bodies.iter().zip(&cpu.bodies) {
+        for (a, b) in [(g.x, c.x), (g.y, c.y), (g.angle, c.angle)] {
+            assert!(
+                (a - b).abs() <= 1e-5 * b.abs().max(1.0),
+                "{name}: a body is at {g:?} on the GPU, {c:?} on the CPU"
+            );
+        }
+    }
+}
+
+/// Jacobi parameter sets with bodies: the defaults (MacCormack, confinement), and
+/// semi-Lagrangian with viscosity (the no-slip ghosts take the bodies' velocity) and an
+/// inflow edge into an outflow.
+fn body_sets() -> [SmokeParams; 2] {
+    let d = SmokeParams::default();
+    [
+        d,
+        SmokeParams {
+            advection: Advection::SemiLagrangian,
+            viscosity: 0.7,
+            edges: [EdgeKind::Inflow, EdgeKind::Outflow, EdgeKind::Wall, EdgeKind::Wall],
+            inflow: 1.5,
+            ..d
+        },
+    ]
+}
+
+#[test]
+fn the_body_pass_matches_its_cpu_mirror() {
+    let g = gpu();
+    for (w, h) in [(77, 45), (40, 90)] {
+        let state = state_with_bodies(w, h, 41);
+        let p = SmokeParams::default();
+        let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+        let mut cpu = state.clone();
+        bodies::rasterise(&mut cpu);
+        // At creation both rasterise where the bodies are.
+        assert_bodies_agree("created", &sim.read_state().unwrap(), &cpu);
+        for step in 0..3 {
+            sim.run_staggered_pass(StaggeredPass::Bodies);
+            bodies::step(&mut cpu, &p);
+            let gpu_state = sim.read_state().unwrap();
+            let name = format!("smoke-bodies-pass-{step}-{w}x{h}");
+            assert_bodies_agree(&name, &gpu_state, &cpu);
+            assert_smoke_close(&name, &gpu_state, &cpu, 1e-5);
+        }
+        // The test proves something: the bodies moved, covered cells and set faces.
+        let covered = cpu.solid.as_slice().iter().filter(|&&v| bodies::is_body(v)).count();
+        assert!(covered > w * h / 20, "{covered} cells covered");
+        assert!(cpu.bodies[0].x > state.bodies[0].x);
+        let moving = cpu.velocity_x.as_slice().iter().filter(|&&u| u == cpu.bodies[0].vx).count();
+        assert!(moving > 4, "{moving} faces at the circle's speed");
+    }
+    g.check().unwrap();
+}
+
+#[test]
+fn steps_with_bodies_match_the_cpu_reference() {
+    let g = gpu();
+    for (k, p) in body_sets().into_iter().enumerate() {
+        let state = state_with_bodies(70, 48, 7 + k as u64);
+        let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+        let mut cpu_sim = eddy::smoke::CpuSmoke::new(state, p).unwrap();
+        gpu_sim.step(1).unwrap();
+        cpu_sim.step(1).unwrap();
+        let name = format!("smoke-bodies-1-step-params{k}");
+        let gpu_state = gpu_sim.read_state().unwrap();
+        assert_bodies_agree(&name, &gpu_state, cpu_sim.state());
+        assert_smoke_close(&name, &gpu_state, cpu_sim.state(), 1e-5);
+        gpu_sim.step(9).unwrap();
+        cpu_sim.step(9).unwrap();
+        let name = format!("smoke-bodies-10-steps-params{k}");
+        let gpu_state = gpu_sim.read_state().unwrap();
+        assert_bodies_agree(&name, &gpu_state, cpu_sim.state());
+        assert_smoke_close(&name, &gpu_state, cpu_sim.state(), 1e-4);
+        assert_eq!(gpu_sim.bodies().unwrap(), gpu_state.bodies);
+    }
+    g.check().unwrap();
+}
+
+#[test]
+fn bodies_come_and_go_on_the_gpu_and_the_walls_stay() {
+    let g = gpu();
+    let state = random_smoke_staggered(64, 48, 5, 0.1);
+    let p = SmokeParams::default();
+    let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+    sim.set_bodies(&three_bodies(64, 48)).unwrap();
+    sim.step(4).unwrap();
+    let with = sim.read_state().unwrap();
+    assert!(with.solid.as_slice().iter().any(|&v| bodies::is_body(v)));
+    sim.set_bodies(&[]).unwrap();
+    let without = sim.read_state().unwrap();
+    assert_eq!(without.solid, state.solid, "the walls alone come back");
+    assert!(without.bodies.is_empty());
+    // Refused: too many bodies, multigrid with bodies; nothing changes.
+    let many = vec![three_bodies(64, 48)[0]; eddy::body::MAX_BODIES + 1];
+    assert!(sim.set_bodies(&many).unwrap_err().to_string().contains("at most 16"));
+    sim.set_bodies(&three_bodies(64, 48)).unwrap();
+    let e = sim.set_params(SmokeParams { solver: Solver::Multigrid, ..p }).unwrap_err();
+    assert!(e.to_string().contains("--solver jacobi"), "{e}");
+    assert_eq!(sim.params().solver, Solver::Jacobi);
+    g.check().unwrap();
+}
+
+/// The CPU reference's state after its first step from rest with one body at `(x, y)` moving
+/// at `vx`, the projection solved by multigrid as far as f32 goes (a step of dt 1e-6, so nothing but the
+/// projection acts): the flow the body's motion sets up at once in an inviscid fluid.
+fn impulsive_start((w, h): (usize, usize), body: Body, fluid: (f32, [EdgeKind; 4], f32)) -> (SmokeState, SmokeParams) {
+    let (u0, edges, inflow) = fluid;
+    let p = SmokeParams {
+        dt: 1e-6,
+        buoyancy: 0.0,
+        weight: 0.0,
+        vorticity: 0.0,
+        velocity_dissipation: 1.0,
+        advection: Advection::SemiLagrangian,
+        warm_start: false,
+        cell_size: 1.0,
+        edges,
+        inflow,
+        ..SmokeParams::default()
+    };
+    let mut s = SmokeState::from_scene(&eddy::scene::Scene::empty(w, h).unwrap(), 0.0);
+    s.source.as_mut_slice().fill(0);
+    s.density.as_mut_slice().fill(0.0);
+    // Inside the box and through open edges the fluid moves at u0; walls hold 0.
+    let wall = |edge: usize| edges[edge] == EdgeKind::Wall;
+    s.velocity_x = Grid::from_fn(w + 1, h, |_, c| if (c == 0 && wall(0)) || (c == w && wall(1)) { 0.0 } else { u0 });
+    s.bodies = vec![body];
+    bodies::step(&mut s, &p);
+    let mg = eddy::solver::multigrid::Multigrid::new(&s.solid, Default::default());
+    let report = staggered::project(&mut s, &converged(p), Some(&mg)).expect("a multigrid report");
+    // f32 multigrid levels off near 1e-5 here (measured 1.2e-5 after 60 V-cycles).
+    assert!(report.relative_residual < 1e-4, "{report:?}");
+    (s, p)
+}
+
+/// `p` with the pressure solved by multigrid as far as f32 goes.
+fn converged(p: SmokeParams) -> SmokeParams {
+    SmokeParams { solver: Solver::Multigrid, tolerance: 1e-6, max_cycles: 30, ..p }
+}
+
+/// The open `u` faces at distances `r` from `(x, y)` with `lo <= r / radius <= hi`, as
+/// `(dx, dy, u)`.
+fn u_faces_in_ring(s: &SmokeState, (x, y): (f32, f32), radius: f32, (lo, hi): (f32, f32)) -> Vec<(f32, f32, f32)> {
+    let (h, w) = s.shape();
+    let mut faces = Vec::new();
+    for r in 0..h {
+        for c in 1..w {
+            let (dx, dy) = (c as f32 - x, r as f32 + 0.5 - y);
+            let d = (dx * dx + dy * dy).sqrt() / radius;
+            if (lo..=hi).contains(&d) && staggered::u_open(&s.solid, r, c) {
+                faces.push((dx, dy, s.velocity_x[(r, c)]));
+            }
+        }
+    }
+    faces
+}
+
+/// Relative L2 difference of two lists of values.
+fn relative_l2(a: impl Iterator<Item = f32>, b: impl Iterator<Item = f32>) -> f32 {
+    let (mut num, mut den) = (0.0f64, 0.0f64);
+    for (x, y) in a.zip(b) {
+        num += ((x - y) as f64).powi(2);
+        den += (y as f64).powi(2);
+    }
+    (num / den).sqrt() as f32
+}
+
+/// A cylinder started impulsively at speed U in an inviscid fluid at rest sets up, at once, the
+/// potential flow of a moving cylinder: the dipole `u = U R^2 (dx^2 - dy^2) / r^4` (Batchelor,
+/// "An Introduction to Fluid Dynamics", 1967, sect. 6.4; Lamb, "Hydrodynamics", sect. 68), which
+/// the projection alone must produce from the faces the body sets. R is the rasterised disc's
+/// area radius (12.01 cells); the box is 64 R wide, so that its walls, which must carry the
+/// displaced fluid back past the body, stay out of the ring (in a box 32 R by 21 R the error
+/// grew from 7% at 2 R to 27% at 5 R). Measured over the ring 1.5 R..4 R: relative L2 error
+/// 4.9% (allowed 6%), of which the amplitude: the least-squares fit of U R^2 is 1.040 times the
+/// exact one (allowed 0.97..1.07; the staircase disc, walled at cell faces, acts as a disc 2%
+/// wider than its area says), and the shape: 2.7% after that fit (allowed 3.5%; 1.7-3.3% ring by
+/// ring, the staircase's corners nearest the body).
+#[test]
+fn an_impulsively_started_cylinder_sets_up_the_potential_dipole() {
+    let (w, h) = (768, 768);
+    let (x, y, radius, speed) = (384.3, 384.4, 12.0, 1.0);
+    let body = Body { vx: speed, ..Body::new(Shape::Circle { radius }, x, y) };
+    let (s, _) = impulsive_start((w, h), body, (0.0, [EdgeKind::Wall; 4], 0.0));
+    let x = x + speed * 1e-6;
+    let area = s.solid.as_slice().iter().filter(|&&v| bodies::is_body(v)).count() as f32;
+    let r_eff = (area / std::f32::consts::PI).sqrt();
+    let faces = u_faces_in_ring(&s, (x, y), r_eff, (1.5, 4.0));
+    assert!(faces.len() > 2000, "{} faces", faces.len());
+    let exact = |dx: f32, dy: f32| {
+        let r2 = dx * dx + dy * dy;
+        speed * r_eff * r_eff * (dx * dx - dy * dy) / (r2 * r2)
+    };
+    let error = relative_l2(faces.iter().map(|f| f.2), faces.iter().map(|f| exact(f.0, f.1)));
+    let fit = faces.iter().map(|f| f.2 * exact(f.0, f.1)).sum::<f32>()
+        / faces.iter().map(|f| exact(f.0, f.1).powi(2)).sum::<f32>();
+    let shape = relative_l2(faces.iter().map(|f| f.2), faces.iter().map(|f| fit * exact(f.0, f.1)));
+    println!(
+        "dipole: R = {r_eff:.2} cells, {} faces, relative L2 error {error:.4}, fitted amplitude {fit:.4}, \
+         shape error {shape:.4}",
+        faces.len()
+    );
+    assert!(error < 0.06, "relative L2 error {error}");
+    assert!((0.97..1.07).contains(&fit), "fitted amplitude {fit}");
+    assert!(shape < 0.035, "shape error {shape}");
+    // The fluid ahead is pushed forward, beside the body it flows back (u = -U at 90 degrees).
+    let at = |dx: f32, dy: f32| {
+        faces
+            .iter()
+            .min_by(|a, b| {
+                let d = |f: &&(f32, f32, f32)| (f.0 - dx).powi(2) + (f.1 - dy).powi(2);
+                d(a).total_cmp(&d(b))
+            })
+            .unwrap()
+            .2
+    };
+    assert!(at(1.6 * r_eff, 0.0) > 0.3 * speed);
+    assert!(at(0.0, 1.6 * r_eff) < -0.3 * speed);
+}
+
+/// Galilean invariance inside the box: a cylinder moving at U through fluid at rest (walls all
+/// round) for 40 steps, and the same cylinder held still for 40 steps with the fluid streaming
+/// past at -U (inflow on the right, outflow on the left), give the same flow around the
+/// cylinder in its own frame: the semi-Lagrangian advection and the projection (multigrid, as
+/// far as f32 goes, each step) see only relative motion, up to the walls (closed and at rest,
+/// or open with the stream) and the advection's interpolation, which is not frame-invariant
+/// (its numerical diffusion depends on where the departure points fall between cells).
+/// Measured: 1.0% relative L2 difference over the ring 1.5 R..4 R between `u - U` (moving) and
+/// `u` (still); allowed 3%.
+#[test]
+fn a_moving_cylinder_and_a_stream_past_a_still_one_agree_in_its_frame() {
+    let (w, h) = (256, 160);
+    // Binary fractions, and dt 0.5: the moving body ends exactly where the still one is (after
+    // its first step, 1e-6 long, below the rounding of its position, then 39 of dt), so both
+    // masks have the same shape.
+    let (x, y, radius, speed, steps) = (160.25, 80.375, 10.0, 1.0, 40);
+    let dt = 0.5;
+    let run = |body: Body, fluid: (f32, [EdgeKind; 4], f32)| {
+        let (mut s, p) = impulsive_start((w, h), body, fluid);
+        let p = SmokeParams { dt, ..p };
+        for _ in 1..steps {
+            bodies::step(&mut s, &p);
+            staggered::cpu::advect_velocity(&mut s, &p);
+            let mg = eddy::solver::multigrid::Multigrid::new(&s.solid, Default::default());
+            staggered::project(&mut s, &converged(p), Some(&mg));
+        }
+        s
+    };
+    let moving = Body { vx: speed, ..Body::new(Shape::Circle { radius }, x - 19.5, y) };
+    let a = run(moving, (0.0, [EdgeKind::Wall; 4], 0.0));
+    let still = Body::new(Shape::Circle { radius }, x, y);
+    let edges = [EdgeKind::Outflow, EdgeKind::Inflow, EdgeKind::Wall, EdgeKind::Wall];
+    let b = run(still, (-speed, edges, speed));
+    assert_eq!(a.bodies[0].x, x);
+    let shifted = |s: &SmokeState| Grid::from_fn(w, h, |r, c| bodies::is_body(s.solid[(r, c)]) as u8);
+    assert_eq!(shifted(&a), shifted(&b));
+    let ring_a = u_faces_in_ring(&a, (x, y), radius, (1.5, 4.0));
+    let ring_b = u_faces_in_ring(&b, (x, y), radius, (1.5, 4.0));
+    assert_eq!(ring_a.len(), ring_b.len());
+    let error = relative_l2(ring_a.iter().map(|f| f.2 - speed), ring_b.iter().map(|f| f.2));
+    println!("Galilean: {} faces, relative L2 difference {error:.4}", ring_a.len());
+    assert!(error < 0.03, "relative L2 difference {error}");
+}
