@@ -74,6 +74,19 @@ fn fixtures(dir: &Path) {
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(9, 6, 0.0)).unwrap();
     npz.finish().unwrap();
+    // Body tables gone wrong (issue 24): a row of 5, a kind that is no shape, a body in a
+    // multigrid run's file is fine (its run is refused, not the file).
+    let mut npz = eddy::npz::Npz::create(&p("body-row.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("bodies", &Grid::filled(5, 1, 1.0)).unwrap();
+    npz.finish().unwrap();
+    let mut npz = eddy::npz::Npz::create(&p("body-kind.npz")).unwrap();
+    npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("bodies", &Grid::from_vec(9, 1, vec![7.0, 4.0, 3.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0]).unwrap()).unwrap();
+    npz.finish().unwrap();
+    let mut with_body = smoke.clone();
+    with_body.bodies = vec![eddy::body::Body::parse("circle:x=10,y=12,r=3,vx=1").unwrap()];
+    with_body.save_npz(&p("smoke-body.npz")).unwrap();
     let mut npz = eddy::npz::Npz::create(&p("face-shape.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(8, 6, 0.0)).unwrap();
@@ -201,7 +214,23 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--right-edge", "outflow"], 2, "--right-edge wall"),
         row(&["run", "--mode", "smoke", "--inflow", "2"], 2, "this run has none"),
         row(&["run", "--mode", "gas", "--left-edge", "inflow"], 2, "--left-edge is a smoke option"),
+        // Bodies (issue 24).
+        row(&["run", "--mode", "smoke", "--body", "star:x=1,y=1"], 2, "unknown shape 'star'"),
+        row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1"], 2, "'r' is missing"),
+        row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=-2"], 2, "r must be positive"),
+        row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=2,vx=nan"], 2, "vx must be finite"),
+        row(&["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2"], 2, "bodies move through smoke for now"),
+        row(&["run", "--mode", "smoke", "--solver", "multigrid", "--body", "circle:x=5,y=5,r=2"], 2, "--solver jacobi"),
+        row(&["run", "--scene", "channel", "--body", "circle:x=5,y=5,r=2"], 2, "--solver jacobi"),
+        row(
+            &["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--body", "box:x=5,y=5,w=2,h=2"],
+            2,
+            "staggered grid",
+        ),
         row(&["run", "--load", &d("half-faces.npz"), "--mode", "smoke"], 1, "come in pairs"),
+        row(&["run", "--load", &d("body-row.npz")], 1, "a body is a row of 9"),
+        row(&["run", "--load", &d("body-kind.npz")], 1, "row 0: a body's kind is 7"),
+        row(&["run", "--load", &d("smoke-body.npz"), "--solver", "multigrid"], 1, "--solver jacobi"),
         row(&["run", "--load", &d("face-shape.npz"), "--mode", "smoke"], 1, "(H, W + 1)"),
         row(&["run", "--load", &d("negative-dye.npz")], 1, "dye[3, 4] = -0.5"),
         // Outputs are checked before the first step.
@@ -459,6 +488,12 @@ fn hostile_input_table() {
         2,
         "a negative scale adds divergence",
     ));
+    // Seventeen bodies: one more than a model holds.
+    let mut many = vec!["run", "--mode", "smoke"];
+    for _ in 0..17 {
+        many.extend(["--body", "circle:x=5,y=5,r=2"]);
+    }
+    rows.push(row(&many, 2, "17 bodies: a model holds at most 16"));
     // No display: one line that says what to do, no source path.
     let mut headless = row(&["view", "--frames", "1"], 1, "set DISPLAY");
     headless.remove.extend(["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]);
@@ -550,7 +585,7 @@ fn two_runs_of_the_same_input_save_the_same_bytes() {
     let script = dir.path().join("multigrid.toml");
     std::fs::write(&script, "mode = \"smoke\"\n[[action]]\nat = 5\nset = { solver = \"multigrid\" }\n").unwrap();
     let script = script.to_str().unwrap();
-    let cases: [(&str, &[&str]); 9] = [
+    let cases: [(&str, &[&str]); 10] = [
         ("water", &["--mode", "water", "--steps", "200"]),
         ("water unity", &["--mode", "water", "--preset", "unity", "--scene", "u-tube", "--steps", "200"]),
         ("smoke jacobi", &["--mode", "smoke", "--size", "64x64", "--steps", "120"]),
@@ -558,6 +593,21 @@ fn two_runs_of_the_same_input_save_the_same_bytes() {
         ("smoke gpu-gems", &["--mode", "smoke", "--pipeline", "gpu-gems", "--size", "64x64", "--steps", "120"]),
         ("smoke cavity", &["--scene", "cavity", "--size", "48x48", "--steps", "150"]),
         ("smoke channel", &["--scene", "channel", "--size", "64x32", "--steps", "120"]),
+        (
+            "smoke bodies",
+            &[
+                "--mode",
+                "smoke",
+                "--size",
+                "64x48",
+                "--body",
+                "circle:x=20,y=24,r=5,vx=1,vy=-0.3",
+                "--body",
+                "box:x=44,y=20,w=9,h=4,angle=0.3,spin=0.5",
+                "--steps",
+                "60",
+            ],
+        ),
         ("gas", &["--mode", "gas", "--scene", "explosion", "--size", "64x64", "--steps", "150"]),
         ("script to multigrid", &["--script", script, "--size", "64x64", "--steps", "120"]),
     ];

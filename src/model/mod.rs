@@ -211,6 +211,12 @@ static SMOKE: ModelInfo = ModelInfo {
         FieldInfo { name: "dye", unit: "", shape: "(H, W, 3) float32", doc: "red, green, blue dye, >= 0" },
         SOLID,
         SOURCE,
+        FieldInfo {
+            name: "bodies",
+            unit: "cells, radians, cells/time unit",
+            shape: "(N, 9) float32",
+            doc: "rigid bodies, a row each: kind (0 circle, 1 box), x, y, angle, vx, vy, spin, size a, size b",
+        },
     ],
     presets: &[
         ("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),
@@ -384,7 +390,7 @@ impl ModelKind {
     pub fn marks(self, names: &[String]) -> bool {
         let marks: &[&str] = match self {
             ModelKind::Water => &["mass"],
-            ModelKind::Smoke => &["velocity", "temperature"],
+            ModelKind::Smoke => &["velocity", "temperature", "bodies"],
             ModelKind::Gas => &["momentum"],
         };
         names.iter().any(|n| marks.contains(&n.as_str()))

@@ -108,7 +108,11 @@ pub fn check_bodies(count: usize, p: &SmokeParams) -> Result<(), Error> {
         return Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES)));
     }
     if count > 0 && p.grid == GridLayout::Collocated {
-        return Err(Error::Message("bodies move on the staggered grid: leave --grid at staggered".into()));
+        return Err(Error::Message(
+            "bodies move on the staggered grid, and this run has the collocated one (--pipeline gpu-gems and rideout \
+             run it): keep --grid staggered"
+                .into(),
+        ));
     }
     if count > 0 && p.solver == Solver::Multigrid {
         return Err(Error::Message(
