@@ -203,7 +203,8 @@ impl Body {
             spin: self.spin,
             size: [row[7], row[8]],
             kind: row[0] as u32,
-            _pad: [0; 3],
+            reach2: 1.01 * self.reach() * self.reach() + 0.01,
+            _pad: [0; 2],
         }
     }
 
@@ -253,7 +254,10 @@ pub struct GpuBody {
     pub size: [f32; 2],
     /// 0 circle, 1 box.
     pub kind: u32,
-    _pad: [u32; 3],
+    /// The squared distance from the centre beyond which no point is inside, with a margin
+    /// that rounding cannot cross (`1.01 reach^2 + 0.01`, cells^2): a cheap first test.
+    pub reach2: f32,
+    _pad: [u32; 2],
 }
 
 /// The index + 1 of the first of `bodies` that covers the centre of cell `(r, c)`, or 0.

@@ -50,8 +50,10 @@ modules! {
     SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Smoke: each body advances one step (issue 24).
     SMOKE_BODIES_MOVE = "smoke/bodies_move": ["smoke/params.wgsl", "common/body.wgsl", "smoke/bodies_move.wgsl"];
-    /// Staggered smoke: the bodies rasterised into the solid bits, their faces at their velocity.
+    /// Staggered smoke: the bodies rasterised into the solid bits.
     SMOKE_STAGGERED_BODIES = "smoke/staggered_bodies": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_bodies.wgsl"];
+    /// Staggered smoke: the closed faces beside the bodies at their velocity.
+    SMOKE_STAGGERED_BODY_FACES = "smoke/staggered_body_faces": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_body_faces.wgsl"];
     /// Staggered smoke: the pressure solve's walls from the rasterised solid bits.
     SMOKE_STAGGERED_SOLVER_WALLS = "smoke/staggered_solver_walls": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_solver_walls.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.

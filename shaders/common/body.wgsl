@@ -10,7 +10,7 @@ struct Body {
     spin: f32,           // radians per time unit
     size: vec2<f32>,     // a circle's (radius, 0), a box's (half width, half height)
     kind: u32,           // 0 circle, 1 box
-    _pad0: u32,
+    reach2: f32,         // beyond this squared distance from the centre no point is inside (with a margin)
     _pad1: u32,
     _pad2: u32,
 };
@@ -21,6 +21,11 @@ const BODY_CIRCLE: u32 = 0u;
 fn body_contains(b: Body, q: vec2<f32>) -> bool {
     let dx = q.x - b.centre.x;
     let dy = q.y - b.centre.y;
+    // Most points are far from every body: out, without the rotation (the CPU mirror rotates
+    // every point; reach2's margin makes the answer the same).
+    if dx * dx + dy * dy > b.reach2 {
+        return false;
+    }
     if b.kind == BODY_CIRCLE {
         return dx * dx + dy * dy <= b.size.x * b.size.x;
     }
@@ -35,3 +40,10 @@ fn body_contains(b: Body, q: vec2<f32>) -> bool {
 fn body_velocity(b: Body, q: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(b.velocity.x - b.spin * (q.y - b.centre.y), b.velocity.y + b.spin * (q.x - b.centre.x));
 }
+
+// The cells the body passes cover this step (all that the bodies cover, covered, or cross, with
+// a margin; written on the CPU, `StaggeredPasses::plan_bodies`): one invocation a cell of it.
+struct BodyRect {
+    origin: vec2<i32>,
+    size: vec2<u32>,
+};

@@ -29,6 +29,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     let smoke = |p: SmokeParams| ModelParams::Smoke(p);
     vec![
         ("default: staggered, Jacobi x 50, MacCormack, confinement", defaults),
+        (WITH_BODIES, defaults),
         (
             "staggered, Jacobi x 50, semi-Lagrangian",
             smoke(SmokeParams { advection: eddy::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..d }),
@@ -38,6 +39,33 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
             "staggered, multigrid to 1e-4",
             smoke(SmokeParams { solver: eddy::smoke::Solver::Multigrid, tolerance: 1e-4, ..d }),
         ),
+    ]
+}
+
+/// The smoke row with moving bodies (issue 24): the default step on the same scene with
+/// [`bench_bodies`], whose cost is this row's time over the default row's.
+const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning plate)";
+
+/// Three bodies on an `n x n` plume, each about `n / 8` across, moving through it: a circle
+/// drifting right and up, a turned box drifting left, a plate spinning in place.
+fn bench_bodies(n: usize) -> Vec<eddy::body::Body> {
+    use eddy::body::{Body, Shape};
+    let n = n as f32;
+    vec![
+        Body { vx: 0.02 * n, vy: -0.01 * n, ..Body::new(Shape::Circle { radius: n / 16.0 }, 0.25 * n, 0.6 * n) },
+        Body {
+            angle: 0.5,
+            vx: -0.02 * n,
+            ..Body::new(Shape::Box { half_width: n / 16.0, half_height: n / 32.0 }, 0.75 * n, 0.3 * n)
+        },
+        Body {
+            spin: 1.0,
+            ..Body::new(
+                Shape::Box { half_width: n / 16.0, half_height: eddy::body::PLATE_THICKNESS / 2.0 },
+                0.7 * n,
+                0.75 * n,
+            )
+        },
     ]
 }
 
@@ -258,7 +286,10 @@ pub fn bench(args: BenchArgs) -> Result {
 fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n: usize, roof: f64) -> Result<Row> {
     let kind = args.mode;
     let scene = kind.info().bench_scene;
-    let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, params)?;
+    let mut state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, params)?;
+    if let (AnyState::Smoke(s), WITH_BODIES) = (&mut state, label) {
+        s.bodies = bench_bodies(n);
+    }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
     // GPU time per step from timestamp queries, where the device has them.
     let timer = std::cell::RefCell::new(eddy::gpu::StepTimer::new(&gpu.device, &gpu.queue));

@@ -339,8 +339,9 @@ impl GpuSmoke {
             Pipeline::Staggered(st) => {
                 st.solver.encode_walls(&self.device, encoder, solid);
                 gpu::record::upload(&self.device, encoder, &st.fields.walls, bytemuck::cast_slice(&bits), 4);
-                if st.bodies > 0 {
+                if !st.bodies.is_empty() {
                     // The bodies back on top of the new walls, where they are.
+                    st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
                     let mut pass = encoder.begin_compute_pass(&Default::default());
                     st.encode_rasterise(&mut pass);
                 }
@@ -352,7 +353,7 @@ impl GpuSmoke {
     /// Bodies the model moves each step (0 on the collocated grid, which has none).
     pub fn body_count(&self) -> u32 {
         match &self.pipeline {
-            Pipeline::Staggered(st) => st.bodies,
+            Pipeline::Staggered(st) => st.bodies.len() as u32,
             Pipeline::Collocated(_) => 0,
         }
     }
@@ -382,8 +383,8 @@ impl GpuSmoke {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             return Ok(());
         };
-        let had = st.bodies;
-        st.bodies = bodies.len() as u32;
+        let had = st.bodies.len();
+        st.bodies = bodies.to_vec();
         if !bodies.is_empty() {
             let table: Vec<GpuBody> = bodies.iter().map(Body::gpu).collect();
             gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, 0, bytemuck::cast_slice(&table));
@@ -391,6 +392,8 @@ impl GpuSmoke {
         self.encode_param_writes(encoder);
         let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
         if !bodies.is_empty() {
+            // The whole grid: the old bodies' cells open, the new ones' close.
+            st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
             let mut pass = encoder.begin_compute_pass(&Default::default());
             st.encode_rasterise(&mut pass);
         } else if had > 0 {
@@ -490,6 +493,10 @@ impl GpuSmoke {
             panic!("StaggeredPass is a staggered pass; this model runs the collocated grid");
         };
         let f = &mut self.fields;
+        let moves = passes.iter().filter(|&&p| p == StaggeredPass::Bodies).count() as u32;
+        if moves > 0 {
+            st.plan_bodies(&self.device, encoder, moves, self.params.dt, false);
+        }
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for &which in passes {
             if which == StaggeredPass::Solve && self.params.solver == Solver::Multigrid {
@@ -794,10 +801,10 @@ impl GpuSmoke {
     /// number of bodies in it.
     fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
         let Pipeline::Staggered(st) = &self.pipeline else { return None };
-        if st.bodies == 0 {
+        if st.bodies.is_empty() {
             return None;
         }
-        let len = (st.bodies as usize * std::mem::size_of::<GpuBody>()) as u64;
+        let len = (st.bodies.len() * std::mem::size_of::<GpuBody>()) as u64;
         let copy = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("smoke/bodies readback"),
             size: len,
@@ -807,7 +814,7 @@ impl GpuSmoke {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(&st.fields.bodies, 0, &copy, 0, len);
         self.queue.submit([encoder.finish()]);
-        Some((copy, st.bodies as usize))
+        Some((copy, st.bodies.len()))
     }
 
     /// The bodies where they are now (read back; waits for the GPU). Empty without bodies.

@@ -55,7 +55,10 @@ impl StaggeredFields {
         let bodies = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("smoke/bodies"),
             size: (crate::body::MAX_BODIES * std::mem::size_of::<crate::body::GpuBody>()) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::UNIFORM
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
         let hat =
@@ -177,12 +180,21 @@ pub(crate) struct StaggeredPasses {
     centres: (Kernel, [wgpu::BindGroup; 2]),
     /// `bodies_move.wgsl`.
     bodies_move: (Kernel, wgpu::BindGroup),
-    /// `staggered_bodies.wgsl`, `[uv]`.
-    rasterise: (Kernel, [wgpu::BindGroup; 2]),
+    /// `staggered_bodies.wgsl`.
+    rasterise: (Kernel, wgpu::BindGroup),
+    /// `staggered_body_faces.wgsl`, `[uv]`.
+    body_faces: (Kernel, [wgpu::BindGroup; 2]),
     /// `staggered_solver_walls.wgsl`.
     solver_walls: (Kernel, wgpu::BindGroup),
-    /// Bodies in [`StaggeredFields::bodies`] (0: the body passes do nothing).
-    pub bodies: u32,
+    /// The bodies as the steps recorded so far leave them, moved on the CPU as the GPU moves
+    /// its own (`bodies_move.wgsl`), only to bound the region the body passes cover; the GPU's
+    /// are the ones read back. Empty: the body passes do nothing.
+    pub bodies: Vec<crate::body::Body>,
+    /// `struct BodyRect` of `shaders/smoke/staggered_bodies.wgsl`: the cells the body passes
+    /// cover in the steps recorded next.
+    body_rect: wgpu::Buffer,
+    /// That region's size, cells.
+    rect: (u32, u32),
     size: (u32, u32),
 }
 
@@ -389,13 +401,25 @@ impl StaggeredPasses {
         let bodies_move = Kernel::new(device, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
         let bodies_move_group = bodies_move.bind_group(device, &[uniform(), f.bodies.as_entire_binding()]);
         let rasterise = Kernel::new(device, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
-        let rasterise_groups = [0, 1].map(|i| {
-            rasterise.bind_group(
+        let body_rect = crate::gpu::uniform_buffer(device, "smoke/body rect", 16);
+        let rasterise_group = rasterise.bind_group(
+            device,
+            &[
+                uniform(),
+                body_rect.as_entire_binding(),
+                f.bodies.as_entire_binding(),
+                View(&f.walls_view),
+                View(shared.solid),
+            ],
+        );
+        let body_faces = Kernel::new(device, "smoke/staggered_body_faces", shaders::SMOKE_STAGGERED_BODY_FACES);
+        let body_faces_groups = [0, 1].map(|i| {
+            body_faces.bind_group(
                 device,
                 &[
                     uniform(),
+                    body_rect.as_entire_binding(),
                     f.bodies.as_entire_binding(),
-                    View(&f.walls_view),
                     View(shared.solid),
                     View(&u[i]),
                     View(&v[i]),
@@ -408,9 +432,12 @@ impl StaggeredPasses {
         let size = (f.after.width(), f.after.height());
         Self {
             bodies_move: (bodies_move, bodies_move_group),
-            rasterise: (rasterise, rasterise_groups),
+            rasterise: (rasterise, rasterise_group),
+            body_faces: (body_faces, body_faces_groups),
             solver_walls: (solver_walls, solver_walls_group),
-            bodies: 0,
+            bodies: Vec::new(),
+            body_rect,
+            rect: (0, 0),
             fields,
             solver,
             advect_velocity: (advect_velocity, advect_velocity_groups),
@@ -440,11 +467,61 @@ impl StaggeredPasses {
         self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w, h);
     }
 
+    /// Bounds the region the body passes of the next `steps` steps cover (the whole grid with
+    /// `whole`), records its write, and moves [`StaggeredPasses::bodies`] on by `steps` steps
+    /// of `dt`: the reach of every body where it is now (where it was last rasterised, so its
+    /// old cells are cleared) and where it will be (motion is linear, so the box between holds
+    /// the path), two cells wider for rounding, within the grid.
+    pub fn plan_bodies(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: u32,
+        dt: f32,
+        whole: bool,
+    ) {
+        if self.bodies.is_empty() {
+            return;
+        }
+        let (w, h) = self.size;
+        let mut bounds = [f32::INFINITY, f32::INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY];
+        let mut extend = |b: &crate::body::Body| {
+            let r = b.reach() + 2.0;
+            bounds = [bounds[0].min(b.x - r), bounds[1].min(b.y - r), bounds[2].max(b.x + r), bounds[3].max(b.y + r)];
+        };
+        for b in &mut self.bodies {
+            extend(b);
+            for _ in 0..steps {
+                b.advance(dt);
+            }
+            extend(b);
+        }
+        let (x0, y0, x1, y1) = if whole {
+            (0, 0, w, h)
+        } else {
+            let clamp = |v: f32, hi: u32| v.clamp(0.0, hi as f32) as u32;
+            (
+                clamp(bounds[0].floor(), w),
+                clamp(bounds[1].floor(), h),
+                clamp(bounds[2].ceil(), w),
+                clamp(bounds[3].ceil(), h),
+            )
+        };
+        self.rect = (x1.saturating_sub(x0), y1.saturating_sub(y0));
+        let rect: [u32; 4] = [x0, y0, self.rect.0, self.rect.1];
+        crate::gpu::record::write_buffer(device, encoder, &self.body_rect, 0, bytemuck::cast_slice(&rect));
+    }
+
     /// Records the bodies' rasterisation where they are (no move): the solid bits, the faces
-    /// beside them, the solve's walls (`staggered_bodies.wgsl`, `staggered_solver_walls.wgsl`).
+    /// beside them, the solve's walls (`staggered_bodies.wgsl`, `staggered_body_faces.wgsl`,
+    /// `staggered_solver_walls.wgsl`).
     pub fn encode_rasterise(&self, pass: &mut wgpu::ComputePass<'_>) {
         let (w, h) = self.size;
-        self.rasterise.0.dispatch(pass, &self.rasterise.1[self.fields.u.read_index()], w, h);
+        let (rw, rh) = self.rect;
+        if rw > 0 && rh > 0 {
+            self.rasterise.0.dispatch(pass, &self.rasterise.1, rw, rh);
+            self.body_faces.0.dispatch(pass, &self.body_faces.1[self.fields.u.read_index()], rw, rh);
+        }
         let (pw, ph) = crate::gpu::packed::packed_size(w, h);
         self.solver_walls.0.dispatch(pass, &self.solver_walls.1, pw, ph);
     }
@@ -468,8 +545,8 @@ impl StaggeredPasses {
         let maccormack = params.advection == Advection::MacCormack;
         match which {
             StaggeredPass::Bodies => {
-                if self.bodies > 0 {
-                    self.bodies_move.0.dispatch(pass, &self.bodies_move.1, self.bodies, 1);
+                if !self.bodies.is_empty() {
+                    self.bodies_move.0.dispatch(pass, &self.bodies_move.1, self.bodies.len() as u32, 1);
                     self.encode_rasterise(pass);
                 }
             }
