@@ -28,7 +28,11 @@
 //! ([`ColourMap`] name); `brush` (radius in cells, or `"default"`); `reset = true` (the scene
 //! again); `defaults = true` (the parameters back to their defaults); `stroke` (`tool` = `fluid`,
 //! `wall` or `erase`; `points` = `[[col, row], ...]` in cells, row 0 at the top; optional
-//! `radius`); `click = [col, row]` (the fluid tool without a drag: gas' explosion); `pause = N`
+//! `radius`); `click = [col, row]` (the fluid tool without a drag: gas' explosion); `body =
+//! "circle:x=40,y=32,r=8,vx=0.5"` (add a rigid body to smoke, the form `--body` takes,
+//! [`crate::body::Body::parse`]); `drive = { body = 0, vx = 1, vy = 0, spin = 0 }` (a body's new
+//! velocity, cells per time unit, and spin, radians per time unit; each 0 unless given);
+//! `remove-body = 0` (bodies are numbered from 0 in the order they were added); `pause = N`
 //! (the viewer shows N frames without stepping; nothing in `run`); `screenshot = "f.png"` (the
 //! simulation view, `screenshot-scale` pixels per cell, default 2); `gif = { path = "f.gif",
 //! frames = 20, every = 4 }` (record `frames` frames, one every `every` steps); `save =
@@ -106,6 +110,9 @@ struct RawAction {
     defaults: Option<bool>,
     stroke: Option<RawStroke>,
     click: Option<[f32; 2]>,
+    body: Option<String>,
+    drive: Option<RawDrive>,
+    remove_body: Option<usize>,
     pause: Option<u32>,
     screenshot: Option<PathBuf>,
     screenshot_scale: Option<u32>,
@@ -121,6 +128,15 @@ struct RawStroke {
     tool: String,
     points: Vec<[f32; 2]>,
     radius: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDrive {
+    body: usize,
+    vx: Option<f32>,
+    vy: Option<f32>,
+    spin: Option<f32>,
 }
 
 #[derive(Deserialize)]
@@ -323,6 +339,23 @@ impl Script {
                     return Err(format!("action {n}: click must be two finite numbers"));
                 }
                 push(Action::Click((c, r)));
+                count += 1;
+            }
+            if let Some(text) = &a.body {
+                let body = crate::body::Body::parse(text).map_err(|e| format!("action {n}: {e}"))?;
+                push(Action::AddBody(body));
+                count += 1;
+            }
+            if let Some(d) = &a.drive {
+                let (vx, vy, spin) = (d.vx.unwrap_or(0.0), d.vy.unwrap_or(0.0), d.spin.unwrap_or(0.0));
+                if ![vx, vy, spin].iter().all(|v| v.is_finite()) {
+                    return Err(format!("action {n}: drive: vx, vy and spin must be finite numbers"));
+                }
+                push(Action::Drive { body: d.body, velocity: (vx, vy), spin });
+                count += 1;
+            }
+            if let Some(index) = a.remove_body {
+                push(Action::RemoveBody(index));
                 count += 1;
             }
             if let Some(frames) = a.pause {

@@ -51,6 +51,10 @@ fn viewer_window_shows_the_scene() {
     assert!(!is_water(corner) && !is_ground(corner), "expected air at the top right, found {corner:?}");
 }
 
+/// Held by the tests that send keys or move the X pointer: they share one display, and one
+/// test's Escape or drag would land in another's window.
+static POINTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn xdotool(args: &[&str]) -> String {
     let o = Command::new("timeout")
         .arg("30")
@@ -80,6 +84,7 @@ fn spawn_viewer<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, 
 /// panel does, and the viewer says the value before and after (read back from the live model).
 #[test]
 fn viewer_keys_set_gas_parameters() {
+    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     // Enough frames for the keys to land; the viewer quits on its own if Escape does not.
     let (child, window) =
@@ -179,6 +184,7 @@ fn viewer_shows_gas() {
 #[test]
 fn viewer_switches_to_smoke_and_takes_impulses() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("smoke.png");
     let shot_arg = shot.to_str().unwrap();
@@ -201,6 +207,8 @@ fn viewer_switches_to_smoke_and_takes_impulses() {
     // Smoke, paused at once so the plume stays at the bottom, then one step (`.`) so the
     // source has had its impulse whatever the timing.
     xdotool(&["key", "2", "space", "period"]);
+    // On top of any other test's window, so that the drag below lands in this one.
+    xdotool(&["windowraise", &window]);
     let mut title = String::new();
     for _ in 0..40 {
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -465,6 +473,7 @@ fn a_hidpi_window_keeps_points_per_cell() {
 /// and the viewer says where it went.
 #[test]
 fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
+    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     let dir = tempfile::tempdir().unwrap();
     for how in ["Escape", "SIGTERM"] {
@@ -501,4 +510,66 @@ fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
         let n = frames.collect_frames().unwrap().len();
         assert!(n >= 2, "{how}: the GIF has {n} frames");
     }
+}
+
+/// The body tool (B, smoke): a left press away from any body places a circle there, and a drag
+/// carries it along; on release it stops. The screenshot shows the body (a solid's grey) where
+/// the drag ended and open fluid where it began. Uses xdotool.
+#[test]
+fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("body.png");
+    let (mut child, window) = spawn_viewer(&[
+        "view",
+        "--mode",
+        "smoke",
+        "--size",
+        "96x64",
+        "--scale",
+        "4",
+        "--steps-per-frame",
+        "2",
+        "--frames",
+        "2500",
+        "--no-panel",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    // Time for the window to take keys (the first frames compile the pipelines).
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    xdotool(&["windowfocus", "--sync", &window]);
+    // On top of any other test's window, so that the drag lands in this one.
+    xdotool(&["windowraise", &window]);
+    xdotool(&["key", "b"]);
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    // Press at cell (12, 12), drag to cell (72, 22) in small moves, a frame or more apart.
+    xdotool(&["mousemove", "--window", &window, "48", "48"]);
+    xdotool(&["mousedown", "1"]);
+    for k in 1..=30 {
+        let (x, y) = (48 + 8 * k, 48 + 4 * k / 3);
+        xdotool(&["mousemove", "--window", &window, &x.to_string(), &y.to_string()]);
+        std::thread::sleep(std::time::Duration::from_millis(60));
+    }
+    // Hold still at the end so the body catches up with the pointer, then let go.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    xdotool(&["mouseup", "1"]);
+    // Paused until the frames run out: the body stays where it was let go.
+    xdotool(&["key", "space"]);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "viewer exited with {status}");
+    if let Ok(keep) = std::env::var("EDDY_KEEP_SCREENSHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+    let img = image::open(&shot).unwrap().to_rgb8();
+    // A solid's grey: the three channels within 16 of each other, between 70 and 200.
+    let grey = |x: u32, y: u32| {
+        let p = img.get_pixel(x, y).0;
+        let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
+        hi - lo < 16 && (70..=200).contains(&lo)
+    };
+    let end = (288, 88); // cell (72, 22)
+    assert!(grey(end.0, end.1), "no body where the drag ended: {:?}", img.get_pixel(end.0, end.1));
+    assert!(!grey(48, 48), "the body stayed where it was placed: {:?}", img.get_pixel(48, 48));
 }

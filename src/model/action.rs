@@ -44,6 +44,20 @@ pub enum Action {
     },
     /// The fluid tool pressed and released without moving, at `(col, row)` cells.
     Click((f32, f32)),
+    /// Add a rigid body to the current model (smoke; [`crate::body`]).
+    AddBody(crate::body::Body),
+    /// Give a body a new motion: its velocity, cells per time unit, and spin, radians per time
+    /// unit (where it is stays).
+    Drive {
+        /// Which body (from 0, in the order they were added).
+        body: usize,
+        /// `(vx, vy)`, cells per time unit (y down).
+        velocity: (f32, f32),
+        /// Radians per time unit.
+        spin: f32,
+    },
+    /// Remove a body (the later ones move down one).
+    RemoveBody(usize),
     /// Show this many frames without stepping (viewer only).
     Pause(u32),
     /// Save the simulation view as a PNG at this many pixels per cell.

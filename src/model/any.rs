@@ -538,6 +538,41 @@ impl AnyModel {
         Ok(())
     }
 
+    /// The rigid bodies moving through the fluid ([`crate::body`]) where the steps recorded so
+    /// far leave them ([`crate::smoke::GpuSmoke::body_list`]); none but in smoke.
+    pub fn bodies(&self) -> &[crate::body::Body] {
+        match &self.sim {
+            Sim::Smoke(s) => s.body_list(),
+            _ => &[],
+        }
+    }
+
+    /// Replaces the bodies now ([`crate::smoke::GpuSmoke::set_bodies`]).
+    ///
+    /// # Errors
+    /// [`Error::Message`] outside smoke, or as [`crate::smoke::GpuSmoke::encode_bodies`]
+    /// (too many, the collocated grid, the multigrid); nothing changes.
+    pub fn set_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), Error> {
+        match &mut self.sim {
+            Sim::Smoke(s) => s.set_bodies(bodies),
+            _ => Err(no_bodies(self.kind())),
+        }
+    }
+
+    /// Gives body `index` a new velocity `(vx, vy)` (cells per time unit) and `spin` (radians
+    /// per time unit), now; where it is stays where the GPU has it.
+    ///
+    /// # Errors
+    /// [`Error::Message`] outside smoke, for a body that is not there, or a value not finite.
+    pub fn drive_body(&mut self, index: usize, velocity: (f32, f32), spin: f32) -> Result<(), Error> {
+        let kind = self.kind();
+        let Sim::Smoke(s) = &mut self.sim else { return Err(no_bodies(kind)) };
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        s.encode_drive(&mut encoder, index, velocity, spin)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
     /// The solid and source masks, `(H, W)` each, 1 = solid / source (water has no sources).
     pub fn masks(&self) -> (Grid<u8>, Grid<u8>) {
         match &self.sim {
@@ -670,6 +705,11 @@ impl AnyModel {
             g.encode_brush(encoder, &GasBrush::blast(at, radius));
         }
     }
+}
+
+/// Why a model other than smoke takes no bodies.
+fn no_bodies(kind: ModelKind) -> Error {
+    Error::Message(format!("bodies move through smoke for now, and this model is {kind}: switch to smoke"))
 }
 
 /// A CPU reference as a function that runs `n` steps.

@@ -325,6 +325,23 @@ impl Session {
                 }
             }
             Action::Click(at) => self.model().click(*at),
+            Action::AddBody(body) => {
+                let mut bodies = self.model().bodies().to_vec();
+                bodies.push(*body);
+                self.model().set_bodies(&bodies)?;
+            }
+            Action::Drive { body, velocity, spin } => self.model().drive_body(*body, *velocity, *spin)?,
+            Action::RemoveBody(index) => {
+                let mut bodies = self.model().bodies().to_vec();
+                if *index >= bodies.len() {
+                    return Err(Error::Message(format!(
+                        "no body {index} to remove: this model has {} (numbered from 0)",
+                        bodies.len()
+                    )));
+                }
+                bodies.remove(*index);
+                self.model().set_bodies(&bodies)?;
+            }
             Action::Pause(_)
             | Action::Screenshot(..)
             | Action::Gif { .. }

@@ -358,6 +358,47 @@ impl GpuSmoke {
         }
     }
 
+    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
+    /// GPU moves its own (the same arithmetic; [`GpuSmoke::bodies`] reads the GPU's back), for
+    /// a front end that finds the body under the pointer without waiting for the GPU.
+    pub fn body_list(&self) -> &[Body] {
+        match &self.pipeline {
+            Pipeline::Staggered(st) => &st.bodies,
+            Pipeline::Collocated(_) => &[],
+        }
+    }
+
+    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells per time unit; `spin`,
+    /// radians per time unit) into `encoder`, in recording order: where it is stays the GPU's.
+    ///
+    /// # Errors
+    /// [`Error::Message`] when there is no body `index` or a value is not finite; nothing is
+    /// recorded.
+    pub fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        (vx, vy): (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        let Pipeline::Staggered(st) = &mut self.pipeline else {
+            return Err(Error::Message("no bodies on the collocated grid".into()));
+        };
+        let count = st.bodies.len();
+        let Some(body) = st.bodies.get_mut(index) else {
+            return Err(Error::Message(format!("no body {index}: this model has {count} (numbered from 0)")));
+        };
+        if ![vx, vy, spin].iter().all(|v| v.is_finite()) {
+            return Err(Error::Message(format!("body {index}: its velocity and spin must be finite numbers")));
+        }
+        (body.vx, body.vy, body.spin) = (vx, vy, spin);
+        // GpuBody: velocity at bytes 8..16, spin at 20..24.
+        let at = (index * std::mem::size_of::<GpuBody>()) as u64;
+        gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, at + 8, bytemuck::cast_slice(&[vx, vy]));
+        gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, at + 20, bytemuck::bytes_of(&spin));
+        Ok(())
+    }
+
     /// Replaces the bodies now ([`GpuSmoke::encode_bodies`] in an encoder of its own, submitted).
     ///
     /// # Errors

@@ -34,6 +34,7 @@ mod web;
 #[cfg(target_arch = "wasm32")]
 pub use web::open_file;
 
+use crate::body::{Body, Shape};
 use crate::colour::ColourMap;
 use crate::gpu::{Gpu, GpuError};
 use crate::model::tools::{Stroke, Tool};
@@ -165,6 +166,8 @@ struct Pointer {
     held: Option<Tool>,
     shift: bool,
     moved: bool,
+    /// The body the body tool holds (smoke), by index.
+    grabbed: Option<usize>,
 }
 
 /// egui's context, its winit input state and its wgpu renderer.
@@ -331,6 +334,7 @@ impl App {
             size: o.session.size,
             plotted: Series::Total,
             notice: String::new(),
+            body_tool: false,
         };
         let demo = o.demo.then(|| fastrand::Rng::with_seed(o.session.seed));
         Ok(Live {
@@ -467,8 +471,11 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
                 };
-                let r = live.session.model_ref().brush_radius() * 1.1f32.powf(lines);
-                live.act(&Action::Brush(Some(r)));
+                // With the body tool, the wheel over a body spins it.
+                if !(live.controls.body_tool && live.spin_body(lines)) {
+                    let r = live.session.model_ref().brush_radius() * 1.1f32.powf(lines);
+                    live.act(&Action::Brush(Some(r)));
+                }
                 Ok(false)
             }
             WindowEvent::CursorMoved { position, .. } => {
@@ -603,6 +610,7 @@ impl Live {
                 self.act(&Action::Model(ModelKind::ALL[i - 1]));
             }
             Key::Character(".") => self.step_once = true,
+            Key::Character("b" | "B") => self.toggle_body_tool(),
             Key::Character("r" | "R") => self.act(&Action::Reset),
             Key::Character("g" | "G") => self.command(Command::ToggleGif),
             Key::Character("v" | "V") => {
@@ -634,6 +642,23 @@ impl Live {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The left button between the model's fluid tool and the body tool (smoke only).
+    fn toggle_body_tool(&mut self) {
+        let kind = self.session.current();
+        if kind != ModelKind::Smoke {
+            self.controls.body_tool = false;
+            self.controls.notice = format!("bodies move through smoke for now, and this is {kind}");
+            return;
+        }
+        self.controls.body_tool = !self.controls.body_tool;
+        self.controls.notice = if self.controls.body_tool {
+            "body tool: drag a body (or place one), Shift+click removes, the wheel spins; B again for the fluid tool"
+                .into()
+        } else {
+            "left drag: the fluid tool again".into()
+        };
     }
 
     /// Makes a loaded `.npz` state current (its model becomes the current one); says what was
@@ -707,6 +732,10 @@ impl Live {
     }
 
     fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result<(), Error> {
+        if button == MouseButton::Left && self.controls.body_tool && self.session.current() == ModelKind::Smoke {
+            self.body_tool(state == ElementState::Pressed);
+            return Ok(());
+        }
         let tool = match button {
             MouseButton::Left => Some(Tool::Fluid),
             MouseButton::Right => Some(Tool::Wall),
@@ -728,6 +757,75 @@ impl Live {
         self.pointer.last = None;
         self.pointer.moved = false;
         if !released { self.paint() } else { Ok(()) }
+    }
+
+    /// The body tool's press and release (left button, `B`): a press on a body grabs it
+    /// (Shift: removes it), elsewhere places a circle there and grabs it; while held the body
+    /// follows the pointer ([`Live::drag_body`]); the release stops it.
+    fn body_tool(&mut self, pressed: bool) {
+        let inside = self.pointer.at.filter(|&p| self.area.contains(p));
+        if !pressed {
+            if let Some(i) = self.pointer.grabbed.take()
+                && let Some(b) = self.session.model_ref().bodies().get(i).copied()
+            {
+                self.act(&Action::Drive { body: i, velocity: (0.0, 0.0), spin: b.spin });
+            }
+            return;
+        }
+        let Some(at) = inside else { return };
+        let (x, y) = self.cell_at(at);
+        let bodies = self.session.model_ref().bodies();
+        match bodies.iter().position(|b| b.contains(x, y)) {
+            Some(i) if self.pointer.shift => self.act(&Action::RemoveBody(i)),
+            Some(i) => self.pointer.grabbed = Some(i),
+            None if self.pointer.shift => {}
+            None => {
+                let count = bodies.len();
+                let (w, h) = self.session.model_ref().size();
+                let radius = (w.min(h) as f32 / 16.0).max(3.0);
+                self.act(&Action::AddBody(Body::new(Shape::Circle { radius }, x, y)));
+                if self.session.model_ref().bodies().len() > count {
+                    self.pointer.grabbed = Some(count);
+                }
+            }
+        }
+    }
+
+    /// While the body tool holds a body: its velocity becomes what takes it to the pointer in
+    /// the `steps` steps this frame runs (at most 2 cells a step), so the drag's speed is the
+    /// body's.
+    fn drag_body(&mut self, steps: u32) {
+        let (Some(i), Some(at)) = (self.pointer.grabbed, self.pointer.at) else { return };
+        let to = self.cell_at(at);
+        let model = self.session.model_ref();
+        let (Some(b), crate::model::ModelParams::Smoke(p)) = (model.bodies().get(i).copied(), model.params()) else {
+            self.pointer.grabbed = None;
+            return;
+        };
+        let time = steps.max(1) as f32 * p.dt;
+        let (mut vx, mut vy) = ((to.0 - b.x) / time, (to.1 - b.y) / time);
+        let most = 2.0 / p.dt;
+        let speed = (vx * vx + vy * vy).sqrt();
+        if speed > most {
+            (vx, vy) = (vx * most / speed, vy * most / speed);
+        }
+        if (vx, vy) != (b.vx, b.vy) {
+            self.act(&Action::Drive { body: i, velocity: (vx, vy), spin: b.spin });
+        }
+    }
+
+    /// The wheel over a body with the body tool: turns its spin by `notches` quarter radians
+    /// per time unit. False when there is no body under the pointer.
+    fn spin_body(&mut self, notches: f32) -> bool {
+        let Some(at) = self.pointer.at else { return false };
+        let (x, y) = self.cell_at(at);
+        let Some((i, b)) =
+            self.session.model_ref().bodies().iter().copied().enumerate().find(|(_, b)| b.contains(x, y))
+        else {
+            return false;
+        };
+        self.act(&Action::Drive { body: i, velocity: (b.vx, b.vy), spin: b.spin + 0.25 * notches });
+        true
     }
 
     fn cell_at(&self, p: (f32, f32)) -> (f32, f32) {
@@ -825,6 +923,7 @@ impl Live {
         self.play_script();
         self.demo();
         let steps = self.steps_this_frame();
+        self.drag_body(steps);
         self.dirty = false;
         if steps > 0 {
             let started = Instant::now();

@@ -58,6 +58,8 @@ pub struct Controls {
     pub plotted: Series,
     /// A message for the user (an error, what a file did), shown at the panel's top.
     pub notice: String,
+    /// The left button moves bodies (smoke; `B`).
+    pub body_tool: bool,
 }
 
 /// What the panel asks for.
@@ -331,6 +333,10 @@ fn contents(
         });
     });
 
+    if kind == ModelKind::Smoke {
+        bodies(ui, model, c, out);
+    }
+
     egui::CollapsingHeader::new("View").default_open(true).show(ui, |ui| {
         let view = model.view();
         egui::ComboBox::from_label("field").selected_text(view).show_ui(ui, |ui| {
@@ -421,6 +427,52 @@ fn contents(
 
 /// The Record section: a screenshot, and a GIF with its scale, pace and length.
 #[cfg(not(target_arch = "wasm32"))]
+/// The smoke's rigid bodies: the body tool, a row per body (where it is; its velocity and spin
+/// to edit; remove), and buttons that add one in the middle.
+fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
+    use crate::body::{Body, PLATE_THICKNESS, Shape};
+    egui::CollapsingHeader::new("Bodies").default_open(true).show(ui, |ui| {
+        ui.checkbox(&mut c.body_tool, "body tool (B): left drag moves a body or places one")
+            .on_hover_text("Shift+click removes a body; the wheel over one spins it; the drag's speed is its velocity");
+        for (i, b) in model.bodies().iter().enumerate() {
+            let shape = match b.shape {
+                Shape::Circle { radius } => format!("circle r {radius:.1}"),
+                Shape::Box { half_width, half_height } => {
+                    format!("box {:.1} x {:.1}", 2.0 * half_width, 2.0 * half_height)
+                }
+            };
+            ui.label(format!("{i}: {shape} at ({:.1}, {:.1}), {:.0} deg", b.x, b.y, b.angle.to_degrees()));
+            ui.horizontal(|ui| {
+                let (mut vx, mut vy, mut spin) = (b.vx, b.vy, b.spin);
+                let mut changed = ui.add(egui::DragValue::new(&mut vx).speed(0.05).prefix("vx ")).changed();
+                changed |= ui.add(egui::DragValue::new(&mut vy).speed(0.05).prefix("vy ")).changed();
+                changed |= ui.add(egui::DragValue::new(&mut spin).speed(0.02).prefix("spin ")).changed();
+                if changed {
+                    out.push(Command::Act(Action::Drive { body: i, velocity: (vx, vy), spin }));
+                }
+                if ui.small_button("remove").clicked() {
+                    out.push(Command::Act(Action::RemoveBody(i)));
+                }
+            });
+        }
+        ui.label(RichText::new("velocities in cells per time unit (y down), spin in radians per time unit").small());
+        let (w, h) = model.size();
+        let (x, y, size) = (w as f32 / 2.0, h as f32 / 2.0, (w.min(h) as f32 / 16.0).max(3.0));
+        ui.horizontal(|ui| {
+            let shapes = [
+                ("add circle", Shape::Circle { radius: size }),
+                ("add box", Shape::Box { half_width: size, half_height: size / 2.0 }),
+                ("add plate", Shape::Box { half_width: 2.0 * size, half_height: PLATE_THICKNESS / 2.0 }),
+            ];
+            for (label, shape) in shapes {
+                if ui.small_button(label).clicked() {
+                    out.push(Command::Act(Action::AddBody(Body::new(shape, x, y))));
+                }
+            }
+        });
+    });
+}
+
 fn record(ui: &mut egui::Ui, c: &mut Controls, recording: Option<(u32, u32)>, out: &mut Vec<Command>) {
     egui::CollapsingHeader::new("Record").default_open(false).show(ui, |ui| {
         ui.horizontal(|ui| {
