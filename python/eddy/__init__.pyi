@@ -39,8 +39,10 @@ class Simulation:
         size: Optional[Tuple[int, int]] = ...,
         seed: Optional[int] = ...,
         load: Optional[_Path] = ...,
+        bodies: Optional[Sequence[str]] = ...,
         **params: Any,
-    ) -> None: ...
+    ) -> None:
+        """``bodies``: smoke's rigid bodies, each as ``eddy run --body`` takes it."""
     def step(self, n: int = 1) -> None:
         """``n`` steps on the GPU, the GIL released. KeyboardInterrupt (Ctrl-C, checked about
         every 0.25 s) keeps the state reached; a non-finite state goes back to its last finite
@@ -79,6 +81,20 @@ class Simulation:
         tool; one point is a dab; ``radius`` in cells (default the model's brush)."""
     def splat(self, x: float, y: float, tool: str = ..., radius: Optional[float] = ...) -> None:
         """A dab at (x, y) cells: ``stroke([(x, y)], ...)``."""
+    @property
+    def bodies(self) -> List[Dict[str, Any]]:
+        """Smoke's rigid bodies where the steps so far leave them: ``shape`` (``circle`` with
+        ``radius``, or ``box`` with ``width``, ``height``; cells), ``x``, ``y`` (cells, y down),
+        ``angle`` (radians), ``vx``, ``vy`` (cells per time unit), ``spin`` (radians per time
+        unit)."""
+    def add_body(self, spec: str) -> int:
+        """Adds a body as ``eddy run --body`` takes it (``"circle:x=40,y=32,r=8,vx=0.5"``;
+        ``box`` takes ``w``, ``h``; ``plate`` ``length``); returns its index. ValueError for a
+        bad spec, another model than smoke, more than 16 bodies, the multigrid solver."""
+    def drive_body(self, index: int, vx: float = ..., vy: float = ..., spin: float = ...) -> None:
+        """A body's new velocity (cells per time unit) and spin (radians per time unit)."""
+    def remove_body(self, index: int) -> None:
+        """Removes a body; the later ones move down one."""
     def run_to_steady(self, tolerance: float = ..., max_time: float = ...) -> Dict[str, Any]:
         """Smoke: steps until the velocity changes by less than ``tolerance`` of its top
         speed per time unit, or ``max_time`` time units pass; ``{"reached", "time", "steps",

@@ -8,6 +8,7 @@
 //! (parameters, scenes, states), `OSError` for files, [`GpuError`] (a `RuntimeError`) for the
 //! adapter and device.
 
+use eddy::body::{Body, Shape};
 use eddy::error::Error;
 use eddy::files::SceneError;
 use eddy::gpu::Gpu;
@@ -133,13 +134,14 @@ impl Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (mode=None, scene=None, size=None, seed=None, load=None, **params))]
+    #[pyo3(signature = (mode=None, scene=None, size=None, seed=None, load=None, bodies=None, **params))]
     fn new(
         mode: Option<&str>,
         scene: Option<String>,
         size: Option<(usize, usize)>,
         seed: Option<u64>,
         load: Option<PathBuf>,
+        bodies: Option<Vec<String>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mode = mode
@@ -156,7 +158,9 @@ impl Simulation {
                 given.push(parse_param(&name.extract::<String>()?, &value)?);
             }
         }
-        let request = Request { mode, scene, load, size, seed, given, scripted: false, ..Default::default() };
+        let bodies = bodies.unwrap_or_default().iter().map(|b| Body::parse(b)).collect::<Result<Vec<_>, _>>();
+        let bodies = bodies.map_err(PyValueError::new_err)?;
+        let request = Request { mode, scene, load, size, seed, given, scripted: false, bodies };
         let setup = request.setup().map_err(start_error)?;
         let gpu = Gpu::headless_for(&ModelKind::requirements(&[setup.kind])).map_err(gpu_error)?;
         let params = setup.params;
@@ -387,6 +391,62 @@ impl Simulation {
     #[pyo3(signature = (x, y, tool="fluid", radius=None))]
     fn splat(&mut self, x: f32, y: f32, tool: &str, radius: Option<f32>) -> PyResult<()> {
         self.stroke(vec![(x, y)], tool, radius)
+    }
+
+    /// The rigid bodies moving through the smoke, where the steps run so far leave them: a dict
+    /// each, `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells), `x`,
+    /// `y` (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit), `spin` (radians
+    /// per time unit). Empty in water and gas.
+    #[getter]
+    fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let session = self.shared();
+        session
+            .model_ref()
+            .bodies()
+            .iter()
+            .map(|b| {
+                let d = PyDict::new(py);
+                match b.shape {
+                    Shape::Circle { radius } => {
+                        d.set_item("shape", "circle")?;
+                        d.set_item("radius", decimal(radius))?;
+                    }
+                    Shape::Box { half_width, half_height } => {
+                        d.set_item("shape", "box")?;
+                        d.set_item("width", decimal(2.0 * half_width))?;
+                        d.set_item("height", decimal(2.0 * half_height))?;
+                    }
+                }
+                for (k, v) in [("x", b.x), ("y", b.y), ("angle", b.angle), ("vx", b.vx), ("vy", b.vy), ("spin", b.spin)]
+                {
+                    d.set_item(k, decimal(v))?;
+                }
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Adds a rigid body (smoke): `spec` as `eddy run --body` takes it, e.g.
+    /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, a model
+    /// other than smoke, more than 16 bodies, the multigrid solver.
+    fn add_body(&mut self, spec: &str) -> PyResult<usize> {
+        let body = Body::parse(spec).map_err(PyValueError::new_err)?;
+        let session = self.session();
+        session.apply(&Action::AddBody(body)).map_err(py_error)?;
+        Ok(session.model_ref().bodies().len() - 1)
+    }
+
+    /// Gives body `index` a new velocity (`vx`, `vy`, cells per time unit) and `spin` (radians
+    /// per time unit); where it is stays. ValueError when there is no such body.
+    #[pyo3(signature = (index, vx=0.0, vy=0.0, spin=0.0))]
+    fn drive_body(&mut self, index: usize, vx: f32, vy: f32, spin: f32) -> PyResult<()> {
+        let action = Action::Drive { body: index, velocity: (vx, vy), spin };
+        self.session().apply(&action).map(|_| ()).map_err(py_error)
+    }
+
+    /// Removes body `index` (the later ones move down one). ValueError when there is none.
+    fn remove_body(&mut self, index: usize) -> PyResult<()> {
+        self.session().apply(&Action::RemoveBody(index)).map(|_| ()).map_err(py_error)
     }
 
     /// Smoke on the staggered grid: runs until the velocity changes by less than `tolerance`

@@ -61,6 +61,45 @@ def test_parameters_given_as_keywords_act_as_the_options(tmp_path):
     assert np.array_equal(sim.state["momentum"], load(saved)["momentum"])
 
 
+def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path):
+    # A body given at the start, another added after 6 steps and driven: the same states as
+    # `eddy run --body ... --script` with the same actions, bit for bit.
+    script = tmp_path / "bodies.toml"
+    script.write_text(
+        "[[action]]\nat = 6\nbody = \"plate:x=30,y=12,length=10,spin=0.5\"\n"
+        "drive = { body = 0, vx = -1.5, vy = 0.5 }\n"
+    )
+    saved = tmp_path / "run.npz"
+    status, err = cli("run", "--mode", "smoke", "--size", "48x32", "--steps", 14, "--body",
+                      "circle:x=12,y=16,r=4,vx=2", "--script", script, "--save", saved)
+    assert status == 0, err
+    sim = eddy.Simulation(mode="smoke", size=(48, 32), bodies=["circle:x=12,y=16,r=4,vx=2"])
+    sim.step(6)
+    assert sim.add_body("plate:x=30,y=12,length=10,spin=0.5") == 1
+    sim.drive_body(0, vx=-1.5, vy=0.5)
+    sim.step(8)
+    expected = load(saved)
+    state = sim.state
+    for name in expected:
+        assert np.array_equal(state[name], expected[name]), name
+    circle, plate = sim.bodies
+    assert circle["shape"] == "circle" and circle["radius"] == 4 and circle["vx"] == -1.5
+    assert plate["shape"] == "box" and plate["width"] == 10 and plate["spin"] == 0.5
+    assert (state["solid"] >= 2).sum() > 40, "the bodies' cells are in the mask"
+    sim.remove_body(0)
+    assert len(sim.bodies) == 1
+    for bad, says in [
+        (lambda: sim.add_body("star:x=1,y=1"), "unknown shape"),
+        (lambda: sim.drive_body(5, vx=1), "no body 5"),
+        (lambda: sim.remove_body(3), "no body 3"),
+        (lambda: sim.set(solver="multigrid"), "--solver jacobi"),
+        (lambda: eddy.Simulation(mode="gas", bodies=["circle:x=5,y=5,r=2"]), "bodies move through smoke"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            bad()
+    assert len(sim.bodies) == 1 and sim.params["solver"] == "jacobi"
+
+
 def test_the_state_round_trips_and_a_saved_state_loads(tmp_path):
     sim = eddy.Simulation(mode="smoke", size=(32, 24))
     sim.step(6)
