@@ -20,7 +20,7 @@ fn wall(q: vec2<i32>) -> u32 {
 
 // Bit 0 the cell, bits 1..4 its neighbours up, left, right, down (`gpu::wall_bits`).
 fn wall_bits(q: vec2<i32>) -> u32 {
-    return wall(q) | wall(q + UP) << 1u | wall(q + LEFT) << 2u | wall(q + RIGHT) << 3u | wall(q + DOWN) << 4u;
+    return wall(q) | (wall(q + UP) << 1u) | (wall(q + LEFT) << 2u) | (wall(q + RIGHT) << 3u) | (wall(q + DOWN) << 4u);
 }
 
 // A padding cell past the grid's last column: a wall (`PADDING` in solver/packed.rs).
@@ -46,9 +46,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         }
         texel |= bits << u32(8 * k);
     }
-    texel |= wall(vec2<i32>(first - 1, y - 1)) << 5u | wall(vec2<i32>(first - 1, y + 1)) << 6u | wall(vec2<i32>(first - 2, y)) << 7u;
+    texel |= (wall(vec2<i32>(first - 1, y - 1)) << 5u) | (wall(vec2<i32>(first - 1, y + 1)) << 6u) | (wall(vec2<i32>(first - 2, y)) << 7u);
     if last < width {
-        let right = wall(vec2<i32>(last + 1, y - 1)) << 5u | wall(vec2<i32>(last + 1, y + 1)) << 6u | wall(vec2<i32>(last + 2, y)) << 7u;
+        let right = (wall(vec2<i32>(last + 1, y - 1)) << 5u) | (wall(vec2<i32>(last + 1, y + 1)) << 6u) | (wall(vec2<i32>(last + 2, y)) << 7u);
         texel |= right << 24u;
     }
     textureStore(packed_walls, id.xy, vec4<u32>(texel, 0u, 0u, 0u));
