@@ -208,9 +208,10 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--steady", "NaN"], 2, "must be a number > 0"),
         row(&["run", "--mode", "water", "--steady", "1e-5"], 2, "--steady compares smoke's velocity"),
         // The box's edges (issue 24).
-        row(&["run", "--mode", "smoke", "--left-edge", "door"], 2, "is not one of wall, inflow, outflow"),
+        row(&["run", "--mode", "smoke", "--left-edge", "door"], 2, "is not one of wall, inflow, outflow, slip"),
         row(&["run", "--mode", "smoke", "--left-edge", "inflow", "--inflow", "-1"], 2, "an inflow runs into the box"),
         row(&["run", "--mode", "smoke", "--top-edge", "outflow", "--lid", "1"], 2, "the lid moves the top edge"),
+        row(&["run", "--mode", "smoke", "--top-edge", "slip", "--lid", "1"], 2, "which is set to slip"),
         row(&["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--right-edge", "outflow"], 2, "--right-edge wall"),
         row(&["run", "--mode", "smoke", "--inflow", "2"], 2, "this run has none"),
         row(&["run", "--mode", "gas", "--left-edge", "inflow"], 2, "--left-edge is a smoke option"),

@@ -103,10 +103,10 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// 12 Jacobi iterations (the GPU runs two a dispatch, `jacobi_pair.wgsl`: 12 is 6 such
 /// dispatches, 50 is 25, and the moved values' 7 add one single iteration); and two sets with
 /// inflow and outflow edges (issue 24), every edge kind on both axes, with the viscosity's
-/// ghosts beyond them: semi-Lagrangian from the left into outflows right and top; MacCormack
-/// from the right into outflows left and bottom.
+/// ghosts beyond them: semi-Lagrangian from the left into outflows right and top, a slip wall
+/// below; MacCormack from the right into outflows left and bottom.
 fn staggered_sets() -> [SmokeParams; 6] {
-    use eddy::smoke::EdgeKind::{Inflow, Outflow, Wall};
+    use eddy::smoke::EdgeKind::{Inflow, Outflow, Slip, Wall};
     let d = SmokeParams::default();
     [
         d,
@@ -116,7 +116,7 @@ fn staggered_sets() -> [SmokeParams; 6] {
         SmokeParams {
             advection: Advection::SemiLagrangian,
             viscosity: 0.7,
-            edges: [Inflow, Outflow, Outflow, Wall],
+            edges: [Inflow, Outflow, Outflow, Slip],
             inflow: 1.5,
             ..d
         },

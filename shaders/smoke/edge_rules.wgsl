@@ -12,7 +12,7 @@ struct FaceRule {
 // `next` the velocity of the face one cell inside (an outflow's zero gradient).
 fn edge_rule(edge: u32, inner_open: bool, sign: f32, next: f32) -> FaceRule {
     let kind = edge_kind(edge);
-    if !inner_open || kind == EDGE_WALL {
+    if !inner_open || kind == EDGE_WALL || kind == EDGE_SLIP {
         return FaceRule(false, 0.0);
     }
     if kind == EDGE_INFLOW {

@@ -21,7 +21,7 @@ struct SmokeParams {
     viscosity_k: f32,             // nu dt, cells^2 (nu for the grid's width)
     lid: f32,                     // the top edge's x velocity, cells per time unit
     vorticity: f32,               // confinement eps, cells per time unit
-    edges: u32,                   // 2 bits an edge (left, right, top, bottom): 0 wall, 1 inflow, 2 outflow
+    edges: u32,                   // 2 bits an edge (left, right, top, bottom): 0 wall, 1 inflow, 2 outflow, 3 slip
     inflow: f32,                  // speed into the box through inflow edges, cells per time unit
     bodies: u32,                  // rigid bodies in the body table (0: none, and no body passes run)
 };

@@ -5,7 +5,7 @@
 // neighbour across it is a no-slip wall half a cell away, ghost value 2 U - x, U = the lid's
 // speed above the top row of u faces, the closed face's own velocity inside the grid (a body's,
 // a wall's 0), else 0; n_g counts them; beyond an outflow edge the
-// neighbour is the face itself (zero gradient, edges.wgsl). Closed faces keep x.
+// neighbour is the face itself (zero gradient, edges.wgsl), as beyond a slip edge. Closed faces keep x.
 // One invocation per (col, row) of (W + 1) x (H + 1).
 // CPU mirror: `viscosity_iteration` in src/smoke/staggered/cpu.rs.
 
@@ -38,7 +38,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             // Above (the top edge moves at the lid's speed), then below.
             if p.y - 1 >= 0 && u_face_open(p + UP) {
                 sum += textureLoad(xu, p + UP).r;
-            } else if p.y - 1 < 0 && edge_kind(EDGE_TOP) == EDGE_OUTFLOW {
+            } else if p.y - 1 < 0 && zero_gradient_edge(EDGE_TOP) {
                 sum += textureLoad(xu, p).r;
             } else {
                 sum += 2.0 * select(textureLoad(xu, p + UP).r, params.lid, p.y - 1 < 0);
@@ -46,7 +46,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             }
             if p.y + 1 < i32(textureDimensions(xu).y) && u_face_open(p + DOWN) {
                 sum += textureLoad(xu, p + DOWN).r;
-            } else if p.y + 1 >= i32(textureDimensions(xu).y) && edge_kind(EDGE_BOTTOM) == EDGE_OUTFLOW {
+            } else if p.y + 1 >= i32(textureDimensions(xu).y) && zero_gradient_edge(EDGE_BOTTOM) {
                 sum += textureLoad(xu, p).r;
             } else {
                 if p.y + 1 < i32(textureDimensions(xu).y) {
@@ -65,7 +65,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             var ghosts = 0.0;
             if p.x - 1 >= 0 && v_face_open(p + LEFT) {
                 sum += textureLoad(xv, p + LEFT).r;
-            } else if p.x - 1 < 0 && edge_kind(EDGE_LEFT) == EDGE_OUTFLOW {
+            } else if p.x - 1 < 0 && zero_gradient_edge(EDGE_LEFT) {
                 sum += textureLoad(xv, p).r;
             } else {
                 if p.x - 1 >= 0 {
@@ -75,7 +75,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
             }
             if p.x + 1 < i32(textureDimensions(xv).x) && v_face_open(p + RIGHT) {
                 sum += textureLoad(xv, p + RIGHT).r;
-            } else if p.x + 1 >= i32(textureDimensions(xv).x) && edge_kind(EDGE_RIGHT) == EDGE_OUTFLOW {
+            } else if p.x + 1 >= i32(textureDimensions(xv).x) && zero_gradient_edge(EDGE_RIGHT) {
                 sum += textureLoad(xv, p).r;
             } else {
                 if p.x + 1 < i32(textureDimensions(xv).x) {

@@ -61,13 +61,24 @@ pub enum EdgeKind {
     /// edges in the packed Jacobi and the multigrid). The viscosity sees no wall beyond it
     /// (zero gradient too).
     Outflow,
+    /// A free-slip wall: no flow through it, and the fluid slides along it without friction
+    /// (the viscosity's neighbour beyond it is the face itself, zero gradient, instead of a
+    /// no-slip ghost). The far-field side walls of a channel that stands for open flow (the
+    /// Strouhal check), with no boundary layers growing from the inlet.
+    Slip,
 }
 
 impl EdgeKind {
     /// The names the edge options take, in the enum's order.
-    pub const NAMES: &'static [&'static str] = &["wall", "inflow", "outflow"];
+    pub const NAMES: &'static [&'static str] = &["wall", "inflow", "outflow", "slip"];
     /// In the enum's order.
-    pub const ALL: [EdgeKind; 3] = [EdgeKind::Wall, EdgeKind::Inflow, EdgeKind::Outflow];
+    pub const ALL: [EdgeKind; 4] = [EdgeKind::Wall, EdgeKind::Inflow, EdgeKind::Outflow, EdgeKind::Slip];
+
+    /// Whether the viscosity sees the face itself beyond this edge (zero gradient: an outflow,
+    /// a free-slip wall) rather than a no-slip wall's ghost.
+    pub fn zero_gradient(self) -> bool {
+        matches!(self, EdgeKind::Outflow | EdgeKind::Slip)
+    }
 }
 
 /// The edge options' names, in [`SmokeParams::edges`]' order.
@@ -360,11 +371,15 @@ macro_rules! edge_row {
     ($name:literal, $index:expr, $side:literal) => {
         ParamSpec {
             info: ParamInfo::of($name, $name, "", ParamKind::Choice(EdgeKind::NAMES)).doc(
-                concat!("the box's ", $side, " edge: wall, inflow (at --inflow) or outflow (staggered grid)"),
+                concat!(
+                    "the box's ",
+                    $side,
+                    " edge: wall (no-slip), inflow (at --inflow), outflow or slip (a free-slip wall); staggered grid"
+                ),
                 "eddy (issue 24)",
             ),
             get: |p| Value::Choice(p.edges[$index] as usize),
-            set: |p, v| p.edges[$index] = EdgeKind::ALL[v.choice().min(2)],
+            set: |p, v| p.edges[$index] = EdgeKind::ALL[v.choice().min(3)],
         }
     };
 }
@@ -720,7 +735,12 @@ impl ParamTable for SmokeParams {
             }
             for (edge, name) in self.edges.iter().zip(EDGE_OPTIONS) {
                 if *edge != EdgeKind::Wall {
-                    lacks.push((name, EdgeKind::NAMES[*edge as usize].into(), "inflow and outflow edges", "wall"));
+                    lacks.push((
+                        name,
+                        EdgeKind::NAMES[*edge as usize].into(),
+                        "inflow, outflow and slip edges",
+                        "wall",
+                    ));
                 }
             }
             if let Some(&(name, ref value, _, _)) = lacks.first() {
@@ -750,7 +770,7 @@ impl ParamTable for SmokeParams {
                 "lid",
                 self.lid.to_string(),
                 format!(
-                    "the lid moves the top edge, which is an {}: give --lid 0, or --top-edge wall",
+                    "the lid moves the top edge, which is set to {}: give --lid 0, or --top-edge wall",
                     EdgeKind::NAMES[self.edges[TOP] as usize]
                 ),
             ));

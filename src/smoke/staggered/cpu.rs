@@ -155,8 +155,8 @@ pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
 /// inflow edge is a no-slip wall half a cell away: its ghost value `2 U - x` (Bridson, 2nd ed.,
 /// sect. 10.3) moves `x` to the diagonal; `U` is [`SmokeParams::lid`] for the ghost above the
 /// top row of `u` faces, the closed face's own velocity inside the box (a body's, or a wall's
-/// 0, [`super::bodies`]), else 0. `n_g` counts the ghosts. Beyond an outflow edge the neighbour
-/// is the face itself (zero gradient: no wall there).
+/// 0, [`super::bodies`]), else 0. `n_g` counts the ghosts. Beyond an outflow or a slip edge the neighbour
+/// is the face itself (zero gradient: no wall there, or one without friction).
 pub fn viscosity_iteration(
     (xu, xv): (&Grid<f32>, &Grid<f32>),
     (bu, bv): (&Grid<f32>, &Grid<f32>),
@@ -165,7 +165,8 @@ pub fn viscosity_iteration(
     p: &SmokeParams,
 ) -> (Grid<f32>, Grid<f32>) {
     let (h, w) = solid.shape();
-    let outflow = |edge: usize| p.edges[edge] == EdgeKind::Outflow;
+    // Beyond an outflow or a slip edge the neighbour is the face itself (zero gradient).
+    let outflow = |edge: usize| p.edges[edge].zero_gradient();
     let u = Grid::from_fn(w + 1, h, |r, c| {
         if !u_open(solid, r, c) {
             return xu[(r, c)];

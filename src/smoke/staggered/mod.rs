@@ -62,7 +62,7 @@ pub enum FaceRule {
 /// face's axis), an outflow's copy of the face `next` one cell inside.
 fn edge_rule(p: &SmokeParams, edge: usize, inner_open: bool, sign: f32, next: (usize, usize)) -> FaceRule {
     match (inner_open, p.edges[edge]) {
-        (false, _) | (_, super::EdgeKind::Wall) => FaceRule::Fixed(0.0),
+        (false, _) | (_, super::EdgeKind::Wall | super::EdgeKind::Slip) => FaceRule::Fixed(0.0),
         (true, super::EdgeKind::Inflow) => FaceRule::Fixed(sign * p.inflow),
         (true, super::EdgeKind::Outflow) => FaceRule::Copy(next.0, next.1),
     }
