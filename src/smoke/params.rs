@@ -684,7 +684,11 @@ impl ParamTable for SmokeParams {
                     above: "more would take minutes per step",
                 },
             )
-            .doc("Jacobi iterations of the pressure solve per step", "the seed's 50 (Joyce); Rideout uses 40")
+            .doc(
+                "Jacobi iterations per step of the pressure solve (unless multigrid) and of the viscous diffusion \
+                 (rounded up to even)",
+                "the seed's 50 (Joyce); Rideout uses 40",
+            )
             .key('j', 10.0),
             get: |p| Value::Count(p.jacobi_iterations),
             set: |p, v| p.jacobi_iterations = v.count(),
@@ -797,9 +801,11 @@ impl ParamTable for SmokeParams {
                 "--{name} is the multigrid solve's, and this run solves with --solver jacobi: add --solver \
                  multigrid, or drop --{name}"
             )),
-            "jacobi" if multigrid => Some(
-                "--jacobi counts Jacobi iterations, and this run solves with --solver multigrid (V-cycles to \
-                 --tolerance): drop --jacobi, or use --solver jacobi"
+            // With viscosity it also counts the viscous diffusion's iterations.
+            "jacobi" if multigrid && self.viscosity == 0.0 && self.reynolds.is_none() => Some(
+                "--jacobi counts Jacobi iterations (of the pressure solve, and of the viscous diffusion when there \
+                 is viscosity), and this run solves with --solver multigrid (V-cycles to --tolerance) without \
+                 viscosity: drop --jacobi, or use --solver jacobi"
                     .into(),
             ),
             "gradient-scale" if self.grid == GridLayout::Staggered => Some(
