@@ -14,7 +14,9 @@ It checks that:
   5. files given to the page's file picker load: a PNG scene (drawn here) replaces the water
      and its water block is on screen where the PNG put it,
      and with --npz a state saved by `eddy run` (e.g. gas) makes its model current; the viewer
-     says so (<body data-notice>).
+     says so (<body data-notice>);
+  6. the body tool works in the browser: smoke, B, a press places a disc in the air and a drag
+     carries it; the solid's grey is where the drag ended and not where it began.
 
 Usage: xvfb-run -a python3 web/test_page.py [--shot FILE.png] [--npz STATE.npz --npz-says TEXT]
 Needs: apt-get install chromium chromium-driver python3-selenium python3-pil
@@ -226,6 +228,40 @@ def main():
                     fail(f"the loaded scene is not on screen: {img.getpixel(at(20, 8))} at its water, "
                          f"{img.getpixel(at(40, 8))} beside it")
         shutil.rmtree(os.path.dirname(scene))
+
+        # The body tool (issue 24): smoke, B, a press in the air on the left places a disc and a
+        # drag carries it right; the solid's grey ends where the drag did, the fluid is back
+        # where it began.
+        driver.get(f"http://127.0.0.1:{port}/index.html?model=smoke&size=96x64")
+        deadline = time.time() + 90
+        while driver.find_element(By.TAG_NAME, "body").get_attribute("data-eddy") != "running":
+            if time.time() > deadline:
+                fail("the smoke viewer did not start in 90 s")
+            time.sleep(0.5)
+        time.sleep(2)
+        canvas = driver.find_element(By.TAG_NAME, "canvas")
+        img = shot(driver)
+        x0, y0, x1, y1 = picture_box(img, 320)
+        at = lambda c, r: (int(x0 + (c + 0.5) * (x1 - x0) / 96), int(y0 + (r + 0.5) * (y1 - y0) / 64))
+        cx, cy = size[0] / 2, size[1] / 2
+        start, end = at(12, 14), at(40, 14)
+        ActionChains(driver).move_to_element_with_offset(canvas, int(start[0] - cx), int(start[1] - cy)).perform()
+        canvas.send_keys("b")
+        time.sleep(0.5)
+        actions = ActionChains(driver)
+        actions.move_to_element_with_offset(canvas, int(start[0] - cx), int(start[1] - cy)).click_and_hold()
+        for k in range(1, 15):
+            x = start[0] + (end[0] - start[0]) * k // 14
+            actions.move_to_element_with_offset(canvas, int(x - cx), int(start[1] - cy)).pause(0.3)
+        actions.pause(4).release().perform()
+        time.sleep(1)
+        img = shot(driver)
+        grey = lambda p: max(p) - min(p) < 16 and 70 <= min(p) <= 200
+        if not grey(img.getpixel(end)):
+            fail(f"no body where the body tool's drag ended: {img.getpixel(end)} at {end}")
+        if grey(img.getpixel(start)):
+            fail(f"the body stayed where it was placed: {img.getpixel(start)} at {start}")
+        print(f"test_page: the body tool dragged a disc across the smoke ({time.time() - started:.1f} s)")
         print(f"test_page: ok ({time.time() - started:.1f} s)")
     finally:
         driver.quit()

@@ -425,8 +425,6 @@ fn contents(
     });
 }
 
-/// The Record section: a screenshot, and a GIF with its scale, pace and length.
-#[cfg(not(target_arch = "wasm32"))]
 /// The smoke's rigid bodies: the body tool, a row per body (where it is; its velocity and spin
 /// to edit; remove), and buttons that add one in the middle.
 fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
@@ -473,6 +471,8 @@ fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, o
     });
 }
 
+/// The Record section: a screenshot, and a GIF with its scale, pace and length.
+#[cfg(not(target_arch = "wasm32"))]
 fn record(ui: &mut egui::Ui, c: &mut Controls, recording: Option<(u32, u32)>, out: &mut Vec<Command>) {
     egui::CollapsingHeader::new("Record").default_open(false).show(ui, |ui| {
         ui.horizontal(|ui| {
