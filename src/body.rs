@@ -310,6 +310,14 @@ mod tests {
     }
 
     #[test]
+    fn the_shaders_body_tables_hold_max_bodies() {
+        for source in [crate::shaders::SMOKE_STAGGERED_BODIES, crate::shaders::SMOKE_STAGGERED_BODY_FACES] {
+            assert!(source.contains(&format!("array<Body, {MAX_BODIES}>")), "a body table of another size");
+        }
+        assert_eq!(std::mem::size_of::<GpuBody>(), 48, "struct Body in shaders/common/body.wgsl is 48 bytes");
+    }
+
+    #[test]
     fn a_rotated_box_covers_its_rotated_corners() {
         // A 10 x 2 box turned a quarter turn is 2 wide and 10 tall.
         let b = Body {
