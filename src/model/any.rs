@@ -553,9 +553,26 @@ impl AnyModel {
     /// [`Error::Message`] outside smoke, or as [`crate::smoke::GpuSmoke::encode_bodies`]
     /// (too many, the collocated grid, the multigrid); nothing changes.
     pub fn set_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_bodies(&mut encoder, bodies)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// [`AnyModel::set_bodies`] recorded into `encoder`, in recording order (the steps recorded
+    /// before it move the old bodies, those after the new).
+    ///
+    /// # Errors
+    /// As [`AnyModel::set_bodies`]; nothing is recorded.
+    pub fn encode_bodies(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+    ) -> Result<(), Error> {
+        let kind = self.kind();
         match &mut self.sim {
-            Sim::Smoke(s) => s.set_bodies(bodies),
-            _ => Err(no_bodies(self.kind())),
+            Sim::Smoke(s) => s.encode_bodies(encoder, bodies),
+            _ => Err(no_bodies(kind)),
         }
     }
 
@@ -565,12 +582,26 @@ impl AnyModel {
     /// # Errors
     /// [`Error::Message`] outside smoke, for a body that is not there, or a value not finite.
     pub fn drive_body(&mut self, index: usize, velocity: (f32, f32), spin: f32) -> Result<(), Error> {
-        let kind = self.kind();
-        let Sim::Smoke(s) = &mut self.sim else { return Err(no_bodies(kind)) };
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        s.encode_drive(&mut encoder, index, velocity, spin)?;
+        self.encode_drive_body(&mut encoder, index, velocity, spin)?;
         self.queue.submit([encoder.finish()]);
         Ok(())
+    }
+
+    /// [`AnyModel::drive_body`] recorded into `encoder`, in recording order.
+    ///
+    /// # Errors
+    /// As [`AnyModel::drive_body`]; nothing is recorded.
+    pub fn encode_drive_body(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        velocity: (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        let kind = self.kind();
+        let Sim::Smoke(s) = &mut self.sim else { return Err(no_bodies(kind)) };
+        s.encode_drive(encoder, index, velocity, spin)
     }
 
     /// The solid and source masks, `(H, W)` each, 1 = solid / source (water has no sources).

@@ -369,7 +369,9 @@ impl GpuSmoke {
     }
 
     /// Records a new motion for body `index` (velocity `(vx, vy)`, cells per time unit; `spin`,
-    /// radians per time unit) into `encoder`, in recording order: where it is stays the GPU's.
+    /// radians per time unit) into `encoder`, in recording order: where it is stays the GPU's,
+    /// and the faces beside the bodies take their velocities now (a rasterisation over the
+    /// cells they cover, as [`GpuSmoke::encode_bodies`] does over the grid).
     ///
     /// # Errors
     /// [`Error::Message`] when there is no body `index` or a value is not finite; nothing is
@@ -396,6 +398,11 @@ impl GpuSmoke {
         let at = (index * std::mem::size_of::<GpuBody>()) as u64;
         gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, at + 8, bytemuck::cast_slice(&[vx, vy]));
         gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, at + 20, bytemuck::bytes_of(&spin));
+        // The faces beside the bodies at their new velocities now (so that a cell a body leaves
+        // next keeps the velocity it has when it leaves), over the cells the bodies cover.
+        st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        st.encode_rasterise(&mut pass);
         Ok(())
     }
 
