@@ -111,3 +111,68 @@ fn registry_storage_needs_match_the_shaders() {
         assert_eq!(read_write, registry, "{kind}: read-write storage formats");
     }
 }
+
+/// Whether `expression` has, at one parenthesis depth, both a shift (` << `, ` >> `, spaced, so
+/// that a nested generic's `>>` is not one) and a bitwise `|`, `&` or `^` (spaced: not `||`,
+/// `&&`, nor an assignment's `|=`).
+fn mixes_shift_and_bitwise(expression: &str) -> bool {
+    // Depth by depth: [shift, bitwise] seen at each open parenthesis level.
+    let mut seen = vec![[false, false]];
+    let bytes = expression.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i] as char;
+        let next = bytes.get(i + 1).map(|&b| b as char);
+        let prev = if i > 0 { bytes[i - 1] as char } else { ' ' };
+        match c {
+            '(' | '[' => seen.push([false, false]),
+            ')' | ']' => {
+                if let Some([shift, bitwise]) = seen.pop()
+                    && shift
+                    && bitwise
+                {
+                    return true;
+                }
+                if seen.is_empty() {
+                    seen.push([false, false]);
+                }
+            }
+            '<' | '>' if next == Some(c) && prev == ' ' && bytes.get(i + 2) == Some(&b' ') => {
+                seen.last_mut().unwrap()[0] = true;
+                i += 1;
+            }
+            '|' | '&' | '^' if prev == ' ' && next == Some(' ') => seen.last_mut().unwrap()[1] = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    seen.iter().any(|&[shift, bitwise]| shift && bitwise)
+}
+
+/// WGSL asks for parentheses where a shift meets a bitwise operator (`a | b << 1u` is an error:
+/// in the WGSL spec's grammar a shift expression is not an operand of `|`, `&` or `^`, see its
+/// "Operator Precedence and Associativity"). naga accepts it; Chromium's Tint refuses it, and in a browser
+/// the module (and the model) fails to build: this check finds it without a browser.
+#[test]
+fn no_shader_mixes_shifts_and_bitwise_operators_unparenthesised() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut files = BTreeSet::new();
+    wgsl_files(&root, &root, &mut files);
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for expression in code.split([';', ',', '{', '}']) {
+                // The right-hand side of an assignment (`x |= a << b` is fine: `|=` assigns).
+                let rhs = expression.rsplit_once("= ").map_or(expression, |(_, r)| r);
+                if mixes_shift_and_bitwise(rhs) {
+                    failures.push(format!("shaders/{file}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(mixes_shift_and_bitwise("a | b << 1u") && !mixes_shift_and_bitwise("a | (b << 1u)"), "the check");
+    assert!(!mixes_shift_and_bitwise("a || b") && !mixes_shift_and_bitwise("vec2<vec2<f32>>(x) | y"), "the check");
+    assert!(failures.is_empty(), "shifts mixed with | & ^ without parentheses:\n{}", failures.join("\n"));
+}
