@@ -80,6 +80,8 @@ modules! {
     SOLVER_RESTRICT = "solver/restrict": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict.wgsl"];
     /// Multigrid: every coarse level's passes in one workgroup.
     SOLVER_COARSE = "solver/coarse": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarse.wgsl"];
+    /// Multigrid: the next level's walls from this one's, on the GPU (moving bodies).
+    SOLVER_COARSEN_WALLS = "solver/coarsen_walls": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarsen_walls.wgsl"];
     /// Multigrid: the coarse correction added to the fine level.
     SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
     /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.

@@ -74,8 +74,7 @@ fn fixtures(dir: &Path) {
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(9, 6, 0.0)).unwrap();
     npz.finish().unwrap();
-    // Body tables gone wrong (issue 24): a row of 5, a kind that is no shape, a body in a
-    // multigrid run's file is fine (its run is refused, not the file).
+    // Body tables gone wrong (issue 24): a row of 5, a kind that is no shape.
     let mut npz = eddy::npz::Npz::create(&p("body-row.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("bodies", &Grid::filled(5, 1, 1.0)).unwrap();
@@ -84,9 +83,6 @@ fn fixtures(dir: &Path) {
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("bodies", &Grid::from_vec(9, 1, vec![7.0, 4.0, 3.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0]).unwrap()).unwrap();
     npz.finish().unwrap();
-    let mut with_body = smoke.clone();
-    with_body.bodies = vec![eddy::body::Body::parse("circle:x=10,y=12,r=3,vx=1").unwrap()];
-    with_body.save_npz(&p("smoke-body.npz")).unwrap();
     let mut npz = eddy::npz::Npz::create(&p("face-shape.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(8, 6, 0.0)).unwrap();
@@ -221,8 +217,6 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=-2"], 2, "r must be positive"),
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=2,vx=nan"], 2, "vx must be finite"),
         row(&["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2"], 2, "bodies move through smoke for now"),
-        row(&["run", "--mode", "smoke", "--solver", "multigrid", "--body", "circle:x=5,y=5,r=2"], 2, "--solver jacobi"),
-        row(&["run", "--scene", "channel", "--body", "circle:x=5,y=5,r=2"], 2, "--solver jacobi"),
         row(
             &["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--body", "box:x=5,y=5,w=2,h=2"],
             2,
@@ -231,7 +225,6 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("half-faces.npz"), "--mode", "smoke"], 1, "come in pairs"),
         row(&["run", "--load", &d("body-row.npz")], 1, "a body is a row of 9"),
         row(&["run", "--load", &d("body-kind.npz")], 1, "row 0: a body's kind is 7"),
-        row(&["run", "--load", &d("smoke-body.npz"), "--solver", "multigrid"], 1, "--solver jacobi"),
         row(&["run", "--load", &d("face-shape.npz"), "--mode", "smoke"], 1, "(H, W + 1)"),
         row(&["run", "--load", &d("negative-dye.npz")], 1, "dye[3, 4] = -0.5"),
         // Outputs are checked before the first step.

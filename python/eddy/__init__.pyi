@@ -90,7 +90,7 @@ class Simulation:
     def add_body(self, spec: str) -> int:
         """Adds a body as ``eddy run --body`` takes it (``"circle:x=40,y=32,r=8,vx=0.5"``;
         ``box`` takes ``w``, ``h``; ``plate`` ``length``); returns its index. ValueError for a
-        bad spec, another model than smoke, more than 16 bodies, the multigrid solver."""
+        bad spec, another model than smoke, more than 16 bodies."""
     def drive_body(self, index: int, vx: float = ..., vy: float = ..., spin: float = ...) -> None:
         """A body's new velocity (cells per time unit) and spin (radians per time unit)."""
     def remove_body(self, index: int) -> None:

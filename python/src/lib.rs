@@ -428,7 +428,7 @@ impl Simulation {
 
     /// Adds a rigid body (smoke): `spec` as `eddy run --body` takes it, e.g.
     /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, a model
-    /// other than smoke, more than 16 bodies, the multigrid solver.
+    /// other than smoke, more than 16 bodies.
     fn add_body(&mut self, spec: &str) -> PyResult<usize> {
         let body = Body::parse(spec).map_err(PyValueError::new_err)?;
         let session = self.session();

@@ -113,7 +113,7 @@ pub struct SimArgs {
     /// with shape circle (r), box (w, h) or plate (length), the centre x, y (cells from the
     /// top-left corner, y down) and optionally angle (radians, clockwise on screen), vx, vy
     /// (cells per time unit) and spin (radians per time unit). E.g. circle:x=40,y=64,r=8,vx=0.5.
-    /// Staggered grid, --solver jacobi.
+    /// Staggered grid.
     #[arg(long = "body", value_name = "SHAPE:KEY=VALUE,...", value_parser = eddy::body::Body::parse)]
     pub bodies: Vec<eddy::body::Body>,
     #[command(flatten)]

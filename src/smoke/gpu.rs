@@ -343,7 +343,7 @@ impl GpuSmoke {
                     // The bodies back on top of the new walls, where they are.
                     st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
                     let mut pass = encoder.begin_compute_pass(&Default::default());
-                    st.encode_rasterise(&mut pass);
+                    st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
                 }
             }
         }
@@ -402,7 +402,7 @@ impl GpuSmoke {
         // next keeps the velocity it has when it leaves), over the cells the bodies cover.
         st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);
         let mut pass = encoder.begin_compute_pass(&Default::default());
-        st.encode_rasterise(&mut pass);
+        st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
         Ok(())
     }
 
@@ -425,7 +425,7 @@ impl GpuSmoke {
     ///
     /// # Errors
     /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies, bodies on the
-    /// collocated grid or with the multigrid solver ([`check_bodies`]); nothing is recorded.
+    /// collocated grid ([`check_bodies`]); nothing is recorded.
     pub fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
         check_bodies(bodies.len(), &self.params)?;
         let Pipeline::Staggered(st) = &mut self.pipeline else {
@@ -443,7 +443,7 @@ impl GpuSmoke {
             // The whole grid: the old bodies' cells open, the new ones' close.
             st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            st.encode_rasterise(&mut pass);
+            st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
         } else if had > 0 {
             let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
             self.encode_masks(encoder, &solid, &source)?;

@@ -98,8 +98,7 @@ pub struct SmokeState {
 }
 
 /// Refuses bodies the smoke model cannot move: more than [`crate::body::MAX_BODIES`], or any on
-/// the collocated grid or with the multigrid solver (whose coarse levels' walls are built on
-/// the CPU once, while a body changes them every step).
+/// the collocated grid.
 ///
 /// # Errors
 /// [`Error::Message`] saying what to change.
@@ -111,13 +110,6 @@ pub fn check_bodies(count: usize, p: &SmokeParams) -> Result<(), Error> {
         return Err(Error::Message(
             "bodies move on the staggered grid, and this run has the collocated one (--pipeline gpu-gems and rideout \
              run it): keep --grid staggered"
-                .into(),
-        ));
-    }
-    if count > 0 && p.solver == Solver::Multigrid {
-        return Err(Error::Message(
-            "bodies need --solver jacobi for now: the multigrid's coarse walls are built once on the CPU, and a \
-             body changes the walls every step"
                 .into(),
         ));
     }

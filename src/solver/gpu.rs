@@ -44,6 +44,8 @@ pub struct GpuMultigrid {
     jacobi: PackedJacobi,
     /// The coarse levels' part of a V-cycle in one dispatch.
     coarse: Coarse,
+    /// `coarsen_walls.wgsl` and its bind group per level pair `(l, l + 1)`, with their uniforms.
+    coarsen: (Kernel, Vec<wgpu::BindGroup>, Vec<wgpu::Buffer>),
     settings: Settings,
     _colours: [wgpu::Buffer; 2],
 }
@@ -191,7 +193,37 @@ impl GpuMultigrid {
         jacobi.encode_walls(device, &mut encoder, &walls[0]);
         queue.submit([encoder.finish()]);
         let coarse = Coarse::new(device, &walls, &levels, settings);
-        Self { levels, groups, kernels, jacobi, coarse, settings, _colours: colours }
+        let coarsen = Kernel::new(device, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
+        let (mut groups_c, mut uniforms) = (Vec::new(), Vec::new());
+        let mut offset = 0u32;
+        for l in 0..levels.len().saturating_sub(1) {
+            let held = l + 1 >= coarse.first;
+            let uniform = gpu::uniform_buffer(device, "solver/coarsen", 16);
+            queue.write_buffer(&uniform, 0, bytemuck::cast_slice(&[offset, held as u32, 0, 0]));
+            if held {
+                offset += levels[l + 1].size.0 * levels[l + 1].size.1;
+            }
+            groups_c.push(coarsen.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    View(&levels[l].views[3]),
+                    View(&levels[l + 1].views[3]),
+                    coarse.walls.as_entire_binding(),
+                ],
+            ));
+            uniforms.push(uniform);
+        }
+        Self {
+            levels,
+            groups,
+            kernels,
+            jacobi,
+            coarse,
+            coarsen: (coarsen, groups_c, uniforms),
+            settings,
+            _colours: colours,
+        }
     }
 
     /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]) into an
@@ -232,6 +264,18 @@ impl GpuMultigrid {
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
     pub fn solid_view(&self) -> &wgpu::TextureView {
         &self.levels[0].views[3]
+    }
+
+    /// Records the coarse levels' walls made from the finest level's (written on the GPU, as
+    /// moving bodies do: `staggered_solver_walls.wgsl`) into an open compute pass, level after
+    /// level, and the coarse kernel's copy of them: what [`Self::encode_walls`] uploads from the
+    /// CPU. One dispatch a coarse level.
+    pub fn dispatch_coarsen_walls(&self, pass: &mut wgpu::ComputePass<'_>) {
+        let (kernel, groups, _) = &self.coarsen;
+        for (l, group) in groups.iter().enumerate() {
+            let (w, h) = self.levels[l + 1].size;
+            kernel.dispatch(pass, group, w, h);
+        }
     }
 
     /// A view of the packed Jacobi iterations' walls ([`PackedJacobi::walls_view`]).

@@ -515,7 +515,8 @@ impl StaggeredPasses {
     /// Records the bodies' rasterisation where they are (no move): the solid bits, the faces
     /// beside them, the solve's walls (`staggered_bodies.wgsl`, `staggered_body_faces.wgsl`,
     /// `staggered_solver_walls.wgsl`).
-    pub fn encode_rasterise(&self, pass: &mut wgpu::ComputePass<'_>) {
+    /// With `multigrid`, also the coarse levels' walls (`GpuMultigrid::dispatch_coarsen_walls`).
+    pub fn encode_rasterise(&self, pass: &mut wgpu::ComputePass<'_>, multigrid: bool) {
         let (w, h) = self.size;
         let (rw, rh) = self.rect;
         if rw > 0 && rh > 0 {
@@ -524,6 +525,9 @@ impl StaggeredPasses {
         }
         let (pw, ph) = crate::gpu::packed::packed_size(w, h);
         self.solver_walls.0.dispatch(pass, &self.solver_walls.1, pw, ph);
+        if multigrid {
+            self.solver.dispatch_coarsen_walls(pass);
+        }
     }
 
     /// Records one pass's dispatches (not [`StaggeredPass::Solve`], which records its own
@@ -547,7 +551,7 @@ impl StaggeredPasses {
             StaggeredPass::Bodies => {
                 if !self.bodies.is_empty() {
                     self.bodies_move.0.dispatch(pass, &self.bodies_move.1, self.bodies.len() as u32, 1);
-                    self.encode_rasterise(pass);
+                    self.encode_rasterise(pass, params.solver == crate::smoke::Solver::Multigrid);
                 }
             }
             StaggeredPass::AdvectScalars => {

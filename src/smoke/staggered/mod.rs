@@ -176,6 +176,9 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
 /// Gems 38.3: advect, diffuse, add forces, project).
 pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
     bodies::step(s, p);
+    // Bodies change the walls every step: the multigrid's levels follow them.
+    let moved = multigrid.filter(|_| !s.bodies.is_empty()).map(|mg| Multigrid::new(&s.solid, mg.settings));
+    let multigrid = moved.as_ref().or(multigrid);
     // Both advections read the old velocity: the scalars' pass leaves it unchanged.
     cpu::advect_scalars(s, p);
     cpu::advect_velocity(s, p);
