@@ -260,6 +260,12 @@ pub struct GpuBody {
     _pad: [u32; 2],
 }
 
+/// The size the viewer gives a body it places on a `(w, h)`-cell grid: a sixteenth of the
+/// shorter side, at least 3 cells (a circle's radius, a box's half width).
+pub fn default_size((w, h): (u32, u32)) -> f32 {
+    (w.min(h) as f32 / 16.0).max(3.0)
+}
+
 /// The index + 1 of the first of `bodies` that covers the centre of cell `(r, c)`, or 0.
 pub fn covering(bodies: &[Body], r: usize, c: usize) -> usize {
     let (px, py) = (c as f32 + 0.5, r as f32 + 0.5);

@@ -773,22 +773,26 @@ impl Live {
             return;
         }
         let Some(at) = inside else { return };
-        let (x, y) = self.cell_at(at);
-        let bodies = self.session.model_ref().bodies();
-        match bodies.iter().position(|b| b.contains(x, y)) {
-            Some(i) if self.pointer.shift => self.act(&Action::RemoveBody(i)),
-            Some(i) => self.pointer.grabbed = Some(i),
+        match self.body_under_pointer() {
+            Some((i, _)) if self.pointer.shift => self.act(&Action::RemoveBody(i)),
+            Some((i, _)) => self.pointer.grabbed = Some(i),
             None if self.pointer.shift => {}
             None => {
-                let count = bodies.len();
-                let (w, h) = self.session.model_ref().size();
-                let radius = (w.min(h) as f32 / 16.0).max(3.0);
+                let count = self.session.model_ref().bodies().len();
+                let radius = crate::body::default_size(self.session.model_ref().size());
+                let (x, y) = self.cell_at(at);
                 self.act(&Action::AddBody(Body::new(Shape::Circle { radius }, x, y)));
                 if self.session.model_ref().bodies().len() > count {
                     self.pointer.grabbed = Some(count);
                 }
             }
         }
+    }
+
+    /// The first body whose shape holds the point under the pointer (cells), with its index.
+    fn body_under_pointer(&self) -> Option<(usize, Body)> {
+        let (x, y) = self.cell_at(self.pointer.at?);
+        self.session.model_ref().bodies().iter().copied().enumerate().find(|(_, b)| b.contains(x, y))
     }
 
     /// While the body tool holds a body: its velocity becomes what takes it to the pointer in
@@ -817,13 +821,7 @@ impl Live {
     /// The wheel over a body with the body tool: turns its spin by `notches` quarter radians
     /// per time unit. False when there is no body under the pointer.
     fn spin_body(&mut self, notches: f32) -> bool {
-        let Some(at) = self.pointer.at else { return false };
-        let (x, y) = self.cell_at(at);
-        let Some((i, b)) =
-            self.session.model_ref().bodies().iter().copied().enumerate().find(|(_, b)| b.contains(x, y))
-        else {
-            return false;
-        };
+        let Some((i, b)) = self.body_under_pointer() else { return false };
         self.act(&Action::Drive { body: i, velocity: (b.vx, b.vy), spin: b.spin + 0.25 * notches });
         true
     }

@@ -455,7 +455,7 @@ fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, o
         }
         ui.label(RichText::new("velocities in cells per time unit (y down), spin in radians per time unit").small());
         let (w, h) = model.size();
-        let (x, y, size) = (w as f32 / 2.0, h as f32 / 2.0, (w.min(h) as f32 / 16.0).max(3.0));
+        let (x, y, size) = (w as f32 / 2.0, h as f32 / 2.0, crate::body::default_size((w, h)));
         ui.horizontal(|ui| {
             let shapes = [
                 ("add circle", Shape::Circle { radius: size }),
