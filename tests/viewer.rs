@@ -9,6 +9,7 @@ fn viewer_window_shows_the_scene() {
         std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some(),
         "the viewer test needs a display: run the tests under `xvfb-run -a` (apt-get install xvfb)"
     );
+    let _display = shared_use();
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("shot.png");
     // 10 frames of 1 step: the water block of `basin` has fallen at most a few cells.
@@ -51,9 +52,20 @@ fn viewer_window_shows_the_scene() {
     assert!(!is_water(corner) && !is_ground(corner), "expected air at the top right, found {corner:?}");
 }
 
-/// Held by the tests that send keys or move the X pointer: they share one display, and one
-/// test's Escape or drag would land in another's window.
-static POINTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// The tests share one X display (no window manager: a new window opens on top of the others).
+/// Those that send keys or move the pointer hold it alone ([`sole_use`]), so that their Escape
+/// or drag lands in their own window and no window opens over it mid-drag; the others share it
+/// ([`shared_use`]). (In CI a window that another test opened during the body tool's drag took
+/// the drag.)
+static DISPLAY: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+fn sole_use() -> std::sync::RwLockWriteGuard<'static, ()> {
+    DISPLAY.write().unwrap_or_else(|e| e.into_inner())
+}
+
+fn shared_use() -> std::sync::RwLockReadGuard<'static, ()> {
+    DISPLAY.read().unwrap_or_else(|e| e.into_inner())
+}
 
 fn xdotool(args: &[&str]) -> String {
     let o = Command::new("timeout")
@@ -84,7 +96,7 @@ fn spawn_viewer<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (std::process::Child, 
 /// panel does, and the viewer says the value before and after (read back from the live model).
 #[test]
 fn viewer_keys_set_gas_parameters() {
-    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
+    let _display = sole_use();
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     // Enough frames for the keys to land; the viewer quits on its own if Escape does not.
     let (child, window) =
@@ -115,6 +127,7 @@ fn viewer_keys_set_gas_parameters() {
 #[test]
 fn viewer_survives_resize_and_hide() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("resized.png");
     let shot_arg = shot.to_str().unwrap();
@@ -154,6 +167,7 @@ fn viewer_survives_resize_and_hide() {
 #[test]
 fn viewer_shows_gas() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("gas.png");
     let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
@@ -184,7 +198,7 @@ fn viewer_shows_gas() {
 #[test]
 fn viewer_switches_to_smoke_and_takes_impulses() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
-    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
+    let _display = sole_use();
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("smoke.png");
     let shot_arg = shot.to_str().unwrap();
@@ -254,6 +268,7 @@ fn eddy_view(args: &[&str]) -> std::process::Output {
 #[test]
 fn a_script_tours_every_model_with_screenshots_and_a_gif() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name).to_str().unwrap().replace('\\', "/");
     let script = format!(
@@ -387,6 +402,7 @@ fn cpu_seconds(pid: u32) -> f64 {
 #[test]
 fn the_paused_viewer_is_idle() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
     let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
         .args(["view", "--paused", "--mode", "smoke", "--size", "128x96"])
         .env("NODEVICE_SELECT", "1")
@@ -407,6 +423,7 @@ fn the_paused_viewer_is_idle() {
 #[test]
 fn resizing_keeps_cells_square() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("resize.toml");
     std::fs::write(&file, "[[action]]\nat = 0\nwindow = [900, 300]\npause = 40\n[[action]]\nat = 1\nquit = true\n")
@@ -442,6 +459,7 @@ fn resizing_keeps_cells_square() {
 #[test]
 fn a_hidpi_window_keeps_points_per_cell() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
     let dir = tempfile::tempdir().unwrap();
     let mut sizes = Vec::new();
     for factor in ["1", "2"] {
@@ -473,7 +491,7 @@ fn a_hidpi_window_keeps_points_per_cell() {
 /// and the viewer says where it went.
 #[test]
 fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
-    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
+    let _display = sole_use();
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     let dir = tempfile::tempdir().unwrap();
     for how in ["Escape", "SIGTERM"] {
@@ -518,7 +536,7 @@ fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
 #[test]
 fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
-    let _pointer = POINTER.lock().unwrap_or_else(|e| e.into_inner());
+    let _display = sole_use();
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("body.png");
     let (mut child, window) = spawn_viewer(&[
@@ -537,13 +555,32 @@ fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
         "--screenshot",
         shot.to_str().unwrap(),
     ]);
+    // The viewer's lines, as it says them: the drag starts once it has taken the key B.
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let said = said.clone();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)).map_while(Result::ok) {
+                let mut said = said.lock().unwrap();
+                said.push_str(&line);
+                said.push('\n');
+            }
+        })
+    };
     // Time for the window to take keys (the first frames compile the pipelines).
     std::thread::sleep(std::time::Duration::from_millis(1200));
     xdotool(&["windowfocus", "--sync", &window]);
-    // On top of any other test's window, so that the drag lands in this one.
     xdotool(&["windowraise", &window]);
     xdotool(&["key", "b"]);
-    std::thread::sleep(std::time::Duration::from_millis(400));
+    let took = |what: &str| said.lock().unwrap().contains(what);
+    for _ in 0..100 {
+        if took("body tool") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(took("body tool"), "the viewer did not take B:\n{}", said.lock().unwrap());
     // Press at cell (12, 12), drag to cell (72, 22) in small moves, a frame or more apart.
     xdotool(&["mousemove", "--window", &window, "48", "48"]);
     xdotool(&["mousedown", "1"]);
@@ -552,13 +589,16 @@ fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
         xdotool(&["mousemove", "--window", &window, &x.to_string(), &y.to_string()]);
         std::thread::sleep(std::time::Duration::from_millis(60));
     }
-    // Hold still at the end so the body catches up with the pointer, then let go.
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    // Hold still at the end so the body catches up with the pointer (4 cells a frame at most:
+    // 2 s is 15 frames at 7.5 frames/s, slower than the viewer runs under a parallel test's
+    // load), then let go.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
     xdotool(&["mouseup", "1"]);
     // Paused until the frames run out: the body stays where it was let go.
     xdotool(&["key", "space"]);
     let status = child.wait().unwrap();
-    assert!(status.success(), "viewer exited with {status}");
+    reader.join().unwrap();
+    assert!(status.success(), "viewer exited with {status}:\n{}", said.lock().unwrap());
     if let Ok(keep) = std::env::var("EDDY_KEEP_SCREENSHOT") {
         std::fs::copy(&shot, keep).unwrap();
     }

@@ -659,6 +659,7 @@ impl Live {
         } else {
             "left drag: the fluid tool again".into()
         };
+        note!("{}", self.controls.notice);
     }
 
     /// Makes a loaded `.npz` state current (its model becomes the current one); says what was
