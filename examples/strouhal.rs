@@ -65,8 +65,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reference = williamson_strouhal(wake.reynolds as f64);
     let line = format!(
         "{}x{} d={} re={} upstream={} dt={} advection={:?} tolerance={} sides={:?}",
-        wake.size.0, wake.size.1, wake.diameter, wake.reynolds, wake.upstream, wake.dt, wake.advection,
-        wake.tolerance, wake.sides
+        wake.size.0,
+        wake.size.1,
+        wake.diameter,
+        wake.reynolds,
+        wake.upstream,
+        wake.dt,
+        wake.advection,
+        wake.tolerance,
+        wake.sides
     );
     match period(&v, every as f64 * dt) {
         Some((t, cycles)) => {

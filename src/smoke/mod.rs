@@ -40,6 +40,7 @@ mod fields;
 mod gpu;
 mod params;
 pub mod staggered;
+pub mod wake;
 
 pub use params::{
     Advection, BOTTOM, DEFAULT_VORTICITY, EDGE_OPTIONS, EdgeKind, GridLayout, LEFT, MAX_CYCLES, MAX_JACOBI_ITERATIONS,

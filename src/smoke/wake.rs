@@ -101,7 +101,8 @@ impl Wake {
         let (w, h) = self.size;
         let d = self.diameter;
         let (xc, yc) = self.centre();
-        let mut scene = Scene { solid: Grid::filled(w, h, 0), fluid: Grid::filled(w, h, 0.0), source: Grid::filled(w, h, 0) };
+        let mut scene =
+            Scene { solid: Grid::filled(w, h, 0), fluid: Grid::filled(w, h, 0.0), source: Grid::filled(w, h, 0) };
         scene.fill_solid_disc((xc, yc), d / 2.0);
         let mut state = SmokeState::from_scene(&scene, 0.0);
         for r in (yc - d).max(0.0) as usize..(yc as usize).min(h) {
