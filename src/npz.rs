@@ -181,6 +181,14 @@ impl Npz {
         self.write(name, &[], &[value])
     }
 
+    /// Adds UTF-8 `text` as a 1-d uint8 array of its bytes (NumPy: `bytes(a).decode()`).
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_text(&mut self, name: &str, text: &str) -> Result<(), SceneError> {
+        self.write(name, &[text.len() as u64], text.as_bytes())
+    }
+
     /// Finishes the archive, flushes it to disk and renames it over `path`.
     ///
     /// # Errors
@@ -457,6 +465,31 @@ impl NpzReader {
         }
     }
 
+    /// Reads UTF-8 text stored as a 1-d uint8 array (as [`Npz::write_text`] writes it); `None`
+    /// when absent.
+    ///
+    /// # Errors
+    /// [`SceneError::BadArray`] when it is not a 1-d uint8 array or not UTF-8,
+    /// [`SceneError::Npz`] when corrupt.
+    pub fn read_text_opt(&mut self, name: &'static str) -> Result<Option<String>, SceneError> {
+        let path = self.path.clone();
+        let Some(npy) =
+            self.archive.by_name(name).map_err(|e| SceneError::Npz { path: path.clone(), message: e.to_string() })?
+        else {
+            return Ok(None);
+        };
+        let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
+        let (dtype, shape) = (dtype_of(&npy), npy.shape().to_vec());
+        if dtype != "|u1" || shape.len() != 1 {
+            return Err(bad(format!(
+                "has dtype {dtype} and shape {shape:?}; expected text as a 1-d uint8 array of UTF-8 bytes \
+                 (numpy.frombuffer(text.encode(), numpy.uint8))"
+            )));
+        }
+        let bytes = npy.into_vec::<u8>().map_err(|e| bad(format!("cannot be read ({e})")))?;
+        String::from_utf8(bytes).map(Some).map_err(|e| bad(format!("is not UTF-8 text ({e})")))
+    }
+
     /// Reads float32 (or float64, converted) array `name`, `(H, W)`.
     ///
     /// # Errors
@@ -499,11 +532,20 @@ impl NpzReader {
     /// # Errors
     /// As [`NpzReader::read_f32`].
     pub fn read_u8_opt(&mut self, name: &'static str) -> Result<Option<Grid<u8>>, SceneError> {
+        Ok(self.read_u8_values_opt(name)?.map(|g| g.map(|&v| (v != 0) as u8)))
+    }
+
+    /// As [`NpzReader::read_u8_opt`], but a uint8 array's values as they are (a bool or wider
+    /// integer array's non-zero = 1): smoke's `solid` marks a body's cells with `2 + i`.
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`].
+    pub fn read_u8_values_opt(&mut self, name: &'static str) -> Result<Option<Grid<u8>>, SceneError> {
         fn ones<T: PartialEq + Default>(v: Vec<T>) -> Vec<u8> {
             v.into_iter().map(|x| (x != T::default()) as u8).collect()
         }
         let array = self.read_array(name, None, "uint8 or bool", |npy, dtype| match dtype {
-            "|u1" => Some(npy.into_vec::<u8>().map(ones)),
+            "|u1" => Some(npy.into_vec::<u8>()),
             "|b1" => Some(npy.into_vec::<bool>().map(ones)),
             "|i1" => Some(npy.into_vec::<i8>().map(ones)),
             "<i4" => Some(npy.into_vec::<i32>().map(ones)),

@@ -41,7 +41,7 @@ fn run(gpu: &eddy::gpu::Gpu, start: &AnyState, params: &ModelParams, batches: &[
         }
     }
     gpu.check().unwrap();
-    model.read_state().unwrap().to_npz_bytes(0).unwrap() // step 0: the bytes say only the state
+    model.read_state().unwrap().to_npz_bytes(0, None).unwrap() // step 0: the bytes say only the state
 }
 
 #[test]

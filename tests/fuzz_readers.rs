@@ -125,7 +125,7 @@ fn valid_states() -> Vec<Vec<u8>> {
         AnyState::Smoke(common::random_smoke_staggered(12, 9, 3, 0.1)),
         AnyState::Gas(common::random_gas(12, 9, 3, 0.1)),
     ];
-    states.iter().map(|s| s.to_npz_bytes(7).unwrap()).collect()
+    states.iter().map(|s| s.to_npz_bytes(7, None).unwrap()).collect()
 }
 
 /// A valid PNG scene: walls, water and a source.

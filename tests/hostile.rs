@@ -83,6 +83,25 @@ fn fixtures(dir: &Path) {
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("bodies", &Grid::from_vec(9, 1, vec![7.0, 4.0, 3.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0]).unwrap()).unwrap();
     npz.finish().unwrap();
+    // Saved parameters gone wrong: a parameter this model does not have (a newer eddy's, say),
+    // a value out of range, two that do not fit together, numbers instead of text, bytes that are
+    // not UTF-8.
+    for (name, text) in [
+        ("params-unknown.npz", "pipeline = staggered\nswirl = 3\n"),
+        ("params-range.npz", "dt = 99\n"),
+        ("params-rule.npz", "top-edge = outflow\nlid = 1\n"),
+        ("params-line.npz", "dt: 0.5\n"),
+    ] {
+        let mut npz = eddy::npz::Npz::create(&p(name)).unwrap();
+        npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
+        npz.write_f32("temperature", &Grid::filled(8, 6, 0.0)).unwrap();
+        npz.write_text("parameters", text).unwrap();
+        npz.finish().unwrap();
+    }
+    let mut npz = eddy::npz::Npz::create(&p("params-numbers.npz")).unwrap();
+    npz.write_f32("mass", &Grid::filled(8, 6, 0.5)).unwrap();
+    npz.write_f32("parameters", &Grid::filled(2, 1, 0.5)).unwrap();
+    npz.finish().unwrap();
     let mut npz = eddy::npz::Npz::create(&p("face-shape.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(8, 6, 0.0)).unwrap();
@@ -226,6 +245,11 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("body-row.npz")], 1, "a body is a row of 9"),
         row(&["run", "--load", &d("body-kind.npz")], 1, "row 0: a body's kind is 7"),
         row(&["run", "--load", &d("face-shape.npz"), "--mode", "smoke"], 1, "(H, W + 1)"),
+        row(&["run", "--load", &d("params-unknown.npz")], 1, "line 2: smoke has no parameter \"swirl\""),
+        row(&["run", "--load", &d("params-range.npz")], 1, "line 1: "),
+        row(&["run", "--load", &d("params-rule.npz")], 1, "lid"),
+        row(&["run", "--load", &d("params-line.npz")], 1, "is not `name = value`"),
+        row(&["run", "--load", &d("params-numbers.npz")], 1, "expected text as a 1-d uint8 array"),
         row(&["run", "--load", &d("negative-dye.npz")], 1, "dye[3, 4] = -0.5"),
         // Outputs are checked before the first step.
         row(&["run", "--steps", "5000", "--save", &dirpath], 2, "is a directory"),

@@ -473,7 +473,7 @@ fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
     assert_eq!(done, Done::Set(ModelKind::Water, vec![("side-share", "0.25".into(), "0.4".into())]));
     // A state of another model (a dropped .npz) makes its model current.
     let smoke = AnyState::Smoke(common::random_smoke_staggered(20, 10, 3, 0.1));
-    session.replace(&smoke, 7).unwrap();
+    session.replace(&smoke, 7, None).unwrap();
     assert_eq!(
         (session.current(), session.model_ref().size(), session.model_ref().steps_done()),
         (ModelKind::Smoke, (20, 10), 7)
@@ -660,7 +660,7 @@ fn npz_bytes_in_memory_equal_the_file_and_load_back() {
     for state in random_states(23, 11, 12) {
         let path = dir.path().join(format!("{}.npz", state.kind()));
         state.save_npz(&path, 42).unwrap();
-        let bytes = state.to_npz_bytes(42).unwrap();
+        let bytes = state.to_npz_bytes(42, None).unwrap();
         assert_eq!(bytes, std::fs::read(&path).unwrap(), "{}: memory and file differ", state.kind());
         let (back, step) = AnyState::load_npz_bytes(&path, bytes, None).unwrap();
         assert_eq!(step, 42);

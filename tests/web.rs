@@ -175,7 +175,7 @@ async fn a_state_saved_in_memory_loads_back_equal() {
         let params = ModelParams::defaults(state.kind());
         let model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 7).expect("the model builds");
         let read = model.state_reader().await.expect("the state reads back");
-        let bytes = read.to_npz_bytes(7).expect("the archive is written");
+        let bytes = read.to_npz_bytes(7, None).expect("the archive is written");
         let (back, step) = AnyState::load_npz_bytes(std::path::Path::new("saved.npz"), bytes, None).expect("it loads");
         assert_eq!((back.kind(), step), (state.kind(), 7));
         assert!(back == state, "{}: the state saved in memory did not load back equal", state.kind());

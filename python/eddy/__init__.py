@@ -36,14 +36,17 @@ class Simulation(_Simulation):
     @property
     def state(self):
         """The state: a dict of NumPy arrays with the names, shapes, dtypes and layout of eddy's
-        ``.npz`` state files (``(H, W)``, row 0 at the top), and ``step`` (an int64 scalar)."""
+        ``.npz`` state files (``(H, W)``, row 0 at the top), ``step`` (an int64 scalar) and
+        ``parameters`` (the parameters as ``name = value`` lines, UTF-8 in a uint8 array:
+        ``bytes(state["parameters"]).decode()``)."""
         with np.load(io.BytesIO(self.state_npz())) as npz:
             return {name: npz[name] for name in npz.files}
 
     def set_state(self, state):
         """Replaces the state by ``state`` (a dict as ``state`` gives), with the checks of
         ``eddy run --load``: the model's arrays, their shapes and dtypes, finite and
-        non-negative values; ``ValueError`` says what is wrong. ``step`` is kept when given."""
+        non-negative values; ``ValueError`` says what is wrong. ``step`` is kept when given;
+        ``parameters`` are not read (``set`` sets parameters)."""
         if not isinstance(state, dict):
             raise ValueError("set_state takes a dict of arrays, as Simulation.state gives")
         buffer = io.BytesIO()
@@ -53,5 +56,5 @@ class Simulation(_Simulation):
 
 def load(path):
     """A Simulation that starts from the ``.npz`` state file at ``path`` (its arrays tell the
-    model), as ``eddy run --load``."""
+    model) with the parameters it was saved with, as ``eddy run --load``."""
     return Simulation(load=path)

@@ -23,7 +23,8 @@ class Simulation:
     ``mode``: "water", "smoke" or "gas" (default: what ``load``'s arrays or ``scene``'s preset
     belong to, else water). ``scene``: a preset (``basin``, ``u-tube``, ``random``, ``plume``,
     ``cavity``, ``explosion``, ``wind``) or a PNG file. ``size``: (W, H) cells of a preset
-    (default 192 x 128). ``seed``: the ``random`` preset's. ``load``: a .npz state file.
+    (default 192 x 128). ``seed``: the ``random`` preset's. ``load``: a .npz state file (its
+    saved parameters are the start's, before those given).
     ``params``: the model's parameters by name (``eddy.models()``; ``warm_start`` for
     ``--warm-start``), as numbers, choice names, (x, y) pairs or booleans (on / off).
 
@@ -50,10 +51,12 @@ class Simulation:
     @property
     def state(self) -> Dict[str, npt.NDArray[Any]]:
         """The state's arrays by name, as in the .npz files: e.g. water ``mass`` (H, W) float32,
-        ``solid`` (H, W) uint8; and ``step`` (an int64 scalar)."""
+        ``solid`` (H, W) uint8; ``step`` (an int64 scalar) and ``parameters`` (``name = value``
+        lines as UTF-8 in a uint8 array: ``bytes(state["parameters"]).decode()``)."""
     def set_state(self, state: Dict[str, npt.ArrayLike]) -> None:
         """Replaces the state (the model's arrays, shapes matching, finite, non-negative where
-        eddy needs it); ValueError says what is wrong and nothing changes."""
+        eddy needs it); ValueError says what is wrong and nothing changes. ``parameters`` are
+        not read (``set`` sets them)."""
     def state_npz(self) -> bytes: ...
     def set_state_npz(self, data: bytes) -> None: ...
     def save(self, path: _Path) -> None:

@@ -218,12 +218,13 @@ impl Simulation {
         Ok(())
     }
 
-    /// The state as the bytes of a `.npz` file (what `eddy run --save` writes); `state` in
-    /// `eddy/__init__.py` reads them with NumPy.
+    /// The state as the bytes of a `.npz` file (what `eddy run --save` writes, the parameters
+    /// included); `state` in `eddy/__init__.py` reads them with NumPy.
     fn state_npz<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let step = self.session().model_ref().steps_done();
+        let model = self.session().model_ref();
+        let (step, params) = (model.steps_done(), model.params());
         let state = self.session().model().read_state().map_err(py_error)?;
-        let bytes = state.to_npz_bytes(step).map_err(|e| py_error(e.into()))?;
+        let bytes = state.to_npz_bytes(step, Some(&params)).map_err(|e| py_error(e.into()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -234,7 +235,7 @@ impl Simulation {
         let kind = self.session().current();
         let name = std::path::Path::new("the state given");
         let (state, step) = AnyState::load_npz_bytes(name, bytes, Some(kind)).map_err(|e| py_error(e.into()))?;
-        self.session().replace(&state, step).map_err(py_error)
+        self.session().replace(&state, step, None).map_err(py_error)
     }
 
     /// Writes the state to `path` (a `.npz`, written beside it and renamed over it, as

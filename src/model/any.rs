@@ -384,15 +384,16 @@ impl AnyModel {
         }
     }
 
-    /// Reads the state back and writes it with the step reached as `.npz` (atomically).
+    /// Reads the state back and writes it with the step reached and the parameters as `.npz`
+    /// (atomically; [`AnyState::save_npz_with`]).
     ///
     /// # Errors
     /// As [`AnyModel::read_state`] and [`AnyState::save_npz`].
     #[cfg(not(target_arch = "wasm32"))]
     #[cfg(feature = "npz")]
     pub fn save_npz(&mut self, path: &std::path::Path) -> Result<(), Error> {
-        let step = self.step;
-        Ok(self.read_state()?.save_npz(path, step)?)
+        let (step, params) = (self.step, self.params());
+        Ok(self.read_state()?.save_npz_with(path, step, &params)?)
     }
 
     fn state_textures(&self) -> Vec<&wgpu::Texture> {

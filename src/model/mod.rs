@@ -23,7 +23,7 @@ pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use action::Action;
 pub use any::AnyModel;
 pub use session::{Done, Session, SessionOptions, Start, changes};
-pub use state::{AnyState, AnyStats, ModelParams};
+pub use state::{AnyState, AnyStats, ModelParams, PARAMETERS_ARRAY, STEP_ARRAY};
 
 use crate::gas::GasParams;
 use crate::scene::{SceneError, SceneSource};

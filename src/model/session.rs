@@ -245,17 +245,19 @@ impl Session {
     }
 
     /// Replaces the current model's state with `state` (a dropped `.npz` or PNG scene): the model
-    /// `state` belongs to becomes current, made anew at the state's size with that model's
-    /// present parameters, field and colour map. Nothing changes on error.
+    /// `state` belongs to becomes current, made anew at the state's size with `params` (those a
+    /// state file was saved with) when they are that model's, else its present parameters, and
+    /// its field and colour map. Nothing changes on error.
     ///
     /// # Errors
     /// As [`AnyModel::new`] and [`memory::check`].
-    pub fn replace(&mut self, state: &AnyState, step: u64) -> Result<(), Error> {
+    pub fn replace(&mut self, state: &AnyState, step: u64, params: Option<ModelParams>) -> Result<(), Error> {
         let kind = state.kind();
         let i = slot(kind);
-        let params = match &self.models[i] {
-            Some(m) => m.params(),
-            None => self.params[i],
+        let params = match (params, &self.models[i]) {
+            (Some(p), _) if p.kind() == kind => p,
+            (_, Some(m)) => m.params(),
+            (_, None) => self.params[i],
         };
         let (h, w) = state.shape();
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
@@ -292,7 +294,7 @@ impl Session {
         }
         let params = self.model_ref().params();
         let state = AnyState::start(scene, size, self.options.seed, &params)?;
-        self.replace(&state, 0)?;
+        self.replace(&state, 0, None)?;
         self.origins[i] = Some(Start::Scene(scene.clone()));
         self.sizes[i] = size;
         Ok(())

@@ -19,7 +19,8 @@ pub struct Request {
     pub mode: Option<ModelKind>,
     /// `--scene`: a PNG file or a preset name (any case).
     pub scene: Option<String>,
-    /// `--load`: a `.npz` state file.
+    /// `--load`: a `.npz` state file; its saved parameters ([`super::PARAMETERS_ARRAY`]) are
+    /// the run's before the options given.
     pub load: Option<PathBuf>,
     /// `--size`: `(W, H)` cells of a preset.
     pub size: Option<(usize, usize)>,
@@ -161,6 +162,13 @@ impl Request {
         // A scene preset that names a parameter set of its model (smoke's `cavity`) starts it.
         if let Ok(SceneSource::Preset(name)) = &source {
             params.apply_scene_preset(name);
+        }
+        // A state file goes on with the parameters it was saved with (the options given refine
+        // them, and --pipeline or --preset starts a set afresh, as after a scene).
+        if let Some(path) = &self.load
+            && let Some(saved) = AnyState::read_parameters(path, kind)?
+        {
+            params = saved;
         }
         // A row that resets others (water's --preset, smoke's --pipeline) goes first, so the
         // options given with it refine it whatever their order.

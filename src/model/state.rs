@@ -18,6 +18,11 @@ use std::path::Path;
 /// Name of the `.npz` array that holds the step a state was saved at (int64, 0-d).
 pub const STEP_ARRAY: &str = "step";
 
+/// Name of the `.npz` array that holds the parameters a state was saved with: UTF-8 text, a
+/// `name = value` line a parameter (the command line's names and values, [`ModelParams::to_text`]),
+/// as a 1-d uint8 array (NumPy: `bytes(npz["parameters"]).decode()`). `--load` starts from them.
+pub const PARAMETERS_ARRAY: &str = "parameters";
+
 /// The parameters of one model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ModelParams {
@@ -151,6 +156,57 @@ impl ModelParams {
             })
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// Every parameter as a `name = value` line, in the table's order, each value as the command
+    /// line takes it, exactly (every digit an f32 keeps; `auto` for one left unset): what a saved
+    /// state carries ([`PARAMETERS_ARRAY`]) and [`Self::from_text`] reads back.
+    pub fn to_text(&self) -> String {
+        self.kind()
+            .params()
+            .into_iter()
+            .filter_map(|info| Some(format!("{} = {}\n", info.name, info.format_exact(self.get(info.name)?))))
+            .collect()
+    }
+
+    /// `kind`'s parameters from `text` as [`Self::to_text`] writes it: the defaults, then the
+    /// parameter-set row (`preset`, `pipeline`) if named, then every other line in order, then
+    /// the rules between parameters checked; a parameter not named keeps its default (or the
+    /// set's value). Blank lines and lines starting with `#` are skipped.
+    ///
+    /// # Errors
+    /// A message naming the line: not `name = value`, a name `kind` has no parameter for (a
+    /// newer eddy's), a value its row refuses; or the rule between parameters that fails.
+    pub fn from_text(kind: ModelKind, text: &str) -> Result<Self, String> {
+        let rows = kind.params();
+        let mut lines = Vec::new();
+        for (n, line) in text.lines().enumerate().map(|(n, l)| (n + 1, l.trim())) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((name, value)) = line.split_once('=').map(|(a, b)| (a.trim(), b.trim())) else {
+                return Err(format!("line {n} {line:?} is not `name = value`"));
+            };
+            let Some(info) = rows.iter().find(|info| info.name == name) else {
+                return Err(format!(
+                    "line {n}: {kind} has no parameter {name:?} (its parameters: {})",
+                    kind.param_names()
+                ));
+            };
+            let value = match (value, info.auto) {
+                ("auto", Some(_)) => Value::Auto,
+                _ => info.parse(value).map_err(|e| format!("line {n}: --{name}: {e}"))?,
+            };
+            lines.push((n, info.name, value));
+        }
+        // The parameter set resets the others, so it goes first whatever its line.
+        lines.sort_by_key(|(_, name, _)| !matches!(*name, "preset" | "pipeline"));
+        let mut params = Self::defaults(kind);
+        for (n, name, value) in lines {
+            params.set_row_only(name, value).map_err(|e| format!("line {n}: {e}"))?;
+        }
+        params.check().map_err(|e| e.to_string())?;
+        Ok(params)
     }
 
     /// The smoke splat radius for a grid `width` cells wide ([`SmokeParams::splat_radius_for`]);
@@ -366,34 +422,88 @@ impl AnyState {
         Ok(kind)
     }
 
-    /// Writes the state and `step` as `.npz` (atomically: see [`Npz`]).
+    /// The parameters a state file was saved with ([`PARAMETERS_ARRAY`]), for its model `kind`;
+    /// `None` when it holds none (a file from NumPy, or from eddy before they were saved).
+    ///
+    /// # Errors
+    /// As [`AnyState::load_npz`] for the archive; [`SceneError::BadArray`] naming
+    /// `parameters` when they are not text, or a line is not a parameter of `kind` or out of
+    /// its range ([`ModelParams::from_text`]'s message).
+    #[cfg(feature = "npz")]
+    pub fn read_parameters(path: &Path, kind: ModelKind) -> Result<Option<ModelParams>, SceneError> {
+        Self::parameters_in(NpzReader::open_within(path, super::memory::read_limits(None))?, path, kind)
+    }
+
+    /// [`AnyState::read_parameters`] of an archive's bytes (a file picked or dropped in a
+    /// browser); `name` is what errors call it.
+    ///
+    /// # Errors
+    /// As [`AnyState::read_parameters`].
+    #[cfg(feature = "npz")]
+    pub fn read_parameters_bytes(
+        name: &Path,
+        bytes: Vec<u8>,
+        kind: ModelKind,
+    ) -> Result<Option<ModelParams>, SceneError> {
+        Self::parameters_in(NpzReader::from_bytes_within(name, bytes, super::memory::read_limits(None))?, name, kind)
+    }
+
+    #[cfg(feature = "npz")]
+    fn parameters_in(mut npz: NpzReader, path: &Path, kind: ModelKind) -> Result<Option<ModelParams>, SceneError> {
+        let Some(text) = npz.read_text_opt(PARAMETERS_ARRAY)? else { return Ok(None) };
+        ModelParams::from_text(kind, &text).map(Some).map_err(|message| SceneError::BadArray {
+            path: path.to_path_buf(),
+            name: PARAMETERS_ARRAY,
+            message: format!("{message}; fix or delete the array to load the state with the defaults"),
+        })
+    }
+
+    /// Writes the state and `step` as `.npz` (atomically: see [`Npz`]), without parameters
+    /// (see [`AnyState::save_npz_with`]).
     ///
     /// # Errors
     /// [`SceneError::Io`]; whatever was at `path` is then unchanged.
     #[cfg(feature = "npz")]
     pub fn save_npz(&self, path: &Path, step: u64) -> Result<(), SceneError> {
         let mut npz = Npz::create(path)?;
-        self.write_to(&mut npz, step)?;
+        self.write_to(&mut npz, step, None)?;
         npz.finish()
     }
 
-    /// The bytes [`AnyState::save_npz`] would write (a browser offers them as a download).
+    /// Writes the state, `step` and the parameters it runs with ([`PARAMETERS_ARRAY`]) as
+    /// `.npz` (atomically): what `eddy run --save` writes, so that `--load` goes on as the run
+    /// would have.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`]; whatever was at `path` is then unchanged.
+    #[cfg(feature = "npz")]
+    pub fn save_npz_with(&self, path: &Path, step: u64, params: &ModelParams) -> Result<(), SceneError> {
+        let mut npz = Npz::create(path)?;
+        self.write_to(&mut npz, step, Some(params))?;
+        npz.finish()
+    }
+
+    /// The bytes [`AnyState::save_npz`] would write, with `params` when given (a browser offers
+    /// them as a download).
     ///
     /// # Errors
     /// [`SceneError::Io`] when the archive cannot be assembled.
     #[cfg(feature = "npz")]
-    pub fn to_npz_bytes(&self, step: u64) -> Result<Vec<u8>, SceneError> {
+    pub fn to_npz_bytes(&self, step: u64, params: Option<&ModelParams>) -> Result<Vec<u8>, SceneError> {
         let mut npz = Npz::in_memory(Path::new("state.npz"));
-        self.write_to(&mut npz, step)?;
+        self.write_to(&mut npz, step, params)?;
         npz.finish_bytes()
     }
 
     #[cfg(feature = "npz")]
-    fn write_to(&self, npz: &mut Npz, step: u64) -> Result<(), SceneError> {
+    fn write_to(&self, npz: &mut Npz, step: u64, params: Option<&ModelParams>) -> Result<(), SceneError> {
         match self {
             AnyState::Water(s) => s.write_to(npz)?,
             AnyState::Smoke(s) => s.write_to(npz)?,
             AnyState::Gas(s) => s.write_to(npz)?,
+        }
+        if let Some(params) = params {
+            npz.write_text(PARAMETERS_ARRAY, &params.to_text())?;
         }
         npz.write_scalar_i64(STEP_ARRAY, i64::try_from(step).unwrap_or(i64::MAX))
     }

@@ -287,8 +287,9 @@ impl SmokeState {
     }
 
     /// Checks shapes agree (the velocity on either layout) and every value is finite (density at
-    /// least 0); zeroes solid cells, and on the staggered grid the faces of solid cells and of the
-    /// grid's edge (the walls' normal velocity).
+    /// least 0); zeroes solid cells, and on the staggered grid the faces of solid cells (the
+    /// walls' normal velocity). The faces on the grid's edge beside open cells stay: what they
+    /// hold depends on the edges, which a run sets when it starts ([`staggered::hold_edges`]).
     ///
     /// # Errors
     /// [`SceneError::ShapeMismatch`] or [`SceneError::BadValue`] naming the first bad cell.
@@ -350,16 +351,28 @@ impl SmokeState {
             }
         }
         if staggered {
+            // Faces on the grid's edge beside an open cell are the edges' ([`staggered::hold_edges`]
+            // sets them when a run starts: an outflow's keep what they had).
             for r in 0..h {
-                for c in 0..=w {
+                for c in 1..w {
                     if !staggered::u_open(&self.solid, r, c) {
                         self.velocity_x[(r, c)] = 0.0;
                     }
                 }
+                for (c, inner) in [(0, 0), (w, w - 1)] {
+                    if self.solid[(r, inner)] != 0 {
+                        self.velocity_x[(r, c)] = 0.0;
+                    }
+                }
             }
-            for r in 0..=h {
-                for c in 0..w {
+            for c in 0..w {
+                for r in 1..h {
                     if !staggered::v_open(&self.solid, r, c) {
+                        self.velocity_y[(r, c)] = 0.0;
+                    }
+                }
+                for (r, inner) in [(0, 0), (h, h - 1)] {
+                    if self.solid[(inner, c)] != 0 {
                         self.velocity_y[(r, c)] = 0.0;
                     }
                 }
@@ -463,7 +476,10 @@ impl SmokeState {
         let temperature = optional("temperature")?;
         let pressure = optional("pressure")?;
         let divergence = optional("divergence")?;
-        let solid = npz.read_u8_opt("solid")?.unwrap_or_else(|| Grid::filled(w, h, 0));
+        // A body's cell (`2 + i`) is open: the bodies are rasterised anew when a run starts (read as
+        // a wall, a loaded run would keep a wall where each body was saved).
+        let solid =
+            npz.read_u8_values_opt("solid")?.map_or_else(|| Grid::filled(w, h, 0), |s| staggered::bodies::walls(&s));
         let source = npz.read_u8_opt("source")?.unwrap_or_else(|| Grid::filled(w, h, 0));
         let dye = match npz.read_f32_components_opt("dye", 3)? {
             Some(c) => <[Grid<f32>; 3]>::try_from(c).expect("three components"),
@@ -633,6 +649,9 @@ impl CpuSmoke {
         params.validate()?;
         check_bodies(state.bodies.len(), &params)?;
         let mut state = state.on_layout(params.grid);
+        if params.grid == GridLayout::Staggered {
+            staggered::hold_edges(&mut state, &params);
+        }
         staggered::bodies::rasterise(&mut state);
         let multigrid = (params.solver == Solver::Multigrid)
             .then(|| crate::solver::multigrid::Multigrid::new(&state.solid, Default::default()));

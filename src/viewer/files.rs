@@ -42,7 +42,9 @@ impl Live {
         let is_npz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npz"));
         let result = if is_npz {
             let limits = crate::model::memory::read_limits(Some(self.gpu.device.limits().max_texture_dimension_2d));
-            self.take_state(&path.display(), AnyState::load_npz_within(path, None, limits))
+            self.take_state(&path.display(), AnyState::load_npz_within(path, None, limits), |kind| {
+                AnyState::read_parameters(path, kind)
+            })
         } else {
             let size = self.controls.size;
             self.session

@@ -662,15 +662,17 @@ impl Live {
         note!("{}", self.controls.notice);
     }
 
-    /// Makes a loaded `.npz` state current (its model becomes the current one); says what was
-    /// loaded, named `name`.
+    /// Makes a loaded `.npz` state current (its model becomes the current one) with the
+    /// parameters it was saved with (`saved_params` of its model; the present ones when it has
+    /// none); says what was loaded, named `name`.
     fn take_state(
         &mut self,
         name: &dyn std::fmt::Display,
         loaded: Result<(crate::model::AnyState, u64), crate::scene::SceneError>,
+        saved_params: impl FnOnce(ModelKind) -> Result<Option<crate::model::ModelParams>, crate::scene::SceneError>,
     ) -> Result<String, Error> {
         let (state, step) = loaded?;
-        self.session.replace(&state, step)?;
+        self.session.replace(&state, step, saved_params(state.kind())?)?;
         // The model may have changed with the file: the save name and preset follow it, as on
         // a switch of model (a gas state loaded in water mode was saved as eddy-water.npz).
         let kind = state.kind();

@@ -182,9 +182,9 @@ impl Live {
     pub(super) fn save(&mut self, path: &Path) -> Result<(), Error> {
         let name = path.file_name().map_or("eddy.npz".into(), |n| n.to_string_lossy().into_owned());
         let model = self.session.model_ref();
-        let (reader, step) = (model.state_reader(), model.steps_done());
+        let (reader, step, params) = (model.state_reader(), model.steps_done(), model.params());
         wasm_bindgen_futures::spawn_local(async move {
-            let bytes = reader.await.map_err(Error::from).and_then(|s| Ok(s.to_npz_bytes(step)?));
+            let bytes = reader.await.map_err(Error::from).and_then(|s| Ok(s.to_npz_bytes(step, Some(&params))?));
             let said = match bytes.and_then(|b| download(&name, &b)) {
                 Ok(()) => format!("saved {name} (step {step}) as a download"),
                 Err(e) => format!("could not save {name}: {e} (the simulation goes on)"),
@@ -236,11 +236,12 @@ impl Live {
     fn load_bytes(&mut self, name: &str, bytes: Vec<u8>) {
         let path = Path::new(name);
         let result = if name.to_ascii_lowercase().ends_with(".npz") {
-            self.take_state(&name, AnyState::load_npz_bytes(path, bytes, None))
+            let loaded = AnyState::load_npz_bytes(path, bytes.clone(), None);
+            self.take_state(&name, loaded, |kind| AnyState::read_parameters_bytes(path, bytes, kind))
         } else {
             let params = self.session.model_ref().params();
             AnyState::from_png_bytes(path, &bytes, &params).map_err(Error::from).and_then(|state| {
-                self.session.replace(&state, 0)?;
+                self.session.replace(&state, 0, None)?;
                 Ok(format!("loaded the scene {name}"))
             })
         };

@@ -67,13 +67,16 @@ pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> edd
 }
 
 /// [`random_smoke`] with its velocity on the staggered grid's faces: each open face uniform in
-/// -8..8 cells per time unit, closed faces 0.
+/// -8..8 cells per time unit, closed faces 0, and the faces on the grid's edge 0 (as a box with
+/// wall edges holds them: a run with other edges sets them when it starts).
 pub fn random_smoke_staggered(width: usize, height: usize, seed: u64, p_solid: f32) -> eddy::smoke::SmokeState {
     let mut s = random_smoke(width, height, seed, p_solid);
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed);
     s.velocity_x = Grid::from_fn(width + 1, height, |_, _| -8.0 + 16.0 * rng.f32());
     s.velocity_y = Grid::from_fn(width, height + 1, |_, _| -8.0 + 16.0 * rng.f32());
-    s.validated(std::path::Path::new("random")).expect("a valid random state")
+    let mut s = s.validated(std::path::Path::new("random")).expect("a valid random state");
+    eddy::smoke::staggered::hold_edges(&mut s, &eddy::smoke::SmokeParams::default());
+    s
 }
 
 /// `pressure` less its mean over each connected region of open cells (4-neighbour, `solid` 0):

@@ -103,6 +103,29 @@ pub fn v_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule
     }
 }
 
+/// Sets the faces on the grid's edges to what their edge holds ([`u_rule`], [`v_rule`]: a wall's
+/// or slip edge's 0, an inflow's speed into the box) and leaves an outflow's as they are: what a
+/// run starts with, whether its state is new or saved (a state file's faces are checked without
+/// the edges, [`SmokeState::validated`], so an outflow's keep the velocity they left with and a
+/// loaded run goes on as the saved one would have).
+pub fn hold_edges(s: &mut SmokeState, p: &SmokeParams) {
+    let (h, w) = s.shape();
+    for r in 0..h {
+        for c in [0, w] {
+            if let FaceRule::Fixed(x) = u_rule(&s.solid, p, r, c) {
+                s.velocity_x[(r, c)] = x;
+            }
+        }
+    }
+    for r in [0, h] {
+        for c in 0..w {
+            if let FaceRule::Fixed(x) = v_rule(&s.solid, p, r, c) {
+                s.velocity_y[(r, c)] = x;
+            }
+        }
+    }
+}
+
 /// Divergence per cell, `(H, W)`: `(u[r][c+1] - u[r][c] + v[r+1][c] - v[r][c]) / h` for faces
 /// `u` `(H, W + 1)` and `v` `(H + 1, W)`; 0 in walls.
 pub fn divergence(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Grid<f32> {
