@@ -431,17 +431,19 @@ impl NpzReader {
         self.archive.array_names().map(str::to_string).collect()
     }
 
+    /// Array `name`'s reader, `None` when absent.
+    fn array(&mut self, name: &str) -> Result<Option<npyz::NpyFile<npyz::zip::read::ZipFile<'_>>>, SceneError> {
+        let path = self.path.clone();
+        self.archive.by_name(name).map_err(|e| SceneError::Npz { path, message: e.to_string() })
+    }
+
     /// Reads a scalar integer array `name` (0-d or one element); `None` when absent.
     ///
     /// # Errors
     /// [`SceneError::BadArray`] when it is not one integer, [`SceneError::Npz`] when corrupt.
     pub fn read_scalar_i64(&mut self, name: &'static str) -> Result<Option<i64>, SceneError> {
         let path = self.path.clone();
-        let Some(npy) =
-            self.archive.by_name(name).map_err(|e| SceneError::Npz { path: path.clone(), message: e.to_string() })?
-        else {
-            return Ok(None);
-        };
+        let Some(npy) = self.array(name)? else { return Ok(None) };
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
         // Any integer dtype NumPy gives a scalar: int64 on Linux and macOS, int32 on Windows.
         let dtype = dtype_of(&npy);
@@ -473,11 +475,7 @@ impl NpzReader {
     /// [`SceneError::Npz`] when corrupt.
     pub fn read_text_opt(&mut self, name: &'static str) -> Result<Option<String>, SceneError> {
         let path = self.path.clone();
-        let Some(npy) =
-            self.archive.by_name(name).map_err(|e| SceneError::Npz { path: path.clone(), message: e.to_string() })?
-        else {
-            return Ok(None);
-        };
+        let Some(npy) = self.array(name)? else { return Ok(None) };
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
         let (dtype, shape) = (dtype_of(&npy), npy.shape().to_vec());
         if dtype != "|u1" || shape.len() != 1 {

@@ -309,3 +309,53 @@ fn a_moving_cylinder_and_a_stream_past_a_still_one_agree_in_its_frame() {
     println!("Galilean: {} faces, relative L2 difference {error:.4}", ring_a.len());
     assert!(error < 0.03, "relative L2 difference {error}");
 }
+
+/// What a body moving through closed smoke conserves: the fluid's volume. The smoke is
+/// incompressible and the box closed, so each step's projection must make the flow out of every
+/// open cell match what flows in, the faces a body's motion sets included (a rigid motion sweeps
+/// no net volume through the body's closed outline). On the GPU, a disc moving diagonally and a
+/// box turning as it moves, 40 steps of dt 0.5 in a 128 x 96 box, multigrid to 1e-6: after each
+/// step the largest |divergence| of an open cell is below 1e-4 of the disc's speed per cell
+/// (measured 7.3e-6, 4.9e-6 of the speed; f32 multigrid levels off near 1e-5 relative), and the
+/// net divergence summed over the open cells below 1e-5 of the speed (measured 1.6e-6). Before
+/// the projection the cells beside the bodies hold divergences of the order of the speed
+/// (measured up to 2.5), so the bounds are not met by a flow that ignores the bodies. What is
+/// not conserved: the smoke density, which semi-Lagrangian advection does not conserve and
+/// which a cell loses when a body covers it (it opens again with none).
+#[test]
+fn a_body_moving_through_closed_smoke_conserves_the_fluids_volume() {
+    let g = gpu();
+    let (w, h, speed) = (128usize, 96usize, 1.5f32);
+    let mut s = SmokeState::from_scene(&eddy::scene::Scene::empty(w, h).unwrap(), 0.0);
+    s.bodies = vec![
+        Body { vx: speed, vy: 0.5, ..Body::new(Shape::Circle { radius: 9.0 }, 30.0, 40.0) },
+        Body {
+            angle: 0.3,
+            spin: 0.2,
+            vx: -0.5,
+            ..Body::new(Shape::Box { half_width: 10.0, half_height: 5.0 }, 95.0, 60.0)
+        },
+    ];
+    let p =
+        SmokeParams { dt: 0.5, solver: Solver::Multigrid, tolerance: 1e-6, max_cycles: 30, ..SmokeParams::default() };
+    let mut sim = GpuSmoke::new(&g.device, &g.queue, &s, p).unwrap();
+    let (mut worst, mut worst_sum, mut before) = (0.0f32, 0.0f64, 0.0f32);
+    for _ in 0..40 {
+        sim.step(1).unwrap();
+        let s = sim.read_state().unwrap();
+        let div = staggered::divergence(&s.velocity_x, &s.velocity_y, &s.solid, 1.0);
+        let open = |i: usize| s.solid.as_slice()[i] == 0;
+        let n = div.as_slice().len();
+        worst = (0..n).filter(|&i| open(i)).fold(worst, |m, i| m.max(div.as_slice()[i].abs()));
+        let sum: f64 = (0..n).filter(|&i| open(i)).map(|i| div.as_slice()[i] as f64).sum();
+        worst_sum = worst_sum.max(sum.abs());
+        before = (0..n).filter(|&i| open(i)).fold(before, |m, i| m.max(s.divergence.as_slice()[i].abs()));
+    }
+    println!(
+        "closed box with two moving bodies: max |div| {worst:.2e}, |sum| {worst_sum:.2e}, before the projection {before:.2e}"
+    );
+    assert!(before > 0.1 * speed, "the bodies hardly disturbed the flow: divergence before the projection {before}");
+    assert!(worst < 1e-4 * speed, "an open cell keeps divergence {worst}");
+    assert!(worst_sum < 1e-5 * speed as f64, "the open cells' net divergence is {worst_sum}");
+    g.check().unwrap();
+}
