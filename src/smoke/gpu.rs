@@ -172,10 +172,7 @@ impl GpuSmoke {
         params: SmokeParams,
     ) -> Result<Self, Error> {
         params.validate()?;
-        let mut state = state.clone().on_layout(params.grid);
-        if params.grid == GridLayout::Staggered {
-            super::staggered::hold_edges(&mut state, &params);
-        }
+        let state = state.clone().for_run(&params);
         let (h, w) = state.shape();
         // The staggered grid's faces are one texel more a side than its cells.
         gpu::check_device(device, "smoke", super::STORAGE_TEXTURES_PER_STAGE)?;

@@ -281,6 +281,17 @@ impl SmokeState {
         self
     }
 
+    /// The state a run with `params` starts from, on the GPU and the CPU alike: the velocity on
+    /// `params`' grid ([`Self::on_layout`]) and, on the staggered grid, the edges' faces as the
+    /// edges hold them ([`staggered::hold_edges`]).
+    pub fn for_run(self, params: &SmokeParams) -> Self {
+        let mut state = self.on_layout(params.grid);
+        if params.grid == GridLayout::Staggered {
+            staggered::hold_edges(&mut state, params);
+        }
+        state
+    }
+
     /// Totals and norms ([`SmokeStats::of`]).
     pub fn stats(&self, params: &SmokeParams) -> SmokeStats {
         SmokeStats::of(self, params)
@@ -648,10 +659,7 @@ impl CpuSmoke {
     pub fn new(state: SmokeState, params: SmokeParams) -> Result<Self, Error> {
         params.validate()?;
         check_bodies(state.bodies.len(), &params)?;
-        let mut state = state.on_layout(params.grid);
-        if params.grid == GridLayout::Staggered {
-            staggered::hold_edges(&mut state, &params);
-        }
+        let mut state = state.for_run(&params);
         staggered::bodies::rasterise(&mut state);
         let multigrid = (params.solver == Solver::Multigrid)
             .then(|| crate::solver::multigrid::Multigrid::new(&state.solid, Default::default()));
