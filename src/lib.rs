@@ -80,6 +80,7 @@
 
 pub mod body;
 pub mod colour;
+pub mod edge;
 pub mod error;
 pub mod files;
 pub mod gas;

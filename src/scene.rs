@@ -34,7 +34,8 @@ pub const MAX_PNG_BYTES: u64 = 256 << 20;
 
 /// The built-in scenes [`Scene::preset`] draws; which model each is made for is the registry's
 /// to say ([`crate::model::ModelInfo::presets`], which a test keeps equal to this list).
-pub const PRESETS: &[&str] = &["basin", "u-tube", "random", "explosion", "wind", "plume", "cavity", "channel"];
+pub const PRESETS: &[&str] =
+    &["basin", "u-tube", "random", "explosion", "wind", "tunnel", "plume", "cavity", "channel"];
 
 pub use crate::files::SceneError;
 
@@ -278,6 +279,13 @@ impl Scene {
                 s.fill_solid_disc((w * 0.3, h * 0.5), h * 0.14);
                 s.fill_solid(row(0.2)..row(0.45), col(0.6)..col(0.6) + 2);
                 s.fill_solid(row(0.6)..row(0.85), col(0.75)..col(0.75) + 2);
+            }
+            "tunnel" => {
+                // Gas past a cylinder (gas's `tunnel` parameters: inflow through the left edge,
+                // outflow through the right, the top and bottom edges walls): a solid disc of
+                // diameter H / 5 a quarter of the way along, half a cell below the centreline
+                // so that the wake need not wait for rounding to break its symmetry.
+                s.fill_solid_disc((w * 0.25, h * 0.5 + 0.5), h * 0.1);
             }
             "plume" => return Self::plume(width, height, w / 8.0),
             "cavity" => {

@@ -294,7 +294,7 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
 fn a_loaded_state_goes_on_with_the_parameters_it_was_saved_with() {
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    let runs: [(&str, &[&str]); 3] = [
+    let runs: [(&str, &[&str]); 4] = [
         ("water", &["--mode", "water", "--scene", "u-tube", "--size", "48x32", "--preset", "unity"]),
         (
             "smoke",
@@ -318,6 +318,7 @@ fn a_loaded_state_goes_on_with_the_parameters_it_was_saved_with() {
             ],
         ),
         ("gas", &["--mode", "gas", "--size", "48x32", "--reconstruction", "constant", "--wind", "0.1,0.05"]),
+        ("tunnel", &["--scene", "tunnel", "--size", "64x32", "--inflow", "0.08", "--inflow-density", "1.2"]),
     ];
     for (mode, options) in runs {
         let (half, whole, resumed, bare) = (

@@ -69,17 +69,26 @@ fn value_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(v.str()?.to_string())
 }
 
-/// The table row a keyword names (`reynolds`, `warm_start` or `warm-start`) and its value parsed
-/// as the CLI parses `--name value`.
-fn parse_param(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(ModelKind, &'static ParamInfo, Value)> {
+/// The table rows a keyword names (`reynolds`, `warm_start` or `warm-start`), each with the value
+/// parsed as the CLI parses `--name value`: one row, or one per model for a name two models
+/// share (`left_edge`, `inflow`: [`eddy::model::SHARED_PARAMS`]).
+fn parse_param(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<(ModelKind, &'static ParamInfo, Value)>> {
     let option = name.replace('_', "-");
-    let (owner, info) = ModelKind::owning_param(&option).ok_or_else(|| {
+    let rows = ModelKind::param_rows(&option);
+    if rows.is_empty() {
         let all: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.param_names())).collect();
-        PyValueError::new_err(format!("{name}: no model has this parameter; the parameters are {}", all.join("; ")))
-    })?;
+        return Err(PyValueError::new_err(format!(
+            "{name}: no model has this parameter; the parameters are {}",
+            all.join("; ")
+        )));
+    }
     let text = value_text(value)?;
-    let value = info.parse(&text).map_err(|e| PyValueError::new_err(format!("{option} {text}: {e}")))?;
-    Ok((owner, info, value))
+    let mut out = Vec::new();
+    for (owner, info) in rows {
+        let value = info.parse(&text).map_err(|e| PyValueError::new_err(format!("{option} {text}: {e}")))?;
+        out.push((owner, info, value));
+    }
+    Ok(out)
 }
 
 /// An f32 as the f64 of its shortest decimal (0.2, not 0.20000000298023224).
@@ -155,7 +164,7 @@ impl Simulation {
         let mut given = Vec::new();
         if let Some(params) = params {
             for (name, value) in params.iter() {
-                given.push(parse_param(&name.extract::<String>()?, &value)?);
+                given.extend(parse_param(&name.extract::<String>()?, &value)?);
             }
         }
         let bodies = bodies.unwrap_or_default().iter().map(|b| Body::parse(b)).collect::<Result<Vec<_>, _>>();
@@ -262,12 +271,13 @@ impl Simulation {
         let mut values = Vec::new();
         for (name, value) in params.into_iter().flat_map(|d| d.iter()) {
             let name = name.extract::<String>()?;
-            let (owner, info, value) = parse_param(&name, &value)?;
-            if owner != kind {
+            let rows = parse_param(&name, &value)?;
+            let Some(&(_, info, value)) = rows.iter().find(|r| r.0 == kind) else {
                 return Err(PyValueError::new_err(format!(
-                    "{name} is a {owner} parameter, and this simulation is {kind}"
+                    "{name} is a {} parameter, and this simulation is {kind}",
+                    rows[0].0
                 )));
-            }
+            };
             values.push((info.name, value));
         }
         match self.session().apply(&Action::SetAll(values)).map_err(py_error)? {

@@ -63,15 +63,18 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let j = firstTrailingBit(left);
         left &= left - 1u;
         let g = ghost_flux(p, bits, j, params);
-        let t = scale(g.flux.x, p, g.mirror);
+        var t = scale(g.flux.x, p, g.mirror);
+        if g.edge && g.flux.x < 0.0 {
+            t = 1.0;
+        }
         rho -= t * g.flux.x;
         m -= t * g.flux.yz;
     }
-    // Momentum pointing into an edge-adjacent wall bounces off (E, S, W, N).
+    // Momentum pointing into an edge-adjacent wall bounces off (E, S, W, N; not at an open edge).
     let edges = array<vec2<f32>, 4>(vec2<f32>(1.0, 0.0), vec2<f32>(0.0, 1.0), vec2<f32>(-1.0, 0.0), vec2<f32>(0.0, -1.0));
     let edge_bits = array<u32, 4>(0u, 1u, 4u, 5u);
     for (var e = 0u; e < 4u; e++) {
-        if neighbour_is_wall(bits, edge_bits[e]) {
+        if neighbour_is_wall(bits, edge_bits[e]) && beyond(p, edge_bits[e], params).kind == BEYOND_WALL {
             let into = dot(m, edges[e]);
             if into > 0.0 {
                 m -= 2.0 * into * edges[e];

@@ -6,3 +6,16 @@ fn ghost_states(p: vec2<i32>, m: Mirror, j: u32) -> array<vec3<f32>, 4> {
     let g = image(m);
     return array<vec3<f32>, 4>(a, g, a, g);
 }
+
+// The face into an open edge's ghost (b.kind = BEYOND_INFLOW or BEYOND_OUTFLOW): the cell's
+// value and the inflow's state, or the cell's value on both sides, the ghost mirrored by b.sign.
+// CPU mirror: `ghost_flux`.
+fn edge_states(p: vec2<i32>, j: u32, b: Beyond, params: GasParams) -> array<vec3<f32>, 4> {
+    let a = textureLoad(state, p).xyz;
+    var g = a;
+    if b.kind == BEYOND_INFLOW {
+        g = inflow_state(b, params);
+    }
+    g = beyond_mirrored(g, b);
+    return array<vec3<f32>, 4>(a, g, a, g);
+}

@@ -14,3 +14,17 @@ fn ghost_states(p: vec2<i32>, m: Mirror, j: u32) -> array<vec3<f32>, 4> {
         mirrored(predicted_centre(other), m),
     );
 }
+
+// The face into an open edge's ghost (b.kind = BEYOND_INFLOW or BEYOND_OUTFLOW): the cell's
+// predicted state at the face and the inflow's state (face and centre), or the cell's own face
+// state and centre on both sides, the ghost's mirrored by b.sign. CPU mirror: `ghost_flux`.
+fn edge_states(p: vec2<i32>, j: u32, b: Beyond, params: GasParams) -> array<vec3<f32>, 4> {
+    let own = load_predicted(p);
+    let face = predicted_face(own, j);
+    let centre = predicted_centre(own);
+    if b.kind == BEYOND_INFLOW {
+        let g = beyond_mirrored(inflow_state(b, params), b);
+        return array<vec3<f32>, 4>(face, g, centre, g);
+    }
+    return array<vec3<f32>, 4>(face, beyond_mirrored(face, b), centre, beyond_mirrored(centre, b));
+}

@@ -11,7 +11,9 @@ struct GasParams {
     faces: u32,       // faces owned per cell: 2 (4-way flow) or 4 (8-way)
     flux: u32,        // 0 = central (nu = D), 1 = Rusanov (nu = max(D, alpha h / 2))
     sound_speed: f32, // c = sqrt(pressure), computed on the CPU
-    pad: u32,
+    inflow: f32,      // speed into the box through inflow edges, cells/step
+    inflow_density: f32,
+    edges: vec4<u32>, // left, right, top, bottom: 0 wall, 1 inflow, 2 outflow, 3 slip (EdgeKind)
 };
 
 const RUSANOV: u32 = 1u;

@@ -31,8 +31,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if (bits & WALL) == 0u {
         let w = primitive(textureLoad(state, p).xyz);
         for (var k = 0u; k < params.faces; k++) {
-            let back = primitive(neighbour_or_ghost(p, bits, k + 4u));
-            let fwd = primitive(neighbour_or_ghost(p, bits, k));
+            let back = primitive(neighbour_or_ghost(p, bits, k + 4u, params));
+            let fwd = primitive(neighbour_or_ghost(p, bits, k, params));
             s[k] = vec3<f32>(
                 limited_slope(w.x - back.x, fwd.x - w.x),
                 limited_slope(w.y - back.y, fwd.y - w.y),

@@ -83,10 +83,93 @@ fn image(m: Mirror) -> vec3<f32> {
     return mirrored(textureLoad(state, m.cell).xyz, m);
 }
 
-// The cell one step from open cell p in direction j, or its ghost where that is a wall.
+// What lies beyond blocked direction j of open cell p (issue 24's open edges): kind BEYOND_WALL
+// (a wall cell, or only wall or slip edges crossed: the mirror rule) unless the step leaves the
+// grid through an open edge; then BEYOND_INFLOW if it crosses an inflow edge, else
+// BEYOND_OUTFLOW, with `sign` reversing the momentum component across a wall or slip edge that a
+// diagonal step out of a corner cell crosses too. Edge kinds in params.edges (left, right, top,
+// bottom) are EdgeKind's order. CPU mirror: `beyond`.
+const BEYOND_WALL: u32 = 0u;
+const BEYOND_INFLOW: u32 = 1u;
+const BEYOND_OUTFLOW: u32 = 2u;
+const EDGE_INFLOW: u32 = 1u;
+const EDGE_OUTFLOW: u32 = 2u;
+const NO_EDGE: u32 = 4u;
+
+struct Beyond {
+    kind: u32,
+    sign: vec2<f32>,
+    inflow_normal: vec2<f32>, // the inward normal of the first inflow edge crossed
+};
+
+fn edge_is_open(e: u32) -> bool {
+    return e == EDGE_INFLOW || e == EDGE_OUTFLOW;
+}
+
+fn beyond(p: vec2<i32>, j: u32, params: GasParams) -> Beyond {
+    let t = p + direction(j);
+    let size = vec2<i32>(textureDimensions(solid));
+    var x = NO_EDGE;
+    var nx = vec2<f32>(0.0);
+    if t.x < 0 {
+        x = params.edges.x;
+        nx = vec2<f32>(1.0, 0.0);
+    } else if t.x >= size.x {
+        x = params.edges.y;
+        nx = vec2<f32>(-1.0, 0.0);
+    }
+    var y = NO_EDGE;
+    var ny = vec2<f32>(0.0);
+    if t.y < 0 {
+        y = params.edges.z;
+        ny = vec2<f32>(0.0, 1.0);
+    } else if t.y >= size.y {
+        y = params.edges.w;
+        ny = vec2<f32>(0.0, -1.0);
+    }
+    var out: Beyond;
+    out.kind = BEYOND_WALL;
+    out.sign = vec2<f32>(1.0, 1.0);
+    out.inflow_normal = vec2<f32>(0.0);
+    if !edge_is_open(x) && !edge_is_open(y) {
+        return out;
+    }
+    out.sign = vec2<f32>(select(1.0, -1.0, x != NO_EDGE && !edge_is_open(x)), select(1.0, -1.0, y != NO_EDGE && !edge_is_open(y)));
+    out.kind = BEYOND_OUTFLOW;
+    if x == EDGE_INFLOW {
+        out.kind = BEYOND_INFLOW;
+        out.inflow_normal = nx;
+    } else if y == EDGE_INFLOW {
+        out.kind = BEYOND_INFLOW;
+        out.inflow_normal = ny;
+    }
+    return out;
+}
+
+// (rho, mx, my) with the momentum components b.sign reverses.
+fn beyond_mirrored(q: vec3<f32>, b: Beyond) -> vec3<f32> {
+    return vec3<f32>(q.x, q.yz * b.sign);
+}
+
+// The inflow's ghost (b.kind = BEYOND_INFLOW): inflow_density moving at inflow along the inward
+// normal, before b.sign. CPU mirror: `beyond`'s `Beyond::Inflow`.
+fn inflow_state(b: Beyond, params: GasParams) -> vec3<f32> {
+    let k = params.inflow_density * params.inflow;
+    return vec3<f32>(params.inflow_density, k * b.inflow_normal);
+}
+
+// The cell one step from open cell p in direction j, or what stands beyond it where that is a
+// wall or outside: a wall's ghost, an inflow's state, or beyond an outflow edge the cell itself.
 // CPU mirror: `neighbour_or_ghost`.
-fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32) -> vec3<f32> {
+fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> vec3<f32> {
     if neighbour_is_wall(bits, j) {
+        let b = beyond(p, j, params);
+        if b.kind == BEYOND_INFLOW {
+            return beyond_mirrored(inflow_state(b, params), b);
+        }
+        if b.kind == BEYOND_OUTFLOW {
+            return beyond_mirrored(textureLoad(state, p).xyz, b);
+        }
         return image(mirror_rule(p, bits, j));
     }
     return textureLoad(state, p + direction(j)).xyz;

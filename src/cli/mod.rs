@@ -164,7 +164,19 @@ impl clap::Args for ParamArgs {
         for kind in ModelKind::ALL {
             let defaults = eddy::model::ModelParams::defaults(kind);
             for info in kind.params() {
+                let rows = ModelKind::param_rows(info.name);
+                if rows[0].0 != kind {
+                    continue; // a shared option (eddy::model::SHARED_PARAMS): added with its first model's
+                }
                 let default = defaults.get(info.name).expect("a row of this model");
+                let mut help = info.help(default);
+                if rows.len() > 1 {
+                    help = format!("{kind}: {help}");
+                }
+                for &(other, row) in &rows[1..] {
+                    let default = eddy::model::ModelParams::defaults(other).get(row.name).expect("a row of this model");
+                    help = format!("{help}\n{other}: {}", row.help(default));
+                }
                 let value_name = match info.kind {
                     eddy::model::ParamKind::Pair(_) => "X,Y",
                     eddy::model::ParamKind::Count { .. } => "N",
@@ -175,7 +187,7 @@ impl clap::Args for ParamArgs {
                     clap::Arg::new(info.name)
                         .long(info.name)
                         .value_name(value_name)
-                        .help(info.help(default))
+                        .help(help)
                         .help_heading(format!("{} ({})", kind.info().name, kind.info().about))
                         .allow_hyphen_values(true)
                         .value_parser(clap::builder::ValueParser::new(move |s: &str| info.parse(s))),

@@ -244,21 +244,105 @@ fn mirror_rule(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> Mi
     }
 }
 
-/// The cell one step from open cell `(r, c)` in direction `delta`, or its [`ghost`] where that
-/// is a wall or outside.
-pub fn neighbour_or_ghost(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> (f32, f32, f32) {
-    if open(s, r + dr, c + dc) { cell(s, r + dr, c + dc) } else { ghost(s, r, c, (dc, dr)).0 }
+/// What lies beyond a blocked direction of an open cell: a wall (inside the grid, or a wall or
+/// slip edge of the box) or an open edge ([`GasParams::edges`], issue 24).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Beyond {
+    /// A wall cell, or the grid's edge where it is a wall or a slip edge: the mirror image
+    /// ([`ghost`]).
+    Wall,
+    /// An inflow edge: the ghost holds `(rho, mx, my)` = [`GasParams::inflow_density`] moving
+    /// at [`GasParams::inflow`] along the edge's inward normal ([`crate::edge::inward`]), on
+    /// both sides of the face with the linear reconstruction (a Dirichlet ghost, LeVeque 2002,
+    /// section 7.2). The flags: momentum components reversed (see [`Beyond::Outflow`]).
+    Inflow((f32, f32, f32), (bool, bool)),
+    /// An outflow edge: the ghost is the cell itself, or with the linear reconstruction its own
+    /// predicted state at the face and centre (zero gradient, the transmissive boundary of Toro
+    /// 2009, section 6.3.3): the face carries the cell's own physical flux out, and a wave meets
+    /// nothing that reflects it but the scheme's one-sided slopes. The flags `(x, y)` reverse
+    /// momentum components where a diagonal step out of a corner cell also crosses a wall edge:
+    /// the ghost is then the open edge's, mirrored in the wall (so gas flowing along a wall
+    /// leaves through the corner's diagonal face too, instead of meeting a corner's mirror that
+    /// turns it back).
+    Outflow((bool, bool)),
+}
+
+/// What lies beyond open cell `(r, c)` in direction `(dc, dr)` where that is not an open cell
+/// (`shaders/gas/walls.wgsl`'s `beyond`): [`Beyond::Wall`] unless the step leaves the grid
+/// through an open edge; then [`Beyond::Inflow`] if it crosses an inflow edge (the first of
+/// left, right, top, bottom), else [`Beyond::Outflow`], each mirrored in a wall or slip edge
+/// that a diagonal step crosses with it.
+pub fn beyond(s: &GasState, p: &GasParams, r: isize, c: isize, (dc, dr): (isize, isize)) -> Beyond {
+    use crate::edge::{BOTTOM, EdgeKind, LEFT, RIGHT, TOP};
+    let (h, w) = s.density.shape();
+    let (tr, tc) = (r + dr, c + dc);
+    let x = if tc < 0 {
+        Some(LEFT)
+    } else if tc >= w as isize {
+        Some(RIGHT)
+    } else {
+        None
+    };
+    let y = if tr < 0 {
+        Some(TOP)
+    } else if tr >= h as isize {
+        Some(BOTTOM)
+    } else {
+        None
+    };
+    let is_open = |e: Option<usize>| e.is_some_and(|e| p.edges[e].is_open());
+    if !is_open(x) && !is_open(y) {
+        return Beyond::Wall;
+    }
+    let flip = (x.is_some() && !is_open(x), y.is_some() && !is_open(y));
+    let inflow = [x, y].into_iter().flatten().find(|&e| p.edges[e] == EdgeKind::Inflow);
+    match inflow {
+        Some(e) => {
+            let (nx, ny) = crate::edge::inward(e);
+            let k = p.inflow_density * p.inflow;
+            Beyond::Inflow((p.inflow_density, k * nx, k * ny), flip)
+        }
+        None => Beyond::Outflow(flip),
+    }
+}
+
+/// `(rho, mx, my)` with the momentum components that `flip` names reversed.
+fn flipped((rho, mx, my): (f32, f32, f32), flip: (bool, bool)) -> (f32, f32, f32) {
+    (rho, if flip.0 { -mx } else { mx }, if flip.1 { -my } else { my })
+}
+
+/// The cell one step from open cell `(r, c)` in direction `delta`, or what stands beyond it
+/// where that is a wall or outside ([`beyond`]): a wall's [`ghost`], an inflow's state, or
+/// beyond an outflow edge the cell itself.
+pub fn neighbour_or_ghost(
+    s: &GasState,
+    p: &GasParams,
+    r: isize,
+    c: isize,
+    (dc, dr): (isize, isize),
+) -> (f32, f32, f32) {
+    if open(s, r + dr, c + dc) {
+        return cell(s, r + dr, c + dc);
+    }
+    match beyond(s, p, r, c, (dc, dr)) {
+        Beyond::Wall => ghost(s, r, c, (dc, dr)).0,
+        Beyond::Inflow(g, flip) => flipped(g, flip),
+        Beyond::Outflow(flip) => flipped(cell(s, r, c), flip),
+    }
 }
 
 /// The flux from open cell `(r, c)` to its ghost through blocked direction `j` ([`direction`]),
-/// weighted by the face length, and the cell the ghost mirrors. With the linear reconstruction
+/// weighted by the face length, and the cell the ghost mirrors (`None` beyond an open edge,
+/// whose ghost is no cell: gas it sends in is not limited). With the linear reconstruction
 /// (`predicted` given) the two face states are the cell's predicted state at the face
 /// ([`Predicted::face`]) and the mirror image of the mirrored cell's at its face the other way
 /// round (`-onward`); the friction exchanges the two predicted centres. At a flat wall the
 /// mirrored cell is the cell itself, so the ghost's face state is the cell's own mirrored; along
 /// a wall the face into a ghost and its mirrored partner (the mirrored cell's face into its own
 /// ghost) see mirrored states, so their fluxes mirror each other bit for bit and mass stays
-/// conserved.
+/// conserved. Beyond an open edge ([`beyond`]) the ghost's face state and centre are the
+/// inflow's state, or (outflow) the cell's own face state and centre, mirrored in a wall edge
+/// that the step crosses too.
 fn ghost_flux(
     s: &GasState,
     r: isize,
@@ -266,20 +350,41 @@ fn ghost_flux(
     j: usize,
     p: &GasParams,
     predicted: Option<&Grid<Predicted>>,
-) -> (Flux, (usize, usize)) {
+) -> (Flux, Option<(usize, usize)>) {
     let (delta, d, k) = direction(j);
-    let rule = mirror_rule(s, r, c, delta);
-    let flux = match predicted {
-        None => face_flux(cell(s, r, c), rule.image(s), d, face_distance(k), p),
-        Some(predicted) => {
-            let (own, other) = (&predicted[(r as usize, c as usize)], &predicted[rule.mirrored_cell()]);
-            let back = direction_index((-rule.onward.0, -rule.onward.1));
-            let (left, right) = (own.face(j), rule.flip(other.face(back)));
-            face_flux_between(left, right, (own.centre(), rule.flip(other.centre())), d, face_distance(k), p)
+    let h = face_distance(k);
+    let (flux, mirror) = match beyond(s, p, r, c, delta) {
+        Beyond::Wall => {
+            let rule = mirror_rule(s, r, c, delta);
+            let flux = match predicted {
+                None => face_flux(cell(s, r, c), rule.image(s), d, h, p),
+                Some(predicted) => {
+                    let (own, other) = (&predicted[(r as usize, c as usize)], &predicted[rule.mirrored_cell()]);
+                    let back = direction_index((-rule.onward.0, -rule.onward.1));
+                    let (left, right) = (own.face(j), rule.flip(other.face(back)));
+                    face_flux_between(left, right, (own.centre(), rule.flip(other.centre())), d, h, p)
+                }
+            };
+            (flux, Some(rule.mirrored_cell()))
+        }
+        edge => {
+            let (face, centre) = match predicted {
+                None => (cell(s, r, c), cell(s, r, c)),
+                Some(predicted) => {
+                    let own = &predicted[(r as usize, c as usize)];
+                    (own.face(j), own.centre())
+                }
+            };
+            let (ghost_face, ghost_centre) = match edge {
+                Beyond::Inflow(g, flip) => (flipped(g, flip), flipped(g, flip)),
+                Beyond::Outflow(flip) => (flipped(face, flip), flipped(centre, flip)),
+                Beyond::Wall => unreachable!("matched above"),
+            };
+            (face_flux_between(face, ghost_face, (centre, ghost_centre), d, h, p), None)
         }
     };
     let l = face_length(p.neighbours, k);
-    (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, rule.mirrored_cell())
+    (Flux { f: l * flux.f, p: (l * flux.p.0, l * flux.p.1) }, mirror)
 }
 
 /// The direction index `j` ([`direction`]) of a unit step `(dcol, drow)`.
@@ -407,8 +512,8 @@ pub fn predict(s: &GasState, p: &GasParams, limiter: Limiter) -> Grid<Predicted>
         let here = primitive(cell(s, r, c));
         let slope = |q0: f32, q1: f32, q2: f32| limited_slope(limiter, q1 - q0, q2 - q1);
         for (k, &(dc, dr)) in FORWARD.iter().enumerate().take(face_count(p.neighbours)) {
-            let back = primitive(neighbour_or_ghost(s, r, c, (-dc, -dr)));
-            let fwd = primitive(neighbour_or_ghost(s, r, c, (dc, dr)));
+            let back = primitive(neighbour_or_ghost(s, p, r, c, (-dc, -dr)));
+            let fwd = primitive(neighbour_or_ghost(s, p, r, c, (dc, dr)));
             out.slopes[k] = (slope(back.0, here.0, fwd.0), slope(back.1, here.1, fwd.1), slope(back.2, here.2, fwd.2));
         }
         let (rho, u, v) = here;
@@ -587,15 +692,18 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Opt
                 let (delta, _, _) = direction(j);
                 if !open(s, r as isize + delta.1, c as isize + delta.0) {
                     let (face, mirror) = ghost_flux(&old, r as isize, c as isize, j, p, predicted);
-                    let t = if face.f >= 0.0 { factor[(r, c)] } else { factor[mirror] };
+                    let t = if face.f >= 0.0 { factor[(r, c)] } else { mirror.map_or(1.0, |m| factor[m]) };
                     rho -= t * face.f;
                     mx -= t * face.p.0;
                     my -= t * face.p.1;
                 }
             }
-            // Walls: the momentum component into an edge-adjacent wall bounces off.
+            // Walls: the momentum component into an edge-adjacent wall bounces off (not at an
+            // open edge).
             for (dc, dr) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
-                if !open(s, r as isize + dr, c as isize + dc) {
+                if !open(s, r as isize + dr, c as isize + dc)
+                    && beyond(s, p, r as isize, c as isize, (dc, dr)) == Beyond::Wall
+                {
                     let into = mx * dc as f32 + my * dr as f32;
                     if into > 0.0 {
                         mx -= 2.0 * into * dc as f32;

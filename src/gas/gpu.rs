@@ -24,7 +24,7 @@ use crate::gpu::{self, GpuError, Kernel, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
 
-/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (40 bytes, padded to 48).
+/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct GasUniform {
@@ -37,7 +37,9 @@ struct GasUniform {
     faces: u32,
     flux: u32,
     sound_speed: f32,
-    _pad: [u32; 2],
+    inflow: f32,
+    inflow_density: f32,
+    edges: [u32; 4],
 }
 
 impl From<&GasParams> for GasUniform {
@@ -52,7 +54,9 @@ impl From<&GasParams> for GasUniform {
             faces: super::cpu::face_count(p.neighbours) as u32,
             flux: p.flux as u32,
             sound_speed: p.sound_speed(),
-            _pad: [0; 2],
+            inflow: p.inflow,
+            inflow_density: p.inflow_density,
+            edges: p.edges.map(|e| e as u32),
         }
     }
 }

@@ -74,6 +74,7 @@ pub use gpu::GpuGas;
 /// ([`crate::gpu::check_device`]).
 pub const STORAGE_TEXTURES_PER_STAGE: u32 = 4;
 
+use crate::edge::EdgeKind;
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
 #[cfg(feature = "npz")]
@@ -167,6 +168,16 @@ pub struct GasParams {
     /// had none (0), where only diffusion resists compression: wind piles up against obstacles
     /// and leaves near-vacuum wakes that reach the speed cap, so eddy no longer allows it.
     pub pressure: f32,
+    /// What each edge of the box is, `[left, right, top, bottom]` ([`crate::edge::LEFT`] ...):
+    /// a wall (a mirror, the default), an inflow or an outflow ([`EdgeKind`]; a slip edge is a
+    /// wall here). Issue 24.
+    pub edges: [EdgeKind; 4],
+    /// Speed of the gas the inflow edges' ghosts hold, normal to the edge and into the box,
+    /// cells/step; [0, 0.25], and at most the wind limit of the reconstruction
+    /// ([`GasParams::limits`]).
+    pub inflow: f32,
+    /// Density of the gas the inflow edges' ghosts hold (ambient 1); [0.5, 4].
+    pub inflow_density: f32,
 }
 
 impl Default for GasParams {
@@ -181,6 +192,9 @@ impl Default for GasParams {
             reconstruction: Reconstruction::Linear,
             wind: (0.2, 0.0),
             pressure: 0.05,
+            edges: [EdgeKind::Wall; 4],
+            inflow: 0.15,
+            inflow_density: AMBIENT_DENSITY,
         }
     }
 }
@@ -245,6 +259,23 @@ impl GasParams {
         }
     }
 
+    /// The `tunnel` scene's parameters (issue 24): gas enters through the left edge at
+    /// ambient density and 0.1 cells/step (Mach 0.45 at the default `c = 0.22`; at 0.15 the
+    /// flow past the scene's cylinder, a blockage of 1/5, turns transonic) and leaves
+    /// through the right; the top and bottom edges are walls; no damping or drain, which would
+    /// slow the stream and pull its density. The rest are the defaults.
+    pub fn tunnel() -> Self {
+        use crate::edge::EdgeKind::{Inflow, Outflow, Wall};
+        Self {
+            edges: [Inflow, Outflow, Wall, Wall],
+            inflow: 0.1,
+            inflow_density: AMBIENT_DENSITY,
+            damping: 1.0,
+            drain: 1.0,
+            ..Self::default()
+        }
+    }
+
     /// The speed of sound `c = sqrt(pressure)`, cells/step.
     pub fn sound_speed(&self) -> f32 {
         self.pressure.max(0.0).sqrt()
@@ -268,6 +299,26 @@ const KEPT: Range = Range::closed(
     "below 0.9 more than a tenth of it goes every step; [0.9, 1] is what eddy's stability runs cover",
     "above 1 it grows every step without bound",
 );
+
+/// The table row of one of the box's edges ([`GasParams::edges`], index `$index`); the same
+/// option as smoke's, with what it means for gas.
+macro_rules! gas_edge_row {
+    ($name:literal, $index:expr, $side:literal) => {
+        ParamSpec {
+            info: ParamInfo::of($name, $name, "", ParamKind::Choice(EdgeKind::NAMES)).doc(
+                concat!(
+                    "the box's ",
+                    $side,
+                    " edge: wall (a mirror), inflow (gas at --inflow-density moving in at --inflow), outflow \
+                     (zero gradient: waves leave) or slip (a wall)"
+                ),
+                "eddy (issue 24); Toro (2009) 6.3.3",
+            ),
+            get: |p| Value::Choice(p.edges[$index] as usize),
+            set: |p, v| p.edges[$index] = EdgeKind::ALL[v.choice().min(3)],
+        }
+    };
+}
 
 impl ParamTable for GasParams {
     const TABLE: &'static [ParamSpec<Self>] = &[
@@ -379,6 +430,45 @@ impl ParamTable for GasParams {
             get: |p| Value::Pair(p.wind.0, p.wind.1),
             set: |p, v| p.wind = v.pair(),
         },
+        gas_edge_row!("left-edge", crate::edge::LEFT, "left"),
+        gas_edge_row!("right-edge", crate::edge::RIGHT, "right"),
+        gas_edge_row!("top-edge", crate::edge::TOP, "top"),
+        gas_edge_row!("bottom-edge", crate::edge::BOTTOM, "bottom"),
+        ParamSpec {
+            info: ParamInfo::real(
+                "inflow",
+                "U_in",
+                "cells/step",
+                Range::closed(
+                    0.0,
+                    GasParams::WIND_LIMIT,
+                    "an inflow runs into the box (>= 0; a wall is --left-edge wall)",
+                    "faster inflows accelerate around obstacles up to the speed cap, as the wind does",
+                ),
+            )
+            .doc(
+                "speed of the gas entering through inflow edges, normal to them; at most 0.2 with the linear reconstruction",
+                "eddy (issue 24)",
+            ),
+            get: |p| Value::Real(p.inflow),
+            set: |p, v| p.inflow = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "inflow-density",
+                "rho_in",
+                "",
+                Range::closed(
+                    0.5,
+                    DENSE_GAS,
+                    "below half the ambient density the inflow meets the room as an expansion towards vacuum, outside eddy's runs",
+                    "above the scenes' dense gas (4) is outside eddy's runs",
+                ),
+            )
+            .doc("density of the gas entering through inflow edges (ambient 1)", "eddy (issue 24)"),
+            get: |p| Value::Real(p.inflow_density),
+            set: |p, v| p.inflow_density = v.real(),
+        },
     ];
 
     /// The diffusion and pressure ranges of the chosen flux ([`GasParams::diffusion_range`],
@@ -422,6 +512,15 @@ impl ParamTable for GasParams {
                 ),
             ));
         }
+        if self.inflow > limit * (1.0 + f32::EPSILON) {
+            return Err(ParamError::new(
+                "inflow",
+                self.inflow,
+                format!(
+                    "at most {limit} cells/step{with}, where flow around obstacles reaches the speed cap; lower it"
+                ),
+            ));
+        }
         if self.friction > friction {
             return Err(ParamError::new(
                 "friction",
@@ -430,6 +529,17 @@ impl ParamTable for GasParams {
             ));
         }
         Ok(())
+    }
+
+    /// `--inflow` and `--inflow-density` do nothing without an inflow edge.
+    fn unused(&self, name: &str) -> Option<String> {
+        match name {
+            "inflow" | "inflow-density" if !self.edges.contains(&EdgeKind::Inflow) => Some(format!(
+                "--{name} is the gas entering through inflow edges, and this run has none: add --left-edge inflow \
+                 (or another edge), or drop --{name}"
+            )),
+            _ => None,
+        }
     }
 
     /// Diffusion and pressure into the flux's ranges, the constant reconstruction with the
@@ -445,6 +555,7 @@ impl ParamTable for GasParams {
         self.pressure = self.pressure.clamp(lo, hi);
         let (limit, friction) = Self::limits(self.reconstruction);
         self.friction = self.friction.min(friction);
+        self.inflow = self.inflow.min(limit);
         let speed = self.wind.0.hypot(self.wind.1);
         if speed > limit {
             let k = limit / speed;
@@ -555,6 +666,26 @@ impl GasState {
     /// `(H, W)`.
     pub fn shape(&self) -> (usize, usize) {
         self.density.shape()
+    }
+
+    /// With an inflow edge in `p` ([`GasParams::edges`]), every open cell that is not a source
+    /// moving at the inflow's velocity ([`GasParams::inflow`] along the first inflow edge's
+    /// inward normal, [`crate::edge::inward`]) with its density: a stream started at once, as
+    /// a wind tunnel's. A subsonic inflow edge holds both its density and its velocity, so gas
+    /// at rest behind it would settle at the isothermal Riemann problem's middle state between
+    /// the two, not at the inflow (`tests/gas_physics.rs` checks that state); the stream starts
+    /// where the inflow holds it. Unchanged without an inflow edge.
+    pub fn streaming(mut self, p: &GasParams) -> Self {
+        let Some(e) = p.edges.iter().position(|&e| e == EdgeKind::Inflow) else { return self };
+        let (nx, ny) = crate::edge::inward(e);
+        for i in 0..self.density.as_slice().len() {
+            if self.solid.as_slice()[i] == 0 && self.source.as_slice()[i] == 0 {
+                let rho = self.density.as_slice()[i];
+                self.momentum_x.as_mut_slice()[i] = rho * p.inflow * nx;
+                self.momentum_y.as_mut_slice()[i] = rho * p.inflow * ny;
+            }
+        }
+        self
     }
 
     /// Totals and extremes ([`GasStats::of`]).

@@ -285,6 +285,10 @@ static GAS: ModelInfo = ModelInfo {
     presets: &[
         ("explosion", "a dense blob in the middle of a closed room with some walls"),
         ("wind", "a channel with obstacles, wind blown in from sources on the left, out on the right"),
+        (
+            "tunnel",
+            "gas past a cylinder: inflow through the left edge, outflow through the right (starts gas's tunnel parameters)",
+        ),
     ],
     bench_scene: "explosion",
     left_button: "push gas along the drag; a click sets off an explosion",
@@ -300,6 +304,12 @@ static GAS: ModelInfo = ModelInfo {
     state_bytes_per_cell: 16,
     host_bytes_per_cell: 14,
 };
+
+/// The parameters two models share by name: the box's edges and the speed through its inflow
+/// edges, smoke's and gas's (issue 24). Each model's row says what the option means there, with
+/// its own range; a run applies its own model's row, so `--left-edge inflow` means the same
+/// to the user in both.
+pub const SHARED_PARAMS: &[&str] = &["left-edge", "right-edge", "top-edge", "bottom-edge", "inflow"];
 
 impl ModelKind {
     /// Every model, in the order the viewer's Tab and 1/2/3 keys go through them.
@@ -346,9 +356,16 @@ impl ModelKind {
         self.info().presets[0].0
     }
 
-    /// The model that owns parameter `name`, and its row.
+    /// The first model (in [`ModelKind::ALL`]'s order) that has parameter `name`, and its row.
+    /// A name in [`SHARED_PARAMS`] has a row in two models: [`ModelKind::param_rows`] gives both.
     pub fn owning_param(name: &str) -> Option<(ModelKind, &'static ParamInfo)> {
-        Self::ALL.into_iter().find_map(|k| k.params().into_iter().find(|p| p.name == name).map(|p| (k, p)))
+        Self::param_rows(name).into_iter().next()
+    }
+
+    /// Every model that has parameter `name`, with its row, in [`ModelKind::ALL`]'s order: one
+    /// model, or two for a name in [`SHARED_PARAMS`], none for an unknown name.
+    pub fn param_rows(name: &str) -> Vec<(ModelKind, &'static ParamInfo)> {
+        Self::ALL.into_iter().filter_map(|k| k.params().into_iter().find(|p| p.name == name).map(|p| (k, p))).collect()
     }
 
     /// The model whose preset is `name`.
@@ -474,7 +491,17 @@ mod tests {
         let n = names.len();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), n, "a parameter name is used by two models");
+        assert_eq!(names.len(), n - SHARED_PARAMS.len(), "a parameter name is used by two models and not shared");
+        for name in SHARED_PARAMS {
+            let rows = ModelKind::param_rows(name);
+            assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [ModelKind::Smoke, ModelKind::Gas], "{name}");
+            // The same kind of value, so that one option parses for both.
+            match (rows[0].1.kind, rows[1].1.kind) {
+                (ParamKind::Choice(a), ParamKind::Choice(b)) => assert_eq!(a, b, "{name}"),
+                (ParamKind::Real(_), ParamKind::Real(_)) => {}
+                _ => panic!("{name}: the two rows take different kinds of value"),
+            }
+        }
         let mut presets: Vec<&str> = ModelKind::ALL.iter().flat_map(|k| k.info().presets.iter().map(|p| p.0)).collect();
         let n = presets.len();
         presets.sort();

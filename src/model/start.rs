@@ -28,7 +28,8 @@ pub struct Request {
     pub seed: Option<u64>,
     /// `--body`: rigid bodies to add to the starting state (smoke; [`crate::body`]).
     pub bodies: Vec<crate::body::Body>,
-    /// The parameters given, `(model, row, value)`, in any order.
+    /// The parameters given, `(model, row, value)`, in any order; an option that two models
+    /// share ([`super::SHARED_PARAMS`]) once for each (the run applies its own model's).
     pub given: Vec<(ModelKind, &'static ParamInfo, Value)>,
     /// A script plays in this run: an option that does nothing at the start may count later, so
     /// such options are not refused.
@@ -175,10 +176,21 @@ impl Request {
         let mut given: Vec<_> = self.given.iter().collect();
         given.sort_by_key(|(_, info, _)| !matches!(info.name, "preset" | "pipeline"));
         for (owner, info, value) in given {
+            // A shared option (SHARED_PARAMS) comes once per model that has it: this model's row.
+            let own_row = self.given.iter().any(|(o, i, _)| *o == kind && i.name == info.name);
+            if *owner != kind && own_row {
+                continue;
+            }
             if *owner != kind {
+                let owners: Vec<ModelKind> = ModelKind::param_rows(info.name).into_iter().map(|r| r.0).collect();
+                let names: Vec<&str> = owners.iter().map(|k| k.name()).collect();
+                let modes: Vec<String> = names.iter().map(|k| format!("--mode {k}")).collect();
                 return Err(usage(format!(
-                    "--{} is a {owner} option, and this run is {kind}: use --mode {owner}, or drop --{}",
-                    info.name, info.name
+                    "--{} is a {} option, and this run is {kind}: use {}, or drop --{}",
+                    info.name,
+                    names.join(" and "),
+                    modes.join(" or "),
+                    info.name
                 )));
             }
             params.set_row_only(info.name, *value).map_err(usage)?;
@@ -187,7 +199,12 @@ impl Request {
         params.check().map_err(usage)?;
         // An option given that would do nothing is refused, all of them in one line (unless a
         // script plays, whose actions may make it count later).
-        let unused: Vec<String> = self.given.iter().filter_map(|(_, info, _)| params.unused(info.name)).collect();
+        let unused: Vec<String> = self
+            .given
+            .iter()
+            .filter(|(o, _, _)| *o == kind)
+            .filter_map(|(_, info, _)| params.unused(info.name))
+            .collect();
         if !unused.is_empty() && !self.scripted {
             return Err(usage(unused.join("; ")));
         }

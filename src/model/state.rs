@@ -103,8 +103,13 @@ impl ModelParams {
 
     /// When the model has a parameter-set row (`preset` or `pipeline`) with a choice named
     /// `scene` (smoke's `cavity` scene and pipeline), chooses it: the scene preset then starts
-    /// with the parameters it is made for. Returns whether it did.
+    /// with the parameters it is made for. Gas has no such row; its `tunnel` scene starts
+    /// [`crate::gas::GasParams::tunnel`]. Returns whether it did.
     pub fn apply_scene_preset(&mut self, scene: &str) -> bool {
+        if let (ModelParams::Gas(p), "tunnel") = (&mut *self, scene) {
+            *p = crate::gas::GasParams::tunnel();
+            return true;
+        }
         for info in self.kind().params() {
             if let ("preset" | "pipeline", super::ParamKind::Choice(names)) = (info.name, info.kind)
                 && let Some(i) = names.iter().position(|n| *n == scene)
@@ -252,7 +257,8 @@ impl AnyState {
         }
     }
 
-    /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature).
+    /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature; gas
+    /// with an inflow edge already streaming, [`GasState::streaming`]).
     pub fn from_scene(kind: ModelKind, scene: &Scene, params: &ModelParams) -> Self {
         match (kind, params) {
             (ModelKind::Water, _) => AnyState::Water(WaterState::from_scene(scene)),
@@ -260,6 +266,7 @@ impl AnyState {
                 AnyState::Smoke(SmokeState::from_scene(scene, p.ambient_temperature))
             }
             (ModelKind::Smoke, _) => AnyState::Smoke(SmokeState::from_scene(scene, 0.0)),
+            (ModelKind::Gas, ModelParams::Gas(p)) => AnyState::Gas(GasState::from_scene(scene).streaming(p)),
             (ModelKind::Gas, _) => AnyState::Gas(GasState::from_scene(scene)),
         }
     }

@@ -42,56 +42,7 @@ pub enum Advection {
     MacCormack,
 }
 
-/// What an edge of the box is (`--left-edge`, `--right-edge`, `--top-edge`, `--bottom-edge`;
-/// staggered grid). Issue 24's first step: inflow and outflow through the edges' faces, the
-/// pressure solve unchanged (its no-flux condition at every edge; see [`EdgeKind::Outflow`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EdgeKind {
-    /// No flow through it (the seed's box); no-slip where the viscosity is on.
-    #[default]
-    Wall,
-    /// Fluid enters across it at [`SmokeParams::inflow`], normal to the edge, with no velocity
-    /// along it: its faces hold that velocity through every pass (a Dirichlet condition). Dye
-    /// and temperature come from source cells beside it (as the `channel` preset's).
-    Inflow,
-    /// Fluid leaves across it: each of its faces takes the velocity of the face one cell inside
-    /// (zero gradient across the edge, the simplest outflow condition), so what reaches the
-    /// edge leaves; the projection leaves them as they are, so the pressure keeps its no-flux
-    /// condition there and the solvers need nothing new (a pressure-0 edge would need Dirichlet
-    /// edges in the packed Jacobi and the multigrid). The viscosity sees no wall beyond it
-    /// (zero gradient too).
-    Outflow,
-    /// A free-slip wall: no flow through it, and the fluid slides along it without friction
-    /// (the viscosity's neighbour beyond it is the face itself, zero gradient, instead of a
-    /// no-slip ghost). The far-field side walls of a channel that stands for open flow (the
-    /// Strouhal check), with no boundary layers growing from the inlet.
-    Slip,
-}
-
-impl EdgeKind {
-    /// The names the edge options take, in the enum's order.
-    pub const NAMES: &'static [&'static str] = &["wall", "inflow", "outflow", "slip"];
-    /// In the enum's order.
-    pub const ALL: [EdgeKind; 4] = [EdgeKind::Wall, EdgeKind::Inflow, EdgeKind::Outflow, EdgeKind::Slip];
-
-    /// Whether the viscosity sees the face itself beyond this edge (zero gradient: an outflow,
-    /// a free-slip wall) rather than a no-slip wall's ghost.
-    pub fn zero_gradient(self) -> bool {
-        matches!(self, EdgeKind::Outflow | EdgeKind::Slip)
-    }
-}
-
-/// The edge options' names, in [`SmokeParams::edges`]' order.
-pub const EDGE_OPTIONS: [&str; 4] = ["left-edge", "right-edge", "top-edge", "bottom-edge"];
-
-/// Index of the left edge in [`SmokeParams::edges`]; then [`RIGHT`], [`TOP`], [`BOTTOM`].
-pub const LEFT: usize = 0;
-/// Index of the right edge in [`SmokeParams::edges`].
-pub const RIGHT: usize = 1;
-/// Index of the top edge (row 0's side) in [`SmokeParams::edges`].
-pub const TOP: usize = 2;
-/// Index of the bottom edge in [`SmokeParams::edges`].
-pub const BOTTOM: usize = 3;
+pub use crate::edge::{BOTTOM, EDGE_OPTIONS, EdgeKind, LEFT, RIGHT, TOP};
 
 /// The named parameter sets (`--pipeline`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
