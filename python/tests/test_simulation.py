@@ -61,6 +61,26 @@ def test_parameters_given_as_keywords_act_as_the_options(tmp_path):
     assert np.array_equal(sim.state["momentum"], load(saved)["momentum"])
 
 
+def test_options_smoke_and_gas_share_act_on_the_models_own_row(tmp_path):
+    # --left-edge and --inflow belong to smoke and gas alike: each model takes its own row (gas's
+    # inflow in cells/step, at most 0.25), as `eddy run` does, bit for bit.
+    saved = tmp_path / "tunnel.npz"
+    status, err = cli("run", "--scene", "tunnel", "--size", "48x24", "--steps", 8, "--inflow", "0.07",
+                      "--top-edge", "outflow", "--save", saved)
+    assert status == 0, err
+    sim = eddy.Simulation(scene="tunnel", size=(48, 24), inflow=0.07, top_edge="outflow")
+    assert sim.params["left_edge"] == "inflow" and sim.params["inflow"] == 0.07
+    sim.step(8)
+    assert np.array_equal(sim.state["momentum"], load(saved)["momentum"])
+    sim.set(right_edge="wall")
+    with pytest.raises(ValueError, match="inflow"):
+        sim.set(inflow=5)
+    smoke = eddy.Simulation(mode="smoke", size=(32, 16), left_edge="inflow", inflow=5)
+    assert smoke.params["inflow"] == 5
+    with pytest.raises(ValueError, match="smoke and gas"):
+        eddy.Simulation(mode="water", left_edge="inflow")
+
+
 def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path):
     # A body given at the start, another added after 6 steps and driven: the same states as
     # `eddy run --body ... --script` with the same actions, bit for bit.
