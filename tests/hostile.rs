@@ -231,9 +231,21 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--inflow", "2"], 2, "this run has none"),
         row(&["run", "--mode", "water", "--left-edge", "inflow"], 2, "--left-edge is a smoke and gas option"),
         row(&["run", "--mode", "gas", "--left-edge", "inflow", "--inflow", "1"], 2, "allowed: [0, 0.25] cells/step"),
-        row(&["run", "--mode", "gas", "--left-edge", "inflow", "--inflow", "0.25"], 2, "at most 0.2 cells/step with the linear"),
-        row(&["run", "--mode", "gas", "--inflow-density", "2"], 2, "--inflow-density is the gas entering through inflow edges"),
-        row(&["run", "--mode", "gas", "--top-edge", "inflow", "--inflow-density", "0"], 2, "below half the ambient density"),
+        row(
+            &["run", "--mode", "gas", "--left-edge", "inflow", "--inflow", "0.25"],
+            2,
+            "at most 0.2 cells/step with the linear",
+        ),
+        row(
+            &["run", "--mode", "gas", "--inflow-density", "2"],
+            2,
+            "--inflow-density is the gas entering through inflow edges",
+        ),
+        row(
+            &["run", "--mode", "gas", "--top-edge", "inflow", "--inflow-density", "0"],
+            2,
+            "below half the ambient density",
+        ),
         row(&["run", "--scene", "tunnel", "--inflow", "nan"], 2, "it must be a finite number"),
         // Bodies (issue 24).
         row(&["run", "--mode", "smoke", "--body", "star:x=1,y=1"], 2, "unknown shape 'star'"),
