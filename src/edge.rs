@@ -66,6 +66,26 @@ pub const TOP: usize = 2;
 /// Index of the bottom edge.
 pub const BOTTOM: usize = 3;
 
+/// The table row of one of the box's edges, for a model's `ParamTable` whose parameters have
+/// `edges: [EdgeKind; 4]`: option `$name` (one of [`EDGE_OPTIONS`]), `edges[$index]`, its doc
+/// `the box's $side edge: $meaning` (what each kind means in that model) and `$source`.
+macro_rules! edge_row {
+    ($name:literal, $index:expr, $side:literal, $meaning:literal, $source:literal) => {
+        $crate::params::ParamSpec {
+            info: $crate::params::ParamInfo::of(
+                $name,
+                $name,
+                "",
+                $crate::params::ParamKind::Choice($crate::edge::EdgeKind::NAMES),
+            )
+            .doc(concat!("the box's ", $side, " edge: ", $meaning), $source),
+            get: |p| $crate::params::Value::Choice(p.edges[$index] as usize),
+            set: |p, v| p.edges[$index] = $crate::edge::EdgeKind::ALL[v.choice().min(3)],
+        }
+    };
+}
+pub(crate) use edge_row;
+
 /// The inward unit normal of edge `e` ([`LEFT`] ...), `(x, y)` with y down: the direction an
 /// inflow through it runs.
 pub fn inward(e: usize) -> (f32, f32) {

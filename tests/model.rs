@@ -468,6 +468,16 @@ fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
     assert_eq!(session.model_ref().params(), params);
     assert_eq!(session.model().read_state().unwrap(), water, "a refused action changed the state");
 
+    // A preset made for a parameter set starts with it, as --scene does (the panel's "start this
+    // scene"): gas's tunnel has its inflow and outflow edges and its gas streaming.
+    session.apply(&Action::Model(ModelKind::Gas)).unwrap();
+    session.restart(&SceneSource::Preset("tunnel".into()), (48, 24)).unwrap();
+    let gas = session.model_ref().params();
+    assert_eq!((gas.get("left-edge"), gas.get("right-edge")), (Some(Value::Choice(1)), Some(Value::Choice(2))));
+    let AnyState::Gas(tunnel) = session.model().read_state().unwrap() else { panic!("not gas") };
+    assert!(tunnel.momentum_x[(12, 2)] > 0.09, "the tunnel's gas does not stream");
+    session.apply(&Action::Model(ModelKind::Water)).unwrap();
+
     // A parameter set as the panel sets it says its value before and after, read back.
     let done = session.apply(&Action::Set("side-share", Value::Real(0.4))).unwrap();
     assert_eq!(done, Done::Set(ModelKind::Water, vec![("side-share", "0.25".into(), "0.4".into())]));

@@ -22,11 +22,12 @@ class Simulation:
 
     ``mode``: "water", "smoke" or "gas" (default: what ``load``'s arrays or ``scene``'s preset
     belong to, else water). ``scene``: a preset (``basin``, ``u-tube``, ``random``, ``plume``,
-    ``cavity``, ``explosion``, ``wind``) or a PNG file. ``size``: (W, H) cells of a preset
+    ``cavity``, ``channel``, ``explosion``, ``wind``, ``tunnel``) or a PNG file. ``size``: (W, H) cells of a preset
     (default 192 x 128). ``seed``: the ``random`` preset's. ``load``: a .npz state file (its
     saved parameters are the start's, before those given).
     ``params``: the model's parameters by name (``eddy.models()``; ``warm_start`` for
-    ``--warm-start``), as numbers, choice names, (x, y) pairs or booleans (on / off).
+    ``--warm-start``), as numbers, choice names, (x, y) pairs or booleans (on / off). The box's
+    edges (``left_edge`` ...) and ``inflow`` are smoke's and gas's alike: each model takes its own.
 
     Raises ValueError (a parameter out of range, a preset of another model, a bad scene or
     state file: the command line's one-line messages), OSError (a file that cannot be read),

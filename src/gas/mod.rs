@@ -300,23 +300,17 @@ const KEPT: Range = Range::closed(
     "above 1 it grows every step without bound",
 );
 
-/// The table row of one of the box's edges ([`GasParams::edges`], index `$index`); the same
-/// option as smoke's, with what it means for gas.
+/// What each edge kind means for gas, in its table rows (`crate::edge::edge_row`).
 macro_rules! gas_edge_row {
     ($name:literal, $index:expr, $side:literal) => {
-        ParamSpec {
-            info: ParamInfo::of($name, $name, "", ParamKind::Choice(EdgeKind::NAMES)).doc(
-                concat!(
-                    "the box's ",
-                    $side,
-                    " edge: wall (a mirror), inflow (gas at --inflow-density moving in at --inflow), outflow \
-                     (zero gradient: waves leave) or slip (a wall)"
-                ),
-                "eddy (issue 24); Toro (2009) 6.3.3",
-            ),
-            get: |p| Value::Choice(p.edges[$index] as usize),
-            set: |p, v| p.edges[$index] = EdgeKind::ALL[v.choice().min(3)],
-        }
+        crate::edge::edge_row!(
+            $name,
+            $index,
+            $side,
+            "wall (a mirror), inflow (gas at --inflow-density moving in at --inflow), outflow (zero gradient: waves \
+             leave) or slip (a wall)",
+            "eddy (issue 24); Toro (2009) 6.3.3"
+        )
     };
 }
 

@@ -274,7 +274,9 @@ impl Session {
     }
 
     /// Starts the current model on `scene` (a preset or PNG) at `size` `(W, H)` cells (a PNG
-    /// keeps its own size), with its present parameters; R then starts this scene again.
+    /// keeps its own size), with its present parameters, or with the parameter set a preset is
+    /// made for (smoke's `cavity` and `channel`, gas's `tunnel`, as `--scene` starts them); R
+    /// then starts this scene again.
     /// Nothing changes on error.
     ///
     /// # Errors
@@ -292,9 +294,15 @@ impl Session {
                 presets.join(", ")
             )));
         }
-        let params = self.model_ref().params();
+        // A preset made for a parameter set (smoke's cavity and channel, gas's tunnel) starts
+        // with it, as `--scene` does; any other keeps the parameters as they are.
+        let mut params = self.model_ref().params();
+        let set = match scene {
+            SceneSource::Preset(name) => params.apply_scene_preset(name),
+            _ => false,
+        };
         let state = AnyState::start(scene, size, self.options.seed, &params)?;
-        self.replace(&state, 0, None)?;
+        self.replace(&state, 0, set.then_some(params))?;
         self.origins[i] = Some(Start::Scene(scene.clone()));
         self.sizes[i] = size;
         Ok(())

@@ -317,21 +317,16 @@ const fn any(name: &'static str, symbol: &'static str, unit: &'static str) -> Pa
     ParamInfo::real(name, symbol, unit, Range::ANY)
 }
 
-/// The table row of one of the box's edges ([`SmokeParams::edges`], index `$index`).
+/// What each edge kind means for smoke, in its table rows (`crate::edge::edge_row`).
 macro_rules! edge_row {
     ($name:literal, $index:expr, $side:literal) => {
-        ParamSpec {
-            info: ParamInfo::of($name, $name, "", ParamKind::Choice(EdgeKind::NAMES)).doc(
-                concat!(
-                    "the box's ",
-                    $side,
-                    " edge: wall (no-slip), inflow (at --inflow), outflow or slip (a free-slip wall); staggered grid"
-                ),
-                "eddy (issue 24)",
-            ),
-            get: |p| Value::Choice(p.edges[$index] as usize),
-            set: |p, v| p.edges[$index] = EdgeKind::ALL[v.choice().min(3)],
-        }
+        crate::edge::edge_row!(
+            $name,
+            $index,
+            $side,
+            "wall (no-slip), inflow (at --inflow), outflow or slip (a free-slip wall); staggered grid",
+            "eddy (issue 24)"
+        )
     };
 }
 
