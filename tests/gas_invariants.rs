@@ -71,10 +71,11 @@ fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end() {
     // Every end of every row of the parameter table (each component of the wind, each choice).
     let d = GasParams::default();
     let mut cases = vec![("defaults".to_string(), d)];
-    // The box's edges (issue 24): every edge an inflow, every edge an outflow, and a stream from
-    // the left edge to the right at the ends of the inflow's speed and density (the edge rows
-    // one by one would add 16 runs, each a wall, a slip edge that is a wall for gas, or one of
-    // these).
+    // The box's edges (issue 24), on the `wind` scene only: every edge an inflow, every edge an
+    // outflow, and a stream from the left edge to the right at the ends of the inflow's speed
+    // and density (the edge rows one by one would add 16 runs a scene, each a wall, a slip edge
+    // that is a wall for gas, or one of these; each run of 5000 steps costs about 7 s on
+    // lavapipe).
     {
         use eddy::edge::EdgeKind::{Inflow, Outflow, Wall};
         let (limit, _) = GasParams::limits(d.reconstruction);
@@ -126,6 +127,9 @@ fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end() {
     for scene in ["explosion", "wind"] {
         let start = GasState::from_scene(&Scene::preset(scene, 64, 48, 0).unwrap());
         for (name, p) in &cases {
+            if scene == "explosion" && (name.starts_with("edges") || name.starts_with("stream")) {
+                continue; // the open edges run on the channel with obstacles, where the flow is fastest
+            }
             let check = |step: u32, s: &GasState| {
                 let st = s.stats();
                 assert!(
