@@ -191,6 +191,8 @@ fn help_lists_commands_and_options() {
         "--jacobi",
         "--dt",
         "--field",
+        "smoke and gas (the box's edges)",
+        "--inflow-density",
     ] {
         assert!(t.contains(word), "run --help lacks {word}:\n{t}");
     }

@@ -177,6 +177,13 @@ impl clap::Args for ParamArgs {
                     let default = eddy::model::ModelParams::defaults(other).get(row.name).expect("a row of this model");
                     help = format!("{help}\n{other}: {}", row.help(default));
                 }
+                // A shared option goes under a heading of its own, naming its models.
+                let heading = if rows.len() > 1 {
+                    let names: Vec<&str> = rows.iter().map(|r| r.0.name()).collect();
+                    format!("{} (the box's edges)", names.join(" and "))
+                } else {
+                    format!("{} ({})", kind.info().name, kind.info().about)
+                };
                 let value_name = match info.kind {
                     eddy::model::ParamKind::Pair(_) => "X,Y",
                     eddy::model::ParamKind::Count { .. } => "N",
@@ -188,7 +195,7 @@ impl clap::Args for ParamArgs {
                         .long(info.name)
                         .value_name(value_name)
                         .help(help)
-                        .help_heading(format!("{} ({})", kind.info().name, kind.info().about))
+                        .help_heading(heading)
                         .allow_hyphen_values(true)
                         .value_parser(clap::builder::ValueParser::new(move |s: &str| info.parse(s))),
                 );
