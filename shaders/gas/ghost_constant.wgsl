@@ -16,6 +16,6 @@ fn edge_states(p: vec2<i32>, j: u32, b: Beyond, params: GasParams) -> array<vec3
     if b.kind == BEYOND_INFLOW {
         g = inflow_state(b, params);
     }
-    g = beyond_mirrored(g, b);
+    g = mirrored(g, b.sign);
     return array<vec3<f32>, 4>(a, g, a, g);
 }

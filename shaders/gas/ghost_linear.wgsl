@@ -9,9 +9,9 @@ fn ghost_states(p: vec2<i32>, m: Mirror, j: u32) -> array<vec3<f32>, 4> {
     let back = direction_index(-m.onward);
     return array<vec3<f32>, 4>(
         predicted_face(own, j),
-        mirrored(predicted_face(other, back), m),
+        mirrored(predicted_face(other, back), m.sign),
         predicted_centre(own),
-        mirrored(predicted_centre(other), m),
+        mirrored(predicted_centre(other), m.sign),
     );
 }
 
@@ -23,8 +23,8 @@ fn edge_states(p: vec2<i32>, j: u32, b: Beyond, params: GasParams) -> array<vec3
     let face = predicted_face(own, j);
     let centre = predicted_centre(own);
     if b.kind == BEYOND_INFLOW {
-        let g = beyond_mirrored(inflow_state(b, params), b);
+        let g = mirrored(inflow_state(b, params), b.sign);
         return array<vec3<f32>, 4>(face, g, centre, g);
     }
-    return array<vec3<f32>, 4>(face, beyond_mirrored(face, b), centre, beyond_mirrored(centre, b));
+    return array<vec3<f32>, 4>(face, mirrored(face, b.sign), centre, mirrored(centre, b.sign));
 }

@@ -73,14 +73,16 @@ fn mirror_rule(p: vec2<i32>, bits: u32, j: u32) -> Mirror {
     return out;
 }
 
-fn mirrored(q: vec3<f32>, m: Mirror) -> vec3<f32> {
-    return vec3<f32>(q.x, q.yz * m.sign);
+// (rho, mx, my) with the momentum components whose sign is -1 reversed: a mirror rule's
+// (Mirror.sign) or an open edge's mirrored in a wall edge (Beyond.sign).
+fn mirrored(q: vec3<f32>, sign: vec2<f32>) -> vec3<f32> {
+    return vec3<f32>(q.x, q.yz * sign);
 }
 
 // The ghost of a mirror rule: the mirror image of the gas beyond the wall, the mirrored cell's
 // image. CPU mirror: `ghost`, `MirrorRule::image`.
 fn image(m: Mirror) -> vec3<f32> {
-    return mirrored(textureLoad(state, m.cell).xyz, m);
+    return mirrored(textureLoad(state, m.cell).xyz, m.sign);
 }
 
 // What lies beyond blocked direction j of open cell p (issue 24's open edges): kind BEYOND_WALL
@@ -146,11 +148,6 @@ fn beyond(p: vec2<i32>, j: u32, params: GasParams) -> Beyond {
     return out;
 }
 
-// (rho, mx, my) with the momentum components b.sign reverses.
-fn beyond_mirrored(q: vec3<f32>, b: Beyond) -> vec3<f32> {
-    return vec3<f32>(q.x, q.yz * b.sign);
-}
-
 // The inflow's ghost (b.kind = BEYOND_INFLOW): inflow_density moving at inflow along the inward
 // normal, before b.sign. CPU mirror: `beyond`'s `Beyond::Inflow`.
 fn inflow_state(b: Beyond, params: GasParams) -> vec3<f32> {
@@ -165,10 +162,10 @@ fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> vec
     if neighbour_is_wall(bits, j) {
         let b = beyond(p, j, params);
         if b.kind == BEYOND_INFLOW {
-            return beyond_mirrored(inflow_state(b, params), b);
+            return mirrored(inflow_state(b, params), b.sign);
         }
         if b.kind == BEYOND_OUTFLOW {
-            return beyond_mirrored(textureLoad(state, p).xyz, b);
+            return mirrored(textureLoad(state, p).xyz, b.sign);
         }
         return image(mirror_rule(p, bits, j));
     }

@@ -215,8 +215,8 @@ struct MirrorRule {
 }
 
 impl MirrorRule {
-    fn flip(&self, (rho, mx, my): (f32, f32, f32)) -> (f32, f32, f32) {
-        (rho, if self.flip.0 { -mx } else { mx }, if self.flip.1 { -my } else { my })
+    fn flip(&self, q: (f32, f32, f32)) -> (f32, f32, f32) {
+        flipped(q, self.flip)
     }
 
     fn mirrored_cell(&self) -> (usize, usize) {
@@ -306,7 +306,8 @@ pub fn beyond(s: &GasState, p: &GasParams, r: isize, c: isize, (dc, dr): (isize,
     }
 }
 
-/// `(rho, mx, my)` with the momentum components that `flip` names reversed.
+/// `(rho, mx, my)` with the momentum components that `flip` names reversed: a mirror rule's
+/// ([`MirrorRule`]) or an open edge's mirrored in a wall edge ([`Beyond`]).
 fn flipped((rho, mx, my): (f32, f32, f32), flip: (bool, bool)) -> (f32, f32, f32) {
     (rho, if flip.0 { -mx } else { mx }, if flip.1 { -my } else { my })
 }

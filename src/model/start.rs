@@ -182,8 +182,7 @@ impl Request {
                 continue;
             }
             if *owner != kind {
-                let owners: Vec<ModelKind> = ModelKind::param_rows(info.name).into_iter().map(|r| r.0).collect();
-                let names: Vec<&str> = owners.iter().map(|k| k.name()).collect();
+                let names: Vec<&str> = ModelKind::param_rows(info.name).iter().map(|r| r.0.name()).collect();
                 let modes: Vec<String> = names.iter().map(|k| format!("--mode {k}")).collect();
                 return Err(usage(format!(
                     "--{} is a {} option, and this run is {kind}: use {}, or drop --{}",
