@@ -3,7 +3,7 @@
 //! `.ci/run`):
 //!
 //! ```sh
-//! CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --test web
+//! CHROMEDRIVER=/usr/bin/chromedriver cargo test --release --target wasm32-unknown-unknown --no-default-features --features viewer --test web
 //! ```
 //!
 //! For each model one step from a random state (random walls and sources, sizes that are not
