@@ -108,15 +108,14 @@ modules! {
     GAS_STATS = "gas/stats": ["common/grid.wgsl", "gas/params.wgsl", "gas/stats.wgsl", "common/reduce.wgsl"];
     /// Gas brush: add density and momentum in a disc.
     GAS_BRUSH = "gas/brush": ["gas/brush.wgsl"];
-    /// Smoke pass 1: semi-Lagrangian advection of velocity, temperature, density.
-    SMOKE_ADVECT = "smoke/advect": ["smoke/params.wgsl", "smoke/advect.wgsl"];
-    /// Smoke pass 2: buoyancy.
-    SMOKE_BUOYANCY = "smoke/buoyancy": ["smoke/params.wgsl", "smoke/buoyancy.wgsl"];
-    /// Smoke pass 3: impulse (scene sources each step, splats from the viewer).
+    /// Smoke pass 1: semi-Lagrangian advection of velocity, temperature, density, then buoyancy
+    /// and the scene sources' impulse.
+    SMOKE_ADVECT = "smoke/advect": ["smoke/params.wgsl", "smoke/splat.wgsl", "smoke/buoyancy.wgsl", "smoke/advect.wgsl"];
+    /// Smoke: the viewer's splats (an impulse over a disc).
     SMOKE_IMPULSE = "smoke/impulse": ["smoke/params.wgsl", "smoke/splat.wgsl", "smoke/impulse.wgsl"];
-    /// Smoke pass 4: divergence (and the pressure cleared).
+    /// Smoke pass 2: divergence (and the pressure cleared).
     SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence.wgsl"];
-    /// Smoke pass 6: subtract the pressure gradient, free slip at solids.
+    /// Smoke pass 4: subtract the pressure gradient, free slip at solids.
     SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient.wgsl"];
     /// Smoke statistics: per-row sums, minima and maxima, divergence after projection.
     SMOKE_STATS = "smoke/stats": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/stats.wgsl", "common/reduce.wgsl"];

@@ -66,9 +66,22 @@ fn momentum_is_conserved_away_from_walls() {
     assert!(change <= 1e-5, "momentum {p0:?} -> {p1:?}: relative change {change:.2e} > 1e-5");
 }
 
+// Two tests, one a scene, so that the test harness runs them side by side: a 64x48 step is
+// mostly lavapipe's cost per dispatch, which one thread pays.
 #[test]
-fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end() {
-    // Every end of every row of the parameter table (each component of the wind, each choice).
+fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end_in_the_explosion() {
+    range_ends_hold("explosion");
+}
+
+#[test]
+fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end_in_the_wind() {
+    range_ends_hold("wind");
+}
+
+/// 5000 steps of `scene` at every end of every row of the parameter table (each component of
+/// the wind, each choice; the open edges on the wind scene only) keep the density non-negative,
+/// everything finite and the speed below the cap.
+fn range_ends_hold(scene: &str) {
     let d = GasParams::default();
     let mut cases = vec![("defaults".to_string(), d)];
     // The box's edges (issue 24), on the `wind` scene only: every edge an inflow, every edge an
@@ -124,7 +137,7 @@ fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end() {
             cases.push((format!("{}={}", spec.info.name, spec.info.format(v)), p));
         }
     }
-    for scene in ["explosion", "wind"] {
+    {
         let start = GasState::from_scene(&Scene::preset(scene, 64, 48, 0).unwrap());
         for (name, p) in &cases {
             if scene == "explosion" && (name.starts_with("edges") || name.starts_with("stream")) {

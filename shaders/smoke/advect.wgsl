@@ -1,8 +1,13 @@
-// Smoke pass 1 of 6: semi-Lagrangian advection of velocity, temperature and density along the
-// old velocity (GPU Gems 38.2; Stam 1999). Each open cell traces back (col, row) - dt v and
-// takes the bilinear value there (done by hand with textureLoad, indices clamped to the grid),
-// times the field's dissipation. Solid cells get 0.
-// CPU mirror: `advect` (and `bilinear`) in src/smoke/cpu.rs.
+// Smoke pass 1 of 4: semi-Lagrangian advection of velocity, temperature and density along the
+// old velocity (GPU Gems 38.2; Stam 1999), then the forces GPU Gems applies next, each a
+// function of the cell alone: buoyancy (buoyancy.wgsl) and the scene sources' impulse
+// (splat.wgsl's `apply_impulse` with the step's impulse uniform). Each open cell traces back
+// (col, row) - dt v and takes the bilinear value there (done by hand with textureLoad, indices
+// clamped to the grid), times the field's dissipation. Solid cells get 0. One pass instead of
+// three: the advected values stay in registers instead of making two more round trips through
+// the textures.
+// CPU mirror: `advect` (and `bilinear`), then `buoyancy`, then `impulse` with
+// `Impulse::sources`, in src/smoke/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
 @group(0) @binding(1) var velocity: texture_storage_2d<rg32float, read>;
@@ -12,6 +17,7 @@
 @group(0) @binding(5) var velocity_out: texture_storage_2d<rg32float, write>;
 @group(0) @binding(6) var temperature_out: texture_storage_2d<r32float, write>;
 @group(0) @binding(7) var density_out: texture_storage_2d<r32float, write>;
+@group(0) @binding(8) var<uniform> impulse: Impulse;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -20,7 +26,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let p = vec2<i32>(id.xy);
-    if has(textureLoad(solid, p).r, SOLID) {
+    let bits = textureLoad(solid, p).r;
+    if has(bits, SOLID) {
         textureStore(velocity_out, p, vec4<f32>(0.0));
         textureStore(temperature_out, p, vec4<f32>(0.0));
         textureStore(density_out, p, vec4<f32>(0.0));
@@ -53,7 +60,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         lerp(textureLoad(density, c).r, textureLoad(density, d).r, f.x),
         f.y,
     );
-    textureStore(velocity_out, p, vec4<f32>(params.velocity_dissipation * vx, params.velocity_dissipation * vy, 0.0, 0.0));
-    textureStore(temperature_out, p, vec4<f32>(params.temperature_dissipation * t, 0.0, 0.0, 0.0));
-    textureStore(density_out, p, vec4<f32>(params.density_dissipation * rho, 0.0, 0.0, 0.0));
+    let t_advected = params.temperature_dissipation * t;
+    let rho_advected = params.density_dissipation * rho;
+    let v_advected = vec2<f32>(params.velocity_dissipation * vx, params.velocity_dissipation * vy);
+    let cell = apply_impulse(weight(p, bits), Cell(buoyancy(v_advected, t_advected, rho_advected), t_advected, rho_advected));
+    textureStore(velocity_out, p, vec4<f32>(cell.velocity, 0.0, 0.0));
+    textureStore(temperature_out, p, vec4<f32>(cell.temperature, 0.0, 0.0, 0.0));
+    textureStore(density_out, p, vec4<f32>(cell.density, 0.0, 0.0, 0.0));
 }

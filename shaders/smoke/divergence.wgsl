@@ -1,4 +1,4 @@
-// Smoke pass 4 of 6: divergence of the velocity by central differences,
+// Smoke pass 2 of 4: divergence of the velocity by central differences,
 // 0.5 / h ((vR.x - vL.x) + (vD.y - vU.y)), a solid or outside neighbour's velocity counting as
 // the obstacle's, 0 (Rideout's ComputeDivergence); 0 in solid cells. Unless warm-starting, also
 // clears the pressure to 0 for the Jacobi iterations (Rideout's ClearSurface), saving a dispatch.

@@ -1,4 +1,4 @@
-// Smoke pass 6 of 6: subtract the pressure gradient (GPU Gems 38.2, Helmholtz-Hodge
+// Smoke pass 4 of 4: subtract the pressure gradient (GPU Gems 38.2, Helmholtz-Hodge
 // projection), v -= gradient_factor (pR - pL, pD - pU), a solid or outside neighbour taking the
 // centre's pressure; free slip: the x component is zeroed next to a solid on the left or right,
 // the y component next to one above or below (Rideout's SubtractGradient and vMask). Solid

@@ -1,7 +1,8 @@
-// Smoke pass 3 of 6: impulse. Each open cell the impulse covers moves its temperature and
-// density towards the impulse's by a weight a, x (1 - a) + value a, and gains a * velocity.
-// Per step the impulse covers the scene's source cells (a = 1); a splat (the viewer's drags)
-// covers a disc with Rideout's soft edge a = min((radius - d) / 2, 1).
+// The viewer's splats: the impulse pass outside the step. Each open cell the splat's disc covers
+// moves its temperature and density towards the impulse's by a weight a, x (1 - a) + value a,
+// and gains a * velocity (Rideout's soft edge a = min((radius - d) / 2, 1), splat.wgsl). The
+// step's own impulse, the scene's sources (a = 1 on source cells), is part of pass 1
+// (advect.wgsl), with the same `apply_impulse`.
 // CPU mirror: `impulse` and `impulse_weight` in src/smoke/cpu.rs.
 
 @group(0) @binding(0) var<uniform> impulse: Impulse;
@@ -20,11 +21,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let p = vec2<i32>(id.xy);
-    let a = weight(p, textureLoad(solid, p).r);
-    let v = textureLoad(velocity, p).xy + a * impulse.velocity;
-    let t = lerp(textureLoad(temperature, p).r, impulse.temperature, a);
-    let rho = lerp(textureLoad(density, p).r, impulse.density, a);
-    textureStore(velocity_out, p, vec4<f32>(v, 0.0, 0.0));
-    textureStore(temperature_out, p, vec4<f32>(t, 0.0, 0.0, 0.0));
-    textureStore(density_out, p, vec4<f32>(rho, 0.0, 0.0, 0.0));
+    let cell = apply_impulse(
+        weight(p, textureLoad(solid, p).r),
+        Cell(textureLoad(velocity, p).xy, textureLoad(temperature, p).r, textureLoad(density, p).r),
+    );
+    textureStore(velocity_out, p, vec4<f32>(cell.velocity, 0.0, 0.0));
+    textureStore(temperature_out, p, vec4<f32>(cell.temperature, 0.0, 0.0, 0.0));
+    textureStore(density_out, p, vec4<f32>(cell.density, 0.0, 0.0, 0.0));
 }

@@ -43,3 +43,20 @@ fn face_weight(at: vec2<f32>) -> f32 {
     }
     return disc(at);
 }
+
+// A collocated cell's advected fields.
+struct Cell {
+    velocity: vec2<f32>, // cells per time unit
+    temperature: f32,
+    density: f32,
+};
+
+// The impulse at weight `a` on a collocated cell: temperature and density move towards the
+// impulse's, x (1 - a) + value a, and the velocity gains a * impulse.velocity.
+fn apply_impulse(a: f32, c: Cell) -> Cell {
+    return Cell(
+        c.velocity + a * impulse.velocity,
+        lerp(c.temperature, impulse.temperature, a),
+        lerp(c.density, impulse.density, a),
+    );
+}

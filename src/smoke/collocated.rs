@@ -1,10 +1,16 @@
-//! The collocated grid's six compute passes (GPU Gems ch. 38, Harris 2004, as Rideout 2010
-//! ports them): advect, buoyancy, impulse, divergence, Jacobi, gradient, one struct each. Their
-//! CPU mirrors are the functions of the same names in [`super::cpu`]; [`super::gpu::GpuSmoke`]
-//! owns the textures ([`Fields`]) and runs these passes, or the staggered grid's.
+//! The collocated grid's four compute passes (GPU Gems ch. 38, Harris 2004, as Rideout 2010
+//! ports them): advect (with buoyancy and the sources' impulse), divergence, Jacobi, gradient,
+//! one struct each, and the splat's impulse pass. Their CPU mirrors are the functions of the
+//! same names in [`super::cpu`]; [`super::gpu::GpuSmoke`] owns the textures ([`Fields`]) and
+//! runs these passes, or the staggered grid's.
 //!
-//! Ping-pong parity: velocity swaps in advect, buoyancy, impulse and gradient, temperature and
-//! density in advect and impulse. The Jacobi iterations run packed four cells a texel
+//! GPU Gems applies buoyancy and the impulse as passes of their own after the advection; each is
+//! a function of the cell alone, so pass 1 applies them to the values it has just advected
+//! (`advect.wgsl`), two passes fewer over three fields a step (the CPU mirror keeps the three
+//! functions, run in the same order).
+//!
+//! Ping-pong parity: velocity swaps in advect, impulse and gradient, temperature and density in
+//! advect and impulse. The Jacobi iterations run packed four cells a texel
 //! ([`crate::solver::packed`]) and unpack into the pressure texture they started from, so the
 //! pressure does not swap. A pass reading several
 //! ping-pongs keeps bind groups for each combination of their read indices, `[v][s]`
@@ -23,92 +29,63 @@ fn pairs(f: impl Fn(usize, usize) -> wgpu::BindGroup) -> Pairs {
     [[f(0, 0), f(0, 1)], [f(1, 0), f(1, 1)]]
 }
 
-/// A pass that reads and rewrites all three advected fields (advect, impulse): uniform (0),
-/// velocity, temperature, density read (1-3), solid bits (4), the three written (5-7).
-fn three_field_kernel(device: &wgpu::Device, label: &'static str, source: &str) -> Kernel {
-    Kernel::new(device, label, source)
-}
-
-/// A [`three_field_kernel`] bind group reading velocity `v` and scalars `s`, writing the others.
+/// A bind group of a pass that reads and rewrites all three advected fields (advect, impulse):
+/// uniform (0), velocity `v`, temperature and density `s` read (1-3), solid bits (4), the
+/// three others written (5-7), then `extra` (advect's impulse uniform, 8).
 fn three_field_group(
     device: &wgpu::Device,
     kernel: &Kernel,
     uniform: &wgpu::Buffer,
     f: &Fields,
-    v: usize,
-    s: usize,
+    (v, s): (usize, usize),
+    extra: &[wgpu::BindingResource<'_>],
 ) -> wgpu::BindGroup {
-    kernel.bind_group(
-        device,
-        &[
-            uniform.as_entire_binding(),
-            View(&f.velocity.views()[v]),
-            View(&f.temperature.views()[s]),
-            View(&f.density.views()[s]),
-            View(&f.solid_view),
-            View(&f.velocity.views()[1 - v]),
-            View(&f.temperature.views()[1 - s]),
-            View(&f.density.views()[1 - s]),
-        ],
-    )
+    let mut entries = vec![
+        uniform.as_entire_binding(),
+        View(&f.velocity.views()[v]),
+        View(&f.temperature.views()[s]),
+        View(&f.density.views()[s]),
+        View(&f.solid_view),
+        View(&f.velocity.views()[1 - v]),
+        View(&f.temperature.views()[1 - s]),
+        View(&f.density.views()[1 - s]),
+    ];
+    entries.extend_from_slice(extra);
+    kernel.bind_group(device, &entries)
 }
 
-/// Pass 1: advect velocity, temperature, density (`advect.wgsl`). `[v][s]`.
+/// Pass 1: advect velocity, temperature, density, then buoyancy and the impulse of the step's
+/// uniform ([`super::fields::IMPULSE_STEP`]: the scene's sources) (`advect.wgsl`). `[v][s]`.
 struct AdvectPass {
     kernel: Kernel,
     groups: Pairs,
 }
 
 impl AdvectPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = three_field_kernel(device, "smoke/advect", shaders::SMOKE_ADVECT);
-        let groups = pairs(|v, s| three_field_group(device, &kernel, uniform, f, v, s));
+    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, impulse: &wgpu::Buffer, f: &Fields) -> Self {
+        let kernel = Kernel::new(device, "smoke/advect", shaders::SMOKE_ADVECT);
+        let groups =
+            pairs(|v, s| three_field_group(device, &kernel, uniform, f, (v, s), &[impulse.as_entire_binding()]));
         Self { kernel, groups }
     }
 }
 
-/// Pass 2: buoyancy (`buoyancy.wgsl`). `[v][s]`.
-struct BuoyancyPass {
+/// The splats' impulse (`impulse.wgsl`), with the splat's uniform
+/// ([`super::fields::IMPULSE_SPLAT`]). `[v][s]`.
+struct ImpulsePass {
     kernel: Kernel,
     groups: Pairs,
 }
 
-impl BuoyancyPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(device, "smoke/buoyancy", shaders::SMOKE_BUOYANCY);
-        let groups = pairs(|v, s| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&f.velocity.views()[v]),
-                    View(&f.temperature.views()[s]),
-                    View(&f.density.views()[s]),
-                    View(&f.solid_view),
-                    View(&f.velocity.views()[1 - v]),
-                ],
-            )
-        });
-        Self { kernel, groups }
-    }
-}
-
-/// Pass 3: impulse (`impulse.wgsl`), with two uniforms ([`super::fields::IMPULSE_STEP`],
-/// [`super::fields::IMPULSE_SPLAT`]). `[uniform][v][s]`.
-struct ImpulsePass {
-    kernel: Kernel,
-    groups: [Pairs; 2],
-}
-
 impl ImpulsePass {
-    fn new(device: &wgpu::Device, uniforms: &[wgpu::Buffer; 2], f: &Fields) -> Self {
-        let kernel = three_field_kernel(device, "smoke/impulse", shaders::SMOKE_IMPULSE);
-        let groups = [0, 1].map(|u| pairs(|v, s| three_field_group(device, &kernel, &uniforms[u], f, v, s)));
+    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
+        let kernel = Kernel::new(device, "smoke/impulse", shaders::SMOKE_IMPULSE);
+        let groups = pairs(|v, s| three_field_group(device, &kernel, uniform, f, (v, s), &[]));
         Self { kernel, groups }
     }
 }
 
-/// Pass 4: divergence, and the pressure cleared (`divergence.wgsl`). `[v][p]`: reads velocity
+/// Pass 2: divergence, and the pressure cleared (`divergence.wgsl`). `[v][p]`: reads velocity
 /// `v`, writes the divergence and pressure texture `p` (the one the first Jacobi iteration
 /// reads).
 struct DivergencePass {
@@ -135,7 +112,7 @@ impl DivergencePass {
     }
 }
 
-/// Pass 6: subtract the pressure gradient (`gradient.wgsl`). `[v][p]`.
+/// Pass 4: subtract the pressure gradient (`gradient.wgsl`). `[v][p]`.
 struct GradientPass {
     kernel: Kernel,
     groups: Pairs,
@@ -164,12 +141,10 @@ impl GradientPass {
 /// ([`super::GpuSmoke::run_pass`]; the tests compare each with its CPU mirror).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmokePass {
-    /// Semi-Lagrangian advection of velocity, temperature, density ([`super::cpu::advect`]).
+    /// Semi-Lagrangian advection of velocity, temperature, density, then buoyancy and the scene
+    /// sources' impulse ([`super::cpu::advect`], [`super::cpu::buoyancy`], then
+    /// [`super::cpu::impulse`] with [`super::Impulse::sources`]).
     Advect,
-    /// Buoyancy ([`super::cpu::buoyancy`]).
-    Buoyancy,
-    /// The scene sources' impulse ([`super::cpu::impulse`] with [`super::Impulse::sources`]).
-    Impulse,
     /// Divergence, pressure cleared ([`super::cpu::divergence`]).
     Divergence,
     /// One Jacobi iteration ([`super::cpu::jacobi`]).
@@ -181,19 +156,18 @@ pub enum SmokePass {
 /// The collocated grid's passes.
 pub(super) struct Collocated {
     advect: AdvectPass,
-    buoyancy: BuoyancyPass,
-    impulse: ImpulsePass,
     divergence: DivergencePass,
-    /// Pass 5, the Jacobi iterations, packed four cells a texel ([`crate::solver::packed`]:
+    /// Pass 3, the Jacobi iterations, packed four cells a texel ([`crate::solver::packed`]:
     /// `p = (pL + pR + pD + pU - b) / 4` with `b = -alpha div`, the GPU Gems iteration), between
     /// either pressure texture and itself.
     jacobi: PackedJacobi,
     gradient: GradientPass,
+    splat: ImpulsePass,
 }
 
 impl Collocated {
-    /// Builds the six passes over `f`, with the smoke uniform and the two impulse uniforms
-    /// ([`super::fields::IMPULSE_STEP`], [`super::fields::IMPULSE_SPLAT`]).
+    /// Builds the passes over `f`, with the smoke uniform and the two impulse uniforms
+    /// ([`super::fields::IMPULSE_STEP`] for pass 1, [`super::fields::IMPULSE_SPLAT`] for splats).
     pub(super) fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -201,25 +175,23 @@ impl Collocated {
         impulses: &[wgpu::Buffer; 2],
         f: &Fields,
     ) -> Self {
+        use super::fields::{IMPULSE_SPLAT, IMPULSE_STEP};
         let size = f.divergence.size();
         let [p0, p1] = f.pressure.views();
         Self {
-            advect: AdvectPass::new(device, uniform, f),
-            buoyancy: BuoyancyPass::new(device, uniform, f),
-            impulse: ImpulsePass::new(device, impulses, f),
+            advect: AdvectPass::new(device, uniform, &impulses[IMPULSE_STEP], f),
             divergence: DivergencePass::new(device, uniform, f),
             jacobi: PackedJacobi::new(device, queue, (size.width, size.height), &[p0, p1], &f.divergence_view),
             gradient: GradientPass::new(device, uniform, f),
+            splat: ImpulsePass::new(device, &impulses[IMPULSE_SPLAT], f),
         }
     }
 
-    /// Records pass `which` over the `(w, h)` grid into `pass` (the impulse with uniform
-    /// `impulse`) and swaps the ping-pongs it wrote.
+    /// Records pass `which` over the `(w, h)` grid into `pass` and swaps the ping-pongs it wrote.
     pub(super) fn encode(
         &self,
         pass: &mut wgpu::ComputePass<'_>,
         which: SmokePass,
-        impulse: usize,
         f: &mut Fields,
         (w, h): (u32, u32),
     ) {
@@ -232,16 +204,6 @@ impl Collocated {
                 f.temperature.swap();
                 f.density.swap();
             }
-            SmokePass::Buoyancy => {
-                self.buoyancy.kernel.dispatch(pass, &self.buoyancy.groups[v][s], w, h);
-                f.velocity.swap();
-            }
-            SmokePass::Impulse => {
-                self.impulse.kernel.dispatch(pass, &self.impulse.groups[impulse][v][s], w, h);
-                f.velocity.swap();
-                f.temperature.swap();
-                f.density.swap();
-            }
             SmokePass::Divergence => self.divergence.kernel.dispatch(pass, &self.divergence.groups[v][p], w, h),
             SmokePass::Jacobi => self.jacobi.dispatch(pass, p, 1),
             SmokePass::Gradient => {
@@ -249,6 +211,16 @@ impl Collocated {
                 f.velocity.swap();
             }
         }
+    }
+
+    /// Records the splat's impulse (the splat uniform as written) over the `(w, h)` grid into
+    /// `pass` and swaps the three fields.
+    pub(super) fn encode_splat(&self, pass: &mut wgpu::ComputePass<'_>, f: &mut Fields, (w, h): (u32, u32)) {
+        let (v, s) = (f.velocity.read_index(), f.temperature.read_index());
+        self.splat.kernel.dispatch(pass, &self.splat.groups[v][s], w, h);
+        f.velocity.swap();
+        f.temperature.swap();
+        f.density.swap();
     }
 
     /// Records `iterations` Jacobi iterations of the current pressure texture (which stays

@@ -33,7 +33,8 @@ pub fn bilinear(f: &Grid<f32>, x: f32, y: f32) -> f32 {
     lerp(lerp(f[(r0, c0)], f[(r0, c1)], fx), lerp(f[(r1, c0)], f[(r1, c1)], fx), fy)
 }
 
-/// Pass 1 (`advect.wgsl`): semi-Lagrangian advection (GPU Gems 38.2, Stam 1999) of velocity,
+/// Pass 1 (`advect.wgsl`, which then applies [`buoyancy`] and the sources' [`impulse`] to each
+/// cell it advects): semi-Lagrangian advection (GPU Gems 38.2, Stam 1999) of velocity,
 /// temperature and density along the *old* velocity: each open cell traces back
 /// `(col, row) - dt v` and takes the bilinear value there, times the field's dissipation.
 /// Solid cells get 0 (Rideout). The back-trace is clamped to one cell beyond the grid, which
@@ -63,7 +64,7 @@ pub fn advect(s: &mut SmokeState, p: &SmokeParams) {
     (s.velocity_x, s.velocity_y, s.temperature, s.density) = (vx, vy, temperature, density);
 }
 
-/// Pass 2 (`buoyancy.wgsl`): where `T > T0` in an open cell,
+/// Pass 1, after [`advect`] (`buoyancy.wgsl`, applied by `advect.wgsl`): where `T > T0` in an open cell,
 /// `v += dt ((T - T0) sigma - density kappa) up` with up = `(0, -1)` (GPU Gems 38.5,
 /// Rideout's `ApplyBuoyancy`). Rideout multiplies only the temperature term by `dt`; eddy
 /// follows GPU Gems and scales the whole force. Joyce's shader pushes along `(1, 1)`; eddy
@@ -99,9 +100,10 @@ pub fn disc_weight(imp: &Impulse, x: f32, y: f32) -> f32 {
     if d < imp.radius { ((imp.radius - d) * 0.5).min(1.0) } else { 0.0 }
 }
 
-/// Pass 3 (`impulse.wgsl`): temperature and density move towards the impulse's values by the
-/// weight `a` ([`impulse_weight`]), `x (1 - a) + value a` (Rideout blends his splat the same
-/// way), and the velocity gains `a * impulse.velocity`.
+/// Pass 1, after [`buoyancy`], with [`Impulse::sources`] (`splat.wgsl`'s `apply_impulse`,
+/// applied by `advect.wgsl`), and the splats' pass (`impulse.wgsl`): temperature and density
+/// move towards the impulse's values by the weight `a` ([`impulse_weight`]), `x (1 - a) + value
+/// a` (Rideout blends his splat the same way), and the velocity gains `a * impulse.velocity`.
 pub fn impulse(s: &mut SmokeState, imp: &Impulse) {
     let (h, w) = s.shape();
     for r in 0..h {
@@ -135,7 +137,7 @@ pub fn divergence_of(vx: &Grid<f32>, vy: &Grid<f32>, solid: &Grid<u8>, p: &Smoke
     })
 }
 
-/// Pass 4 (`divergence.wgsl`): the divergence of the velocity ([`divergence_of`]) into
+/// Pass 2 (`divergence.wgsl`): the divergence of the velocity ([`divergence_of`]) into
 /// `s.divergence`, and, unless [`SmokeParams::warm_start`], the pressure cleared to 0 for the
 /// Jacobi iterations (Rideout's `ClearSurface`; the GPU pass writes both).
 pub fn divergence(s: &mut SmokeState, p: &SmokeParams) {
@@ -145,7 +147,7 @@ pub fn divergence(s: &mut SmokeState, p: &SmokeParams) {
     }
 }
 
-/// Pass 5 (`jacobi.wgsl`), one iteration: `p = (pL + pR + pD + pU + alpha div) / 4` with
+/// Pass 3 (`jacobi.wgsl`), one iteration: `p = (pL + pR + pD + pU + alpha div) / 4` with
 /// `alpha = -cell_size^2` (GPU Gems 38.2-38.3: Jacobi iteration of the Poisson
 /// pressure equation; Rideout's `Jacobi`); a solid or outside neighbour takes the centre's pressure (pure Neumann,
 /// Rideout); 0 in solid cells.
@@ -167,7 +169,7 @@ pub fn jacobi(s: &mut SmokeState, p: &SmokeParams) {
     s.pressure = new;
 }
 
-/// Pass 6 (`gradient.wgsl`): subtract the pressure gradient,
+/// Pass 4 (`gradient.wgsl`): subtract the pressure gradient,
 /// `v -= gradient_scale / cell_size (pR - pL, pD - pU)` (GPU Gems 38.2, Helmholtz-Hodge
 /// projection, with Rideout's `GradientScale`), a solid or outside neighbour taking the centre's pressure; then
 /// free slip: the x component is zeroed next to a solid on the left or right, the y component

@@ -1,6 +1,7 @@
-//! The smoke model on the GPU: the textures and the step, run by the collocated grid's six
-//! compute passes ([`super::collocated`]: `7 + jacobi_iterations` dispatches a step, the
-//! iterations packed four cells a texel with a pack and an unpack around them) or the
+//! The smoke model on the GPU: the textures and the step, run by the collocated grid's four
+//! compute passes ([`super::collocated`]: advect, divergence and gradient a dispatch each, the
+//! Jacobi iterations packed four cells a texel, two a dispatch, with a pack and an unpack around
+//! them: 30 dispatches a step for 50 iterations) or the
 //! staggered grid's ([`super::staggered`]'s `gpu` module), chosen by [`SmokeParams::grid`].
 //!
 //! Textures (`W x H` texels for an `(H, W)` grid), each field its own storage texture:
@@ -523,11 +524,11 @@ impl GpuSmoke {
         let Pipeline::Collocated(c) = &self.pipeline else {
             panic!("SmokePass is a collocated pass; this model runs the staggered grid");
         };
-        c.encode(pass, which, IMPULSE_STEP, &mut self.fields, (self.width, self.height));
+        c.encode(pass, which, &mut self.fields, (self.width, self.height));
     }
 
     /// Records `iterations` Jacobi iterations of the collocated step into `pass` (packed four
-    /// cells a texel, [`crate::solver::packed`]; `iterations + 2` dispatches).
+    /// cells a texel, [`crate::solver::packed`]; `ceil(iterations / 2) + 2` dispatches).
     fn encode_jacobi(&mut self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
         let Pipeline::Collocated(c) = &self.pipeline else {
             panic!("the collocated Jacobi iterations on the staggered grid");
@@ -607,7 +608,7 @@ impl GpuSmoke {
     /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
     /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
     /// start's. On the collocated grid one compute pass with `5 +
-    /// jacobi_iterations` dispatches per step; on the staggered grid the passes of
+    /// ceil(jacobi_iterations / 2)` dispatches per step; on the staggered grid the passes of
     /// [`StaggeredPass::STEP`] per step in one compute pass (V-cycles record passes of their
     /// own), then [`StaggeredPass::Centres`] once.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
@@ -619,8 +620,6 @@ impl GpuSmoke {
                 });
                 for _ in 0..steps {
                     self.encode_pass(&mut pass, SmokePass::Advect);
-                    self.encode_pass(&mut pass, SmokePass::Buoyancy);
-                    self.encode_pass(&mut pass, SmokePass::Impulse);
                     self.encode_pass(&mut pass, SmokePass::Divergence);
                     self.encode_jacobi(&mut pass, self.params.jacobi_iterations);
                     self.encode_pass(&mut pass, SmokePass::Gradient);
@@ -654,7 +653,7 @@ impl GpuSmoke {
         match &self.pipeline {
             Pipeline::Collocated(c) => {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
-                c.encode(&mut pass, SmokePass::Impulse, IMPULSE_SPLAT, &mut self.fields, (self.width, self.height));
+                c.encode_splat(&mut pass, &mut self.fields, (self.width, self.height));
             }
             Pipeline::Staggered(_) => {
                 self.encode_staggered(encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT)

@@ -14,8 +14,8 @@
 //!   advect (semi-Lagrangian or MacCormack), viscosity, vorticity confinement, buoyancy,
 //!   impulse, divergence, the solve (Jacobi or multigrid, [`crate::solver`]), gradient. A
 //!   converged solve leaves no divergence.
-//! - **collocated** (the seed's; [`cpu`]): six passes, velocity at cell centres: advect,
-//!   buoyancy, impulse, divergence (central differences), Jacobi x
+//! - **collocated** (the seed's; [`cpu`]): velocity at cell centres: advect, buoyancy,
+//!   impulse (the three in one GPU pass), divergence (central differences), Jacobi x
 //!   [`SmokeParams::jacobi_iterations`] (`p = (pL + pR + pD + pU + alpha div) / 4`, a solid
 //!   neighbour taking the centre's pressure), gradient (`gradient_scale / cell_size` times the
 //!   central differences, the normal component zeroed next to solids). Its projection is
