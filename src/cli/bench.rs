@@ -220,11 +220,11 @@ pub fn bench(args: BenchArgs) -> Result {
     for (label, params) in variants(kind) {
         for &n in &args.sizes {
             let row = measure_row(&gpu, &args, label, &params, n, roof)?;
-            let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| format!("{:.1}", r * scale));
+            let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| significant(r * scale));
             say!(
-                "| {label} | {n}x{n} | {:.1} | {:.1} | {} | {:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
-                row.gpu_steps_per_s,
-                row.gpu_mcells_per_s,
+                "| {label} | {n}x{n} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
+                significant(row.gpu_steps_per_s),
+                significant(row.gpu_mcells_per_s),
                 row.gpu_ms_per_step.map_or("-".to_string(), |t| format!("{t:.3}")),
                 row.dispatches_per_step,
                 row.bytes_per_cell_step,
@@ -523,4 +523,23 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
         v_cycles: cycles,
         multigrid_ms: tv * 1e3,
     })
+}
+
+/// `x` to three significant digits, at least (1.80 steps/s, 24.1, 316, 3076): a slow row's rate
+/// to one decimal (1.8) hid differences of up to 6%.
+fn significant(x: f64) -> String {
+    let decimals = if x.abs() > 0.0 { (2 - x.abs().log10().floor() as i32).clamp(0, 3) } else { 1 };
+    format!("{x:.*}", decimals as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rates_keep_three_significant_digits() {
+        let cases =
+            [(1.8036, "1.80"), (24.06, "24.1"), (316.3, "316"), (3075.9, "3076"), (0.0123, "0.012"), (0.0, "0.0")];
+        for (x, shown) in cases {
+            assert_eq!(super::significant(x), shown, "{x}");
+        }
+    }
 }
