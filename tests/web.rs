@@ -41,6 +41,20 @@ async fn gpu_step(gpu: &Gpu, state: &AnyState, params: &ModelParams) -> AnyState
     out
 }
 
+/// One smoke step of `state` under `params` on the GPU and on its CPU mirror: `(gpu, cpu)`.
+async fn smoke_step(
+    gpu: &Gpu,
+    state: eddy::smoke::SmokeState,
+    params: eddy::smoke::SmokeParams,
+) -> (eddy::smoke::SmokeState, eddy::smoke::SmokeState) {
+    let AnyState::Smoke(g) = gpu_step(gpu, &AnyState::Smoke(state.clone()), &ModelParams::Smoke(params)).await else {
+        panic!("smoke")
+    };
+    let mut cpu = eddy::smoke::CpuSmoke::new(state, params).unwrap();
+    cpu.step(1).unwrap();
+    (g, cpu.state().clone())
+}
+
 /// Every `(name, gpu, cpu)` field within `rel` of the CPU field's largest magnitude.
 fn assert_close(what: &str, fields: &[(&str, &Grid<f32>, &Grid<f32>)], rel: f32) {
     for (field, g, c) in fields {
@@ -84,14 +98,7 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
                 .map(|b| eddy::body::Body::parse(b).unwrap())
                 .collect();
         }
-        let params = eddy::smoke::SmokeParams::default();
-        let AnyState::Smoke(g) = gpu_step(&gpu, &AnyState::Smoke(state.clone()), &ModelParams::Smoke(params)).await
-        else {
-            panic!("smoke")
-        };
-        let mut cpu = eddy::smoke::CpuSmoke::new(state, params).unwrap();
-        cpu.step(1).unwrap();
-        let c = cpu.state();
+        let (g, c) = smoke_step(&gpu, state, eddy::smoke::SmokeParams::default()).await;
         let (gp, cp) = (states::pin_pressure(&g.pressure, &g.solid), states::pin_pressure(&c.pressure, &c.solid));
         assert_close(
             &format!("smoke {w}x{h}"),
@@ -121,13 +128,7 @@ async fn the_seeds_smoke_step_matches_the_cpu_mirror() {
     for (seed, (w, h)) in [(8, (37, 23)), (9, (64, 48))] {
         let state = states::random_smoke(w, h, seed, 0.1);
         let params = eddy::smoke::SmokeParams::preset(eddy::smoke::SmokePreset::GpuGems);
-        let AnyState::Smoke(g) = gpu_step(&gpu, &AnyState::Smoke(state.clone()), &ModelParams::Smoke(params)).await
-        else {
-            panic!("smoke")
-        };
-        let mut cpu = eddy::smoke::CpuSmoke::new(state, params).unwrap();
-        cpu.step(1).unwrap();
-        let c = cpu.state();
+        let (g, c) = smoke_step(&gpu, state, params).await;
         assert_close(
             &format!("seed's smoke {w}x{h}"),
             &[

@@ -54,6 +54,23 @@ fn three_field_group(
     kernel.bind_group(device, &entries)
 }
 
+/// Records a [`three_field_group`] pass over the `(w, h)` grid with the group of the current
+/// read indices, and swaps the three fields.
+fn three_field_dispatch(
+    pass: &mut wgpu::ComputePass<'_>,
+    kernel: &Kernel,
+    groups: &Pairs,
+    f: &mut Fields,
+    (w, h): (u32, u32),
+) {
+    let s = f.temperature.read_index();
+    debug_assert_eq!(s, f.density.read_index(), "temperature and density swap together");
+    kernel.dispatch(pass, &groups[f.velocity.read_index()][s], w, h);
+    f.velocity.swap();
+    f.temperature.swap();
+    f.density.swap();
+}
+
 /// Pass 1: advect velocity, temperature, density, then buoyancy and the impulse of the step's
 /// uniform ([`super::fields::IMPULSE_STEP`]: the scene's sources) (`advect.wgsl`). `[v][s]`.
 struct AdvectPass {
@@ -195,15 +212,9 @@ impl Collocated {
         f: &mut Fields,
         (w, h): (u32, u32),
     ) {
-        let (v, s, p) = (f.velocity.read_index(), f.temperature.read_index(), f.pressure.read_index());
-        debug_assert_eq!(s, f.density.read_index(), "temperature and density swap together");
+        let (v, p) = (f.velocity.read_index(), f.pressure.read_index());
         match which {
-            SmokePass::Advect => {
-                self.advect.kernel.dispatch(pass, &self.advect.groups[v][s], w, h);
-                f.velocity.swap();
-                f.temperature.swap();
-                f.density.swap();
-            }
+            SmokePass::Advect => three_field_dispatch(pass, &self.advect.kernel, &self.advect.groups, f, (w, h)),
             SmokePass::Divergence => self.divergence.kernel.dispatch(pass, &self.divergence.groups[v][p], w, h),
             SmokePass::Jacobi => self.jacobi.dispatch(pass, p, 1),
             SmokePass::Gradient => {
@@ -215,12 +226,8 @@ impl Collocated {
 
     /// Records the splat's impulse (the splat uniform as written) over the `(w, h)` grid into
     /// `pass` and swaps the three fields.
-    pub(super) fn encode_splat(&self, pass: &mut wgpu::ComputePass<'_>, f: &mut Fields, (w, h): (u32, u32)) {
-        let (v, s) = (f.velocity.read_index(), f.temperature.read_index());
-        self.splat.kernel.dispatch(pass, &self.splat.groups[v][s], w, h);
-        f.velocity.swap();
-        f.temperature.swap();
-        f.density.swap();
+    pub(super) fn encode_splat(&self, pass: &mut wgpu::ComputePass<'_>, f: &mut Fields, size: (u32, u32)) {
+        three_field_dispatch(pass, &self.splat.kernel, &self.splat.groups, f, size);
     }
 
     /// Records `iterations` Jacobi iterations of the current pressure texture (which stays
