@@ -13,6 +13,7 @@
 //! The GPU twin of [`Body::contains`] and [`Body::velocity_at`] is `shaders/common/body.wgsl`,
 //! with the same arithmetic in the same order.
 
+use crate::grid::Grid;
 use std::fmt;
 
 /// Most bodies a model holds (the GPU's body table, 48 bytes a body).
@@ -266,6 +267,43 @@ pub fn default_size((w, h): (u32, u32)) -> f32 {
     (w.min(h) as f32 / 16.0).max(3.0)
 }
 
+/// The `solid` value of a wall cell in a mask `(H, W)` that also marks bodies' cells: `1`; with
+/// bodies, `2 + i` marks a cell body `i` covers (rasterised again each step, smoke and gas).
+pub const WALL: u8 = 1;
+
+/// Whether a `solid` value marks a body's cell (`2 + i` for body `i`).
+pub fn is_body(solid: u8) -> bool {
+    solid > WALL
+}
+
+/// The index of the body covering a cell with this `solid` value, if any.
+pub fn body_index(solid: u8) -> Option<usize> {
+    is_body(solid).then(|| usize::from(solid - 2))
+}
+
+/// The walls alone of a mask `(H, W)` that also marks bodies' cells (1 where [`WALL`]).
+pub fn walls(solid: &Grid<u8>) -> Grid<u8> {
+    solid.map(|&v| (v == WALL) as u8)
+}
+
+/// Gives body `index` of `bodies` the velocity `(vx, vy)` and `spin` (cells and radians per time
+/// unit), where it is staying as it is.
+///
+/// # Errors
+/// [`crate::Error::Message`] when there is no body `index` or a value is not finite; nothing
+/// changes.
+pub fn drive(bodies: &mut [Body], index: usize, (vx, vy): (f32, f32), spin: f32) -> Result<(), crate::Error> {
+    let count = bodies.len();
+    let Some(body) = bodies.get_mut(index) else {
+        return Err(crate::Error::Message(format!("no body {index}: this model has {count} (numbered from 0)")));
+    };
+    if ![vx, vy, spin].iter().all(|v| v.is_finite()) {
+        return Err(crate::Error::Message(format!("body {index}: its velocity and spin must be finite numbers")));
+    }
+    (body.vx, body.vy, body.spin) = (vx, vy, spin);
+    Ok(())
+}
+
 /// The index + 1 of the first of `bodies` that covers the centre of cell `(r, c)`, or 0.
 pub fn covering(bodies: &[Body], r: usize, c: usize) -> usize {
     let (px, py) = (c as f32 + 0.5, r as f32 + 0.5);
@@ -317,7 +355,17 @@ mod tests {
 
     #[test]
     fn the_shaders_body_tables_hold_max_bodies() {
-        for source in [crate::shaders::SMOKE_STAGGERED_BODIES, crate::shaders::SMOKE_STAGGERED_BODY_FACES] {
+        use crate::shaders::*;
+        for source in [
+            SMOKE_STAGGERED_BODIES,
+            SMOKE_STAGGERED_BODY_FACES,
+            GAS_BODIES,
+            GAS_PREDICT,
+            GAS_LIMIT,
+            GAS_LIMIT_LINEAR,
+            GAS_APPLY,
+            GAS_APPLY_LINEAR,
+        ] {
             assert!(source.contains(&format!("array<Body, {MAX_BODIES}>")), "a body table of another size");
         }
         assert_eq!(std::mem::size_of::<GpuBody>(), 48, "struct Body in shaders/common/body.wgsl is 48 bytes");

@@ -173,6 +173,19 @@ impl Npz {
         self.write(name, &[h as u64, w as u64], grid.as_slice())
     }
 
+    /// Adds the rigid bodies (issue 24) as `bodies` float32 `(N, 9)`, a row a body
+    /// ([`crate::body::Body::to_row`]); nothing without bodies.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`].
+    pub fn write_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), SceneError> {
+        if bodies.is_empty() {
+            return Ok(());
+        }
+        let rows: Vec<f32> = bodies.iter().flat_map(|b| b.to_row()).collect();
+        self.write_f32("bodies", &Grid::from_vec(9, bodies.len(), rows).expect("9 a row"))
+    }
+
     /// Adds a 0-d int64 array (a scalar, e.g. the step the state was saved at).
     ///
     /// # Errors
@@ -533,6 +546,31 @@ impl NpzReader {
         Ok(self.read_u8_values_opt(name)?.map(|g| g.map(|&v| (v != 0) as u8)))
     }
 
+    /// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]; none
+    /// when absent), and the `solid` mask (`None` when absent): without bodies non-zero = wall;
+    /// with bodies 1 = wall and a body's cell (`2 + i`) open, since the bodies are rasterised
+    /// anew when a run starts (read as walls, a loaded run would keep a wall where each body was
+    /// saved).
+    ///
+    /// # Errors
+    /// As [`NpzReader::read_f32`]; [`SceneError::BadArray`] when the table is not `(N, 9)`, holds
+    /// more than [`crate::body::MAX_BODIES`] rows, or a row is not a body.
+    pub fn read_bodies_and_solid(&mut self) -> Result<(Vec<crate::body::Body>, Option<Grid<u8>>), SceneError> {
+        let bodies = match self.read_f32_opt("bodies")? {
+            None => Vec::new(),
+            Some(table) => read_bodies(&table).map_err(|message| SceneError::BadArray {
+                path: self.path.clone(),
+                name: "bodies",
+                message,
+            })?,
+        };
+        let solid = match bodies.is_empty() {
+            true => self.read_u8_opt("solid")?,
+            false => self.read_u8_values_opt("solid")?.map(|s| crate::body::walls(&s)),
+        };
+        Ok((bodies, solid))
+    }
+
     /// As [`NpzReader::read_u8_opt`], but a uint8 array's values as they are (a bool or wider
     /// integer array's non-zero = 1): smoke's `solid` marks a body's cells with `2 + i`.
     ///
@@ -552,4 +590,21 @@ impl NpzReader {
         })?;
         Ok(array.map(|(w, h, data)| Grid::from_vec(w, h, data).expect("size checked")))
     }
+}
+
+/// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]).
+fn read_bodies(table: &Grid<f32>) -> Result<Vec<crate::body::Body>, String> {
+    let (n, width) = table.shape();
+    if width != 9 {
+        return Err(format!("shape ({n}, {width}): a body is a row of 9 (kind, x, y, angle, vx, vy, spin, a, b)"));
+    }
+    if n > crate::body::MAX_BODIES {
+        return Err(format!("{n} bodies: a model holds at most {}", crate::body::MAX_BODIES));
+    }
+    (0..n)
+        .map(|i| {
+            let row: [f32; 9] = std::array::from_fn(|k| table[(i, k)]);
+            crate::body::Body::from_row(&row).map_err(|e| format!("row {i}: {e}"))
+        })
+        .collect()
 }

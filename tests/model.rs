@@ -395,6 +395,7 @@ fn gas_velocity_draws_the_direction_wheel() {
             momentum_y: Grid::filled(w, h, 0.3 * angle.sin()),
             solid: Grid::filled(w, h, 0),
             source: Grid::filled(w, h, 0),
+            bodies: Vec::new(),
         };
         let mut model =
             AnyModel::new(&gpu.device, &gpu.queue, &AnyState::Gas(state), &ModelParams::defaults(ModelKind::Gas), 0)

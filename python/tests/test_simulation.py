@@ -112,7 +112,7 @@ def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path):
         (lambda: sim.add_body("star:x=1,y=1"), "unknown shape"),
         (lambda: sim.drive_body(5, vx=1), "no body 5"),
         (lambda: sim.remove_body(3), "no body 3"),
-        (lambda: eddy.Simulation(mode="gas", bodies=["circle:x=5,y=5,r=2"]), "bodies move through smoke"),
+        (lambda: eddy.Simulation(mode="water", bodies=["circle:x=5,y=5,r=2"]), "bodies move through smoke and gas"),
     ]:
         with pytest.raises(ValueError, match=says):
             bad()

@@ -41,6 +41,16 @@ fn body_velocity(b: Body, q: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(b.velocity.x - b.spin * (q.y - b.centre.y), b.velocity.y + b.spin * (q.x - b.centre.x));
 }
 
+// Body b after dt time units of its motion: centre += dt velocity, angle += dt spin.
+// CPU mirror: `Body::advance`.
+fn body_advanced(b: Body, dt: f32) -> Body {
+    var out = b;
+    out.centre.x = b.centre.x + b.velocity.x * dt;
+    out.centre.y = b.centre.y + b.velocity.y * dt;
+    out.angle = b.angle + b.spin * dt;
+    return out;
+}
+
 // The cells the body passes cover this step (all that the bodies cover, covered, or cross, with
 // a margin; written on the CPU, `StaggeredPasses::plan_bodies`): one invocation a cell of it.
 struct BodyRect {

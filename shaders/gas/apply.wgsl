@@ -13,6 +13,8 @@
 @group(0) @binding(5) var face_py: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(6) var factor: texture_storage_2d<r32float, read>;
 @group(0) @binding(7) var state_out: texture_storage_2d<rgba32float, write>;
+// 16: MAX_BODIES in src/body.rs (a test holds them equal).
+@group(0) @binding(8) var<uniform> bodies: array<Body, 16>;
 
 // The limiter factor of whichever cell the face's mass leaves: the owner when f >= 0.
 fn scale(f: f32, owner: vec2<i32>, other: vec2<i32>) -> f32 {
@@ -70,12 +72,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         rho -= t * g.flux.x;
         m -= t * g.flux.yz;
     }
-    // Momentum pointing into an edge-adjacent wall bounces off (E, S, W, N; not at an open edge).
+    // Momentum pointing into an edge-adjacent wall bounces off (E, S, W, N; not at an open edge),
+    // relative to the wall (a body's moves).
     let edges = array<vec2<f32>, 4>(vec2<f32>(1.0, 0.0), vec2<f32>(0.0, 1.0), vec2<f32>(-1.0, 0.0), vec2<f32>(0.0, -1.0));
     let edge_bits = array<u32, 4>(0u, 1u, 4u, 5u);
     for (var e = 0u; e < 4u; e++) {
         if neighbour_is_wall(bits, edge_bits[e]) && beyond(p, edge_bits[e], params).kind == BEYOND_WALL {
-            let into = dot(m, edges[e]);
+            let v = wall_velocity(p, edge_bits[e], params);
+            let into = dot(m - rho * v, edges[e]);
             if into > 0.0 {
                 m -= 2.0 * into * edges[e];
             }

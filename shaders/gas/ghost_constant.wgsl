@@ -1,9 +1,10 @@
 // The face into a wall's ghost with the constant reconstruction (ghost.wgsl): the cell's value
-// and its ghost's (mirror rule m), the friction exchanging the same. CPU mirror: `ghost_flux`.
+// and its ghost's (mirror rule m), the friction exchanging the same, in the frame of the wall's
+// velocity v. CPU mirror: `ghost_flux`.
 
-fn ghost_states(p: vec2<i32>, m: Mirror, j: u32) -> array<vec3<f32>, 4> {
-    let a = textureLoad(state, p).xyz;
-    let g = image(m);
+fn ghost_states(p: vec2<i32>, m: Mirror, j: u32, v: vec2<f32>) -> array<vec3<f32>, 4> {
+    let a = in_frame(textureLoad(state, p).xyz, v);
+    let g = mirrored(in_frame(textureLoad(state, m.cell).xyz, v), m.sign);
     return array<vec3<f32>, 4>(a, g, a, g);
 }
 

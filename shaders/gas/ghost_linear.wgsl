@@ -1,17 +1,18 @@
 // The face into a wall's ghost with the linear reconstruction (ghost.wgsl): the cell's predicted
 // state at the face and the mirror image of the mirrored cell's at its face towards -onward; the
 // friction exchanges the predicted centres (predicted.wgsl; the including pass binds the
-// predicted textures, limit_linear.wgsl or apply_linear.wgsl). CPU mirror: `ghost_flux`.
+// predicted textures, limit_linear.wgsl or apply_linear.wgsl); all in the frame of the wall's
+// velocity v. CPU mirror: `ghost_flux`.
 
-fn ghost_states(p: vec2<i32>, m: Mirror, j: u32) -> array<vec3<f32>, 4> {
+fn ghost_states(p: vec2<i32>, m: Mirror, j: u32, v: vec2<f32>) -> array<vec3<f32>, 4> {
     let own = load_predicted(p);
     let other = load_predicted(m.cell);
     let back = direction_index(-m.onward);
     return array<vec3<f32>, 4>(
-        predicted_face(own, j),
-        mirrored(predicted_face(other, back), m.sign),
-        predicted_centre(own),
-        mirrored(predicted_centre(other), m.sign),
+        in_frame(predicted_face(own, j), v),
+        mirrored(in_frame(predicted_face(other, back), v), m.sign),
+        in_frame(predicted_centre(own), v),
+        mirrored(in_frame(predicted_centre(other), v), m.sign),
     );
 }
 

@@ -14,6 +14,10 @@ struct GasParams {
     inflow: f32,      // speed into the box through inflow edges, cells/step
     inflow_density: f32,
     edges: vec4<u32>, // left, right, top, bottom: 0 wall, 1 inflow, 2 outflow, 3 slip (EdgeKind)
+    bodies: u32,      // bodies in the body table (issue 24)
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 const RUSANOV: u32 = 1u;
@@ -23,11 +27,16 @@ const RHO_EPSILON: f32 = 1e-6;
 const LIMIT_SAFETY: f32 = 0.99999;
 const MAX_SPEED: f32 = 0.5;
 
-// Solid texture bits: bit 0 = this cell is a wall, bit 1 + k = the neighbour at
-// forward offset k (k < 4) or backward offset k - 4 (k >= 4) is a wall or outside the grid,
-// bit 9 = this cell is a source.
+// Solid texture bits: bit 0 = this cell is a wall (or a body's, issue 24), bit 1 + j = the
+// neighbour in direction j (`direction`) is a wall, a body's or outside the grid, bit 9 = this
+// cell is a source; with bodies (written by bodies.wgsl each step) bits 10..18 are bits 0..8
+// as they were before the step's rasterisation, and bits 20..24 the index + 1 of the body
+// covering the cell (0: none).
 const WALL: u32 = 1u;
 const SOURCE: u32 = 512u;
+const BEFORE_SHIFT: u32 = 10u;
+const BODY_SHIFT: u32 = 20u;
+const BODY_MASK: u32 = 31u;
 
 // Faces a cell owns, (dcol, drow): E, S, SE, SW (4-way flow uses the first two).
 fn forward(k: u32) -> vec2<i32> {
@@ -37,6 +46,22 @@ fn forward(k: u32) -> vec2<i32> {
         case 2u: { return vec2<i32>(1, 1); }
         default: { return vec2<i32>(-1, 1); }
     }
+}
+
+// Direction j of eight: 0..3 forward (E, S, SE, SW, the faces a cell owns), 4..7 backward
+// (W, N, NW, NE). Its wall bit is neighbour_is_wall(bits, j).
+fn direction(j: u32) -> vec2<i32> {
+    if j < 4u {
+        return forward(j);
+    }
+    return -forward(j - 4u);
+}
+
+fn direction_unit(j: u32) -> vec2<f32> {
+    if j < 4u {
+        return unit(j);
+    }
+    return -unit(j - 4u);
 }
 
 // Unit vector of face k, with 1/sqrt(2) written out so the CPU mirror gets the same bits.

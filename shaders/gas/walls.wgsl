@@ -1,23 +1,8 @@
-// Gas walls as mirrors: the "ghost" beyond a blocked face, the mirror image of the open cells.
-// Shared by predict.wgsl, limit.wgsl and apply.wgsl (all bind `state` and `solid`); ghost.wgsl
-// has the flux into a ghost. CPU mirror: `direction`, `ghost`, `MirrorRule` and
-// `neighbour_or_ghost` in src/gas/cpu.rs, where the rule is explained.
-
-// Direction j of eight: 0..3 forward (E, S, SE, SW, the faces a cell owns), 4..7 backward
-// (W, N, NW, NE). Its wall bit is neighbour_is_wall(bits, j).
-fn direction(j: u32) -> vec2<i32> {
-    if j < 4u {
-        return forward(j);
-    }
-    return -forward(j - 4u);
-}
-
-fn direction_unit(j: u32) -> vec2<f32> {
-    if j < 4u {
-        return unit(j);
-    }
-    return -unit(j - 4u);
-}
+// Gas walls as mirrors: the "ghost" beyond a blocked face, the mirror image of the open cells,
+// in the frame of a body's cell where one blocks the way (issue 24). Shared by predict.wgsl,
+// limit.wgsl and apply.wgsl (all bind `state`, `solid` and the body table `bodies`); ghost.wgsl
+// has the flux into a ghost. CPU mirror: `ghost`, `MirrorRule` and `neighbour_or_ghost` in
+// src/gas/cpu.rs, where the rule is explained, and `wall_velocity` in src/gas/bodies.rs.
 
 // Wall bits of the axis directions E, S, W, N.
 const BIT_E: u32 = 0u;
@@ -79,10 +64,33 @@ fn mirrored(q: vec3<f32>, sign: vec2<f32>) -> vec3<f32> {
     return vec3<f32>(q.x, q.yz * sign);
 }
 
-// The ghost of a mirror rule: the mirror image of the gas beyond the wall, the mirrored cell's
-// image. CPU mirror: `ghost`, `MirrorRule::image`.
-fn image(m: Mirror) -> vec3<f32> {
-    return mirrored(textureLoad(state, m.cell).xyz, m.sign);
+// The velocity (cells/step) of what blocks direction j of open cell p: the rigid velocity of
+// the body whose cell it is at the face's midpoint, else 0 (a wall, the box's edge; no bodies).
+// CPU mirror: `wall_velocity` in src/gas/bodies.rs.
+fn wall_velocity(p: vec2<i32>, j: u32, params: GasParams) -> vec2<f32> {
+    if params.bodies == 0u {
+        return vec2<f32>(0.0);
+    }
+    let t = p + direction(j);
+    if !inside(t, textureDimensions(solid)) {
+        return vec2<f32>(0.0);
+    }
+    let id = (textureLoad(solid, t).r >> BODY_SHIFT) & BODY_MASK;
+    if id == 0u {
+        return vec2<f32>(0.0);
+    }
+    let at = vec2<f32>(p) + vec2<f32>(0.5) + 0.5 * vec2<f32>(direction(j));
+    return body_velocity(bodies[id - 1u], at);
+}
+
+// (rho, mx, my) seen from a frame moving at v: (rho, m - rho v); and back. CPU mirror:
+// `in_frame`, `out_of_frame`.
+fn in_frame(q: vec3<f32>, v: vec2<f32>) -> vec3<f32> {
+    return vec3<f32>(q.x, q.yz - q.x * v);
+}
+
+fn out_of_frame(q: vec3<f32>, v: vec2<f32>) -> vec3<f32> {
+    return vec3<f32>(q.x, q.yz + q.x * v);
 }
 
 // What lies beyond blocked direction j of open cell p (issue 24's open edges): kind BEYOND_WALL
@@ -167,7 +175,10 @@ fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> vec
         if b.kind == BEYOND_OUTFLOW {
             return mirrored(textureLoad(state, p).xyz, b.sign);
         }
-        return image(mirror_rule(p, bits, j));
+        // The mirror in the frame of what blocks the way (a body's, or a wall's at rest).
+        let v = wall_velocity(p, j, params);
+        let m = mirror_rule(p, bits, j);
+        return out_of_frame(mirrored(in_frame(textureLoad(state, m.cell).xyz, v), m.sign), v);
     }
     return textureLoad(state, p + direction(j)).xyz;
 }

@@ -11,9 +11,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= params.bodies {
         return;
     }
-    var b = bodies[id.x];
-    b.centre.x = b.centre.x + b.velocity.x * params.dt;
-    b.centre.y = b.centre.y + b.velocity.y * params.dt;
-    b.angle = b.angle + b.spin * params.dt;
-    bodies[id.x] = b;
+    bodies[id.x] = body_advanced(bodies[id.x], params.dt);
 }

@@ -37,6 +37,7 @@ pub fn state_from(w: usize, h: usize, rho: impl Fn(f64, f64) -> f64, u: impl Fn(
         density,
         solid: Grid::filled(w, h, 0),
         source: Grid::filled(w, h, 0),
+        bodies: Vec::new(),
     }
 }
 

@@ -326,10 +326,25 @@ pub fn neighbour_or_ghost(
         return cell(s, r + dr, c + dc);
     }
     match beyond(s, p, r, c, (dc, dr)) {
-        Beyond::Wall => ghost(s, r, c, (dc, dr)).0,
+        Beyond::Wall => {
+            // The mirror in the frame of what blocks the way (a body's, or a wall's at rest).
+            let v = super::bodies::wall_velocity(s, r, c, (dc, dr));
+            let rule = mirror_rule(s, r, c, (dc, dr));
+            out_of_frame(rule.flip(in_frame(cell(s, rule.mirror.0, rule.mirror.1), v)), v)
+        }
         Beyond::Inflow(g, flip) => flipped(g, flip),
         Beyond::Outflow(flip) => flipped(cell(s, r, c), flip),
     }
+}
+
+/// `(rho, mx, my)` seen from a frame moving at `v` (cells/step): `(rho, m - rho v)`.
+fn in_frame((rho, mx, my): (f32, f32, f32), v: (f32, f32)) -> (f32, f32, f32) {
+    (rho, mx - rho * v.0, my - rho * v.1)
+}
+
+/// `(rho, mx, my)` seen from a frame moving at `v` back in the grid's: `(rho, m + rho v)`.
+fn out_of_frame((rho, mx, my): (f32, f32, f32), v: (f32, f32)) -> (f32, f32, f32) {
+    (rho, mx + rho * v.0, my + rho * v.1)
 }
 
 /// The flux from open cell `(r, c)` to its ghost through blocked direction `j` ([`direction`]),
@@ -343,7 +358,10 @@ pub fn neighbour_or_ghost(
 /// ghost) see mirrored states, so their fluxes mirror each other bit for bit and mass stays
 /// conserved. Beyond an open edge ([`beyond`]) the ghost's face state and centre are the
 /// inflow's state, or (outflow) the cell's own face state and centre, mirrored in a wall edge
-/// that the step crosses too.
+/// that the step crosses too. Where a body's cell blocks the way, all this is in the body's
+/// frame (its velocity `V` at the face, [`super::bodies::wall_velocity`]): the states' momenta
+/// less `rho V`, and the flux back in the grid's frame `(f, P + V f)` (module docs of
+/// [`super::bodies`]).
 fn ghost_flux(
     s: &GasState,
     r: isize,
@@ -357,15 +375,21 @@ fn ghost_flux(
     let (flux, mirror) = match beyond(s, p, r, c, delta) {
         Beyond::Wall => {
             let rule = mirror_rule(s, r, c, delta);
-            let flux = match predicted {
-                None => face_flux(cell(s, r, c), rule.image(s), d, h, p),
+            let v = super::bodies::wall_velocity(s, r, c, delta);
+            let seen = |q| in_frame(q, v);
+            let mut flux = match predicted {
+                None => {
+                    let (own, other) = (seen(cell(s, r, c)), seen(cell(s, rule.mirror.0, rule.mirror.1)));
+                    face_flux(own, rule.flip(other), d, h, p)
+                }
                 Some(predicted) => {
                     let (own, other) = (&predicted[(r as usize, c as usize)], &predicted[rule.mirrored_cell()]);
                     let back = direction_index((-rule.onward.0, -rule.onward.1));
-                    let (left, right) = (own.face(j), rule.flip(other.face(back)));
-                    face_flux_between(left, right, (own.centre(), rule.flip(other.centre())), d, h, p)
+                    let (left, right) = (seen(own.face(j)), rule.flip(seen(other.face(back))));
+                    face_flux_between(left, right, (seen(own.centre()), rule.flip(seen(other.centre()))), d, h, p)
                 }
             };
+            flux.p = (flux.p.0 + v.0 * flux.f, flux.p.1 + v.1 * flux.f);
             (flux, Some(rule.mirrored_cell()))
         }
         edge => {
@@ -394,7 +418,7 @@ fn direction_index(delta: (isize, isize)) -> usize {
 }
 
 /// The directions ([`direction`]) in use with `n`: E, S (+ SE, SW), W, N (+ NW, NE).
-fn directions(n: Neighbours) -> impl Iterator<Item = usize> {
+pub(crate) fn directions(n: Neighbours) -> impl Iterator<Item = usize> {
     let count = face_count(n);
     (0..count).chain(4..4 + count)
 }
@@ -700,12 +724,13 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Opt
                 }
             }
             // Walls: the momentum component into an edge-adjacent wall bounces off (not at an
-            // open edge).
+            // open edge), relative to the wall (a body's moves).
             for (dc, dr) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
                 if !open(s, r as isize + dr, c as isize + dc)
                     && beyond(s, p, r as isize, c as isize, (dc, dr)) == Beyond::Wall
                 {
-                    let into = mx * dc as f32 + my * dr as f32;
+                    let v = super::bodies::wall_velocity(&old, r as isize, c as isize, (dc, dr));
+                    let into = (mx - rho * v.0) * dc as f32 + (my - rho * v.1) * dr as f32;
                     if into > 0.0 {
                         mx -= 2.0 * into * dc as f32;
                         my -= 2.0 * into * dr as f32;
@@ -747,6 +772,7 @@ pub fn step(s: &mut GasState, p: &GasParams) {
 /// [`step`] with another slope limiter for [`Reconstruction::Linear`] (`examples/gas_physics.rs`
 /// compares them; the GPU has [`LIMITER`] only).
 pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) {
+    super::bodies::step(s, p);
     match p.reconstruction {
         Reconstruction::Constant => {
             let f = faces(s, p);

@@ -24,7 +24,7 @@ use crate::gpu::{self, GpuError, Kernel, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
 
-/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (64 bytes).
+/// Mirrors `struct GasParams` in `shaders/gas/params.wgsl` (80 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct GasUniform {
@@ -40,10 +40,13 @@ struct GasUniform {
     inflow: f32,
     inflow_density: f32,
     edges: [u32; 4],
+    bodies: u32,
+    _pad: [u32; 3],
 }
 
-impl From<&GasParams> for GasUniform {
-    fn from(p: &GasParams) -> Self {
+impl GasUniform {
+    /// The uniform of `p` with `bodies` bodies in the body table.
+    fn new(p: &GasParams, bodies: u32) -> Self {
         Self {
             diffusion: p.diffusion,
             damping: p.damping,
@@ -57,6 +60,8 @@ impl From<&GasParams> for GasUniform {
             inflow: p.inflow,
             inflow_density: p.inflow_density,
             edges: p.edges.map(|e| e as u32),
+            bodies,
+            _pad: [0; 3],
         }
     }
 }
@@ -75,7 +80,8 @@ struct BrushUniform {
 
 /// Per cell: bit 0 wall; bit `1 + k` the neighbour at forward offset `k` ([`super::cpu::FORWARD`])
 /// is a wall or outside; bit `5 + k` the same for backward offset `k`; bit 9 source.
-/// Row-major `(H, W)`. Built when walls or sources change, so a step reads one texel for all.
+/// Row-major `(H, W)`. Built when walls or sources change, so a step reads one texel for all;
+/// with bodies, `shaders/gas/bodies.wgsl` adds theirs each step (`shaders/gas/params.wgsl`).
 fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
     let wall = |r: isize, c: isize| solid.get(r, c).is_none_or(|&s| s != 0);
     let (h, w) = solid.shape();
@@ -110,6 +116,15 @@ fn storage_view(
     .create_view(&Default::default())
 }
 
+/// The `solid` value (`GasState::solid`: 0 open, 1 a wall, `2 + i` body `i`'s) of a cell's
+/// bits as `shaders/gas/bodies.wgsl` writes them.
+fn solid_value(bits: u32) -> u8 {
+    match (bits >> 20) & 31 {
+        0 => (bits & 1) as u8,
+        id => (id + 1) as u8,
+    }
+}
+
 use wgpu::BindingResource::TextureView as View;
 const RGBA: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
@@ -126,6 +141,15 @@ impl PredictedTextures {
     }
 }
 
+/// What the passes that see walls bind besides their own textures: the parameters' uniform,
+/// the ping-pong state, the solid bits and the body table.
+struct Walled<'a> {
+    uniform: &'a wgpu::Buffer,
+    state: &'a PingPong,
+    solid: &'a wgpu::TextureView,
+    bodies: &'a wgpu::Buffer,
+}
+
 /// Pass 0 of the linear reconstruction: the predictor (`predict.wgsl`). Bind group `i` reads
 /// ping-pong state `i`.
 struct PredictPass {
@@ -134,17 +158,12 @@ struct PredictPass {
 }
 
 impl PredictPass {
-    fn new(
-        device: &wgpu::Device,
-        uniform: &wgpu::Buffer,
-        state: &PingPong,
-        solid: &wgpu::TextureView,
-        predicted: &PredictedTextures,
-    ) -> Self {
+    fn new(device: &wgpu::Device, w: &Walled<'_>, predicted: &PredictedTextures) -> Self {
         let kernel = Kernel::new(device, "gas/predict", shaders::GAS_PREDICT);
-        let bind_groups = state.views().each_ref().map(|state| {
-            let mut entries = vec![uniform.as_entire_binding(), View(state), View(solid)];
+        let bind_groups = w.state.views().each_ref().map(|state| {
+            let mut entries = vec![w.uniform.as_entire_binding(), View(state), View(w.solid)];
             entries.extend(predicted.views());
+            entries.push(w.bodies.as_entire_binding());
             kernel.bind_group(device, &entries)
         });
         Self { kernel, bind_groups }
@@ -197,20 +216,24 @@ struct LimitPass {
 impl LimitPass {
     fn new(
         device: &wgpu::Device,
-        uniform: &wgpu::Buffer,
-        state: &PingPong,
+        w: &Walled<'_>,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
-        solid: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
         let kernel = match predicted {
             None => Kernel::new(device, "gas/limit", shaders::GAS_LIMIT),
             Some(_) => Kernel::new(device, "gas/limit_linear", shaders::GAS_LIMIT_LINEAR),
         };
-        let bind_groups = state.views().each_ref().map(|state| {
-            let mut entries =
-                vec![uniform.as_entire_binding(), View(state), View(&faces.0[0]), View(factor), View(solid)];
+        let bind_groups = w.state.views().each_ref().map(|state| {
+            let mut entries = vec![
+                w.uniform.as_entire_binding(),
+                View(state),
+                View(&faces.0[0]),
+                View(factor),
+                View(w.solid),
+                w.bodies.as_entire_binding(),
+            ];
             entries.extend(predicted.iter().flat_map(|p| p.views()));
             kernel.bind_group(device, &entries)
         });
@@ -228,9 +251,7 @@ struct ApplyPass {
 impl ApplyPass {
     fn new(
         device: &wgpu::Device,
-        uniform: &wgpu::Buffer,
-        state: &PingPong,
-        solid: &wgpu::TextureView,
+        w: &Walled<'_>,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
@@ -239,22 +260,87 @@ impl ApplyPass {
             None => Kernel::new(device, "gas/apply", shaders::GAS_APPLY),
             Some(_) => Kernel::new(device, "gas/apply_linear", shaders::GAS_APPLY_LINEAR),
         };
-        let views = state.views();
+        let views = w.state.views();
         let bind_groups = [0, 1].map(|i| {
             let mut entries = vec![
-                uniform.as_entire_binding(),
+                w.uniform.as_entire_binding(),
                 View(&views[i]),
-                View(solid),
+                View(w.solid),
                 View(&faces.0[0]),
                 View(&faces.0[1]),
                 View(&faces.0[2]),
                 View(factor),
                 View(&views[1 - i]),
+                w.bodies.as_entire_binding(),
             ];
             entries.extend(predicted.iter().flat_map(|p| p.views()));
             kernel.bind_group(device, &entries)
         });
         Self { kernel, bind_groups }
+    }
+}
+
+/// The bodies' passes (issue 24; [`super::bodies`]): they move (`bodies_move.wgsl`), are
+/// rasterised into the solid bits over the walls' (`bodies.wgsl`), and the gas of the cells
+/// whose coverage changed is handed over (`handoff.wgsl`; bind group `i` reads ping-pong state
+/// `i`).
+struct BodyPasses {
+    /// The body table ([`gpu::bodies`]).
+    table: wgpu::Buffer,
+    /// The walls' and sources' bits (`solid_bits`), which the rasterisation adds the bodies to.
+    walls: wgpu::Texture,
+    moves: (Kernel, wgpu::BindGroup),
+    rasterise: (Kernel, wgpu::BindGroup),
+    handoff: (Kernel, [wgpu::BindGroup; 2]),
+    /// The bodies as the steps recorded so far leave them, moved on the CPU as the GPU moves its
+    /// own (the same arithmetic); the GPU's are the ones read back. Empty: no body passes run.
+    list: Vec<crate::body::Body>,
+}
+
+impl BodyPasses {
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        state: &PingPong,
+        solid: &wgpu::TextureView,
+        size: (u32, u32),
+    ) -> Self {
+        let table = gpu::bodies::table(device, "gas/bodies");
+        let usage =
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let walls = gpu::texture_2d(device, "gas/walls", size, wgpu::TextureFormat::R32Uint, usage);
+        let moves = Kernel::new(device, "gas/bodies_move", shaders::GAS_BODIES_MOVE);
+        let moves_group = moves.bind_group(device, &[uniform.as_entire_binding(), table.as_entire_binding()]);
+        let rasterise = Kernel::new(device, "gas/bodies", shaders::GAS_BODIES);
+        let walls_view = walls.create_view(&Default::default());
+        let rasterise_group = rasterise.bind_group(
+            device,
+            &[uniform.as_entire_binding(), table.as_entire_binding(), View(&walls_view), View(solid)],
+        );
+        let handoff = Kernel::new(device, "gas/handoff", shaders::GAS_HANDOFF);
+        let views = state.views();
+        let handoff_groups = [0, 1].map(|i| {
+            handoff
+                .bind_group(device, &[uniform.as_entire_binding(), View(&views[i]), View(solid), View(&views[1 - i])])
+        });
+        Self {
+            table,
+            walls,
+            moves: (moves, moves_group),
+            rasterise: (rasterise, rasterise_group),
+            handoff: (handoff, handoff_groups),
+            list: Vec::new(),
+        }
+    }
+
+    /// Records the rasterisation where the bodies are and, with `handoff`, the handoff (which
+    /// swaps `state`), into an open compute pass.
+    fn encode_place(&self, pass: &mut wgpu::ComputePass<'_>, state: &mut PingPong, size: (u32, u32), handoff: bool) {
+        self.rasterise.0.dispatch(pass, &self.rasterise.1, size.0, size.1);
+        if handoff {
+            self.handoff.0.dispatch(pass, &self.handoff.1[state.read_index()], size.0, size.1);
+            state.swap();
+        }
     }
 }
 
@@ -283,6 +369,7 @@ pub struct GpuGas {
     source_mask: Grid<u8>,
     solid: wgpu::Texture,
     solid_view: wgpu::TextureView,
+    bodies: BodyPasses,
     constant: Passes,
     linear: Passes,
     brush: gpu::EditPass,
@@ -308,7 +395,8 @@ impl GpuGas {
             let pingpong = PingPong::new(device, "gas/state", size.0, size.1, RGBA);
             let bits_usage = wgpu::TextureUsages::TEXTURE_BINDING
                 | wgpu::TextureUsages::STORAGE_BINDING
-                | wgpu::TextureUsages::COPY_DST;
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC;
             let solid = gpu::texture_2d(device, "gas/solid", size, wgpu::TextureFormat::R32Uint, bits_usage);
             let solid_view = solid.create_view(&Default::default());
             let faces = FaceTextures([
@@ -322,8 +410,10 @@ impl GpuGas {
                     .map(|label| storage_view(device, label, size, RGBA)),
             );
             let stats = gpu::Reduction::new(device, "gas/stats", shaders::GAS_STATS, size.1);
+            let bodies = BodyPasses::new(device, &uniform, &pingpong, &solid_view, size);
+            let walled = Walled { uniform: &uniform, state: &pingpong, solid: &solid_view, bodies: &bodies.table };
             let passes = |predicted: Option<&PredictedTextures>| Passes {
-                predict: predicted.map(|t| PredictPass::new(device, &uniform, &pingpong, &solid_view, t)),
+                predict: predicted.map(|t| PredictPass::new(device, &walled, t)),
                 faces: {
                     let kernel = match predicted {
                         None => ("gas/faces", shaders::GAS_FACES),
@@ -331,8 +421,8 @@ impl GpuGas {
                     };
                     FacesPass::new(device, kernel, &uniform, &pingpong, &solid_view, &faces, predicted)
                 },
-                limit: LimitPass::new(device, &uniform, &pingpong, &faces, &factor, &solid_view, predicted),
-                apply: ApplyPass::new(device, &uniform, &pingpong, &solid_view, &faces, &factor, predicted),
+                limit: LimitPass::new(device, &walled, &faces, &factor, predicted),
+                apply: ApplyPass::new(device, &walled, &faces, &factor, predicted),
             };
             GpuGas {
                 stats,
@@ -357,16 +447,86 @@ impl GpuGas {
                 source_mask: state.source.clone(),
                 solid,
                 solid_view,
+                bodies,
                 steps: 0,
             }
         })?;
-        sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&GasUniform::from(&params)));
+        sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&GasUniform::new(&params, 0)));
         let texels: Vec<[f32; 4]> = (0..w * h)
             .map(|i| [state.density.as_slice()[i], state.momentum_x.as_slice()[i], state.momentum_y.as_slice()[i], 0.0])
             .collect();
         gpu::upload(&sim.queue, sim.state.current(), bytemuck::cast_slice(&texels), 16);
-        sim.upload_masks(&state.solid.clone(), &state.source.clone())?;
+        let walls = if state.bodies.is_empty() { state.solid.clone() } else { crate::body::walls(&state.solid) };
+        sim.upload_masks(&walls, &state.source)?;
+        if !state.bodies.is_empty() {
+            // The mask as the state has it (its bodies' cells closed) is where they were before:
+            // placing them hands over the gas of the cells whose coverage differs.
+            gpu::upload(&sim.queue, &sim.solid, bytemuck::cast_slice(&solid_bits(&state.solid, &state.source)), 4);
+            sim.set_bodies(&state.bodies)?;
+        }
         Ok(sim)
+    }
+
+    /// Replaces the bodies now ([`GpuGas::encode_bodies`] in an encoder of its own, submitted).
+    ///
+    /// # Errors
+    /// As [`GpuGas::encode_bodies`].
+    pub fn set_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), Error> {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_bodies(&mut encoder, bodies)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Records the replacement of the bodies ([`crate::body`]; where they are and how they move,
+    /// velocities in cells/step) into `encoder`, in recording order, and their placing where
+    /// they are: the rasterisation and the handoff of the gas in the cells whose coverage changed
+    /// ([`super::bodies::place`]). Each step moves them on. With no bodies the cells the bodies
+    /// covered open.
+    ///
+    /// # Errors
+    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies; nothing is recorded.
+    pub fn encode_bodies(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+    ) -> Result<(), Error> {
+        super::bodies::check_count(bodies.len())?;
+        let had = self.bodies.list.len();
+        self.bodies.list = bodies.to_vec();
+        gpu::bodies::encode_write(&self.device, encoder, &self.bodies.table, bodies);
+        let uniform = GasUniform::new(&self.params, bodies.len() as u32);
+        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        if !bodies.is_empty() || had > 0 {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            self.bodies.encode_place(&mut pass, &mut self.state, (self.width, self.height), true);
+        }
+        Ok(())
+    }
+
+    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
+    /// GPU moves its own (the same arithmetic; [`GpuGas::read_state_async`] reads the GPU's back),
+    /// for a front end that finds the body under the pointer without waiting for the GPU.
+    pub fn body_list(&self) -> &[crate::body::Body] {
+        &self.bodies.list
+    }
+
+    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,
+    /// radians/step) into `encoder`, in recording order: where it is stays the GPU's.
+    ///
+    /// # Errors
+    /// [`Error::Message`] when there is no body `index` or a value is not finite; nothing is
+    /// recorded.
+    pub fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        velocity: (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        crate::body::drive(&mut self.bodies.list, index, velocity, spin)?;
+        gpu::bodies::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
+        Ok(())
     }
 
     /// Replaces the wall and source masks (`(H, W)`, non-zero = wall / source) and empties the
@@ -395,10 +555,17 @@ impl GpuGas {
         source: &Grid<u8>,
     ) -> Result<(), GpuError> {
         gpu::check_masks(solid, source, (self.height as usize, self.width as usize))?;
-        self.solid_mask = solid.clone();
+        let solid = if self.bodies.list.is_empty() { solid.clone() } else { crate::body::walls(solid) };
+        let bits = solid_bits(&solid, source);
+        self.solid_mask = solid;
         self.source_mask = source.clone();
-        let bits = solid_bits(solid, source);
         gpu::record::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::record::upload(&self.device, encoder, &self.bodies.walls, bytemuck::cast_slice(&bits), 4);
+        if !self.bodies.list.is_empty() {
+            // The bodies back on top of the new walls, where they are.
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            self.bodies.encode_place(&mut pass, &mut self.state, (self.width, self.height), false);
+        }
         // A zero-radius brush changes nothing but empties walls.
         let empty =
             GasBrush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0, velocity: (0.0, 0.0), radial: 0.0 };
@@ -431,7 +598,7 @@ impl GpuGas {
     pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: GasParams) -> Result<(), Error> {
         params.validate()?;
         self.params = params;
-        let uniform = GasUniform::from(&params);
+        let uniform = GasUniform::new(&params, self.bodies.list.len() as u32);
         gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         Ok(())
     }
@@ -447,7 +614,13 @@ impl GpuGas {
             super::Reconstruction::Constant => &self.constant,
             super::Reconstruction::Linear => &self.linear,
         };
+        let count = self.bodies.list.len() as u32;
         for _ in 0..steps {
+            if count > 0 {
+                let b = &self.bodies;
+                b.moves.0.dispatch(&mut pass, &b.moves.1, count, 1);
+                b.encode_place(&mut pass, &mut self.state, (w, h), true);
+            }
             let i = self.state.read_index();
             if let Some(predict) = &passes.predict {
                 predict.kernel.dispatch(&mut pass, &predict.bind_groups[i], w, h);
@@ -456,6 +629,11 @@ impl GpuGas {
             passes.limit.kernel.dispatch(&mut pass, &passes.limit.bind_groups[i], w, h);
             passes.apply.kernel.dispatch(&mut pass, &passes.apply.bind_groups[i], w, h);
             self.state.swap();
+        }
+        for b in &mut self.bodies.list {
+            for _ in 0..steps {
+                b.advance(1.0);
+            }
         }
         self.steps += steps as u64;
     }
@@ -550,18 +728,30 @@ impl GpuGas {
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
-        let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
-        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), solid, source).await
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        let bodies = self.bodies_copy().map(|(table, n)| (&self.solid, table, n));
+        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), masks, bodies).await
+    }
+
+    /// With bodies, a readable copy of the body table (recorded and submitted now) and the
+    /// number of bodies in it.
+    fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
+        let n = self.bodies.list.len();
+        (n > 0).then(|| (gpu::bodies::copy(&self.device, &self.queue, &self.bodies.table, n), n))
     }
 
     /// A reader of the state as it is now, which borrows nothing (see
     /// [`crate::water::GpuWater::state_reader`]).
     pub fn state_reader(&self) -> impl Future<Output = Result<GasState, GpuError>> + 'static {
-        let [state] = gpu::snapshot(&self.device, &self.queue, [self.state.current()]);
+        let [state, bits] = gpu::snapshot(&self.device, &self.queue, [self.state.current(), &self.solid]);
+        let bodies = self.bodies_copy();
         let (device, queue) = (self.device.clone(), self.queue.clone());
-        let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
         let size = (self.width, self.height);
-        async move { assemble(&device, &queue, &state, size, solid, source).await }
+        async move {
+            let bodies = bodies.map(|(table, n)| (&bits, table, n));
+            assemble(&device, &queue, &state, size, masks, bodies).await
+        }
     }
 
     /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).
@@ -569,7 +759,8 @@ impl GpuGas {
         self.state.current_view()
     }
 
-    /// The wall/source bits texture (`r32uint`; bit 0 = wall, bit 9 = source).
+    /// The wall/source bits texture (`r32uint`; bit 0 = wall or a body's cell, bit 9 = source;
+    /// the rest in `shaders/gas/params.wgsl`).
     pub fn solid_view(&self) -> &wgpu::TextureView {
         &self.solid_view
     }
@@ -619,17 +810,27 @@ impl crate::Simulation for GpuGas {
     }
 }
 
-/// The gas state from its `rgba32float` texture (density, momentum x, momentum y) and masks.
+/// The gas state from its `rgba32float` texture (density, momentum x, momentum y) and masks;
+/// with bodies, the mask from the solid bits (where the GPU put the bodies) and the bodies from
+/// a copy of the body table ([`GpuGas::bodies_copy`]).
 async fn assemble(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     state: &wgpu::Texture,
     (w, h): (u32, u32),
-    solid: Grid<u8>,
-    source: Grid<u8>,
+    (solid, source): (Grid<u8>, Grid<u8>),
+    bodies: Option<(&wgpu::Texture, wgpu::Buffer, usize)>,
 ) -> Result<GasState, GpuError> {
     let bytes = gpu::read_texture_async(device, queue, state, 16).await?;
     let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
     let field = |c: usize| Grid::from_vec(w as usize, h as usize, texels.iter().map(|t| t[c]).collect()).expect("size");
-    Ok(GasState { density: field(0), momentum_x: field(1), momentum_y: field(2), solid, source })
+    let (solid, bodies) = match bodies {
+        None => (solid, Vec::new()),
+        Some((bits, table, n)) => {
+            let bits: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, bits, 4).await?);
+            let solid = Grid::from_vec(w as usize, h as usize, bits.iter().map(|&b| solid_value(b)).collect());
+            (solid.expect("size"), gpu::bodies::read(device, &table, n).await?)
+        }
+    };
+    Ok(GasState { density: field(0), momentum_x: field(1), momentum_y: field(2), solid, source, bodies })
 }

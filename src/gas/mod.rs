@@ -62,6 +62,7 @@
 //! away from row 0 at the top).
 
 pub mod acoustics;
+pub mod bodies;
 pub mod checks;
 pub mod cpu;
 pub mod exact;
@@ -568,10 +569,14 @@ pub struct GasState {
     pub momentum_x: Grid<f32>,
     /// Momentum towards increasing row (down), density x cells/step.
     pub momentum_y: Grid<f32>,
-    /// 1 = wall.
+    /// Non-zero = solid: 1 a wall, and with bodies `2 + i` a cell body `i` covers ([`bodies`];
+    /// rasterised again each step).
     pub solid: Grid<u8>,
     /// 1 = source: reset each step to ambient density blowing at [`GasParams::wind`].
     pub source: Grid<u8>,
+    /// Rigid bodies moving through the gas ([`crate::body`], at most
+    /// [`crate::body::MAX_BODIES`]; velocities in cells/step), issue 24.
+    pub bodies: Vec<crate::body::Body>,
 }
 
 /// Totals over the grid, accumulated in f64 (the GPU computes them by reduction,
@@ -654,6 +659,7 @@ impl GasState {
             density,
             solid: scene.solid.clone(),
             source: scene.source.clone(),
+            bodies: Vec::new(),
         }
     }
 
@@ -687,11 +693,20 @@ impl GasState {
         GasStats::of(self)
     }
 
-    /// Checks shapes agree, densities are finite and >= 0, momenta finite; empties walls.
+    /// Checks shapes agree, densities are finite and >= 0, momenta finite, at most
+    /// [`crate::body::MAX_BODIES`] bodies; empties walls.
     ///
     /// # Errors
-    /// [`SceneError::ShapeMismatch`] or [`SceneError::BadValue`] naming the first bad cell.
+    /// [`SceneError::ShapeMismatch`] or [`SceneError::BadValue`] naming the first bad cell;
+    /// [`SceneError::BadArray`] for too many bodies.
     pub fn validated(mut self, origin: &Path) -> Result<Self, SceneError> {
+        if self.bodies.len() > crate::body::MAX_BODIES {
+            return Err(SceneError::BadArray {
+                path: origin.to_path_buf(),
+                name: "bodies",
+                message: format!("{} bodies: a model holds at most {}", self.bodies.len(), crate::body::MAX_BODIES),
+            });
+        }
         let shape = self.density.shape();
         for (name, other) in
             [("momentum", self.momentum_x.shape()), ("solid", self.solid.shape()), ("source", self.source.shape())]
@@ -714,7 +729,9 @@ impl GasState {
 
     /// Writes `path` as NumPy `.npz`: `density` float32 `(H, W)`, `momentum` float32 `(H, W, 2)`
     /// (`[..., 0]` = x, towards increasing column; `[..., 1]` = y, towards increasing row = down),
-    /// `solid` uint8 `(H, W)`, `source` uint8 `(H, W)`. Row 0 is the top.
+    /// `solid` uint8 `(H, W)` (1 a wall, `2 + i` a cell of body `i`), `source` uint8 `(H, W)`;
+    /// with bodies, `bodies` float32 `(N, 9)`, a row a body ([`crate::body::Body::to_row`]).
+    /// Row 0 is the top.
     ///
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
@@ -735,15 +752,18 @@ impl GasState {
         npz.write_f32_components("momentum", &[&self.momentum_x, &self.momentum_y])?;
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
+        npz.write_bodies(&self.bodies)?;
         Ok(())
     }
 
-    /// Reads a `.npz` as written by [`GasState::save_npz`]; `momentum`, `solid` and `source` may
-    /// be missing (zero).
+    /// Reads a `.npz` as written by [`GasState::save_npz`]; `momentum`, `solid`, `source` and
+    /// `bodies` may be missing (zero, none). With bodies, a body's cell in `solid` (`2 + i`) reads
+    /// as open: the bodies are rasterised anew when a run starts.
     ///
     /// # Errors
     /// [`SceneError`] when the file is missing or not an `.npz`, `density` is missing, an array
-    /// has the wrong rank, dtype or shape, or a value is NaN, infinite or (density) negative.
+    /// has the wrong rank, dtype or shape, a value is NaN, infinite or (density) negative, or the
+    /// `bodies` table is not one ([`NpzReader::read_bodies_and_solid`]).
     #[cfg(feature = "npz")]
     pub fn load_npz(path: &Path) -> Result<Self, SceneError> {
         Self::read_from(&mut NpzReader::open(path)?, path)
@@ -764,9 +784,10 @@ impl GasState {
             }
             None => (Grid::filled(w, h, 0.0), Grid::filled(w, h, 0.0)),
         };
-        let solid = npz.read_u8_opt("solid")?.unwrap_or_else(|| Grid::filled(w, h, 0));
+        let (bodies, solid) = npz.read_bodies_and_solid()?;
+        let solid = solid.unwrap_or_else(|| Grid::filled(w, h, 0));
         let source = npz.read_u8_opt("source")?.unwrap_or_else(|| Grid::filled(w, h, 0));
-        Self { density, momentum_x, momentum_y, solid, source }.validated(path)
+        Self { density, momentum_x, momentum_y, solid, source, bodies }.validated(path)
     }
 }
 
@@ -843,12 +864,18 @@ pub struct CpuGas {
 }
 
 impl CpuGas {
-    /// Starts from `state` with `params`.
+    /// Starts from `state` with `params`; its bodies are placed where they are
+    /// ([`bodies::place`]: the gas in the cells they cover pushed out), as [`GpuGas::new`] does.
     ///
     /// # Errors
-    /// [`Error::Param`] when `params` fail [`GasParams::validate`].
-    pub fn new(state: GasState, params: GasParams) -> Result<Self, Error> {
+    /// [`Error::Param`] when `params` fail [`GasParams::validate`]; [`Error::Message`] for more
+    /// than [`crate::body::MAX_BODIES`] bodies.
+    pub fn new(mut state: GasState, params: GasParams) -> Result<Self, Error> {
         params.validate()?;
+        bodies::check_count(state.bodies.len())?;
+        if !state.bodies.is_empty() {
+            bodies::place(&mut state, &params);
+        }
         Ok(Self { state, params, steps: 0 })
     }
 

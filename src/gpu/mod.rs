@@ -5,6 +5,7 @@
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
 
+pub mod bodies;
 mod checkpoint;
 mod edit;
 mod error;

@@ -540,19 +540,23 @@ impl AnyModel {
     }
 
     /// The rigid bodies moving through the fluid ([`crate::body`]) where the steps recorded so
-    /// far leave them ([`crate::smoke::GpuSmoke::body_list`]); none but in smoke.
+    /// far leave them ([`crate::smoke::GpuSmoke::body_list`], [`crate::gas::GpuGas::body_list`]);
+    /// none in water.
     pub fn bodies(&self) -> &[crate::body::Body] {
         match &self.sim {
             Sim::Smoke(s) => s.body_list(),
-            _ => &[],
+            Sim::Gas(s) => s.body_list(),
+            Sim::Water(_) => &[],
         }
     }
 
-    /// Replaces the bodies now ([`crate::smoke::GpuSmoke::set_bodies`]).
+    /// Replaces the bodies now ([`crate::smoke::GpuSmoke::set_bodies`],
+    /// [`crate::gas::GpuGas::set_bodies`]).
     ///
     /// # Errors
-    /// [`Error::Message`] outside smoke, or as [`crate::smoke::GpuSmoke::encode_bodies`]
-    /// (too many, the collocated grid, the multigrid); nothing changes.
+    /// [`Error::Message`] in water, or as [`crate::smoke::GpuSmoke::encode_bodies`] (too many,
+    /// the collocated grid) and [`crate::gas::GpuGas::encode_bodies`] (too many); nothing
+    /// changes.
     pub fn set_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), Error> {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         self.encode_bodies(&mut encoder, bodies)?;
@@ -573,7 +577,8 @@ impl AnyModel {
         let kind = self.kind();
         match &mut self.sim {
             Sim::Smoke(s) => s.encode_bodies(encoder, bodies),
-            _ => Err(no_bodies(kind)),
+            Sim::Gas(s) => s.encode_bodies(encoder, bodies),
+            Sim::Water(_) => Err(no_bodies(kind)),
         }
     }
 
@@ -581,7 +586,7 @@ impl AnyModel {
     /// per time unit), now; where it is stays where the GPU has it.
     ///
     /// # Errors
-    /// [`Error::Message`] outside smoke, for a body that is not there, or a value not finite.
+    /// [`Error::Message`] in water, for a body that is not there, or a value not finite.
     pub fn drive_body(&mut self, index: usize, velocity: (f32, f32), spin: f32) -> Result<(), Error> {
         let mut encoder = self.device.create_command_encoder(&Default::default());
         self.encode_drive_body(&mut encoder, index, velocity, spin)?;
@@ -601,8 +606,11 @@ impl AnyModel {
         spin: f32,
     ) -> Result<(), Error> {
         let kind = self.kind();
-        let Sim::Smoke(s) = &mut self.sim else { return Err(no_bodies(kind)) };
-        s.encode_drive(encoder, index, velocity, spin)
+        match &mut self.sim {
+            Sim::Smoke(s) => s.encode_drive(encoder, index, velocity, spin),
+            Sim::Gas(s) => s.encode_drive(encoder, index, velocity, spin),
+            Sim::Water(_) => Err(no_bodies(kind)),
+        }
     }
 
     /// The solid and source masks, `(H, W)` each, 1 = solid / source (water has no sources).
@@ -739,9 +747,9 @@ impl AnyModel {
     }
 }
 
-/// Why a model other than smoke takes no bodies.
+/// Why water takes no bodies.
 fn no_bodies(kind: ModelKind) -> Error {
-    Error::Message(format!("bodies move through smoke for now, and this model is {kind}: switch to smoke"))
+    Error::Message(format!("bodies move through smoke and gas, and this model is {kind}: switch to smoke or gas"))
 }
 
 /// A CPU reference as a function that runs `n` steps.

@@ -79,7 +79,8 @@ pub struct ModelInfo {
     /// Storage-texture formats its passes bind, read-only and write-only.
     pub storage_formats: &'static [(wgpu::TextureFormat, &'static str)],
     /// Of those, the formats some pass binds read-write (in-place red-black sweeps and
-    /// gradient subtraction); WebGPU allows it for `r32float` without a feature.
+    /// gradient subtraction; gas's body bits); WebGPU allows it for `r32float` and `r32uint`
+    /// without a feature.
     pub storage_read_write: &'static [wgpu::TextureFormat],
     /// Most storage textures one of its passes writes (write-only or read-write). A pass that
     /// binds more storage textures than the device allows reads its inputs as sampled
@@ -101,6 +102,13 @@ const U32: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
 const SOLID: FieldInfo = FieldInfo { name: "solid", unit: "", shape: "(H, W) uint8", doc: "1 = solid, 0 = open" };
 const SOURCE: FieldInfo = FieldInfo { name: "source", unit: "", shape: "(H, W) uint8", doc: "1 = source cell" };
+const BODIES: FieldInfo = FieldInfo {
+    name: "bodies",
+    unit: "cells, radians, cells/time unit (gas: cells/step)",
+    shape: "(N, 9) float32",
+    doc: "rigid bodies, a row each: kind (0 circle, 1 box), x, y, angle, vx, vy, spin, size a, size b; \
+          solid marks a body's cells 2 + i",
+};
 
 static WATER: ModelInfo = ModelInfo {
     kind: ModelKind::Water,
@@ -211,12 +219,7 @@ static SMOKE: ModelInfo = ModelInfo {
         FieldInfo { name: "dye", unit: "", shape: "(H, W, 3) float32", doc: "red, green, blue dye, >= 0" },
         SOLID,
         SOURCE,
-        FieldInfo {
-            name: "bodies",
-            unit: "cells, radians, cells/time unit",
-            shape: "(N, 9) float32",
-            doc: "rigid bodies, a row each: kind (0 circle, 1 box), x, y, angle, vx, vy, spin, size a, size b",
-        },
+        BODIES,
     ],
     presets: &[
         ("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),
@@ -281,6 +284,7 @@ static GAS: ModelInfo = ModelInfo {
         },
         SOLID,
         SOURCE,
+        BODIES,
     ],
     presets: &[
         ("explosion", "a dense blob in the middle of a closed room with some walls"),
@@ -292,14 +296,15 @@ static GAS: ModelInfo = ModelInfo {
     ],
     bench_scene: "explosion",
     left_button: "push gas along the drag; a click sets off an explosion",
-    storage_formats: &[(R32, "limiter"), (RGBA32, "state and faces"), (U32, "wall and source bits")],
-    storage_read_write: &[],
+    storage_formats: &[(R32, "limiter"), (RGBA32, "state and faces"), (U32, "wall, source and body bits")],
+    // The bodies' rasterisation keeps each cell's bits from before the step beside the new ones.
+    storage_read_write: &[U32],
     storage_textures_per_stage: crate::gas::STORAGE_TEXTURES_PER_STAGE,
     textures: &[
         ("state, rgba32float", 16, 2),
         ("faces, rgba32float", 16, 3),
         ("limiter, r32float", 4, 1),
-        ("wall and source bits, r32uint", 4, 1),
+        ("wall, source and body bits and the walls' alone, r32uint", 4, 2),
     ],
     state_bytes_per_cell: 16,
     host_bytes_per_cell: 14,
@@ -403,11 +408,11 @@ impl ModelKind {
     }
 
     /// Whether `names` has an array only this model saves (`mass`; `velocity`, `temperature`;
-    /// `momentum`), see [`ModelKind::of_arrays`].
+    /// `momentum`; not `bodies`, which smoke and gas both save), see [`ModelKind::of_arrays`].
     pub fn marks(self, names: &[String]) -> bool {
         let marks: &[&str] = match self {
             ModelKind::Water => &["mass"],
-            ModelKind::Smoke => &["velocity", "temperature", "bodies"],
+            ModelKind::Smoke => &["velocity", "temperature"],
             ModelKind::Gas => &["momentum"],
         };
         names.iter().any(|n| marks.contains(&n.as_str()))

@@ -235,7 +235,12 @@ impl Request {
                 ModelParams::Smoke(p) => {
                     crate::smoke::check_bodies(self.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?
                 }
-                _ => return Err(usage(format!("--body: bodies move through smoke for now, and this run is {kind}"))),
+                ModelParams::Gas(_) => {
+                    crate::gas::bodies::check_count(self.bodies.len()).map_err(|e| usage(format!("--body: {e}")))?
+                }
+                ModelParams::Water(_) => {
+                    return Err(usage(format!("--body: bodies move through smoke and gas, and this run is {kind}")));
+                }
             }
         }
         Ok(Setup { kind, params, origin, bodies: self.bodies.clone() })
@@ -280,11 +285,18 @@ impl Setup {
                 (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
             }
         };
-        if let (AnyState::Smoke(s), ModelParams::Smoke(p)) = (&mut state, &self.params)
-            && !self.bodies.is_empty()
-        {
-            s.bodies.extend(self.bodies.iter().copied());
-            crate::smoke::check_bodies(s.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?;
+        if !self.bodies.is_empty() {
+            match (&mut state, &self.params) {
+                (AnyState::Smoke(s), ModelParams::Smoke(p)) => {
+                    s.bodies.extend(self.bodies.iter().copied());
+                    crate::smoke::check_bodies(s.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?;
+                }
+                (AnyState::Gas(s), _) => {
+                    s.bodies.extend(self.bodies.iter().copied());
+                    crate::gas::bodies::check_count(s.bodies.len()).map_err(|e| usage(format!("--body: {e}")))?;
+                }
+                _ => {}
+            }
         }
         Ok((state, step))
     }

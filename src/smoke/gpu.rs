@@ -15,7 +15,7 @@ use super::fields::{BITS, Fields, IMPULSE_SPLAT, IMPULSE_STEP, R32, RG32, RGBA32
 use super::staggered::bodies as body_cpu;
 use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, check_bodies};
-use crate::body::{Body, GpuBody};
+use crate::body::Body;
 use crate::error::Error;
 use crate::gpu::{self, GpuError, PingPong};
 use crate::grid::Grid;
@@ -387,18 +387,8 @@ impl GpuSmoke {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             return Err(Error::Message("no bodies on the collocated grid".into()));
         };
-        let count = st.bodies.len();
-        let Some(body) = st.bodies.get_mut(index) else {
-            return Err(Error::Message(format!("no body {index}: this model has {count} (numbered from 0)")));
-        };
-        if ![vx, vy, spin].iter().all(|v| v.is_finite()) {
-            return Err(Error::Message(format!("body {index}: its velocity and spin must be finite numbers")));
-        }
-        (body.vx, body.vy, body.spin) = (vx, vy, spin);
-        // GpuBody: velocity at bytes 8..16, spin at 20..24.
-        let at = (index * std::mem::size_of::<GpuBody>()) as u64;
-        gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, at + 8, bytemuck::cast_slice(&[vx, vy]));
-        gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, at + 20, bytemuck::bytes_of(&spin));
+        crate::body::drive(&mut st.bodies, index, (vx, vy), spin)?;
+        gpu::bodies::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
         // The faces beside the bodies at their new velocities now (so that a cell a body leaves
         // next keeps the velocity it has when it leaves), over the cells the bodies cover.
         st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);
@@ -434,10 +424,7 @@ impl GpuSmoke {
         };
         let had = st.bodies.len();
         st.bodies = bodies.to_vec();
-        if !bodies.is_empty() {
-            let table: Vec<GpuBody> = bodies.iter().map(Body::gpu).collect();
-            gpu::record::write_buffer(&self.device, encoder, &st.fields.bodies, 0, bytemuck::cast_slice(&table));
-        }
+        gpu::bodies::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
         self.encode_param_writes(encoder);
         let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
         if !bodies.is_empty() {
@@ -851,16 +838,7 @@ impl GpuSmoke {
         if st.bodies.is_empty() {
             return None;
         }
-        let len = (st.bodies.len() * std::mem::size_of::<GpuBody>()) as u64;
-        let copy = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("smoke/bodies readback"),
-            size: len,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&st.fields.bodies, 0, &copy, 0, len);
-        self.queue.submit([encoder.finish()]);
+        let copy = gpu::bodies::copy(&self.device, &self.queue, &st.fields.bodies, st.bodies.len());
         Some((copy, st.bodies.len()))
     }
 
@@ -872,7 +850,7 @@ impl GpuSmoke {
     pub fn bodies(&self) -> Result<Vec<Body>, GpuError> {
         match self.bodies_copy() {
             None => Ok(Vec::new()),
-            Some((buffer, n)) => gpu::wait(&self.device, read_bodies(&self.device, &buffer, n))?,
+            Some((buffer, n)) => gpu::wait(&self.device, gpu::bodies::read(&self.device, &buffer, n))?,
         }
     }
 
@@ -1035,7 +1013,7 @@ async fn assemble(
         None => (fields, solid),
     };
     let bodies = match bodies {
-        Some((buffer, n)) => read_bodies(device, &buffer, n).await?,
+        Some((buffer, n)) => gpu::bodies::read(device, &buffer, n).await?,
         None => Vec::new(),
     };
     let (velocity_x, velocity_y, rest) = if fields[0].format() == RG32 {
@@ -1072,10 +1050,4 @@ fn solid_value(bits: u32) -> u8 {
         0 => (bits & 1) as u8,
         id => (id + 1) as u8,
     }
-}
-
-/// The first `n` bodies of a readable copy of the body table.
-async fn read_bodies(device: &wgpu::Device, buffer: &wgpu::Buffer, n: usize) -> Result<Vec<Body>, GpuError> {
-    let bytes = gpu::map_read_async(device, buffer, (n * std::mem::size_of::<GpuBody>()) as u64).await?;
-    Ok(bytemuck::pod_collect_to_vec::<u8, GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
 }

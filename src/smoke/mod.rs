@@ -429,10 +429,7 @@ impl SmokeState {
         npz.write_f32_components("dye", &[&self.dye[0], &self.dye[1], &self.dye[2]])?;
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
-        if !self.bodies.is_empty() {
-            let rows: Vec<f32> = self.bodies.iter().flat_map(|b| b.to_row()).collect();
-            npz.write_f32("bodies", &Grid::from_vec(9, self.bodies.len(), rows).expect("9 a row"))?;
-        }
+        npz.write_bodies(&self.bodies)?;
         Ok(())
     }
 
@@ -487,44 +484,16 @@ impl SmokeState {
         let temperature = optional("temperature")?;
         let pressure = optional("pressure")?;
         let divergence = optional("divergence")?;
-        // A body's cell (`2 + i`) is open: the bodies are rasterised anew when a run starts (read as
-        // a wall, a loaded run would keep a wall where each body was saved).
-        let solid =
-            npz.read_u8_values_opt("solid")?.map_or_else(|| Grid::filled(w, h, 0), |s| staggered::bodies::walls(&s));
+        let (bodies, solid) = npz.read_bodies_and_solid()?;
+        let solid = solid.unwrap_or_else(|| Grid::filled(w, h, 0));
         let source = npz.read_u8_opt("source")?.unwrap_or_else(|| Grid::filled(w, h, 0));
         let dye = match npz.read_f32_components_opt("dye", 3)? {
             Some(c) => <[Grid<f32>; 3]>::try_from(c).expect("three components"),
             None => std::array::from_fn(|_| zero()),
         };
-        let bodies = match npz.read_f32_opt("bodies")? {
-            None => Vec::new(),
-            Some(table) => read_bodies(&table).map_err(|message| SceneError::BadArray {
-                path: path.to_path_buf(),
-                name: "bodies",
-                message,
-            })?,
-        };
         Self { velocity_x, velocity_y, temperature, density, pressure, divergence, solid, source, dye, bodies }
             .validated(path)
     }
-}
-
-/// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]).
-#[cfg(feature = "npz")]
-fn read_bodies(table: &Grid<f32>) -> Result<Vec<crate::body::Body>, String> {
-    let (n, width) = table.shape();
-    if width != 9 {
-        return Err(format!("shape ({n}, {width}): a body is a row of 9 (kind, x, y, angle, vx, vy, spin, a, b)"));
-    }
-    if n > crate::body::MAX_BODIES {
-        return Err(format!("{n} bodies: a model holds at most {}", crate::body::MAX_BODIES));
-    }
-    (0..n)
-        .map(|i| {
-            let row: [f32; 9] = std::array::from_fn(|k| table[(i, k)]);
-            crate::body::Body::from_row(&row).map_err(|e| format!("row {i}: {e}"))
-        })
-        .collect()
 }
 
 /// An impulse (the `impulse` pass's uniform, `struct Impulse` in `shaders/smoke/impulse.wgsl`):

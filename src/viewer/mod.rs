@@ -644,12 +644,12 @@ impl Live {
         Ok(())
     }
 
-    /// The left button between the model's fluid tool and the body tool (smoke only).
+    /// The left button between the model's fluid tool and the body tool (smoke and gas).
     fn toggle_body_tool(&mut self) {
         let kind = self.session.current();
-        if kind != ModelKind::Smoke {
+        if kind == ModelKind::Water {
             self.controls.body_tool = false;
-            self.controls.notice = format!("bodies move through smoke for now, and this is {kind}");
+            self.controls.notice = format!("bodies move through smoke and gas, and this is {kind}");
             return;
         }
         self.controls.body_tool = !self.controls.body_tool;
@@ -798,20 +798,31 @@ impl Live {
         self.session.model_ref().bodies().iter().copied().enumerate().find(|(_, b)| b.contains(x, y))
     }
 
+    /// The time unit of the model's body velocities (smoke's `dt`, gas's step) and the fastest a
+    /// dragged body moves, cells a step: 2 in smoke, the gas's speed cap
+    /// ([`crate::gas::cpu::MAX_SPEED`]) in gas, whose bodies push the gas as a piston does.
+    fn body_motion(&self) -> Option<(f32, f32)> {
+        match self.session.model_ref().params() {
+            crate::model::ModelParams::Smoke(p) => Some((p.dt, 2.0)),
+            crate::model::ModelParams::Gas(_) => Some((1.0, crate::gas::cpu::MAX_SPEED)),
+            crate::model::ModelParams::Water(_) => None,
+        }
+    }
+
     /// While the body tool holds a body: its velocity becomes what takes it to the pointer in
-    /// the `steps` steps this frame runs (at most 2 cells a step), so the drag's speed is the
-    /// body's.
+    /// the `steps` steps this frame runs (at most [`Live::body_motion`]'s cells a step), so the
+    /// drag's speed is the body's.
     fn drag_body(&mut self, steps: u32) {
         let (Some(i), Some(at)) = (self.pointer.grabbed, self.pointer.at) else { return };
         let to = self.cell_at(at);
-        let model = self.session.model_ref();
-        let (Some(b), crate::model::ModelParams::Smoke(p)) = (model.bodies().get(i).copied(), model.params()) else {
+        let (Some(b), Some((dt, fastest))) = (self.session.model_ref().bodies().get(i).copied(), self.body_motion())
+        else {
             self.pointer.grabbed = None;
             return;
         };
-        let time = steps.max(1) as f32 * p.dt;
+        let time = steps.max(1) as f32 * dt;
         let (mut vx, mut vy) = ((to.0 - b.x) / time, (to.1 - b.y) / time);
-        let most = 2.0 / p.dt;
+        let most = fastest / dt;
         let speed = (vx * vx + vy * vy).sqrt();
         if speed > most {
             (vx, vy) = (vx * most / speed, vy * most / speed);
@@ -822,10 +833,12 @@ impl Live {
     }
 
     /// The wheel over a body with the body tool: turns its spin by `notches` quarter radians
-    /// per time unit. False when there is no body under the pointer.
+    /// per time unit (smoke), or 0.02 radians a step (gas, whose step is its time unit). False
+    /// when there is no body under the pointer.
     fn spin_body(&mut self, notches: f32) -> bool {
         let Some((i, b)) = self.body_under_pointer() else { return false };
-        self.act(&Action::Drive { body: i, velocity: (b.vx, b.vy), spin: b.spin + 0.25 * notches });
+        let notch = if self.session.current() == ModelKind::Gas { 0.02 } else { 0.25 };
+        self.act(&Action::Drive { body: i, velocity: (b.vx, b.vy), spin: b.spin + notch * notches });
         true
     }
 

@@ -333,7 +333,7 @@ fn contents(
         });
     });
 
-    if kind == ModelKind::Smoke {
+    if kind != ModelKind::Water {
         bodies(ui, model, c, out);
     }
 
@@ -425,10 +425,11 @@ fn contents(
     });
 }
 
-/// The smoke's rigid bodies: the body tool, a row per body (where it is; its velocity and spin
+/// The rigid bodies (smoke and gas): the body tool, a row per body (where it is; its velocity and spin
 /// to edit; remove), and buttons that add one in the middle.
 fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
     use crate::body::{Body, PLATE_THICKNESS, Shape};
+    let kind = model.kind();
     egui::CollapsingHeader::new("Bodies").default_open(true).show(ui, |ui| {
         ui.checkbox(&mut c.body_tool, "body tool (B): left drag moves a body or places one")
             .on_hover_text("Shift+click removes a body; the wheel over one spins it; the drag's speed is its velocity");
@@ -442,9 +443,11 @@ fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, o
             ui.label(format!("{i}: {shape} at ({:.1}, {:.1}), {:.0} deg", b.x, b.y, b.angle.to_degrees()));
             ui.horizontal(|ui| {
                 let (mut vx, mut vy, mut spin) = (b.vx, b.vy, b.spin);
-                let mut changed = ui.add(egui::DragValue::new(&mut vx).speed(0.05).prefix("vx ")).changed();
-                changed |= ui.add(egui::DragValue::new(&mut vy).speed(0.05).prefix("vy ")).changed();
-                changed |= ui.add(egui::DragValue::new(&mut spin).speed(0.02).prefix("spin ")).changed();
+                // Gas's time unit is its step: finer steps for its slower bodies.
+                let fine = if kind == ModelKind::Gas { 0.1 } else { 1.0 };
+                let mut changed = ui.add(egui::DragValue::new(&mut vx).speed(0.05 * fine).prefix("vx ")).changed();
+                changed |= ui.add(egui::DragValue::new(&mut vy).speed(0.05 * fine).prefix("vy ")).changed();
+                changed |= ui.add(egui::DragValue::new(&mut spin).speed(0.02 * fine).prefix("spin ")).changed();
                 if changed {
                     out.push(Command::Act(Action::Drive { body: i, velocity: (vx, vy), spin }));
                 }
@@ -453,7 +456,8 @@ fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, o
                 }
             });
         }
-        ui.label(RichText::new("velocities in cells per time unit (y down), spin in radians per time unit").small());
+        let unit = if kind == ModelKind::Gas { "step" } else { "time unit" };
+        ui.label(RichText::new(format!("velocities in cells per {unit} (y down), spin in radians per {unit}")).small());
         let (w, h) = model.size();
         let (x, y, size) = (w as f32 / 2.0, h as f32 / 2.0, crate::body::default_size((w, h)));
         ui.horizontal(|ui| {

@@ -38,7 +38,7 @@ pub fn random_gas(width: usize, height: usize, seed: u64, p_wall: f32) -> eddy::
     let density = Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 { 0.0 } else { 0.2 + 2.8 * rng.f32() });
     let mut momentum = |_| Grid::from_fn(width, height, |r, c| density[(r, c)] * (rng.f32() - 0.5) * 1.2);
     let (momentum_x, momentum_y) = (momentum(0), momentum(1));
-    eddy::gas::GasState { density, momentum_x, momentum_y, solid, source }
+    eddy::gas::GasState { density, momentum_x, momentum_y, solid, source, bodies: Vec::new() }
 }
 
 /// A random smoke state: solid with probability `p_solid`, sources with 0.05; velocity

@@ -22,26 +22,9 @@
 
 use super::{u_open, v_open};
 use crate::body::covering;
-use crate::grid::Grid;
 use crate::smoke::{SmokeParams, SmokeState};
 
-/// The `solid` value of a wall cell.
-pub const WALL: u8 = 1;
-
-/// Whether a `solid` value marks a body's cell (`2 + i` for body `i`).
-pub fn is_body(solid: u8) -> bool {
-    solid > WALL
-}
-
-/// The index of the body covering a cell with this `solid` value, if any.
-pub fn body_index(solid: u8) -> Option<usize> {
-    is_body(solid).then(|| usize::from(solid - 2))
-}
-
-/// The walls alone of a mask `(H, W)` that also marks bodies' cells (1 where [`WALL`]).
-pub fn walls(solid: &Grid<u8>) -> Grid<u8> {
-    solid.map(|&v| (v == WALL) as u8)
-}
+pub use crate::body::{WALL, body_index, is_body, walls};
 
 /// One step's body work (nothing without bodies): pass `bodies_move.wgsl` (each body advances
 /// by `p.dt`), then [`rasterise`].

@@ -52,15 +52,7 @@ impl StaggeredFields {
         let after = crate::gpu::texture_2d(device, "smoke/staggered/after", (w, h), R32, usage);
         let walls =
             crate::gpu::texture_2d(device, "smoke/staggered/walls", (w, h), wgpu::TextureFormat::R32Uint, usage);
-        let bodies = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("smoke/bodies"),
-            size: (crate::body::MAX_BODIES * std::mem::size_of::<crate::body::GpuBody>()) as u64,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::UNIFORM
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
+        let bodies = crate::gpu::bodies::table(device, "smoke/bodies");
         let hat =
             |label, size| crate::gpu::texture_2d(device, label, size, R32, usage).create_view(&Default::default());
         Self {

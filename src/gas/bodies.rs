@@ -1,0 +1,155 @@
+//! Moving bodies in the gas (issue 24): the CPU mirrors of `shaders/gas/bodies_move.wgsl`,
+//! `shaders/gas/bodies.wgsl` (the rasterisation) and `shaders/gas/handoff.wgsl`, and the body
+//! velocity that the faces into a body's cells see ([`wall_velocity`]).
+//!
+//! Each step, before the fluxes, every body moves by one step of its velocity
+//! ([`crate::body::Body::advance`] with `dt` = 1 step) and the mask is rasterised as smoke's is:
+//! a cell that is not a wall is covered by the first body whose shape holds its centre
+//! ([`crate::body::covering`]; `solid` = `2 + i`). Then the gas of the cells whose coverage
+//! changed is handed over ([`handoff`]), so that **the gas's mass and momentum are conserved**
+//! up to rounding while the bodies move:
+//! - a cell a body covers gives its gas `(rho, m)` in equal shares to its neighbours (the 4 or 8
+//!   the flow uses) that are open now: what the body sweeps is pushed aside, not lost (only a cell
+//!   with no open neighbour, a pocket the bodies close, loses it);
+//! - a cell a body leaves starts with a share of its open neighbours' gas: each neighbour that
+//!   was open before and is open now gives it `1 / (1 + n)` of its own (`n` = 4 or 8, the
+//!   neighbours in use, so a neighbour keeps at least `1 / (1 + n)` of its gas however many
+//!   cells open around it), density and momentum alike. The new cell then holds about
+//!   `k / (1 + n)` of the gas around it (`k` its donors, 3 to 5 behind a moving body) moving at
+//!   their mean velocity, a mild rarefaction that the next steps' fluxes fill, instead of
+//!   a vacuum or gas made from nothing.
+//!
+//! The faces into a body's cells are the mirror of [`super::cpu::ghost`] in the body's frame
+//! (the face flux at a moving wall is the mirror in the body's frame): the face states move into
+//! the frame of the body's rigid velocity at the face's midpoint ([`wall_velocity`]),
+//! `m' = m - rho V`, the flux `(f', P')` is the wall's, and the lab frame sees `f = f'` (no gas
+//! crosses the moving wall: at a face along an axis `f' = 0` exactly) and `P = P' + V f'`. The
+//! predictor's ghost in the lab frame is `m_g = s (m - rho V) + rho V` (`s` the mirror's signs),
+//! and the momentum into a body's face bounces relative to it. With `V = 0` (a wall) each is the
+//! resting mirror's arithmetic, bit for bit.
+
+use super::{GasParams, GasState};
+use crate::body::covering;
+use crate::error::Error;
+use crate::grid::Grid;
+
+/// Refuses more bodies than the GPU's body table holds ([`crate::body::MAX_BODIES`]).
+///
+/// # Errors
+/// [`Error::Message`] saying how many a model holds.
+pub fn check_count(count: usize) -> Result<(), Error> {
+    match count > crate::body::MAX_BODIES {
+        true => Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES))),
+        false => Ok(()),
+    }
+}
+
+/// The bodies placed where they are, without moving (a model made with bodies, or given new
+/// ones: `GpuGas::encode_bodies`): the mask rasterised and the gas of the cells whose coverage
+/// changed handed over, as in a step.
+pub fn place(s: &mut GasState, p: &GasParams) {
+    let before = rasterise(s);
+    handoff(s, &before, p);
+}
+
+/// The share of its gas a cell that stays open gives each neighbour a body leaves open:
+/// `1 / (1 + n)` with `n` the neighbours in use (module docs).
+pub fn opening_share(p: &GasParams) -> f32 {
+    1.0 / (1.0 + 2.0 * super::cpu::face_count(p.neighbours) as f32)
+}
+
+/// One step's body work (nothing without bodies): each body advances by one step
+/// (`bodies_move.wgsl`), the mask is rasterised ([`rasterise`], `bodies.wgsl`) and the gas of
+/// the cells whose coverage changed handed over ([`handoff`], `handoff.wgsl`).
+pub fn step(s: &mut GasState, p: &GasParams) {
+    if s.bodies.is_empty() {
+        return;
+    }
+    for b in &mut s.bodies {
+        b.advance(1.0);
+    }
+    let before = rasterise(s);
+    handoff(s, &before, p);
+}
+
+/// Pass `bodies.wgsl`: the mask from the walls and the bodies where they are now (a cell that
+/// is not a wall: `2 + i` if body `i` is the first to hold its centre, else 0). Returns the mask
+/// as it was.
+pub fn rasterise(s: &mut GasState) -> Grid<u8> {
+    let before = s.solid.clone();
+    let (h, w) = s.shape();
+    for r in 0..h {
+        for c in 0..w {
+            if s.solid[(r, c)] != crate::body::WALL {
+                let id = covering(&s.bodies, r, c);
+                s.solid[(r, c)] = if id == 0 { 0 } else { (id + 1) as u8 };
+            }
+        }
+    }
+    before
+}
+
+/// Pass `handoff.wgsl`: the gas of the cells whose coverage changed from `before` to `s.solid`
+/// handed over, conserving mass and momentum (module docs): a covered cell's gas in equal shares
+/// to its open neighbours, and each cell opened gets [`opening_share`] of each neighbour open
+/// before and after. Closed cells end empty. Every share comes from the state as it was.
+pub fn handoff(s: &mut GasState, before: &Grid<u8>, p: &GasParams) {
+    let (h, w) = s.shape();
+    let open_before = |r: isize, c: isize| before.get(r, c).is_some_and(|&v| v == 0);
+    let open_now = |r: isize, c: isize| s.solid.get(r, c).is_some_and(|&v| v == 0);
+    let directions: Vec<(isize, isize)> =
+        super::cpu::directions(p.neighbours).map(|j| super::cpu::direction(j).0).collect();
+    let share = opening_share(p);
+    let old = (s.density.clone(), s.momentum_x.clone(), s.momentum_y.clone());
+    let gas = |r: isize, c: isize| {
+        let at = (r as usize, c as usize);
+        (old.0[at], old.1[at], old.2[at])
+    };
+    for r in 0..h as isize {
+        for c in 0..w as isize {
+            let at = (r as usize, c as usize);
+            if !open_now(r, c) {
+                (s.density[at], s.momentum_x[at], s.momentum_y[at]) = (0.0, 0.0, 0.0);
+                continue;
+            }
+            let was_open = open_before(r, c);
+            let mut q = (0.0f32, 0.0f32, 0.0f32);
+            if was_open {
+                // What this cell keeps: all but a share for each neighbour opened.
+                let opened =
+                    directions.iter().filter(|(dc, dr)| !open_before(r + dr, c + dc) && open_now(r + dr, c + dc));
+                let keep = 1.0 - share * opened.count() as f32;
+                let g = gas(r, c);
+                q = (keep * g.0, keep * g.1, keep * g.2);
+            }
+            for &(dc, dr) in &directions {
+                let (nr, nc) = (r + dr, c + dc);
+                let g = gas(nr.clamp(0, h as isize - 1), nc.clamp(0, w as isize - 1));
+                if open_before(nr, nc) && !open_now(nr, nc) {
+                    // A covered neighbour: its gas in equal shares to its open neighbours.
+                    let receivers = directions.iter().filter(|(ec, er)| open_now(nr + er, nc + ec)).count() as f32;
+                    q = (q.0 + g.0 / receivers, q.1 + g.1 / receivers, q.2 + g.2 / receivers);
+                } else if !was_open && open_before(nr, nc) && open_now(nr, nc) {
+                    // This cell opened: a share of each neighbour open before and now.
+                    q = (q.0 + share * g.0, q.1 + share * g.1, q.2 + share * g.2);
+                }
+            }
+            (s.density[at], s.momentum_x[at], s.momentum_y[at]) = q;
+        }
+    }
+}
+
+/// The velocity `(x, y)` (cells/step) of what blocks direction `(dc, dr)` of open cell `(r, c)`:
+/// a body's rigid velocity at the face's midpoint (`(c + 0.5 + dc / 2, r + 0.5 + dr / 2)`) when
+/// the cell there is a body's, else 0 (a wall, or the box's edge). CPU mirror of
+/// `wall_velocity` in `shaders/gas/walls.wgsl`.
+pub fn wall_velocity(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> (f32, f32) {
+    let Some(&v) = s.solid.get(r + dr, c + dc) else { return (0.0, 0.0) };
+    match crate::body::body_index(v) {
+        Some(i) => {
+            let (x, y) = (c as f32 + 0.5 + 0.5 * dc as f32, r as f32 + 0.5 + 0.5 * dr as f32);
+            s.bodies[i].velocity_at(x, y)
+        }
+        None => (0.0, 0.0),
+    }
+}

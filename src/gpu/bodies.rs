@@ -1,0 +1,69 @@
+//! The GPU's body table (issue 24), shared by the models with moving bodies: a buffer of
+//! [`crate::body::MAX_BODIES`] [`GpuBody`] (48 bytes each; `struct Body` in
+//! `shaders/common/body.wgsl`), which the models' move passes write as storage and their other
+//! passes read as a uniform array, and its readback.
+
+use super::GpuError;
+use crate::body::{Body, GpuBody, MAX_BODIES};
+
+/// A body table for [`MAX_BODIES`] bodies (storage, uniform, copy source and destination).
+pub fn table(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (MAX_BODIES * std::mem::size_of::<GpuBody>()) as u64,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::UNIFORM
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    })
+}
+
+/// Records the write of `bodies` (at most [`MAX_BODIES`]) at the start of `table`.
+pub fn encode_write(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, table: &wgpu::Buffer, bodies: &[Body]) {
+    if !bodies.is_empty() {
+        let rows: Vec<GpuBody> = bodies.iter().map(Body::gpu).collect();
+        super::record::write_buffer(device, encoder, table, 0, bytemuck::cast_slice(&rows));
+    }
+}
+
+/// Records the write of body `index`'s velocity `(vx, vy)` and `spin` into `table` (where it
+/// is stays the GPU's).
+pub fn encode_drive(
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    table: &wgpu::Buffer,
+    index: usize,
+    (vx, vy): (f32, f32),
+    spin: f32,
+) {
+    // GpuBody: velocity at bytes 8..16, spin at 20..24.
+    let at = (index * std::mem::size_of::<GpuBody>()) as u64;
+    super::record::write_buffer(device, encoder, table, at + 8, bytemuck::cast_slice(&[vx, vy]));
+    super::record::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
+}
+
+/// A readable copy of the first `n` (> 0) bodies of `table`, its copy recorded and submitted
+/// now: it holds the bodies as the work submitted before leaves them.
+pub fn copy(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n: usize) -> wgpu::Buffer {
+    let len = (n * std::mem::size_of::<GpuBody>()) as u64;
+    let copy = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("eddy bodies readback"),
+        size: len,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(table, 0, &copy, 0, len);
+    queue.submit([encoder.finish()]);
+    copy
+}
+
+/// The `n` bodies of a [`copy`], as a future that never blocks.
+///
+/// # Errors
+/// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+pub async fn read(device: &wgpu::Device, copy: &wgpu::Buffer, n: usize) -> Result<Vec<Body>, GpuError> {
+    let bytes = super::map_read_async(device, copy, (n * std::mem::size_of::<GpuBody>()) as u64).await?;
+    Ok(bytemuck::pod_collect_to_vec::<u8, GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
+}
