@@ -546,8 +546,8 @@ fn range_corners_never_reach_the_speed_cap() {
 /// density of the plateau between 5 cells from the wall and 10 cells behind the shock, each
 /// within 2% (the tolerance; the shock's spread of a few cells over a run of 40-60 cells
 /// is the limit on the speed). Measured: the speed within 0.18-0.41% (constant) and 0.05-0.11%
-/// (linear), the density within 0.00-0.09%. What this does not check: a wall that moves (gas
-/// bodies are not built yet), so the piston itself stays open.
+/// (linear), the density within 0.00-0.09%. The piston as a wall that moves:
+/// `a_moving_piston_drives_the_isothermal_shock`.
 #[test]
 fn a_wall_driven_into_gas_sets_up_the_isothermal_jump() {
     for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
