@@ -254,6 +254,16 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=2,vx=nan"], 2, "vx must be finite"),
         row(&["run", "--mode", "water", "--body", "circle:x=5,y=5,r=2"], 2, "bodies move through smoke and gas"),
         row(
+            &["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2,vx=1"],
+            2,
+            "gas bodies move at most 0.25 cells/step",
+        ),
+        row(
+            &["run", "--mode", "gas", "--body", "box:x=9,y=9,w=20,h=2,spin=0.1"],
+            2,
+            "body 0 moves at 1.005 cells/step",
+        ),
+        row(
             &["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--body", "box:x=5,y=5,w=2,h=2"],
             2,
             "staggered grid",

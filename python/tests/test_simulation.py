@@ -81,30 +81,37 @@ def test_options_smoke_and_gas_share_act_on_the_models_own_row(tmp_path):
         eddy.Simulation(mode="water", left_edge="inflow")
 
 
-def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path):
+# Smoke's bodies move in cells per time unit (dt 0.1 by default), gas's in cells per step, at
+# most 0.25 at their fastest point.
+BODY_SPEEDS = {"smoke": (2, -1.5, 0.5, 0.5), "gas": (0.2, -0.15, 0.05, 0.02)}
+
+
+@pytest.mark.parametrize("mode", ["smoke", "gas"])
+def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path, mode):
     # A body given at the start, another added after 6 steps and driven: the same states as
     # `eddy run --body ... --script` with the same actions, bit for bit.
+    vx, drive_vx, drive_vy, spin = BODY_SPEEDS[mode]
     script = tmp_path / "bodies.toml"
     script.write_text(
-        "[[action]]\nat = 6\nbody = \"plate:x=30,y=12,length=10,spin=0.5\"\n"
-        "drive = { body = 0, vx = -1.5, vy = 0.5 }\n"
+        f"[[action]]\nat = 6\nbody = \"plate:x=30,y=12,length=10,spin={spin}\"\n"
+        f"drive = {{ body = 0, vx = {drive_vx}, vy = {drive_vy} }}\n"
     )
     saved = tmp_path / "run.npz"
-    status, err = cli("run", "--mode", "smoke", "--size", "48x32", "--steps", 14, "--body",
-                      "circle:x=12,y=16,r=4,vx=2", "--script", script, "--save", saved)
+    status, err = cli("run", "--mode", mode, "--size", "48x32", "--steps", 14, "--body",
+                      f"circle:x=12,y=16,r=4,vx={vx}", "--script", script, "--save", saved)
     assert status == 0, err
-    sim = eddy.Simulation(mode="smoke", size=(48, 32), bodies=["circle:x=12,y=16,r=4,vx=2"])
+    sim = eddy.Simulation(mode=mode, size=(48, 32), bodies=[f"circle:x=12,y=16,r=4,vx={vx}"])
     sim.step(6)
-    assert sim.add_body("plate:x=30,y=12,length=10,spin=0.5") == 1
-    sim.drive_body(0, vx=-1.5, vy=0.5)
+    assert sim.add_body(f"plate:x=30,y=12,length=10,spin={spin}") == 1
+    sim.drive_body(0, vx=drive_vx, vy=drive_vy)
     sim.step(8)
     expected = load(saved)
     state = sim.state
     for name in expected:
         assert np.array_equal(state[name], expected[name]), name
     circle, plate = sim.bodies
-    assert circle["shape"] == "circle" and circle["radius"] == 4 and circle["vx"] == -1.5
-    assert plate["shape"] == "box" and plate["width"] == 10 and plate["spin"] == 0.5
+    assert circle["shape"] == "circle" and circle["radius"] == 4 and circle["vx"] == np.float32(drive_vx)
+    assert plate["shape"] == "box" and plate["width"] == 10 and plate["spin"] == np.float32(spin)
     assert (state["solid"] >= 2).sum() > 40, "the bodies' cells are in the mask"
     sim.remove_body(0)
     assert len(sim.bodies) == 1
@@ -113,7 +120,7 @@ def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path):
         (lambda: sim.drive_body(5, vx=1), "no body 5"),
         (lambda: sim.remove_body(3), "no body 3"),
         (lambda: eddy.Simulation(mode="water", bodies=["circle:x=5,y=5,r=2"]), "bodies move through smoke and gas"),
-    ]:
+    ] + ([(lambda: sim.drive_body(0, vx=1), "gas bodies move at most 0.25 cells/step")] if mode == "gas" else []):
         with pytest.raises(ValueError, match=says):
             bad()
     assert len(sim.bodies) == 1

@@ -33,15 +33,41 @@ use crate::body::covering;
 use crate::error::Error;
 use crate::grid::Grid;
 
-/// Refuses more bodies than the GPU's body table holds ([`crate::body::MAX_BODIES`]).
+/// The fastest a point of a gas body may move, cells/step: the limit of the gas's own wind and
+/// inflow ([`GasParams::limits`]). A wall driven faster than the gas's sound speed (0.22 at the
+/// default pressure) makes a shock, which the scheme holds (the piston, `tests/gas_physics.rs`,
+/// runs at up to `c`); at 0.35 cells/step a disc through the `explosion` preset drove the gas
+/// beside it to the speed cap ([`super::cpu::MAX_SPEED`]), which in range never acts.
+pub const MAX_BODY_SPEED: f32 = 0.25;
+
+/// The speed of a body's fastest point, cells/step: `|v| + |spin| reach`.
+pub fn fastest(b: &crate::body::Body) -> f32 {
+    (b.vx * b.vx + b.vy * b.vy).sqrt() + b.spin.abs() * b.reach()
+}
+
+/// Refuses bodies the gas cannot move: more than the GPU's body table holds
+/// ([`crate::body::MAX_BODIES`]), or one whose fastest point moves faster than
+/// [`MAX_BODY_SPEED`].
 ///
 /// # Errors
-/// [`Error::Message`] saying how many a model holds.
-pub fn check_count(count: usize) -> Result<(), Error> {
-    match count > crate::body::MAX_BODIES {
-        true => Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES))),
-        false => Ok(()),
+/// [`Error::Message`] saying how many a model holds, or which body is too fast, how fast, and
+/// the limit.
+pub fn check(bodies: &[crate::body::Body]) -> Result<(), Error> {
+    let count = bodies.len();
+    if count > crate::body::MAX_BODIES {
+        return Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES)));
     }
+    for (i, b) in bodies.iter().enumerate() {
+        let v = fastest(b);
+        // A NaN speed is refused too.
+        if v.is_nan() || v > MAX_BODY_SPEED {
+            return Err(Error::Message(format!(
+                "body {i} moves at {v:.3} cells/step at its fastest point (|v| + |spin| x its reach): gas bodies \
+                 move at most {MAX_BODY_SPEED} cells/step, the gas's own wind limit; slow it down"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The bodies placed where they are, without moving (a model made with bodies, or given new

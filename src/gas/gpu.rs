@@ -485,13 +485,14 @@ impl GpuGas {
     /// covered open.
     ///
     /// # Errors
-    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies; nothing is recorded.
+    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies or one faster than
+    /// [`super::bodies::MAX_BODY_SPEED`] ([`super::bodies::check`]); nothing is recorded.
     pub fn encode_bodies(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         bodies: &[crate::body::Body],
     ) -> Result<(), Error> {
-        super::bodies::check_count(bodies.len())?;
+        super::bodies::check(bodies)?;
         let had = self.bodies.list.len();
         self.bodies.list = bodies.to_vec();
         gpu::bodies::encode_write(&self.device, encoder, &self.bodies.table, bodies);
@@ -515,8 +516,8 @@ impl GpuGas {
     /// radians/step) into `encoder`, in recording order: where it is stays the GPU's.
     ///
     /// # Errors
-    /// [`Error::Message`] when there is no body `index` or a value is not finite; nothing is
-    /// recorded.
+    /// [`Error::Message`] when there is no body `index`, a value is not finite, or the body
+    /// would move faster than [`super::bodies::MAX_BODY_SPEED`]; nothing is recorded.
     pub fn encode_drive(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -524,7 +525,10 @@ impl GpuGas {
         velocity: (f32, f32),
         spin: f32,
     ) -> Result<(), Error> {
-        crate::body::drive(&mut self.bodies.list, index, velocity, spin)?;
+        let mut list = self.bodies.list.clone();
+        crate::body::drive(&mut list, index, velocity, spin)?;
+        super::bodies::check(&list)?;
+        self.bodies.list = list;
         gpu::bodies::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
         Ok(())
     }

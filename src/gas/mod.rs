@@ -868,11 +868,11 @@ impl CpuGas {
     /// ([`bodies::place`]: the gas in the cells they cover pushed out), as [`GpuGas::new`] does.
     ///
     /// # Errors
-    /// [`Error::Param`] when `params` fail [`GasParams::validate`]; [`Error::Message`] for more
-    /// than [`crate::body::MAX_BODIES`] bodies.
+    /// [`Error::Param`] when `params` fail [`GasParams::validate`]; [`Error::Message`] for bodies
+    /// the gas cannot move ([`bodies::check`]).
     pub fn new(mut state: GasState, params: GasParams) -> Result<Self, Error> {
         params.validate()?;
-        bodies::check_count(state.bodies.len())?;
+        bodies::check(&state.bodies)?;
         if !state.bodies.is_empty() {
             bodies::place(&mut state, &params);
         }

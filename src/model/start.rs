@@ -236,7 +236,7 @@ impl Request {
                     crate::smoke::check_bodies(self.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?
                 }
                 ModelParams::Gas(_) => {
-                    crate::gas::bodies::check_count(self.bodies.len()).map_err(|e| usage(format!("--body: {e}")))?
+                    crate::gas::bodies::check(&self.bodies).map_err(|e| usage(format!("--body: {e}")))?
                 }
                 ModelParams::Water(_) => {
                     return Err(usage(format!("--body: bodies move through smoke and gas, and this run is {kind}")));
@@ -293,7 +293,7 @@ impl Setup {
                 }
                 (AnyState::Gas(s), _) => {
                     s.bodies.extend(self.bodies.iter().copied());
-                    crate::gas::bodies::check_count(s.bodies.len()).map_err(|e| usage(format!("--body: {e}")))?;
+                    crate::gas::bodies::check(&s.bodies).map_err(|e| usage(format!("--body: {e}")))?;
                 }
                 _ => {}
             }

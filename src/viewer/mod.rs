@@ -799,12 +799,12 @@ impl Live {
     }
 
     /// The time unit of the model's body velocities (smoke's `dt`, gas's step) and the fastest a
-    /// dragged body moves, cells a step: 2 in smoke, the gas's speed cap
-    /// ([`crate::gas::cpu::MAX_SPEED`]) in gas, whose bodies push the gas as a piston does.
+    /// dragged body moves, cells a step: 2 in smoke, [`crate::gas::bodies::MAX_BODY_SPEED`] in
+    /// gas, whose bodies push the gas as a piston does.
     fn body_motion(&self) -> Option<(f32, f32)> {
         match self.session.model_ref().params() {
             crate::model::ModelParams::Smoke(p) => Some((p.dt, 2.0)),
-            crate::model::ModelParams::Gas(_) => Some((1.0, crate::gas::cpu::MAX_SPEED)),
+            crate::model::ModelParams::Gas(_) => Some((1.0, crate::gas::bodies::MAX_BODY_SPEED)),
             crate::model::ModelParams::Water(_) => None,
         }
     }
@@ -822,7 +822,9 @@ impl Live {
         };
         let time = steps.max(1) as f32 * dt;
         let (mut vx, mut vy) = ((to.0 - b.x) / time, (to.1 - b.y) / time);
-        let most = fastest / dt;
+        // Gas's limit is on the body's fastest point: what its spin leaves for the drag.
+        let spinning = if self.session.current() == ModelKind::Gas { b.spin.abs() * b.reach() } else { 0.0 };
+        let most = (fastest - spinning).max(0.0) / dt;
         let speed = (vx * vx + vy * vy).sqrt();
         if speed > most {
             (vx, vy) = (vx * most / speed, vy * most / speed);
