@@ -29,7 +29,7 @@
 //! again); `defaults = true` (the parameters back to their defaults); `stroke` (`tool` = `fluid`,
 //! `wall` or `erase`; `points` = `[[col, row], ...]` in cells, row 0 at the top; optional
 //! `radius`); `click = [col, row]` (the fluid tool without a drag: gas' explosion); `body =
-//! "circle:x=40,y=32,r=8,vx=0.5"` (add a rigid body to smoke, the form `--body` takes,
+//! "circle:x=40,y=32,r=8,vx=0.5"` (add a rigid body to smoke or gas, the form `--body` takes,
 //! [`crate::body::Body::parse`]); `drive = { body = 0, vx = 1, vy = 0, spin = 0 }` (a body's new
 //! velocity, cells per time unit, and spin, radians per time unit; each 0 unless given);
 //! `remove-body = 0` (bodies are numbered from 0 in the order they were added); `pause = N`

@@ -160,10 +160,10 @@ fn moving_bodies_match_cpu() {
                 seed += 1;
                 let mut state = common::random_gas(64, 48, seed, 0.02);
                 state.bodies = vec![
-                    Body { vx: 0.4, vy: 0.3, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
+                    Body { vx: 0.2, vy: 0.12, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
                     Body {
-                        vx: -0.2,
-                        spin: 0.05,
+                        vx: -0.1,
+                        spin: 0.015,
                         ..Body::new(Shape::Box { half_width: 7.0, half_height: 2.5 }, 45.0, 32.0)
                     },
                     Body { angle: 0.6, ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 12.0, 38.0) },
@@ -190,14 +190,14 @@ fn moving_bodies_conserve_the_gas_mass() {
         let mut state = common::random_gas(96, 64, 7, 0.0);
         state.source = state.source.map(|_| 0); // sources reset their cells' mass
         state.bodies = vec![
-            Body { vx: 0.3, vy: 0.05, ..Body::new(Shape::Circle { radius: 8.0 }, 15.0, 20.0) },
+            Body { vx: 0.24, vy: 0.04, ..Body::new(Shape::Circle { radius: 8.0 }, 15.0, 20.0) },
             Body { spin: 0.02, ..Body::new(Shape::Box { half_width: 10.0, half_height: 2.0 }, 70.0, 53.0) },
         ];
         let mut g = GpuGas::new(&gpu.device, &gpu.queue, &state, p).unwrap();
         let start = g.stats().unwrap().total_mass;
         g.step(200).unwrap();
         let mut bodies = g.read_state().unwrap().bodies;
-        (bodies[0].vx, bodies[0].vy) = (-0.3, -0.05);
+        (bodies[0].vx, bodies[0].vy) = (-0.24, -0.04);
         g.set_bodies(&bodies).unwrap();
         g.step(200).unwrap();
         let end = g.stats().unwrap();

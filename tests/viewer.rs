@@ -535,20 +535,34 @@ fn keys_stay_the_simulations_and_ending_finishes_the_gif() {
 /// the drag ended and open fluid where it began. Uses xdotool.
 #[test]
 fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
+    drag_a_body("smoke", 2, 2000);
+}
+
+/// The body tool in gas (issue 24), as in smoke: gas bodies move at most 0.25 cells a step, so
+/// the viewer runs 8 steps a frame (2 cells a frame) and the pointer waits longer at the end.
+#[test]
+fn the_body_tool_places_a_body_and_drags_it_through_the_gas() {
+    drag_a_body("gas", 8, 4000);
+}
+
+/// The body tool's test in `mode`, `steps` a frame, the pointer held still `hold_ms` at the end
+/// of the drag for the body to catch up.
+fn drag_a_body(mode: &str, steps: u32, hold_ms: u64) {
     assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
     let _display = sole_use();
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("body.png");
+    let steps = steps.to_string();
     let (mut child, window) = spawn_viewer(&[
         "view",
         "--mode",
-        "smoke",
+        mode,
         "--size",
         "96x64",
         "--scale",
         "4",
         "--steps-per-frame",
-        "2",
+        &steps,
         "--frames",
         "2500",
         "--no-panel",
@@ -608,10 +622,10 @@ fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
         xdotool(&["mousemove", "--window", &window, &x.to_string(), &y.to_string()]);
         std::thread::sleep(std::time::Duration::from_millis(60));
     }
-    // Hold still at the end so the body catches up with the pointer (4 cells a frame at most:
-    // 2 s is 15 frames at 7.5 frames/s, slower than the viewer runs under a parallel test's
-    // load), then let go.
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    // Hold still at the end so the body catches up with the pointer (smoke: 4 cells a frame at
+    // most, 2 s is 15 frames at 7.5 frames/s, slower than the viewer runs under a parallel
+    // test's load; gas: 2 cells a frame), then let go.
+    std::thread::sleep(std::time::Duration::from_millis(hold_ms));
     xdotool(&["mouseup", "1"]);
     // Paused until the frames run out: the body stays where it was let go.
     xdotool(&["key", "space"]);
@@ -629,6 +643,6 @@ fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
         hi - lo < 16 && (70..=200).contains(&lo)
     };
     let end = (288, 88); // cell (72, 22)
-    assert!(grey(end.0, end.1), "no body where the drag ended: {:?}", img.get_pixel(end.0, end.1));
-    assert!(!grey(48, 48), "the body stayed where it was placed: {:?}", img.get_pixel(48, 48));
+    assert!(grey(end.0, end.1), "{mode}: no body where the drag ended: {:?}", img.get_pixel(end.0, end.1));
+    assert!(!grey(48, 48), "{mode}: the body stayed where it was placed: {:?}", img.get_pixel(48, 48));
 }

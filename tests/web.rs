@@ -154,10 +154,10 @@ async fn gas_one_step_matches_the_cpu_mirror() {
         let mut state = states::random_gas(w, h, seed, 0.1);
         if bodies {
             state.bodies = vec![
-                Body { vx: 0.4, vy: 0.3, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
+                Body { vx: 0.2, vy: 0.12, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
                 Body {
-                    vx: -0.2,
-                    spin: 0.05,
+                    vx: -0.1,
+                    spin: 0.015,
                     ..Body::new(Shape::Box { half_width: 7.0, half_height: 2.5 }, 45.0, 32.0)
                 },
             ];

@@ -1,5 +1,5 @@
 //! The gas model on the GPU: three compute passes per step (four with the linear
-//! reconstruction), gather-only.
+//! reconstruction; with bodies, three before them: [`BodyPasses`]), gather-only.
 //!
 //! 1. [`FacesPass`] (`shaders/gas/faces.wgsl`): each cell writes the flux across the faces it
 //!    owns (E, S, SE, SW) into three `rgba32float` textures (mass flow, momentum x, momentum y;
@@ -609,7 +609,8 @@ impl GpuGas {
 
     /// Records `steps` steps into `encoder` (one compute pass; three dispatches per step with
     /// [`Reconstruction::Constant`](super::Reconstruction::Constant): faces, limit, apply; four
-    /// with `Linear`: MUSCL-Hancock's predictor first, [`super::cpu::step`]).
+    /// with `Linear`: MUSCL-Hancock's predictor first, [`super::cpu::step`]; with bodies, their
+    /// move, rasterisation and handoff before those, [`super::bodies::step`]).
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });

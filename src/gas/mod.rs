@@ -53,8 +53,13 @@
 //! sound spreads within 0.2% of `c`, and the crest of a pulse travels along the diagonals
 //! within 0.5% of its speed along the axes.
 //!
-//! [`GpuGas`] (three compute passes per step, six with the linear reconstruction;
-//! gather-only) and [`CpuGas`]
+//! Rigid bodies move through the gas ([`bodies`], issue 24): rasterised into the walls each step,
+//! the gas of the cells they cover or leave handed over so that mass stays conserved, and the
+//! faces into them the walls' mirror in each body's frame; a piston driven into gas at rest
+//! matches the isothermal jump conditions within 0.2% (`tests/gas_physics.rs`).
+//!
+//! [`GpuGas`] (three compute passes per step, four with the linear reconstruction, three more
+//! with bodies; gather-only) and [`CpuGas`]
 //! ([`cpu::step`]) run the same rules; the tests hold the GPU to the CPU.
 //!
 //! Units: cells and steps; density is per cell (ambient 1), momentum is density x cells/step.

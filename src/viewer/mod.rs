@@ -166,7 +166,7 @@ struct Pointer {
     held: Option<Tool>,
     shift: bool,
     moved: bool,
-    /// The body the body tool holds (smoke), by index.
+    /// The body the body tool holds (smoke and gas), by index.
     grabbed: Option<usize>,
 }
 
@@ -735,7 +735,7 @@ impl Live {
     }
 
     fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result<(), Error> {
-        if button == MouseButton::Left && self.controls.body_tool && self.session.current() == ModelKind::Smoke {
+        if button == MouseButton::Left && self.controls.body_tool && self.session.current() != ModelKind::Water {
             self.body_tool(state == ElementState::Pressed);
             return Ok(());
         }

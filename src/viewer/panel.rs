@@ -58,7 +58,7 @@ pub struct Controls {
     pub plotted: Series,
     /// A message for the user (an error, what a file did), shown at the panel's top.
     pub notice: String,
-    /// The left button moves bodies (smoke; `B`).
+    /// The left button moves bodies (smoke and gas; `B`).
     pub body_tool: bool,
 }
 
