@@ -265,9 +265,15 @@ fn saved_arrays_are_the_registrys_in_its_order() {
     let dir = tempfile::tempdir().unwrap();
     for mut state in random_states(12, 8, 1) {
         let kind = state.kind();
-        // Smoke saves its bodies' table when it has bodies.
-        if let AnyState::Smoke(s) = &mut state {
-            s.bodies.push(eddy::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=1,spin=2").unwrap());
+        // Smoke and gas save their bodies' table when they have bodies.
+        match &mut state {
+            AnyState::Smoke(s) => {
+                s.bodies.push(eddy::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=1,spin=2").unwrap())
+            }
+            AnyState::Gas(s) => {
+                s.bodies.push(eddy::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=0.1,spin=0.05").unwrap())
+            }
+            AnyState::Water(_) => {}
         }
         let path = dir.path().join(format!("{kind}.npz"));
         state.save_npz(&path, 5).unwrap();

@@ -19,6 +19,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
         };
         return vec![
             ("default: linear reconstruction (second order)", defaults),
+            (WITH_BODIES, defaults),
             ("constant reconstruction (first order)", ModelParams::Gas(constant)),
         ];
     }
@@ -42,24 +43,30 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     ]
 }
 
-/// The smoke row with moving bodies (issue 24): the default step on the same scene with
+/// The smoke and gas rows with moving bodies (issue 24): the default step on the same scene with
 /// [`bench_bodies`], whose cost is this row's time over the default row's.
 const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning plate)";
 
-/// Three bodies on an `n x n` plume, each about `n / 8` across, moving through it: a circle
-/// drifting right and up, a turned box drifting left, a plate spinning in place.
-fn bench_bodies(n: usize) -> Vec<eddy::body::Body> {
+/// Three bodies on an `n x n` scene, each about `n / 8` across, moving through it: a circle
+/// drifting right and up, a turned box drifting left, a plate spinning in place. Smoke's move in
+/// cells per time unit; gas's in cells per step, their fastest points within
+/// [`eddy::gas::bodies::MAX_BODY_SPEED`].
+fn bench_bodies(n: usize, kind: ModelKind) -> Vec<eddy::body::Body> {
     use eddy::body::{Body, Shape};
     let n = n as f32;
+    let (v, spin) = match kind {
+        ModelKind::Gas => (0.2, 0.15 / (n / 16.0 + 1.0)),
+        _ => (0.02 * n, 1.0),
+    };
     vec![
-        Body { vx: 0.02 * n, vy: -0.01 * n, ..Body::new(Shape::Circle { radius: n / 16.0 }, 0.25 * n, 0.6 * n) },
+        Body { vx: v, vy: -0.5 * v, ..Body::new(Shape::Circle { radius: n / 16.0 }, 0.25 * n, 0.6 * n) },
         Body {
             angle: 0.5,
-            vx: -0.02 * n,
+            vx: -v,
             ..Body::new(Shape::Box { half_width: n / 16.0, half_height: n / 32.0 }, 0.75 * n, 0.3 * n)
         },
         Body {
-            spin: 1.0,
+            spin,
             ..Body::new(
                 Shape::Box { half_width: n / 16.0, half_height: eddy::body::PLATE_THICKNESS / 2.0 },
                 0.7 * n,
@@ -287,8 +294,12 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     let kind = args.mode;
     let scene = kind.info().bench_scene;
     let mut state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, params)?;
-    if let (AnyState::Smoke(s), WITH_BODIES) = (&mut state, label) {
-        s.bodies = bench_bodies(n);
+    if label == WITH_BODIES {
+        match &mut state {
+            AnyState::Smoke(s) => s.bodies = bench_bodies(n, kind),
+            AnyState::Gas(s) => s.bodies = bench_bodies(n, kind),
+            AnyState::Water(_) => {}
+        }
     }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
     // GPU time per step from timestamp queries, where the device has them.
