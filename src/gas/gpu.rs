@@ -142,8 +142,11 @@ impl PredictedTextures {
 }
 
 /// What the passes that see walls bind besides their own textures: the parameters' uniform,
-/// the ping-pong state, the solid bits and the body table.
+/// the ping-pong state, the solid bits and the body table; and whether they are built for a
+/// grid with bodies (`shaders/gas/with_bodies.wgsl`) or without (`without_bodies.wgsl`, whose
+/// build drops the body code).
 struct Walled<'a> {
+    with_bodies: bool,
     uniform: &'a wgpu::Buffer,
     state: &'a PingPong,
     solid: &'a wgpu::TextureView,
@@ -159,7 +162,10 @@ struct PredictPass {
 
 impl PredictPass {
     fn new(device: &wgpu::Device, w: &Walled<'_>, predicted: &PredictedTextures) -> Self {
-        let kernel = Kernel::new(device, "gas/predict", shaders::GAS_PREDICT);
+        let kernel = match w.with_bodies {
+            false => Kernel::new(device, "gas/predict", shaders::GAS_PREDICT),
+            true => Kernel::new(device, "gas/predict_bodies", shaders::GAS_PREDICT_BODIES),
+        };
         let bind_groups = w.state.views().each_ref().map(|state| {
             let mut entries = vec![w.uniform.as_entire_binding(), View(state), View(w.solid)];
             entries.extend(predicted.views());
@@ -221,9 +227,11 @@ impl LimitPass {
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = match predicted {
-            None => Kernel::new(device, "gas/limit", shaders::GAS_LIMIT),
-            Some(_) => Kernel::new(device, "gas/limit_linear", shaders::GAS_LIMIT_LINEAR),
+        let kernel = match (predicted, w.with_bodies) {
+            (None, false) => Kernel::new(device, "gas/limit", shaders::GAS_LIMIT),
+            (None, true) => Kernel::new(device, "gas/limit_bodies", shaders::GAS_LIMIT_BODIES),
+            (Some(_), false) => Kernel::new(device, "gas/limit_linear", shaders::GAS_LIMIT_LINEAR),
+            (Some(_), true) => Kernel::new(device, "gas/limit_linear_bodies", shaders::GAS_LIMIT_LINEAR_BODIES),
         };
         let bind_groups = w.state.views().each_ref().map(|state| {
             let mut entries = vec![
@@ -256,9 +264,11 @@ impl ApplyPass {
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = match predicted {
-            None => Kernel::new(device, "gas/apply", shaders::GAS_APPLY),
-            Some(_) => Kernel::new(device, "gas/apply_linear", shaders::GAS_APPLY_LINEAR),
+        let kernel = match (predicted, w.with_bodies) {
+            (None, false) => Kernel::new(device, "gas/apply", shaders::GAS_APPLY),
+            (None, true) => Kernel::new(device, "gas/apply_bodies", shaders::GAS_APPLY_BODIES),
+            (Some(_), false) => Kernel::new(device, "gas/apply_linear", shaders::GAS_APPLY_LINEAR),
+            (Some(_), true) => Kernel::new(device, "gas/apply_linear_bodies", shaders::GAS_APPLY_LINEAR_BODIES),
         };
         let views = w.state.views();
         let bind_groups = [0, 1].map(|i| {
@@ -344,12 +354,37 @@ impl BodyPasses {
     }
 }
 
-/// The passes of a step with one reconstruction (the constant one has no predictor).
-struct Passes {
+/// The passes that see walls, of one reconstruction (the constant one has no predictor), built
+/// for a grid with or without bodies ([`Walled`]).
+struct WalledPasses {
     predict: Option<PredictPass>,
-    faces: FacesPass,
     limit: LimitPass,
     apply: ApplyPass,
+}
+
+impl WalledPasses {
+    fn new(device: &wgpu::Device, w: &Walled<'_>, t: &StepTextures, predicted: Option<&PredictedTextures>) -> Self {
+        WalledPasses {
+            predict: predicted.map(|p| PredictPass::new(device, w, p)),
+            limit: LimitPass::new(device, w, &t.faces, &t.factor, predicted),
+            apply: ApplyPass::new(device, w, &t.faces, &t.factor, predicted),
+        }
+    }
+}
+
+/// The passes of a step with one reconstruction: the faces, and the passes that see walls
+/// without bodies and, once the model has had bodies, with (built then: most models have none).
+struct Passes {
+    faces: FacesPass,
+    without_bodies: WalledPasses,
+    with_bodies: Option<WalledPasses>,
+}
+
+/// The textures a step writes and reads between its passes.
+struct StepTextures {
+    faces: FaceTextures,
+    factor: wgpu::TextureView,
+    predicted: PredictedTextures,
 }
 
 /// The gas model on a wgpu device.
@@ -370,6 +405,7 @@ pub struct GpuGas {
     solid: wgpu::Texture,
     solid_view: wgpu::TextureView,
     bodies: BodyPasses,
+    textures: StepTextures,
     constant: Passes,
     linear: Passes,
     brush: gpu::EditPass,
@@ -399,35 +435,43 @@ impl GpuGas {
                 | wgpu::TextureUsages::COPY_SRC;
             let solid = gpu::texture_2d(device, "gas/solid", size, wgpu::TextureFormat::R32Uint, bits_usage);
             let solid_view = solid.create_view(&Default::default());
-            let faces = FaceTextures([
-                storage_view(device, "gas/face_f", size, RGBA),
-                storage_view(device, "gas/face_px", size, RGBA),
-                storage_view(device, "gas/face_py", size, RGBA),
-            ]);
-            let factor = storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float);
-            let predicted = PredictedTextures(
-                ["gas/half_state", "gas/slope_rho", "gas/slope_ux", "gas/slope_uy"]
-                    .map(|label| storage_view(device, label, size, RGBA)),
-            );
+            let textures = StepTextures {
+                faces: FaceTextures([
+                    storage_view(device, "gas/face_f", size, RGBA),
+                    storage_view(device, "gas/face_px", size, RGBA),
+                    storage_view(device, "gas/face_py", size, RGBA),
+                ]),
+                factor: storage_view(device, "gas/factor", size, wgpu::TextureFormat::R32Float),
+                predicted: PredictedTextures(
+                    ["gas/half_state", "gas/slope_rho", "gas/slope_ux", "gas/slope_uy"]
+                        .map(|label| storage_view(device, label, size, RGBA)),
+                ),
+            };
             let stats = gpu::Reduction::new(device, "gas/stats", shaders::GAS_STATS, size.1);
             let bodies = BodyPasses::new(device, &uniform, &pingpong, &solid_view, size);
-            let walled = Walled { uniform: &uniform, state: &pingpong, solid: &solid_view, bodies: &bodies.table };
+            let walled = Walled {
+                with_bodies: false,
+                uniform: &uniform,
+                state: &pingpong,
+                solid: &solid_view,
+                bodies: &bodies.table,
+            };
             let passes = |predicted: Option<&PredictedTextures>| Passes {
-                predict: predicted.map(|t| PredictPass::new(device, &walled, t)),
                 faces: {
                     let kernel = match predicted {
                         None => ("gas/faces", shaders::GAS_FACES),
                         Some(_) => ("gas/faces_linear", shaders::GAS_FACES_LINEAR),
                     };
-                    FacesPass::new(device, kernel, &uniform, &pingpong, &solid_view, &faces, predicted)
+                    FacesPass::new(device, kernel, &uniform, &pingpong, &solid_view, &textures.faces, predicted)
                 },
-                limit: LimitPass::new(device, &walled, &faces, &factor, predicted),
-                apply: ApplyPass::new(device, &walled, &faces, &factor, predicted),
+                without_bodies: WalledPasses::new(device, &walled, &textures, predicted),
+                with_bodies: None,
             };
             GpuGas {
                 stats,
                 constant: passes(None),
-                linear: passes(Some(&predicted)),
+                linear: passes(Some(&textures.predicted)),
+                textures,
                 brush: gpu::EditPass::new(
                     device,
                     "gas/brush",
@@ -493,6 +537,19 @@ impl GpuGas {
         bodies: &[crate::body::Body],
     ) -> Result<(), Error> {
         super::bodies::check(bodies)?;
+        if !bodies.is_empty() && self.constant.with_bodies.is_none() {
+            let walled = Walled {
+                with_bodies: true,
+                uniform: &self.uniform,
+                state: &self.state,
+                solid: &self.solid_view,
+                bodies: &self.bodies.table,
+            };
+            let device = &self.device;
+            self.constant.with_bodies = Some(WalledPasses::new(device, &walled, &self.textures, None));
+            let linear = WalledPasses::new(device, &walled, &self.textures, Some(&self.textures.predicted));
+            self.linear.with_bodies = Some(linear);
+        }
         let had = self.bodies.list.len();
         self.bodies.list = bodies.to_vec();
         gpu::bodies::encode_write(&self.device, encoder, &self.bodies.table, bodies);
@@ -627,12 +684,16 @@ impl GpuGas {
                 b.encode_place(&mut pass, &mut self.state, (w, h), true);
             }
             let i = self.state.read_index();
-            if let Some(predict) = &passes.predict {
+            let walled = match (&passes.with_bodies, count) {
+                (Some(with), 1..) => with,
+                _ => &passes.without_bodies,
+            };
+            if let Some(predict) = &walled.predict {
                 predict.kernel.dispatch(&mut pass, &predict.bind_groups[i], w, h);
             }
             passes.faces.kernel.dispatch(&mut pass, &passes.faces.bind_groups[i], w, h);
-            passes.limit.kernel.dispatch(&mut pass, &passes.limit.bind_groups[i], w, h);
-            passes.apply.kernel.dispatch(&mut pass, &passes.apply.bind_groups[i], w, h);
+            walled.limit.kernel.dispatch(&mut pass, &walled.limit.bind_groups[i], w, h);
+            walled.apply.kernel.dispatch(&mut pass, &walled.apply.bind_groups[i], w, h);
             self.state.swap();
         }
         for b in &mut self.bodies.list {
