@@ -159,15 +159,11 @@ fn moving_bodies_match_cpu() {
             for (steps, rel) in [(1, 1e-5), (10, 1e-4)] {
                 seed += 1;
                 let mut state = common::random_gas(64, 48, seed, 0.02);
-                state.bodies = vec![
-                    Body { vx: 0.2, vy: 0.12, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
-                    Body {
-                        vx: -0.1,
-                        spin: 0.015,
-                        ..Body::new(Shape::Box { half_width: 7.0, half_height: 2.5 }, 45.0, 32.0)
-                    },
-                    Body { angle: 0.6, ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 12.0, 38.0) },
-                ];
+                state.bodies = common::moving_gas_bodies();
+                state.bodies.push(Body {
+                    angle: 0.6,
+                    ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 12.0, 38.0)
+                });
                 compare_state(&format!("gas-bodies-seed{seed}-{neighbours:?}-{steps}steps"), state, p, steps, rel);
             }
         }

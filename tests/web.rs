@@ -146,21 +146,13 @@ async fn the_seeds_smoke_step_matches_the_cpu_mirror() {
 
 #[wasm_bindgen_test]
 async fn gas_one_step_matches_the_cpu_mirror() {
-    use eddy::body::{Body, Shape};
     let gpu = gpu().await;
     // The last with moving bodies (issue 24): their rasterisation binds the solid bits
     // read-write, and the handoff and the faces into them run too.
     for (seed, (w, h), bodies) in [(6, (37, 23), false), (7, (100, 70), false), (8, (64, 48), true)] {
         let mut state = states::random_gas(w, h, seed, 0.1);
         if bodies {
-            state.bodies = vec![
-                Body { vx: 0.2, vy: 0.12, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
-                Body {
-                    vx: -0.1,
-                    spin: 0.015,
-                    ..Body::new(Shape::Box { half_width: 7.0, half_height: 2.5 }, 45.0, 32.0)
-                },
-            ];
+            state.bodies = states::moving_gas_bodies();
         }
         let params = eddy::gas::GasParams::default();
         let AnyState::Gas(g) = gpu_step(&gpu, &AnyState::Gas(state.clone()), &ModelParams::Gas(params)).await else {

@@ -41,6 +41,16 @@ pub fn random_gas(width: usize, height: usize, seed: u64, p_wall: f32) -> eddy::
     eddy::gas::GasState { density, momentum_x, momentum_y, solid, source, bodies: Vec::new() }
 }
 
+/// Two bodies moving through a 64 x 48 gas (issue 24), within its 0.25 cells/step: a disc on a
+/// diagonal and a box drifting left as it turns.
+pub fn moving_gas_bodies() -> Vec<eddy::body::Body> {
+    use eddy::body::{Body, Shape};
+    vec![
+        Body { vx: 0.2, vy: 0.12, ..Body::new(Shape::Circle { radius: 6.5 }, 20.0, 15.0) },
+        Body { vx: -0.1, spin: 0.015, ..Body::new(Shape::Box { half_width: 7.0, half_height: 2.5 }, 45.0, 32.0) },
+    ]
+}
+
 /// A random smoke state: solid with probability `p_solid`, sources with 0.05; velocity
 /// components uniform in -8..8 cells per time unit (back-traces of up to one cell at the default
 /// dt), temperature 0..10, density and each dye channel 0..1, pressure and divergence -1..1; 0
