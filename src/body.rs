@@ -286,6 +286,17 @@ pub fn walls(solid: &Grid<u8>) -> Grid<u8> {
     solid.map(|&v| (v == WALL) as u8)
 }
 
+/// Refuses more bodies than a model's body table holds ([`MAX_BODIES`]).
+///
+/// # Errors
+/// A message saying how many there are and how many a model holds.
+pub fn check_count(count: usize) -> Result<(), String> {
+    match count > MAX_BODIES {
+        true => Err(format!("{count} bodies: a model holds at most {MAX_BODIES}")),
+        false => Ok(()),
+    }
+}
+
 /// Gives body `index` of `bodies` the velocity `(vx, vy)` and `spin` (cells and radians per time
 /// unit), where it is staying as it is.
 ///

@@ -598,9 +598,7 @@ fn read_bodies(table: &Grid<f32>) -> Result<Vec<crate::body::Body>, String> {
     if width != 9 {
         return Err(format!("shape ({n}, {width}): a body is a row of 9 (kind, x, y, angle, vx, vy, spin, a, b)"));
     }
-    if n > crate::body::MAX_BODIES {
-        return Err(format!("{n} bodies: a model holds at most {}", crate::body::MAX_BODIES));
-    }
+    crate::body::check_count(n)?;
     (0..n)
         .map(|i| {
             let row: [f32; 9] = std::array::from_fn(|k| table[(i, k)]);

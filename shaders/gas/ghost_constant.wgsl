@@ -4,7 +4,7 @@
 
 fn ghost_states(p: vec2<i32>, m: Mirror, j: u32, v: vec2<f32>) -> array<vec3<f32>, 4> {
     let a = in_frame(textureLoad(state, p).xyz, v);
-    let g = mirrored(in_frame(textureLoad(state, m.cell).xyz, v), m.sign);
+    let g = image(m, v);
     return array<vec3<f32>, 4>(a, g, a, g);
 }
 

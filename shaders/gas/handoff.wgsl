@@ -23,8 +23,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         textureStore(state_out, p, vec4<f32>(0.0));
         return;
     }
-    // The directions in use: E, S, W, N, with 8-way also the diagonals (as `blocked`).
-    let used = select(0x33u, 0xffu, params.faces == 4u);
+    let used = used_directions(params);
     let closed_now = (bits >> 1u) & used;
     let closed_before = (bits >> (BEFORE_SHIFT + 1u)) & used;
     let covered = closed_now & ~closed_before;

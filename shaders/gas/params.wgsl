@@ -91,6 +91,12 @@ fn face_distance(k: u32) -> f32 {
     return select(DIAGONAL_DISTANCE, 1.0, k < 2u);
 }
 
+// The directions j (`direction`) in use, as a mask over j: E, S, W, N, with 8-way flow also the
+// diagonals.
+fn used_directions(params: GasParams) -> u32 {
+    return select(0x33u, 0xffu, params.faces == 4u);
+}
+
 fn neighbour_is_wall(bits: u32, k: u32) -> bool {
     return (bits & (2u << k)) != 0u;
 }

@@ -18,8 +18,7 @@ fn blocked(bits: u32, params: GasParams) -> u32 {
     if (bits & WALL) != 0u {
         return 0u;
     }
-    let used = select(0x33u, 0xffu, params.faces == 4u);
-    return (bits >> 1u) & used;
+    return (bits >> 1u) & used_directions(params);
 }
 
 // How the gas beyond a wall mirrors the open cells: the mirrored cell, the direction in which
@@ -84,6 +83,12 @@ fn wall_velocity(p: vec2<i32>, j: u32, params: GasParams) -> vec2<f32> {
     }
     let at = vec2<f32>(p) + vec2<f32>(0.5) + 0.5 * vec2<f32>(direction(j));
     return body_velocity(bodies[id - 1u], at);
+}
+
+// The ghost of a mirror rule seen from a frame moving at v (a body's; 0 for a wall): the
+// mirrored cell's image. CPU mirror: `MirrorRule::image`.
+fn image(m: Mirror, v: vec2<f32>) -> vec3<f32> {
+    return mirrored(in_frame(textureLoad(state, m.cell).xyz, v), m.sign);
 }
 
 // (rho, mx, my) seen from a frame moving at v: (rho, m - rho v); and back. CPU mirror:
@@ -180,8 +185,7 @@ fn neighbour_or_ghost(p: vec2<i32>, bits: u32, j: u32, params: GasParams) -> vec
         }
         // The mirror in the frame of what blocks the way (a body's, or a wall's at rest).
         let v = wall_velocity(p, j, params);
-        let m = mirror_rule(p, bits, j);
-        return out_of_frame(mirrored(in_frame(textureLoad(state, m.cell).xyz, v), m.sign), v);
+        return out_of_frame(image(mirror_rule(p, bits, j), v), v);
     }
     return textureLoad(state, p + direction(j)).xyz;
 }

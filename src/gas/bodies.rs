@@ -53,10 +53,7 @@ pub fn fastest(b: &crate::body::Body) -> f32 {
 /// [`Error::Message`] saying how many a model holds, or which body is too fast, how fast, and
 /// the limit.
 pub fn check(bodies: &[crate::body::Body]) -> Result<(), Error> {
-    let count = bodies.len();
-    if count > crate::body::MAX_BODIES {
-        return Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES)));
-    }
+    crate::body::check_count(bodies.len()).map_err(Error::Message)?;
     for (i, b) in bodies.iter().enumerate() {
         let v = fastest(b);
         // A NaN speed is refused too.
@@ -150,12 +147,16 @@ pub fn handoff(s: &mut GasState, before: &Grid<u8>, p: &GasParams) {
             }
             for &(dc, dr) in &directions {
                 let (nr, nc) = (r + dr, c + dc);
-                let g = gas(nr.clamp(0, h as isize - 1), nc.clamp(0, w as isize - 1));
-                if open_before(nr, nc) && !open_now(nr, nc) {
+                // Only a neighbour open before gives (one inside the grid).
+                if !open_before(nr, nc) {
+                    continue;
+                }
+                let g = gas(nr, nc);
+                if !open_now(nr, nc) {
                     // A covered neighbour: its gas in equal shares to its open neighbours.
                     let receivers = directions.iter().filter(|(ec, er)| open_now(nr + er, nc + ec)).count() as f32;
                     q = (q.0 + g.0 / receivers, q.1 + g.1 / receivers, q.2 + g.2 / receivers);
-                } else if !was_open && open_before(nr, nc) && open_now(nr, nc) {
+                } else if !was_open {
                     // This cell opened: a share of each neighbour open before and now.
                     q = (q.0 + share * g.0, q.1 + share * g.1, q.2 + share * g.2);
                 }

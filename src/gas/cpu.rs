@@ -201,7 +201,7 @@ pub fn direction(j: usize) -> ((isize, isize), (f32, f32), usize) {
 /// Source: the reflecting boundary of finite-volume methods, LeVeque (2002) section 7.3.3.
 pub fn ghost(s: &GasState, r: isize, c: isize, delta: (isize, isize)) -> ((f32, f32, f32), (usize, usize)) {
     let rule = mirror_rule(s, r, c, delta);
-    (rule.image(s), rule.mirrored_cell())
+    (rule.image(s, (0.0, 0.0)), rule.mirrored_cell())
 }
 
 /// How the gas beyond a wall mirrors the open cells ([`ghost`]): the mirrored cell `(row, col)`,
@@ -223,9 +223,10 @@ impl MirrorRule {
         (self.mirror.0 as usize, self.mirror.1 as usize)
     }
 
-    /// The ghost: the mirrored cell's image.
-    fn image(&self, s: &GasState) -> (f32, f32, f32) {
-        self.flip(cell(s, self.mirror.0, self.mirror.1))
+    /// The ghost: the mirrored cell's image, seen from a frame moving at `v` (a body's; 0 for a
+    /// wall, [`super::bodies::wall_velocity`]).
+    fn image(&self, s: &GasState, v: (f32, f32)) -> (f32, f32, f32) {
+        self.flip(in_frame(cell(s, self.mirror.0, self.mirror.1), v))
     }
 }
 
@@ -329,8 +330,7 @@ pub fn neighbour_or_ghost(
         Beyond::Wall => {
             // The mirror in the frame of what blocks the way (a body's, or a wall's at rest).
             let v = super::bodies::wall_velocity(s, r, c, (dc, dr));
-            let rule = mirror_rule(s, r, c, (dc, dr));
-            out_of_frame(rule.flip(in_frame(cell(s, rule.mirror.0, rule.mirror.1), v)), v)
+            out_of_frame(mirror_rule(s, r, c, (dc, dr)).image(s, v), v)
         }
         Beyond::Inflow(g, flip) => flipped(g, flip),
         Beyond::Outflow(flip) => flipped(cell(s, r, c), flip),
@@ -378,10 +378,7 @@ fn ghost_flux(
             let v = super::bodies::wall_velocity(s, r, c, delta);
             let seen = |q| in_frame(q, v);
             let mut flux = match predicted {
-                None => {
-                    let (own, other) = (seen(cell(s, r, c)), seen(cell(s, rule.mirror.0, rule.mirror.1)));
-                    face_flux(own, rule.flip(other), d, h, p)
-                }
+                None => face_flux(seen(cell(s, r, c)), rule.image(s, v), d, h, p),
                 Some(predicted) => {
                     let (own, other) = (&predicted[(r as usize, c as usize)], &predicted[rule.mirrored_cell()]);
                     let back = direction_index((-rule.onward.0, -rule.onward.1));

@@ -809,14 +809,19 @@ impl GpuGas {
     /// A reader of the state as it is now, which borrows nothing (see
     /// [`crate::water::GpuWater::state_reader`]).
     pub fn state_reader(&self) -> impl Future<Output = Result<GasState, GpuError>> + 'static {
-        let [state, bits] = gpu::snapshot(&self.device, &self.queue, [self.state.current(), &self.solid]);
+        // The solid bits only with bodies: without, the mask is the one uploaded.
+        let mut textures = vec![self.state.current()];
         let bodies = self.bodies_copy();
+        if bodies.is_some() {
+            textures.push(&self.solid);
+        }
+        let copies = gpu::snapshot_all(&self.device, &self.queue, &textures);
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let masks = (self.solid_mask.clone(), self.source_mask.clone());
         let size = (self.width, self.height);
         async move {
-            let bodies = bodies.map(|(table, n)| (&bits, table, n));
-            assemble(&device, &queue, &state, size, masks, bodies).await
+            let bodies = bodies.map(|(table, n)| (&copies[1], table, n));
+            assemble(&device, &queue, &copies[0], size, masks, bodies).await
         }
     }
 

@@ -705,13 +705,11 @@ impl GasState {
     /// [`SceneError::ShapeMismatch`] or [`SceneError::BadValue`] naming the first bad cell;
     /// [`SceneError::BadArray`] for too many bodies.
     pub fn validated(mut self, origin: &Path) -> Result<Self, SceneError> {
-        if self.bodies.len() > crate::body::MAX_BODIES {
-            return Err(SceneError::BadArray {
-                path: origin.to_path_buf(),
-                name: "bodies",
-                message: format!("{} bodies: a model holds at most {}", self.bodies.len(), crate::body::MAX_BODIES),
-            });
-        }
+        crate::body::check_count(self.bodies.len()).map_err(|message| SceneError::BadArray {
+            path: origin.to_path_buf(),
+            name: "bodies",
+            message,
+        })?;
         let shape = self.density.shape();
         for (name, other) in
             [("momentum", self.momentum_x.shape()), ("solid", self.solid.shape()), ("source", self.source.shape())]

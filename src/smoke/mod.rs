@@ -104,9 +104,7 @@ pub struct SmokeState {
 /// # Errors
 /// [`Error::Message`] saying what to change.
 pub fn check_bodies(count: usize, p: &SmokeParams) -> Result<(), Error> {
-    if count > crate::body::MAX_BODIES {
-        return Err(Error::Message(format!("{count} bodies: a model holds at most {}", crate::body::MAX_BODIES)));
-    }
+    crate::body::check_count(count).map_err(Error::Message)?;
     if count > 0 && p.grid == GridLayout::Collocated {
         return Err(Error::Message(
             "bodies move on the staggered grid, and this run has the collocated one (--pipeline gpu-gems and rideout \
