@@ -5,7 +5,7 @@
 use eddy::Grid;
 use eddy::gpu::Gpu;
 use eddy::solver::multigrid::{Multigrid, Settings};
-use eddy::solver::{self, GpuMultigrid, Poisson};
+use eddy::solver::{self, AT_CENTRES, GpuMultigrid, NEUMANN, Poisson};
 use std::time::Instant;
 
 /// `h^2 div u` of random face fluxes on an `n x n` grid with a disc obstacle (as in the `plume`
@@ -29,7 +29,7 @@ fn problem(n: usize, seed: u64) -> Poisson {
             }
         }
     }
-    Poisson { solid, rhs }
+    Poisson { solid, rhs, dirichlet: NEUMANN, ghosts: AT_CENTRES }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = Gpu::headless()?;
     let n = 512;
     let pr = problem(n, 2);
-    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &pr.solid, Settings::default())?;
+    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &pr.solid, NEUMANN, Settings::default())?;
     let zero = Grid::filled(n, n, 0.0);
     let mut times = Vec::new();
     for cycles in [0u32, 20] {

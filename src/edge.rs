@@ -4,8 +4,8 @@
 //! model says what a kind means in its own discretisation; the variants' docs give both.
 
 /// What an edge of the box is. Smoke: inflow and outflow through the edges' faces, the pressure
-/// solve unchanged (its no-flux condition at every edge; see [`EdgeKind::Outflow`]). Gas: the
-/// ghost beyond the edge's faces (`crate::gas::cpu::beyond`).
+/// held at 0 beyond an outflow and with no flux through the other edges (see
+/// [`EdgeKind::Outflow`]). Gas: the ghost beyond the edge's faces (`crate::gas::cpu::beyond`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EdgeKind {
     /// No flow through it (the seed's box). Smoke: no-slip where the viscosity is on. Gas: a
@@ -19,12 +19,12 @@ pub enum EdgeKind {
     /// [`crate::gas::GasParams::inflow_density`] moving at [`crate::gas::GasParams::inflow`] (a
     /// Dirichlet ghost; LeVeque 2002, section 7.2).
     Inflow,
-    /// Fluid leaves across it. Smoke: each of its faces takes the velocity of the face one cell
-    /// inside (zero gradient across the edge, the simplest outflow condition), so what reaches
-    /// the edge leaves; the projection leaves them as they are, so the pressure keeps its
-    /// no-flux condition there and the solvers need nothing new (a pressure-0 edge would need
-    /// Dirichlet edges in the packed Jacobi and the multigrid). The viscosity sees no wall
-    /// beyond it (zero gradient too). Gas: the ghost beyond it is the cell itself (zero
+    /// Fluid leaves across it. Smoke: the pressure is held at 0 beyond it (a Dirichlet condition:
+    /// 0 at the centre of the cell beyond, [`crate::solver::DirichletEdges`]; Bridson, 2nd ed.,
+    /// sect. 5.1), and its faces take the velocity of the face one cell inside (zero gradient
+    /// across the edge) before the projection, which then drives them with the pressure inside:
+    /// what reaches the edge leaves, as much as comes in through the others (to the solve's
+    /// tolerance). The viscosity sees no wall beyond it (zero gradient too). Gas: the ghost beyond it is the cell itself (zero
     /// gradient, the transmissive boundary of Toro 2009, section 6.3.3, and LeVeque 2002,
     /// section 7.3.1: waves leave with the small reflection the scheme's upwinding allows).
     Outflow,

@@ -44,10 +44,8 @@ modules! {
     SMOKE_STAGGERED_IMPULSE_DYE = "smoke/staggered_impulse_dye": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse_dye.wgsl"];
     /// Staggered smoke: the divergence and the pressure solve's right-hand side h^2 div.
     SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence.wgsl"];
-    /// Staggered smoke: the outflow edges' faces corrected so the box's net inflow is zero.
-    SMOKE_STAGGERED_OUTFLOW = "smoke/staggered_outflow": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_outflow.wgsl"];
-    /// Staggered smoke: subtract the pressure gradient on open faces.
-    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_gradient.wgsl"];
+    /// Staggered smoke: subtract the pressure gradient on open faces and outflow edges' faces.
+    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Smoke: each body advances one step (issue 24).
     SMOKE_BODIES_MOVE = "smoke/bodies_move": ["smoke/params.wgsl", "common/body.wgsl", "smoke/bodies_move.wgsl"];
     /// Staggered smoke: the bodies rasterised into the solid bits.
@@ -55,7 +53,7 @@ modules! {
     /// Staggered smoke: the closed faces beside the bodies at their velocity.
     SMOKE_STAGGERED_BODY_FACES = "smoke/staggered_body_faces": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_body_faces.wgsl"];
     /// Staggered smoke: the pressure solve's walls from the rasterised solid bits.
-    SMOKE_STAGGERED_SOLVER_WALLS = "smoke/staggered_solver_walls": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_solver_walls.wgsl"];
+    SMOKE_STAGGERED_SOLVER_WALLS = "smoke/staggered_solver_walls": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/edges.wgsl", "smoke/staggered_solver_walls.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
     /// One field into the packed layout, four cells a texel (`gpu::packed`).

@@ -102,10 +102,12 @@ fn between_slip_walls_a_uniform_inflow_stays_uniform() {
 /// The `channel` scene with its pipeline (inflow, outflow, the cylinder, dye sources, multigrid,
 /// MacCormack): the GPU's steps against the CPU reference's, at the tolerances of
 /// `tests/smoke_gpu_vs_cpu.rs` (1e-5 of each field's largest value after one step, 1e-4 after
-/// ten), and the net inflow zero after every projection (the outflow pass). The multigrid runs 3
-/// V-cycles a step on both (a tolerance none reaches), as that file's multigrid set does: the
-/// GPU plans its cycle counts at fixed steps, the CPU stops at the tolerance, and two solves
-/// that both stop at 1e-4 differ by about that much.
+/// ten). The multigrid runs 3 V-cycles a step on both (a tolerance none reaches), as that file's
+/// multigrid set does: the GPU plans its cycle counts at fixed steps, the CPU stops at the
+/// tolerance, and two solves that both stop at 1e-4 differ by about that much. Then the preset as
+/// it is (V-cycles to 1e-4): what leaves through the outflow edge, held at pressure 0, is what
+/// the inflow brings, within 1e-4 of it after every step of the first 20 (no pass balances them:
+/// the projection does, to its tolerance; measured 6e-6).
 #[test]
 fn the_channel_preset_runs_as_its_cpu_reference() {
     let g = common::gpu();
@@ -114,15 +116,50 @@ fn the_channel_preset_runs_as_its_cpu_reference() {
     let scene = eddy::scene::Scene::preset("channel", 48, 24, 0).unwrap();
     let state = SmokeState::from_scene(&scene, params.ambient_temperature);
     let mut gpu = GpuSmoke::new(&g.device, &g.queue, &state, params).unwrap();
-    let mut cpu = eddy::smoke::CpuSmoke::new(state, params).unwrap();
+    let mut cpu = eddy::smoke::CpuSmoke::new(state.clone(), params).unwrap();
     for (steps, tol) in [(1, 1e-5), (9, 1e-4)] {
         gpu.step(steps).unwrap();
         cpu.step(steps).unwrap();
         let s = gpu.read_state().unwrap();
         common::assert_smoke_close(&format!("channel-{steps}"), &s, cpu.state(), tol);
+    }
+    let mut gpu = GpuSmoke::new(&g.device, &g.queue, &state, preset).unwrap();
+    let mut worst = 0.0f32;
+    for step in 1..=20 {
+        gpu.step(1).unwrap();
+        let s = gpu.read_state().unwrap();
         let (h, w) = s.shape();
         let through = |c: usize| (0..h).map(|r| s.velocity_x[(r, c)]).sum::<f32>();
-        assert!((through(w) / through(0) - 1.0).abs() <= 1e-5, "out {} against in {}", through(w), through(0));
+        let off = (through(w) / through(0) - 1.0).abs();
+        worst = worst.max(off);
+        assert!(off <= 1e-4, "step {step}: out {} against in {}", through(w), through(0));
+    }
+    eprintln!("channel: what leaves differs from what comes in by at most {worst:.1e} of it");
+    g.check().unwrap();
+}
+
+/// Edges changed on a running model (as the viewer's panel does): the channel scene started
+/// with walls all round, then given the channel's inflow and outflow. The solver's walls carry
+/// the edges held at pressure 0, so they are written again: without that the outflow would stay a
+/// wall to the pressure, and what leaves could not match what comes in (no other pass balances
+/// them). Within 1e-4 of it after every step of the 20 after the change.
+#[test]
+fn edges_changed_while_running_hold_the_outflow_at_pressure_zero() {
+    let g = common::gpu();
+    let preset = SmokeParams::preset(eddy::smoke::SmokePreset::Channel);
+    let walled = SmokeParams { edges: [eddy::smoke::EdgeKind::Wall; 4], ..preset };
+    let scene = eddy::scene::Scene::preset("channel", 48, 24, 0).unwrap();
+    let state = SmokeState::from_scene(&scene, preset.ambient_temperature);
+    let mut gpu = GpuSmoke::new(&g.device, &g.queue, &state, walled).unwrap();
+    gpu.step(3).unwrap();
+    gpu.set_params(preset).unwrap();
+    for step in 1..=20 {
+        gpu.step(1).unwrap();
+        let s = gpu.read_state().unwrap();
+        let (h, w) = s.shape();
+        let through = |c: usize| (0..h).map(|r| s.velocity_x[(r, c)]).sum::<f32>();
+        let off = (through(w) / through(0) - 1.0).abs();
+        assert!(off <= 1e-4, "step {step} after the change: out {} against in {}", through(w), through(0));
     }
     g.check().unwrap();
 }

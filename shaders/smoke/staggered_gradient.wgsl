@@ -1,6 +1,8 @@
-// Staggered smoke pass: subtract the pressure gradient on every open face, in place:
-// u[r][c] -= (p[r][c] - p[r][c-1]) / h, v[r][c] -= (p[r][c] - p[r-1][c]) / h; a face beside a
-// solid or on the grid's edge keeps its (wall) velocity. One invocation per (col, row) of
+// Staggered smoke pass: subtract the pressure gradient on every face between two cells the
+// solve holds, in place: u[r][c] -= (p[r][c] - p[r][c-1]) / h, v[r][c] -= (p[r][c] - p[r-1][c]) / h.
+// The cell beyond an outflow edge is held at pressure 0 (the solve's Dirichlet edge), so an
+// outflow face beside an open cell is driven by the pressure inside; a face beside a solid or on
+// another edge keeps its (wall, inflow) velocity. One invocation per (col, row) of
 // (W+1) x (H+1), the u face and the v face at that index where they exist.
 // CPU mirror: `subtract_gradient` in src/smoke/staggered/mod.rs.
 
@@ -10,15 +12,33 @@
 @group(0) @binding(3) var solid: texture_storage_2d<r32uint, read>;
 @group(0) @binding(4) var pressure: texture_storage_2d<r32float, read>;
 
+// Whether the solve holds cell q: open inside the grid, or beyond an outflow edge
+// (`crate::solver::open_neighbour`).
+fn held(q: vec2<i32>) -> bool {
+    let size = textureDimensions(solid);
+    if inside(q, size) {
+        return open_at(solid, q);
+    }
+    return edge_kind(firstTrailingBit(beyond_bit(q, size))) == EDGE_OUTFLOW;
+}
+
+// The pressure of a held cell: 0 beyond the grid.
+fn pressure_at(q: vec2<i32>) -> f32 {
+    if inside(q, textureDimensions(solid)) {
+        return textureLoad(pressure, q).r;
+    }
+    return 0.0;
+}
+
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
-    if inside(p, textureDimensions(u)) && open_at(solid, p + LEFT) && open_at(solid, p) {
-        let g = (textureLoad(pressure, p).r - textureLoad(pressure, p + LEFT).r) / params.cell_size;
+    if inside(p, textureDimensions(u)) && held(p + LEFT) && held(p) {
+        let g = (pressure_at(p) - pressure_at(p + LEFT)) / params.cell_size;
         textureStore(u, p, vec4<f32>(textureLoad(u, p).r - g, 0.0, 0.0, 0.0));
     }
-    if inside(p, textureDimensions(v)) && open_at(solid, p + UP) && open_at(solid, p) {
-        let g = (textureLoad(pressure, p).r - textureLoad(pressure, p + UP).r) / params.cell_size;
+    if inside(p, textureDimensions(v)) && held(p + UP) && held(p) {
+        let g = (pressure_at(p) - pressure_at(p + UP)) / params.cell_size;
         textureStore(v, p, vec4<f32>(textureLoad(v, p).r - g, 0.0, 0.0, 0.0));
     }
 }

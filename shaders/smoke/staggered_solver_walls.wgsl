@@ -2,18 +2,23 @@
 // from the smoke's solid bits (bit 0), for the packed Jacobi iterations (four cells a texel,
 // each cell's wall bits in its byte and the cells just beyond the texel's edges in bits 5..7 of
 // its first and last byte, as solver/packed.rs lays them out) and for the solver's finest level
-// (one cell a texel, which the residual statistics read). One invocation a packed texel.
+// (one cell a texel, which the residual statistics read). Beyond an outflow edge the pressure is
+// 0: the cells there are open. One invocation a packed texel.
 // CPU mirror: `packed_walls` in src/solver/packed.rs and `wall_bits` in src/gpu/mod.rs, of the
-// rasterised mask.
+// rasterised mask and `SmokeParams::dirichlet`.
 
-@group(0) @binding(0) var solid: texture_storage_2d<r32uint, read>;
-@group(0) @binding(1) var packed_walls: texture_storage_2d<r32uint, write>;
-@group(0) @binding(2) var level_walls: texture_storage_2d<r32uint, write>;
+@group(0) @binding(0) var<uniform> params: SmokeParams;
+@group(0) @binding(1) var solid: texture_storage_2d<r32uint, read>;
+@group(0) @binding(2) var packed_walls: texture_storage_2d<r32uint, write>;
+@group(0) @binding(3) var level_walls: texture_storage_2d<r32uint, write>;
 
-// 1 when cell q is solid or outside the grid (`gpu::wall_or_outside`).
+// 1 when cell q is solid, or outside the grid beyond an edge that is not an outflow
+// (`gpu::wall_or_outside`).
 fn wall(q: vec2<i32>) -> u32 {
-    if !inside(q, textureDimensions(solid)) {
-        return 1u;
+    let size = textureDimensions(solid);
+    if !inside(q, size) {
+        let beyond = beyond_bit(q, size);
+        return select(1u, 0u, edge_kind(firstTrailingBit(beyond)) == EDGE_OUTFLOW);
     }
     return textureLoad(solid, q).r & SOLID;
 }

@@ -22,22 +22,24 @@ const CAPACITY: u32 = 1536u;
 const THREADS: u32 = 256u;
 
 @group(0) @binding(0) var<uniform> coarse: Coarse;
-// Per coarse level (first to coarsest): width, height, and where its cells start in `walls`
-// and in the workgroup arrays.
+// Per coarse level (first to coarsest): width, height, where its cells start in `walls` and in
+// the workgroup arrays, and how the next level lies on it (`Offset`: bit 0 along the columns,
+// bit 1 along the rows).
 @group(0) @binding(1) var<storage, read> shapes: array<vec4<u32>>;
 // Every coarse level's wall bits (gpu::wall_bits: bit 0 wall, bits 1-4 up, left, right, down).
 @group(0) @binding(2) var<storage, read> walls: array<u32>;
-@group(0) @binding(3) var pressure: texture_storage_2d<r32float, read_write>;
-@group(0) @binding(4) var rhs: texture_storage_2d<r32float, read>;
+// Per coarse level: what the cell beyond each held edge reads (`Level::ghosts`, level.wgsl).
+@group(0) @binding(3) var<storage, read> ghosts: array<vec4<f32>>;
+@group(0) @binding(4) var pressure: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(5) var rhs: texture_storage_2d<r32float, read>;
 
 var<workgroup> p: array<f32, CAPACITY>;
 var<workgroup> b: array<f32, CAPACITY>;
 
-// The cell of level shape `s` beside cell (r, c) across edge k (`edge` in level.wgsl), as an
-// index into the arrays; only for an open edge, which lies inside the level.
-fn across(s: vec4<u32>, r: u32, c: u32, k: u32) -> u32 {
-    let d = edge(k);
-    return s.z + u32(i32(r) + d.y) * s.x + u32(i32(c) + d.x);
+// How level l + 1 lies on level l (`Offset`), as (columns, rows).
+fn lay(l: u32) -> vec2<u32> {
+    let bits = shapes[l].w;
+    return vec2<u32>(bits & 1u, bits >> 1u);
 }
 
 fn sweep(l: u32, colour: u32, t: u32) {
@@ -51,8 +53,13 @@ fn sweep(l: u32, colour: u32, t: u32) {
             var count = 0.0;
             for (var k = 0u; k < 4u; k++) {
                 if edge_open(bits, k) {
-                    sum += p[across(s, r, c, k)];
-                    count += 1.0;
+                    let q = vec2<i32>(i32(c), i32(r)) + edge(k);
+                    if inside(q, s.xy) {
+                        sum += p[s.z + u32(q.y) * s.x + u32(q.x)];
+                        count += 1.0;
+                    } else {
+                        count += 1.0 + ghosts[l][firstTrailingBit(beyond_bit(q, s.xy))];
+                    }
                 }
             }
             if count > 0.0 {
@@ -82,7 +89,12 @@ fn residual(l: u32, r: u32, c: u32) -> f32 {
     var lap = 0.0;
     for (var k = 0u; k < 4u; k++) {
         if edge_open(bits, k) {
-            lap += p[across(s, r, c, k)] - centre;
+            let q = vec2<i32>(i32(c), i32(r)) + edge(k);
+            if inside(q, s.xy) {
+                lap += p[s.z + u32(q.y) * s.x + u32(q.x)] - centre;
+            } else {
+                lap += -ghosts[l][firstTrailingBit(beyond_bit(q, s.xy))] * centre - centre;
+            }
         }
     }
     return b[i] - lap;
@@ -92,14 +104,16 @@ fn residual(l: u32, r: u32, c: u32) -> f32 {
 fn restrict_to(l: u32, t: u32) {
     let f = shapes[l];
     let s = shapes[l + 1u];
+    let o = lay(l);
     for (var i = t; i < s.x * s.y; i += THREADS) {
         let r = i / s.x;
         let c = i % s.x;
         var sum = 0.0;
         for (var di = 0u; di < 2u; di++) {
             for (var dj = 0u; dj < 2u; dj++) {
-                let fr = 2u * r + di;
-                let fc = 2u * c + dj;
+                // Unsigned: a child before the level's first row (column) wraps past its end.
+                let fr = 2u * r + di - o.y;
+                let fc = 2u * c + dj - o.x;
                 if fr < f.y && fc < f.x && (walls[f.z + fr * f.x + fc] & WALL) == 0u {
                     sum += residual(l, fr, fc);
                 }
@@ -115,11 +129,12 @@ fn restrict_to(l: u32, t: u32) {
 fn prolong_from(l: u32, t: u32) {
     let f = shapes[l];
     let s = shapes[l + 1u];
+    let o = lay(l);
     for (var i = t; i < f.x * f.y; i += THREADS) {
         let r = i / f.x;
         let c = i % f.x;
         if (walls[f.z + i] & WALL) == 0u {
-            p[f.z + i] = p[f.z + i] + p[s.z + (r / 2u) * s.x + c / 2u];
+            p[f.z + i] = p[f.z + i] + p[s.z + ((r + o.y) / 2u) * s.x + (c + o.x) / 2u];
         }
     }
     workgroupBarrier();

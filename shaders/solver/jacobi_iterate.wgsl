@@ -1,12 +1,13 @@
 // The Jacobi iteration of the Poisson problem on four packed cells (packed.wgsl), shared by
 // jacobi_packed.wgsl (one iteration a dispatch) and jacobi_pair.wgsl (two), so both compute it
 // with the same arithmetic in the same order: p' = (up + left + right + down - b) / 4, a wall or
-// the grid's edge reading the cell's own p (pure Neumann, Rideout's Jacobi); 0 in walls.
+// the grid's edge reading the cell's own p (pure Neumann, Rideout's Jacobi), a cell beyond an
+// edge held at pressure 0 (its neighbour bit clear) 0, which the callers read for it; 0 in walls.
 // CPU mirror: `jacobi` in src/solver/mod.rs.
 
 // Four cells with values c, their neighbours' up4, left4, right4, down4, right-hand side b and
 // wall bits `bits` (packed.wgsl: bit 0 a wall, bits 1-4 the neighbour up, left, right, down is
-// a wall or beyond the grid).
+// a wall or beyond a no-flux edge).
 fn iterate(c: vec4<f32>, up4: vec4<f32>, left4: vec4<f32>, right4: vec4<f32>, down4: vec4<f32>, b: vec4<f32>,
            bits: vec4<u32>) -> vec4<f32> {
     let up = select(c, up4, open_through(bits, 2u));

@@ -1,6 +1,7 @@
 // One Jacobi iteration of the Poisson problem, four cells an invocation in the packed layout of
 // packed.wgsl: `iterate` (jacobi_iterate.wgsl), p' = (up + left + right + down - b) / 4, a wall
-// or the grid's edge reading the cell's own p (pure Neumann, Rideout's Jacobi); 0 in walls. The smoke step's iteration (GPU Gems
+// or the grid's edge reading the cell's own p (pure Neumann, Rideout's Jacobi), a cell beyond an
+// edge held at pressure 0 reading 0; 0 in walls. The smoke step's iteration (GPU Gems
 // 38.2-38.3, alpha = -h^2) is this one with b = -alpha div (pack.wgsl).
 // CPU mirror: `jacobi` in src/solver/mod.rs.
 
@@ -18,12 +19,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let bits = cell_bits(textureLoad(walls, q).r);
     let c = textureLoad(pressure, q);
-    // The neighbouring texels, clamped to the grid: a cell reads past the edge only where its
-    // wall bits say the neighbour is beyond the grid, and then takes its own value instead.
-    let lt = textureLoad(pressure, vec2<i32>(max(q.x - 1, 0), q.y));
-    let rt = textureLoad(pressure, vec2<i32>(min(q.x + 1, size.x - 1), q.y));
-    let ut = textureLoad(pressure, vec2<i32>(q.x, max(q.y - 1, 0)));
-    let dt = textureLoad(pressure, vec2<i32>(q.x, min(q.y + 1, size.y - 1)));
+    // The neighbouring texels, 0 beyond the grid: a cell reads there only where its wall bits
+    // say the neighbour is open beyond an edge held at pressure 0 (beyond a no-flux edge it
+    // takes its own value instead). Past the last column's real cells, the padding holds 0.
+    let zero = vec4<f32>(0.0);
+    let lt = select(textureLoad(pressure, vec2<i32>(max(q.x - 1, 0), q.y)), zero, q.x == 0);
+    let rt = select(textureLoad(pressure, vec2<i32>(min(q.x + 1, size.x - 1), q.y)), zero, q.x + 1 == size.x);
+    let ut = select(textureLoad(pressure, vec2<i32>(q.x, max(q.y - 1, 0))), zero, q.y == 0);
+    let dt = select(textureLoad(pressure, vec2<i32>(q.x, min(q.y + 1, size.y - 1))), zero, q.y + 1 == size.y);
     let value = iterate(c, ut, vec4<f32>(lt.w, c.xyz), vec4<f32>(c.yzw, rt.x), dt, textureLoad(rhs, q), bits);
     textureStore(pressure_out, q, value);
 }

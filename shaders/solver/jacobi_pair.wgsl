@@ -36,11 +36,14 @@ struct Row {
     r: vec4<f32>,
 }
 
-// The texel of `t` at column x of row y, both clamped to the grid: a cell reads past the edge
-// only where its wall bits say the neighbour is beyond the grid, and then takes its own value
-// instead.
+// The texel of `t` at column x of row y, 0 beyond the grid: a cell reads past the edge only
+// where its wall bits say the neighbour is open beyond an edge held at pressure 0 (beyond a
+// no-flux edge it takes its own value instead). Past the last column's real cells, the padding
+// holds 0.
 fn texel(t: texture_storage_2d<rgba32float, read>, x: i32, y: i32, size: vec2<i32>) -> vec4<f32> {
-    return textureLoad(t, clamp(vec2<i32>(x, y), vec2<i32>(0), size - 1));
+    let q = vec2<i32>(x, y);
+    let c = clamp(q, vec2<i32>(0), size - 1);
+    return select(textureLoad(t, c), vec4<f32>(0.0), any(q != c));
 }
 
 // Row y of the texels at x - 1 .. x + 2.
@@ -48,8 +51,12 @@ fn row_of(t: texture_storage_2d<rgba32float, read>, x: i32, y: i32, size: vec2<i
     return Row(texel(t, x - 1, y, size), texel(t, x, y, size), texel(t, x + 1, y, size), texel(t, x + 2, y, size));
 }
 
+// The wall bits of texel (x, y); beyond the grid, walls (so the first iteration there is 0, the
+// pressure an edge held at 0 has beyond it, and never read beyond a no-flux edge).
 fn walls_at(x: i32, y: i32, size: vec2<i32>) -> vec4<u32> {
-    return cell_bits(textureLoad(walls, clamp(vec2<i32>(x, y), vec2<i32>(0), size - 1)).r);
+    let q = vec2<i32>(x, y);
+    let c = clamp(q, vec2<i32>(0), size - 1);
+    return select(cell_bits(textureLoad(walls, c).r), vec4<u32>(PACKED_WALL), any(q != c));
 }
 
 // One iteration of texel `m` between its neighbours `l` and `r` of its row, `above` and `below`.
@@ -71,8 +78,10 @@ fn iterate_pair(above: Row, mid: Row, below: Row, b: Row, bits_a: vec4<u32>, bit
 
 // One iteration of the cells beside the two texels' outer edges: (last cell of the texel to
 // the left, first cell of the texel to the right), their wall bits from the extra bits of the
-// first texel's lane 0 and the second's lane 3.
-fn iterate_edges(above: Row, mid: Row, below: Row, b: Row, bits_a: u32, bits_b: u32) -> vec2<f32> {
+// first texel's lane 0 and the second's lane 3; 0 for a cell beyond the grid (`beyond_l`,
+// `beyond_r`: held at pressure 0 where its edge is, never read where the edge has no flux).
+fn iterate_edges(above: Row, mid: Row, below: Row, b: Row, bits_a: u32, bits_b: u32, beyond_l: bool,
+                 beyond_r: bool) -> vec2<f32> {
     // The left cell: a wall where lane 0's left neighbour is; lane 0 is its right neighbour.
     let left_bits = moved(bits_a, 4u, PACKED_WALL) | moved(bits_a, EXTRA_UP, 2u) | moved(bits_a, EXTRA_FAR, 4u)
         | moved(bits_a, PACKED_WALL, 8u) | moved(bits_a, EXTRA_DOWN, 16u);
@@ -83,7 +92,7 @@ fn iterate_edges(above: Row, mid: Row, below: Row, b: Row, bits_a: u32, bits_b: 
                         vec4<f32>(mid.l.z, mid.b.w, 0.0, 0.0), vec4<f32>(mid.a.x, mid.r.y, 0.0, 0.0),
                         vec4<f32>(below.l.w, below.r.x, 0.0, 0.0), vec4<f32>(b.l.w, b.r.x, 0.0, 0.0),
                         vec4<u32>(left_bits, right_bits, PACKED_WALL, PACKED_WALL));
-    return value.xy;
+    return select(value.xy, vec2<f32>(0.0), vec2<bool>(beyond_l, beyond_r));
 }
 
 @compute @workgroup_size(64, 1)
@@ -113,7 +122,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var first_above = iterate_pair(p_top, p_above, p_row, row_of(rhs, x, y0 - 1, size), walls_at(x, y0 - 1, size),
                                    walls_at(x + 1, y0 - 1, size));
     var first = iterate_pair(p_above, p_row, p_below, b_row, bits_a, bits_b);
-    var first_edges = iterate_edges(p_above, p_row, p_below, b_row, bits_a.x, bits_b.w);
+    // The cells beside the pair: beyond the grid left of texel 0 and right of the last texel.
+    let beyond_l = x == 0;
+    let beyond_r = x + 2 >= size.x;
+    var first_edges = iterate_edges(p_above, p_row, p_below, b_row, bits_a.x, bits_b.w, beyond_l, beyond_r);
     for (var y = y0; y < last; y++) {
         // The first iteration of row y + 1.
         let p_next = row_of(pressure, x, y + 2, size);
@@ -133,7 +145,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 
         first_above = first;
         first = first_below;
-        first_edges = iterate_edges(p_row, p_below, p_next, b_below, bits_a_below.x, bits_b_below.w);
+        first_edges = iterate_edges(p_row, p_below, p_next, b_below, bits_a_below.x, bits_b_below.w, beyond_l, beyond_r);
         p_row = p_below;
         p_below = p_next;
         b_row = b_below;

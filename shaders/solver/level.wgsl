@@ -1,9 +1,25 @@
 // Multigrid level helpers, shared by the solver passes. A level's walls are an r32uint texture
 // of bits per cell (written by `gpu::upload_walls`): bit 0 the cell is a wall; bits 1 to 4 its
-// neighbour up, left, right, down is a wall or beyond the level. CPU mirror: `open` and
-// `EDGES` in src/solver/mod.rs.
+// neighbour up, left, right, down is a wall or beyond the level through an edge with no flux.
+// A neighbour bit clear on the level's edge: the edge is held at pressure 0 (an outflow), and
+// the cell beyond reads -ghosts[e] times the pressure of the cell beside it (`Level`). CPU
+// mirror: `open_neighbour`, `neighbour_pressure` and `EDGES` in src/solver/mod.rs.
 
 const WALL: u32 = 1u;
+
+// One level of the hierarchy (src/solver/gpu.rs `LevelUniform`; `Multigrid::ghosts`, `offsets`).
+struct Level {
+    // Left, right, top, bottom: the cell beyond a held edge reads -ghosts[e] p (0 on the finest).
+    ghosts: vec4<f32>,
+    // How the next coarser level lies on this one (`Offset`): its cell (r, c) has this level's
+    // cells (2 r + i - offset.y, 2 c + j - offset.x).
+    offset: vec2<i32>,
+};
+
+// The pressure the cell beyond the level at q reads, beside a cell whose pressure is `beside`.
+fn ghost(level: Level, q: vec2<i32>, size: vec2<u32>, beside: f32) -> f32 {
+    return -level.ghosts[firstTrailingBit(beyond_bit(q, size))] * beside;
+}
 
 fn open_cell(solid: texture_storage_2d<r32uint, read>, q: vec2<i32>) -> bool {
     return inside(q, textureDimensions(solid)) && (textureLoad(solid, q).r & WALL) == 0u;

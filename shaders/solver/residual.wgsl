@@ -1,10 +1,11 @@
-// Multigrid pass: the residual r = b - A p, A p = sum over open neighbours of (p_n - p); 0 in
-// walls. CPU mirror: `residual` in src/solver/mod.rs (same order of operations).
+// Multigrid pass: the residual r = b - A p, A p = sum over open neighbours of (p_n - p), p_n
+// the ghost beyond a held edge (level.wgsl); 0 in walls. CPU mirror: `residual` in src/solver/mod.rs (same order of operations).
 
-@group(0) @binding(0) var pressure: texture_storage_2d<r32float, read>;
-@group(0) @binding(1) var rhs: texture_storage_2d<r32float, read>;
-@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>;
-@group(0) @binding(3) var residual: texture_storage_2d<r32float, write>;
+@group(0) @binding(0) var<uniform> level: Level;
+@group(0) @binding(1) var pressure: texture_storage_2d<r32float, read>;
+@group(0) @binding(2) var rhs: texture_storage_2d<r32float, read>;
+@group(0) @binding(3) var solid: texture_storage_2d<r32uint, read>;
+@group(0) @binding(4) var residual: texture_storage_2d<r32float, write>;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -20,7 +21,12 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         var lap = 0.0;
         for (var k = 0u; k < 4u; k++) {
             if edge_open(bits, k) {
-                lap += textureLoad(pressure, p + edge(k)).r - centre;
+                let q = p + edge(k);
+                if inside(q, size) {
+                    lap += textureLoad(pressure, q).r - centre;
+                } else {
+                    lap += ghost(level, q, size, centre) - centre;
+                }
             }
         }
         r = textureLoad(rhs, p).r - lap;

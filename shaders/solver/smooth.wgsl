@@ -1,16 +1,18 @@
 // Multigrid pass: one red-black Gauss-Seidel sweep of one colour, in place. Each open cell of
 // the colour ((col + row) % 2 == colour) with an open neighbour gets
-// p = (sum of open neighbours' p - b) / (open neighbours). Cells of one colour read only the
-// other colour, so the sweep is order-free. CPU mirror: `smooth` in src/solver/multigrid.rs.
+// the p that zeroes its residual, (sum of open neighbours' p - b) / (open neighbours), a
+// neighbour beyond held edge e counting 1 + ghosts[e] (it reads -ghosts[e] p: level.wgsl). Cells
+// of one colour read only the other colour, so the sweep is order-free. CPU mirror: `smooth` in src/solver/multigrid.rs.
 
 struct Sweep {
     colour: u32,
 };
 
 @group(0) @binding(0) var<uniform> sweep: Sweep;
-@group(0) @binding(1) var pressure: texture_storage_2d<r32float, read_write>;
-@group(0) @binding(2) var rhs: texture_storage_2d<r32float, read>;
-@group(0) @binding(3) var solid: texture_storage_2d<r32uint, read>;
+@group(0) @binding(1) var<uniform> level: Level;
+@group(0) @binding(2) var pressure: texture_storage_2d<r32float, read_write>;
+@group(0) @binding(3) var rhs: texture_storage_2d<r32float, read>;
+@group(0) @binding(4) var solid: texture_storage_2d<r32uint, read>;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -27,8 +29,13 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var count = 0.0;
     for (var k = 0u; k < 4u; k++) {
         if edge_open(bits, k) {
-            sum += textureLoad(pressure, p + edge(k)).r;
-            count += 1.0;
+            let q = p + edge(k);
+            if inside(q, size) {
+                sum += textureLoad(pressure, q).r;
+                count += 1.0;
+            } else {
+                count += 1.0 + level.ghosts[firstTrailingBit(beyond_bit(q, size))];
+            }
         }
     }
     if count > 0.0 {

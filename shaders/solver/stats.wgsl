@@ -2,11 +2,12 @@
 // the squared residual r = b - A p and of the squared right-hand side b = scale * rhs (scale 1
 // on the solver's own levels, h^2 when `rhs` holds the divergence), so |r| / |b| is the solve's
 // relative residual. Walls: bit 0 of `solid` (the solver's 1/0 walls and the smoke model's
-// solid bits both).
+// solid bits both); beyond the edges in `dirichlet` the pressure is 0, beyond the others no flux.
 // CPU mirror: `residual` and `norm` in src/solver/mod.rs (`SmokeStats::of` uses them).
 
 struct Scale {
     rhs: f32,
+    dirichlet: u32, // bit e: edge e holds the pressure at 0 (beyond_bit)
 };
 
 @group(0) @binding(1) var<uniform> scale: Scale;
@@ -34,6 +35,8 @@ fn cell_quantities(p: vec2<i32>) -> Quantities {
             let n = p + edge(k);
             if wall_free(n) {
                 lap += textureLoad(pressure, n).r - centre;
+            } else if (beyond_bit(n, grid_size()) & scale.dirichlet) != 0u {
+                lap -= centre;
             }
         }
         let b = scale.rhs * textureLoad(rhs, p).r;

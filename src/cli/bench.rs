@@ -460,7 +460,7 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
     let v = Grid::from_fn(n, n + 1, |r, _| if r == 0 || r == n { 0.0 } else { rng.f32() * 2.0 - 1.0 });
     let rhs = eddy::smoke::staggered::poisson_rhs(&u, &v, &solid, 1.0);
     let zero = Grid::filled(n, n, 0.0f32);
-    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, Default::default())?;
+    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, eddy::solver::NEUMANN, Default::default())?;
     let stats = ResidualStats::new(&gpu.device, n as u32);
     let relative = || -> Result<f64> {
         let (r, b) = stats.norms(&gpu.device, &gpu.queue, mg.pressure_view(), mg.rhs_view(), mg.solid_view(), 1.0)?;

@@ -460,19 +460,26 @@ pub fn check_masks(
     Ok(())
 }
 
-/// Whether cell `(r, c)` of a wall mask `(H, W)` (non-zero = wall) is a wall or outside the
-/// grid: 1 or 0, as the wall bits hold it.
-pub fn wall_or_outside(solid: &crate::grid::Grid<u8>, r: isize, c: isize) -> u32 {
-    solid.get(r, c).is_none_or(|&s| s != 0) as u32
+/// Whether cell `(r, c)` of a wall mask `(H, W)` (non-zero = wall) is a wall, or outside the
+/// grid beyond an edge with no flux (not one of `dirichlet`'s, whose cells beyond are open, at
+/// pressure 0): 1 or 0, as the wall bits hold it. [`crate::solver::open_neighbour`] negated.
+pub fn wall_or_outside(
+    solid: &crate::grid::Grid<u8>,
+    dirichlet: &crate::solver::DirichletEdges,
+    r: isize,
+    c: isize,
+) -> u32 {
+    !crate::solver::open_neighbour(solid, dirichlet, r, c) as u32
 }
 
 /// A wall mask `(H, W)` (non-zero = wall) as bits per cell, row-major: bit 0 the cell is a
-/// wall; bits 1 to 4 its neighbour up, left, right, down is a wall or outside the grid (the
-/// order of `solver::EDGES`; `shaders/solver/level.wgsl` reads them), so a pass reads one value
-/// for a cell and its four neighbours' walls.
-pub fn wall_bits(solid: &crate::grid::Grid<u8>) -> Vec<u32> {
+/// wall; bits 1 to 4 its neighbour up, left, right, down is a wall or outside the grid beyond
+/// an edge not in `dirichlet` ([`wall_or_outside`]; the order of `solver::EDGES`;
+/// `shaders/solver/level.wgsl` reads them), so a pass reads one value for a cell and its four
+/// neighbours' walls. A clear neighbour bit on the grid's edge: the cell beyond is at pressure 0.
+pub fn wall_bits(solid: &crate::grid::Grid<u8>, dirichlet: &crate::solver::DirichletEdges) -> Vec<u32> {
     let (h, w) = solid.shape();
-    let wall = |r: isize, c: isize| wall_or_outside(solid, r, c);
+    let wall = |r: isize, c: isize| wall_or_outside(solid, dirichlet, r, c);
     let mut bits = Vec::with_capacity(h * w);
     for r in 0..h as isize {
         for c in 0..w as isize {
@@ -485,9 +492,14 @@ pub fn wall_bits(solid: &crate::grid::Grid<u8>) -> Vec<u32> {
 }
 
 /// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture of the same size as
-/// [`wall_bits`].
-pub fn upload_walls(queue: &wgpu::Queue, texture: &wgpu::Texture, solid: &crate::grid::Grid<u8>) {
-    upload(queue, texture, bytemuck::cast_slice(&wall_bits(solid)), 4);
+/// [`wall_bits`] with the pressure held at 0 beyond `dirichlet`.
+pub fn upload_walls(
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    solid: &crate::grid::Grid<u8>,
+    dirichlet: &crate::solver::DirichletEdges,
+) {
+    upload(queue, texture, bytemuck::cast_slice(&wall_bits(solid, dirichlet)), 4);
 }
 
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,

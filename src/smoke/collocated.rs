@@ -253,6 +253,6 @@ impl Collocated {
         encoder: &mut wgpu::CommandEncoder,
         solid: &crate::grid::Grid<u8>,
     ) {
-        self.jacobi.encode_walls(device, encoder, solid);
+        self.jacobi.encode_walls(device, encoder, solid, &crate::solver::NEUMANN);
     }
 }

@@ -180,7 +180,9 @@ impl GpuSmoke {
         gpu::check_grid_size_with(device, w, h, (params.grid == GridLayout::Staggered) as u32)?;
         let size = (w as u32, h as u32);
         let solver = match params.grid {
-            GridLayout::Staggered => Some(GpuMultigrid::new(device, queue, &state.solid, Default::default())?),
+            GridLayout::Staggered => {
+                Some(GpuMultigrid::new(device, queue, &state.solid, params.dirichlet(), Default::default())?)
+            }
             GridLayout::Collocated => None,
         };
         let mut sim = gpu::scoped(device, || {
@@ -247,6 +249,8 @@ impl GpuSmoke {
                 steps: 0,
             }
         })?;
+        sim.residual.set_dirichlet(&params.dirichlet());
+        sim.plan_residual.set_dirichlet(&params.dirichlet());
         let mut encoder = sim.device.create_command_encoder(&Default::default());
         sim.encode_param_writes(&mut encoder);
         sim.queue.submit([encoder.finish()]);
@@ -338,7 +342,7 @@ impl GpuSmoke {
         match &mut self.pipeline {
             Pipeline::Collocated(c) => c.encode_walls(&self.device, encoder, solid),
             Pipeline::Staggered(st) => {
-                st.solver.encode_walls(&self.device, encoder, solid);
+                st.solver.encode_walls(&self.device, encoder, solid, &self.params.dirichlet());
                 gpu::record::upload(&self.device, encoder, &st.fields.walls, bytemuck::cast_slice(&bits), 4);
                 if !st.bodies.is_empty() {
                     // The bodies back on top of the new walls, where they are.
@@ -498,8 +502,16 @@ impl GpuSmoke {
         if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
             self.plan = CyclePlan::new(params.tolerance, params.max_cycles, self.steps);
         }
+        let edges_changed = params.dirichlet() != self.params.dirichlet();
         self.params = params;
         self.encode_param_writes(encoder);
+        self.residual.set_dirichlet(&params.dirichlet());
+        self.plan_residual.set_dirichlet(&params.dirichlet());
+        if edges_changed {
+            // The solver's walls carry the edges held at pressure 0: written again, with them.
+            let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+            self.encode_masks(encoder, &solid, &source)?;
+        }
         Ok(())
     }
 

@@ -164,7 +164,12 @@ impl SmokeStats {
                 staggered::cpu::centres(&s.velocity_x, &s.velocity_y, &s.solid),
             ),
         };
-        let problem = crate::solver::Poisson { solid: s.solid.clone(), rhs: s.divergence.map(|d| d * h * h) };
+        let problem = crate::solver::Poisson {
+            solid: s.solid.clone(),
+            rhs: s.divergence.map(|d| d * h * h),
+            dirichlet: params.dirichlet(),
+            ghosts: crate::solver::AT_CENTRES,
+        };
         let b = crate::solver::norm(&problem.rhs, &s.solid);
         let r = crate::solver::norm(&crate::solver::residual(&s.pressure, &problem), &s.solid);
         let mut st = SmokeStats {
@@ -628,8 +633,9 @@ impl CpuSmoke {
         check_bodies(state.bodies.len(), &params)?;
         let mut state = state.for_run(&params);
         staggered::bodies::rasterise(&mut state);
-        let multigrid = (params.solver == Solver::Multigrid)
-            .then(|| crate::solver::multigrid::Multigrid::new(&state.solid, Default::default()));
+        let multigrid = (params.solver == Solver::Multigrid).then(|| {
+            crate::solver::multigrid::Multigrid::with_dirichlet(&state.solid, params.dirichlet(), Default::default())
+        });
         Ok(Self { state, params, multigrid, last_solve: None, steps: 0 })
     }
 

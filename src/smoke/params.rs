@@ -169,6 +169,16 @@ impl Default for SmokeParams {
 }
 
 impl SmokeParams {
+    /// The edges whose pressure the projection holds at 0: the outflows
+    /// ([`EdgeKind::Outflow`]), `[left, right, top, bottom]`; none on the collocated grid (whose
+    /// edges are walls).
+    pub fn dirichlet(&self) -> crate::solver::DirichletEdges {
+        match self.grid {
+            GridLayout::Staggered => self.edges.map(|e| e == EdgeKind::Outflow),
+            GridLayout::Collocated => crate::solver::NEUMANN,
+        }
+    }
+
     /// The parameters of a named preset.
     pub fn preset(preset: SmokePreset) -> Self {
         let rideout = Self {

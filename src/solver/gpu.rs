@@ -6,6 +6,7 @@
 //! iterations (packed four cells a texel, [`super::packed`]), and
 //! [`ResidualStats`] measures a solve's relative residual on the GPU.
 
+use super::DirichletEdges;
 use super::multigrid::{Multigrid, Settings};
 use super::packed::PackedJacobi;
 use crate::error::Error;
@@ -18,12 +19,30 @@ const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
 use wgpu::BindingResource::TextureView as View;
 
-/// One level's textures, `(w, h)` cells.
+/// One level's textures, `(w, h)` cells, and its uniform ([`LevelUniform`]).
 struct Level {
     size: (u32, u32),
     pressure: wgpu::Texture,
     views: [wgpu::TextureView; 4], // pressure, rhs, residual, solid
     rhs: wgpu::Texture,
+    uniform: wgpu::Buffer,
+}
+
+/// Mirrors `struct Level` in `shaders/solver/level.wgsl`: level `l`'s [`Multigrid::ghosts`]
+/// and how level `l + 1` lies on it ([`Multigrid::offsets`], `[col, row]`).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct LevelUniform {
+    ghosts: [f32; 4],
+    offset: [i32; 2],
+    _pad: [u32; 2],
+}
+
+impl LevelUniform {
+    fn of(mg: &Multigrid, l: usize) -> Self {
+        let o = mg.offsets.get(l).copied().unwrap_or_default();
+        Self { ghosts: mg.ghosts[l], offset: [o.col as i32, o.row as i32], _pad: [0; 2] }
+    }
 }
 
 /// The bind groups of one level: smooth (red, black), residual, restrict to the next level,
@@ -72,8 +91,26 @@ struct Coarse {
     kernel: Kernel,
     group: wgpu::BindGroup,
     walls: wgpu::Buffer,
+    shapes: wgpu::Buffer,
+    ghosts: wgpu::Buffer,
     _uniform: wgpu::Buffer,
-    _shapes: wgpu::Buffer,
+}
+
+/// The coarse kernel's tables for the levels from `first`: shapes (width, height, first cell,
+/// offset bits: 1 columns, 2 rows), wall bits, ghosts.
+fn coarse_tables(mg: &Multigrid, first: usize) -> (Vec<[u32; 4]>, Vec<u32>, Vec<[f32; 4]>) {
+    let mut start = 0u32;
+    let shapes = (first..mg.levels.len())
+        .map(|l| {
+            let w = &mg.levels[l];
+            let o = mg.offsets.get(l).copied().unwrap_or_default();
+            let shape = [w.width() as u32, w.height() as u32, start, (o.col | o.row << 1) as u32];
+            start += (w.width() * w.height()) as u32;
+            shape
+        })
+        .collect();
+    let bits = mg.levels[first..].iter().flat_map(|w| gpu::wall_bits(w, &mg.dirichlet)).collect();
+    (shapes, bits, mg.ghosts[first..].to_vec())
 }
 
 impl Coarse {
@@ -85,23 +122,11 @@ impl Coarse {
             .expect("the coarsest level has at most 4 x 4 cells")
     }
 
-    /// Every coarse level's wall bits, one after the other.
-    fn wall_bits(walls: &[Grid<u8>]) -> Vec<u32> {
-        walls.iter().flat_map(gpu::wall_bits).collect()
-    }
-
-    fn new(device: &wgpu::Device, walls: &[Grid<u8>], levels: &[Level], settings: Settings) -> Self {
+    fn new(device: &wgpu::Device, mg: &Multigrid, levels: &[Level]) -> Self {
         use wgpu::util::DeviceExt;
-        let first = Self::first(walls);
-        let mut offset = 0u32;
-        let shapes: Vec<[u32; 4]> = walls[first..]
-            .iter()
-            .map(|w| {
-                let shape = [w.width() as u32, w.height() as u32, offset, 0];
-                offset += (w.width() * w.height()) as u32;
-                shape
-            })
-            .collect();
+        let first = Self::first(&mg.levels);
+        let settings = mg.settings;
+        let (shapes, bits, ghosts) = coarse_tables(mg, first);
         let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
         };
@@ -112,23 +137,48 @@ impl Coarse {
             coarsest: settings.coarsest,
         };
         let uniform = buffer("solver/coarse", bytemuck::bytes_of(&uniform), wgpu::BufferUsages::UNIFORM);
-        let shapes = buffer("solver/coarse shapes", bytemuck::cast_slice(&shapes), wgpu::BufferUsages::STORAGE);
-        let bits = Self::wall_bits(&walls[first..]);
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let shapes = buffer("solver/coarse shapes", bytemuck::cast_slice(&shapes), storage);
         let walls = buffer("solver/coarse walls", bytemuck::cast_slice(&bits), storage);
+        let ghosts = buffer("solver/coarse ghosts", bytemuck::cast_slice(&ghosts), storage);
         let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
         let [p, rhs, ..] = &levels[first].views;
         let group = kernel.bind_group(
             device,
-            &[uniform.as_entire_binding(), shapes.as_entire_binding(), walls.as_entire_binding(), View(p), View(rhs)],
+            &[
+                uniform.as_entire_binding(),
+                shapes.as_entire_binding(),
+                walls.as_entire_binding(),
+                ghosts.as_entire_binding(),
+                View(p),
+                View(rhs),
+            ],
         );
-        Self { first, kernel, group, walls, _uniform: uniform, _shapes: shapes }
+        Self { first, kernel, group, walls, shapes, ghosts, _uniform: uniform }
     }
+
+    /// Records the writes of its tables for `mg` (walls, offsets, ghosts) into `encoder`.
+    fn encode_tables(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, mg: &Multigrid) {
+        let (shapes, bits, ghosts) = coarse_tables(mg, self.first);
+        gpu::record::write_buffer(device, encoder, &self.shapes, 0, bytemuck::cast_slice(&shapes));
+        gpu::record::write_buffer(device, encoder, &self.walls, 0, bytemuck::cast_slice(&bits));
+        gpu::record::write_buffer(device, encoder, &self.ghosts, 0, bytemuck::cast_slice(&ghosts));
+    }
+}
+
+/// `coarsen_walls.wgsl`'s uniform for levels `(l, l + 1)`: where level `l + 1` starts in the
+/// coarse kernel's walls, whether that kernel holds it, how it lies on level `l` (col, row).
+fn coarsen_uniform(mg: &Multigrid, first: usize, l: usize) -> [u32; 4] {
+    // Level l + 1 follows the held levels before it, from `first` (none when l + 1 == first).
+    let start: usize = (first..=l).map(|k| mg.levels[k].width() * mg.levels[k].height()).sum();
+    let o = mg.offsets[l];
+    [start as u32, (l + 1 >= first) as u32, o.col as u32, o.row as u32]
 }
 
 impl GpuMultigrid {
     /// Builds the levels for `solid` `(H, W)` (1 = wall), as [`Multigrid::new`] does, and
-    /// uploads their walls; pressure and right-hand side start at 0.
+    /// uploads their walls, the pressure held at 0 beyond the `dirichlet` edges on every level
+    /// ([`Multigrid::with_dirichlet`]); pressure and right-hand side start at 0.
     ///
     /// # Errors
     /// [`Error::Gpu`] when a texture or pipeline cannot be created (e.g. the grid is larger
@@ -137,14 +187,22 @@ impl GpuMultigrid {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         solid: &Grid<u8>,
+        dirichlet: DirichletEdges,
         settings: Settings,
     ) -> Result<Self, Error> {
         gpu::check_grid_size(device, solid.width(), solid.height())?;
-        gpu::scoped(device, || Self::build(device, queue, solid, settings)).map_err(Error::from)
+        gpu::scoped(device, || Self::build(device, queue, solid, dirichlet, settings)).map_err(Error::from)
     }
 
-    fn build(device: &wgpu::Device, queue: &wgpu::Queue, solid: &Grid<u8>, settings: Settings) -> Self {
-        let walls = Multigrid::new(solid, settings).levels;
+    fn build(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        solid: &Grid<u8>,
+        dirichlet: DirichletEdges,
+        settings: Settings,
+    ) -> Self {
+        let mg = Multigrid::with_dirichlet(solid, dirichlet, settings);
+        let walls = &mg.levels;
         // TEXTURE_BINDING: the smoke model's pressure view draws the finest level's pressure.
         let usage = wgpu::TextureUsages::STORAGE_BINDING
             | wgpu::TextureUsages::COPY_DST
@@ -152,15 +210,19 @@ impl GpuMultigrid {
             | wgpu::TextureUsages::TEXTURE_BINDING;
         let levels: Vec<Level> = walls
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(l, s)| {
                 let size = (s.width() as u32, s.height() as u32);
                 let pressure = gpu::texture_2d(device, "solver/pressure", size, R32, usage);
                 let rhs = gpu::texture_2d(device, "solver/rhs", size, R32, usage);
                 let residual = gpu::texture_2d(device, "solver/residual", size, R32, usage);
                 let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
-                gpu::upload_walls(queue, &solid, s);
+                gpu::upload_walls(queue, &solid, s, &dirichlet);
+                let uniform = gpu::uniform_buffer(device, "solver/level", std::mem::size_of::<LevelUniform>());
+                queue.write_buffer(&uniform, 0, bytemuck::bytes_of(&LevelUniform::of(&mg, l)));
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-                Level { size, views: [view(&pressure), view(&rhs), view(&residual), view(&solid)], pressure, rhs }
+                let views = [view(&pressure), view(&rhs), view(&residual), view(&solid)];
+                Level { size, views, pressure, rhs, uniform }
             })
             .collect();
         let kernels = [
@@ -173,36 +235,36 @@ impl GpuMultigrid {
         let groups = (0..levels.len())
             .map(|l| {
                 let [p, rhs, res, solid] = &levels[l].views;
+                let level = levels[l].uniform.as_entire_binding();
                 let next = levels.get(l + 1);
                 Groups {
                     smooth: [0, 1].map(|c| {
-                        kernels[0]
-                            .bind_group(device, &[colours[c].as_entire_binding(), View(p), View(rhs), View(solid)])
+                        let colour = colours[c].as_entire_binding();
+                        kernels[0].bind_group(device, &[colour, level.clone(), View(p), View(rhs), View(solid)])
                     }),
-                    residual: kernels[1].bind_group(device, &[View(p), View(rhs), View(solid), View(res)]),
+                    residual: kernels[1]
+                        .bind_group(device, &[level.clone(), View(p), View(rhs), View(solid), View(res)]),
                     restrict: next.map(|n| {
-                        kernels[2].bind_group(device, &[View(res), View(solid), View(&n.views[1]), View(&n.views[0])])
+                        let (coarse_rhs, coarse_p) = (View(&n.views[1]), View(&n.views[0]));
+                        kernels[2].bind_group(device, &[level.clone(), View(res), View(solid), coarse_rhs, coarse_p])
                     }),
-                    prolong: next.map(|n| kernels[3].bind_group(device, &[View(p), View(solid), View(&n.views[0])])),
+                    prolong: next.map(|n| {
+                        kernels[3].bind_group(device, &[level.clone(), View(p), View(solid), View(&n.views[0])])
+                    }),
                 }
             })
             .collect();
         let [p, rhs, ..] = &levels[0].views;
         let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
         let mut encoder = device.create_command_encoder(&Default::default());
-        jacobi.encode_walls(device, &mut encoder, &walls[0]);
+        jacobi.encode_walls(device, &mut encoder, &walls[0], &dirichlet);
         queue.submit([encoder.finish()]);
-        let coarse = Coarse::new(device, &walls, &levels, settings);
+        let coarse = Coarse::new(device, &mg, &levels);
         let coarsen = Kernel::new(device, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
         let (mut groups_c, mut uniforms) = (Vec::new(), Vec::new());
-        let mut offset = 0u32;
         for l in 0..levels.len().saturating_sub(1) {
-            let held = l + 1 >= coarse.first;
             let uniform = gpu::uniform_buffer(device, "solver/coarsen", 16);
-            queue.write_buffer(&uniform, 0, bytemuck::cast_slice(&[offset, held as u32, 0, 0]));
-            if held {
-                offset += levels[l + 1].size.0 * levels[l + 1].size.1;
-            }
+            queue.write_buffer(&uniform, 0, bytemuck::cast_slice(&coarsen_uniform(&mg, coarse.first, l)));
             groups_c.push(coarsen.bind_group(
                 device,
                 &[
@@ -242,23 +304,34 @@ impl GpuMultigrid {
     }
 
     /// Records the replacement of the walls (`(H, W)`, the grid's shape), every level's as
-    /// [`Multigrid::new`] coarsens them, into `encoder` ([`gpu::record`]: in recording order).
+    /// [`Multigrid::new`] coarsens them, and of the edges held at pressure 0, into `encoder`
+    /// ([`gpu::record`]: in recording order).
     ///
     /// # Panics
     /// When `solid` is not the finest level's shape.
-    pub fn encode_walls(&mut self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, solid: &Grid<u8>) {
+    pub fn encode_walls(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        solid: &Grid<u8>,
+        dirichlet: &DirichletEdges,
+    ) {
         let (w, h) = self.levels[0].size;
         assert_eq!(solid.shape(), (h as usize, w as usize), "walls of another grid");
-        let walls = Multigrid::new(solid, self.settings).levels;
-        for (level, s) in self.levels.iter().zip(&walls) {
+        // The levels' sizes do not depend on the edges (an offset is 1 only on an odd size).
+        let mg = Multigrid::with_dirichlet(solid, *dirichlet, self.settings);
+        for (l, (level, s)) in self.levels.iter().zip(&mg.levels).enumerate() {
             let texture = level.views[3].texture();
-            gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&gpu::wall_bits(s)), 4);
+            gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&gpu::wall_bits(s, dirichlet)), 4);
+            let uniform = LevelUniform::of(&mg, l);
+            gpu::record::write_buffer(device, encoder, &level.uniform, 0, bytemuck::bytes_of(&uniform));
         }
-        self.jacobi.encode_walls(device, encoder, &walls[0]);
-        let coarse = Coarse::wall_bits(&walls[self.coarse.first..]);
-        if !coarse.is_empty() {
-            gpu::record::write_buffer(device, encoder, &self.coarse.walls, 0, bytemuck::cast_slice(&coarse));
+        for (l, buffer) in self.coarsen.2.iter().enumerate() {
+            let uniform = coarsen_uniform(&mg, self.coarse.first, l);
+            gpu::record::write_buffer(device, encoder, buffer, 0, bytemuck::cast_slice(&uniform));
         }
+        self.jacobi.encode_walls(device, encoder, &mg.levels[0], dirichlet);
+        self.coarse.encode_tables(device, encoder, &mg);
     }
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
@@ -359,18 +432,31 @@ impl GpuMultigrid {
     }
 }
 
+/// `dirichlet` as the shaders take it: bit `e` set when edge `e` (`crate::edge::LEFT` ...) holds
+/// the pressure at 0.
+pub fn dirichlet_bits(dirichlet: &DirichletEdges) -> u32 {
+    dirichlet.iter().enumerate().map(|(e, &d)| (d as u32) << e).sum()
+}
+
 /// The relative residual `|b - A p| / |b|` of a solve, by a reduction on the GPU
 /// (`shaders/solver/stats.wgsl`): the twin of [`super::residual`] and [`super::norm`].
 pub struct ResidualStats {
     reduction: gpu::Reduction,
     scale: wgpu::Buffer,
+    /// The edges held at pressure 0, one bit each in `crate::edge`'s order.
+    dirichlet: u32,
 }
 
 impl ResidualStats {
-    /// For a grid `height` rows tall.
+    /// For a grid `height` rows tall, every edge with no flux (see [`ResidualStats::set_dirichlet`]).
     pub fn new(device: &wgpu::Device, height: u32) -> Self {
         let reduction = gpu::Reduction::new(device, "solver/stats", shaders::SOLVER_STATS, height);
-        Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16) }
+        Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16), dirichlet: 0 }
+    }
+
+    /// The edges beyond which the pressure is 0 in the residuals measured from now on.
+    pub fn set_dirichlet(&mut self, dirichlet: &DirichletEdges) {
+        self.dirichlet = dirichlet_bits(dirichlet);
     }
 
     /// `(|b - A p|, |b|)` (L2 over the cells whose `solid` bit 0 is clear) for pressure
@@ -448,7 +534,8 @@ impl ResidualStats {
         solid: &wgpu::TextureView,
         rhs_scale: f32,
     ) {
-        gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::cast_slice(&[rhs_scale, 0.0, 0.0, 0.0]));
+        let uniform = [rhs_scale.to_bits(), self.dirichlet, 0, 0];
+        gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::cast_slice(&uniform));
         let resources = [self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)];
         self.reduction.encode_request(device, encoder, &resources);
     }

@@ -16,19 +16,21 @@ use crate::gpu::packed::{CELLS_PER_TEXEL, pack_bits, packed_size};
 use crate::gpu::{self, Kernel};
 use crate::grid::Grid;
 use crate::shaders;
+use crate::solver::DirichletEdges;
 use wgpu::BindingResource::TextureView as View;
 
-/// The walls of `solid` `(H, W)` (non-zero = wall) in the packed layout: each cell's
-/// [`gpu::wall_bits`] in byte `column % 4` of its texel, padding cells walls; and for the two
-/// iterations a dispatch of `jacobi_pair.wgsl` runs, the wall bits of the cells around the two
-/// just beyond the texel's edges (1 = a wall or beyond the grid): a texel's first cell has its
-/// up-left, down-left and left-left cells' in bits 5, 6, 7, its last cell (unless padding) its
+/// The walls of `solid` `(H, W)` (non-zero = wall) in the packed layout, the pressure held at 0
+/// beyond the `dirichlet` edges: each cell's [`gpu::wall_bits`] in byte `column % 4` of its
+/// texel, padding cells walls; and for the two iterations a dispatch of `jacobi_pair.wgsl`
+/// runs, the wall bits of the cells around the two just beyond the texel's edges (1 = a wall or
+/// beyond a no-flux edge, [`gpu::wall_or_outside`]): a texel's first cell has its up-left,
+/// down-left and left-left cells' in bits 5, 6, 7, its last cell (unless padding) its
 /// up-right, down-right and right-right cells'.
-pub fn packed_walls(solid: &Grid<u8>) -> Vec<u32> {
-    let mut texels = pack_bits(&gpu::wall_bits(solid), solid.width(), PADDING);
+pub fn packed_walls(solid: &Grid<u8>, dirichlet: &DirichletEdges) -> Vec<u32> {
+    let mut texels = pack_bits(&gpu::wall_bits(solid, dirichlet), solid.width(), PADDING);
     let (h, w) = solid.shape();
     let pw = w.div_ceil(CELLS_PER_TEXEL);
-    let wall = |r: isize, c: isize| gpu::wall_or_outside(solid, r, c);
+    let wall = |r: isize, c: isize| gpu::wall_or_outside(solid, dirichlet, r, c);
     for r in 0..h {
         for x in 0..pw {
             let (row, first, last) = (r as isize, (CELLS_PER_TEXEL * x) as isize, (CELLS_PER_TEXEL * x + 3) as isize);
@@ -127,14 +129,21 @@ impl PackedJacobi {
         }
     }
 
-    /// Records the walls' write from `solid` `(H, W)`, the grid's shape (non-zero = wall), into
-    /// `encoder` ([`gpu::record`]: it takes effect in recording order).
+    /// Records the walls' write from `solid` `(H, W)`, the grid's shape (non-zero = wall), the
+    /// pressure held at 0 beyond the `dirichlet` edges, into `encoder` ([`gpu::record`]: it takes
+    /// effect in recording order).
     ///
     /// # Panics
     /// When `solid` is not the grid's shape.
-    pub fn encode_walls(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, solid: &Grid<u8>) {
+    pub fn encode_walls(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        solid: &Grid<u8>,
+        dirichlet: &DirichletEdges,
+    ) {
         assert_eq!(solid.shape(), (self.size.1 as usize, self.size.0 as usize), "walls of another grid");
-        gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid)), 4);
+        gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid, dirichlet)), 4);
     }
 
     /// The packed walls (`r32uint`, `ceil(W / 4) x H` texels, [`packed_walls`]' layout), for a
@@ -190,8 +199,8 @@ mod tests {
     fn packed_walls_put_each_cells_bits_in_its_byte_and_wall_the_padding() {
         // 1 row, 5 columns, a wall in column 1: cells 0..4 in texel 0, cell 4 and 3 padding in texel 1.
         let solid = Grid::from_fn(5, 1, |_, c| (c == 1) as u8);
-        let bits = gpu::wall_bits(&solid);
-        let texels = packed_walls(&solid);
+        let bits = gpu::wall_bits(&solid, &crate::solver::NEUMANN);
+        let texels = packed_walls(&solid, &crate::solver::NEUMANN);
         assert_eq!(texels.len(), 2);
         for (c, &b) in bits.iter().take(4).enumerate() {
             assert_eq!((texels[0] >> (8 * c)) & 0x1f, b, "cell {c}");
@@ -207,7 +216,7 @@ mod tests {
         // 3 rows, 6 columns (texel 1 holds columns 4, 5 and two padding cells), walls at
         // (row 0, column 4) and (row 2, column 2). Row 1, bits 5-7 (a wall or beyond the grid):
         let solid = Grid::from_fn(6, 3, |r, c| ((r, c) == (0, 4) || (r, c) == (2, 2)) as u8);
-        let texels = packed_walls(&solid);
+        let texels = packed_walls(&solid, &crate::solver::NEUMANN);
         let extra = |texel: u32, lane: u32| (texel >> (8 * lane + 5)) & 0b111;
         let row1 = &texels[2..4];
         // Column 0: its up-left, down-left and left-left cells are all beyond the grid.

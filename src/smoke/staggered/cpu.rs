@@ -10,7 +10,7 @@
 use super::{FaceRule, u_open, u_rule, v_open, v_rule};
 use crate::grid::Grid;
 use crate::smoke::cpu::{bilinear, disc_weight, impulse_weight, lerp};
-use crate::smoke::{Advection, BOTTOM, EdgeKind, Impulse, LEFT, RIGHT, SmokeParams, SmokeState, TOP};
+use crate::smoke::{Advection, BOTTOM, Impulse, LEFT, RIGHT, SmokeParams, SmokeState, TOP};
 
 /// The velocity `(x, y)` at continuous cell coordinates `(x, y)`: `u` sampled at
 /// `(x + 1/2, y)` of its `(H, W + 1)` grid, `v` at `(x, y + 1/2)` of its `(H + 1, W)` grid
@@ -227,67 +227,6 @@ pub fn viscosity(s: &mut SmokeState, p: &SmokeParams) {
     for _ in 0..p.viscosity_iterations() {
         let (u, v) = viscosity_iteration((&s.velocity_x, &s.velocity_y), (&bu, &bv), &s.solid, k, p);
         (s.velocity_x, s.velocity_y) = (u, v);
-    }
-}
-
-/// Invocations of the outflow pass (`staggered_outflow.wgsl`'s one workgroup).
-const OUTFLOW_THREADS: usize = 256;
-
-/// Pass `staggered_outflow.wgsl`, before the divergence when an edge is an outflow
-/// ([`crate::smoke::EdgeKind::Outflow`]): the outflow edges' open faces move by one common
-/// amount `delta` along their inward direction, `delta = -F / n`, `F` the inward flux through
-/// every edge face beside an open cell (inflows' in, outflows' out, walls' 0) and `n` the open
-/// outflow faces, so the box's net inflow is zero and the pressure solve's no-flux problem has a
-/// solution. Summed as the GPU sums: invocation `t` of 256 takes every 256th face of each edge in
-/// turn (left, right, top, bottom), then the 256 partial sums are added pairwise. Nothing without
-/// an outflow edge.
-pub fn outflow(s: &mut SmokeState, p: &SmokeParams) {
-    if !p.edges.contains(&EdgeKind::Outflow) {
-        return;
-    }
-    let (h, w) = s.shape();
-    // Face i of edge e: (is u, texel (row, col), cell (row, col), inward sign).
-    let face = |e: usize, i: usize| match e {
-        LEFT => (true, (i, 0), (i, 0), 1.0f32),
-        RIGHT => (true, (i, w), (i, w - 1), -1.0),
-        TOP => (false, (0, i), (0, i), 1.0),
-        _ => (false, (h, i), (h - 1, i), -1.0),
-    };
-    let faces = |e: usize| if e < 2 { h } else { w };
-    let mut flux = [0.0f32; OUTFLOW_THREADS];
-    let mut count = [0u32; OUTFLOW_THREADS];
-    for t in 0..OUTFLOW_THREADS {
-        for e in 0..4 {
-            for i in (t..faces(e)).step_by(OUTFLOW_THREADS) {
-                let (is_u, texel, cell, sign) = face(e, i);
-                if s.solid[cell] == 0 {
-                    let value = if is_u { s.velocity_x[texel] } else { s.velocity_y[texel] };
-                    flux[t] += sign * value;
-                    count[t] += (p.edges[e] == EdgeKind::Outflow) as u32;
-                }
-            }
-        }
-    }
-    let mut stride = OUTFLOW_THREADS / 2;
-    while stride > 0 {
-        for t in 0..stride {
-            flux[t] += flux[t + stride];
-            count[t] += count[t + stride];
-        }
-        stride /= 2;
-    }
-    if count[0] == 0 {
-        return;
-    }
-    let delta = -flux[0] / count[0] as f32;
-    for e in (0..4).filter(|&e| p.edges[e] == EdgeKind::Outflow) {
-        for i in 0..faces(e) {
-            let (is_u, texel, cell, sign) = face(e, i);
-            if s.solid[cell] == 0 {
-                let field = if is_u { &mut s.velocity_x } else { &mut s.velocity_y };
-                field[texel] += sign * delta;
-            }
-        }
     }
 }
 

@@ -108,8 +108,7 @@ pub enum StaggeredPass {
     Buoyancy,
     /// The sources' impulse ([`super::cpu::impulse`]).
     Impulse,
-    /// With an outflow edge its faces' correction ([`super::cpu::outflow`]); the divergence,
-    /// right-hand side, pressure cleared unless warm-starting (first lines of
+    /// The divergence, right-hand side, pressure cleared unless warm-starting (first lines of
     /// [`super::project`]).
     Divergence,
     /// The pressure solve as the parameters say (Jacobi iterations or V-cycles).
@@ -165,8 +164,6 @@ pub(crate) struct StaggeredPasses {
     advect_dye: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     /// `[uv][dye]`.
     maccormack_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// `staggered_outflow.wgsl`, one workgroup, before the divergence when an edge is an outflow.
-    outflow: (Kernel, [wgpu::BindGroup; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
     gradient: (Kernel, [wgpu::BindGroup; 2]),
     centres: (Kernel, [wgpu::BindGroup; 2]),
@@ -363,9 +360,6 @@ impl StaggeredPasses {
                 ],
             )
         });
-        let outflow = Kernel::new(device, "smoke/staggered_outflow", shaders::SMOKE_STAGGERED_OUTFLOW);
-        let outflow_groups =
-            [0, 1].map(|i| outflow.bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid)]));
         let gradient = Kernel::new(device, "smoke/staggered_gradient", shaders::SMOKE_STAGGERED_GRADIENT);
         let gradient_groups = [0, 1].map(|i| {
             gradient.bind_group(
@@ -419,8 +413,10 @@ impl StaggeredPasses {
             )
         });
         let solver_walls = Kernel::new(device, "smoke/staggered_solver_walls", shaders::SMOKE_STAGGERED_SOLVER_WALLS);
-        let solver_walls_group = solver_walls
-            .bind_group(device, &[View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())]);
+        let solver_walls_group = solver_walls.bind_group(
+            device,
+            &[uniform(), View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())],
+        );
         let size = (f.after.width(), f.after.height());
         Self {
             bodies_move: (bodies_move, bodies_move_group),
@@ -445,7 +441,6 @@ impl StaggeredPasses {
             impulse_dye: (impulse_dye, impulse_dye_groups),
             advect_dye: (advect_dye, advect_dye_groups),
             maccormack_dye: (maccormack_dye, maccormack_dye_groups),
-            outflow: (outflow, outflow_groups),
             divergence: (divergence, divergence_groups),
             gradient: (gradient, gradient_groups),
             centres: (centres, centres_groups),
@@ -599,13 +594,7 @@ impl StaggeredPasses {
                 self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], w, h);
                 scalars.2.swap();
             }
-            StaggeredPass::Divergence => {
-                if params.edges.contains(&crate::smoke::EdgeKind::Outflow) {
-                    // One workgroup of 256 invocations (the dispatch's size in invocations).
-                    self.outflow.0.dispatch(pass, &self.outflow.1[i], 256, 1);
-                }
-                self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h)
-            }
+            StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),
             StaggeredPass::Gradient => self.gradient.0.dispatch(pass, &self.gradient.1[i], w + 1, h + 1),
             StaggeredPass::Centres => self.centres.0.dispatch(pass, &self.centres.1[i], w, h),
             StaggeredPass::Solve => unreachable!("the solve records its own passes"),

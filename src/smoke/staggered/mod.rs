@@ -32,7 +32,7 @@ pub(crate) use gpu::{Shared, StaggeredFields, StaggeredPasses};
 use super::{SmokeParams, SmokeState, Solver};
 use crate::grid::Grid;
 use crate::solver::multigrid::{Multigrid, Report};
-use crate::solver::{Poisson, jacobi, open};
+use crate::solver::{AT_CENTRES, DirichletEdges, Poisson, jacobi, neighbour_pressure, open, open_neighbour};
 
 /// Whether vertical face `(r, c)` (between cells `(r, c - 1)` and `(r, c)`) is open.
 pub fn u_open(solid: &Grid<u8>, r: usize, c: usize) -> bool {
@@ -135,21 +135,33 @@ pub fn divergence(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Gri
     })
 }
 
-/// Subtracts the pressure gradient on every open face: `u -= (p_right - p_left) / h`,
-/// `v -= (p_below - p_above) / h`; closed faces keep their (wall) velocity.
-pub fn subtract_gradient(u: &mut Grid<f32>, v: &mut Grid<f32>, p: &Grid<f32>, solid: &Grid<u8>, h: f32) {
+/// Subtracts the pressure gradient on every face between two cells the solve holds (open
+/// cells, and the cells beyond the `dirichlet` edges, at pressure 0: [`open_neighbour`]):
+/// `u -= (p_right - p_left) / h`, `v -= (p_below - p_above) / h`, `u` `(H, W + 1)`, `v`
+/// `(H + 1, W)`, `p` and `solid` `(H, W)`. So an outflow edge's faces beside open cells are
+/// driven by the pressure inside; the other closed faces keep their (wall, inflow) velocity.
+pub fn subtract_gradient(
+    u: &mut Grid<f32>,
+    v: &mut Grid<f32>,
+    p: &Grid<f32>,
+    solid: &Grid<u8>,
+    dirichlet: &DirichletEdges,
+    h: f32,
+) {
     let (rows, cols) = solid.shape();
-    for r in 0..rows {
-        for c in 0..=cols {
-            if u_open(solid, r, c) {
-                u[(r, c)] -= (p[(r, c)] - p[(r, c - 1)]) / h;
+    let held = |r: isize, c: isize| open_neighbour(solid, dirichlet, r, c);
+    let at = |r: isize, c: isize| neighbour_pressure(p, r, c, 0.0, &AT_CENTRES);
+    for r in 0..rows as isize {
+        for c in 0..=cols as isize {
+            if held(r, c - 1) && held(r, c) {
+                u[(r as usize, c as usize)] -= (at(r, c) - at(r, c - 1)) / h;
             }
         }
     }
-    for r in 0..=rows {
-        for c in 0..cols {
-            if v_open(solid, r, c) {
-                v[(r, c)] -= (p[(r, c)] - p[(r - 1, c)]) / h;
+    for r in 0..=rows as isize {
+        for c in 0..cols as isize {
+            if held(r - 1, c) && held(r, c) {
+                v[(r as usize, c as usize)] -= (at(r, c) - at(r - 1, c)) / h;
             }
         }
     }
@@ -160,18 +172,20 @@ pub fn poisson_rhs(u: &Grid<f32>, v: &Grid<f32>, solid: &Grid<u8>, h: f32) -> Gr
     divergence(u, v, solid, h).map(|d| d * h * h)
 }
 
-/// The pressure projection (passes `staggered_outflow.wgsl` when an edge is an outflow
-/// ([`cpu::outflow`]) and `staggered_divergence.wgsl`, the solve, pass `staggered_gradient.wgsl`): `s.divergence` gets the divergence before it; the pressure
+/// The pressure projection (pass `staggered_divergence.wgsl`, the solve, pass
+/// `staggered_gradient.wgsl`): `s.divergence` gets the divergence before it; the pressure
 /// starts from the last step's ([`SmokeParams::warm_start`]) or 0, then
 /// [`SmokeParams::jacobi_iterations`] Jacobi iterations ([`jacobi`]) or, with `multigrid`,
-/// V-cycles to [`SmokeParams::tolerance`]; then the gradient is subtracted. Returns the
-/// multigrid's report.
+/// V-cycles to [`SmokeParams::tolerance`], the pressure held at 0 beyond the outflow edges
+/// ([`SmokeParams::dirichlet`]); then the gradient is subtracted ([`subtract_gradient`]).
+/// Returns the multigrid's report.
 ///
 /// # Panics
-/// When `p.solver` is multigrid and `multigrid` is `None`.
+/// When `p.solver` is multigrid and `multigrid` is `None`, or its edges held at 0 are not
+/// `p`'s.
 pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
     let h = p.cell_size;
-    cpu::outflow(s, p);
+    let dirichlet = p.dirichlet();
     s.divergence = divergence(&s.velocity_x, &s.velocity_y, &s.solid, h);
     if !p.warm_start {
         s.pressure.as_mut_slice().fill(0.0);
@@ -179,7 +193,7 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
     let rhs = s.divergence.map(|d| d * h * h);
     let report = match p.solver {
         Solver::Jacobi => {
-            let problem = Poisson { solid: s.solid.clone(), rhs };
+            let problem = Poisson { solid: s.solid.clone(), rhs, dirichlet, ghosts: AT_CENTRES };
             for _ in 0..p.jacobi_iterations {
                 s.pressure = jacobi(&s.pressure, &problem);
             }
@@ -187,10 +201,11 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
         }
         Solver::Multigrid => {
             let mg = multigrid.expect("a multigrid for --solver multigrid");
+            assert_eq!(mg.dirichlet, dirichlet, "the multigrid's edges held at pressure 0 are not the outflows");
             Some(mg.solve(&mut s.pressure, &rhs, p.tolerance as f64, p.max_cycles))
         }
     };
-    subtract_gradient(&mut s.velocity_x, &mut s.velocity_y, &s.pressure, &s.solid, h);
+    subtract_gradient(&mut s.velocity_x, &mut s.velocity_y, &s.pressure, &s.solid, &dirichlet, h);
     report
 }
 
@@ -200,7 +215,9 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
 pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
     bodies::step(s, p);
     // Bodies change the walls every step: the multigrid's levels follow them.
-    let moved = multigrid.filter(|_| !s.bodies.is_empty()).map(|mg| Multigrid::new(&s.solid, mg.settings));
+    let moved = multigrid
+        .filter(|_| !s.bodies.is_empty())
+        .map(|mg| Multigrid::with_dirichlet(&s.solid, mg.dirichlet, mg.settings));
     let multigrid = moved.as_ref().or(multigrid);
     // Both advections read the old velocity: the scalars' pass leaves it unchanged.
     cpu::advect_scalars(s, p);
