@@ -59,7 +59,7 @@ fn assert_bodies_agree(name: &str, gpu: &SmokeState, cpu: &SmokeState) {
 /// with viscosity (the no-slip ghosts take the bodies' velocity) and an inflow edge into an
 /// outflow; the multigrid (its coarse walls made on the GPU from the rasterised mask each step;
 /// 3 V-cycles, a tolerance none reaches, as in tests/smoke_gpu_vs_cpu.rs).
-fn body_sets() -> [SmokeParams; 3] {
+fn body_sets() -> [SmokeParams; 4] {
     let d = SmokeParams::default();
     [
         d,
@@ -71,6 +71,13 @@ fn body_sets() -> [SmokeParams; 3] {
             ..d
         },
         SmokeParams { solver: Solver::Multigrid, tolerance: 1e-30, max_cycles: 3, ..d },
+        SmokeParams {
+            solver: Solver::Multigrid,
+            tolerance: 1e-30,
+            max_cycles: 3,
+            edges: [EdgeKind::Inflow, EdgeKind::Outflow, EdgeKind::Slip, EdgeKind::Outflow],
+            ..d
+        },
     ]
 }
 
@@ -103,25 +110,31 @@ fn the_body_pass_matches_its_cpu_mirror() {
     g.check().unwrap();
 }
 
+/// On 70 x 48 and on 24 x 20, where the multigrid's coarse kernel holds every level, the finest
+/// included (the bodies' walls reach it as they reach the textures: before they did, the GPU's
+/// velocity was 30x the CPU's after one step). After ten steps 1e-4, as everywhere, but 2e-4 on
+/// the small grid, where the divergence 3 V-cycles leave is what f32 rounding in the solve moves
+/// first (measured 1.1e-4 of the largest).
 #[test]
 fn steps_with_bodies_match_the_cpu_reference() {
     let g = gpu();
-    for (k, p) in body_sets().into_iter().enumerate() {
-        let state = state_with_bodies(70, 48, 7 + k as u64);
+    let cases = body_sets().into_iter().enumerate().flat_map(|(k, p)| [((70, 48), k, p), ((24, 20), k, p)]);
+    for ((w, h), k, p) in cases {
+        let state = state_with_bodies(w, h, 7 + k as u64);
         let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
         let mut cpu_sim = eddy::smoke::CpuSmoke::new(state, p).unwrap();
         gpu_sim.step(1).unwrap();
         cpu_sim.step(1).unwrap();
-        let name = format!("smoke-bodies-1-step-params{k}");
+        let name = format!("smoke-bodies-1-step-params{k}-{w}x{h}");
         let gpu_state = gpu_sim.read_state().unwrap();
         assert_bodies_agree(&name, &gpu_state, cpu_sim.state());
         assert_smoke_close(&name, &gpu_state, cpu_sim.state(), 1e-5);
         gpu_sim.step(9).unwrap();
         cpu_sim.step(9).unwrap();
-        let name = format!("smoke-bodies-10-steps-params{k}");
+        let name = format!("smoke-bodies-10-steps-params{k}-{w}x{h}");
         let gpu_state = gpu_sim.read_state().unwrap();
         assert_bodies_agree(&name, &gpu_state, cpu_sim.state());
-        assert_smoke_close(&name, &gpu_state, cpu_sim.state(), 1e-4);
+        assert_smoke_close(&name, &gpu_state, cpu_sim.state(), if w < 32 { 2e-4 } else { 1e-4 });
         assert_eq!(gpu_sim.bodies().unwrap(), gpu_state.bodies);
     }
     g.check().unwrap();

@@ -26,12 +26,17 @@ const THREADS: u32 = 256u;
 // the workgroup arrays, and how the next level lies on it (`Offset`: bit 0 along the columns,
 // bit 1 along the rows).
 @group(0) @binding(1) var<storage, read> shapes: array<vec4<u32>>;
-// Every coarse level's wall bits (gpu::wall_bits: bit 0 wall, bits 1-4 up, left, right, down).
-@group(0) @binding(2) var<storage, read> walls: array<u32>;
+// Every coarse level's wall bits (gpu::wall_bits: bit 0 wall, bits 1-4 up, left, right, down);
+// the first level's are copied in from its texture (`first_walls`) as the kernel starts.
+@group(0) @binding(2) var<storage, read_write> walls: array<u32>;
 // Per coarse level: what the cell beyond each held edge reads (`Level::ghosts`, level.wgsl).
 @group(0) @binding(3) var<storage, read> ghosts: array<vec4<f32>>;
 @group(0) @binding(4) var pressure: texture_storage_2d<r32float, read_write>;
 @group(0) @binding(5) var rhs: texture_storage_2d<r32float, read>;
+// The first level's walls: the texture every writer of walls keeps current (the CPU's uploads,
+// coarsen_walls.wgsl, and on the finest level the smoke's solver-walls pass for moving bodies,
+// which does not reach this buffer).
+@group(0) @binding(6) var first_walls: texture_storage_2d<r32uint, read>;
 
 var<workgroup> p: array<f32, CAPACITY>;
 var<workgroup> b: array<f32, CAPACITY>;
@@ -147,7 +152,9 @@ fn main(@builtin(local_invocation_index) t: u32) {
         let q = vec2<i32>(i32(i % first.x), i32(i / first.x));
         p[i] = textureLoad(pressure, q).r;
         b[i] = textureLoad(rhs, q).r;
+        walls[i] = textureLoad(first_walls, q).r;
     }
+    storageBarrier();
     workgroupBarrier();
     let last = coarse.levels - 1u;
     for (var l = 0u; l < last; l++) {

@@ -142,7 +142,7 @@ impl Coarse {
         let walls = buffer("solver/coarse walls", bytemuck::cast_slice(&bits), storage);
         let ghosts = buffer("solver/coarse ghosts", bytemuck::cast_slice(&ghosts), storage);
         let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
-        let [p, rhs, ..] = &levels[first].views;
+        let [p, rhs, _, solid] = &levels[first].views;
         let group = kernel.bind_group(
             device,
             &[
@@ -152,6 +152,7 @@ impl Coarse {
                 ghosts.as_entire_binding(),
                 View(p),
                 View(rhs),
+                View(solid),
             ],
         );
         Self { first, kernel, group, walls, shapes, ghosts, _uniform: uniform }
