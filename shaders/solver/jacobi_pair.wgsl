@@ -36,19 +36,29 @@ struct Row {
     r: vec4<f32>,
 }
 
-// The texel of `t` at column x of row y, 0 beyond the grid: a cell reads past the edge only
-// where its wall bits say the neighbour is open beyond an edge held at pressure 0 (beyond a
-// no-flux edge it takes its own value instead). Past the last column's real cells, the padding
-// holds 0.
+// The texel of `t` at column x of row y, both clamped to the grid.
 fn texel(t: texture_storage_2d<rgba32float, read>, x: i32, y: i32, size: vec2<i32>) -> vec4<f32> {
-    let q = vec2<i32>(x, y);
-    let c = clamp(q, vec2<i32>(0), size - 1);
-    return select(textureLoad(t, c), vec4<f32>(0.0), any(q != c));
+    return textureLoad(t, clamp(vec2<i32>(x, y), vec2<i32>(0), size - 1));
 }
 
-// Row y of the texels at x - 1 .. x + 2.
+// Row y of the texels at x - 1 .. x + 2, clamped (the right-hand side: a cell beyond the grid
+// is a wall, whatever its b).
 fn row_of(t: texture_storage_2d<rgba32float, read>, x: i32, y: i32, size: vec2<i32>) -> Row {
     return Row(texel(t, x - 1, y, size), texel(t, x, y, size), texel(t, x + 1, y, size), texel(t, x + 2, y, size));
+}
+
+// Row y of the pressure's texels at x - 1 .. x + 2, 0 beyond the grid (`inside`: whether each
+// of the four columns is in it): a cell reads past the edge only where its wall bits say the
+// neighbour is open beyond an edge held at pressure 0 (beyond a no-flux edge it takes its own
+// value instead). Past the last column's real cells, the padding holds 0.
+fn pressure_row(x: i32, y: i32, size: vec2<i32>, inside: vec4<bool>) -> Row {
+    let zero = vec4<f32>(0.0);
+    let row = Row(texel(pressure, x - 1, y, size), texel(pressure, x, y, size), texel(pressure, x + 1, y, size),
+                  texel(pressure, x + 2, y, size));
+    if y >= 0 && y < size.y {
+        return Row(select(zero, row.l, inside.x), row.a, select(zero, row.b, inside.z), select(zero, row.r, inside.w));
+    }
+    return Row(zero, zero, zero, zero);
 }
 
 // The wall bits of texel (x, y); beyond the grid, walls (so the first iteration there is 0, the
@@ -108,17 +118,18 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     // computed from clamped reads and not written. The first texel's right neighbour is beyond
     // the grid there, so its value is never read.
     let has_b = x + 1 < size.x;
+    let inside = vec4<bool>(x >= 1, true, has_b, x + 2 < size.x);
 
     // The first iteration's window: pressure rows y and y + 1 (and y0 - 1 and y0 - 2 to start),
     // the right-hand side and walls of row y.
-    let p_above = row_of(pressure, x, y0 - 1, size);
-    var p_row = row_of(pressure, x, y0, size);
-    var p_below = row_of(pressure, x, y0 + 1, size);
+    let p_above = pressure_row(x, y0 - 1, size, inside);
+    var p_row = pressure_row(x, y0, size, inside);
+    var p_below = pressure_row(x, y0 + 1, size, inside);
     var b_row = row_of(rhs, x, y0, size);
     var bits_a = walls_at(x, y0, size);
     var bits_b = walls_at(x + 1, y0, size);
     // The first iteration of row y0 - 1 (the two texels) and of row y0 (and the edges).
-    let p_top = row_of(pressure, x, y0 - 2, size);
+    let p_top = pressure_row(x, y0 - 2, size, inside);
     var first_above = iterate_pair(p_top, p_above, p_row, row_of(rhs, x, y0 - 1, size), walls_at(x, y0 - 1, size),
                                    walls_at(x + 1, y0 - 1, size));
     var first = iterate_pair(p_above, p_row, p_below, b_row, bits_a, bits_b);
@@ -128,7 +139,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var first_edges = iterate_edges(p_above, p_row, p_below, b_row, bits_a.x, bits_b.w, beyond_l, beyond_r);
     for (var y = y0; y < last; y++) {
         // The first iteration of row y + 1.
-        let p_next = row_of(pressure, x, y + 2, size);
+        let p_next = pressure_row(x, y + 2, size, inside);
         let b_below = row_of(rhs, x, y + 1, size);
         let bits_a_below = walls_at(x, y + 1, size);
         let bits_b_below = walls_at(x + 1, y + 1, size);

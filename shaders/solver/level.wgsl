@@ -16,9 +16,22 @@ struct Level {
     offset: vec2<i32>,
 };
 
-// The pressure the cell beyond the level at q reads, beside a cell whose pressure is `beside`.
-fn ghost(level: Level, q: vec2<i32>, size: vec2<u32>, beside: f32) -> f32 {
-    return -level.ghosts[firstTrailingBit(beyond_bit(q, size))] * beside;
+// The ghost factor (`Level::ghosts`) of the edge that edge neighbour k (`edge`'s order: up,
+// left, right, down) lies beyond when it is outside the level: top, left, right, bottom.
+fn ghost_of(level: Level, k: u32) -> f32 {
+    return level.ghosts[(0x3102u >> (4u * k)) & 0xfu];
+}
+
+// Edge neighbour k of cell p (its pressure `centre`) of a level of `size`, open: its pressure,
+// or beyond a held edge its ghost's. Without a branch (lavapipe runs both sides of one): the
+// load is clamped into the level and its value dropped outside.
+fn neighbour(pressure_at_q: f32, q: vec2<i32>, size: vec2<u32>, level: Level, k: u32, centre: f32) -> f32 {
+    return select(-ghost_of(level, k) * centre, pressure_at_q, inside(q, size));
+}
+
+// Where a load for neighbour q goes: q itself inside the level, the nearest cell outside it.
+fn clamped(q: vec2<i32>, size: vec2<u32>) -> vec2<i32> {
+    return clamp(q, vec2<i32>(0), vec2<i32>(size) - 1);
 }
 
 fn open_cell(solid: texture_storage_2d<r32uint, read>, q: vec2<i32>) -> bool {

@@ -22,11 +22,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var k = 0u; k < 4u; k++) {
             if edge_open(bits, k) {
                 let q = p + edge(k);
-                if inside(q, size) {
-                    lap += textureLoad(pressure, q).r - centre;
-                } else {
-                    lap += ghost(level, q, size, centre) - centre;
-                }
+                lap += neighbour(textureLoad(pressure, clamped(q, size)).r, q, size, level, k, centre) - centre;
             }
         }
         r = textureLoad(rhs, p).r - lap;

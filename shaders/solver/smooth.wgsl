@@ -29,13 +29,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var count = 0.0;
     for (var k = 0u; k < 4u; k++) {
         if edge_open(bits, k) {
+            // Inside: p_n, counted once; beyond a held edge: -g p, so it counts 1 + g.
             let q = p + edge(k);
-            if inside(q, size) {
-                sum += textureLoad(pressure, q).r;
-                count += 1.0;
-            } else {
-                count += 1.0 + level.ghosts[firstTrailingBit(beyond_bit(q, size))];
-            }
+            let held = inside(q, size);
+            sum += select(0.0, textureLoad(pressure, clamped(q, size)).r, held);
+            count += select(1.0 + ghost_of(level, k), 1.0, held);
         }
     }
     if count > 0.0 {
