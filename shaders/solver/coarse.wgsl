@@ -63,7 +63,7 @@ fn sweep(l: u32, colour: u32, t: u32) {
                         sum += p[s.z + u32(q.y) * s.x + u32(q.x)];
                         count += 1.0;
                     } else {
-                        count += 1.0 + ghosts[l][firstTrailingBit(beyond_bit(q, s.xy))];
+                        count += 1.0 + ghosts[l][side_of(k)];
                     }
                 }
             }
@@ -98,7 +98,7 @@ fn residual(l: u32, r: u32, c: u32) -> f32 {
             if inside(q, s.xy) {
                 lap += p[s.z + u32(q.y) * s.x + u32(q.x)] - centre;
             } else {
-                lap += -ghosts[l][firstTrailingBit(beyond_bit(q, s.xy))] * centre - centre;
+                lap += -ghosts[l][side_of(k)] * centre - centre;
             }
         }
     }

@@ -1,5 +1,5 @@
 // Multigrid level helpers, shared by the solver passes. A level's walls are an r32uint texture
-// of bits per cell (written by `gpu::upload_walls`): bit 0 the cell is a wall; bits 1 to 4 its
+// of bits per cell (`gpu::wall_bits`, written by `GpuMultigrid::encode_walls`): bit 0 the cell is a wall; bits 1 to 4 its
 // neighbour up, left, right, down is a wall or beyond the level through an edge with no flux.
 // A neighbour bit clear on the level's edge: the edge is held at pressure 0 (an outflow), and
 // the cell beyond reads -ghosts[e] times the pressure of the cell beside it (`Level`). CPU
@@ -16,10 +16,15 @@ struct Level {
     offset: vec2<i32>,
 };
 
-// The ghost factor (`Level::ghosts`) of the edge that edge neighbour k (`edge`'s order: up,
-// left, right, down) lies beyond when it is outside the level: top, left, right, bottom.
+// The edge of the level (`crate::edge`'s order: 0 left, 1 right, 2 top, 3 bottom) that edge
+// neighbour k (`edge`'s order: up, left, right, down) lies beyond when it is outside the level.
+fn side_of(k: u32) -> u32 {
+    return (0x3102u >> (4u * k)) & 0xfu;
+}
+
+// The ghost factor (`Level::ghosts`) beyond edge neighbour k when it is outside the level.
 fn ghost_of(level: Level, k: u32) -> f32 {
-    return level.ghosts[(0x3102u >> (4u * k)) & 0xfu];
+    return level.ghosts[side_of(k)];
 }
 
 // Edge neighbour k of cell p (its pressure `centre`) of a level of `size`, open: its pressure,

@@ -491,17 +491,6 @@ pub fn wall_bits(solid: &crate::grid::Grid<u8>, dirichlet: &crate::solver::Diric
     bits
 }
 
-/// Writes a wall mask `(H, W)` (non-zero = wall) into an `r32uint` texture of the same size as
-/// [`wall_bits`] with the pressure held at 0 beyond `dirichlet`.
-pub fn upload_walls(
-    queue: &wgpu::Queue,
-    texture: &wgpu::Texture,
-    solid: &crate::grid::Grid<u8>,
-    dirichlet: &crate::solver::DirichletEdges,
-) {
-    upload(queue, texture, bytemuck::cast_slice(&wall_bits(solid, dirichlet)), 4);
-}
-
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,
 /// so a failure comes back as an error instead of reaching the device's uncaptured handler.
 /// In a browser, where popping a scope cannot be waited for, `f` runs unscoped and a failure

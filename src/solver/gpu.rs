@@ -96,17 +96,19 @@ struct Coarse {
     _uniform: wgpu::Buffer,
 }
 
+/// Where level `l` starts in the coarse kernel's arrays (its walls buffer, its workgroup
+/// memory), which hold the levels from `first` one after the other: the cells of those before it.
+fn coarse_start(mg: &Multigrid, first: usize, l: usize) -> usize {
+    mg.levels[first..l].iter().map(|w| w.width() * w.height()).sum()
+}
+
 /// The coarse kernel's tables for the levels from `first`: shapes (width, height, first cell,
 /// offset bits: 1 columns, 2 rows), wall bits, ghosts.
 fn coarse_tables(mg: &Multigrid, first: usize) -> (Vec<[u32; 4]>, Vec<u32>, Vec<[f32; 4]>) {
-    let mut start = 0u32;
     let shapes = (first..mg.levels.len())
         .map(|l| {
-            let w = &mg.levels[l];
-            let o = mg.offsets.get(l).copied().unwrap_or_default();
-            let shape = [w.width() as u32, w.height() as u32, start, (o.col | o.row << 1) as u32];
-            start += (w.width() * w.height()) as u32;
-            shape
+            let (w, o) = (&mg.levels[l], mg.offsets.get(l).copied().unwrap_or_default());
+            [w.width() as u32, w.height() as u32, coarse_start(mg, first, l) as u32, (o.col | o.row << 1) as u32]
         })
         .collect();
     let bits = mg.levels[first..].iter().flat_map(|w| gpu::wall_bits(w, &mg.dirichlet)).collect();
@@ -122,25 +124,30 @@ impl Coarse {
             .expect("the coarsest level has at most 4 x 4 cells")
     }
 
+    /// The kernel for `mg`'s levels; its tables are written by [`Coarse::encode_tables`].
     fn new(device: &wgpu::Device, mg: &Multigrid, levels: &[Level]) -> Self {
         use wgpu::util::DeviceExt;
         let first = Self::first(&mg.levels);
         let settings = mg.settings;
-        let (shapes, bits, ghosts) = coarse_tables(mg, first);
-        let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+        let held = (mg.levels.len() - first) as u64;
+        let uniform =
+            CoarseUniform { levels: held as u32, pre: settings.pre, post: settings.post, coarsest: settings.coarsest };
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("solver/coarse"),
+            contents: bytemuck::bytes_of(&uniform),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let table = |label: &str, size: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
         };
-        let uniform = CoarseUniform {
-            levels: shapes.len() as u32,
-            pre: settings.pre,
-            post: settings.post,
-            coarsest: settings.coarsest,
-        };
-        let uniform = buffer("solver/coarse", bytemuck::bytes_of(&uniform), wgpu::BufferUsages::UNIFORM);
-        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-        let shapes = buffer("solver/coarse shapes", bytemuck::cast_slice(&shapes), storage);
-        let walls = buffer("solver/coarse walls", bytemuck::cast_slice(&bits), storage);
-        let ghosts = buffer("solver/coarse ghosts", bytemuck::cast_slice(&ghosts), storage);
+        let shapes = table("solver/coarse shapes", 16 * held);
+        let walls = table("solver/coarse walls", 4 * coarse_start(mg, first, mg.levels.len()) as u64);
+        let ghosts = table("solver/coarse ghosts", 16 * held);
         let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
         let [p, rhs, _, solid] = &levels[first].views;
         let group = kernel.bind_group(
@@ -170,16 +177,16 @@ impl Coarse {
 /// `coarsen_walls.wgsl`'s uniform for levels `(l, l + 1)`: where level `l + 1` starts in the
 /// coarse kernel's walls, whether that kernel holds it, how it lies on level `l` (col, row).
 fn coarsen_uniform(mg: &Multigrid, first: usize, l: usize) -> [u32; 4] {
-    // Level l + 1 follows the held levels before it, from `first` (none when l + 1 == first).
-    let start: usize = (first..=l).map(|k| mg.levels[k].width() * mg.levels[k].height()).sum();
+    let held = l + 1 >= first;
+    let start = if held { coarse_start(mg, first, l + 1) } else { 0 };
     let o = mg.offsets[l];
-    [start as u32, (l + 1 >= first) as u32, o.col as u32, o.row as u32]
+    [start as u32, held as u32, o.col as u32, o.row as u32]
 }
 
 impl GpuMultigrid {
-    /// Builds the levels for `solid` `(H, W)` (1 = wall), as [`Multigrid::new`] does, and
-    /// uploads their walls, the pressure held at 0 beyond the `dirichlet` edges on every level
-    /// ([`Multigrid::with_dirichlet`]); pressure and right-hand side start at 0.
+    /// Builds the levels for `solid` `(H, W)` (1 = wall), as [`Multigrid::with_dirichlet`] does,
+    /// and uploads their walls and tables ([`Self::encode_walls`]'s writes), the pressure held at
+    /// 0 beyond the `dirichlet` edges on every level; pressure and right-hand side start at 0.
     ///
     /// # Errors
     /// [`Error::Gpu`] when a texture or pipeline cannot be created (e.g. the grid is larger
@@ -211,16 +218,13 @@ impl GpuMultigrid {
             | wgpu::TextureUsages::TEXTURE_BINDING;
         let levels: Vec<Level> = walls
             .iter()
-            .enumerate()
-            .map(|(l, s)| {
+            .map(|s| {
                 let size = (s.width() as u32, s.height() as u32);
                 let pressure = gpu::texture_2d(device, "solver/pressure", size, R32, usage);
                 let rhs = gpu::texture_2d(device, "solver/rhs", size, R32, usage);
                 let residual = gpu::texture_2d(device, "solver/residual", size, R32, usage);
                 let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
-                gpu::upload_walls(queue, &solid, s, &dirichlet);
                 let uniform = gpu::uniform_buffer(device, "solver/level", std::mem::size_of::<LevelUniform>());
-                queue.write_buffer(&uniform, 0, bytemuck::bytes_of(&LevelUniform::of(&mg, l)));
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
                 let views = [view(&pressure), view(&rhs), view(&residual), view(&solid)];
                 Level { size, views, pressure, rhs, uniform }
@@ -257,15 +261,11 @@ impl GpuMultigrid {
             .collect();
         let [p, rhs, ..] = &levels[0].views;
         let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
-        let mut encoder = device.create_command_encoder(&Default::default());
-        jacobi.encode_walls(device, &mut encoder, &walls[0], &dirichlet);
-        queue.submit([encoder.finish()]);
         let coarse = Coarse::new(device, &mg, &levels);
         let coarsen = Kernel::new(device, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
         let (mut groups_c, mut uniforms) = (Vec::new(), Vec::new());
         for l in 0..levels.len().saturating_sub(1) {
             let uniform = gpu::uniform_buffer(device, "solver/coarsen", 16);
-            queue.write_buffer(&uniform, 0, bytemuck::cast_slice(&coarsen_uniform(&mg, coarse.first, l)));
             groups_c.push(coarsen.bind_group(
                 device,
                 &[
@@ -277,7 +277,7 @@ impl GpuMultigrid {
             ));
             uniforms.push(uniform);
         }
-        Self {
+        let multigrid = Self {
             levels,
             groups,
             kernels,
@@ -286,7 +286,11 @@ impl GpuMultigrid {
             coarsen: (coarsen, groups_c, uniforms),
             settings,
             _colours: colours,
-        }
+        };
+        let mut encoder = device.create_command_encoder(&Default::default());
+        multigrid.encode_hierarchy(device, &mut encoder, &mg);
+        queue.submit([encoder.finish()]);
+        multigrid
     }
 
     /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]) into an
@@ -320,19 +324,25 @@ impl GpuMultigrid {
         let (w, h) = self.levels[0].size;
         assert_eq!(solid.shape(), (h as usize, w as usize), "walls of another grid");
         // The levels' sizes do not depend on the edges (an offset is 1 only on an odd size).
-        let mg = Multigrid::with_dirichlet(solid, *dirichlet, self.settings);
+        self.encode_hierarchy(device, encoder, &Multigrid::with_dirichlet(solid, *dirichlet, self.settings));
+    }
+
+    /// Records the writes of everything `mg` sets (every level's walls and uniform, the coarsen
+    /// passes' uniforms, the packed Jacobi's walls, the coarse kernel's tables) into `encoder`.
+    fn encode_hierarchy(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, mg: &Multigrid) {
         for (l, (level, s)) in self.levels.iter().zip(&mg.levels).enumerate() {
             let texture = level.views[3].texture();
-            gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&gpu::wall_bits(s, dirichlet)), 4);
-            let uniform = LevelUniform::of(&mg, l);
+            let bits = gpu::wall_bits(s, &mg.dirichlet);
+            gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&bits), 4);
+            let uniform = LevelUniform::of(mg, l);
             gpu::record::write_buffer(device, encoder, &level.uniform, 0, bytemuck::bytes_of(&uniform));
         }
         for (l, buffer) in self.coarsen.2.iter().enumerate() {
-            let uniform = coarsen_uniform(&mg, self.coarse.first, l);
+            let uniform = coarsen_uniform(mg, self.coarse.first, l);
             gpu::record::write_buffer(device, encoder, buffer, 0, bytemuck::cast_slice(&uniform));
         }
-        self.jacobi.encode_walls(device, encoder, &mg.levels[0], dirichlet);
-        self.coarse.encode_tables(device, encoder, &mg);
+        self.jacobi.encode_walls(device, encoder, &mg.levels[0], &mg.dirichlet);
+        self.coarse.encode_tables(device, encoder, mg);
     }
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
