@@ -20,7 +20,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     var colour = vec4<f32>(0.0);
     if !has(textureLoad(solid, p).r, SOLID) {
-        let back = back_trace(u, v, vec2<f32>(p), cells);
+        let back = back_trace(vec2<f32>(p), cell_velocity(u, v, p), cells);
         colour = select(params.density_dissipation, 1.0, params.maccormack != 0u) * bilinear_rgba(dye, back);
     }
     textureStore(dye_out, p, colour);

@@ -22,7 +22,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var t = 0.0;
     var rho = 0.0;
     if !has(textureLoad(solid, p).r, SOLID) {
-        let back = back_trace(u, v, vec2<f32>(p), cells);
+        let back = back_trace(vec2<f32>(p), cell_velocity(u, v, p), cells);
         // The prediction of MacCormack is left undamped (the correction damps).
         let undamped = params.maccormack != 0u;
         t = select(params.temperature_dissipation, 1.0, undamped) * bilinear(temperature, back);

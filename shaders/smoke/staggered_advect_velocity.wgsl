@@ -27,7 +27,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let rule = u_rule(p);
         var value = rule.value;
         if rule.advected {
-            let back = back_trace(u, v, vec2<f32>(f32(p.x) - 0.5, f32(p.y)), cells);
+            let back = back_trace(vec2<f32>(f32(p.x) - 0.5, f32(p.y)), u_node_velocity(u, v, p), cells);
             value = velocity_factor() * bilinear(u, back + vec2<f32>(0.5, 0.0));
         }
         textureStore(u_out, p, vec4<f32>(value, 0.0, 0.0, 0.0));
@@ -36,7 +36,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let rule = v_rule(p);
         var value = rule.value;
         if rule.advected {
-            let back = back_trace(u, v, vec2<f32>(f32(p.x), f32(p.y) - 0.5), cells);
+            let back = back_trace(vec2<f32>(f32(p.x), f32(p.y) - 0.5), v_node_velocity(u, v, p), cells);
             value = velocity_factor() * bilinear(v, back + vec2<f32>(0.0, 0.5));
         }
         textureStore(v_out, p, vec4<f32>(value, 0.0, 0.0, 0.0));

@@ -37,12 +37,20 @@ fn force(p: vec2<i32>) -> vec2<f32> {
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
-    if inside(p, textureDimensions(u)) && open_at(solid, p + LEFT) && open_at(solid, p) {
-        let f = 0.5 * (force(p + LEFT).x + force(p).x);
+    let open_p = open_at(solid, p);
+    let u_face = open_p && inside(p, textureDimensions(u)) && open_at(solid, p + LEFT);
+    let v_face = open_p && inside(p, textureDimensions(v)) && open_at(solid, p + UP);
+    if !u_face && !v_face {
+        return;
+    }
+    // Cell p's force, which both its faces read, once.
+    let own = force(p);
+    if u_face {
+        let f = 0.5 * (force(p + LEFT).x + own.x);
         textureStore(u, p, vec4<f32>(textureLoad(u, p).r + params.dt * f, 0.0, 0.0, 0.0));
     }
-    if inside(p, textureDimensions(v)) && open_at(solid, p + UP) && open_at(solid, p) {
-        let f = 0.5 * (force(p + UP).y + force(p).y);
+    if v_face {
+        let f = 0.5 * (force(p + UP).y + own.y);
         textureStore(v, p, vec4<f32>(textureLoad(v, p).r + params.dt * f, 0.0, 0.0, 0.0));
     }
 }

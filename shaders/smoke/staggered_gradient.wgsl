@@ -33,12 +33,17 @@ fn pressure_at(q: vec2<i32>) -> f32 {
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
-    if inside(p, textureDimensions(u)) && held(p + LEFT) && held(p) {
-        let g = (pressure_at(p) - pressure_at(p + LEFT)) / params.cell_size;
+    // Both faces at p need cell p held; its pressure, once.
+    if !held(p) {
+        return;
+    }
+    let here = pressure_at(p);
+    if inside(p, textureDimensions(u)) && held(p + LEFT) {
+        let g = (here - pressure_at(p + LEFT)) / params.cell_size;
         textureStore(u, p, vec4<f32>(textureLoad(u, p).r - g, 0.0, 0.0, 0.0));
     }
-    if inside(p, textureDimensions(v)) && held(p + UP) && held(p) {
-        let g = (pressure_at(p) - pressure_at(p + UP)) / params.cell_size;
+    if inside(p, textureDimensions(v)) && held(p + UP) {
+        let g = (here - pressure_at(p + UP)) / params.cell_size;
         textureStore(v, p, vec4<f32>(textureLoad(v, p).r - g, 0.0, 0.0, 0.0));
     }
 }

@@ -17,19 +17,29 @@
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
     let at = vec2<f32>(p);
+    // A cell or face of weight 0 keeps its values (x (1 - 0) + y 0 and x + 0 y are x), so it is
+    // neither read nor written: the sources' impulse touches the source cells alone.
     if inside(p, textureDimensions(solid)) {
         let a = weight(p, textureLoad(solid, p).r);
-        let t = lerp(textureLoad(temperature, p).r, impulse.temperature, a);
-        let rho = lerp(textureLoad(density, p).r, impulse.density, a);
-        textureStore(temperature, p, vec4<f32>(t, 0.0, 0.0, 0.0));
-        textureStore(density, p, vec4<f32>(rho, 0.0, 0.0, 0.0));
+        if a != 0.0 {
+            let t = lerp(textureLoad(temperature, p).r, impulse.temperature, a);
+            let rho = lerp(textureLoad(density, p).r, impulse.density, a);
+            textureStore(temperature, p, vec4<f32>(t, 0.0, 0.0, 0.0));
+            textureStore(density, p, vec4<f32>(rho, 0.0, 0.0, 0.0));
+        }
     }
-    if inside(p, textureDimensions(u)) && open_at(solid, p + LEFT) && open_at(solid, p) {
-        let value = textureLoad(u, p).r + face_weight(at + vec2<f32>(0.0, 0.5)) * impulse.velocity.x;
+    // The sources' impulse carries no velocity (face_weight is 0 for every face).
+    if impulse.sources != 0u {
+        return;
+    }
+    let a_u = face_weight(at + vec2<f32>(0.0, 0.5));
+    if a_u != 0.0 && inside(p, textureDimensions(u)) && open_at(solid, p + LEFT) && open_at(solid, p) {
+        let value = textureLoad(u, p).r + a_u * impulse.velocity.x;
         textureStore(u, p, vec4<f32>(value, 0.0, 0.0, 0.0));
     }
-    if inside(p, textureDimensions(v)) && open_at(solid, p + UP) && open_at(solid, p) {
-        let value = textureLoad(v, p).r + face_weight(at + vec2<f32>(0.5, 0.0)) * impulse.velocity.y;
+    let a_v = face_weight(at + vec2<f32>(0.5, 0.0));
+    if a_v != 0.0 && inside(p, textureDimensions(v)) && open_at(solid, p + UP) && open_at(solid, p) {
+        let value = textureLoad(v, p).r + a_v * impulse.velocity.y;
         textureStore(v, p, vec4<f32>(value, 0.0, 0.0, 0.0));
     }
 }

@@ -21,8 +21,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var colour = vec4<f32>(0.0);
     if !has(textureLoad(solid, p).r, SOLID) {
         let at = vec2<f32>(p);
-        let back = back_trace(u, v, at, cells);
-        let ahead = forward_trace(u, v, at, cells);
+        let vel = cell_velocity(u, v, p);
+        let back = back_trace(at, vel, cells);
+        let ahead = forward_trace(at, vel, cells);
         let corrected = textureLoad(dye_hat, p) + 0.5 * (textureLoad(dye, p) - bilinear_rgba(dye_hat, ahead));
         let bounds = bilinear_bounds_rgba(dye, back);
         colour = params.density_dissipation * clamp(corrected, bounds[0], bounds[1]);

@@ -28,8 +28,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var value = 0.0;
     if !has(textureLoad(solid, p).r, SOLID) {
         let at = vec2<f32>(p);
-        let back = back_trace(u, v, at, cells);
-        let ahead = forward_trace(u, v, at, cells);
+        let vel = cell_velocity(u, v, p);
+        let back = back_trace(at, vel, cells);
+        let ahead = forward_trace(at, vel, cells);
         let corrected = textureLoad(f_hat, p).r + 0.5 * (textureLoad(f, p).r - bilinear(f_hat, ahead));
         let bounds = bilinear_bounds(f, back);
         let dissipation = select(params.temperature_dissipation, params.density_dissipation, field.which == 1u);

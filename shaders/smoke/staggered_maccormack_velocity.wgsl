@@ -26,9 +26,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if rule.advected {
             let at = vec2<f32>(f32(p.x) - 0.5, f32(p.y));
             let o = vec2<f32>(0.5, 0.0);
-            let back = back_trace(u, v, at, cells) + o;
-            let ahead = forward_trace(u, v, at, cells) + o;
-            let corrected = textureLoad(u_hat, p).r + 0.5 * (textureLoad(u, p).r - bilinear(u_hat, ahead));
+            let vel = u_node_velocity(u, v, p);
+            let back = back_trace(at, vel, cells) + o;
+            let ahead = forward_trace(at, vel, cells) + o;
+            let corrected = textureLoad(u_hat, p).r + 0.5 * (vel.x - bilinear(u_hat, ahead));
             let bounds = bilinear_bounds(u, back);
             value = params.velocity_dissipation * clamp(corrected, bounds.x, bounds.y);
         }
@@ -40,9 +41,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if rule.advected {
             let at = vec2<f32>(f32(p.x), f32(p.y) - 0.5);
             let o = vec2<f32>(0.0, 0.5);
-            let back = back_trace(u, v, at, cells) + o;
-            let ahead = forward_trace(u, v, at, cells) + o;
-            let corrected = textureLoad(v_hat, p).r + 0.5 * (textureLoad(v, p).r - bilinear(v_hat, ahead));
+            let vel = v_node_velocity(u, v, p);
+            let back = back_trace(at, vel, cells) + o;
+            let ahead = forward_trace(at, vel, cells) + o;
+            let corrected = textureLoad(v_hat, p).r + 0.5 * (vel.y - bilinear(v_hat, ahead));
             let bounds = bilinear_bounds(v, back);
             value = params.velocity_dissipation * clamp(corrected, bounds.x, bounds.y);
         }

@@ -12,17 +12,28 @@
 @group(0) @binding(4) var vorticity: texture_storage_2d<r32float, write>;
 
 fn centre(q: vec2<i32>) -> vec2<f32> {
-    return vec2<f32>(
-        0.5 * textureLoad(u, q).r + 0.5 * textureLoad(u, q + RIGHT).r,
-        0.5 * textureLoad(v, q).r + 0.5 * textureLoad(v, q + DOWN).r,
-    );
+    return vec2<f32>(centre_u(q), centre_v(q));
 }
 
-fn neighbour(p: vec2<i32>, d: vec2<i32>, own: vec2<f32>) -> vec2<f32> {
-    if open_at(solid, p + d) {
-        return centre(p + d);
+// The components of centre(q) one at a time: a neighbour's difference reads only one.
+fn centre_u(q: vec2<i32>) -> f32 {
+    return 0.5 * textureLoad(u, q).r + 0.5 * textureLoad(u, q + RIGHT).r;
+}
+
+fn centre_v(q: vec2<i32>) -> f32 {
+    return 0.5 * textureLoad(v, q).r + 0.5 * textureLoad(v, q + DOWN).r;
+}
+
+// The neighbour at p + d's centre u (or v, `vertical`): the cell's own where the neighbour is
+// solid or outside.
+fn neighbour(p: vec2<i32>, d: vec2<i32>, own: f32, vertical: bool) -> f32 {
+    if !open_at(solid, p + d) {
+        return own;
     }
-    return own;
+    if vertical {
+        return centre_v(p + d);
+    }
+    return centre_u(p + d);
 }
 
 @compute @workgroup_size(64, 1)
@@ -35,8 +46,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var w = 0.0;
     if !has(textureLoad(solid, p).r, SOLID) {
         let own = centre(p);
-        let dv_dx = 0.5 * (neighbour(p, RIGHT, own).y - neighbour(p, LEFT, own).y);
-        let du_dy = 0.5 * (neighbour(p, DOWN, own).x - neighbour(p, UP, own).x);
+        let dv_dx = 0.5 * (neighbour(p, RIGHT, own.y, true) - neighbour(p, LEFT, own.y, true));
+        let du_dy = 0.5 * (neighbour(p, DOWN, own.x, false) - neighbour(p, UP, own.x, false));
         w = dv_dx - du_dy;
     }
     textureStore(vorticity, p, vec4<f32>(w, 0.0, 0.0, 0.0));

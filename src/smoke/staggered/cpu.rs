@@ -20,18 +20,38 @@ pub fn velocity_at(u: &Grid<f32>, v: &Grid<f32>, x: f32, y: f32) -> (f32, f32) {
     (bilinear(u, x + 0.5, y), bilinear(v, x, y + 0.5))
 }
 
-/// Where a point at `(x, y)` was `dt` ago along the velocity, clamped to one cell beyond the
+/// The velocity at node `(r, c)` of a field whose nodes sit at cell coordinates `(c, r) -
+/// offset` ([`U_OFFSET`] for `u`, [`V_OFFSET`] for `v`, `(0, 0)` for cells): [`velocity_at`]
+/// there, from only the faces it weighs by more than 0 (it weighs the others by 0, and
+/// `x (1 - 0) + y 0` is `x` for finite `y`). At a `u` node, `u` at the node and `v` the mean
+/// of the four around it; at a `v` node, the other way round; at a cell, the mean of its two
+/// faces on each axis. Mirrors `u_node_velocity`, `v_node_velocity` and `cell_velocity` in
+/// `shaders/smoke/staggered_sample.wgsl` (4 or 5 texel loads instead of 8).
+pub fn node_velocity(u: &Grid<f32>, v: &Grid<f32>, r: usize, c: usize, offset: (f32, f32)) -> (f32, f32) {
+    // The mean of four faces of `f`, columns c0, c1 and rows r0, r1, as `bilinear` weighs them.
+    let mean4 = |f: &Grid<f32>, (c0, c1): (usize, usize), (r0, r1): (usize, usize)| {
+        lerp(lerp(f[(r0, c0)], f[(r0, c1)], 0.5), lerp(f[(r1, c0)], f[(r1, c1)], 0.5), 0.5)
+    };
+    if offset == U_OFFSET {
+        let hi = (v.shape().1 - 1, v.shape().0 - 1);
+        (u[(r, c)], mean4(v, (c.saturating_sub(1), c.min(hi.0)), (r, (r + 1).min(hi.1))))
+    } else if offset == V_OFFSET {
+        let hi = (u.shape().1 - 1, u.shape().0 - 1);
+        (mean4(u, (c, (c + 1).min(hi.0)), (r.saturating_sub(1), r.min(hi.1))), v[(r, c)])
+    } else {
+        (lerp(u[(r, c)], u[(r, c + 1)], 0.5), lerp(v[(r, c)], v[(r + 1, c)], 0.5))
+    }
+}
+
+/// Where a point at `(x, y)` moving at `(vx, vy)` was `dt` ago, clamped to one cell beyond the
 /// grid `(W, H)` (the clamp changes no sample, as indices are clamped there anyway, and keeps
 /// huge velocities finite).
-pub fn back_trace(u: &Grid<f32>, v: &Grid<f32>, x: f32, y: f32, dt: f32, (w, h): (usize, usize)) -> (f32, f32) {
-    let (vx, vy) = velocity_at(u, v, x, y);
+pub fn back_trace((x, y): (f32, f32), (vx, vy): (f32, f32), dt: f32, (w, h): (usize, usize)) -> (f32, f32) {
     ((x - dt * vx).clamp(-1.0, w as f32), (y - dt * vy).clamp(-1.0, h as f32))
 }
 
-/// Where a point at `(x, y)` will be `dt` from now along the velocity there (MacCormack's
-/// backward step), clamped as [`back_trace`].
-pub fn forward_trace(u: &Grid<f32>, v: &Grid<f32>, x: f32, y: f32, dt: f32, (w, h): (usize, usize)) -> (f32, f32) {
-    let (vx, vy) = velocity_at(u, v, x, y);
+/// Where it will be `dt` from now (MacCormack's backward step), clamped as [`back_trace`].
+pub fn forward_trace((x, y): (f32, f32), (vx, vy): (f32, f32), dt: f32, (w, h): (usize, usize)) -> (f32, f32) {
     ((x + dt * vx).clamp(-1.0, w as f32), (y + dt * vy).clamp(-1.0, h as f32))
 }
 
@@ -64,16 +84,17 @@ impl Transport<'_> {
     /// The semi-Lagrangian value of `f` at node `(r, c)` whose cell coordinates are `(c, r) -
     /// offset`, undamped.
     fn predict(&self, f: &Grid<f32>, r: usize, c: usize, offset: (f32, f32)) -> f32 {
-        let (x, y) = (c as f32 - offset.0, r as f32 - offset.1);
-        let (bx, by) = back_trace(self.u, self.v, x, y, self.dt, self.cells);
+        let at = (c as f32 - offset.0, r as f32 - offset.1);
+        let (bx, by) = back_trace(at, node_velocity(self.u, self.v, r, c, offset), self.dt, self.cells);
         bilinear(f, bx + offset.0, by + offset.1)
     }
 
     /// MacCormack's corrected value at node `(r, c)` from `f` and its prediction `predicted`.
     fn correct(&self, f: &Grid<f32>, predicted: &Grid<f32>, r: usize, c: usize, offset: (f32, f32)) -> f32 {
-        let (x, y) = (c as f32 - offset.0, r as f32 - offset.1);
-        let (bx, by) = back_trace(self.u, self.v, x, y, self.dt, self.cells);
-        let (fx, fy) = forward_trace(self.u, self.v, x, y, self.dt, self.cells);
+        let at = (c as f32 - offset.0, r as f32 - offset.1);
+        let vel = node_velocity(self.u, self.v, r, c, offset);
+        let (bx, by) = back_trace(at, vel, self.dt, self.cells);
+        let (fx, fy) = forward_trace(at, vel, self.dt, self.cells);
         let back = bilinear(predicted, fx + offset.0, fy + offset.1);
         let value = predicted[(r, c)] + 0.5 * (f[(r, c)] - back);
         let (lo, hi) = bilinear_bounds(f, bx + offset.0, by + offset.1);
@@ -262,9 +283,14 @@ pub fn face_weight(imp: &Impulse, x: f32, y: f32) -> f32 {
 /// weight ([`face_weight`]) times the impulse velocity's component across it.
 pub fn impulse(s: &mut SmokeState, imp: &Impulse) {
     let (h, w) = s.shape();
+    // A cell or face of weight 0 keeps its values (`x (1 - 0) + y 0` and `x + 0 y` are `x`):
+    // the GPU pass neither reads nor writes it, and the sources' impulse moves no face.
     for r in 0..h {
         for c in 0..w {
             let a = impulse_weight(s, imp, r, c);
+            if a == 0.0 {
+                continue;
+            }
             s.temperature[(r, c)] = lerp(s.temperature[(r, c)], imp.temperature, a);
             s.density[(r, c)] = lerp(s.density[(r, c)], imp.density, a);
             for k in 0..3 {
@@ -272,17 +298,22 @@ pub fn impulse(s: &mut SmokeState, imp: &Impulse) {
             }
         }
     }
+    if imp.sources {
+        return;
+    }
     for r in 0..h {
         for c in 0..=w {
-            if u_open(&s.solid, r, c) {
-                s.velocity_x[(r, c)] += face_weight(imp, c as f32, r as f32 + 0.5) * imp.velocity.0;
+            let a = face_weight(imp, c as f32, r as f32 + 0.5);
+            if a != 0.0 && u_open(&s.solid, r, c) {
+                s.velocity_x[(r, c)] += a * imp.velocity.0;
             }
         }
     }
     for r in 0..=h {
         for c in 0..w {
-            if v_open(&s.solid, r, c) {
-                s.velocity_y[(r, c)] += face_weight(imp, c as f32 + 0.5, r as f32) * imp.velocity.1;
+            let a = face_weight(imp, c as f32 + 0.5, r as f32);
+            if a != 0.0 && v_open(&s.solid, r, c) {
+                s.velocity_y[(r, c)] += a * imp.velocity.1;
             }
         }
     }
@@ -381,4 +412,34 @@ pub fn confinement(s: &mut SmokeState, p: &SmokeParams) {
         }
     }
     (s.velocity_x, s.velocity_y) = (u, v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`node_velocity`] is [`velocity_at`] at every node of `u`, `v` and the cells, to the bit,
+    /// on the grid's edges too (where `velocity_at` clamps its indices): the passes that trace
+    /// from a node read 4 or 5 faces instead of 8 and change no value.
+    #[test]
+    fn node_velocity_is_velocity_at_the_node() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for (w, h) in [(1, 1), (2, 3), (7, 5), (16, 9)] {
+            let u = Grid::from_fn(w + 1, h, |_, _| rng.f32() * 4.0 - 2.0);
+            let v = Grid::from_fn(w, h + 1, |_, _| rng.f32() * 4.0 - 2.0);
+            for (offset, (nw, nh)) in [(U_OFFSET, (w + 1, h)), (V_OFFSET, (w, h + 1)), ((0.0, 0.0), (w, h))] {
+                for r in 0..nh {
+                    for c in 0..nw {
+                        let general = velocity_at(&u, &v, c as f32 - offset.0, r as f32 - offset.1);
+                        let node = node_velocity(&u, &v, r, c, offset);
+                        assert_eq!(
+                            (general.0.to_bits(), general.1.to_bits()),
+                            (node.0.to_bits(), node.1.to_bits()),
+                            "{w}x{h}, offset {offset:?}, node ({r}, {c})"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
