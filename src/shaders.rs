@@ -23,11 +23,9 @@ modules! {
     /// Staggered smoke: MacCormack's correction of the face velocities.
     SMOKE_STAGGERED_MACCORMACK_VELOCITY = "smoke/staggered_maccormack_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/edge_rules.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_velocity.wgsl"];
     /// Staggered smoke: semi-Lagrangian advection of the dye.
-    SMOKE_STAGGERED_ADVECT_DYE = "smoke/staggered_advect_dye": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_dye.wgsl"];
     /// Staggered smoke: MacCormack's correction of the dye.
-    SMOKE_STAGGERED_MACCORMACK_DYE = "smoke/staggered_maccormack_dye": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_dye.wgsl"];
     /// Staggered smoke: MacCormack's correction of one scalar.
-    SMOKE_STAGGERED_MACCORMACK_SCALAR = "smoke/staggered_maccormack_scalar": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_scalar.wgsl"];
+    SMOKE_STAGGERED_MACCORMACK_SCALARS = "smoke/staggered_maccormack_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_scalars.wgsl"];
     /// Staggered smoke: the vorticity at cell centres.
     SMOKE_STAGGERED_VORTICITY = "smoke/staggered_vorticity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_vorticity.wgsl"];
     /// Staggered smoke: vorticity confinement's force on the faces.

@@ -227,7 +227,7 @@ impl GpuSmoke {
                         dye: &fields.dye,
                     };
                     let staggered = StaggeredFields::new(device, size);
-                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, queue, &shared, staggered, solver)))
+                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, &shared, staggered, solver)))
                 }
             };
             GpuSmoke {

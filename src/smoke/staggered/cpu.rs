@@ -154,11 +154,11 @@ pub fn advect_velocity(s: &mut SmokeState, p: &SmokeParams) {
     (s.velocity_x, s.velocity_y) = (new_u, new_v);
 }
 
-/// Pass `staggered_advect_scalars.wgsl` (and, for MacCormack, `staggered_maccormack_scalar.wgsl`
-/// once per field), and `staggered_advect_dye.wgsl` (`staggered_maccormack_dye.wgsl`):
-/// advection of temperature, density and the dye's three channels at cell centres along the old
-/// face velocity, by [`SmokeParams::advection`]'s scheme, times their dissipations (the dye
-/// density's); 0 in solids.
+/// Pass `staggered_advect_scalars.wgsl` (and, for MacCormack, `staggered_maccormack_scalars
+/// .wgsl`): advection of temperature, density and the dye's three channels at cell centres
+/// along the old face velocity, by [`SmokeParams::advection`]'s scheme, times their
+/// dissipations (the dye's is the density's); 0 in solids. The passes trace once a cell for all
+/// five (the same trace for each, so this function's field-by-field order gives the same values).
 pub fn advect_scalars(s: &mut SmokeState, p: &SmokeParams) {
     let t = Transport { u: &s.velocity_x, v: &s.velocity_y, dt: p.dt, cells: (s.shape().1, s.shape().0) };
     let open = |r: usize, c: usize| if s.solid[(r, c)] == 0 { FaceRule::Advected } else { FaceRule::Fixed(0.0) };

@@ -144,15 +144,14 @@ pub(crate) struct StaggeredPasses {
     pub solver: GpuMultigrid,
     /// `[uv][target]`: target 0 the other ping-pong (semi-Lagrangian), 1 the predictions.
     advect_velocity: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// `[uv][s][target]`.
-    advect_scalars: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    /// Temperature, density and dye: `[uv][s][dye][target]`.
+    advect_scalars: (Kernel, [[[[wgpu::BindGroup; 2]; 2]; 2]; 2]),
     maccormack_velocity: (Kernel, [wgpu::BindGroup; 2]),
-    /// `[field][uv][s]`, field 0 temperature, 1 density.
-    maccormack_scalar: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
+    /// Temperature, density and dye: `[uv][s][dye]`.
+    maccormack_scalars: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     /// `[uv][k]`: k 0 iterate = b -> predictions, 1 predictions -> other ping-pong, 2 other
     /// ping-pong -> predictions.
     viscosity: (Kernel, [[wgpu::BindGroup; 3]; 2]),
-    _field_uniforms: [wgpu::Buffer; 2],
     vorticity: (Kernel, [wgpu::BindGroup; 2]),
     confinement: (Kernel, [wgpu::BindGroup; 2]),
     buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
@@ -160,10 +159,6 @@ pub(crate) struct StaggeredPasses {
     impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     /// `[impulse][dye]`.
     impulse_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// `[uv][dye][target]`.
-    advect_dye: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
-    /// `[uv][dye]`.
-    maccormack_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
     gradient: (Kernel, [wgpu::BindGroup; 2]),
     centres: (Kernel, [wgpu::BindGroup; 2]),
@@ -188,13 +183,7 @@ pub(crate) struct StaggeredPasses {
 }
 
 impl StaggeredPasses {
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        shared: &Shared<'_>,
-        fields: StaggeredFields,
-        solver: GpuMultigrid,
-    ) -> Self {
+    pub fn new(device: &wgpu::Device, shared: &Shared<'_>, fields: StaggeredFields, solver: GpuMultigrid) -> Self {
         let f = &fields;
         let [hu, hv, ht, hd] = &f.hats;
         let (u, v) = (f.u.views(), f.v.views());
@@ -238,45 +227,53 @@ impl StaggeredPasses {
                 )
             })
         });
+        let c = shared.dye.views();
         let advect_scalars =
             Kernel::new(device, "smoke/staggered_advect_scalars", shaders::SMOKE_STAGGERED_ADVECT_SCALARS);
         let advect_scalars_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
-                [(&t[1 - s], &d[1 - s]), (ht, hd)].map(|(to_t, to_d)| {
-                    advect_scalars.bind_group(
+                [0, 1].map(|k| {
+                    [(&t[1 - s], &d[1 - s], &c[1 - k]), (ht, hd, &f.dye_hat)].map(|(to_t, to_d, to_c)| {
+                        advect_scalars.bind_group(
+                            device,
+                            &[
+                                uniform(),
+                                View(&u[i]),
+                                View(&v[i]),
+                                View(&t[s]),
+                                View(&d[s]),
+                                View(&c[k]),
+                                View(shared.solid),
+                                View(to_t),
+                                View(to_d),
+                                View(to_c),
+                            ],
+                        )
+                    })
+                })
+            })
+        });
+        let maccormack_scalars =
+            Kernel::new(device, "smoke/staggered_maccormack_scalars", shaders::SMOKE_STAGGERED_MACCORMACK_SCALARS);
+        let maccormack_scalars_groups = [0, 1].map(|i| {
+            [0, 1].map(|s| {
+                [0, 1].map(|k| {
+                    maccormack_scalars.bind_group(
                         device,
                         &[
                             uniform(),
                             View(&u[i]),
                             View(&v[i]),
                             View(&t[s]),
+                            View(ht),
                             View(&d[s]),
+                            View(hd),
+                            View(&c[k]),
+                            View(&f.dye_hat),
                             View(shared.solid),
-                            View(to_t),
-                            View(to_d),
-                        ],
-                    )
-                })
-            })
-        });
-        let maccormack_scalar =
-            Kernel::new(device, "smoke/staggered_maccormack_scalar", shaders::SMOKE_STAGGERED_MACCORMACK_SCALAR);
-        let field_uniforms =
-            [0u32, 1].map(|which| crate::gpu::selector_uniform(device, queue, "smoke/staggered/field", which));
-        let maccormack_scalar_groups = [(0, t, ht), (1, d, hd)].map(|(which, field, hat)| {
-            [0, 1].map(|i| {
-                [0, 1].map(|s| {
-                    maccormack_scalar.bind_group(
-                        device,
-                        &[
-                            uniform(),
-                            field_uniforms[which].as_entire_binding(),
-                            View(&u[i]),
-                            View(&v[i]),
-                            View(&field[s]),
-                            View(hat),
-                            View(shared.solid),
-                            View(&field[1 - s]),
+                            View(&t[1 - s]),
+                            View(&d[1 - s]),
+                            View(&c[1 - k]),
                         ],
                     )
                 })
@@ -307,41 +304,11 @@ impl StaggeredPasses {
             })
         });
         let impulse_dye = Kernel::new(device, "smoke/staggered_impulse_dye", shaders::SMOKE_STAGGERED_IMPULSE_DYE);
-        let c = shared.dye.views();
         let impulse_dye_groups = [0, 1].map(|which| {
             [0, 1].map(|k| {
                 impulse_dye.bind_group(
                     device,
                     &[shared.impulses[which].as_entire_binding(), View(shared.solid), View(&c[k]), View(&c[1 - k])],
-                )
-            })
-        });
-        let advect_dye = Kernel::new(device, "smoke/staggered_advect_dye", shaders::SMOKE_STAGGERED_ADVECT_DYE);
-        let advect_dye_groups = [0, 1].map(|i| {
-            [0, 1].map(|k| {
-                [&c[1 - k], &f.dye_hat].map(|to| {
-                    advect_dye.bind_group(
-                        device,
-                        &[uniform(), View(&u[i]), View(&v[i]), View(&c[k]), View(shared.solid), View(to)],
-                    )
-                })
-            })
-        });
-        let maccormack_dye =
-            Kernel::new(device, "smoke/staggered_maccormack_dye", shaders::SMOKE_STAGGERED_MACCORMACK_DYE);
-        let maccormack_dye_groups = [0, 1].map(|i| {
-            [0, 1].map(|k| {
-                maccormack_dye.bind_group(
-                    device,
-                    &[
-                        uniform(),
-                        View(&u[i]),
-                        View(&v[i]),
-                        View(&c[k]),
-                        View(&f.dye_hat),
-                        View(shared.solid),
-                        View(&c[1 - k]),
-                    ],
                 )
             })
         });
@@ -431,16 +398,13 @@ impl StaggeredPasses {
             advect_velocity: (advect_velocity, advect_velocity_groups),
             advect_scalars: (advect_scalars, advect_scalars_groups),
             maccormack_velocity: (maccormack_velocity, maccormack_velocity_groups),
-            maccormack_scalar: (maccormack_scalar, maccormack_scalar_groups),
+            maccormack_scalars: (maccormack_scalars, maccormack_scalars_groups),
             viscosity: (viscosity, viscosity_groups),
-            _field_uniforms: field_uniforms,
             vorticity: (vorticity, vorticity_groups),
             confinement: (confinement, confinement_groups),
             buoyancy: (buoyancy, buoyancy_groups),
             impulse: (impulse, impulse_groups),
             impulse_dye: (impulse_dye, impulse_dye_groups),
-            advect_dye: (advect_dye, advect_dye_groups),
-            maccormack_dye: (maccormack_dye, maccormack_dye_groups),
             divergence: (divergence, divergence_groups),
             gradient: (gradient, gradient_groups),
             centres: (centres, centres_groups),
@@ -542,13 +506,9 @@ impl StaggeredPasses {
                 }
             }
             StaggeredPass::AdvectScalars => {
-                self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s][maccormack as usize], w, h);
-                self.advect_dye.0.dispatch(pass, &self.advect_dye.1[i][k][maccormack as usize], w, h);
+                self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s][k][maccormack as usize], w, h);
                 if maccormack {
-                    for field in 0..2 {
-                        self.maccormack_scalar.0.dispatch(pass, &self.maccormack_scalar.1[field][i][s], w, h);
-                    }
-                    self.maccormack_dye.0.dispatch(pass, &self.maccormack_dye.1[i][k], w, h);
+                    self.maccormack_scalars.0.dispatch(pass, &self.maccormack_scalars.1[i][s][k], w, h);
                 }
                 scalars.0.swap();
                 scalars.1.swap();
