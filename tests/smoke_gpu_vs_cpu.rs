@@ -263,6 +263,10 @@ fn splats_match_the_cpu_reference_on_both_grids() {
                 dye: [0.0; 3],
             },
             Impulse::sources(&p),
+            // Discs across the grid's corner and its right and bottom edges (the staggered pass
+            // covers the disc's rectangle of nodes alone, clipped to the grid).
+            Impulse { center: (1.5, 0.5), radius: 6.0, velocity: (-2.0, 3.0), ..Impulse::default() },
+            Impulse { center: (95.0, 63.8), radius: 4.5, velocity: (1.0, 1.0), ..Impulse::default() },
         ];
         for s in &splats {
             gpu_sim.splat(s);

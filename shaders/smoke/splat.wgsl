@@ -10,6 +10,7 @@ struct Impulse {
     density: f32,
     sources: u32,        // 1: cover the source cells instead of the disc
     dye: vec3<f32>,      // colour the cells move towards (staggered grid)
+    origin: vec2<u32>,   // staggered_impulse.wgsl: the first (col, row) of the nodes it covers
 };
 
 // Rideout's soft disc at `at` (cell (r, c)'s centre is (c + 1/2, r + 1/2)):

@@ -1,9 +1,9 @@
-// Staggered smoke pass: impulse, in place. One invocation per (col, row) of (W + 1) x (H + 1):
-// the cell there moves its temperature and density towards the impulse's by its weight (as
-// impulse.wgsl); the open u and v faces there gain their weight times the impulse velocity's
-// component across them. The dye is staggered_impulse_dye.wgsl's (ping-ponged: rgba32float has
-// no read_write storage in WebGPU, and a fifth storage texture would pass WebGPU's default
-// limit of 4 per stage).
+// Staggered smoke pass: impulse, in place. One invocation per (col, row) of the (W + 1) x (H + 1)
+// nodes in the impulse's rectangle: the cell there moves its temperature and density towards
+// the impulse's by its weight (as impulse.wgsl); the open u and v faces there gain their weight
+// times the impulse velocity's component across them. The dye is staggered_impulse_dye.wgsl's
+// (ping-ponged: rgba32float has no read_write storage in WebGPU, and a fifth storage texture
+// would pass WebGPU's default limit of 4 per stage).
 // CPU mirror: `impulse` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> impulse: Impulse;
@@ -15,7 +15,9 @@
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let p = vec2<i32>(id.xy);
+    // The dispatch covers the nodes an impulse can change (`ImpulseRect` in src/smoke/fields.rs:
+    // the source cells' bounding box, or a splat's disc), from impulse.origin.
+    let p = vec2<i32>(id.xy + impulse.origin);
     let at = vec2<f32>(p);
     // A cell or face of weight 0 keeps its values (x (1 - 0) + y 0 and x + 0 y are x), so it is
     // neither read nor written: the sources' impulse touches the source cells alone.

@@ -11,7 +11,7 @@
 //! four neighbours' walls). Which pass swaps which ping-pong: [`super::collocated`].
 
 use super::collocated::{Collocated, SmokePass};
-use super::fields::{BITS, Fields, IMPULSE_SPLAT, IMPULSE_STEP, R32, RG32, RGBA32};
+use super::fields::{BITS, Fields, IMPULSE_SPLAT, IMPULSE_STEP, ImpulseRect, R32, RG32, RGBA32};
 use super::staggered::bodies as body_cpu;
 use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, check_bodies};
@@ -78,7 +78,7 @@ impl SmokeUniform {
     }
 }
 
-/// Mirrors `struct Impulse` in `shaders/smoke/splat.wgsl` (48 bytes).
+/// Mirrors `struct Impulse` in `shaders/smoke/splat.wgsl` (64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct ImpulseUniform {
@@ -90,10 +90,13 @@ struct ImpulseUniform {
     sources: u32,
     dye: [f32; 3],
     _pad: f32,
+    origin: [u32; 2],
+    _pad2: [u32; 2],
 }
 
-impl From<&Impulse> for ImpulseUniform {
-    fn from(i: &Impulse) -> Self {
+impl ImpulseUniform {
+    /// `i`, its staggered pass covering the nodes of `rect` ([`ImpulseRect`]).
+    fn new(i: &Impulse, rect: ImpulseRect) -> Self {
         Self {
             center: [i.center.0, i.center.1],
             velocity: [i.velocity.0, i.velocity.1],
@@ -103,6 +106,8 @@ impl From<&Impulse> for ImpulseUniform {
             sources: i.sources as u32,
             dye: i.dye,
             _pad: 0.0,
+            origin: rect.origin,
+            _pad2: [0; 2],
         }
     }
 }
@@ -147,6 +152,8 @@ pub struct GpuSmoke {
     fields: Fields,
     solid_mask: Grid<u8>,
     source_mask: Grid<u8>,
+    /// The source cells' bounding box, which the step's impulse covers (staggered grid).
+    source_rect: ImpulseRect,
     pipeline: Pipeline,
     stats: gpu::Reduction,
     residual: ResidualStats,
@@ -245,6 +252,7 @@ impl GpuSmoke {
                 fields,
                 solid_mask: state.solid.clone(),
                 source_mask: state.source.clone(),
+                source_rect: ImpulseRect::sources(&state.solid, &state.source),
                 plan: CyclePlan::new(params.tolerance, params.max_cycles, 0),
                 steps: 0,
             }
@@ -299,11 +307,14 @@ impl GpuSmoke {
 
     /// Records the writes of every uniform the parameters in use fill (the step's, its sources'
     /// impulse, the collocated solve's right-hand side scale).
-    fn encode_param_writes(&self, encoder: &mut wgpu::CommandEncoder) {
+    fn encode_param_writes(&mut self, encoder: &mut wgpu::CommandEncoder) {
         let uniform = SmokeUniform { bodies: self.body_count(), ..SmokeUniform::new(&self.params, self.width) };
         gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
-        let step = ImpulseUniform::from(&Impulse::sources(&self.params));
+        let step = ImpulseUniform::new(&Impulse::sources(&self.params), self.source_rect);
         gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
+        if let Pipeline::Staggered(st) = &mut self.pipeline {
+            st.impulse_rects[IMPULSE_STEP] = self.source_rect;
+        }
         if let Pipeline::Collocated(c) = &self.pipeline {
             c.encode_params(&self.device, encoder, &self.params);
         }
@@ -337,6 +348,8 @@ impl GpuSmoke {
         gpu::check_masks(solid, source, (self.height as usize, self.width as usize))?;
         self.solid_mask = solid.clone();
         self.source_mask = source.clone();
+        self.source_rect = ImpulseRect::sources(solid, source);
+        self.encode_param_writes(encoder);
         let bits = solid_bits(solid, source);
         gpu::record::upload(&self.device, encoder, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
         match &mut self.pipeline {
@@ -647,8 +660,12 @@ impl GpuSmoke {
     /// uniform written by a recorded copy), in recording order: it acts on the fields the steps
     /// recorded before it leave, and the steps recorded after it see its result.
     pub fn encode_splat(&mut self, encoder: &mut wgpu::CommandEncoder, impulse: &Impulse) {
-        let u = ImpulseUniform::from(impulse);
+        let rect = ImpulseRect::of(impulse, self.source_rect, (self.width, self.height));
+        let u = ImpulseUniform::new(impulse, rect);
         gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_SPLAT], 0, bytemuck::bytes_of(&u));
+        if let Pipeline::Staggered(st) = &mut self.pipeline {
+            st.impulse_rects[IMPULSE_SPLAT] = rect;
+        }
         match &self.pipeline {
             Pipeline::Collocated(c) => {
                 let mut pass = encoder.begin_compute_pass(&Default::default());

@@ -179,6 +179,8 @@ pub(crate) struct StaggeredPasses {
     body_rect: wgpu::Buffer,
     /// That region's size, cells.
     rect: (u32, u32),
+    /// The nodes each impulse uniform's pass covers (`[i]`), as its uniform's origin says.
+    pub(in crate::smoke) impulse_rects: [crate::smoke::fields::ImpulseRect; 2],
     size: (u32, u32),
 }
 
@@ -393,6 +395,7 @@ impl StaggeredPasses {
             bodies: Vec::new(),
             body_rect,
             rect: (0, 0),
+            impulse_rects: Default::default(),
             fields,
             solver,
             advect_velocity: (advect_velocity, advect_velocity_groups),
@@ -550,7 +553,10 @@ impl StaggeredPasses {
             }
             StaggeredPass::Buoyancy => self.buoyancy.0.dispatch(pass, &self.buoyancy.1[i][s], w, h + 1),
             StaggeredPass::Impulse => {
-                self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], w + 1, h + 1);
+                let rect = self.impulse_rects[impulse];
+                if !rect.is_empty() {
+                    self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], rect.size[0], rect.size[1]);
+                }
                 self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], w, h);
                 scalars.2.swap();
             }
