@@ -21,12 +21,12 @@ pub fn velocity_at(u: &Grid<f32>, v: &Grid<f32>, x: f32, y: f32) -> (f32, f32) {
 }
 
 /// The velocity at node `(r, c)` of a field whose nodes sit at cell coordinates `(c, r) -
-/// offset` ([`U_OFFSET`] for `u`, [`V_OFFSET`] for `v`, `(0, 0)` for cells): [`velocity_at`]
-/// there, from only the faces it weighs by more than 0 (it weighs the others by 0, and
-/// `x (1 - 0) + y 0` is `x` for finite `y`). At a `u` node, `u` at the node and `v` the mean
-/// of the four around it; at a `v` node, the other way round; at a cell, the mean of its two
-/// faces on each axis. Mirrors `u_node_velocity`, `v_node_velocity` and `cell_velocity` in
-/// `shaders/smoke/staggered_sample.wgsl` (4 or 5 texel loads instead of 8).
+/// offset` (`(0.5, 0)` for `u`, `(0, 0.5)` for `v`, `(0, 0)` for cells): [`velocity_at`] there,
+/// from only the faces it weighs by more than 0 (it weighs the others by 0, and `x (1 - 0) + y
+/// 0` is `x` for finite `y`). At a `u` node, `u` at the node and `v` the mean of the four around
+/// it; at a `v` node, the other way round; at a cell, the mean of its two faces on each axis;
+/// any other offset, [`velocity_at`] itself. Mirrors `u_node_velocity`, `v_node_velocity` and
+/// `cell_velocity` in `shaders/smoke/staggered_sample.wgsl` (4 or 5 texel loads instead of 8).
 pub fn node_velocity(u: &Grid<f32>, v: &Grid<f32>, r: usize, c: usize, offset: (f32, f32)) -> (f32, f32) {
     // The mean of four faces of `f`, columns c0, c1 and rows r0, r1, as `bilinear` weighs them.
     let mean4 = |f: &Grid<f32>, (c0, c1): (usize, usize), (r0, r1): (usize, usize)| {
@@ -38,8 +38,10 @@ pub fn node_velocity(u: &Grid<f32>, v: &Grid<f32>, r: usize, c: usize, offset: (
     } else if offset == V_OFFSET {
         let hi = (u.shape().1 - 1, u.shape().0 - 1);
         (mean4(u, (c, (c + 1).min(hi.0)), (r.saturating_sub(1), r.min(hi.1))), v[(r, c)])
-    } else {
+    } else if offset == (0.0, 0.0) {
         (lerp(u[(r, c)], u[(r, c + 1)], 0.5), lerp(v[(r, c)], v[(r + 1, c)], 0.5))
+    } else {
+        velocity_at(u, v, c as f32 - offset.0, r as f32 - offset.1)
     }
 }
 
