@@ -22,9 +22,7 @@ modules! {
     SMOKE_STAGGERED_ADVECT_VELOCITY = "smoke/staggered_advect_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/edge_rules.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_velocity.wgsl"];
     /// Staggered smoke: MacCormack's correction of the face velocities.
     SMOKE_STAGGERED_MACCORMACK_VELOCITY = "smoke/staggered_maccormack_velocity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/edge_rules.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_velocity.wgsl"];
-    /// Staggered smoke: semi-Lagrangian advection of the dye.
-    /// Staggered smoke: MacCormack's correction of the dye.
-    /// Staggered smoke: MacCormack's correction of one scalar.
+    /// Staggered smoke: MacCormack's correction of temperature, density and the dye.
     SMOKE_STAGGERED_MACCORMACK_SCALARS = "smoke/staggered_maccormack_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_scalars.wgsl"];
     /// Staggered smoke: the vorticity at cell centres.
     SMOKE_STAGGERED_VORTICITY = "smoke/staggered_vorticity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_vorticity.wgsl"];
@@ -32,7 +30,7 @@ modules! {
     SMOKE_STAGGERED_CONFINEMENT = "smoke/staggered_confinement": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_confinement.wgsl"];
     /// Staggered smoke: one Jacobi iteration of the implicit viscous diffusion.
     SMOKE_STAGGERED_VISCOSITY = "smoke/staggered_viscosity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_viscosity.wgsl"];
-    /// Staggered smoke: semi-Lagrangian advection of temperature and density.
+    /// Staggered smoke: semi-Lagrangian advection of temperature, density and the dye.
     SMOKE_STAGGERED_ADVECT_SCALARS = "smoke/staggered_advect_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_scalars.wgsl"];
     /// Staggered smoke: buoyancy on the horizontal faces.
     SMOKE_STAGGERED_BUOYANCY = "smoke/staggered_buoyancy": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_buoyancy.wgsl"];

@@ -17,10 +17,10 @@ fn bilinear(f: texture_storage_2d<r32float, read>, at: vec2<f32>) -> f32 {
     return lerp(top, bottom, t.y);
 }
 
-// The velocity at a node, where velocity_at() reads some texels with weight 0: the same values
-// from 4 or 5 loads instead of 8 (velocity_at() weighs the texels it skips by 0, and x (1 - 0) +
-// y 0 is x for finite y). At u face p, (p.x - 1/2, p.y): u at its own texel, v halfway between
-// the four around it (clamped as bilinear() clamps).
+// The velocity at a node: bilinear() of u at (x + 1/2, y) and of v at (x, y + 1/2) there (the
+// CPU's `velocity_at`), from the 4 or 5 texels it weighs by more than 0 instead of 8 (the others
+// it weighs by 0, and x (1 - 0) + y 0 is x for finite y). At u face p, (p.x - 1/2, p.y): u at
+// its own texel, v halfway between the four around it (clamped as bilinear() clamps).
 fn u_node_velocity(u: texture_storage_2d<r32float, read>, v: texture_storage_2d<r32float, read>, p: vec2<i32>) -> vec2<f32> {
     let hi = vec2<i32>(textureDimensions(v)) - 1;
     let c0 = clamp(p.x - 1, 0, hi.x);
