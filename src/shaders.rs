@@ -63,7 +63,10 @@ modules! {
     /// Packed Jacobi: one iteration, four cells an invocation.
     SOLVER_JACOBI_PACKED = "solver/jacobi_packed": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_packed.wgsl"];
     /// Two Jacobi iterations a dispatch, four cells a texel, each invocation a column of texels.
-    SOLVER_JACOBI_PAIR = "solver/jacobi_pair": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_pair.wgsl"];
+    SOLVER_JACOBI_PAIR = "solver/jacobi_pair": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_rows.wgsl", "solver/jacobi_pair.wgsl"];
+    /// Four Jacobi iterations a dispatch (temporal blocking in registers), four cells a texel,
+    /// each invocation a column of texels.
+    SOLVER_JACOBI_QUAD = "solver/jacobi_quad": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_rows.wgsl", "solver/jacobi_quad.wgsl"];
     /// Pressure solve statistics: squared residual and right-hand side per row.
     SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.

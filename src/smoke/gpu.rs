@@ -1,7 +1,7 @@
 //! The smoke model on the GPU: the textures and the step, run by the collocated grid's four
 //! compute passes ([`super::collocated`]: advect, divergence and gradient a dispatch each, the
-//! Jacobi iterations packed four cells a texel, two a dispatch, with a pack and an unpack around
-//! them: 30 dispatches a step for 50 iterations) or the
+//! Jacobi iterations packed four cells a texel, four a dispatch, with a pack and an unpack around
+//! them: 18 dispatches a step for 50 iterations) or the
 //! staggered grid's ([`super::staggered`]'s `gpu` module), chosen by [`SmokeParams::grid`].
 //!
 //! Textures (`W x H` texels for an `(H, W)` grid), each field its own storage texture:

@@ -7,10 +7,17 @@
 //! ran 3x faster packed (110 against 310-350 Mcell-iterations/s at 512² and 1024²; eight cells
 //! an invocation gained 10% more, and storage buffers instead of textures 5-10%). The fields
 //! outside the solve keep one cell a texel: a solve packs the pressure and the right-hand side
-//! (`pack.wgsl`), runs its iterations between two packed textures (`jacobi_packed.wgsl`), and
-//! unpacks the result into the pressure it started from (`unpack.wgsl`), three dispatches more
-//! than its iterations. The iteration is [`super::jacobi`]'s, which is its CPU mirror;
-//! [`gpu::packed`] mirrors the other two passes.
+//! (`pack.wgsl`), runs its iterations between two packed textures, four a dispatch where it
+//! can (`jacobi_quad.wgsl`, temporal blocking in registers; `jacobi_pair.wgsl` and
+//! `jacobi_packed.wgsl` run two and one), and unpacks the result into the pressure it started
+//! from (`unpack.wgsl`). Every one of them applies [`super::jacobi`]'s iteration, its CPU mirror,
+//! bit for bit (`tests/solver.rs`); [`gpu::packed`] mirrors the pack and the unpack.
+//!
+//! Temporal blocking through workgroup memory (a tile loaded once, 8 iterations on it with
+//! barriers, the inner texels written) ran the seed's smoke step 10x slower on lavapipe: its
+//! workgroup-memory loads at per-invocation addresses cost ~100 ns each there (without them,
+//! the same kernel with its barriers ran as fast as the pairs). The quad keeps its rows in
+//! registers instead.
 
 use crate::gpu::packed::{CELLS_PER_TEXEL, pack_bits, packed_size};
 use crate::gpu::{self, Kernel};
@@ -51,7 +58,10 @@ const PADDING: u32 = 1;
 /// Texel rows one invocation of `jacobi_pair.wgsl` walks down (its `STRIP`).
 const PAIR_STRIP: u32 = 8;
 
-/// Packed Jacobi iterations over one grid: the packed textures, the three kernels and their bind
+/// Texel rows one invocation of `jacobi_quad.wgsl` writes (its `STRIP`).
+const QUAD_STRIP: u32 = 32;
+
+/// Packed Jacobi iterations over one grid: the packed textures, the five kernels and their bind
 /// groups for a set of pressure textures (e.g. both of a ping-pong pair) and one right-hand side.
 pub struct PackedJacobi {
     size: (u32, u32),
@@ -59,13 +69,15 @@ pub struct PackedJacobi {
     scale: wgpu::Buffer,
     walls: wgpu::Texture,
     walls_view: wgpu::TextureView,
-    kernels: [Kernel; 4], // pack, iteration, two iterations, unpack
+    kernels: [Kernel; 5], // pack, one iteration, two, four, unpack
     /// `[pressure]`: pack pressure texture `pressure` and the right-hand side into packed 0.
     pack_groups: Vec<wgpu::BindGroup>,
     /// `[from]`: packed `from` to packed `1 - from`, by one iteration.
     iteration_groups: [wgpu::BindGroup; 2],
     /// `[from]`: packed `from` to packed `1 - from`, by two iterations.
     pair_groups: [wgpu::BindGroup; 2],
+    /// `[from]`: packed `from` to packed `1 - from`, by four iterations.
+    quad_groups: [wgpu::BindGroup; 2],
     /// `[pressure][from]`: packed `from` into pressure texture `pressure`.
     unpack_groups: Vec<[wgpu::BindGroup; 2]>,
 }
@@ -101,19 +113,20 @@ impl PackedJacobi {
             Kernel::new(device, "solver/pack", shaders::SOLVER_PACK),
             Kernel::new(device, "solver/jacobi_packed", shaders::SOLVER_JACOBI_PACKED),
             Kernel::new(device, "solver/jacobi_pair", shaders::SOLVER_JACOBI_PAIR),
+            Kernel::new(device, "solver/jacobi_quad", shaders::SOLVER_JACOBI_QUAD),
             Kernel::new(device, "common/unpack", shaders::UNPACK),
         ];
         let pack_groups = pressures
             .iter()
             .map(|p| kernels[0].bind_group(device, &[scale.as_entire_binding(), View(p), View(rhs), View(p0), View(b)]))
             .collect();
-        let [iteration_groups, pair_groups] = [&kernels[1], &kernels[2]].map(|kernel| {
+        let [iteration_groups, pair_groups, quad_groups] = [&kernels[1], &kernels[2], &kernels[3]].map(|kernel| {
             [(p0, p1), (p1, p0)]
                 .map(|(from, to)| kernel.bind_group(device, &[View(from), View(b), View(&walls_view), View(to)]))
         });
         let unpack_groups = pressures
             .iter()
-            .map(|p| [p0, p1].map(|from| kernels[3].bind_group(device, &[View(from), View(p)])))
+            .map(|p| [p0, p1].map(|from| kernels[4].bind_group(device, &[View(from), View(p)])))
             .collect();
         Self {
             size,
@@ -125,6 +138,7 @@ impl PackedJacobi {
             pack_groups,
             iteration_groups,
             pair_groups,
+            quad_groups,
             unpack_groups,
         }
     }
@@ -160,18 +174,23 @@ impl PackedJacobi {
     }
 
     /// Records `iterations` Jacobi iterations of pressure texture `pressure` (an index into the
-    /// `pressures` given to [`PackedJacobi::new`]) into `pass`: pack, iterate (two iterations a
-    /// dispatch, `jacobi_pair.wgsl`, and one `jacobi_packed.wgsl` dispatch for an odd count),
-    /// unpack into the same texture. Nothing for 0 iterations.
+    /// `pressures` given to [`PackedJacobi::new`]) into `pass`: pack, iterate (four iterations
+    /// a dispatch, `jacobi_quad.wgsl`; what is left, two with `jacobi_pair.wgsl` and one with
+    /// `jacobi_packed.wgsl`), unpack into the same texture: `iterations / 4 + (iterations % 4 >=
+    /// 2) + iterations % 2 + 2` dispatches (15 for 50). Nothing for 0 iterations.
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, pressure: usize, iterations: u32) {
         if iterations == 0 {
             return;
         }
         let (w, h) = self.packed;
-        let [pack, single, pair, unpack] = &self.kernels;
+        let [pack, single, pair, quad, unpack] = &self.kernels;
         pack.dispatch(pass, &self.pack_groups[pressure], w, h);
         let mut from = 0;
-        for _ in 0..iterations / 2 {
+        for _ in 0..iterations / 4 {
+            quad.dispatch(pass, &self.quad_groups[from], w.div_ceil(2), h.div_ceil(QUAD_STRIP));
+            from = 1 - from;
+        }
+        if iterations % 4 >= 2 {
             pair.dispatch(pass, &self.pair_groups[from], w.div_ceil(2), h.div_ceil(PAIR_STRIP));
             from = 1 - from;
         }
@@ -187,12 +206,17 @@ impl PackedJacobi {
 mod tests {
     use super::*;
 
-    /// The pair's dispatch covers `ceil(H / PAIR_STRIP)` invocation rows, each walking `STRIP`
-    /// texel rows in the shader: the two numbers must be one.
+    /// The pair's and the quad's dispatches cover `ceil(H / strip)` invocation rows, each
+    /// walking `STRIP` texel rows in the shader: the two numbers must be one.
     #[test]
-    fn the_strip_dispatched_is_the_shaders() {
-        let line = format!("const STRIP: i32 = {PAIR_STRIP};");
-        assert!(shaders::SOLVER_JACOBI_PAIR.contains(&line), "shaders/solver/jacobi_pair.wgsl lacks `{line}`");
+    fn the_strips_dispatched_are_the_shaders() {
+        for (strip, source, file) in [
+            (PAIR_STRIP, shaders::SOLVER_JACOBI_PAIR, "jacobi_pair.wgsl"),
+            (QUAD_STRIP, shaders::SOLVER_JACOBI_QUAD, "jacobi_quad.wgsl"),
+        ] {
+            let line = format!("const STRIP: i32 = {strip};");
+            assert!(source.contains(&line), "shaders/solver/{file} lacks `{line}`");
+        }
     }
 
     #[test]

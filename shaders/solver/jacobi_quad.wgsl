@@ -1,0 +1,139 @@
+// Four Jacobi iterations in one pass, in the packed layout of packed.wgsl: `iterate`
+// (jacobi_iterate.wgsl, p' = (up + left + right + down - b) / 4, a wall or the grid's edge
+// reading the cell's own p, 0 in walls) applied four times, so the result is four
+// jacobi_packed.wgsl dispatches' to the bit. CPU mirror: `jacobi` in src/solver/mod.rs, four
+// times.
+//
+// Temporal blocking in registers. One invocation writes two texels (eight cells) of each of
+// STRIP rows, walking down its column. Iteration k of row y needs iteration k - 1 of rows y - 1
+// to y + 1 and of the cells up to one further left and right, so the fourth iteration of its
+// eight cells needs the first of the rows three above to three below and of the three cells
+// beyond each side. The invocation therefore reads the four texels x - 1 .. x + 2 of each row
+// (a `Row`, jacobi_rows.wgsl: 16 cells, 4 beyond each side) and runs the first three
+// iterations on all four, one row behind the other: step s computes the first iteration of
+// row s + 3, the second of s + 2, the third of s + 1 and the fourth of s, which it writes,
+// keeping each level's last rows and the right-hand side and walls of rows s .. s + 3 in
+// registers. A cell at a Row's outer edge has no neighbour loaded beyond it and reads its own
+// texel's value instead: wrong, but the error moves one cell in per iteration, so after the
+// third it has reached the outer texels' third cell, and the fourth iteration of the two inner
+// texels reads only the outer texels' inner cells (l.w, r.x), which are exact. Cells beyond
+// the grid are walls holding 0, as the other packed passes read them.
+//
+// Per texel written and four iterations: 6 loads and 1 store, and 6 x 6 / STRIP loads more for
+// the six rows above the strip that fill the windows (about 8.1 and 1), against 12.5 and 2 for
+// two jacobi_pair.wgsl dispatches. Measured on lavapipe, where texel operations and dispatches
+// bound the solve, side by side with the pairs (eddy run, 5 interleaved rounds): the seed's
+// smoke step 1.08x at 1024x1024 and 1.10x at 512x512 with STRIP 16, and STRIP 32 another 1.05x
+// at 1024x1024 (64: within noise of 32, with half the invocations a dispatch).
+
+@group(0) @binding(0) var pressure: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(1) var rhs: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(2) var walls: texture_storage_2d<r32uint, read>;
+@group(0) @binding(3) var pressure_out: texture_storage_2d<rgba32float, write>;
+
+// Texel rows one invocation writes (src/solver/packed.rs dispatches ceil(H / STRIP) rows).
+const STRIP: i32 = 32;
+
+// Every cell of a texel a wall (beyond the grid).
+const ALL_WALLS: u32 = 0x01010101u;
+
+// The wall texels (packed.wgsl's bits, four cells a u32) of a Row's four columns.
+struct Walls {
+    l: u32,
+    a: u32,
+    b: u32,
+    r: u32,
+}
+
+// The wall texel at (x, y); beyond the grid, four walls.
+fn wall_texel(x: i32, y: i32, size: vec2<i32>) -> u32 {
+    let q = vec2<i32>(x, y);
+    let c = clamp(q, vec2<i32>(0), size - 1);
+    return select(textureLoad(walls, c).r, ALL_WALLS, any(q != c));
+}
+
+fn walls_row(x: i32, y: i32, size: vec2<i32>) -> Walls {
+    return Walls(wall_texel(x - 1, y, size), wall_texel(x, y, size), wall_texel(x + 1, y, size),
+                 wall_texel(x + 2, y, size));
+}
+
+// One iteration of a Row's four texels; the outer texels' outer cells read their own texel
+// beyond the Row (see above).
+fn iterate_row(above: Row, mid: Row, below: Row, b: Row, bits: Walls) -> Row {
+    return Row(iterate_texel(above.l, mid.l, mid.l, mid.a, below.l, b.l, cell_bits(bits.l)),
+               iterate_texel(above.a, mid.l, mid.a, mid.b, below.a, b.a, cell_bits(bits.a)),
+               iterate_texel(above.b, mid.a, mid.b, mid.r, below.b, b.b, cell_bits(bits.b)),
+               iterate_texel(above.r, mid.b, mid.r, mid.r, below.r, b.r, cell_bits(bits.r)));
+}
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = vec2<i32>(textureDimensions(pressure));
+    let x = 2 * i32(id.x);
+    let y0 = i32(id.y) * STRIP;
+    if x >= size.x || y0 >= size.y {
+        return;
+    }
+    let last = min(y0 + STRIP, size.y);
+    // The second texel may lie past the grid's last (an odd number of texels a row): it is then
+    // computed as a wall (0) and not written.
+    let has_b = x + 1 < size.x;
+    let inside = vec4<bool>(x >= 1, true, has_b, x + 2 < size.x);
+
+    // Step s reads the pressure of row s + 4 and the right-hand side and walls of row s + 3.
+    // The windows, named by their row at step s:
+    var p_2 = pressure_row(x, y0 - 4, size, inside); // p(s + 2), p(s + 3)
+    var p_3 = pressure_row(x, y0 - 3, size, inside);
+    let zero = Row(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var b_0 = zero; // b(s), b(s + 1), b(s + 2)
+    var b_1 = zero;
+    var b_2 = zero;
+    var w_0 = Walls(ALL_WALLS, ALL_WALLS, ALL_WALLS, ALL_WALLS); // walls(s) .. walls(s + 2)
+    var w_1 = w_0;
+    var w_2 = w_0;
+    var first_1 = zero; // the first iteration of rows s + 1, s + 2
+    var first_2 = zero;
+    var second_0 = zero; // the second of rows s, s + 1
+    var second_1 = zero;
+    var third_m = zero; // the third of rows s - 1, s
+    var third_0 = zero;
+    // Rows y0 - 6 .. y0 - 1 only fill the windows: the first of row y0 - 3 is the earliest the
+    // fourth of row y0 needs (through the second of y0 - 2 and the third of y0 - 1).
+    for (var s = y0 - 6; s < last; s++) {
+        let p_4 = pressure_row(x, s + 4, size, inside);
+        let b_3 = row_of(rhs, x, s + 3, size);
+        let w_3 = walls_row(x, s + 3, size);
+        let first_3 = iterate_row(p_2, p_3, p_4, b_3, w_3);
+        var second_2 = zero;
+        if s >= y0 - 4 {
+            second_2 = iterate_row(first_1, first_2, first_3, b_2, w_2);
+        }
+        var third_1 = zero;
+        if s >= y0 - 2 {
+            third_1 = iterate_row(second_0, second_1, second_2, b_1, w_1);
+        }
+        if s >= y0 {
+            let fourth_a = iterate_texel(third_m.a, third_0.l, third_0.a, third_0.b, third_1.a, b_0.a, cell_bits(w_0.a));
+            textureStore(pressure_out, vec2<i32>(x, s), fourth_a);
+            if has_b {
+                let fourth_b = iterate_texel(third_m.b, third_0.a, third_0.b, third_0.r, third_1.b, b_0.b,
+                                             cell_bits(w_0.b));
+                textureStore(pressure_out, vec2<i32>(x + 1, s), fourth_b);
+            }
+        }
+        p_2 = p_3;
+        p_3 = p_4;
+        b_0 = b_1;
+        b_1 = b_2;
+        b_2 = b_3;
+        w_0 = w_1;
+        w_1 = w_2;
+        w_2 = w_3;
+        first_1 = first_2;
+        first_2 = first_3;
+        second_0 = second_1;
+        second_1 = second_2;
+        third_m = third_0;
+        third_0 = third_1;
+    }
+}
