@@ -36,8 +36,10 @@ modules! {
     SMOKE_STAGGERED_BUOYANCY = "smoke/staggered_buoyancy": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_buoyancy.wgsl"];
     /// Staggered smoke: impulse on cells and faces.
     SMOKE_STAGGERED_IMPULSE = "smoke/staggered_impulse": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse.wgsl"];
-    /// Staggered smoke: the impulse's dye (ping-ponged).
+    /// Staggered smoke: the impulse's dye, in place over the impulse's rectangle.
     SMOKE_STAGGERED_IMPULSE_DYE = "smoke/staggered_impulse_dye": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse_dye.wgsl"];
+    /// Staggered smoke: the impulse rectangle's dye copied aside for the impulse's dye pass.
+    SMOKE_STAGGERED_IMPULSE_DYE_STASH = "smoke/staggered_impulse_dye_stash": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse_dye_stash.wgsl"];
     /// Staggered smoke: the divergence and the pressure solve's right-hand side h^2 div.
     SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence.wgsl"];
     /// Staggered smoke: subtract the pressure gradient on open faces and outflow edges' faces.

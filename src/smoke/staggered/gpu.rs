@@ -157,8 +157,10 @@ pub(crate) struct StaggeredPasses {
     buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     /// `[impulse][uv][s]`.
     impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
-    /// `[impulse][dye]`.
+    /// `[impulse][dye]`: from the stash (the other dye texture) into dye texture `dye`.
     impulse_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
+    /// `[impulse][dye]`: dye texture `dye`'s rectangle into the other, the stash.
+    impulse_dye_stash: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
     gradient: (Kernel, [wgpu::BindGroup; 2]),
     centres: (Kernel, [wgpu::BindGroup; 2]),
@@ -310,8 +312,15 @@ impl StaggeredPasses {
             [0, 1].map(|k| {
                 impulse_dye.bind_group(
                     device,
-                    &[shared.impulses[which].as_entire_binding(), View(shared.solid), View(&c[k]), View(&c[1 - k])],
+                    &[shared.impulses[which].as_entire_binding(), View(shared.solid), View(&c[1 - k]), View(&c[k])],
                 )
+            })
+        });
+        let stash =
+            Kernel::new(device, "smoke/staggered_impulse_dye_stash", shaders::SMOKE_STAGGERED_IMPULSE_DYE_STASH);
+        let stash_groups = [0, 1].map(|which| {
+            [0, 1].map(|k| {
+                stash.bind_group(device, &[shared.impulses[which].as_entire_binding(), View(&c[k]), View(&c[1 - k])])
             })
         });
         let divergence = Kernel::new(device, "smoke/staggered_divergence", shaders::SMOKE_STAGGERED_DIVERGENCE);
@@ -408,6 +417,7 @@ impl StaggeredPasses {
             buoyancy: (buoyancy, buoyancy_groups),
             impulse: (impulse, impulse_groups),
             impulse_dye: (impulse_dye, impulse_dye_groups),
+            impulse_dye_stash: (stash, stash_groups),
             divergence: (divergence, divergence_groups),
             gradient: (gradient, gradient_groups),
             centres: (centres, centres_groups),
@@ -486,7 +496,8 @@ impl StaggeredPasses {
 
     /// Records one pass's dispatches (not [`StaggeredPass::Solve`], which records its own
     /// compute passes) and swaps what it wrote: the scalars and the dye (advect scalars), the
-    /// faces (advect velocity, viscosity), the dye (impulse). `impulse` picks the impulse
+    /// faces (advect velocity, viscosity); the impulse changes its fields in place, the dye
+    /// through a stash of its rectangle in the dye's other texture. `impulse` picks the impulse
     /// uniform.
     pub fn dispatch(
         &mut self,
@@ -557,8 +568,11 @@ impl StaggeredPasses {
                 if !rect.is_empty() {
                     self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], rect.size[0], rect.size[1]);
                 }
-                self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], w, h);
-                scalars.2.swap();
+                if !rect.is_empty() {
+                    let [cols, rows] = rect.size;
+                    self.impulse_dye_stash.0.dispatch(pass, &self.impulse_dye_stash.1[impulse][k], cols, rows);
+                    self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], cols, rows);
+                }
             }
             StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),
             StaggeredPass::Gradient => self.gradient.0.dispatch(pass, &self.gradient.1[i], w + 1, h + 1),
