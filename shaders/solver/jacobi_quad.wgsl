@@ -9,22 +9,26 @@
 // to y + 1 and of the cells up to one further left and right, so the fourth iteration of its
 // eight cells needs the first of the rows three above to three below and of the three cells
 // beyond each side. The invocation therefore reads the four texels x - 1 .. x + 2 of each row
-// (a `Row`, jacobi_rows.wgsl: 16 cells, 4 beyond each side) and runs the first three
-// iterations on all four, one row behind the other: step s computes the first iteration of
-// row s + 3, the second of s + 2, the third of s + 1 and the fourth of s, which it writes,
-// keeping each level's last rows and the right-hand side and walls of rows s .. s + 3 in
-// registers. A cell at a Row's outer edge has no neighbour loaded beyond it and reads its own
-// texel's value instead: wrong, but the error moves one cell in per iteration, so after the
-// third it has reached the outer texels' third cell, and the fourth iteration of the two inner
-// texels reads only the outer texels' inner cells (l.w, r.x), which are exact. Cells beyond
-// the grid are walls holding 0, as the other packed passes read them.
+// (a `Row`, jacobi_rows.wgsl: 16 cells, 4 beyond each side) and runs the iterations one row
+// behind the other: step s computes the first iteration of row s + 3 (all four texels), the
+// second of s + 2 and the third of s + 1 (the two inner texels and the two cells each side of
+// them, a `Trim`) and the fourth of s (the inner texels), which it writes, keeping each level's
+// last rows and the right-hand side and walls of rows s .. s + 3 in registers. A cell at the
+// outer edge of what a level holds has no neighbour beyond it and reads a wrong value there
+// instead; the error moves one cell in per iteration, and each level keeps only cells it has not
+// reached, so the fourth iteration reads exact values. Cells beyond the grid are walls holding
+// 0, as the other packed passes read them.
 //
 // Per texel written and four iterations: 6 loads and 1 store, and 6 x 6 / STRIP loads more for
-// the six rows above the strip that fill the windows (about 8.1 and 1), against 12.5 and 2 for
-// two jacobi_pair.wgsl dispatches. Measured on lavapipe, where texel operations and dispatches
-// bound the solve, side by side with the pairs (eddy run, 5 interleaved rounds): the seed's
-// smoke step 1.08x at 1024x1024 and 1.10x at 512x512 with STRIP 16, and STRIP 32 another 1.05x
-// at 1024x1024 (64: within noise of 32, with half the invocations a dispatch).
+// the six rows above the strip that fill the windows (about 8.1 and 1 at STRIP 32), against
+// 12.5 and 2 for two jacobi_pair.wgsl dispatches, and 12 evaluations of `iterate` a row of two
+// texels against 10. Measured on lavapipe, where texel operations and dispatches bound the
+// solve, side by side with the binary before (eddy run, 5 interleaved rounds): four full Rows
+// a level against the pairs, the seed's smoke step 1.08x at 1024x1024 and 1.10x at 512x512
+// with STRIP 16; STRIP 32 another 1.05x at 1024x1024 (64: within noise of 32, with half the
+// invocations a dispatch); the Trims for the second and third iterations (12 evaluations a row
+// instead of 14) another 1.10x. Keeping the walls unpacked (vec4<u32>) in the windows, so that
+// each row's bits are split once instead of at every level: 0.98x, not kept.
 
 @group(0) @binding(0) var pressure: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(1) var rhs: texture_storage_2d<rgba32float, read>;
@@ -66,6 +70,42 @@ fn iterate_row(above: Row, mid: Row, below: Row, b: Row, bits: Walls) -> Row {
                iterate_texel(above.r, mid.b, mid.r, mid.r, below.r, b.r, cell_bits(bits.r)));
 }
 
+// The second and third iterations' cells: the two texels `a`, `b` and, in `e`, the two cells
+// each side of them that the next iteration reads beyond them (l.z, l.w, r.x, r.y of a Row).
+struct Trim {
+    e: vec4<f32>,
+    a: vec4<f32>,
+    b: vec4<f32>,
+}
+
+// The Trim cells of a Row.
+fn edge(row: Row) -> vec4<f32> {
+    return vec4<f32>(row.l.zw, row.r.xy);
+}
+
+// The wall bits of the Trim's edge cells.
+fn edge_bits(bits: Walls) -> vec4<u32> {
+    return vec4<u32>(cell_bits(bits.l).zw, cell_bits(bits.r).xy);
+}
+
+// The second iteration, from the first's Rows.
+fn iterate_to_trim(above: Row, mid: Row, below: Row, b: Row, bits: Walls) -> Trim {
+    let e = iterate(edge(mid), edge(above), vec4<f32>(mid.l.yz, mid.b.w, mid.r.x),
+                    vec4<f32>(mid.l.w, mid.a.x, mid.r.yz), edge(below), edge(b), edge_bits(bits));
+    return Trim(e, iterate_texel(above.a, mid.l, mid.a, mid.b, below.a, b.a, cell_bits(bits.a)),
+                iterate_texel(above.b, mid.a, mid.b, mid.r, below.b, b.b, cell_bits(bits.b)));
+}
+
+// The third iteration, from the second's Trims; its outer edge cells (l.z, r.y) read a wrong
+// neighbour beyond them (l.y and r.z are not kept) and are not read by the fourth.
+fn iterate_trim(above: Trim, mid: Trim, below: Trim, b: Row, bits: Walls) -> Trim {
+    let m = mid.e;
+    let e = iterate(m, above.e, vec4<f32>(m.x, m.x, mid.b.w, m.z), vec4<f32>(m.y, mid.a.x, m.w, m.w), below.e,
+                    edge(b), edge_bits(bits));
+    return Trim(e, iterate_texel(above.a, vec4<f32>(m.y), mid.a, mid.b, below.a, b.a, cell_bits(bits.a)),
+                iterate_texel(above.b, mid.a, mid.b, vec4<f32>(m.z), below.b, b.b, cell_bits(bits.b)));
+}
+
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = vec2<i32>(textureDimensions(pressure));
@@ -93,10 +133,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     var w_2 = w_0;
     var first_1 = zero; // the first iteration of rows s + 1, s + 2
     var first_2 = zero;
-    var second_0 = zero; // the second of rows s, s + 1
-    var second_1 = zero;
-    var third_m = zero; // the third of rows s - 1, s
-    var third_0 = zero;
+    let none = Trim(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    var second_0 = none; // the second of rows s, s + 1
+    var second_1 = none;
+    var third_m = none; // the third of rows s - 1, s
+    var third_0 = none;
     // Rows y0 - 6 .. y0 - 1 only fill the windows: the first of row y0 - 3 is the earliest the
     // fourth of row y0 needs (through the second of y0 - 2 and the third of y0 - 1).
     for (var s = y0 - 6; s < last; s++) {
@@ -104,19 +145,20 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let b_3 = row_of(rhs, x, s + 3, size);
         let w_3 = walls_row(x, s + 3, size);
         let first_3 = iterate_row(p_2, p_3, p_4, b_3, w_3);
-        var second_2 = zero;
+        var second_2 = none;
         if s >= y0 - 4 {
-            second_2 = iterate_row(first_1, first_2, first_3, b_2, w_2);
+            second_2 = iterate_to_trim(first_1, first_2, first_3, b_2, w_2);
         }
-        var third_1 = zero;
+        var third_1 = none;
         if s >= y0 - 2 {
-            third_1 = iterate_row(second_0, second_1, second_2, b_1, w_1);
+            third_1 = iterate_trim(second_0, second_1, second_2, b_1, w_1);
         }
         if s >= y0 {
-            let fourth_a = iterate_texel(third_m.a, third_0.l, third_0.a, third_0.b, third_1.a, b_0.a, cell_bits(w_0.a));
+            let fourth_a = iterate_texel(third_m.a, vec4<f32>(third_0.e.y), third_0.a, third_0.b, third_1.a, b_0.a,
+                                         cell_bits(w_0.a));
             textureStore(pressure_out, vec2<i32>(x, s), fourth_a);
             if has_b {
-                let fourth_b = iterate_texel(third_m.b, third_0.a, third_0.b, third_0.r, third_1.b, b_0.b,
+                let fourth_b = iterate_texel(third_m.b, third_0.a, third_0.b, vec4<f32>(third_0.e.z), third_1.b, b_0.b,
                                              cell_bits(w_0.b));
                 textureStore(pressure_out, vec2<i32>(x + 1, s), fourth_b);
             }
