@@ -266,3 +266,57 @@ fn gpu_jacobi_iterations_match_the_cpu_bit_for_bit() {
         }
     }
 }
+
+/// The four-iterations pass (`jacobi_quad.wgsl`) at every strip length an adapter may get
+/// (`eddy::solver::packed::quad_strip`: 32 rows an invocation on a CPU adapter, 8 on others)
+/// and at 1 and 5 (strips that end inside the grid's last rows), against the CPU's iterations,
+/// bit for bit as above: a strip's first rows and its last read the rows around it as the
+/// strip before and after do.
+#[test]
+fn every_quad_strip_gives_the_cpus_iterations() {
+    use eddy::solver::packed::PackedJacobi;
+    let gpu = common::gpu();
+    let (w, h) = (45usize, 77usize);
+    let dirichlet = [false, true, true, false];
+    let solid = discs(w, h);
+    let rhs = divergence_of_random_flow(&solid, 8);
+    let mut rng = fastrand::Rng::with_seed(30);
+    let start = Grid::from_fn(w, h, |r, c| if solid[(r, c)] == 0 { rng.f32() - 0.5 } else { 0.0 });
+    let problem = Poisson { solid: solid.clone(), rhs: rhs.clone(), dirichlet, ghosts: AT_CENTRES };
+    let mut cpu = start.clone();
+    for _ in 0..12 {
+        cpu = solver::jacobi(&cpu, &problem);
+    }
+    let usage = wgpu::TextureUsages::STORAGE_BINDING
+        | wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::COPY_SRC;
+    let texture =
+        |label| eddy::gpu::texture_2d(&gpu.device, label, (w as u32, h as u32), wgpu::TextureFormat::R32Float, usage);
+    let (pressure, b) = (texture("pressure"), texture("rhs"));
+    let views = [&pressure, &b].map(|t| t.create_view(&Default::default()));
+    for strip in [1, 5, 8, 32] {
+        let jacobi = PackedJacobi::with_quad_strip(
+            &gpu.device,
+            &gpu.queue,
+            (w as u32, h as u32),
+            &[&views[0]],
+            &views[1],
+            strip,
+        );
+        eddy::gpu::upload(&gpu.queue, &pressure, bytemuck::cast_slice(start.as_slice()), 4);
+        eddy::gpu::upload(&gpu.queue, &b, bytemuck::cast_slice(rhs.as_slice()), 4);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        jacobi.encode_walls(&gpu.device, &mut encoder, &solid, &dirichlet);
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            jacobi.dispatch(&mut pass, 0, 12);
+        }
+        gpu.queue.submit([encoder.finish()]);
+        let got = eddy::gpu::read_r32float(&gpu.device, &gpu.queue, &pressure).unwrap();
+        gpu.check().unwrap();
+        let differ = (0..h * w).filter(|&i| got.as_slice()[i].to_bits() != cpu.as_slice()[i].to_bits()).count();
+        let (diff, at) = common::max_abs_diff(&got, &cpu);
+        assert_eq!(differ, 0, "strip {strip}: {differ} cells differ, by up to {diff:e} at {at:?}");
+    }
+}

@@ -20,7 +20,7 @@
 // 0, as the other packed passes read them.
 //
 // Per texel written and four iterations: 6 loads and 1 store, and 6 x 6 / STRIP loads more for
-// the six rows above the strip that fill the windows (about 8.1 and 1 at STRIP 32), against
+// the six rows above the strip that fill the windows (about 8.1 and 1 at STRIP 32, lavapipe's), against
 // 12.5 and 2 for two jacobi_pair.wgsl dispatches, and 12 evaluations of `iterate` a row of two
 // texels against 10. Measured on lavapipe, where texel operations and dispatches bound the
 // solve, side by side with the binary before (eddy run, 5 interleaved rounds): four full Rows
@@ -35,8 +35,9 @@
 @group(0) @binding(2) var walls: texture_storage_2d<r32uint, read>;
 @group(0) @binding(3) var pressure_out: texture_storage_2d<rgba32float, write>;
 
-// Texel rows one invocation writes (src/solver/packed.rs dispatches ceil(H / STRIP) rows).
-const STRIP: i32 = 32;
+// Texel rows one invocation writes, set for the adapter by src/solver/packed.rs (`quad_strip`),
+// which dispatches ceil(H / STRIP) rows.
+override STRIP: i32;
 
 // Every cell of a texel a wall (beyond the grid).
 const ALL_WALLS: u32 = 0x01010101u;

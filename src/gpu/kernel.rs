@@ -93,6 +93,15 @@ impl Kernel {
     /// not): eddy's own WGSL always can, which `tests/shader_validation.rs` checks for every
     /// module.
     pub fn new(device: &wgpu::Device, label: &'static str, source: &str) -> Self {
+        Self::with_constants(device, label, source, &[])
+    }
+
+    /// [`Kernel::new`] with values for the shader's pipeline-overridable constants (WGSL
+    /// `override` declarations, by name), e.g. a strip length chosen for the adapter.
+    ///
+    /// # Panics
+    /// As [`Kernel::new`].
+    pub fn with_constants(device: &wgpu::Device, label: &'static str, source: &str, constants: &[(&str, f64)]) -> Self {
         let reflect = |source: &str| {
             super::reflect::reflect(source).unwrap_or_else(|e| panic!("eddy's WGSL `{label}` cannot be reflected: {e}"))
         };
@@ -124,7 +133,7 @@ impl Kernel {
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some("main"),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
             cache: None,
         });
         Self { pipeline, layout, label, workgroup, texel_bytes, group_bytes: Default::default() }

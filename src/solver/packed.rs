@@ -58,14 +58,24 @@ const PADDING: u32 = 1;
 /// Texel rows one invocation of `jacobi_pair.wgsl` walks down (its `STRIP`).
 const PAIR_STRIP: u32 = 8;
 
-/// Texel rows one invocation of `jacobi_quad.wgsl` writes (its `STRIP`).
-const QUAD_STRIP: u32 = 32;
+/// Texel rows one invocation of `jacobi_quad.wgsl` writes on `device` (the shader's `override
+/// STRIP`): 32 on a CPU adapter (lavapipe: 1.05x the step of 16 at 1024x1024, the six rows that
+/// fill an invocation's windows spread over more rows it writes; 64 within noise of 32), 8
+/// elsewhere. On a GPU the pair's 8 rows ran every dispatch in 15-17 us on an H200 whatever the
+/// grid (README), bound by the dispatches rather than by each invocation's walk: 8 keeps the
+/// quad's walk (14 rows) near the pair's (10) and its invocations as many. Not yet measured
+/// on a GPU.
+pub fn quad_strip(device: &wgpu::Device) -> u32 {
+    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 32 } else { 8 }
+}
 
 /// Packed Jacobi iterations over one grid: the packed textures, the five kernels and their bind
 /// groups for a set of pressure textures (e.g. both of a ping-pong pair) and one right-hand side.
 pub struct PackedJacobi {
     size: (u32, u32),
     packed: (u32, u32),
+    /// Texel rows an invocation of the quad writes ([`quad_strip`]).
+    quad_strip: u32,
     scale: wgpu::Buffer,
     walls: wgpu::Texture,
     walls_view: wgpu::TextureView,
@@ -96,6 +106,24 @@ impl PackedJacobi {
         pressures: &[&wgpu::TextureView],
         rhs: &wgpu::TextureView,
     ) -> Self {
+        Self::with_quad_strip(device, queue, size, pressures, rhs, quad_strip(device))
+    }
+
+    /// [`PackedJacobi::new`] with `jacobi_quad.wgsl` writing `quad_strip` texel rows an
+    /// invocation (1 or more) instead of [`quad_strip`]'s choice for the adapter: to measure
+    /// another, or test every strip on one adapter. The results are the same, bit for bit.
+    ///
+    /// # Panics
+    /// When `quad_strip` is 0.
+    pub fn with_quad_strip(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        size: (u32, u32),
+        pressures: &[&wgpu::TextureView],
+        rhs: &wgpu::TextureView,
+        quad_strip: u32,
+    ) -> Self {
+        assert!(quad_strip > 0, "a strip of no rows");
         let packed = packed_size(size.0, size.1);
         // TEXTURE_BINDING: on a device with fewer storage textures per stage than a pass binds,
         // its reads are sampled (gpu::fit).
@@ -113,7 +141,12 @@ impl PackedJacobi {
             Kernel::new(device, "solver/pack", shaders::SOLVER_PACK),
             Kernel::new(device, "solver/jacobi_packed", shaders::SOLVER_JACOBI_PACKED),
             Kernel::new(device, "solver/jacobi_pair", shaders::SOLVER_JACOBI_PAIR),
-            Kernel::new(device, "solver/jacobi_quad", shaders::SOLVER_JACOBI_QUAD),
+            Kernel::with_constants(
+                device,
+                "solver/jacobi_quad",
+                shaders::SOLVER_JACOBI_QUAD,
+                &[("STRIP", quad_strip as f64)],
+            ),
             Kernel::new(device, "common/unpack", shaders::UNPACK),
         ];
         let pack_groups = pressures
@@ -131,6 +164,7 @@ impl PackedJacobi {
         Self {
             size,
             packed,
+            quad_strip,
             scale,
             walls,
             walls_view,
@@ -187,7 +221,7 @@ impl PackedJacobi {
         pack.dispatch(pass, &self.pack_groups[pressure], w, h);
         let mut from = 0;
         for _ in 0..iterations / 4 {
-            quad.dispatch(pass, &self.quad_groups[from], w.div_ceil(2), h.div_ceil(QUAD_STRIP));
+            quad.dispatch(pass, &self.quad_groups[from], w.div_ceil(2), h.div_ceil(self.quad_strip));
             from = 1 - from;
         }
         if iterations % 4 >= 2 {
@@ -206,17 +240,17 @@ impl PackedJacobi {
 mod tests {
     use super::*;
 
-    /// The pair's and the quad's dispatches cover `ceil(H / strip)` invocation rows, each
-    /// walking `STRIP` texel rows in the shader: the two numbers must be one.
+    /// The pair's dispatch covers `ceil(H / PAIR_STRIP)` invocation rows, each walking `STRIP`
+    /// texel rows in the shader: the two numbers must be one. The quad's `STRIP` is the
+    /// pipeline's, set from [`quad_strip`], so it has no value of its own to disagree with.
     #[test]
     fn the_strips_dispatched_are_the_shaders() {
-        for (strip, source, file) in [
-            (PAIR_STRIP, shaders::SOLVER_JACOBI_PAIR, "jacobi_pair.wgsl"),
-            (QUAD_STRIP, shaders::SOLVER_JACOBI_QUAD, "jacobi_quad.wgsl"),
-        ] {
-            let line = format!("const STRIP: i32 = {strip};");
-            assert!(source.contains(&line), "shaders/solver/{file} lacks `{line}`");
-        }
+        let line = format!("const STRIP: i32 = {PAIR_STRIP};");
+        assert!(shaders::SOLVER_JACOBI_PAIR.contains(&line), "shaders/solver/jacobi_pair.wgsl lacks `{line}`");
+        assert!(
+            shaders::SOLVER_JACOBI_QUAD.contains("override STRIP: i32;"),
+            "jacobi_quad.wgsl's STRIP is set by the pipeline"
+        );
     }
 
     #[test]
