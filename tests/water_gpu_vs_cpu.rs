@@ -31,9 +31,10 @@ const CASES: [(RulePreset, Boundary); 4] = [
 ];
 
 /// Grid sizes that are not multiples of the workgroup, to exercise the edges: widths leaving 3,
-/// 2 and no padding cells in the last packed texel, heights that end mid-strip (the step walks
-/// 8 texel rows an invocation) and one shorter than a strip.
-const SIZES: [(usize, usize); 5] = [(37, 23), (64, 64), (129, 70), (38, 17), (6, 2)];
+/// 2 and no padding cells in the last packed texel, an odd and an even count of texels a row
+/// (the step writes two texels an invocation: 33 and 1 leave the last invocation one), heights
+/// that end mid-strip (the step walks 8 texel rows an invocation) and one shorter than a strip.
+const SIZES: [(usize, usize); 6] = [(37, 23), (64, 64), (129, 70), (38, 17), (6, 2), (3, 21)];
 
 /// Every comparison here is to the bit (tolerance 0): the GPU gather adds and subtracts in the
 /// push loop's order (see the 100-step test below), so any difference is a defect.
