@@ -13,9 +13,9 @@
 // between the two texels come from their own outflows; those across the pair's outer edges from
 // one more 4-lane evaluation of the rule ("side"): lane 0 is the last cell of the texel to the
 // left, lane 1 the first of the texel to the right, their solid bits taken from the extra bits
-// the pair's edge cells carry (SOLID_BELOW_LEFT and friends in params.wgsl). Each lane's branches of the scalar rule are per-lane selects with the same
-// arithmetic in the same order, and the gather adds in the push loop's order, so a cell's result
-// is the CPU's to the bit. Two texels an invocation instead of one (4 texel operations a texel
+// the pair's edge cells carry (SOLID_BELOW_LEFT and friends in params.wgsl). Each lane's
+// branches of the scalar rule are per-lane selects with the same arithmetic in the same order,
+// and the gather adds in the push loop's order, so a cell's result is the CPU's to the bit. Two texels an invocation instead of one (4 texel operations a texel
 // instead of 5, and one side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048
 // and 1.09x at 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead
 // of 8, with one texel: within noise (0.97x, 1.00x).
@@ -147,6 +147,12 @@ fn load_pair(x: i32, y: i32, size: vec2<i32>) -> Pair {
                 mass_texel(vec2<i32>(x + 1, y), size), mass_texel(vec2<i32>(x + 2, y), size));
 }
 
+// Texel x's solid bits at row y (`bits_texel`); none past the grid's last texel, whose cells
+// hold no mass.
+fn bits_at(x: i32, y: i32, size: vec2<i32>) -> vec4<u32> {
+    return select(vec4<u32>(0u), bits_texel(vec2<i32>(min(x, size.x - 1), y), size), x < size.x);
+}
+
 // The Row of texel `a` and of texel `b` within a Pair.
 fn row_a(p: Pair) -> Row {
     return Row(p.a, p.l, p.b);
@@ -207,22 +213,21 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let above_b = mass_texel(vec2<i32>(x + 1, y0 - 1), size);
     var row = load_pair(x, y0, size);
     var under = load_pair(x, y0 + 1, size);
-    var bits_a = bits_texel(vec2<i32>(x, y0), size);
-    var bits_b = select(vec4<u32>(0u), bits_texel(vec2<i32>(x + 1, y0), size), has_b);
+    var bits_a = bits_at(x, y0, size);
+    var bits_b = bits_at(x + 1, y0, size);
     // What the row above sends down (0 above the grid, whose cells hold no mass); its other
     // flows are not used, so its own neighbours are not read.
     let up_row = max(y0 - 1, 0);
-    let above_bits_a = select(vec4<u32>(0u), cell_bits(textureLoad(solid, vec2<i32>(x, up_row)).r), y0 > 0);
-    let above_bits_b =
-        select(vec4<u32>(0u), cell_bits(textureLoad(solid, vec2<i32>(min(x + 1, size.x - 1), up_row)).r), y0 > 0 && has_b);
+    let above_bits_a = select(vec4<u32>(0u), bits_at(x, up_row, size), y0 > 0);
+    let above_bits_b = select(vec4<u32>(0u), bits_at(x + 1, up_row, size), y0 > 0);
     var from_above_a = outflows(above_a, zero, zero, row.a, zero, above_bits_a).down;
     var from_above_b = outflows(above_b, zero, zero, row.b, zero, above_bits_b).down;
     var own_a = row_outflows(row_a(row), above_a, under.a, bits_a);
     var own_b = row_outflows(row_b(row), above_b, under.b, bits_b);
     for (var y = y0; y < last; y++) {
         let next = load_pair(x, y + 2, size);
-        let under_bits_a = bits_texel(vec2<i32>(x, y + 1), size);
-        let under_bits_b = select(vec4<u32>(0u), bits_texel(vec2<i32>(x + 1, y + 1), size), has_b);
+        let under_bits_a = bits_at(x, y + 1, size);
+        let under_bits_b = bits_at(x + 1, y + 1, size);
         let below_a = row_outflows(row_a(under), row.a, next.a, under_bits_a);
         let below_b = row_outflows(row_b(under), row.b, next.b, under_bits_b);
         let edges = pair_edge_flows(row, under, bits_a, bits_b);

@@ -621,9 +621,8 @@ impl GpuSmoke {
     /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
     /// start's. On the collocated grid one compute pass with 5 dispatches per step and the
     /// iterations' ([`crate::solver::packed::PackedJacobi::dispatch`]: 13 for 50); on the
-    /// staggered grid the passes of
-    /// [`StaggeredPass::STEP`] per step in one compute pass (V-cycles record passes of their
-    /// own), then [`StaggeredPass::Centres`] once.
+    /// staggered grid the passes of [`StaggeredPass::STEP`] per step in one compute pass
+    /// (V-cycles record passes of their own), then [`StaggeredPass::Centres`] once.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         match self.pipeline {
             Pipeline::Collocated(_) => {

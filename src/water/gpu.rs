@@ -11,9 +11,10 @@
 //! that each row's outflows are computed once and every texel is read about once. On lavapipe,
 //! where texel operations and dispatches, not bytes, bound a step, this runs about 2.5x faster
 //! than one cell a texel did, about 1.8-2x faster than the two passes (outflows written to four
-//! textures, then gathered) it replaced, and 1.1-1.2x faster than one texel an invocation. The mass keeps one cell a texel between runs of steps (the
-//! renderer, the brush, the statistics and readbacks read it so): a run packs it first and
-//! unpacks it after its last step, two dispatches a run.
+//! textures, then gathered) it replaced, and 1.1-1.2x faster than one texel an invocation.
+//! The mass keeps one cell a texel between runs of steps (the renderer, the brush, the
+//! statistics and readbacks read it so): a run packs it first and unpacks it after its last
+//! step, two dispatches a run.
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::error::Error;
@@ -112,7 +113,8 @@ impl Packed {
 }
 
 /// The step (`shaders/water/step.wgsl`): outflows and gather in one pass, each invocation a
-/// column of [`STRIP`] rows of two texels. Bind group `j` reads packed mass texture `j` and writes `1 - j`.
+/// column of [`STRIP`] rows of two texels. Bind group `j` reads packed mass texture `j` and
+/// writes `1 - j`.
 struct StepPass {
     kernel: Kernel,
     bind_groups: [wgpu::BindGroup; 2],

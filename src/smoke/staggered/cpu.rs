@@ -281,9 +281,9 @@ pub fn face_weight(imp: &Impulse, x: f32, y: f32) -> f32 {
 
 /// Passes `staggered_impulse.wgsl` and `staggered_impulse_dye.wgsl` (the dye, a dispatch of its
 /// own to keep each under WebGPU's 4 storage textures, after `staggered_impulse_dye_stash.wgsl`
-/// copies what it reads aside): temperature, density and dye move
-/// towards the impulse's by the cell weight ([`impulse_weight`]), as [`crate::smoke::cpu::impulse`]; each open face gains its
-/// weight ([`face_weight`]) times the impulse velocity's component across it.
+/// copies what it reads aside): temperature, density and dye move towards the impulse's by the
+/// cell weight ([`impulse_weight`]), as [`crate::smoke::cpu::impulse`]; each open face gains
+/// its weight ([`face_weight`]) times the impulse velocity's component across it.
 pub fn impulse(s: &mut SmokeState, imp: &Impulse) {
     let (h, w) = s.shape();
     // A cell or face of weight 0 keeps its values (`x (1 - 0) + y 0` and `x + 0 y` are `x`):

@@ -566,10 +566,8 @@ impl StaggeredPasses {
             StaggeredPass::Impulse => {
                 let rect = self.impulse_rects[impulse];
                 if !rect.is_empty() {
-                    self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], rect.size[0], rect.size[1]);
-                }
-                if !rect.is_empty() {
                     let [cols, rows] = rect.size;
+                    self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], cols, rows);
                     self.impulse_dye_stash.0.dispatch(pass, &self.impulse_dye_stash.1[impulse][k], cols, rows);
                     self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], cols, rows);
                 }
