@@ -26,14 +26,14 @@ modules! {
     SMOKE_STAGGERED_MACCORMACK_SCALARS = "smoke/staggered_maccormack_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_maccormack_scalars.wgsl"];
     /// Staggered smoke: the vorticity at cell centres.
     SMOKE_STAGGERED_VORTICITY = "smoke/staggered_vorticity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_vorticity.wgsl"];
-    /// Staggered smoke: vorticity confinement's force on the faces.
+    /// Staggered smoke: vorticity confinement's force at cell centres.
     SMOKE_STAGGERED_CONFINEMENT = "smoke/staggered_confinement": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_confinement.wgsl"];
     /// Staggered smoke: one Jacobi iteration of the implicit viscous diffusion.
     SMOKE_STAGGERED_VISCOSITY = "smoke/staggered_viscosity": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_viscosity.wgsl"];
     /// Staggered smoke: semi-Lagrangian advection of temperature, density and the dye.
     SMOKE_STAGGERED_ADVECT_SCALARS = "smoke/staggered_advect_scalars": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_sample.wgsl", "smoke/staggered_advect_scalars.wgsl"];
-    /// Staggered smoke: buoyancy on the horizontal faces.
-    SMOKE_STAGGERED_BUOYANCY = "smoke/staggered_buoyancy": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_buoyancy.wgsl"];
+    /// Staggered smoke: the forces on the faces (confinement's, buoyancy).
+    SMOKE_STAGGERED_FORCES = "smoke/staggered_forces": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/staggered_forces.wgsl"];
     /// Staggered smoke: impulse on cells and faces.
     SMOKE_STAGGERED_IMPULSE = "smoke/staggered_impulse": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/splat.wgsl", "smoke/staggered_impulse.wgsl"];
     /// Staggered smoke: the impulse's dye, in place over the impulse's rectangle.

@@ -35,6 +35,8 @@ pub(crate) struct StaggeredFields {
     hats: [wgpu::TextureView; 4],
     /// Scratch: MacCormack's prediction of the dye (`rgba32float`).
     dye_hat: wgpu::TextureView,
+    /// Scratch: vorticity confinement's force at each cell (`rg32float`, `W x H`).
+    force: wgpu::TextureView,
     /// The walls alone (drawn, or from the scene) with the sources, in the solid texture's bits,
     /// `W x H`: the bodies' rasterisation adds the bodies to them each step.
     pub walls: wgpu::Texture,
@@ -62,6 +64,14 @@ impl StaggeredFields {
             after,
             dye_hat: crate::gpu::texture_2d(device, "smoke/staggered/dye^", (w, h), RGBA32, usage)
                 .create_view(&Default::default()),
+            force: crate::gpu::texture_2d(
+                device,
+                "smoke/staggered/force",
+                (w, h),
+                wgpu::TextureFormat::Rg32Float,
+                usage,
+            )
+            .create_view(&Default::default()),
             hats: [
                 hat("smoke/staggered/u^", (w + 1, h)),
                 hat("smoke/staggered/v^", (w, h + 1)),
@@ -101,11 +111,11 @@ pub enum StaggeredPass {
     AdvectVelocity,
     /// Viscous diffusion ([`super::cpu::viscosity`]); nothing when the viscosity is 0.
     Viscosity,
-    /// Vorticity confinement ([`super::cpu::confinement`]): the vorticity, then the force;
-    /// nothing when its `eps` is 0.
-    Confinement,
-    /// Buoyancy on the `v` faces ([`super::cpu::buoyancy`]).
-    Buoyancy,
+    /// The forces, GPU Gems 38.3's "add forces": vorticity confinement
+    /// ([`super::cpu::confinement`]; none when its `eps` is 0), then buoyancy on the `v` faces
+    /// ([`super::cpu::buoyancy`]). Three dispatches (the vorticity, confinement's force at each
+    /// cell, both forces onto the faces) or, without confinement, the last alone.
+    Forces,
     /// The sources' impulse ([`super::cpu::impulse`]).
     Impulse,
     /// The divergence, right-hand side, pressure cleared unless warm-starting (first lines of
@@ -123,13 +133,12 @@ impl StaggeredPass {
     /// One step's passes, in order (the bodies, then GPU Gems 38.3's: advect, diffuse, add forces, project);
     /// [`StaggeredPass::Centres`], which only the views and statistics read, runs once after
     /// a batch of steps.
-    pub const STEP: [StaggeredPass; 10] = [
+    pub const STEP: [StaggeredPass; 9] = [
         StaggeredPass::Bodies,
         StaggeredPass::AdvectScalars,
         StaggeredPass::AdvectVelocity,
         StaggeredPass::Viscosity,
-        StaggeredPass::Confinement,
-        StaggeredPass::Buoyancy,
+        StaggeredPass::Forces,
         StaggeredPass::Impulse,
         StaggeredPass::Divergence,
         StaggeredPass::Solve,
@@ -153,8 +162,10 @@ pub(crate) struct StaggeredPasses {
     /// ping-pong -> predictions.
     viscosity: (Kernel, [[wgpu::BindGroup; 3]; 2]),
     vorticity: (Kernel, [wgpu::BindGroup; 2]),
-    confinement: (Kernel, [wgpu::BindGroup; 2]),
-    buoyancy: (Kernel, [[wgpu::BindGroup; 2]; 2]),
+    /// Confinement's force from the vorticity.
+    confinement: (Kernel, wgpu::BindGroup),
+    /// `[uv][s]`.
+    forces: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     /// `[impulse][uv][s]`.
     impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
     /// `[impulse][dye]`: from the stash (the other dye texture) into dye texture `dye`.
@@ -283,10 +294,21 @@ impl StaggeredPasses {
                 })
             })
         });
-        let buoyancy = Kernel::new(device, "smoke/staggered_buoyancy", shaders::SMOKE_STAGGERED_BUOYANCY);
-        let buoyancy_groups = [0, 1].map(|i| {
+        let forces = Kernel::new(device, "smoke/staggered_forces", shaders::SMOKE_STAGGERED_FORCES);
+        let forces_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
-                buoyancy.bind_group(device, &[uniform(), View(&v[i]), View(&t[s]), View(&d[s]), View(shared.solid)])
+                forces.bind_group(
+                    device,
+                    &[
+                        uniform(),
+                        View(&u[i]),
+                        View(&v[i]),
+                        View(&f.force),
+                        View(&t[s]),
+                        View(&d[s]),
+                        View(shared.solid),
+                    ],
+                )
             })
         });
         let impulse = Kernel::new(device, "smoke/staggered_impulse", shaders::SMOKE_STAGGERED_IMPULSE);
@@ -358,10 +380,8 @@ impl StaggeredPasses {
                 .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.vorticity)])
         });
         let confinement = Kernel::new(device, "smoke/staggered_confinement", shaders::SMOKE_STAGGERED_CONFINEMENT);
-        let confinement_groups = [0, 1].map(|i| {
-            confinement
-                .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.vorticity), View(shared.solid)])
-        });
+        let confinement_group =
+            confinement.bind_group(device, &[uniform(), View(shared.vorticity), View(shared.solid), View(&f.force)]);
         let bodies_move = Kernel::new(device, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
         let bodies_move_group = bodies_move.bind_group(device, &[uniform(), f.bodies.as_entire_binding()]);
         let rasterise = Kernel::new(device, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
@@ -413,8 +433,8 @@ impl StaggeredPasses {
             maccormack_scalars: (maccormack_scalars, maccormack_scalars_groups),
             viscosity: (viscosity, viscosity_groups),
             vorticity: (vorticity, vorticity_groups),
-            confinement: (confinement, confinement_groups),
-            buoyancy: (buoyancy, buoyancy_groups),
+            confinement: (confinement, confinement_group),
+            forces: (forces, forces_groups),
             impulse: (impulse, impulse_groups),
             impulse_dye: (impulse_dye, impulse_dye_groups),
             impulse_dye_stash: (stash, stash_groups),
@@ -556,13 +576,13 @@ impl StaggeredPasses {
                 self.fields.u.swap();
                 self.fields.v.swap();
             }
-            StaggeredPass::Confinement => {
+            StaggeredPass::Forces => {
                 if params.vorticity != 0.0 {
                     self.encode_vorticity(pass);
-                    self.confinement.0.dispatch(pass, &self.confinement.1[i], w + 1, h + 1);
+                    self.confinement.0.dispatch(pass, &self.confinement.1, w, h);
                 }
+                self.forces.0.dispatch(pass, &self.forces.1[i][s], w + 1, h + 1);
             }
-            StaggeredPass::Buoyancy => self.buoyancy.0.dispatch(pass, &self.buoyancy.1[i][s], w, h + 1),
             StaggeredPass::Impulse => {
                 let rect = self.impulse_rects[impulse];
                 if !rect.is_empty() {
