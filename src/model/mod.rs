@@ -245,6 +245,7 @@ static SMOKE: ModelInfo = ModelInfo {
         ("faces u and v, r32float", 4, 4),
         ("solver levels: pressure, rhs, residual, r32float + walls, r32uint", 4, 6),
         ("divergence after, vorticity, r32float", 4, 2),
+        ("vorticity confinement's force, rg32float", 8, 1),
         ("dye and its prediction, rgba32float", 16, 3),
         // The Jacobi iterations' packed textures, four cells a texel (solver::packed).
         ("packed pressure pair and right-hand side, rgba32float", 4, 3),

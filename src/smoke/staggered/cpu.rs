@@ -253,7 +253,7 @@ pub fn viscosity(s: &mut SmokeState, p: &SmokeParams) {
     }
 }
 
-/// Pass `staggered_buoyancy.wgsl`: on every open horizontal face, with `T` and `d` the means of
+/// Pass `staggered_forces.wgsl`, its second half: on every open horizontal face, with `T` and `d` the means of
 /// the two cells beside it, `v += dt ((T - T0) sigma - d kappa) up` where `T > T0` (GPU Gems
 /// 38.5, as [`crate::smoke::cpu::buoyancy`], at the face).
 pub fn buoyancy(s: &mut SmokeState, p: &SmokeParams) {
@@ -388,7 +388,8 @@ pub fn confinement_force(w: &Grid<f32>, solid: &Grid<u8>, eps: f32, r: usize, c:
     (eps * (n.1 * curl), eps * (-n.0 * curl))
 }
 
-/// Pass `staggered_confinement.wgsl`: each open face gains `dt` times the mean of its two
+/// Passes `staggered_confinement.wgsl` ([`confinement_force`] at every cell) and
+/// `staggered_forces.wgsl`, its first half: each open face gains `dt` times the mean of its two
 /// cells' [`confinement_force`] component across it, from the [`vorticity`] of the velocity
 /// before. Nothing when [`SmokeParams::vorticity`] is 0.
 pub fn confinement(s: &mut SmokeState, p: &SmokeParams) {
