@@ -231,7 +231,12 @@ static SMOKE: ModelInfo = ModelInfo {
     ],
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",
-    storage_formats: &[(R32, "scalar fields"), (RG32, "velocity"), (RGBA32, "dye"), (U32, "solid and source bits")],
+    storage_formats: &[
+        (R32, "scalar fields"),
+        (RG32, "velocity, confinement's force"),
+        (RGBA32, "dye"),
+        (U32, "solid and source bits"),
+    ],
     // The staggered passes update faces in place, and the multigrid smooths in place.
     storage_read_write: &[R32],
     storage_textures_per_stage: crate::smoke::STORAGE_TEXTURES_PER_STAGE,

@@ -253,9 +253,9 @@ pub fn viscosity(s: &mut SmokeState, p: &SmokeParams) {
     }
 }
 
-/// Pass `staggered_forces.wgsl`, its second half: on every open horizontal face, with `T` and `d` the means of
-/// the two cells beside it, `v += dt ((T - T0) sigma - d kappa) up` where `T > T0` (GPU Gems
-/// 38.5, as [`crate::smoke::cpu::buoyancy`], at the face).
+/// Pass `staggered_forces.wgsl`, its second half: on every open horizontal face, with `T` and
+/// `d` the means of the two cells beside it, `v += dt ((T - T0) sigma - d kappa) up` where
+/// `T > T0` (GPU Gems 38.5, as [`crate::smoke::cpu::buoyancy`], at the face).
 pub fn buoyancy(s: &mut SmokeState, p: &SmokeParams) {
     let (h, w) = s.shape();
     for r in 1..h {
