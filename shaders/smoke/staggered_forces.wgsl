@@ -21,19 +21,20 @@
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
+    let confined = params.vorticity != 0.0;
     let open_p = open_at(solid, p);
-    let u_face = open_p && inside(p, textureDimensions(u)) && open_at(solid, p + LEFT);
+    // Only confinement acts on the u faces.
+    let u_face = confined && open_p && inside(p, textureDimensions(u)) && open_at(solid, p + LEFT);
     let v_face = open_p && inside(p, textureDimensions(v)) && open_at(solid, p + UP);
     if !u_face && !v_face {
         return;
     }
-    let confined = params.vorticity != 0.0;
     // Cell p's force, which both its faces read, once.
     var own = vec2<f32>(0.0);
     if confined {
         own = textureLoad(force, p).xy;
     }
-    if u_face && confined {
+    if u_face {
         let f = 0.5 * (textureLoad(force, p + LEFT).x + own.x);
         textureStore(u, p, vec4<f32>(textureLoad(u, p).r + params.dt * f, 0.0, 0.0, 0.0));
     }

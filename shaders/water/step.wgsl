@@ -15,10 +15,11 @@
 // left, lane 1 the first of the texel to the right, their solid bits taken from the extra bits
 // the pair's edge cells carry (SOLID_BELOW_LEFT and friends in params.wgsl). Each lane's
 // branches of the scalar rule are per-lane selects with the same arithmetic in the same order,
-// and the gather adds in the push loop's order, so a cell's result is the CPU's to the bit. Two texels an invocation instead of one (4 texel operations a texel
-// instead of 5, and one side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048
-// and 1.09x at 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead
-// of 8, with one texel: within noise (0.97x, 1.00x).
+// and the gather adds in the push loop's order, so a cell's result is the CPU's to the bit.
+// Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
+// side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
+// 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead of 8, with
+// one texel: within noise (0.97x, 1.00x).
 //
 // Cells outside the grid hold no mass, so they send nothing (their rows and columns are read as
 // 0); padding cells past the last column are solid and stay empty, and the flow an open boundary
