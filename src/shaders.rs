@@ -44,6 +44,10 @@ modules! {
     SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence.wgsl"];
     /// Staggered smoke: subtract the pressure gradient on open faces and outflow edges' faces.
     SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_gradient.wgsl"];
+    /// Staggered smoke: the divergence, the right-hand side and the starting pressure packed for the Jacobi iterations.
+    SMOKE_STAGGERED_DIVERGENCE_PACKED = "smoke/staggered_divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence_packed.wgsl"];
+    /// Staggered smoke: the gradient subtraction from the packed Jacobi iterations' pressure, unpacking it.
+    SMOKE_STAGGERED_GRADIENT_PACKED = "smoke/staggered_gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_gradient_packed.wgsl"];
     /// Smoke: each body advances one step (issue 24).
     SMOKE_BODIES_MOVE = "smoke/bodies_move": ["smoke/params.wgsl", "common/body.wgsl", "smoke/bodies_move.wgsl"];
     /// Staggered smoke: the bodies rasterised into the solid bits.

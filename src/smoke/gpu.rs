@@ -22,6 +22,7 @@ use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
 use crate::solver::gpu::ResidualStats;
+use crate::solver::packed::PackedJacobi;
 use crate::solver::plan::CyclePlan;
 
 /// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
@@ -558,8 +559,20 @@ impl GpuSmoke {
         if moves > 0 {
             st.plan_bodies(&self.device, encoder, moves, self.params.dt, false);
         }
+        // With the Jacobi iterations, a divergence recorded just before the solve packs its
+        // input and a gradient just after it unpacks its result, to the bit as the solve's own
+        // pack and unpack would (`dispatch_divergence_packed`, `dispatch_gradient_packed`): two
+        // full-grid passes a step fewer.
+        let jacobi = self.params.solver == Solver::Jacobi;
+        let iterations = self.params.jacobi_iterations;
+        let packs = |n: usize| {
+            jacobi && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
+        };
+        let unpacks = |n: usize| {
+            jacobi && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
+        };
         let mut open: Option<wgpu::ComputePass<'_>> = None;
-        for &which in passes {
+        for (n, &which) in passes.iter().enumerate() {
             if which == StaggeredPass::Solve && self.params.solver == Solver::Multigrid {
                 // V-cycles record a pass of their own.
                 drop(open.take());
@@ -574,11 +587,25 @@ impl GpuSmoke {
                     })
                     .forget_lifetime()
             });
-            if which == StaggeredPass::Solve {
-                st.solver.dispatch_jacobi(pass, self.params.jacobi_iterations);
-                continue;
+            let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
+            match which {
+                StaggeredPass::Divergence if packs(n) => st.dispatch_divergence_packed(pass),
+                StaggeredPass::Solve if !packed_in && !packed_out => st.solver.dispatch_jacobi(pass, iterations),
+                StaggeredPass::Solve => {
+                    let jacobi = st.solver.jacobi();
+                    if !packed_in {
+                        jacobi.dispatch_pack(pass, 0);
+                    }
+                    let from = jacobi.dispatch_iterations(pass, iterations);
+                    if !packed_out {
+                        jacobi.dispatch_unpack(pass, 0, from);
+                    }
+                }
+                StaggeredPass::Gradient if n > 0 && unpacks(n - 1) => {
+                    st.dispatch_gradient_packed(pass, PackedJacobi::result_index(iterations));
+                }
+                _ => st.dispatch(pass, which, (&mut f.temperature, &mut f.density, &mut f.dye), impulse, &self.params),
             }
-            st.dispatch(pass, which, (&mut f.temperature, &mut f.density, &mut f.dye), impulse, &self.params);
         }
     }
 
@@ -736,7 +763,12 @@ impl GpuSmoke {
         let h2 = self.params.cell_size * self.params.cell_size;
         let (rhs, solid, scale) = match &self.pipeline {
             Pipeline::Collocated(_) => (&f.divergence_view, &f.solid_view, h2),
-            Pipeline::Staggered(st) => (st.solver.rhs_view(), st.solver.solid_view(), 1.0),
+            // The multigrid's right-hand side h^2 div; the Jacobi iterations' is packed by the
+            // divergence pass (`dispatch_divergence_packed`), so the divergence gives it.
+            Pipeline::Staggered(st) if self.params.solver == Solver::Multigrid => {
+                (st.solver.rhs_view(), st.solver.solid_view(), 1.0)
+            }
+            Pipeline::Staggered(st) => (&f.divergence_view, st.solver.solid_view(), h2),
         };
         self.residual.encode_request(&self.device, encoder, pressure, rhs, solid, scale);
     }

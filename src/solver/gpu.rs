@@ -362,6 +362,12 @@ impl GpuMultigrid {
         }
     }
 
+    /// The packed Jacobi iterations on the finest level, for passes that pack its input or
+    /// unpack its result themselves ([`PackedJacobi::packed_pressure_views`]).
+    pub fn jacobi(&self) -> &PackedJacobi {
+        &self.jacobi
+    }
+
     /// A view of the packed Jacobi iterations' walls ([`PackedJacobi::walls_view`]).
     pub fn jacobi_walls_view(&self) -> &wgpu::TextureView {
         self.jacobi.walls_view()

@@ -79,6 +79,8 @@ pub struct PackedJacobi {
     scale: wgpu::Buffer,
     walls: wgpu::Texture,
     walls_view: wgpu::TextureView,
+    /// The packed pressures 0 and 1, and the packed right-hand side.
+    views: [wgpu::TextureView; 3],
     kernels: [Kernel; 5], // pack, one iteration, two, four, unpack
     /// `[pressure]`: pack pressure texture `pressure` and the right-hand side into packed 0.
     pack_groups: Vec<wgpu::BindGroup>,
@@ -168,6 +170,7 @@ impl PackedJacobi {
             scale,
             walls,
             walls_view,
+            views,
             kernels,
             pack_groups,
             iteration_groups,
@@ -216,9 +219,25 @@ impl PackedJacobi {
         if iterations == 0 {
             return;
         }
+        self.dispatch_pack(pass, pressure);
+        let from = self.dispatch_iterations(pass, iterations);
+        self.dispatch_unpack(pass, pressure, from);
+    }
+
+    /// Records the pack of pressure texture `pressure` and the right-hand side (times the
+    /// scale) into the packed pressure 0 and the packed right-hand side (`solver/pack.wgsl`).
+    pub fn dispatch_pack(&self, pass: &mut wgpu::ComputePass<'_>, pressure: usize) {
         let (w, h) = self.packed;
-        let [pack, single, pair, quad, unpack] = &self.kernels;
-        pack.dispatch(pass, &self.pack_groups[pressure], w, h);
+        self.kernels[0].dispatch(pass, &self.pack_groups[pressure], w, h);
+    }
+
+    /// Records `iterations` iterations from the packed pressure 0 and returns which packed
+    /// pressure ([`PackedJacobi::packed_pressure_views`]) holds the result:
+    /// [`PackedJacobi::result_index`]. `iterations / 4 + (iterations % 4 >= 2) + iterations % 2`
+    /// dispatches.
+    pub fn dispatch_iterations(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) -> usize {
+        let (w, h) = self.packed;
+        let [_, single, pair, quad, _] = &self.kernels;
         let mut from = 0;
         for _ in 0..iterations / 4 {
             quad.dispatch(pass, &self.quad_groups[from], w.div_ceil(2), h.div_ceil(self.quad_strip));
@@ -232,7 +251,37 @@ impl PackedJacobi {
             single.dispatch(pass, &self.iteration_groups[from], w, h);
             from = 1 - from;
         }
-        unpack.dispatch(pass, &self.unpack_groups[pressure][from], w, h);
+        debug_assert_eq!(from, Self::result_index(iterations));
+        from
+    }
+
+    /// The packed pressure that holds the result of `iterations` iterations from packed
+    /// pressure 0: one a dispatch, each writing the other, so 0 for an even number of
+    /// dispatches (0 iterations included).
+    pub fn result_index(iterations: u32) -> usize {
+        ((iterations / 4 + (iterations % 4 >= 2) as u32 + iterations % 2) % 2) as usize
+    }
+
+    /// Records the unpack of packed pressure `from` into pressure texture `pressure`
+    /// (`common/unpack.wgsl`).
+    pub fn dispatch_unpack(&self, pass: &mut wgpu::ComputePass<'_>, pressure: usize, from: usize) {
+        let (w, h) = self.packed;
+        self.kernels[4].dispatch(pass, &self.unpack_groups[pressure][from], w, h);
+    }
+
+    /// The two packed pressures the iterations ping-pong between (`rgba32float`, `ceil(W / 4) x
+    /// H` texels, the layout of `shaders/common/packed.wgsl`): 0 is where they start, for a
+    /// pass that packs the pressure itself (`staggered_divergence_packed.wgsl`); the result is
+    /// in [`PackedJacobi::result_index`]'s, for a pass that unpacks it
+    /// (`staggered_gradient_packed.wgsl`).
+    pub fn packed_pressure_views(&self) -> [&wgpu::TextureView; 2] {
+        [&self.views[0], &self.views[1]]
+    }
+
+    /// The packed right-hand side (`rgba32float`, as [`PackedJacobi::packed_pressure_views`]),
+    /// `b` times the scale, for a pass that packs it itself.
+    pub fn packed_rhs_view(&self) -> &wgpu::TextureView {
+        &self.views[2]
     }
 }
 

@@ -174,6 +174,10 @@ pub(crate) struct StaggeredPasses {
     impulse_dye_stash: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     divergence: (Kernel, [wgpu::BindGroup; 2]),
     gradient: (Kernel, [wgpu::BindGroup; 2]),
+    /// `[uv]`: the divergence into the packed Jacobi iterations' input.
+    divergence_packed: (Kernel, [wgpu::BindGroup; 2]),
+    /// `[uv][from]`: the gradient from the packed Jacobi iterations' result `from`, unpacking it.
+    gradient_packed: (Kernel, [[wgpu::BindGroup; 2]; 2]),
     centres: (Kernel, [wgpu::BindGroup; 2]),
     /// `bodies_move.wgsl`.
     bodies_move: (Kernel, wgpu::BindGroup),
@@ -367,6 +371,42 @@ impl StaggeredPasses {
                 &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(solver.pressure_view())],
             )
         });
+        let jacobi = solver.jacobi();
+        let packed_pressures = jacobi.packed_pressure_views();
+        let divergence_packed =
+            Kernel::new(device, "smoke/staggered_divergence_packed", shaders::SMOKE_STAGGERED_DIVERGENCE_PACKED);
+        let divergence_packed_groups = [0, 1].map(|i| {
+            divergence_packed.bind_group(
+                device,
+                &[
+                    uniform(),
+                    View(&u[i]),
+                    View(&v[i]),
+                    View(shared.solid),
+                    View(solver.pressure_view()),
+                    View(shared.divergence),
+                    View(jacobi.packed_rhs_view()),
+                    View(packed_pressures[0]),
+                ],
+            )
+        });
+        let gradient_packed =
+            Kernel::new(device, "smoke/staggered_gradient_packed", shaders::SMOKE_STAGGERED_GRADIENT_PACKED);
+        let gradient_packed_groups = [0, 1].map(|i| {
+            packed_pressures.map(|from| {
+                gradient_packed.bind_group(
+                    device,
+                    &[
+                        uniform(),
+                        View(&u[i]),
+                        View(&v[i]),
+                        View(shared.solid),
+                        View(from),
+                        View(solver.pressure_view()),
+                    ],
+                )
+            })
+        });
         let centres = Kernel::new(device, "smoke/staggered_centres", shaders::SMOKE_STAGGERED_CENTRES);
         let centres_groups = [0, 1].map(|i| {
             centres.bind_group(
@@ -440,6 +480,8 @@ impl StaggeredPasses {
             impulse_dye_stash: (stash, stash_groups),
             divergence: (divergence, divergence_groups),
             gradient: (gradient, gradient_groups),
+            divergence_packed: (divergence_packed, divergence_packed_groups),
+            gradient_packed: (gradient_packed, gradient_packed_groups),
             centres: (centres, centres_groups),
             size,
         }
@@ -449,6 +491,27 @@ impl StaggeredPasses {
     pub fn encode_vorticity(&self, pass: &mut wgpu::ComputePass<'_>) {
         let (w, h) = self.size;
         self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w, h);
+    }
+
+    /// Records the divergence pass in the form that packs the Jacobi iterations' input itself
+    /// (`staggered_divergence_packed.wgsl`: the divergence, and the right-hand side and the
+    /// starting pressure into [`crate::solver::packed::PackedJacobi`]'s packed textures 0), in
+    /// place of [`StaggeredPass::Divergence`] and the solve's pack; the pressure texture is
+    /// left as it was until [`StaggeredPasses::dispatch_gradient_packed`] or an unpack writes
+    /// it.
+    pub fn dispatch_divergence_packed(&self, pass: &mut wgpu::ComputePass<'_>) {
+        let (w, h) = crate::gpu::packed::packed_size(self.size.0, self.size.1);
+        self.divergence_packed.0.dispatch(pass, &self.divergence_packed.1[self.fields.u.read_index()], w, h);
+    }
+
+    /// Records the gradient pass in the form that reads the Jacobi iterations' result from
+    /// packed pressure `from` and unpacks it into the pressure texture
+    /// (`staggered_gradient_packed.wgsl`), in place of the solve's unpack and
+    /// [`StaggeredPass::Gradient`].
+    pub fn dispatch_gradient_packed(&self, pass: &mut wgpu::ComputePass<'_>, from: usize) {
+        let (w, h) = self.size;
+        let group = &self.gradient_packed.1[self.fields.u.read_index()][from];
+        self.gradient_packed.0.dispatch(pass, group, (w + 1).div_ceil(4), h + 1);
     }
 
     /// Bounds the region the body passes of the next `steps` steps cover (the whole grid with
