@@ -119,11 +119,18 @@ pub enum StaggeredPass {
     /// The sources' impulse ([`super::cpu::impulse`]).
     Impulse,
     /// The divergence, right-hand side, pressure cleared unless warm-starting (first lines of
-    /// [`super::project`]).
+    /// [`super::project`]). Recorded just before a Jacobi [`StaggeredPass::Solve`] (as in a
+    /// step), it writes the right-hand side and the starting pressure straight into the
+    /// iterations' packed textures instead, and the pressure texture keeps its old values
+    /// until the gradient or the solve's unpack writes the result.
     Divergence,
-    /// The pressure solve as the parameters say (Jacobi iterations or V-cycles).
+    /// The pressure solve as the parameters say (Jacobi iterations or V-cycles). The Jacobi
+    /// iterations pack their input and unpack their result unless the divergence just before
+    /// or the gradient just after does it.
     Solve,
-    /// Gradient subtraction ([`super::subtract_gradient`]).
+    /// Gradient subtraction ([`super::subtract_gradient`]). Recorded just after a Jacobi
+    /// [`StaggeredPass::Solve`], it reads the packed result and unpacks it into the pressure
+    /// texture as it goes.
     Gradient,
     /// Cell-centre velocity and the divergence left ([`super::cpu::centres`]).
     Centres,
