@@ -295,8 +295,8 @@ impl GpuMultigrid {
 
     /// Records `iterations` Jacobi iterations on the finest level ([`super::jacobi`]) into an
     /// open compute pass (so a step's other passes and its solve share one pass), ending in the
-    /// pressure texture: packed four cells a texel ([`PackedJacobi`]), `iterations + 2`
-    /// dispatches.
+    /// pressure texture: packed four cells a texel ([`PackedJacobi::dispatch`]: 15 dispatches
+    /// for 50 iterations).
     pub fn dispatch_jacobi(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
         self.jacobi.dispatch(pass, 0, iterations);
     }
