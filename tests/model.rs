@@ -746,3 +746,35 @@ fn the_seeds_step_records_18_dispatches_moving_273_bytes_a_cell() {
     assert_eq!(tally.bytes, (36 + 20 + 16 + 13 * 13 + 8 + 24) * 40 * 30 * 10, "{tally:?}");
     assert_eq!(eddy::gpu::tally::finish(), None, "finish closes the count");
 }
+
+/// A pass that touches only part of the texels it binds (the staggered impulse over its
+/// rectangle) is counted for that part: `Kernel::dispatch_part` over a quarter of a 40 x 30
+/// texture copy counts a quarter of the 32 bytes a texel (16 read, 16 written) that
+/// `Kernel::dispatch` counts over all of it.
+#[test]
+fn a_dispatch_over_part_of_its_textures_counts_that_part() {
+    let gpu = common::gpu();
+    let kernel = eddy::gpu::Kernel::new(&gpu.device, "common/copy", eddy::shaders::COPY);
+    let usage = wgpu::TextureUsages::STORAGE_BINDING;
+    let format = wgpu::TextureFormat::Rgba32Float;
+    let [a, b] = ["a", "b"].map(|label| {
+        eddy::gpu::texture_2d(&gpu.device, label, (40, 30), format, usage).create_view(&Default::default())
+    });
+    use wgpu::BindingResource::TextureView as View;
+    let group = kernel.bind_group(&gpu.device, &[View(&a), View(&b)]);
+    let count = |part: Option<f64>| {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        eddy::gpu::tally::start();
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            match part {
+                None => kernel.dispatch(&mut pass, &group, 40, 30),
+                Some(part) => kernel.dispatch_part(&mut pass, &group, 20, 15, part),
+            }
+        }
+        gpu.queue.submit([encoder.finish()]);
+        eddy::gpu::tally::finish().expect("a count was open").bytes
+    };
+    assert_eq!(count(None), 32 * 40 * 30);
+    assert_eq!(count(Some(0.25)), 32 * 40 * 30 / 4);
+}

@@ -209,6 +209,21 @@ impl Kernel {
         self.dispatch_counted(pass, bind_group, bytes, width, height);
     }
 
+    /// [`Kernel::dispatch`] for a pass that touches only `part` (0 to 1) of its textures'
+    /// texels, such as the impulse over its rectangle: the bytes it is counted to move (for
+    /// [`tally`] and the profiler) are that part of its bound textures', not all of them.
+    pub fn dispatch_part(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        bind_group: &wgpu::BindGroup,
+        width: u32,
+        height: u32,
+        part: f64,
+    ) {
+        let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
+        self.dispatch_counted(pass, bind_group, (bytes as f64 * part.clamp(0.0, 1.0)).round() as u64, width, height);
+    }
+
     fn dispatch_counted(
         &self,
         pass: &mut wgpu::ComputePass<'_>,

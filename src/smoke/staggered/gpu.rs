@@ -657,9 +657,12 @@ impl StaggeredPasses {
                 let rect = self.impulse_rects[impulse];
                 if !rect.is_empty() {
                     let [cols, rows] = rect.size;
-                    self.impulse.0.dispatch(pass, &self.impulse.1[impulse][i][s], cols, rows);
-                    self.impulse_dye_stash.0.dispatch(pass, &self.impulse_dye_stash.1[impulse][k], cols, rows);
-                    self.impulse_dye.0.dispatch(pass, &self.impulse_dye.1[impulse][k], cols, rows);
+                    // Counted over the rectangle they touch, not the whole textures they bind.
+                    let part = f64::from(cols) * f64::from(rows) / (f64::from(w) * f64::from(h));
+                    self.impulse.0.dispatch_part(pass, &self.impulse.1[impulse][i][s], cols, rows, part);
+                    let stash = &self.impulse_dye_stash;
+                    stash.0.dispatch_part(pass, &stash.1[impulse][k], cols, rows, part);
+                    self.impulse_dye.0.dispatch_part(pass, &self.impulse_dye.1[impulse][k], cols, rows, part);
                 }
             }
             StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),
