@@ -136,6 +136,10 @@ modules! {
     SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence.wgsl"];
     /// Smoke pass 4: subtract the pressure gradient, free slip at solids.
     SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient.wgsl"];
+    /// Collocated smoke: the divergence, packing the Jacobi iterations' right-hand side and starting pressure.
+    SMOKE_DIVERGENCE_PACKED = "smoke/divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence_packed.wgsl"];
+    /// Collocated smoke: the gradient subtraction from the packed Jacobi iterations' pressure, unpacking it.
+    SMOKE_GRADIENT_PACKED = "smoke/gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient_packed.wgsl"];
     /// Smoke statistics: per-row sums, minima and maxima, divergence after projection.
     SMOKE_STATS = "smoke/stats": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/stats.wgsl", "common/reduce.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).

@@ -154,6 +154,57 @@ impl GradientPass {
     }
 }
 
+/// Passes 2 to 4 of a step, as [`Collocated::encode_projection`] records them: the divergence
+/// packing the Jacobi iterations' input (`divergence_packed.wgsl`, `[v][p]`: velocity `v`,
+/// pressure texture `p` for a warm start), and the gradient reading their packed result and
+/// unpacking it into pressure texture `p` (`gradient_packed.wgsl`, `[v][p][from]`, `from` the
+/// packed pressure holding the result).
+struct PackedProjection {
+    divergence: Kernel,
+    divergence_groups: Pairs,
+    gradient: Kernel,
+    gradient_groups: [Pairs; 2],
+}
+
+impl PackedProjection {
+    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields, jacobi: &PackedJacobi) -> Self {
+        let divergence = Kernel::new(device, "smoke/divergence_packed", shaders::SMOKE_DIVERGENCE_PACKED);
+        let packed = jacobi.packed_pressure_views();
+        let divergence_groups = pairs(|v, p| {
+            divergence.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    jacobi.scale_buffer().as_entire_binding(),
+                    View(&f.velocity.views()[v]),
+                    View(&f.solid_view),
+                    View(&f.pressure.views()[p]),
+                    View(&f.divergence_view),
+                    View(jacobi.packed_rhs_view()),
+                    View(packed[0]),
+                ],
+            )
+        });
+        let gradient = Kernel::new(device, "smoke/gradient_packed", shaders::SMOKE_GRADIENT_PACKED);
+        let gradient_groups = packed.map(|from| {
+            pairs(|v, p| {
+                gradient.bind_group(
+                    device,
+                    &[
+                        uniform.as_entire_binding(),
+                        View(&f.velocity.views()[v]),
+                        View(from),
+                        View(&f.solid_view),
+                        View(&f.velocity.views()[1 - v]),
+                        View(&f.pressure.views()[p]),
+                    ],
+                )
+            })
+        });
+        Self { divergence, divergence_groups, gradient, gradient_groups }
+    }
+}
+
 /// One pass of the smoke step, for running the pipeline pass by pass
 /// ([`super::GpuSmoke::run_pass`]; the tests compare each with its CPU mirror).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +230,7 @@ pub(super) struct Collocated {
     /// either pressure texture and itself.
     jacobi: PackedJacobi,
     gradient: GradientPass,
+    projection: PackedProjection,
     splat: ImpulsePass,
 }
 
@@ -195,10 +247,12 @@ impl Collocated {
         use super::fields::{IMPULSE_SPLAT, IMPULSE_STEP};
         let size = f.divergence.size();
         let [p0, p1] = f.pressure.views();
+        let jacobi = PackedJacobi::new(device, queue, (size.width, size.height), &[p0, p1], &f.divergence_view);
         Self {
             advect: AdvectPass::new(device, uniform, &impulses[IMPULSE_STEP], f),
             divergence: DivergencePass::new(device, uniform, f),
-            jacobi: PackedJacobi::new(device, queue, (size.width, size.height), &[p0, p1], &f.divergence_view),
+            projection: PackedProjection::new(device, uniform, f, &jacobi),
+            jacobi,
             gradient: GradientPass::new(device, uniform, f),
             splat: ImpulsePass::new(device, &impulses[IMPULSE_SPLAT], f),
         }
@@ -230,10 +284,26 @@ impl Collocated {
         three_field_dispatch(pass, &self.splat.kernel, &self.splat.groups, f, size);
     }
 
-    /// Records `iterations` Jacobi iterations of the current pressure texture (which stays
-    /// current) into `pass`.
-    pub(super) fn encode_jacobi(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32, f: &Fields) {
-        self.jacobi.dispatch(pass, f.pressure.read_index(), iterations);
+    /// Records passes 2 to 4 of a step over the `(w, h)` grid into `pass`, to the bit as
+    /// [`SmokePass::Divergence`], `iterations` Jacobi iterations and [`SmokePass::Gradient`]
+    /// would, in `iterations / 4 + (iterations % 4 >= 2) + iterations % 2 + 2` dispatches (15
+    /// for 50): the divergence packs the iterations' input and the gradient unpacks their
+    /// result ([`PackedProjection`]) instead of the solve's own pack and unpack. Swaps the
+    /// velocity.
+    pub(super) fn encode_projection(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        iterations: u32,
+        f: &mut Fields,
+        (w, h): (u32, u32),
+    ) {
+        let (v, p) = (f.velocity.read_index(), f.pressure.read_index());
+        let (pw, ph) = crate::gpu::packed::packed_size(w, h);
+        let pr = &self.projection;
+        pr.divergence.dispatch(pass, &pr.divergence_groups[v][p], pw, ph);
+        let from = self.jacobi.dispatch_iterations(pass, iterations);
+        pr.gradient.dispatch(pass, &pr.gradient_groups[from][v][p], pw, ph);
+        f.velocity.swap();
     }
 
     /// Records the Jacobi iterations' right-hand side scale, `-alpha` of `p`, into `encoder`.

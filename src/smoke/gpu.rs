@@ -540,15 +540,6 @@ impl GpuSmoke {
         c.encode(pass, which, &mut self.fields, (self.width, self.height));
     }
 
-    /// Records `iterations` Jacobi iterations of the collocated step into `pass` (packed four
-    /// cells a texel, [`crate::solver::packed`]; `ceil(iterations / 2) + 2` dispatches).
-    fn encode_jacobi(&mut self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) {
-        let Pipeline::Collocated(c) = &self.pipeline else {
-            panic!("the collocated Jacobi iterations on the staggered grid");
-        };
-        c.encode_jacobi(pass, iterations, &self.fields);
-    }
-
     /// Records one staggered pass (or the solve) into `encoder`.
     fn encode_staggered(&mut self, encoder: &mut wgpu::CommandEncoder, passes: &[StaggeredPass], impulse: usize) {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
@@ -659,9 +650,15 @@ impl GpuSmoke {
                 });
                 for _ in 0..steps {
                     self.encode_pass(&mut pass, SmokePass::Advect);
-                    self.encode_pass(&mut pass, SmokePass::Divergence);
-                    self.encode_jacobi(&mut pass, self.params.jacobi_iterations);
-                    self.encode_pass(&mut pass, SmokePass::Gradient);
+                    // Divergence, Jacobi iterations, gradient: the first packs the iterations'
+                    // input and the last unpacks their result.
+                    let Pipeline::Collocated(c) = &self.pipeline else { unreachable!() };
+                    c.encode_projection(
+                        &mut pass,
+                        self.params.jacobi_iterations,
+                        &mut self.fields,
+                        (self.width, self.height),
+                    );
                 }
             }
             Pipeline::Staggered(_) => {

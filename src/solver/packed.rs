@@ -278,6 +278,12 @@ impl PackedJacobi {
         [&self.views[0], &self.views[1]]
     }
 
+    /// The uniform holding the right-hand side's scale ([`PackedJacobi::encode_rhs_scale`];
+    /// `struct PackParams` of `solver/pack.wgsl`), for a pass that packs it itself.
+    pub fn scale_buffer(&self) -> &wgpu::Buffer {
+        &self.scale
+    }
+
     /// The packed right-hand side (`rgba32float`, as [`PackedJacobi::packed_pressure_views`]),
     /// `b` times the scale, for a pass that packs it itself.
     pub fn packed_rhs_view(&self) -> &wgpu::TextureView {
