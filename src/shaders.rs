@@ -43,11 +43,11 @@ modules! {
     /// Staggered smoke: the divergence and the pressure solve's right-hand side h^2 div.
     SMOKE_STAGGERED_DIVERGENCE = "smoke/staggered_divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence.wgsl"];
     /// Staggered smoke: subtract the pressure gradient on open faces and outflow edges' faces.
-    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_gradient.wgsl"];
+    SMOKE_STAGGERED_GRADIENT = "smoke/staggered_gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_held.wgsl", "smoke/staggered_gradient.wgsl"];
     /// Staggered smoke: the divergence, the right-hand side and the starting pressure packed for the Jacobi iterations.
-    SMOKE_STAGGERED_DIVERGENCE_PACKED = "smoke/staggered_divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_divergence_packed.wgsl"];
+    SMOKE_STAGGERED_DIVERGENCE_PACKED = "smoke/staggered_divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/packed_start.wgsl", "smoke/staggered_divergence_packed.wgsl"];
     /// Staggered smoke: the gradient subtraction from the packed Jacobi iterations' pressure, unpacking it.
-    SMOKE_STAGGERED_GRADIENT_PACKED = "smoke/staggered_gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_gradient_packed.wgsl"];
+    SMOKE_STAGGERED_GRADIENT_PACKED = "smoke/staggered_gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_held.wgsl", "smoke/staggered_gradient_packed.wgsl"];
     /// Smoke: each body advances one step (issue 24).
     SMOKE_BODIES_MOVE = "smoke/bodies_move": ["smoke/params.wgsl", "common/body.wgsl", "smoke/bodies_move.wgsl"];
     /// Staggered smoke: the bodies rasterised into the solid bits.
@@ -133,13 +133,13 @@ modules! {
     /// Smoke: the viewer's splats (an impulse over a disc).
     SMOKE_IMPULSE = "smoke/impulse": ["smoke/params.wgsl", "smoke/splat.wgsl", "smoke/impulse.wgsl"];
     /// Smoke pass 2: divergence (and the pressure cleared).
-    SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence.wgsl"];
+    SMOKE_DIVERGENCE = "smoke/divergence": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/projection_cells.wgsl", "smoke/divergence.wgsl"];
     /// Smoke pass 4: subtract the pressure gradient, free slip at solids.
-    SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient.wgsl"];
+    SMOKE_GRADIENT = "smoke/gradient": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/projection_cells.wgsl", "smoke/gradient.wgsl"];
     /// Collocated smoke: the divergence, packing the Jacobi iterations' right-hand side and starting pressure.
-    SMOKE_DIVERGENCE_PACKED = "smoke/divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/divergence_packed.wgsl"];
+    SMOKE_DIVERGENCE_PACKED = "smoke/divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/projection_cells.wgsl", "smoke/packed_start.wgsl", "smoke/divergence_packed.wgsl"];
     /// Collocated smoke: the gradient subtraction from the packed Jacobi iterations' pressure, unpacking it.
-    SMOKE_GRADIENT_PACKED = "smoke/gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/gradient_packed.wgsl"];
+    SMOKE_GRADIENT_PACKED = "smoke/gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/projection_cells.wgsl", "smoke/gradient_packed.wgsl"];
     /// Smoke statistics: per-row sums, minima and maxima, divergence after projection.
     SMOKE_STATS = "smoke/stats": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/stats.wgsl", "common/reduce.wgsl"];
     /// Render: water mass to colour (full-screen triangle + fragment colour map).

@@ -2,20 +2,14 @@
 // 0.5 / h ((vR.x - vL.x) + (vD.y - vU.y)), a solid or outside neighbour's velocity counting as
 // the obstacle's, 0 (Rideout's ComputeDivergence); 0 in solid cells. Unless warm-starting, also
 // clears the pressure to 0 for the Jacobi iterations (Rideout's ClearSurface), saving a dispatch.
-// CPU mirror: `divergence` and `divergence_of` in src/smoke/cpu.rs.
+// The formula is projection_cells.wgsl's. CPU mirror: `divergence` and `divergence_of` in
+// src/smoke/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
 @group(0) @binding(1) var velocity: texture_storage_2d<rg32float, read>;
 @group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>;
 @group(0) @binding(3) var divergence_out: texture_storage_2d<r32float, write>;
 @group(0) @binding(4) var pressure_out: texture_storage_2d<r32float, write>;
-
-fn velocity_at(q: vec2<i32>, is_wall: bool) -> vec2<f32> {
-    if is_wall {
-        return vec2<f32>(0.0);
-    }
-    return textureLoad(velocity, q).xy;
-}
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -27,11 +21,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let bits = textureLoad(solid, p).r;
     var div = 0.0;
     if !has(bits, SOLID) {
-        let left = velocity_at(p + LEFT, has(bits, SOLID_LEFT)).x;
-        let right = velocity_at(p + RIGHT, has(bits, SOLID_RIGHT)).x;
-        let up = velocity_at(p + UP, has(bits, SOLID_UP)).y;
-        let down = velocity_at(p + DOWN, has(bits, SOLID_DOWN)).y;
-        div = params.half_inverse_cell_size * ((right - left) + (down - up));
+        div = divergence_at(p, bits);
     }
     textureStore(divergence_out, p, vec4<f32>(div, 0.0, 0.0, 0.0));
     if params.warm_start == 0u {

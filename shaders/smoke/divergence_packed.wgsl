@@ -21,14 +21,7 @@ struct PackParams {
 @group(0) @binding(6) var rhs_packed: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(7) var pressure_packed: texture_storage_2d<rgba32float, write>;
 
-fn velocity_at(q: vec2<i32>, is_wall: bool) -> vec2<f32> {
-    if is_wall {
-        return vec2<f32>(0.0);
-    }
-    return textureLoad(velocity, q).xy;
-}
-
-// Cell q's divergence (divergence.wgsl's), written to the divergence texture; returns it times
+// Cell q's divergence (projection_cells.wgsl's), written to the divergence texture; returns it times
 // the pack's scale, or 0 for a padding cell (past the grid's last column).
 fn cell(q: vec2<i32>) -> f32 {
     if q.x >= i32(textureDimensions(solid).x) {
@@ -37,23 +30,10 @@ fn cell(q: vec2<i32>) -> f32 {
     let bits = textureLoad(solid, q).r;
     var div = 0.0;
     if !has(bits, SOLID) {
-        let left = velocity_at(q + LEFT, has(bits, SOLID_LEFT)).x;
-        let right = velocity_at(q + RIGHT, has(bits, SOLID_RIGHT)).x;
-        let up = velocity_at(q + UP, has(bits, SOLID_UP)).y;
-        let down = velocity_at(q + DOWN, has(bits, SOLID_DOWN)).y;
-        div = params.half_inverse_cell_size * ((right - left) + (down - up));
+        div = divergence_at(q, bits);
     }
     textureStore(divergence_out, q, vec4<f32>(div, 0.0, 0.0, 0.0));
     return pack.scale * div;
-}
-
-// Cell q's pressure to start the iterations from: the last solve's with warm starts, else 0;
-// 0 for a padding cell.
-fn start(q: vec2<i32>) -> f32 {
-    if params.warm_start == 0u || q.x >= i32(textureDimensions(solid).x) {
-        return 0.0;
-    }
-    return textureLoad(pressure, q).r;
 }
 
 @compute @workgroup_size(64, 1)
@@ -64,7 +44,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let q = vec2<i32>(4 * i32(id.x), i32(id.y));
     let b = vec4<f32>(cell(q), cell(q + vec2<i32>(1, 0)), cell(q + vec2<i32>(2, 0)), cell(q + vec2<i32>(3, 0)));
-    let p = vec4<f32>(start(q), start(q + vec2<i32>(1, 0)), start(q + vec2<i32>(2, 0)), start(q + vec2<i32>(3, 0)));
     textureStore(rhs_packed, id.xy, b);
-    textureStore(pressure_packed, id.xy, p);
+    textureStore(pressure_packed, id.xy, starts(q));
 }

@@ -3,7 +3,7 @@
 // centre's pressure; free slip: the x component is zeroed next to a solid on the left or right,
 // the y component next to one above or below (Rideout's SubtractGradient and vMask). Solid
 // cells get velocity 0.
-// CPU mirror: `gradient` in src/smoke/cpu.rs.
+// The formula is projection_cells.wgsl's. CPU mirror: `gradient` in src/smoke/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
 @group(0) @binding(1) var velocity: texture_storage_2d<rg32float, read>;
@@ -33,12 +33,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let right = pressure_at(p + RIGHT, has(bits, SOLID_RIGHT), centre);
         let up = pressure_at(p + UP, has(bits, SOLID_UP), centre);
         let down = pressure_at(p + DOWN, has(bits, SOLID_DOWN), centre);
-        let mask = vec2<f32>(
-            select(1.0, 0.0, has(bits, SOLID_LEFT | SOLID_RIGHT)),
-            select(1.0, 0.0, has(bits, SOLID_UP | SOLID_DOWN)),
-        );
-        let grad = vec2<f32>((right - left) * params.gradient_factor, (down - up) * params.gradient_factor);
-        v = (textureLoad(velocity, p).xy - grad) * mask;
+        v = projected(p, bits, left, right, up, down);
     }
     textureStore(velocity_out, p, vec4<f32>(v, 0.0, 0.0));
 }

@@ -23,7 +23,7 @@ fn pressure_texel(x: i32, y: i32) -> vec4<f32> {
     return vec4<f32>(0.0);
 }
 
-// Cell q's velocity less its pressure gradient (gradient.wgsl's), from its pressure `centre`
+// Cell q's velocity less its pressure gradient (projection_cells.wgsl's), from its pressure `centre`
 // and its neighbours' (left, right, up, down: read only where their SOLID_* bit is clear), and
 // its pressure unpacked; nothing for a padding cell.
 fn cell(q: vec2<i32>, centre: f32, left: f32, right: f32, up: f32, down: f32) {
@@ -37,12 +37,7 @@ fn cell(q: vec2<i32>, centre: f32, left: f32, right: f32, up: f32, down: f32) {
         let r = select(right, centre, has(bits, SOLID_RIGHT));
         let u = select(up, centre, has(bits, SOLID_UP));
         let d = select(down, centre, has(bits, SOLID_DOWN));
-        let mask = vec2<f32>(
-            select(1.0, 0.0, has(bits, SOLID_LEFT | SOLID_RIGHT)),
-            select(1.0, 0.0, has(bits, SOLID_UP | SOLID_DOWN)),
-        );
-        let grad = vec2<f32>((r - l) * params.gradient_factor, (d - u) * params.gradient_factor);
-        v = (textureLoad(velocity, q).xy - grad) * mask;
+        v = projected(q, bits, l, r, u, d);
     }
     textureStore(velocity_out, q, vec4<f32>(v, 0.0, 0.0));
     textureStore(pressure_out, q, vec4<f32>(centre, 0.0, 0.0, 0.0));

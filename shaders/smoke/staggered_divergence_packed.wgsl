@@ -34,15 +34,6 @@ fn cell(q: vec2<i32>, left: f32, right: f32) -> f32 {
     return d * params.cell_size * params.cell_size;
 }
 
-// Cell q's pressure to start the iterations from: the last solve's with warm starts, else 0;
-// 0 for a padding cell.
-fn start(q: vec2<i32>) -> f32 {
-    if params.warm_start == 0u || q.x >= i32(textureDimensions(solid).x) {
-        return 0.0;
-    }
-    return textureLoad(pressure, q).r;
-}
-
 // The u face at q; past the last face (beside padding cells), 0, unused.
 fn u_at(q: vec2<i32>) -> f32 {
     if q.x >= i32(textureDimensions(u).x) {
@@ -66,7 +57,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let f4 = u_at(q + vec2<i32>(4, 0));
     let b = vec4<f32>(cell(q, f0, f1), cell(q + vec2<i32>(1, 0), f1, f2), cell(q + vec2<i32>(2, 0), f2, f3),
                       cell(q + vec2<i32>(3, 0), f3, f4));
-    let p = vec4<f32>(start(q), start(q + vec2<i32>(1, 0)), start(q + vec2<i32>(2, 0)), start(q + vec2<i32>(3, 0)));
     textureStore(rhs_packed, id.xy, b);
-    textureStore(pressure_packed, id.xy, p);
+    textureStore(pressure_packed, id.xy, starts(q));
 }

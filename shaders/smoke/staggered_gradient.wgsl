@@ -12,16 +12,6 @@
 @group(0) @binding(3) var solid: texture_storage_2d<r32uint, read>;
 @group(0) @binding(4) var pressure: texture_storage_2d<r32float, read>;
 
-// Whether the solve holds cell q: open inside the grid, or beyond an outflow edge
-// (`crate::solver::open_neighbour`).
-fn held(q: vec2<i32>) -> bool {
-    let size = textureDimensions(solid);
-    if inside(q, size) {
-        return open_at(solid, q);
-    }
-    return edge_kind(firstTrailingBit(beyond_bit(q, size))) == EDGE_OUTFLOW;
-}
-
 // The pressure of a held cell: 0 beyond the grid.
 fn pressure_at(q: vec2<i32>) -> f32 {
     if inside(q, textureDimensions(solid)) {

@@ -15,16 +15,6 @@
 @group(0) @binding(4) var pressure_packed: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(5) var pressure_out: texture_storage_2d<r32float, write>;
 
-// Whether the solve holds cell q: open inside the grid, or beyond an outflow edge
-// (`crate::solver::open_neighbour`; staggered_gradient.wgsl's `held`).
-fn held(q: vec2<i32>) -> bool {
-    let size = textureDimensions(solid);
-    if inside(q, size) {
-        return open_at(solid, q);
-    }
-    return edge_kind(firstTrailingBit(beyond_bit(q, size))) == EDGE_OUTFLOW;
-}
-
 // The packed pressure texel (x, y); 0 beyond the packed texture.
 fn pressure_texel(x: i32, y: i32) -> vec4<f32> {
     let q = vec2<i32>(x, y);
