@@ -12,7 +12,9 @@
 //! Ping-pong parity: velocity swaps in advect, impulse and gradient, temperature and density in
 //! advect and impulse. The Jacobi iterations run packed four cells a texel
 //! ([`crate::solver::packed`]) and unpack into the pressure texture they started from, so the
-//! pressure does not swap. A pass reading several
+//! pressure does not swap; in a step the divergence packs their input and the gradient unpacks
+//! their result ([`Collocated::encode_projection`]), run pass by pass they keep the solve's own
+//! pack and unpack. A pass reading several
 //! ping-pongs keeps bind groups for each combination of their read indices, `[v][s]`
 //! (velocity, scalars) or `[v][p]` (velocity, pressure), and picks by the current ones.
 
