@@ -123,7 +123,7 @@ fn staggered_sets() -> [SmokeParams; 7] {
         d,
         SmokeParams { jacobi_iterations: 12, ..d },
         // 6 iterations: two dispatches, so the result lands in the other packed pressure than
-        // 12's and 50's three and thirteen (`PackedJacobi::result_index`).
+        // 12's and 50's three and thirteen (`PackedJacobi::dispatch_iterations`).
         SmokeParams {
             warm_start: false,
             jacobi_iterations: 6,

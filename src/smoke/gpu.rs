@@ -22,7 +22,6 @@ use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
 use crate::solver::gpu::ResidualStats;
-use crate::solver::packed::PackedJacobi;
 use crate::solver::plan::CyclePlan;
 
 /// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
@@ -554,14 +553,17 @@ impl GpuSmoke {
         // input and a gradient just after it unpacks its result, to the bit as the solve's own
         // pack and unpack would (`dispatch_divergence_packed`, `dispatch_gradient_packed`): two
         // full-grid passes a step fewer.
-        let jacobi = self.params.solver == Solver::Jacobi;
+        let jacobi_solve = self.params.solver == Solver::Jacobi;
         let iterations = self.params.jacobi_iterations;
         let packs = |n: usize| {
-            jacobi && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
+            jacobi_solve && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
         };
         let unpacks = |n: usize| {
-            jacobi && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
+            jacobi_solve && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
         };
+        // The packed pressure the last Jacobi iterations left their result in, for the gradient
+        // that unpacks it.
+        let mut result = 0;
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for (n, &which) in passes.iter().enumerate() {
             if which == StaggeredPass::Solve && self.params.solver == Solver::Multigrid {
@@ -587,14 +589,12 @@ impl GpuSmoke {
                     if !packed_in {
                         jacobi.dispatch_pack(pass, 0);
                     }
-                    let from = jacobi.dispatch_iterations(pass, iterations);
+                    result = jacobi.dispatch_iterations(pass, iterations);
                     if !packed_out {
-                        jacobi.dispatch_unpack(pass, 0, from);
+                        jacobi.dispatch_unpack(pass, 0, result);
                     }
                 }
-                StaggeredPass::Gradient if n > 0 && unpacks(n - 1) => {
-                    st.dispatch_gradient_packed(pass, PackedJacobi::result_index(iterations));
-                }
+                StaggeredPass::Gradient if n > 0 && unpacks(n - 1) => st.dispatch_gradient_packed(pass, result),
                 _ => st.dispatch(pass, which, (&mut f.temperature, &mut f.density, &mut f.dye), impulse, &self.params),
             }
         }

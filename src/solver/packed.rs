@@ -232,9 +232,9 @@ impl PackedJacobi {
     }
 
     /// Records `iterations` iterations from the packed pressure 0 and returns which packed
-    /// pressure ([`PackedJacobi::packed_pressure_views`]) holds the result:
-    /// [`PackedJacobi::result_index`]. `iterations / 4 + (iterations % 4 >= 2) + iterations % 2`
-    /// dispatches.
+    /// pressure ([`PackedJacobi::packed_pressure_views`]) holds the result: each dispatch writes
+    /// the other, so 0 after an even number of them (0 iterations included).
+    /// `iterations / 4 + (iterations % 4 >= 2) + iterations % 2` dispatches.
     pub fn dispatch_iterations(&self, pass: &mut wgpu::ComputePass<'_>, iterations: u32) -> usize {
         let (w, h) = self.packed;
         let [_, single, pair, quad, _] = &self.kernels;
@@ -251,15 +251,7 @@ impl PackedJacobi {
             single.dispatch(pass, &self.iteration_groups[from], w, h);
             from = 1 - from;
         }
-        debug_assert_eq!(from, Self::result_index(iterations));
         from
-    }
-
-    /// The packed pressure that holds the result of `iterations` iterations from packed
-    /// pressure 0: one a dispatch, each writing the other, so 0 for an even number of
-    /// dispatches (0 iterations included).
-    pub fn result_index(iterations: u32) -> usize {
-        ((iterations / 4 + (iterations % 4 >= 2) as u32 + iterations % 2) % 2) as usize
     }
 
     /// Records the unpack of packed pressure `from` into pressure texture `pressure`
@@ -272,7 +264,7 @@ impl PackedJacobi {
     /// The two packed pressures the iterations ping-pong between (`rgba32float`, `ceil(W / 4) x
     /// H` texels, the layout of `shaders/common/packed.wgsl`): 0 is where they start, for a
     /// pass that packs the pressure itself (`staggered_divergence_packed.wgsl`); the result is
-    /// in [`PackedJacobi::result_index`]'s, for a pass that unpacks it
+    /// in the one [`PackedJacobi::dispatch_iterations`] returns, for a pass that unpacks it
     /// (`staggered_gradient_packed.wgsl`).
     pub fn packed_pressure_views(&self) -> [&wgpu::TextureView; 2] {
         [&self.views[0], &self.views[1]]

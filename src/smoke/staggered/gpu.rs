@@ -516,9 +516,10 @@ impl StaggeredPasses {
     /// (`staggered_gradient_packed.wgsl`), in place of the solve's unpack and
     /// [`StaggeredPass::Gradient`].
     pub fn dispatch_gradient_packed(&self, pass: &mut wgpu::ComputePass<'_>, from: usize) {
-        let (w, h) = self.size;
+        // One invocation a texel of the (W + 1) x (H + 1) face indices, packed.
+        let (w, h) = crate::gpu::packed::packed_size(self.size.0 + 1, self.size.1 + 1);
         let group = &self.gradient_packed.1[self.fields.u.read_index()][from];
-        self.gradient_packed.0.dispatch(pass, group, (w + 1).div_ceil(4), h + 1);
+        self.gradient_packed.0.dispatch(pass, group, w, h);
     }
 
     /// Bounds the region the body passes of the next `steps` steps cover (the whole grid with
