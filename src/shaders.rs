@@ -72,7 +72,7 @@ modules! {
     SOLVER_JACOBI_PAIR = "solver/jacobi_pair": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_rows.wgsl", "solver/jacobi_pair.wgsl"];
     /// Four Jacobi iterations a dispatch (temporal blocking in registers), four cells a texel,
     /// each invocation a column of texels.
-    SOLVER_JACOBI_QUAD = "solver/jacobi_quad": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_rows.wgsl", "solver/jacobi_quad.wgsl"];
+    SOLVER_JACOBI_QUAD = "solver/jacobi_quad": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_rows.wgsl", "solver/quad_walk.wgsl", "solver/jacobi_quad.wgsl"];
     /// Pressure solve statistics: squared residual and right-hand side per row.
     SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
     /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
@@ -87,6 +87,13 @@ modules! {
     SOLVER_COARSEN_WALLS = "solver/coarsen_walls": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarsen_walls.wgsl"];
     /// Multigrid: the coarse correction added to the fine level.
     SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
+    /// Multigrid, the finest level packed four cells a texel: two red-black sweeps a dispatch
+    /// (the Jacobi quad's walk).
+    SOLVER_SMOOTH_QUAD = "solver/smooth_quad": ["common/packed.wgsl", "solver/jacobi_rows.wgsl", "solver/quad_walk.wgsl", "solver/smooth_quad.wgsl"];
+    /// Multigrid, the finest level packed: the residual summed onto the level below.
+    SOLVER_RESTRICT_PACKED = "solver/restrict_packed": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict_packed.wgsl"];
+    /// Multigrid, the finest level packed: the coarse correction added to it.
+    SOLVER_PROLONG_PACKED = "solver/prolong_packed": ["common/grid.wgsl", "common/packed.wgsl", "solver/level.wgsl", "solver/prolong_packed.wgsl"];
     /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.
     WATER_STEP = "water/step": ["common/grid.wgsl", "common/packed.wgsl", "water/params.wgsl", "water/step.wgsl"];
     /// Water statistics: per-row sums, minima and maxima.

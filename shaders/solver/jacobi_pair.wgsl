@@ -28,6 +28,12 @@ const EXTRA_UP: u32 = 32u;
 const EXTRA_DOWN: u32 = 64u;
 const EXTRA_FAR: u32 = 128u;
 
+// One iteration of texel `m` between its neighbours `l` and `r` of its row, `above` and `below`.
+fn iterate_texel(above: vec4<f32>, l: vec4<f32>, m: vec4<f32>, r: vec4<f32>, below: vec4<f32>, b: vec4<f32>,
+                 bits: vec4<u32>) -> vec4<f32> {
+    return iterate(m, above, vec4<f32>(l.w, m.xyz), vec4<f32>(m.yzw, r.x), below, b, bits);
+}
+
 // Two texels' values after one iteration.
 struct Pair {
     a: vec4<f32>,

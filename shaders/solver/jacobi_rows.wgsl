@@ -1,7 +1,6 @@
-// Rows of packed texels for the Jacobi passes that walk a column of texel rows and run more than
-// one iteration a dispatch (jacobi_pair.wgsl, jacobi_quad.wgsl): a row's four texels around an
-// invocation's two, read with the grid's edges as the packed passes read them (packed.wgsl),
-// and one iteration of a texel between its neighbours (`iterate`, jacobi_iterate.wgsl).
+// Rows of packed texels for the passes that walk a column of texel rows and run more than one
+// iteration a dispatch (jacobi_pair.wgsl, quad_walk.wgsl): a row's four texels around an
+// invocation's two, read with the grid's edges as the packed passes read them (packed.wgsl).
 
 // A row of the invocation's two texels `a`, `b` (columns x, x + 1) and their outer neighbours
 // `l`, `r` (x - 1, x + 2).
@@ -43,10 +42,4 @@ fn walls_at(x: i32, y: i32, size: vec2<i32>) -> vec4<u32> {
     let q = vec2<i32>(x, y);
     let c = clamp(q, vec2<i32>(0), size - 1);
     return select(cell_bits(textureLoad(walls, c).r), vec4<u32>(PACKED_WALL), any(q != c));
-}
-
-// One iteration of texel `m` between its neighbours `l` and `r` of its row, `above` and `below`.
-fn iterate_texel(above: vec4<f32>, l: vec4<f32>, m: vec4<f32>, r: vec4<f32>, below: vec4<f32>, b: vec4<f32>,
-                 bits: vec4<u32>) -> vec4<f32> {
-    return iterate(m, above, vec4<f32>(l.w, m.xyz), vec4<f32>(m.yzw, r.x), below, b, bits);
 }

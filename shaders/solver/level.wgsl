@@ -14,6 +14,9 @@ struct Level {
     // How the next coarser level lies on this one (`Offset`): its cell (r, c) has this level's
     // cells (2 r + i - offset.y, 2 c + j - offset.x).
     offset: vec2<i32>,
+    // The level's own size in cells (w, h), for the packed passes, whose textures are padded to
+    // whole texels.
+    size: vec2<u32>,
 };
 
 // The edge of the level (`crate::edge`'s order: 0 left, 1 right, 2 top, 3 bottom) that edge

@@ -549,29 +549,24 @@ impl GpuSmoke {
         if moves > 0 {
             st.plan_bodies(&self.device, encoder, moves, self.params.dt, false);
         }
-        // With the Jacobi iterations, a divergence recorded just before the solve packs its
+        // The solve runs packed four cells a texel (the Jacobi iterations, and the V-cycles' finest
+        // level on all but the smallest grids): a divergence recorded just before it packs its
         // input and a gradient just after it unpacks its result, to the bit as the solve's own
         // pack and unpack would (`dispatch_divergence_packed`, `dispatch_gradient_packed`): two
         // full-grid passes a step fewer.
-        let jacobi_solve = self.params.solver == Solver::Jacobi;
-        let iterations = self.params.jacobi_iterations;
+        let multigrid = self.params.solver == Solver::Multigrid;
+        let packed_solve = !multigrid || st.solver.packs_cycles();
+        let (iterations, cycles) = (self.params.jacobi_iterations, self.plan.cycles());
         let packs = |n: usize| {
-            jacobi_solve && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
+            packed_solve && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
         };
         let unpacks = |n: usize| {
-            jacobi_solve && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
+            packed_solve && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
         };
-        // The packed pressure the last Jacobi iterations left their result in, for the gradient
-        // that unpacks it.
+        // The packed pressure the solve left its result in, for the gradient that unpacks it.
         let mut result = 0;
         let mut open: Option<wgpu::ComputePass<'_>> = None;
         for (n, &which) in passes.iter().enumerate() {
-            if which == StaggeredPass::Solve && self.params.solver == Solver::Multigrid {
-                // V-cycles record a pass of their own.
-                drop(open.take());
-                st.solver.encode_cycles(encoder, self.plan.cycles());
-                continue;
-            }
             let pass = open.get_or_insert_with(|| {
                 encoder
                     .begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -583,13 +578,19 @@ impl GpuSmoke {
             let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
             match which {
                 StaggeredPass::Divergence if packs(n) => st.dispatch_divergence_packed(pass),
-                StaggeredPass::Solve if !packed_in && !packed_out => st.solver.dispatch_jacobi(pass, iterations),
+                StaggeredPass::Solve if !packed_in && !packed_out => match multigrid {
+                    false => st.solver.dispatch_jacobi(pass, iterations),
+                    true => st.solver.dispatch_cycles(pass, cycles),
+                },
                 StaggeredPass::Solve => {
                     let jacobi = st.solver.jacobi();
                     if !packed_in {
                         jacobi.dispatch_pack(pass, 0);
                     }
-                    result = jacobi.dispatch_iterations(pass, iterations);
+                    result = match multigrid {
+                        false => jacobi.dispatch_iterations(pass, iterations),
+                        true => st.solver.dispatch_packed_cycles(pass, cycles),
+                    };
                     if !packed_out {
                         jacobi.dispatch_unpack(pass, 0, result);
                     }
@@ -758,15 +759,14 @@ impl GpuSmoke {
         ];
         self.stats.encode_request(&self.device, encoder, &resources);
         let h2 = self.params.cell_size * self.params.cell_size;
-        let (rhs, solid, scale) = match &self.pipeline {
-            Pipeline::Collocated(_) => (&f.divergence_view, &f.solid_view, h2),
-            // The multigrid's right-hand side h^2 div; the Jacobi iterations' is packed by the
-            // divergence pass (`dispatch_divergence_packed`), so the divergence gives it.
-            Pipeline::Staggered(st) if self.params.solver == Solver::Multigrid => {
-                (st.solver.rhs_view(), st.solver.solid_view(), 1.0)
-            }
-            Pipeline::Staggered(st) => (&f.divergence_view, st.solver.solid_view(), h2),
+        // The right-hand side h^2 div: the divergence pass packs it for the solve
+        // (`dispatch_divergence_packed`), so the divergence gives it.
+        let solid = match &self.pipeline {
+            Pipeline::Collocated(_) => &f.solid_view,
+            Pipeline::Staggered(st) => st.solver.solid_view(),
         };
+        let rhs = &f.divergence_view;
+        let scale = h2;
         self.residual.encode_request(&self.device, encoder, pressure, rhs, solid, scale);
     }
 
@@ -830,11 +830,14 @@ impl GpuSmoke {
             return Ok(());
         }
         let due = self.plan.steps_to_plan(self.steps) == 0;
-        let (pressure, rhs, solid) = (st.solver.pressure_view(), st.solver.rhs_view(), st.solver.solid_view());
+        // The right-hand side h^2 div, from the divergence (the divergence pass packs it for the
+        // solve).
+        let (pressure, rhs, solid) = (st.solver.pressure_view(), &self.fields.divergence_view, st.solver.solid_view());
         let (p, step) = (&self.params, self.steps);
+        let h2 = p.cell_size * p.cell_size;
         #[cfg(not(target_arch = "wasm32"))]
         if due {
-            let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, 1.0)?;
+            let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, h2)?;
             self.plan.update(step, r / b, p.tolerance, p.max_cycles);
         }
         #[cfg(target_arch = "wasm32")]
@@ -845,7 +848,7 @@ impl GpuSmoke {
             // Ask (unless the last request is still on its way) and move on to the next point
             // either way, so that the steps are not cut into one-step runs while waiting.
             if !self.plan_residual.is_requested() {
-                self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, 1.0);
+                self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, h2);
             }
             self.plan.update(step, f64::NAN, p.tolerance, p.max_cycles);
         }

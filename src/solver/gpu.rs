@@ -1,12 +1,16 @@
-//! Multigrid V-cycles on the GPU: the passes of [`super::multigrid`], one WGSL file each
-//! (`shaders/solver/{smooth,residual,restrict,prolong}.wgsl`), over one set of `r32float`
-//! textures per level (pressure, right-hand side, residual) and an `r32uint` wall texture.
-//! Red-black sweeps update the pressure in place (`read_write` storage), so a level holds one
-//! pressure texture, not a ping-pong pair. The same finest level also runs plain Jacobi
-//! iterations (packed four cells a texel, [`super::packed`]), and
-//! [`ResidualStats`] measures a solve's relative residual on the GPU.
+//! Multigrid V-cycles on the GPU: the passes of [`super::multigrid`], one WGSL file each. The
+//! finest level runs packed four cells a texel on the packed Jacobi iterations' textures
+//! ([`super::fine`]: two red-black sweeps a dispatch, the residual restricted in one pass, the
+//! correction prolonged); the levels between it and the coarse ones
+//! (`shaders/solver/{smooth,residual,restrict,prolong}.wgsl`) run over one set of `r32float`
+//! textures per level (pressure, right-hand side, residual) and an `r32uint` wall texture, their
+//! red-black sweeps updating the pressure in place (`read_write` storage); the coarse levels
+//! (32 x 32 cells and below) run in one workgroup (`coarse.wgsl`). The same finest level also
+//! runs plain Jacobi iterations ([`super::packed`]), and [`ResidualStats`] measures a solve's
+//! relative residual on the GPU.
 
 use super::DirichletEdges;
+use super::fine::PackedFineLevel;
 use super::multigrid::{Multigrid, Settings};
 use super::packed::PackedJacobi;
 use crate::error::Error;
@@ -19,48 +23,56 @@ const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
 use wgpu::BindingResource::TextureView as View;
 
-/// One level's textures, `(w, h)` cells, and its uniform ([`LevelUniform`]).
+/// One level's textures, `(w, h)` cells, and its uniform ([`LevelUniform`]). The finest level's
+/// V-cycle passes run packed ([`PackedFineLevel`]) and need no residual texture; its pressure
+/// and right-hand side here are what a solve packs and unpacks.
 struct Level {
     size: (u32, u32),
     pressure: wgpu::Texture,
-    views: [wgpu::TextureView; 4], // pressure, rhs, residual, solid
+    views: [wgpu::TextureView; 3], // pressure, rhs, solid
+    residual: Option<wgpu::TextureView>,
     rhs: wgpu::Texture,
     uniform: wgpu::Buffer,
 }
 
-/// Mirrors `struct Level` in `shaders/solver/level.wgsl`: level `l`'s [`Multigrid::ghosts`]
-/// and how level `l + 1` lies on it ([`Multigrid::offsets`], `[col, row]`).
+/// Mirrors `struct Level` in `shaders/solver/level.wgsl`: level `l`'s [`Multigrid::ghosts`],
+/// how level `l + 1` lies on it ([`Multigrid::offsets`], `[col, row]`) and its size `[w, h]`.
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct LevelUniform {
     ghosts: [f32; 4],
     offset: [i32; 2],
-    _pad: [u32; 2],
+    size: [u32; 2],
 }
 
 impl LevelUniform {
     fn of(mg: &Multigrid, l: usize) -> Self {
         let o = mg.offsets.get(l).copied().unwrap_or_default();
-        Self { ghosts: mg.ghosts[l], offset: [o.col as i32, o.row as i32], _pad: [0; 2] }
+        let size = [mg.levels[l].width() as u32, mg.levels[l].height() as u32];
+        Self { ghosts: mg.ghosts[l], offset: [o.col as i32, o.row as i32], size }
     }
 }
 
-/// The bind groups of one level: smooth (red, black), residual, restrict to the next level,
-/// prolong from the next level.
+/// The bind groups of one level between the finest and the coarse ones: smooth (red, black),
+/// residual, restrict to the next level, prolong from the next level.
 struct Groups {
     smooth: [wgpu::BindGroup; 2],
     residual: wgpu::BindGroup,
-    restrict: Option<wgpu::BindGroup>,
-    prolong: Option<wgpu::BindGroup>,
+    restrict: wgpu::BindGroup,
+    prolong: wgpu::BindGroup,
 }
 
 /// The GPU multigrid for one wall layout (the GPU twin of [`Multigrid`]).
 pub struct GpuMultigrid {
     levels: Vec<Level>,
+    /// `groups[l - 1]`: level `l`'s, for the levels from 1 to the coarse kernel's first.
     groups: Vec<Groups>,
     kernels: [Kernel; 4], // smooth, residual, restrict, prolong
     /// Jacobi iterations on the finest level, four cells an invocation.
     jacobi: PackedJacobi,
+    /// The finest level's V-cycle passes, packed; `None` when the coarse kernel holds every
+    /// level (a grid of 32 x 32 cells or less).
+    fine: Option<PackedFineLevel>,
     /// The coarse levels' part of a V-cycle in one dispatch.
     coarse: Coarse,
     /// `coarsen_walls.wgsl` and its bind group per level pair `(l, l + 1)`, with their uniforms.
@@ -149,7 +161,7 @@ impl Coarse {
         let walls = table("solver/coarse walls", 4 * coarse_start(mg, first, mg.levels.len()) as u64);
         let ghosts = table("solver/coarse ghosts", 16 * held);
         let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
-        let [p, rhs, _, solid] = &levels[first].views;
+        let [p, rhs, solid] = &levels[first].views;
         let group = kernel.bind_group(
             device,
             &[
@@ -190,7 +202,8 @@ impl GpuMultigrid {
     ///
     /// # Errors
     /// [`Error::Gpu`] when a texture or pipeline cannot be created (e.g. the grid is larger
-    /// than the device's texture limit).
+    /// than the device's texture limit); [`Error::Message`] when `settings.pre` or
+    /// `settings.post` is odd (the finest level sweeps two at a time, [`super::fine`]).
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -198,6 +211,12 @@ impl GpuMultigrid {
         dirichlet: DirichletEdges,
         settings: Settings,
     ) -> Result<Self, Error> {
+        if settings.pre % 2 == 1 || settings.post % 2 == 1 {
+            return Err(Error::Message(format!(
+                "the GPU multigrid sweeps its finest level two red-black sweeps at a time: {} before and {} after                  the coarse correction cannot be run; give even counts",
+                settings.pre, settings.post
+            )));
+        }
         gpu::check_grid_size(device, solid.width(), solid.height())?;
         gpu::scoped(device, || Self::build(device, queue, solid, dirichlet, settings)).map_err(Error::from)
     }
@@ -216,18 +235,24 @@ impl GpuMultigrid {
             | wgpu::TextureUsages::COPY_DST
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::TEXTURE_BINDING;
+        let first = Coarse::first(walls);
         let levels: Vec<Level> = walls
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(l, s)| {
                 let size = (s.width() as u32, s.height() as u32);
                 let pressure = gpu::texture_2d(device, "solver/pressure", size, R32, usage);
                 let rhs = gpu::texture_2d(device, "solver/rhs", size, R32, usage);
-                let residual = gpu::texture_2d(device, "solver/residual", size, R32, usage);
                 let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
                 let uniform = gpu::uniform_buffer(device, "solver/level", std::mem::size_of::<LevelUniform>());
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-                let views = [view(&pressure), view(&rhs), view(&residual), view(&solid)];
-                Level { size, views, pressure, rhs, uniform }
+                let views = [view(&pressure), view(&rhs), view(&solid)];
+                // Only the r32 levels the V-cycle dispatches on (1 to the coarse kernel's first)
+                // keep a residual.
+                let residual = (1..first)
+                    .contains(&l)
+                    .then(|| view(&gpu::texture_2d(device, "solver/residual", size, R32, usage)));
+                Level { size, views, residual, pressure, rhs, uniform }
             })
             .collect();
         let kernels = [
@@ -237,11 +262,13 @@ impl GpuMultigrid {
             Kernel::new(device, "solver/prolong", shaders::SOLVER_PROLONG),
         ];
         let colours = [0u32, 1].map(|c| gpu::selector_uniform(device, queue, "solver/colour", c));
-        let groups = (0..levels.len())
+        let groups = (1..first)
             .map(|l| {
-                let [p, rhs, res, solid] = &levels[l].views;
+                let [p, rhs, solid] = &levels[l].views;
+                let res = levels[l].residual.as_ref().expect("a level between the finest and the coarse ones");
                 let level = levels[l].uniform.as_entire_binding();
-                let next = levels.get(l + 1);
+                let next = &levels[l + 1];
+                let (coarse_rhs, coarse_p) = (View(&next.views[1]), View(&next.views[0]));
                 Groups {
                     smooth: [0, 1].map(|c| {
                         let colour = colours[c].as_entire_binding();
@@ -249,18 +276,18 @@ impl GpuMultigrid {
                     }),
                     residual: kernels[1]
                         .bind_group(device, &[level.clone(), View(p), View(rhs), View(solid), View(res)]),
-                    restrict: next.map(|n| {
-                        let (coarse_rhs, coarse_p) = (View(&n.views[1]), View(&n.views[0]));
-                        kernels[2].bind_group(device, &[level.clone(), View(res), View(solid), coarse_rhs, coarse_p])
-                    }),
-                    prolong: next.map(|n| {
-                        kernels[3].bind_group(device, &[level.clone(), View(p), View(solid), View(&n.views[0])])
-                    }),
+                    restrict: kernels[2]
+                        .bind_group(device, &[level.clone(), View(res), View(solid), coarse_rhs, coarse_p.clone()]),
+                    prolong: kernels[3].bind_group(device, &[level.clone(), View(p), View(solid), coarse_p]),
                 }
             })
             .collect();
-        let [p, rhs, ..] = &levels[0].views;
+        let [p, rhs, _] = &levels[0].views;
         let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
+        let fine = (first > 0).then(|| {
+            let next = &levels[1].views;
+            PackedFineLevel::new(device, &jacobi, levels[0].size, &levels[0].uniform, &next[0], &next[1])
+        });
         let coarse = Coarse::new(device, &mg, &levels);
         let coarsen = Kernel::new(device, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
         let (mut groups_c, mut uniforms) = (Vec::new(), Vec::new());
@@ -270,8 +297,8 @@ impl GpuMultigrid {
                 device,
                 &[
                     uniform.as_entire_binding(),
-                    View(&levels[l].views[3]),
-                    View(&levels[l + 1].views[3]),
+                    View(&levels[l].views[2]),
+                    View(&levels[l + 1].views[2]),
                     coarse.walls.as_entire_binding(),
                 ],
             ));
@@ -282,6 +309,7 @@ impl GpuMultigrid {
             groups,
             kernels,
             jacobi,
+            fine,
             coarse,
             coarsen: (coarsen, groups_c, uniforms),
             settings,
@@ -331,7 +359,7 @@ impl GpuMultigrid {
     /// passes' uniforms, the packed Jacobi's walls, the coarse kernel's tables) into `encoder`.
     fn encode_hierarchy(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, mg: &Multigrid) {
         for (l, (level, s)) in self.levels.iter().zip(&mg.levels).enumerate() {
-            let texture = level.views[3].texture();
+            let texture = level.views[2].texture();
             let bits = gpu::wall_bits(s, &mg.dirichlet);
             gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&bits), 4);
             let uniform = LevelUniform::of(mg, l);
@@ -347,7 +375,7 @@ impl GpuMultigrid {
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
     pub fn solid_view(&self) -> &wgpu::TextureView {
-        &self.levels[0].views[3]
+        &self.levels[0].views[2]
     }
 
     /// Records the coarse levels' walls made from the finest level's (written on the GPU, as
@@ -384,7 +412,7 @@ impl GpuMultigrid {
     }
 
     /// A view of the finest level's right-hand side `b` (`r32float`), for a pass that writes it
-    /// (the divergence) before [`Self::encode_cycles`].
+    /// (the divergence) before [`Self::encode_cycles`] packs it.
     pub fn rhs_view(&self) -> &wgpu::TextureView {
         &self.levels[0].views[1]
     }
@@ -405,36 +433,106 @@ impl GpuMultigrid {
         gpu::upload(queue, &self.levels[0].pressure, bytemuck::cast_slice(pressure.as_slice()), 4);
     }
 
-    /// Records `cycles` V-cycles on the finest level's pressure (the passes of
-    /// [`Multigrid`]'s cycle, in its order): a dispatch per pass down to the first coarse level
-    /// (32 x 32 cells or less), one for all the coarse levels' passes
-    /// (`shaders/solver/coarse.wgsl`), then a dispatch per pass back up.
+    /// Records `cycles` V-cycles on the finest level's pressure and right-hand side (the passes
+    /// of [`Multigrid`]'s cycle, in its order) in a compute pass of its own: the pack of both
+    /// into the packed layout, the cycles ([`Self::dispatch_packed_cycles`]), the unpack of the
+    /// result into the pressure. On a grid the coarse kernel holds whole (32 x 32 cells or
+    /// less), one dispatch a cycle on the pressure itself.
     pub fn encode_cycles(&self, encoder: &mut wgpu::CommandEncoder, cycles: u32) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("solver/v-cycle"), timestamp_writes: None });
-        let first = self.coarse.first;
-        for _ in 0..cycles {
-            for l in 0..first {
-                self.sweeps(&mut pass, l, self.settings.pre);
-                let (w, h) = self.levels[l].size;
-                self.kernels[1].dispatch(&mut pass, &self.groups[l].residual, w, h);
-                let (cw, ch) = self.levels[l + 1].size;
-                self.kernels[2].dispatch(&mut pass, self.groups[l].restrict.as_ref().expect("a coarser level"), cw, ch);
+        self.dispatch_cycles(&mut pass, cycles);
+    }
+
+    /// [`Self::encode_cycles`] into an open compute pass (so a step's other passes and its
+    /// solve share one pass).
+    pub fn dispatch_cycles(&self, pass: &mut wgpu::ComputePass<'_>, cycles: u32) {
+        if !self.packs_cycles() {
+            for _ in 0..cycles {
+                self.coarse.kernel.dispatch(pass, &self.coarse.group, 1, 1);
             }
-            self.coarse.kernel.dispatch(&mut pass, &self.coarse.group, 1, 1);
-            for l in (0..first).rev() {
+            return;
+        }
+        self.jacobi.dispatch_pack(pass, 0);
+        let result = self.dispatch_packed_cycles(pass, cycles);
+        self.jacobi.dispatch_unpack(pass, 0, result);
+    }
+
+    /// Records `2 n` red-black sweeps of the finest level's pressure (colours 0, 1, 0, 1, ...:
+    /// [`super::multigrid::smooth`]) in a compute pass of its own, as the V-cycles smooth it: the
+    /// pack of the pressure and the right-hand side, `n` dispatches of two sweeps, the unpack.
+    /// For tests of the smoother alone.
+    ///
+    /// # Panics
+    /// When the grid has no packed finest level ([`Self::packs_cycles`] is false).
+    pub fn encode_sweeps(&self, encoder: &mut wgpu::CommandEncoder, n: u32) {
+        let fine = self.fine.as_ref().expect("a grid larger than the coarse kernel's levels");
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("solver/sweeps"), timestamp_writes: None });
+        self.jacobi.dispatch_pack(&mut pass, 0);
+        let mut from = 0;
+        for _ in 0..n {
+            from = fine.dispatch_sweeps(&mut pass, from);
+        }
+        self.jacobi.dispatch_unpack(&mut pass, 0, from);
+    }
+
+    /// Whether the V-cycles run on the packed finest level ([`Self::dispatch_packed_cycles`]):
+    /// all but grids the coarse kernel holds whole (32 x 32 cells or less).
+    pub fn packs_cycles(&self) -> bool {
+        self.fine.is_some()
+    }
+
+    /// Records `cycles` V-cycles into an open compute pass, from the packed pressure 0 and the
+    /// packed right-hand side of [`Self::jacobi`] (packed by the caller), and returns which
+    /// packed pressure holds the result: per cycle, two red-black sweeps a dispatch on the finest
+    /// level ([`super::fine`]), the residual restricted to level 1, a dispatch per pass on each
+    /// level down to the coarse kernel's first (32 x 32 cells or less), one for all the coarse
+    /// levels' passes (`shaders/solver/coarse.wgsl`), a dispatch per pass back up, the correction
+    /// prolonged onto the finest level and its sweeps.
+    ///
+    /// # Panics
+    /// When the grid has no packed finest level ([`Self::packs_cycles`] is false).
+    pub fn dispatch_packed_cycles(&self, pass: &mut wgpu::ComputePass<'_>, cycles: u32) -> usize {
+        let fine = self.fine.as_ref().expect("a grid larger than the coarse kernel's levels");
+        let first = self.coarse.first;
+        let mut from = 0;
+        for _ in 0..cycles {
+            for _ in 0..self.settings.pre / 2 {
+                from = fine.dispatch_sweeps(pass, from);
+            }
+            fine.dispatch_restrict(pass, from, self.levels[1].size);
+            for l in 1..first {
+                self.sweeps(pass, l, self.settings.pre);
                 let (w, h) = self.levels[l].size;
-                self.kernels[3].dispatch(&mut pass, self.groups[l].prolong.as_ref().expect("a coarser level"), w, h);
-                self.sweeps(&mut pass, l, self.settings.post);
+                self.kernels[1].dispatch(pass, &self.groups(l).residual, w, h);
+                let (cw, ch) = self.levels[l + 1].size;
+                self.kernels[2].dispatch(pass, &self.groups(l).restrict, cw, ch);
+            }
+            self.coarse.kernel.dispatch(pass, &self.coarse.group, 1, 1);
+            for l in (1..first).rev() {
+                let (w, h) = self.levels[l].size;
+                self.kernels[3].dispatch(pass, &self.groups(l).prolong, w, h);
+                self.sweeps(pass, l, self.settings.post);
+            }
+            from = fine.dispatch_prolong(pass, from);
+            for _ in 0..self.settings.post / 2 {
+                from = fine.dispatch_sweeps(pass, from);
             }
         }
+        from
+    }
+
+    /// Level `l`'s bind groups (`l` from 1 to the coarse kernel's first, exclusive).
+    fn groups(&self, l: usize) -> &Groups {
+        &self.groups[l - 1]
     }
 
     fn sweeps(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, n: u32) {
         let (w, h) = self.levels[l].size;
         for _ in 0..n {
             for colour in 0..2 {
-                self.kernels[0].dispatch(pass, &self.groups[l].smooth[colour], w, h);
+                self.kernels[0].dispatch(pass, &self.groups(l).smooth[colour], w, h);
             }
         }
     }

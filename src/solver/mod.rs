@@ -25,6 +25,7 @@
 //! (`shaders/solver/`); `tests/solver.rs` holds one to the other. The smoke model's staggered
 //! grid solves its projection with them (`--solver`).
 
+mod fine;
 pub mod gpu;
 pub mod multigrid;
 pub mod packed;

@@ -197,6 +197,12 @@ impl PackedJacobi {
         gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid, dirichlet)), 4);
     }
 
+    /// Texel rows an invocation of `jacobi_quad.wgsl` writes ([`quad_strip`], or the one
+    /// [`PackedJacobi::with_quad_strip`] was given).
+    pub fn quad_strip(&self) -> u32 {
+        self.quad_strip
+    }
+
     /// The packed walls (`r32uint`, `ceil(W / 4) x H` texels, [`packed_walls`]' layout), for a
     /// pass that writes them on the GPU (moving bodies: `staggered_solver_walls.wgsl`).
     pub fn walls_view(&self) -> &wgpu::TextureView {
