@@ -14,13 +14,16 @@ struct Sweep {
 @group(0) @binding(3) var rhs: texture_storage_2d<r32float, read>;
 @group(0) @binding(4) var solid: texture_storage_2d<r32uint, read>;
 
+// One invocation per pair of columns (2 x, 2 x + 1) of a row: the one cell of the pair that
+// has the colour (src/solver/gpu.rs dispatches ceil(W / 2) x H), so that no invocation idles.
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(pressure);
-    if id.x >= size.x || id.y >= size.y || (id.x + id.y) % 2u != sweep.colour {
+    let column = 2u * id.x + (id.y + sweep.colour) % 2u;
+    if column >= size.x || id.y >= size.y {
         return;
     }
-    let p = vec2<i32>(id.xy);
+    let p = vec2<i32>(i32(column), i32(id.y));
     let bits = textureLoad(solid, p).r;
     if (bits & WALL) != 0u {
         return;

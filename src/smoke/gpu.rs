@@ -21,7 +21,7 @@ use crate::gpu::{self, GpuError, PingPong};
 use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
-use crate::solver::gpu::ResidualStats;
+use crate::solver::gpu::{CycleProbes, ResidualStats};
 use crate::solver::plan::CyclePlan;
 
 /// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
@@ -158,9 +158,11 @@ pub struct GpuSmoke {
     stats: gpu::Reduction,
     residual: ResidualStats,
     /// V-cycles per step of the multigrid solve, planned at fixed steps by
-    /// [`GpuSmoke::plan_solver`] from the residual measured by `plan_residual`.
+    /// [`GpuSmoke::plan_solver`] from the residuals after each cycle of the step that ends there
+    /// (`probes`), or the one `plan_residual` measures after the last.
     plan: CyclePlan,
     plan_residual: ResidualStats,
+    probes: CycleProbes,
     steps: u64,
 }
 
@@ -241,6 +243,7 @@ impl GpuSmoke {
                 stats,
                 residual: ResidualStats::new(device, size.1),
                 plan_residual: ResidualStats::new(device, size.1),
+                probes: CycleProbes::new(device, size.1),
                 pipeline,
                 device: device.clone(),
                 queue: queue.clone(),
@@ -259,6 +262,7 @@ impl GpuSmoke {
         })?;
         sim.residual.set_dirichlet(&params.dirichlet());
         sim.plan_residual.set_dirichlet(&params.dirichlet());
+        sim.probes.set_dirichlet(&params.dirichlet());
         let mut encoder = sim.device.create_command_encoder(&Default::default());
         sim.encode_param_writes(&mut encoder);
         sim.queue.submit([encoder.finish()]);
@@ -520,6 +524,7 @@ impl GpuSmoke {
         self.encode_param_writes(encoder);
         self.residual.set_dirichlet(&params.dirichlet());
         self.plan_residual.set_dirichlet(&params.dirichlet());
+        self.probes.set_dirichlet(&params.dirichlet());
         if edges_changed {
             // The solver's walls carry the edges held at pressure 0: written again, with them.
             let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
@@ -539,8 +544,16 @@ impl GpuSmoke {
         c.encode(pass, which, &mut self.fields, (self.width, self.height));
     }
 
-    /// Records one staggered pass (or the solve) into `encoder`.
-    fn encode_staggered(&mut self, encoder: &mut wgpu::CommandEncoder, passes: &[StaggeredPass], impulse: usize) {
+    /// Records staggered passes (the solve among them) into `encoder`. `steps`: the passes are
+    /// whole steps, the first step number `self.steps + 1`, so the V-cycles of the step that ends
+    /// at a plan point record their residual after each cycle ([`CycleProbes`]).
+    fn encode_staggered(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        passes: &[StaggeredPass],
+        impulse: usize,
+        steps: bool,
+    ) {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             panic!("StaggeredPass is a staggered pass; this model runs the collocated grid");
         };
@@ -563,19 +576,52 @@ impl GpuSmoke {
         let unpacks = |n: usize| {
             packed_solve && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
         };
+        // The V-cycles of the step ending at a plan point measure the residual after each cycle
+        // (not in a browser, where nothing may wait for them).
+        let (plan, done) = (self.plan, self.steps);
+        let ends_at_plan_point = |solves: u64| {
+            steps
+                && cfg!(not(target_arch = "wasm32"))
+                && multigrid
+                && packed_solve
+                && plan.steps_to_plan(done + solves) == 1
+        };
+        let h2 = self.params.cell_size * self.params.cell_size;
         // The packed pressure the solve left its result in, for the gradient that unpacks it.
         let mut result = 0;
+        let mut solves = 0;
         let mut open: Option<wgpu::ComputePass<'_>> = None;
+        let begin = |encoder: &mut wgpu::CommandEncoder| {
+            encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("smoke staggered step"),
+                    timestamp_writes: None,
+                })
+                .forget_lifetime()
+        };
         for (n, &which) in passes.iter().enumerate() {
-            let pass = open.get_or_insert_with(|| {
-                encoder
-                    .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some("smoke staggered step"),
-                        timestamp_writes: None,
-                    })
-                    .forget_lifetime()
-            });
             let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
+            if which == StaggeredPass::Solve && ends_at_plan_point(solves) && self.probes.can_record(cycles) {
+                // Cycle by cycle, each result unpacked into the pressure (which the gradient
+                // overwrites with the last) and its residual recorded.
+                let jacobi = st.solver.jacobi();
+                result = 0; // where the divergence (or the pack) put the input
+                for k in 0..cycles {
+                    let pass = open.get_or_insert_with(|| begin(encoder));
+                    if k == 0 && !packed_in {
+                        jacobi.dispatch_pack(pass, 0);
+                    }
+                    result = st.solver.dispatch_packed_cycles_from(pass, 1, result);
+                    jacobi.dispatch_unpack(pass, 0, result);
+                    drop(open.take());
+                    let fields = (st.solver.pressure_view(), &f.divergence_view, st.solver.solid_view());
+                    self.probes.encode(k as usize, &self.device, encoder, fields, h2);
+                }
+                solves += 1;
+                continue;
+            }
+            solves += (which == StaggeredPass::Solve) as u64;
+            let pass = open.get_or_insert_with(|| begin(encoder));
             match which {
                 StaggeredPass::Divergence if packs(n) => st.dispatch_divergence_packed(pass),
                 StaggeredPass::Solve if !packed_in && !packed_out => match multigrid {
@@ -617,7 +663,7 @@ impl GpuSmoke {
     /// On the collocated grid.
     pub fn run_staggered_passes(&mut self, passes: &[StaggeredPass]) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_staggered(&mut encoder, passes, IMPULSE_STEP);
+        self.encode_staggered(&mut encoder, passes, IMPULSE_STEP, false);
         self.queue.submit([encoder.finish()]);
     }
 
@@ -668,7 +714,7 @@ impl GpuSmoke {
                 let mut passes: Vec<StaggeredPass> =
                     std::iter::repeat_n(StaggeredPass::STEP, steps as usize).flatten().collect();
                 passes.push(StaggeredPass::Centres);
-                self.encode_staggered(encoder, &passes, IMPULSE_STEP);
+                self.encode_staggered(encoder, &passes, IMPULSE_STEP, true);
             }
         }
         self.steps += steps as u64;
@@ -697,7 +743,7 @@ impl GpuSmoke {
                 c.encode_splat(&mut pass, &mut self.fields, (self.width, self.height));
             }
             Pipeline::Staggered(_) => {
-                self.encode_staggered(encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT)
+                self.encode_staggered(encoder, &[StaggeredPass::Impulse, StaggeredPass::Centres], IMPULSE_SPLAT, false)
             }
         }
     }
@@ -837,20 +883,26 @@ impl GpuSmoke {
         let h2 = p.cell_size * p.cell_size;
         #[cfg(not(target_arch = "wasm32"))]
         if due {
-            let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, h2)?;
-            self.plan.update(step, r / b, p.tolerance, p.max_cycles);
+            let residuals = match self.probes.take(&self.device, self.plan.cycles())? {
+                Some(each) => each,
+                None => {
+                    let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, h2)?;
+                    vec![r / b]
+                }
+            };
+            self.plan.update(step, &residuals, p.tolerance, p.max_cycles);
         }
         #[cfg(target_arch = "wasm32")]
         if let Some(norms) = self.plan_residual.collect(&self.device) {
             let (r, b) = norms?;
-            self.plan.update(step, r / b, p.tolerance, p.max_cycles);
+            self.plan.update(step, &[r / b], p.tolerance, p.max_cycles);
         } else if due {
             // Ask (unless the last request is still on its way) and move on to the next point
             // either way, so that the steps are not cut into one-step runs while waiting.
             if !self.plan_residual.is_requested() {
                 self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, h2);
             }
-            self.plan.update(step, f64::NAN, p.tolerance, p.max_cycles);
+            self.plan.update(step, &[], p.tolerance, p.max_cycles);
         }
         Ok(())
     }

@@ -494,9 +494,18 @@ impl GpuMultigrid {
     /// # Panics
     /// When the grid has no packed finest level ([`Self::packs_cycles`] is false).
     pub fn dispatch_packed_cycles(&self, pass: &mut wgpu::ComputePass<'_>, cycles: u32) -> usize {
+        self.dispatch_packed_cycles_from(pass, cycles, 0)
+    }
+
+    /// [`Self::dispatch_packed_cycles`] from packed pressure `from` (0 or 1): a solve recorded
+    /// cycle by cycle, its residual measured after each ([`CycleProbes`]).
+    ///
+    /// # Panics
+    /// As [`Self::dispatch_packed_cycles`].
+    pub fn dispatch_packed_cycles_from(&self, pass: &mut wgpu::ComputePass<'_>, cycles: u32, from: usize) -> usize {
         let fine = self.fine.as_ref().expect("a grid larger than the coarse kernel's levels");
         let first = self.coarse.first;
-        let mut from = 0;
+        let mut from = from;
         for _ in 0..cycles {
             for _ in 0..self.settings.pre / 2 {
                 from = fine.dispatch_sweeps(pass, from);
@@ -528,11 +537,12 @@ impl GpuMultigrid {
         &self.groups[l - 1]
     }
 
+    /// `n` red-black sweeps of level `l` (an invocation per pair of columns, `smooth.wgsl`).
     fn sweeps(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, n: u32) {
         let (w, h) = self.levels[l].size;
         for _ in 0..n {
             for colour in 0..2 {
-                self.kernels[0].dispatch(pass, &self.groups(l).smooth[colour], w, h);
+                self.kernels[0].dispatch(pass, &self.groups(l).smooth[colour], w.div_ceil(2), h);
             }
         }
     }
@@ -551,6 +561,70 @@ impl GpuMultigrid {
 /// the pressure at 0.
 pub fn dirichlet_bits(dirichlet: &DirichletEdges) -> u32 {
     dirichlet.iter().enumerate().map(|(e, &d)| (d as u32) << e).sum()
+}
+
+/// The relative residuals `|b - A p| / |b|` after each V-cycle of one solve, for the plan of
+/// the V-cycle count ([`super::plan`]): one [`ResidualStats`] a cycle, recorded into the step
+/// that ends at a plan point and read there, once.
+pub struct CycleProbes {
+    probes: Vec<ResidualStats>,
+    /// Cycles whose residuals the last probed solve recorded and nobody has read (0: none).
+    recorded: usize,
+}
+
+impl CycleProbes {
+    /// Most cycles of a solve that can be probed.
+    pub const COUNT: usize = 16;
+
+    /// For a grid `height` rows tall, every edge with no flux.
+    pub fn new(device: &wgpu::Device, height: u32) -> Self {
+        Self { probes: (0..Self::COUNT).map(|_| ResidualStats::new(device, height)).collect(), recorded: 0 }
+    }
+
+    /// The edges beyond which the pressure is 0 in the residuals measured from now on.
+    pub fn set_dirichlet(&mut self, dirichlet: &DirichletEdges) {
+        for p in &mut self.probes {
+            p.set_dirichlet(dirichlet);
+        }
+    }
+
+    /// Whether a solve of `cycles` cycles can be probed: no more cycles than probes, and no
+    /// probe recorded and not yet read (a request still waiting would be ignored, and its reader
+    /// get an earlier solve's residual).
+    pub fn can_record(&self, cycles: u32) -> bool {
+        cycles as usize <= self.probes.len() && self.recorded == 0 && self.probes.iter().all(|p| !p.is_requested())
+    }
+
+    /// Records the residual after cycle `k + 1` (`k` from 0, in order) of pressure `pressure`,
+    /// right-hand side `rhs_scale * rhs` and walls `solid` ([`ResidualStats::encode_request`]).
+    pub fn encode(
+        &mut self,
+        k: usize,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        fields: (&wgpu::TextureView, &wgpu::TextureView, &wgpu::TextureView),
+        rhs_scale: f32,
+    ) {
+        let (pressure, rhs, solid) = fields;
+        self.probes[k].encode_request(device, encoder, pressure, rhs, solid, rhs_scale);
+        self.recorded = k + 1;
+    }
+
+    /// The relative residuals after each of the probed solve's `cycles` cycles, waiting for the
+    /// GPU; `None` when no solve of `cycles` cycles was probed. Either way nothing is left
+    /// waiting.
+    ///
+    /// # Errors
+    /// [`GpuError`] when a readback fails.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn take(&mut self, device: &wgpu::Device, cycles: u32) -> Result<Option<Vec<f64>>, GpuError> {
+        let recorded = std::mem::take(&mut self.recorded);
+        let residuals = self.probes[..recorded]
+            .iter()
+            .map(|p| gpu::wait(device, p.finish(device))?.map(|(r, b)| r / b))
+            .collect::<Result<Vec<f64>, GpuError>>()?;
+        Ok((recorded > 0 && recorded == cycles as usize).then_some(residuals))
+    }
 }
 
 /// The relative residual `|b - A p| / |b|` of a solve, by a reduction on the GPU

@@ -4,19 +4,38 @@
 //! Reading the residual back after every step would stall the GPU, so the GPU runs a set
 //! number of V-cycles per step, and the plan changes that number at *plan points*: steps 1, 2,
 //! 4 and 8 after the plan starts (a cold start wants many cycles and a warm one few, so the
-//! count settles fast), then every [`CyclePlan::EVERY`] steps. At a plan point the caller
-//! measures the relative residual `|b - A p| / |b|` the last step's solve left
-//! ([`super::gpu::ResidualStats`]) and hands it to [`CyclePlan::update`], which sets the count
-//! that would have brought that solve to the tolerance, if each V-cycle cuts the residual by
-//! [`CYCLE_REDUCTION`] (about the measured 0.33-0.47 per cycle, [`super::multigrid`]'s docs).
+//! count settles fast), then every [`CyclePlan::EVERY`] steps. The step that ends at a plan
+//! point measures the relative residual `|b - A p| / |b|` after each of its V-cycles
+//! ([`super::gpu::CycleProbes`]), and [`CyclePlan::update`] sets the fewest cycles that brought
+//! it to [`MARGIN`] times the tolerance; where none did, it extrapolates at the reduction the
+//! last cycle achieved. Where only the last residual is known (the browser, or more cycles
+//! than probes), it sets the count that would have reached the margin if each V-cycle cut the
+//! residual by [`CYCLE_REDUCTION`] (about the measured 0.33-0.47 per cycle on random
+//! divergence, [`super::multigrid`]'s docs).
+//!
+//! Why the probes: with a warm start the residual falls far faster than that in the first
+//! cycles and then stalls near f32's floor (the plume at 512 x 512, tolerance 1e-4: 4.5e-3
+//! after 1 cycle, 1.7e-4 after 2, 2.4e-5 after 3, 6e-6 after 4 and after 6), so a count planned
+//! from the last residual alone swung between 1 and 6 cycles (the residual 45x over the
+//! tolerance after 1) where 3 are needed.
 //!
 //! The plan points depend on the step number only, and the count on the residuals those steps
 //! produced, never on when a reader happened to look: the same input gives the same steps,
 //! however a run's steps are batched into submissions or how often its statistics are read
 //! (`tests/determinism.rs` holds this for every model and solver).
 
-/// The residual's reduction per V-cycle the count is planned with.
+/// The residual's reduction per V-cycle the count is planned with where the probes do not tell
+/// it (a cold start; only the last residual known).
 pub const CYCLE_REDUCTION: f64 = 0.4;
+
+/// The residual a plan aims at, as a fraction of the tolerance: the flow changes over the
+/// [`CyclePlan::EVERY`] steps a plan holds for, and the count that just reached the tolerance at
+/// a plan point may fall short a few steps later.
+pub const MARGIN: f64 = 0.5;
+
+/// A last cycle that cut the residual by less than this (a ratio above it) has stalled: more
+/// cycles would not help, so the plan does not add any.
+pub const STALL: f64 = 0.7;
 
 /// The V-cycle count of a multigrid solve, and where it is next planned (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,17 +78,36 @@ impl CyclePlan {
         self.next_point().saturating_sub(step)
     }
 
-    /// Plans the count from the relative residual `residual` that the last solve (at step count
-    /// `step`) reached with [`CyclePlan::cycles`] cycles: the count that would have reached
-    /// `tolerance`, within `1..=max_cycles`. A residual that is not finite, or 0 (nothing to
-    /// solve), keeps the count.
-    pub fn update(&mut self, step: u64, residual: f64, tolerance: f32, max_cycles: u32) {
-        let change = ((tolerance as f64) / residual).ln() / CYCLE_REDUCTION.ln();
-        let wanted = (self.cycles as f64 + change).ceil();
-        if wanted.is_finite() {
-            self.cycles = wanted.clamp(1.0, max_cycles.max(1) as f64) as u32;
-        }
+    /// Plans the count from the relative residuals the last solve (at step count `step`, with
+    /// [`CyclePlan::cycles`] cycles) reached: `residuals[k]` after its first `k + 1` cycles, for
+    /// all of them, or only the one after its last (a slice of one). With all of them: the fewest
+    /// cycles that reached `MARGIN * tolerance`; where none did, the last cycle's reduction
+    /// (within 0.05..=0.99) carries on to it, so a solve that stalls short of the tolerance runs
+    /// `max_cycles`, as the CPU's [`super::multigrid::Multigrid::solve`] does; but a solve that
+    /// reached the tolerance and stalled (its last cycle cut the residual by less than
+    /// [`STALL`]) short of the margin takes the fewest cycles that reached the tolerance. With
+    /// the last alone: the count that would have reached the margin at [`CYCLE_REDUCTION`] a
+    /// cycle. Within `1..=max_cycles`. Residuals that are not all finite and positive (nothing
+    /// to solve) keep the count.
+    pub fn update(&mut self, step: u64, residuals: &[f64], tolerance: f32, max_cycles: u32) {
         self.planned = step.max(self.planned);
+        if residuals.is_empty() || !residuals.iter().all(|r| r.is_finite() && *r > 0.0) {
+            return;
+        }
+        let (goal, n) = (MARGIN * tolerance as f64, self.cycles as usize);
+        let last = residuals[residuals.len() - 1];
+        let wanted = if residuals.len() == n {
+            let fewest = |bound: f64| residuals.iter().position(|&r| r <= bound).map(|k| k as f64 + 1.0);
+            let ratio = if n >= 2 { last / residuals[n - 2] } else { CYCLE_REDUCTION };
+            match (fewest(goal), fewest(tolerance as f64)) {
+                (Some(k), _) => k,
+                (None, Some(k)) if ratio > STALL => k,
+                _ => n as f64 + ((goal / last).ln() / ratio.clamp(0.05, 0.99).ln()).ceil(),
+            }
+        } else {
+            (self.cycles as f64 + (goal / last).ln() / CYCLE_REDUCTION.ln()).ceil()
+        };
+        self.cycles = wanted.clamp(1.0, max_cycles.max(1) as f64) as u32;
     }
 }
 
@@ -109,7 +147,7 @@ mod tests {
         while points.len() < 7 {
             step += plan.steps_to_plan(step);
             points.push(step - 100);
-            plan.update(step, 1e-4, 1e-4, 20);
+            plan.update(step, &[1e-4], 1e-4, 20);
         }
         assert_eq!(points, [1, 2, 4, 8, 16, 32, 48]);
     }
@@ -118,7 +156,7 @@ mod tests {
     fn steps_run_past_a_plan_point_plan_at_once_and_resume_the_schedule() {
         let mut plan = CyclePlan::new(1e-4, 20, 0);
         assert_eq!(plan.steps_to_plan(5), 0); // 1 was missed
-        plan.update(5, 1e-4, 1e-4, 20);
+        plan.update(5, &[1e-4], 1e-4, 20);
         assert_eq!(plan.steps_to_plan(5), 3); // next is 8
     }
 
@@ -129,7 +167,7 @@ mod tests {
         let mut model = (CyclePlan::new(1e-4, 20, 0), 0u64, Vec::new());
         let plan = |m: &mut (CyclePlan, u64, Vec<u32>)| {
             if m.0.steps_to_plan(m.1) == 0 {
-                m.0.update(m.1, 1e-4, 1e-4, 20);
+                m.0.update(m.1, &[1e-4], 1e-4, 20);
             }
             Ok(Some(m.0.steps_to_plan(m.1)))
         };
@@ -146,25 +184,75 @@ mod tests {
     }
 
     #[test]
-    fn the_count_is_what_reaches_the_tolerance_at_the_planned_reduction() {
+    fn from_the_last_residual_alone_the_count_reaches_the_margin_at_the_planned_reduction() {
         // A cold start at 1e-4: 0.4^10 = 1.05e-4 > 1e-4, 0.4^11 < 1e-4.
         let mut plan = CyclePlan::new(1e-4, 20, 0);
         assert_eq!(plan.cycles(), 11);
-        // 11 cycles left 1e-6, two and a bit cycles better than needed: 11 - 5.03 = 5.97 -> 6.
-        plan.update(1, 1e-6, 1e-4, 20);
-        assert_eq!(plan.cycles(), 6);
-        // 6 cycles left 1.6e-4: one more cycle (0.4 x 1.6e-4 = 6.4e-5).
-        plan.update(2, 1.6e-4, 1e-4, 20);
+        // 11 cycles left 1e-6, 50x below the margin 5e-5: ln(50) / ln(2.5) = 4.27 cycles fewer.
+        plan.update(1, &[1e-6], 1e-4, 20);
         assert_eq!(plan.cycles(), 7);
+        // 7 cycles left 1.6e-4, 3.2x above the margin: 1.27 cycles more.
+        plan.update(2, &[1.6e-4], 1e-4, 20);
+        assert_eq!(plan.cycles(), 9);
         // Capped both ways.
-        plan.update(4, 1e3, 1e-4, 20);
+        plan.update(4, &[1e3], 1e-4, 20);
         assert_eq!(plan.cycles(), 20);
-        plan.update(8, 1e-30, 1e-4, 20);
+        plan.update(8, &[1e-30], 1e-4, 20);
         assert_eq!(plan.cycles(), 1);
         // Nothing to measure keeps the count.
         for r in [f64::NAN, f64::INFINITY, 0.0] {
-            plan.update(16, r, 1e-4, 20);
+            plan.update(16, &[r], 1e-4, 20);
             assert_eq!(plan.cycles(), 1, "residual {r}");
         }
+    }
+
+    /// The plume's residuals at 512 x 512 after each cycle (the module docs).
+    const PLUME: [f64; 6] = [4.5e-3, 1.7e-4, 2.4e-5, 6e-6, 6e-6, 6e-6];
+
+    #[test]
+    fn with_every_cycles_residual_the_count_is_the_fewest_that_reached_the_margin() {
+        let mut plan = CyclePlan::new(1e-4, 20, 0);
+        for cycles in [11, 6] {
+            plan.cycles = cycles;
+            let residuals: Vec<f64> = (0..cycles as usize).map(|k| PLUME[k.min(5)]).collect();
+            plan.update(1, &residuals, 1e-4, 20);
+            assert_eq!(plan.cycles(), 3, "from {cycles}: 2.4e-5 after 3 is below 5e-5, 1.7e-4 after 2 is not");
+        }
+        // A looser tolerance takes fewer; the cap holds.
+        plan.cycles = 6;
+        plan.update(2, &PLUME, 1e-2, 20);
+        assert_eq!(plan.cycles(), 1);
+        plan.cycles = 6;
+        plan.update(4, &PLUME, 1e-4, 2);
+        assert_eq!(plan.cycles(), 2);
+    }
+
+    #[test]
+    fn short_of_the_margin_the_last_cycles_reduction_carries_on_unless_it_stalled() {
+        let mut plan = CyclePlan::new(1e-4, 20, 0);
+        // 2 cycles left 1.7e-4 after 4.5e-3 (0.038 a cycle, taken as 0.05): 5e-5 is 0.4 cycles on.
+        plan.cycles = 2;
+        plan.update(1, &PLUME[..2], 1e-4, 20);
+        assert_eq!(plan.cycles(), 3);
+        // 1 cycle left 4.5e-3: at 0.4 a cycle, 4.9 more to 5e-5.
+        plan.cycles = 1;
+        plan.update(2, &PLUME[..1], 1e-4, 20);
+        assert_eq!(plan.cycles(), 6);
+        // Stalled at f32's floor between the tolerance 1e-5 and its margin: the fewest cycles
+        // that reached the tolerance (6e-6 after 4).
+        plan.cycles = 6;
+        plan.update(4, &PLUME, 1e-5, 20);
+        assert_eq!(plan.cycles(), 4);
+        // Stalled above the tolerance: as many as allowed, as the CPU's solve runs.
+        plan.cycles = 6;
+        plan.update(6, &PLUME, 1e-30, 20);
+        assert_eq!(plan.cycles(), 20);
+        // Reducing by 0.45 a cycle short of the margin: 9e-5 after 3 -> 5e-5 is 0.74 cycles on.
+        plan.cycles = 3;
+        plan.update(8, &[4e-4, 2e-4, 9e-5], 1e-4, 20);
+        assert_eq!(plan.cycles(), 4);
+        // A residual that is not finite anywhere keeps the count.
+        plan.update(16, &[1e-3, f64::NAN, 1e-5, 1e-5], 1e-4, 20);
+        assert_eq!(plan.cycles(), 4);
     }
 }
