@@ -75,25 +75,23 @@ modules! {
     SOLVER_JACOBI_QUAD = "solver/jacobi_quad": ["common/packed.wgsl", "solver/jacobi_iterate.wgsl", "solver/jacobi_rows.wgsl", "solver/quad_walk.wgsl", "solver/jacobi_quad.wgsl"];
     /// Pressure solve statistics: squared residual and right-hand side per row.
     SOLVER_STATS = "solver/stats": ["common/grid.wgsl", "solver/level.wgsl", "solver/stats.wgsl", "common/reduce.wgsl"];
-    /// Multigrid: one red-black Gauss-Seidel sweep of one colour.
-    SOLVER_SMOOTH = "solver/smooth": ["common/grid.wgsl", "solver/level.wgsl", "solver/smooth.wgsl"];
-    /// Multigrid: the residual b - A p.
-    SOLVER_RESIDUAL = "solver/residual": ["common/grid.wgsl", "solver/level.wgsl", "solver/residual.wgsl"];
-    /// Multigrid: the residual summed onto the coarse level.
-    SOLVER_RESTRICT = "solver/restrict": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict.wgsl"];
     /// Multigrid: every coarse level's passes in one workgroup.
     SOLVER_COARSE = "solver/coarse": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarse.wgsl"];
     /// Multigrid: the next level's walls from this one's, on the GPU (moving bodies).
     SOLVER_COARSEN_WALLS = "solver/coarsen_walls": ["common/grid.wgsl", "solver/level.wgsl", "solver/coarsen_walls.wgsl"];
-    /// Multigrid: the coarse correction added to the fine level.
-    SOLVER_PROLONG = "solver/prolong": ["common/grid.wgsl", "solver/level.wgsl", "solver/prolong.wgsl"];
-    /// Multigrid, the finest level packed four cells a texel: two red-black sweeps a dispatch
-    /// (the Jacobi quad's walk).
-    SOLVER_SMOOTH_QUAD = "solver/smooth_quad": ["common/packed.wgsl", "solver/jacobi_rows.wgsl", "solver/quad_walk.wgsl", "solver/smooth_quad.wgsl"];
-    /// Multigrid, the finest level packed: the residual summed onto the level below.
-    SOLVER_RESTRICT_PACKED = "solver/restrict_packed": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict_packed.wgsl"];
-    /// Multigrid, the finest level packed: the coarse correction added to it.
-    SOLVER_PROLONG_PACKED = "solver/prolong_packed": ["common/grid.wgsl", "common/packed.wgsl", "solver/level.wgsl", "solver/prolong_packed.wgsl"];
+    /// Multigrid, a level packed four cells a texel: two red-black sweeps a dispatch (the Jacobi
+    /// quad's walk).
+    SOLVER_SMOOTH_QUAD = "solver/smooth_quad": ["common/grid.wgsl", "common/packed.wgsl", "solver/level.wgsl", "solver/jacobi_rows.wgsl", "solver/quad_walk.wgsl", "solver/smooth_quad.wgsl"];
+    /// Multigrid: a packed level's residual summed onto the coarse kernel's first level.
+    SOLVER_RESTRICT_PACKED = "solver/restrict_packed": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict_cells.wgsl", "solver/restrict_packed.wgsl"];
+    /// Multigrid: a packed level's residual summed onto the packed level below.
+    SOLVER_RESTRICT_TO_PACKED = "solver/restrict_to_packed": ["common/grid.wgsl", "solver/level.wgsl", "solver/restrict_cells.wgsl", "solver/restrict_to_packed.wgsl"];
+    /// Multigrid: the coarse kernel's first level's correction added to the packed level above.
+    SOLVER_PROLONG_PACKED = "solver/prolong_packed": ["common/grid.wgsl", "common/packed.wgsl", "solver/level.wgsl", "solver/prolong_cells.wgsl", "solver/prolong_packed.wgsl"];
+    /// Multigrid: a packed level's correction added to the packed level above.
+    SOLVER_PROLONG_FROM_PACKED = "solver/prolong_from_packed": ["common/grid.wgsl", "common/packed.wgsl", "solver/level.wgsl", "solver/prolong_cells.wgsl", "solver/prolong_from_packed.wgsl"];
+    /// Multigrid: a level's walls into the packed layout (moving bodies).
+    SOLVER_PACK_WALLS = "solver/pack_walls": ["solver/pack_walls.wgsl"];
     /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.
     WATER_STEP = "water/step": ["common/grid.wgsl", "common/packed.wgsl", "water/params.wgsl", "water/step.wgsl"];
     /// Water statistics: per-row sums, minima and maxima.

@@ -90,8 +90,9 @@ async fn water_one_step_matches_the_cpu_mirror() {
 async fn smoke_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
     // The third with moving bodies (issue 24): a disc and a turning box, rasterised on the GPU;
-    // the fourth too, with the multigrid (3 V-cycles: every level's uniform, the coarse kernel,
-    // coarsen_walls) and outflow edges held at pressure 0.
+    // the fourth too, with the multigrid (3 V-cycles: every level's uniform, the packed levels'
+    // passes, level 1 included (48 x 36), the coarse kernel, coarsen_walls and pack_walls) and
+    // outflow edges held at pressure 0.
     use eddy::smoke::EdgeKind::{Inflow, Outflow, Slip};
     let d = eddy::smoke::SmokeParams::default();
     let multigrid = eddy::smoke::SmokeParams {
@@ -102,7 +103,7 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
         ..d
     };
     let cases =
-        [(4, (37, 23), false, d), (5, (64, 48), false, d), (6, (64, 48), true, d), (7, (64, 48), true, multigrid)];
+        [(4, (37, 23), false, d), (5, (64, 48), false, d), (6, (64, 48), true, d), (7, (96, 72), true, multigrid)];
     for (seed, (w, h), with_bodies, params) in cases {
         let mut state = states::random_smoke_staggered(w, h, seed, 0.1);
         if with_bodies {

@@ -5,8 +5,8 @@
 // in workgroup memory and runs the V-cycle's passes on them in the CPU mirror's order:
 // `sweeps(pre)`, then restrict (the residual's sum over the open children, pressure 0) to the
 // next level, ... the coarsest's sweeps, then back up: prolong, `sweeps(post)`. The same
-// arithmetic as smooth.wgsl, residual.wgsl, restrict.wgsl and prolong.wgsl, cell by cell; a
-// barrier between passes. The first coarse level's pressure is read from and written back to
+// arithmetic as the packed levels' passes (smooth_quad.wgsl, restrict_cells.wgsl,
+// prolong_cells.wgsl), cell by cell; a barrier between passes. The first coarse level's pressure is read from and written back to
 // its texture; the coarser ones start at 0 each cycle and live only here.
 // CPU mirror: `Multigrid::cycle` from the first coarse level (src/solver/multigrid.rs).
 
@@ -82,7 +82,7 @@ fn sweeps(l: u32, n: u32, t: u32) {
     }
 }
 
-// b - A p at cell (r, c) of level l, 0 in walls (residual.wgsl).
+// b - A p at cell (r, c) of level l, 0 in walls (`residual_at`, restrict_cells.wgsl).
 fn residual(l: u32, r: u32, c: u32) -> f32 {
     let s = shapes[l];
     let i = s.z + r * s.x + c;
@@ -105,7 +105,7 @@ fn residual(l: u32, r: u32, c: u32) -> f32 {
     return b[i] - lap;
 }
 
-// The residual of level l summed onto level l + 1, whose pressure starts at 0 (restrict.wgsl).
+// The residual of level l summed onto level l + 1, whose pressure starts at 0 (restrict_cells.wgsl).
 fn restrict_to(l: u32, t: u32) {
     let f = shapes[l];
     let s = shapes[l + 1u];
@@ -130,7 +130,7 @@ fn restrict_to(l: u32, t: u32) {
     workgroupBarrier();
 }
 
-// Level l + 1's pressure added to its children's at open cells of level l (prolong.wgsl).
+// Level l + 1's pressure added to its children's at open cells of level l (prolong_cells.wgsl).
 fn prolong_from(l: u32, t: u32) {
     let f = shapes[l];
     let s = shapes[l + 1u];

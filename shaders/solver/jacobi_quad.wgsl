@@ -6,6 +6,6 @@
 
 // A Jacobi iteration is the same at every level and row.
 fn relax(c: vec4<f32>, up4: vec4<f32>, left4: vec4<f32>, right4: vec4<f32>, down4: vec4<f32>, b: vec4<f32>,
-         bits: vec4<u32>, y: i32, level: i32) -> vec4<f32> {
+         bits: vec4<u32>, y: i32, stage: i32, columns: vec4<i32>) -> vec4<f32> {
     return iterate(c, up4, left4, right4, down4, b, bits);
 }

@@ -1,29 +1,10 @@
-// Multigrid pass onto the finest level, packed (packed.wgsl), four cells an invocation: adds the
-// coarse correction to the fine pressure, p += e of the parent cell, at open fine cells
-// (piecewise constant; the parent as the level's `offset` lays the coarse level), as
-// prolong.wgsl does, from one packed pressure into the other (a packed texel cannot be read and
-// written in place). Padding cells are walls and keep their 0.
+// Multigrid pass onto the last packed level from the coarse kernel's first level (one cell a
+// texel, coarse.wgsl): prolong_cells.wgsl with the correction read there.
 // CPU mirror: `prolong` in src/solver/multigrid.rs.
 
-@group(0) @binding(0) var<uniform> level: Level;
-@group(0) @binding(1) var pressure: texture_storage_2d<rgba32float, read>;
-@group(0) @binding(2) var walls: texture_storage_2d<r32uint, read>;
 @group(0) @binding(3) var correction: texture_storage_2d<r32float, read>;
-@group(0) @binding(4) var pressure_out: texture_storage_2d<rgba32float, write>;
 
-@compute @workgroup_size(64, 1)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let packed = textureDimensions(pressure);
-    if id.x >= packed.x || id.y >= packed.y {
-        return;
-    }
-    var p = textureLoad(pressure, id.xy);
-    let open = (cell_bits(textureLoad(walls, id.xy).r) & vec4<u32>(PACKED_WALL)) == vec4<u32>(0u);
-    for (var k = 0; k < 4; k++) {
-        if open[k] {
-            let q = vec2<i32>(4 * i32(id.x) + k, i32(id.y));
-            p[k] += textureLoad(correction, (q + level.offset) / 2).r;
-        }
-    }
-    textureStore(pressure_out, id.xy, p);
+// The correction of coarse cell c.
+fn correction_at(c: vec2<i32>) -> f32 {
+    return textureLoad(correction, c).r;
 }

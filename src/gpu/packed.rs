@@ -10,6 +10,10 @@ use crate::grid::Grid;
 /// Cells per packed texel.
 pub const CELLS_PER_TEXEL: usize = 4;
 
+/// The wall bits of a padding cell past a grid's last column in a packed wall texel
+/// ([`pack_bits`]' `padding`): a wall (bit 0 of `gpu::wall_bits`).
+pub const WALL_PADDING: u32 = 1;
+
 /// Texels of the packed layout of a `width x height` grid, `(ceil(width / 4), height)`.
 pub fn packed_size(width: u32, height: u32) -> (u32, u32) {
     (width.div_ceil(CELLS_PER_TEXEL as u32), height)

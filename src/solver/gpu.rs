@@ -1,18 +1,16 @@
 //! Multigrid V-cycles on the GPU: the passes of [`super::multigrid`], one WGSL file each. The
-//! finest level runs packed four cells a texel on the packed Jacobi iterations' textures
-//! ([`super::fine`]: two red-black sweeps a dispatch, the residual restricted in one pass, the
-//! correction prolonged); the levels between it and the coarse ones
-//! (`shaders/solver/{smooth,residual,restrict,prolong}.wgsl`) run over one set of `r32float`
-//! textures per level (pressure, right-hand side, residual) and an `r32uint` wall texture, their
-//! red-black sweeps updating the pressure in place (`read_write` storage); the coarse levels
-//! (32 x 32 cells and below) run in one workgroup (`coarse.wgsl`). The same finest level also
-//! runs plain Jacobi iterations ([`super::packed`]), and [`ResidualStats`] measures a solve's
-//! relative residual on the GPU.
+//! levels down to the first of 32 x 32 cells or less run packed four cells a texel
+//! ([`super::packed_levels`]: two red-black sweeps a dispatch, the residual restricted in one
+//! pass, the correction prolonged), the finest on the packed Jacobi iterations' textures; the
+//! coarse levels run in one workgroup (`coarse.wgsl`), from one `r32float` pressure and
+//! right-hand side. Each level keeps its walls one cell a texel (`r32uint`) for the CPU's uploads
+//! and `coarsen_walls.wgsl`. The same finest level also runs plain Jacobi iterations
+//! ([`super::packed`]), and [`ResidualStats`] measures a solve's relative residual on the GPU.
 
 use super::DirichletEdges;
-use super::fine::PackedFineLevel;
 use super::multigrid::{Multigrid, Settings};
 use super::packed::PackedJacobi;
+use super::packed_levels::{LevelTextures, PackedLevels};
 use crate::error::Error;
 use crate::gpu::{self, GpuError, Kernel};
 use crate::grid::Grid;
@@ -23,16 +21,23 @@ const BITS: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
 use wgpu::BindingResource::TextureView as View;
 
-/// One level's textures, `(w, h)` cells, and its uniform ([`LevelUniform`]). The finest level's
-/// V-cycle passes run packed ([`PackedFineLevel`]) and need no residual texture; its pressure
-/// and right-hand side here are what a solve packs and unpacks.
+/// One level, `(w, h)` cells: its walls (`r32uint`, one cell a texel: what the CPU uploads and
+/// `coarsen_walls.wgsl` writes), its uniform ([`LevelUniform`]), and on the finest level and the
+/// coarse kernel's first its pressure and right-hand side one cell a texel (`r32float`): what a
+/// solve packs and unpacks, and what the coarse kernel reads and writes. The levels above the
+/// coarse kernel's run packed ([`PackedLevels`]).
 struct Level {
     size: (u32, u32),
-    pressure: wgpu::Texture,
-    views: [wgpu::TextureView; 3], // pressure, rhs, solid
-    residual: Option<wgpu::TextureView>,
-    rhs: wgpu::Texture,
+    solid: wgpu::TextureView,
     uniform: wgpu::Buffer,
+    /// Pressure, right-hand side and their views.
+    fields: Option<([wgpu::Texture; 2], [wgpu::TextureView; 2])>,
+}
+
+impl Level {
+    fn fields(&self) -> &([wgpu::Texture; 2], [wgpu::TextureView; 2]) {
+        self.fields.as_ref().expect("the finest level or the coarse kernel's first")
+    }
 }
 
 /// Mirrors `struct Level` in `shaders/solver/level.wgsl`: level `l`'s [`Multigrid::ghosts`],
@@ -53,32 +58,19 @@ impl LevelUniform {
     }
 }
 
-/// The bind groups of one level between the finest and the coarse ones: smooth (red, black),
-/// residual, restrict to the next level, prolong from the next level.
-struct Groups {
-    smooth: [wgpu::BindGroup; 2],
-    residual: wgpu::BindGroup,
-    restrict: wgpu::BindGroup,
-    prolong: wgpu::BindGroup,
-}
-
 /// The GPU multigrid for one wall layout (the GPU twin of [`Multigrid`]).
 pub struct GpuMultigrid {
     levels: Vec<Level>,
-    /// `groups[l - 1]`: level `l`'s, for the levels from 1 to the coarse kernel's first.
-    groups: Vec<Groups>,
-    kernels: [Kernel; 4], // smooth, residual, restrict, prolong
     /// Jacobi iterations on the finest level, four cells an invocation.
     jacobi: PackedJacobi,
-    /// The finest level's V-cycle passes, packed; `None` when the coarse kernel holds every
+    /// The levels above the coarse kernel's, packed; `None` when the coarse kernel holds every
     /// level (a grid of 32 x 32 cells or less).
-    fine: Option<PackedFineLevel>,
+    packed: Option<PackedLevels>,
     /// The coarse levels' part of a V-cycle in one dispatch.
     coarse: Coarse,
     /// `coarsen_walls.wgsl` and its bind group per level pair `(l, l + 1)`, with their uniforms.
     coarsen: (Kernel, Vec<wgpu::BindGroup>, Vec<wgpu::Buffer>),
     settings: Settings,
-    _colours: [wgpu::Buffer; 2],
 }
 
 /// Most cells of the first level the coarse kernel takes (32 x 32), and of all the levels it
@@ -161,7 +153,7 @@ impl Coarse {
         let walls = table("solver/coarse walls", 4 * coarse_start(mg, first, mg.levels.len()) as u64);
         let ghosts = table("solver/coarse ghosts", 16 * held);
         let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
-        let [p, rhs, solid] = &levels[first].views;
+        let [p, rhs] = &levels[first].fields().1;
         let group = kernel.bind_group(
             device,
             &[
@@ -171,7 +163,7 @@ impl Coarse {
                 ghosts.as_entire_binding(),
                 View(p),
                 View(rhs),
-                View(solid),
+                View(&levels[first].solid),
             ],
         );
         Self { first, kernel, group, walls, shapes, ghosts, _uniform: uniform }
@@ -203,7 +195,7 @@ impl GpuMultigrid {
     /// # Errors
     /// [`Error::Gpu`] when a texture or pipeline cannot be created (e.g. the grid is larger
     /// than the device's texture limit); [`Error::Message`] when `settings.pre` or
-    /// `settings.post` is odd (the finest level sweeps two at a time, [`super::fine`]).
+    /// `settings.post` is odd (the packed levels sweep two at a time, [`super::packed_levels`]).
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -241,52 +233,31 @@ impl GpuMultigrid {
             .enumerate()
             .map(|(l, s)| {
                 let size = (s.width() as u32, s.height() as u32);
-                let pressure = gpu::texture_2d(device, "solver/pressure", size, R32, usage);
-                let rhs = gpu::texture_2d(device, "solver/rhs", size, R32, usage);
-                let solid = gpu::texture_2d(device, "solver/solid", size, BITS, usage);
-                let uniform = gpu::uniform_buffer(device, "solver/level", std::mem::size_of::<LevelUniform>());
                 let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-                let views = [view(&pressure), view(&rhs), view(&solid)];
-                // Only the r32 levels the V-cycle dispatches on (1 to the coarse kernel's first)
-                // keep a residual.
-                let residual = (1..first)
-                    .contains(&l)
-                    .then(|| view(&gpu::texture_2d(device, "solver/residual", size, R32, usage)));
-                Level { size, views, residual, pressure, rhs, uniform }
+                let solid = view(&gpu::texture_2d(device, "solver/solid", size, BITS, usage));
+                let uniform = gpu::uniform_buffer(device, "solver/level", std::mem::size_of::<LevelUniform>());
+                let fields = (l == 0 || l == first).then(|| {
+                    let textures =
+                        ["solver/pressure", "solver/rhs"].map(|label| gpu::texture_2d(device, label, size, R32, usage));
+                    let views = textures.each_ref().map(view);
+                    (textures, views)
+                });
+                Level { size, solid, uniform, fields }
             })
             .collect();
-        let kernels = [
-            Kernel::new(device, "solver/smooth", shaders::SOLVER_SMOOTH),
-            Kernel::new(device, "solver/residual", shaders::SOLVER_RESIDUAL),
-            Kernel::new(device, "solver/restrict", shaders::SOLVER_RESTRICT),
-            Kernel::new(device, "solver/prolong", shaders::SOLVER_PROLONG),
-        ];
-        let colours = [0u32, 1].map(|c| gpu::selector_uniform(device, queue, "solver/colour", c));
-        let groups = (1..first)
-            .map(|l| {
-                let [p, rhs, solid] = &levels[l].views;
-                let res = levels[l].residual.as_ref().expect("a level between the finest and the coarse ones");
-                let level = levels[l].uniform.as_entire_binding();
-                let next = &levels[l + 1];
-                let (coarse_rhs, coarse_p) = (View(&next.views[1]), View(&next.views[0]));
-                Groups {
-                    smooth: [0, 1].map(|c| {
-                        let colour = colours[c].as_entire_binding();
-                        kernels[0].bind_group(device, &[colour, level.clone(), View(p), View(rhs), View(solid)])
-                    }),
-                    residual: kernels[1]
-                        .bind_group(device, &[level.clone(), View(p), View(rhs), View(solid), View(res)]),
-                    restrict: kernels[2]
-                        .bind_group(device, &[level.clone(), View(res), View(solid), coarse_rhs, coarse_p.clone()]),
-                    prolong: kernels[3].bind_group(device, &[level.clone(), View(p), View(solid), coarse_p]),
-                }
-            })
-            .collect();
-        let [p, rhs, _] = &levels[0].views;
+        let [p, rhs] = &levels[0].fields().1;
         let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
-        let fine = (first > 0).then(|| {
-            let next = &levels[1].views;
-            PackedFineLevel::new(device, &jacobi, levels[0].size, &levels[0].uniform, &next[0], &next[1])
+        let packed = (first > 0).then(|| {
+            let textures: Vec<LevelTextures<'_>> = levels
+                .iter()
+                .map(|l| LevelTextures {
+                    size: l.size,
+                    uniform: &l.uniform,
+                    walls: &l.solid,
+                    fields: l.fields.as_ref().map(|(_, [p, b])| (p, b)),
+                })
+                .collect();
+            PackedLevels::new(device, &jacobi, &textures, first)
         });
         let coarse = Coarse::new(device, &mg, &levels);
         let coarsen = Kernel::new(device, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
@@ -297,24 +268,14 @@ impl GpuMultigrid {
                 device,
                 &[
                     uniform.as_entire_binding(),
-                    View(&levels[l].views[2]),
-                    View(&levels[l + 1].views[2]),
+                    View(&levels[l].solid),
+                    View(&levels[l + 1].solid),
                     coarse.walls.as_entire_binding(),
                 ],
             ));
             uniforms.push(uniform);
         }
-        let multigrid = Self {
-            levels,
-            groups,
-            kernels,
-            jacobi,
-            fine,
-            coarse,
-            coarsen: (coarsen, groups_c, uniforms),
-            settings,
-            _colours: colours,
-        };
+        let multigrid = Self { levels, jacobi, packed, coarse, coarsen: (coarsen, groups_c, uniforms), settings };
         let mut encoder = device.create_command_encoder(&Default::default());
         multigrid.encode_hierarchy(device, &mut encoder, &mg);
         queue.submit([encoder.finish()]);
@@ -359,9 +320,12 @@ impl GpuMultigrid {
     /// passes' uniforms, the packed Jacobi's walls, the coarse kernel's tables) into `encoder`.
     fn encode_hierarchy(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, mg: &Multigrid) {
         for (l, (level, s)) in self.levels.iter().zip(&mg.levels).enumerate() {
-            let texture = level.views[2].texture();
             let bits = gpu::wall_bits(s, &mg.dirichlet);
-            gpu::record::upload(device, encoder, texture, bytemuck::cast_slice(&bits), 4);
+            gpu::record::upload(device, encoder, level.solid.texture(), bytemuck::cast_slice(&bits), 4);
+            if let Some(packed) = self.packed.as_ref().filter(|_| l > 0 && l < self.coarse.first) {
+                let texels = gpu::packed::pack_bits(&bits, s.width(), gpu::packed::WALL_PADDING);
+                gpu::record::upload(device, encoder, packed.walls(l), bytemuck::cast_slice(&texels), 4);
+            }
             let uniform = LevelUniform::of(mg, l);
             gpu::record::write_buffer(device, encoder, &level.uniform, 0, bytemuck::bytes_of(&uniform));
         }
@@ -375,18 +339,21 @@ impl GpuMultigrid {
 
     /// A view of the finest level's walls (`r32uint`, 1 = wall).
     pub fn solid_view(&self) -> &wgpu::TextureView {
-        &self.levels[0].views[2]
+        &self.levels[0].solid
     }
 
     /// Records the coarse levels' walls made from the finest level's (written on the GPU, as
     /// moving bodies do: `staggered_solver_walls.wgsl`) into an open compute pass, level after
     /// level, and the coarse kernel's copy of them: what [`Self::encode_walls`] uploads from the
-    /// CPU. One dispatch a coarse level.
+    /// CPU. One dispatch a coarse level, and one a packed coarse level to pack its walls.
     pub fn dispatch_coarsen_walls(&self, pass: &mut wgpu::ComputePass<'_>) {
         let (kernel, groups, _) = &self.coarsen;
         for (l, group) in groups.iter().enumerate() {
             let (w, h) = self.levels[l + 1].size;
             kernel.dispatch(pass, group, w, h);
+        }
+        if let Some(packed) = &self.packed {
+            packed.dispatch_pack_walls(pass);
         }
     }
 
@@ -403,18 +370,18 @@ impl GpuMultigrid {
 
     /// The finest level's pressure texture (`r32float`, `(W, H)` texels, row 0 at the top).
     pub fn pressure(&self) -> &wgpu::Texture {
-        &self.levels[0].pressure
+        &self.levels[0].fields().0[0]
     }
 
     /// A view of the finest level's pressure, for a pass that reads it (the gradient).
     pub fn pressure_view(&self) -> &wgpu::TextureView {
-        &self.levels[0].views[0]
+        &self.levels[0].fields().1[0]
     }
 
     /// A view of the finest level's right-hand side `b` (`r32float`), for a pass that writes it
     /// (the divergence) before [`Self::encode_cycles`] packs it.
     pub fn rhs_view(&self) -> &wgpu::TextureView {
-        &self.levels[0].views[1]
+        &self.levels[0].fields().1[1]
     }
 
     /// Number of levels, finest first.
@@ -429,8 +396,9 @@ impl GpuMultigrid {
     pub fn upload(&self, queue: &wgpu::Queue, rhs: &Grid<f32>, pressure: &Grid<f32>) {
         let (w, h) = self.levels[0].size;
         assert_eq!((rhs.shape(), pressure.shape()), ((h as usize, w as usize), (h as usize, w as usize)));
-        gpu::upload(queue, &self.levels[0].rhs, bytemuck::cast_slice(rhs.as_slice()), 4);
-        gpu::upload(queue, &self.levels[0].pressure, bytemuck::cast_slice(pressure.as_slice()), 4);
+        let [p, b] = &self.levels[0].fields().0;
+        gpu::upload(queue, b, bytemuck::cast_slice(rhs.as_slice()), 4);
+        gpu::upload(queue, p, bytemuck::cast_slice(pressure.as_slice()), 4);
     }
 
     /// Records `cycles` V-cycles on the finest level's pressure and right-hand side (the passes
@@ -466,13 +434,13 @@ impl GpuMultigrid {
     /// # Panics
     /// When the grid has no packed finest level ([`Self::packs_cycles`] is false).
     pub fn encode_sweeps(&self, encoder: &mut wgpu::CommandEncoder, n: u32) {
-        let fine = self.fine.as_ref().expect("a grid larger than the coarse kernel's levels");
+        let packed = self.packed.as_ref().expect("a grid larger than the coarse kernel's levels");
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("solver/sweeps"), timestamp_writes: None });
         self.jacobi.dispatch_pack(&mut pass, 0);
         let mut from = 0;
         for _ in 0..n {
-            from = fine.dispatch_sweeps(&mut pass, from);
+            from = packed.dispatch_sweeps(&mut pass, 0, from);
         }
         self.jacobi.dispatch_unpack(&mut pass, 0, from);
     }
@@ -480,16 +448,16 @@ impl GpuMultigrid {
     /// Whether the V-cycles run on the packed finest level ([`Self::dispatch_packed_cycles`]):
     /// all but grids the coarse kernel holds whole (32 x 32 cells or less).
     pub fn packs_cycles(&self) -> bool {
-        self.fine.is_some()
+        self.packed.is_some()
     }
 
     /// Records `cycles` V-cycles into an open compute pass, from the packed pressure 0 and the
     /// packed right-hand side of [`Self::jacobi`] (packed by the caller), and returns which
-    /// packed pressure holds the result: per cycle, two red-black sweeps a dispatch on the finest
-    /// level ([`super::fine`]), the residual restricted to level 1, a dispatch per pass on each
-    /// level down to the coarse kernel's first (32 x 32 cells or less), one for all the coarse
-    /// levels' passes (`shaders/solver/coarse.wgsl`), a dispatch per pass back up, the correction
-    /// prolonged onto the finest level and its sweeps.
+    /// packed pressure holds the result: per cycle and level down to the coarse kernel's first
+    /// (32 x 32 cells or less), two red-black sweeps a dispatch and the residual restricted
+    /// ([`super::packed_levels`]), one dispatch for all the coarse levels' passes
+    /// (`shaders/solver/coarse.wgsl`), then per level back up the correction prolonged and two
+    /// sweeps a dispatch.
     ///
     /// # Panics
     /// When the grid has no packed finest level ([`Self::packs_cycles`] is false).
@@ -503,48 +471,9 @@ impl GpuMultigrid {
     /// # Panics
     /// As [`Self::dispatch_packed_cycles`].
     pub fn dispatch_packed_cycles_from(&self, pass: &mut wgpu::ComputePass<'_>, cycles: u32, from: usize) -> usize {
-        let fine = self.fine.as_ref().expect("a grid larger than the coarse kernel's levels");
-        let first = self.coarse.first;
-        let mut from = from;
-        for _ in 0..cycles {
-            for _ in 0..self.settings.pre / 2 {
-                from = fine.dispatch_sweeps(pass, from);
-            }
-            fine.dispatch_restrict(pass, from, self.levels[1].size);
-            for l in 1..first {
-                self.sweeps(pass, l, self.settings.pre);
-                let (w, h) = self.levels[l].size;
-                self.kernels[1].dispatch(pass, &self.groups(l).residual, w, h);
-                let (cw, ch) = self.levels[l + 1].size;
-                self.kernels[2].dispatch(pass, &self.groups(l).restrict, cw, ch);
-            }
-            self.coarse.kernel.dispatch(pass, &self.coarse.group, 1, 1);
-            for l in (1..first).rev() {
-                let (w, h) = self.levels[l].size;
-                self.kernels[3].dispatch(pass, &self.groups(l).prolong, w, h);
-                self.sweeps(pass, l, self.settings.post);
-            }
-            from = fine.dispatch_prolong(pass, from);
-            for _ in 0..self.settings.post / 2 {
-                from = fine.dispatch_sweeps(pass, from);
-            }
-        }
-        from
-    }
-
-    /// Level `l`'s bind groups (`l` from 1 to the coarse kernel's first, exclusive).
-    fn groups(&self, l: usize) -> &Groups {
-        &self.groups[l - 1]
-    }
-
-    /// `n` red-black sweeps of level `l` (an invocation per pair of columns, `smooth.wgsl`).
-    fn sweeps(&self, pass: &mut wgpu::ComputePass<'_>, l: usize, n: u32) {
-        let (w, h) = self.levels[l].size;
-        for _ in 0..n {
-            for colour in 0..2 {
-                self.kernels[0].dispatch(pass, &self.groups(l).smooth[colour], w.div_ceil(2), h);
-            }
-        }
+        let packed = self.packed.as_ref().expect("a grid larger than the coarse kernel's levels");
+        let coarse = |pass: &mut wgpu::ComputePass<'_>| self.coarse.kernel.dispatch(pass, &self.coarse.group, 1, 1);
+        packed.dispatch_cycles(pass, cycles, from, (self.settings.pre, self.settings.post), coarse)
     }
 
     /// Reads the finest level's pressure back, `(H, W)`.
@@ -553,7 +482,7 @@ impl GpuMultigrid {
     /// [`GpuError`] when the readback fails (device lost, out of memory).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_pressure(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Grid<f32>, GpuError> {
-        gpu::read_r32float(device, queue, &self.levels[0].pressure)
+        gpu::read_r32float(device, queue, &self.levels[0].fields().0[0])
     }
 }
 

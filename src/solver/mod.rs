@@ -25,10 +25,10 @@
 //! (`shaders/solver/`); `tests/solver.rs` holds one to the other. The smoke model's staggered
 //! grid solves its projection with them (`--solver`).
 
-mod fine;
 pub mod gpu;
 pub mod multigrid;
 pub mod packed;
+mod packed_levels;
 pub mod plan;
 
 pub use gpu::GpuMultigrid;

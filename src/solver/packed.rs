@@ -53,7 +53,7 @@ pub fn packed_walls(solid: &Grid<u8>, dirichlet: &DirichletEdges) -> Vec<u32> {
 }
 
 /// The wall bits of a padding cell past the grid's last column: a wall.
-const PADDING: u32 = 1;
+const PADDING: u32 = crate::gpu::packed::WALL_PADDING;
 
 /// Texel rows one invocation of `jacobi_pair.wgsl` walks down (its `STRIP`).
 const PAIR_STRIP: u32 = 8;
