@@ -28,7 +28,7 @@
 pub mod gpu;
 pub mod multigrid;
 pub mod packed;
-mod packed_levels;
+pub mod packed_levels;
 pub mod plan;
 
 pub use gpu::GpuMultigrid;
