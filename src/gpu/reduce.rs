@@ -52,7 +52,8 @@ impl Totals {
 /// A statistics pass: the model's `stats.wgsl` composed with `shaders/common/reduce.wgsl`,
 /// one invocation per row. Binding 0 is the row results; the model's resources follow from 1.
 pub struct Reduction {
-    kernel: Kernel,
+    /// Shared by [`Reduction::sibling`]s.
+    kernel: std::sync::Arc<Kernel>,
     rows: wgpu::Buffer,
     staging: wgpu::Buffer,
     height: u32,
@@ -72,7 +73,18 @@ impl Reduction {
     /// bindings (1 and up) are what `source` declares. Creation errors surface through the device's error scopes
     /// ([`super::scoped`]), as for [`Kernel::new`].
     pub fn new(device: &wgpu::Device, label: &'static str, source: &str, height: u32) -> Self {
-        let kernel = Kernel::new(device, label, source);
+        Self::with_kernel(device, std::sync::Arc::new(Kernel::new(device, label, source)), height)
+    }
+
+    /// Another reduction of the same pass for a grid `height` rows tall, with its own buffers and
+    /// requests but this one's pipeline (no shader compiled again: for many requests in flight
+    /// at once, as a solve's residual after each V-cycle).
+    pub fn sibling(&self, device: &wgpu::Device, height: u32) -> Self {
+        Self::with_kernel(device, self.kernel.clone(), height)
+    }
+
+    fn with_kernel(device: &wgpu::Device, kernel: std::sync::Arc<Kernel>, height: u32) -> Self {
+        let label = kernel.label();
         let size = height as u64 * std::mem::size_of::<Partial>() as u64;
         let rows = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),

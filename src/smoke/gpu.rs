@@ -159,10 +159,11 @@ pub struct GpuSmoke {
     residual: ResidualStats,
     /// V-cycles per step of the multigrid solve, planned at fixed steps by
     /// [`GpuSmoke::plan_solver`] from the residuals after each cycle of the step that ends there
-    /// (`probes`), or the one `plan_residual` measures after the last.
+    /// (`probes`, made at the first such step), or the one `plan_residual` measures after the
+    /// last.
     plan: CyclePlan,
     plan_residual: ResidualStats,
-    probes: CycleProbes,
+    probes: Option<CycleProbes>,
     steps: u64,
 }
 
@@ -243,7 +244,7 @@ impl GpuSmoke {
                 stats,
                 residual: ResidualStats::new(device, size.1),
                 plan_residual: ResidualStats::new(device, size.1),
-                probes: CycleProbes::new(device, size.1),
+                probes: None,
                 pipeline,
                 device: device.clone(),
                 queue: queue.clone(),
@@ -262,7 +263,6 @@ impl GpuSmoke {
         })?;
         sim.residual.set_dirichlet(&params.dirichlet());
         sim.plan_residual.set_dirichlet(&params.dirichlet());
-        sim.probes.set_dirichlet(&params.dirichlet());
         let mut encoder = sim.device.create_command_encoder(&Default::default());
         sim.encode_param_writes(&mut encoder);
         sim.queue.submit([encoder.finish()]);
@@ -524,7 +524,9 @@ impl GpuSmoke {
         self.encode_param_writes(encoder);
         self.residual.set_dirichlet(&params.dirichlet());
         self.plan_residual.set_dirichlet(&params.dirichlet());
-        self.probes.set_dirichlet(&params.dirichlet());
+        if let Some(probes) = &mut self.probes {
+            probes.set_dirichlet(&params.dirichlet());
+        }
         if edges_changed {
             // The solver's walls carry the edges held at pressure 0: written again, with them.
             let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
@@ -601,7 +603,15 @@ impl GpuSmoke {
         };
         for (n, &which) in passes.iter().enumerate() {
             let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
-            if which == StaggeredPass::Solve && ends_at_plan_point(solves) && self.probes.can_record(cycles) {
+            let probes = match which == StaggeredPass::Solve && ends_at_plan_point(solves) {
+                true => Some(self.probes.get_or_insert_with(|| {
+                    let mut probes = CycleProbes::new(&self.device, self.height);
+                    probes.set_dirichlet(&self.params.dirichlet());
+                    probes
+                })),
+                false => None,
+            };
+            if let Some(probes) = probes.filter(|p| p.can_record(cycles)) {
                 // Cycle by cycle, each result unpacked into the pressure (which the gradient
                 // overwrites with the last) and its residual recorded.
                 let jacobi = st.solver.jacobi();
@@ -615,7 +625,7 @@ impl GpuSmoke {
                     jacobi.dispatch_unpack(pass, 0, result);
                     drop(open.take());
                     let fields = (st.solver.pressure_view(), &f.divergence_view, st.solver.solid_view());
-                    self.probes.encode(k as usize, &self.device, encoder, fields, h2);
+                    probes.encode(k as usize, &self.device, encoder, fields, h2);
                 }
                 solves += 1;
                 continue;
@@ -883,7 +893,11 @@ impl GpuSmoke {
         let h2 = p.cell_size * p.cell_size;
         #[cfg(not(target_arch = "wasm32"))]
         if due {
-            let residuals = match self.probes.take(&self.device, self.plan.cycles())? {
+            let probed = match &mut self.probes {
+                Some(probes) => probes.take(&self.device, self.plan.cycles())?,
+                None => None,
+            };
+            let residuals = match probed {
                 Some(each) => each,
                 None => {
                     let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, h2)?;

@@ -505,9 +505,13 @@ impl CycleProbes {
     /// Most cycles of a solve that can be probed.
     pub const COUNT: usize = 16;
 
-    /// For a grid `height` rows tall, every edge with no flux.
+    /// For a grid `height` rows tall, every edge with no flux: [`CycleProbes::COUNT`] reductions
+    /// sharing one pipeline.
     pub fn new(device: &wgpu::Device, height: u32) -> Self {
-        Self { probes: (0..Self::COUNT).map(|_| ResidualStats::new(device, height)).collect(), recorded: 0 }
+        let first = ResidualStats::new(device, height);
+        let mut probes: Vec<ResidualStats> = (1..Self::COUNT).map(|_| first.sibling(device, height)).collect();
+        probes.insert(0, first);
+        Self { probes, recorded: 0 }
     }
 
     /// The edges beyond which the pressure is 0 in the residuals measured from now on.
@@ -569,6 +573,13 @@ impl ResidualStats {
     /// For a grid `height` rows tall, every edge with no flux (see [`ResidualStats::set_dirichlet`]).
     pub fn new(device: &wgpu::Device, height: u32) -> Self {
         let reduction = gpu::Reduction::new(device, "solver/stats", shaders::SOLVER_STATS, height);
+        Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16), dirichlet: 0 }
+    }
+
+    /// Another for a grid `height` rows tall, every edge with no flux, sharing this one's
+    /// pipeline ([`gpu::Reduction::sibling`]).
+    pub fn sibling(&self, device: &wgpu::Device, height: u32) -> Self {
+        let reduction = self.reduction.sibling(device, height);
         Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16), dirichlet: 0 }
     }
 
