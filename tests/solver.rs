@@ -263,6 +263,24 @@ fn gpu_sweeps_match_the_cpu_bit_for_bit() {
     }
 }
 
+/// The packed levels sweep two red-black sweeps a dispatch, so an odd count before or after the
+/// coarse correction is refused with a message that says so, not run as another count.
+#[test]
+fn odd_sweep_counts_are_refused_on_the_gpu() {
+    use eddy::solver::GpuMultigrid;
+    let gpu = common::gpu();
+    let solid = discs(64, 48);
+    for (pre, post) in [(1, 2), (2, 3)] {
+        let settings = Settings { pre, post, ..Settings::default() };
+        let Err(e) = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, NEUMANN, settings) else {
+            panic!("{pre} and {post} sweeps were accepted");
+        };
+        let message = e.to_string();
+        let expected = format!("{pre} before and {post} after the coarse correction cannot be run; give even counts");
+        assert!(message.contains(&expected), "{message}");
+    }
+}
+
 /// The GPU's packed Jacobi iterations (`GpuMultigrid::encode_jacobi`: four cells a texel,
 /// several iterations a dispatch, each dispatch a column of texel rows an invocation) against
 /// the CPU's [`solver::jacobi`], from a random pressure and a random divergence with obstacles:

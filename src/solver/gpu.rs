@@ -205,7 +205,8 @@ impl GpuMultigrid {
     ) -> Result<Self, Error> {
         if settings.pre % 2 == 1 || settings.post % 2 == 1 {
             return Err(Error::Message(format!(
-                "the GPU multigrid sweeps its finest level two red-black sweeps at a time: {} before and {} after                  the coarse correction cannot be run; give even counts",
+                "the GPU multigrid sweeps its levels two red-black sweeps at a time: {} before and {} after the \
+                 coarse correction cannot be run; give even counts",
                 settings.pre, settings.post
             )));
         }
