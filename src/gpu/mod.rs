@@ -418,15 +418,6 @@ pub fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::
     })
 }
 
-/// A 16-byte uniform buffer holding `value` (then three zeros), written once: the fixed selector
-/// a pass reads to tell which of its variants a bind group runs (a red-black colour, a field, a
-/// stage), `struct { which: u32, pad: vec3<u32> }` in WGSL.
-pub fn selector_uniform(device: &wgpu::Device, queue: &wgpu::Queue, label: &str, value: u32) -> wgpu::Buffer {
-    let b = uniform_buffer(device, label, 16);
-    queue.write_buffer(&b, 0, bytemuck::cast_slice(&[value, 0, 0, 0]));
-    b
-}
-
 /// Writes a whole 2D texture from tightly packed rows (row 0 = top), `bytes_per_texel` each.
 pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_per_texel: u32) {
     queue.write_texture(
