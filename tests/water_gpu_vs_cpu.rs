@@ -33,7 +33,8 @@ const CASES: [(RulePreset, Boundary); 4] = [
 /// Grid sizes that are not multiples of the workgroup, to exercise the edges: widths leaving 3,
 /// 2 and no padding cells in the last packed texel, an odd and an even count of texels a row
 /// (the step writes two texels an invocation: 33 and 1 leave the last invocation one), heights
-/// that end mid-strip (the step walks 8 texel rows an invocation) and one shorter than a strip.
+/// that end mid-strip and shorter than a strip (the step walks 32 texel rows an invocation on a
+/// CPU adapter, 8 on a GPU; `every_strip_matches_cpu_exactly` tries others).
 const SIZES: [(usize, usize); 6] = [(37, 23), (64, 64), (129, 70), (38, 17), (6, 2), (3, 21)];
 
 /// Every comparison here is to the bit (tolerance 0): the GPU gather adds and subtracts in the
@@ -60,6 +61,27 @@ fn ten_steps_match_cpu_exactly() {
             compare(seed, size, params(preset, boundary), 10, 0.0);
         }
     }
+}
+
+/// The step's strip (texel rows an invocation walks: 32 on a CPU adapter, 8 on a GPU) changes
+/// only which invocation computes a row, never what: strips of 1, 5, 8 and 32 rows, against the
+/// CPU to the bit, over the sizes above (heights ending mid-strip and shorter than one).
+#[test]
+fn every_strip_matches_cpu_exactly() {
+    let gpu = common::gpu();
+    let p = params(RulePreset::Elsts, Boundary::Open);
+    for (i, (w, h)) in SIZES.into_iter().enumerate() {
+        let state = common::random_water(w, h, 3000 + i as u64, 0.15);
+        let mut c = CpuWater::new(state.clone(), p).unwrap();
+        c.step(5).unwrap();
+        for strip in [1, 5, 8, 32] {
+            let mut g = GpuWater::with_strip(&gpu.device, &gpu.queue, &state, p, strip).unwrap();
+            g.step(5).unwrap();
+            let name = format!("water-strip{strip}-{w}x{h}");
+            common::assert_fields_close(&name, &g.read_state().unwrap(), c.state(), 0.0);
+        }
+    }
+    gpu.check().unwrap();
 }
 
 /// A state with no solids at all (and one that is all water) also agrees: the edge cells

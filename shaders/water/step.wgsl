@@ -19,7 +19,8 @@
 // Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
 // side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
 // 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead of 8, with
-// one texel: within noise (0.97x, 1.00x).
+// one texel: within noise (0.97x, 1.00x); with two texels, 1.15-1.25x at both sizes (16 and 64
+// rows less), so the strip is set for the adapter (src/water/gpu.rs, `step_strip`).
 //
 // Cells outside the grid hold no mass, so they send nothing (their rows and columns are read as
 // 0); padding cells past the last column are solid and stay empty, and the flow an open boundary
@@ -30,8 +31,9 @@
 @group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // SOLID_* bits a cell, byte k of cell k
 @group(0) @binding(3) var mass_out: texture_storage_2d<rgba32float, write>;
 
-// Texel rows one invocation steps through (src/water/gpu.rs dispatches ceil(H / STRIP) rows).
-const STRIP: i32 = 8;
+// Texel rows one invocation steps through, set for the adapter by src/water/gpu.rs
+// (`step_strip`), which dispatches ceil(H / STRIP) rows.
+override STRIP: i32;
 
 // The mass texel at q, or 0 outside the grid (open boundary: empty air; wall boundary: never
 // used, the cell beside it being solid).
