@@ -7,9 +7,9 @@
 // its new mass a pure function of its neighbours' outflows towards it: a gather, no scatter,
 // the same result whatever the thread order.
 //
-// One invocation walks a column of STRIP rows of two texels downwards, keeping three rows of
-// masses, so each row's outflows are computed once and serve the row itself, the row below (its
-// down flow) and the row above (its up flow); every texel is loaded about once. The flows
+// One invocation walks a column of STRIP rows of two texels downwards, keeping the rows around
+// it in registers, so each row's outflows are computed once and serve the row itself, the row
+// below (its down flow) and the row above (its up flow); every texel is loaded about once. The flows
 // between the two texels come from their own outflows; those across the pair's outer edges from
 // one more 4-lane evaluation of the rule ("side"): lane 0 is the last cell of the texel to the
 // left, lane 1 the first of the texel to the right, their solid bits taken from the extra bits
@@ -19,8 +19,9 @@
 // Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
 // side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
 // 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead of 8, with
-// one texel: within noise (0.97x, 1.00x); with two texels, 1.15-1.25x at both sizes (16 and 64
-// rows less), so the strip is set for the adapter (src/water/gpu.rs, `step_strip`).
+// one texel: within noise (0.97x, 1.00x); with two texels, 1.10-1.20x at both sizes (16 rows
+// less; 64 and 128 within noise of 32), so the strip is set for the adapter (src/water/gpu.rs,
+// `step_strip`).
 //
 // Cells outside the grid hold no mass, so they send nothing (their rows and columns are read as
 // 0); padding cells past the last column are solid and stay empty, and the flow an open boundary
@@ -174,23 +175,43 @@ fn pair_edge_flows(row: Pair, under: Pair, bits_a: vec4<u32>, bits_b: vec4<u32>)
     return edge_flows(outer, outer_under, vec4<u32>(bits_a.x, 0u, 0u, bits_b.w));
 }
 
-// A texel's new mass: its own `m`, what the cell above sends down, the cells left and right
-// send sideways and the cell below sends up, its own outflows `own`. The push loop's own order
-// of updates to a cell (row-major from the top left): the cell above pushes down into it and
-// the cell to the left pushes right before the cell itself is processed; it then gives its
-// outflows one by one, in the order it takes them from `remaining_mass`; the cells to the right
-// and below push after. Keeping that order makes the result the CPU's to the bit, and >= 0:
-// each outflow is at most what remains, and rounding is monotonic, so no partial sum can round
-// below the CPU's remaining mass.
-fn gathered(m0: vec4<f32>, from_above: vec4<f32>, from_left: vec4<f32>, own: Flows, from_right: vec4<f32>,
-            from_below: vec4<f32>) -> vec4<f32> {
+// A texel's new mass but for what the cell below sends up (`partial_row`, then the caller adds
+// it): its own `m`, what the cell above sends down, the cells left and right send sideways, its
+// own outflows `own`. The push loop's own order of updates to a cell (row-major from the top
+// left): the cell above pushes down into it and the cell to the left pushes right before the
+// cell itself is processed; it then gives its outflows one by one, in the order it takes them
+// from `remaining_mass`; the cells to the right and below push after. Keeping that order makes
+// the result the CPU's to the bit, and >= 0: each outflow is at most what remains, and rounding
+// is monotonic, so no partial sum can round below the CPU's remaining mass.
+fn gathered_but_below(m0: vec4<f32>, from_above: vec4<f32>, from_left: vec4<f32>, own: Flows,
+                      from_right: vec4<f32>) -> vec4<f32> {
     var m = m0;
     m += from_above;
     m += from_left;
     m = m - own.down - own.left - own.right - own.up;
     m += from_right;
-    m += from_below;
     return m;
+}
+
+// A row of the pair's new masses but for what the row below sends up, and what it sends down
+// (the row below's from_above).
+struct Partial {
+    a: vec4<f32>,
+    b: vec4<f32>,
+    down_a: vec4<f32>,
+    down_b: vec4<f32>,
+}
+
+// The Partial of the pair's row `row` (its solid bits `bits_a`, `bits_b`), given the row below
+// `under`, what the row above sends down and the row's own outflows.
+fn partial_row(row: Pair, under: Pair, bits_a: vec4<u32>, bits_b: vec4<u32>, from_above_a: vec4<f32>,
+               from_above_b: vec4<f32>, own_a: Flows, own_b: Flows) -> Partial {
+    let edges = pair_edge_flows(row, under, bits_a, bits_b);
+    let a = gathered_but_below(row.a, from_above_a, vec4<f32>(edges.x, own_a.right.xyz), own_a,
+                               vec4<f32>(own_a.left.yzw, own_b.left.x));
+    let b = gathered_but_below(row.b, from_above_b, vec4<f32>(own_a.right.w, own_b.right.xyz), own_b,
+                               vec4<f32>(own_b.left.yzw, edges.y));
+    return Partial(a, b, own_a.down, own_b.down);
 }
 
 @compute @workgroup_size(64, 1)
@@ -216,40 +237,36 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let above_b = mass_texel(vec2<i32>(x + 1, y0 - 1), size);
     var row = load_pair(x, y0, size);
     var under = load_pair(x, y0 + 1, size);
-    var bits_a = bits_at(x, y0, size);
-    var bits_b = bits_at(x + 1, y0, size);
+    let bits_a = bits_at(x, y0, size);
+    let bits_b = bits_at(x + 1, y0, size);
     // What the row above sends down (0 above the grid, whose cells hold no mass); its other
     // flows are not used, so its own neighbours are not read.
     let up_row = max(y0 - 1, 0);
     let above_bits_a = select(vec4<u32>(0u), bits_at(x, up_row, size), y0 > 0);
     let above_bits_b = select(vec4<u32>(0u), bits_at(x + 1, up_row, size), y0 > 0);
-    var from_above_a = outflows(above_a, zero, zero, row.a, zero, above_bits_a).down;
-    var from_above_b = outflows(above_b, zero, zero, row.b, zero, above_bits_b).down;
-    var own_a = row_outflows(row_a(row), above_a, under.a, bits_a);
-    var own_b = row_outflows(row_b(row), above_b, under.b, bits_b);
+    let from_above_a = outflows(above_a, zero, zero, row.a, zero, above_bits_a).down;
+    let from_above_b = outflows(above_b, zero, zero, row.b, zero, above_bits_b).down;
+    let own_a = row_outflows(row_a(row), above_a, under.a, bits_a);
+    let own_b = row_outflows(row_b(row), above_b, under.b, bits_b);
+    // Each step finishes row y with what row y + 1 sends up, and works out all the rest of row
+    // y + 1: the loop carries a row's partial sums and down flows (16 values) instead of its
+    // outflows and the row above's down flows (40). On lavapipe, which keeps a walk's values in
+    // 16 vector registers and spills the rest, 1.10x the step at 1024x1024 and 1.09x at
+    // 2048x2048 (eddy run, 6 interleaved rounds), the same arithmetic in the same order.
+    var partial = partial_row(row, under, bits_a, bits_b, from_above_a, from_above_b, own_a, own_b);
     for (var y = y0; y < last; y++) {
         let next = load_pair(x, y + 2, size);
         let under_bits_a = bits_at(x, y + 1, size);
         let under_bits_b = bits_at(x + 1, y + 1, size);
         let below_a = row_outflows(row_a(under), row.a, next.a, under_bits_a);
         let below_b = row_outflows(row_b(under), row.b, next.b, under_bits_b);
-        let edges = pair_edge_flows(row, under, bits_a, bits_b);
-        let m_a = gathered(row.a, from_above_a, vec4<f32>(edges.x, own_a.right.xyz), own_a,
-                           vec4<f32>(own_a.left.yzw, own_b.left.x), below_a.up);
-        textureStore(mass_out, vec2<i32>(x, y), select(m_a, zero, padding_a));
+        textureStore(mass_out, vec2<i32>(x, y), select(partial.a + below_a.up, zero, padding_a));
         if has_b {
-            let m_b = gathered(row.b, from_above_b, vec4<f32>(own_a.right.w, own_b.right.xyz), own_b,
-                               vec4<f32>(own_b.left.yzw, edges.y), below_b.up);
-            textureStore(mass_out, vec2<i32>(x + 1, y), select(m_b, zero, padding_b));
+            textureStore(mass_out, vec2<i32>(x + 1, y), select(partial.b + below_b.up, zero, padding_b));
         }
-
-        from_above_a = own_a.down;
-        from_above_b = own_b.down;
-        own_a = below_a;
-        own_b = below_b;
+        partial = partial_row(under, next, under_bits_a, under_bits_b, partial.down_a, partial.down_b, below_a,
+                              below_b);
         row = under;
-        bits_a = under_bits_a;
-        bits_b = under_bits_b;
         under = next;
     }
 }
