@@ -123,9 +123,9 @@ struct StepPass {
 
 /// Texel rows one invocation of the water step walks down on `device` (the `override STRIP` of
 /// `shaders/water/step.wgsl`): 32 on a CPU adapter, 8 elsewhere. On lavapipe 32 ran the step
-/// 1.15-1.25x faster than 8 at 1024x1024 and 2048x2048 (`eddy run`, 5 interleaved rounds; 16
-/// and 64 less): the rows above and the outflows an invocation works out before its first row
-/// are spread over more rows. A GPU wants the invocations that shorter strips give (at
+/// 1.20x faster than 8 at 1024x1024 and 1.10x at 2048x2048 (`eddy run`, 6 interleaved rounds;
+/// 16 less, 64 and 128 within noise of 32): the rows above and the outflows an invocation
+/// works out before its first row are spread over more rows. A GPU wants the invocations that shorter strips give (at
 /// 1024x1024, 32 rows leave 1024 of them); not yet measured on one.
 pub fn step_strip(device: &wgpu::Device) -> u32 {
     if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 32 } else { 8 }
