@@ -408,6 +408,13 @@ pub fn texture_2d(
     })
 }
 
+/// Whether `device` runs on the CPU (lavapipe, WARP, SwiftShader: `wgpu::DeviceType::Cpu`), where
+/// the passes that walk a column of rows are tuned for long walks and few invocations
+/// ([`crate::solver::packed::quad_strip`], [`crate::water::step_strip`]).
+pub fn runs_on_cpu(device: &wgpu::Device) -> bool {
+    device.adapter_info().device_type == wgpu::DeviceType::Cpu
+}
+
 /// A `size`-byte uniform buffer that can be written with `queue.write_buffer`.
 pub fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {

@@ -66,7 +66,7 @@ const PAIR_STRIP: u32 = 8;
 /// quad's walk (14 rows) near the pair's (10) and its invocations as many. Not yet measured
 /// on a GPU.
 pub fn quad_strip(device: &wgpu::Device) -> u32 {
-    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 32 } else { 8 }
+    if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
 }
 
 /// Packed Jacobi iterations over one grid: the packed textures, the five kernels and their bind

@@ -128,7 +128,7 @@ struct StepPass {
 /// works out before its first row are spread over more rows. A GPU wants the invocations that shorter strips give (at
 /// 1024x1024, 32 rows leave 1024 of them); not yet measured on one.
 pub fn step_strip(device: &wgpu::Device) -> u32 {
-    if device.adapter_info().device_type == wgpu::DeviceType::Cpu { 32 } else { 8 }
+    if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
 }
 
 impl StepPass {
