@@ -102,6 +102,43 @@ fn extremes_match_cpu() {
     }
 }
 
+/// The boundary and the walls changed between runs of steps, as the viewer and scripts change
+/// them, agree with the CPU to the bit (tolerance 0, as above): the step reads the boundary
+/// from its uniform and which cells are solid from the signs its pack pass gives the masses
+/// (`shaders/water/pack.wgsl`), so both must follow each change, at the grid's edges and in the
+/// padding cells past its last column (37 columns: 3 padding cells).
+#[test]
+fn boundary_and_walls_changed_mid_run_match_cpu() {
+    let gpu = common::gpu();
+    let state = common::random_water(37, 23, 31, 0.15);
+    let wall = params(RulePreset::Elsts, Boundary::Wall);
+    let open = params(RulePreset::Elsts, Boundary::Open);
+    let mut g = GpuWater::new(&gpu.device, &gpu.queue, &state, wall).unwrap();
+    let mut c = CpuWater::new(state, wall).unwrap();
+    g.step(5).unwrap();
+    c.step(5).unwrap();
+    for (i, p) in [open, wall, open].into_iter().enumerate() {
+        g.set_params(p).unwrap();
+        let mut s = c.state().clone();
+        if i == 1 {
+            // New walls: the cells that become solid are emptied, as `upload_solid` does.
+            let solid = common::random_water(37, 23, 32, 0.2).solid;
+            g.upload_solid(&solid).unwrap();
+            for (m, &w) in s.mass.as_mut_slice().iter_mut().zip(solid.as_slice()) {
+                if w != 0 {
+                    *m = 0.0;
+                }
+            }
+            s.solid = solid;
+        }
+        c = CpuWater::new(s, p).unwrap();
+        g.step(7).unwrap();
+        c.step(7).unwrap();
+        let name = format!("water-changed-{i}-{:?}", p.boundary);
+        common::assert_fields_close(&name, &g.read_state().unwrap(), c.state(), 0.0);
+    }
+}
+
 /// The brush (pour and erase discs) against its CPU mirror, then a step on top.
 #[test]
 fn brush_matches_cpu() {

@@ -12,20 +12,15 @@ struct WaterParams {
     width: u32,         // the grid's width, cells (the packed passes' padding lies past it)
 };
 
-// The solid texture holds, per cell, which of itself, its four neighbours and three cells
-// further off is solid (outside the grid counts as solid with the wall boundary). It changes
-// only when walls are edited, so it is built then (`solid_bits` in src/water/gpu.rs), and a
-// step reads one texel instead of eight. The three further cells are the solid bits of the
-// neighbours whose flows the step works out at a packed texel's edges (water/step.wgsl): the
-// cell to the left's own below and left, the cell to the right's own below.
+// The solid texture (one cell a texel; `solid_bits` in src/water/gpu.rs, built when walls are
+// edited) holds, per cell, which of itself and its four neighbours is solid (outside the grid
+// counts as solid with the wall boundary). The passes read bit 0; the step reads no bits at all
+// but the signs of its packed masses (water/pack.wgsl).
 const SOLID_SELF: u32 = 1u;
 const SOLID_BELOW: u32 = 2u;
 const SOLID_LEFT: u32 = 4u;
 const SOLID_RIGHT: u32 = 8u;
 const SOLID_ABOVE: u32 = 16u;
-const SOLID_BELOW_LEFT: u32 = 32u;
-const SOLID_BELOW_RIGHT: u32 = 64u;
-const SOLID_LEFT_LEFT: u32 = 128u;
 
 // J. Elsts, "Simple Fluid Simulation With Cellular Automata" (2009), get_stable_state_b():
 // how much of `total_mass` the lower of two stacked cells holds when they are at rest.

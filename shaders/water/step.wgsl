@@ -12,9 +12,7 @@
 // below (its down flow) and the row above (its up flow); every texel is loaded about once. The flows
 // between the two texels come from their own outflows; those across the pair's outer edges from
 // one more 4-lane evaluation of the rule ("side"): lane 0 is the last cell of the texel to the
-// left, lane 1 the first of the texel to the right, their solid bits taken from the extra bits
-// the pair's edge cells carry (SOLID_BELOW_LEFT and friends in params.wgsl). Each lane's
-// branches of the scalar rule are per-lane selects with the same arithmetic in the same order,
+// left, lane 1 the first of the texel to the right. Each lane's branches of the scalar rule are per-lane selects with the same arithmetic in the same order,
 // and the gather adds in the push loop's order, so a cell's result is the CPU's to the bit.
 // Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
 // side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
@@ -23,34 +21,39 @@
 // less; 64 and 128 within noise of 32), so the strip is set for the adapter (src/water/gpu.rs,
 // `step_strip`).
 //
-// Cells outside the grid hold no mass, so they send nothing (their rows and columns are read as
-// 0); padding cells past the last column are solid and stay empty, and the flow an open boundary
-// sends out of the grid is lost there, as out of the grid's other edges.
+// Which cells are solid rides in the mass texels' sign bits (water/pack.wgsl): a solid cell's
+// mass is stored negated, -0.0 when empty, and every other mass is >= +0.0, so a cell is solid
+// exactly when its sign bit is set, and the neighbours' solid bits come with the masses the step
+// reads anyway. Against a texture of solid bits read beside the mass (two more texel loads a
+// row of the walk), 1.26x the step at 2048x2048 on lavapipe (a timing probe without those loads,
+// eddy run, 4 interleaved rounds). A solid cell is never wet (its stored mass is <= 0), the flows
+// towards it are selected away, and the step writes its texel lane back unchanged.
+//
+// Cells outside the grid hold no mass, so they send nothing: they read as +0.0 with the open
+// boundary (empty air, where the flow sent out of the grid is lost) and as -0.0, solid, with the
+// wall boundary. Padding cells past the last column hold the same (water/pack.wgsl), and the
+// step writes them back unchanged: what flows into them under the open boundary is lost.
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
 @group(0) @binding(1) var mass_in: texture_storage_2d<rgba32float, read>;
-@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // SOLID_* bits a cell, byte k of cell k
-@group(0) @binding(3) var mass_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(2) var mass_out: texture_storage_2d<rgba32float, write>;
 
 // Texel rows one invocation steps through, set for the adapter by src/water/gpu.rs
 // (`step_strip`), which dispatches ceil(H / STRIP) rows.
 override STRIP: i32;
 
-// The mass texel at q, or 0 outside the grid (open boundary: empty air; wall boundary: never
-// used, the cell beside it being solid).
+// The mass texel at q (a solid cell's negated); outside the grid, empty cells: +0.0 with the
+// open boundary, -0.0 (solid) with the wall boundary.
 fn mass_texel(q: vec2<i32>, size: vec2<i32>) -> vec4<f32> {
     if q.x < 0 || q.y < 0 || q.x >= size.x || q.y >= size.y {
-        return vec4<f32>(0.0);
+        return vec4<f32>(bitcast<f32>(select(0x80000000u, 0u, params.open_boundary != 0u)));
     }
     return textureLoad(mass_in, q);
 }
 
-// The four cells' solid bits at texel q; outside the grid, none (its cells hold no mass).
-fn bits_texel(q: vec2<i32>, size: vec2<i32>) -> vec4<u32> {
-    if q.y >= size.y {
-        return vec4<u32>(0u);
-    }
-    return cell_bits(textureLoad(solid, q).r);
+// Whether each lane's cell, of stored mass `v`, is open (not solid): its sign bit is clear.
+fn open(v: vec4<f32>) -> vec4<bool> {
+    return bitcast<vec4<i32>>(v) >= vec4<i32>(0);
 }
 
 // Halve flows above MinFlow ("leads to smoother flow"), then clamp to [0, hi].
@@ -69,11 +72,6 @@ fn stable(total: vec4<f32>) -> vec4<f32> {
     return select(select(over, compressed, total < vec4<f32>(2.0 * m + c)), vec4<f32>(m), total <= vec4<f32>(m));
 }
 
-// Whether each lane's SOLID_* bit `bit` is clear.
-fn clear(bits: vec4<u32>, bit: u32) -> vec4<bool> {
-    return (bits & vec4<u32>(bit)) == vec4<u32>(0u);
-}
-
 // Four cells' outflows, in the order the push loop takes them from the remaining mass.
 struct Flows {
     down: vec4<f32>,
@@ -82,29 +80,29 @@ struct Flows {
     up: vec4<f32>,
 }
 
-// The outflows of four cells with masses `m`, neighbours' masses `left_mass`, `right_mass`,
-// `below`, `above` and solid bits `bits`: the body of Elsts' loop, per lane.
-fn outflows(m: vec4<f32>, left_mass: vec4<f32>, right_mass: vec4<f32>, below: vec4<f32>, above: vec4<f32>,
-            bits: vec4<u32>) -> Flows {
+// The outflows of four cells with stored masses `m` and neighbours' `left_mass`, `right_mass`,
+// `below`, `above` (negative where solid): the body of Elsts' loop, per lane. A solid cell's
+// stored mass is <= 0, so it is never wet, as the loop skips it.
+fn outflows(m: vec4<f32>, left_mass: vec4<f32>, right_mass: vec4<f32>, below: vec4<f32>, above: vec4<f32>) -> Flows {
     let zero = vec4<f32>(0.0);
-    let wet = !(!clear(bits, SOLID_SELF) | (m <= zero));
+    let wet = m > zero;
     var f: Flows;
     var remaining = m;
     // Down: fill the cell below to its stable state.
     f.down = select(zero, limit(stable(remaining + below) - below, min(vec4<f32>(params.max_speed), remaining)),
-                    wet & clear(bits, SOLID_BELOW));
+                    wet & open(below));
     remaining -= f.down;
     // Left and right: equalise with the neighbour, a side_share of the difference of the
     // *original* masses (Elsts uses mass[x][y], not remaining_mass).
     f.left = select(zero, limit((m - left_mass) * params.side_share, remaining),
-                    wet & (remaining > zero) & clear(bits, SOLID_LEFT));
+                    wet & (remaining > zero) & open(left_mass));
     remaining -= f.left;
     f.right = select(zero, limit((m - right_mass) * params.side_share, remaining),
-                     wet & (remaining > zero) & clear(bits, SOLID_RIGHT));
+                     wet & (remaining > zero) & open(right_mass));
     remaining -= f.right;
     // Up: only compressed water flows upwards.
     f.up = select(zero, limit(remaining - stable(remaining + above), min(vec4<f32>(params.max_speed), remaining)),
-                  wet & (remaining > zero) & clear(bits, SOLID_ABOVE));
+                  wet & (remaining > zero) & open(above));
     return f;
 }
 
@@ -116,24 +114,18 @@ struct Row {
 }
 
 // The outflows of a row of four cells, given the rows above and below.
-fn row_outflows(row: Row, above: vec4<f32>, below: vec4<f32>, bits: vec4<u32>) -> Flows {
-    return outflows(row.m, vec4<f32>(row.l.w, row.m.xyz), vec4<f32>(row.m.yzw, row.r.x), below, above, bits);
+fn row_outflows(row: Row, above: vec4<f32>, below: vec4<f32>) -> Flows {
+    return outflows(row.m, vec4<f32>(row.l.w, row.m.xyz), vec4<f32>(row.m.yzw, row.r.x), below, above);
 }
 
 // The flows across the texel's edges: (the right flow of the last cell of the texel to the left,
 // the left flow of the first cell of the texel to the right). Lane 0 of one evaluation of the
-// rule is the former, lane 1 the latter; `row` and `under` are this row and the one below it,
-// `bits` this texel's.
-fn edge_flows(row: Row, under: Row, bits: vec4<u32>) -> vec2<f32> {
-    // The left cell sees this texel's lane 0 to its right; its own bits come from lane 0's.
-    let left_bits = moved(bits.x, SOLID_LEFT, SOLID_SELF) | moved(bits.x, SOLID_BELOW_LEFT, SOLID_BELOW)
-        | moved(bits.x, SOLID_LEFT_LEFT, SOLID_LEFT) | moved(bits.x, SOLID_SELF, SOLID_RIGHT);
-    // The right cell sees lane 3 to its left; its right flow is not used.
-    let right_bits = moved(bits.w, SOLID_RIGHT, SOLID_SELF) | moved(bits.w, SOLID_BELOW_RIGHT, SOLID_BELOW)
-        | moved(bits.w, SOLID_SELF, SOLID_LEFT) | SOLID_RIGHT;
+// rule is the former, lane 1 the latter (lanes 2 and 3 hold no mass); `row` and `under` are
+// this row and the one below it. Neither cell's up flow is used, so the row above is not read.
+fn edge_flows(row: Row, under: Row) -> vec2<f32> {
     let side = outflows(vec4<f32>(row.l.w, row.r.x, 0.0, 0.0), vec4<f32>(row.l.z, row.m.w, 0.0, 0.0),
                         vec4<f32>(row.m.x, row.r.y, 0.0, 0.0), vec4<f32>(under.l.w, under.r.x, 0.0, 0.0),
-                        vec4<f32>(0.0), vec4<u32>(left_bits, right_bits, SOLID_SELF, SOLID_SELF));
+                        vec4<f32>(0.0));
     return vec2<f32>(side.right.x, side.left.y);
 }
 
@@ -151,12 +143,6 @@ fn load_pair(x: i32, y: i32, size: vec2<i32>) -> Pair {
                 mass_texel(vec2<i32>(x + 1, y), size), mass_texel(vec2<i32>(x + 2, y), size));
 }
 
-// Texel x's solid bits at row y (`bits_texel`); none past the grid's last texel, whose cells
-// hold no mass.
-fn bits_at(x: i32, y: i32, size: vec2<i32>) -> vec4<u32> {
-    return select(vec4<u32>(0u), bits_texel(vec2<i32>(min(x, size.x - 1), y), size), x < size.x);
-}
-
 // The Row of texel `a` and of texel `b` within a Pair.
 fn row_a(p: Pair) -> Row {
     return Row(p.a, p.l, p.b);
@@ -167,12 +153,11 @@ fn row_b(p: Pair) -> Row {
 }
 
 // The flows across the pair's outer edges, as edge_flows gives them for one texel: the cell left
-// of `a` and the cell right of `b` (a Row whose lanes 0 and 3 are a's first cell and b's last,
-// the bits a's lane 0's and b's lane 3's).
-fn pair_edge_flows(row: Pair, under: Pair, bits_a: vec4<u32>, bits_b: vec4<u32>) -> vec2<f32> {
+// of `a` and the cell right of `b` (a Row whose lanes 0 and 3 are a's first cell and b's last).
+fn pair_edge_flows(row: Pair, under: Pair) -> vec2<f32> {
     let outer = Row(vec4<f32>(row.a.x, 0.0, 0.0, row.b.w), row.l, row.r);
     let outer_under = Row(vec4<f32>(0.0), under.l, under.r);
-    return edge_flows(outer, outer_under, vec4<u32>(bits_a.x, 0u, 0u, bits_b.w));
+    return edge_flows(outer, outer_under);
 }
 
 // A texel's new mass but for what the cell below sends up (`partial_row`, then the caller adds
@@ -202,11 +187,11 @@ struct Partial {
     down_b: vec4<f32>,
 }
 
-// The Partial of the pair's row `row` (its solid bits `bits_a`, `bits_b`), given the row below
-// `under`, what the row above sends down and the row's own outflows.
-fn partial_row(row: Pair, under: Pair, bits_a: vec4<u32>, bits_b: vec4<u32>, from_above_a: vec4<f32>,
-               from_above_b: vec4<f32>, own_a: Flows, own_b: Flows) -> Partial {
-    let edges = pair_edge_flows(row, under, bits_a, bits_b);
+// The Partial of the pair's row `row`, given the row below `under`, what the row above sends
+// down and the row's own outflows.
+fn partial_row(row: Pair, under: Pair, from_above_a: vec4<f32>, from_above_b: vec4<f32>, own_a: Flows,
+               own_b: Flows) -> Partial {
+    let edges = pair_edge_flows(row, under);
     let a = gathered_but_below(row.a, from_above_a, vec4<f32>(edges.x, own_a.right.xyz), own_a,
                                vec4<f32>(own_a.left.yzw, own_b.left.x));
     let b = gathered_but_below(row.b, from_above_b, vec4<f32>(own_a.right.w, own_b.right.xyz), own_b,
@@ -227,6 +212,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let has_b = x + 1 < size.x;
     let last = min(y0 + STRIP, size.y);
     let zero = vec4<f32>(0.0);
+    // The cells the step writes back unchanged: solid ones (their sign) and padding past the
+    // grid's last column.
     let width = vec4<i32>(i32(params.width));
     let padding_a = 4 * x + vec4<i32>(0, 1, 2, 3) >= width;
     let padding_b = 4 * x + vec4<i32>(4, 5, 6, 7) >= width;
@@ -237,35 +224,28 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let above_b = mass_texel(vec2<i32>(x + 1, y0 - 1), size);
     var row = load_pair(x, y0, size);
     var under = load_pair(x, y0 + 1, size);
-    let bits_a = bits_at(x, y0, size);
-    let bits_b = bits_at(x + 1, y0, size);
-    // What the row above sends down (0 above the grid, whose cells hold no mass); its other
-    // flows are not used, so its own neighbours are not read.
-    let up_row = max(y0 - 1, 0);
-    let above_bits_a = select(vec4<u32>(0u), bits_at(x, up_row, size), y0 > 0);
-    let above_bits_b = select(vec4<u32>(0u), bits_at(x + 1, up_row, size), y0 > 0);
-    let from_above_a = outflows(above_a, zero, zero, row.a, zero, above_bits_a).down;
-    let from_above_b = outflows(above_b, zero, zero, row.b, zero, above_bits_b).down;
-    let own_a = row_outflows(row_a(row), above_a, under.a, bits_a);
-    let own_b = row_outflows(row_b(row), above_b, under.b, bits_b);
+    // What the row above sends down (nothing from above the grid, whose cells hold no mass); its
+    // other flows are not used, so its own neighbours are not read.
+    let from_above_a = outflows(above_a, zero, zero, row.a, zero).down;
+    let from_above_b = outflows(above_b, zero, zero, row.b, zero).down;
+    let own_a = row_outflows(row_a(row), above_a, under.a);
+    let own_b = row_outflows(row_b(row), above_b, under.b);
     // Each step finishes row y with what row y + 1 sends up, and works out all the rest of row
     // y + 1: the loop carries a row's partial sums and down flows (16 values) instead of its
     // outflows and the row above's down flows (40). On lavapipe, which keeps a walk's values in
     // 16 vector registers and spills the rest, 1.10x the step at 1024x1024 and 1.09x at
     // 2048x2048 (eddy run, 6 interleaved rounds), the same arithmetic in the same order.
-    var partial = partial_row(row, under, bits_a, bits_b, from_above_a, from_above_b, own_a, own_b);
+    var partial = partial_row(row, under, from_above_a, from_above_b, own_a, own_b);
     for (var y = y0; y < last; y++) {
         let next = load_pair(x, y + 2, size);
-        let under_bits_a = bits_at(x, y + 1, size);
-        let under_bits_b = bits_at(x + 1, y + 1, size);
-        let below_a = row_outflows(row_a(under), row.a, next.a, under_bits_a);
-        let below_b = row_outflows(row_b(under), row.b, next.b, under_bits_b);
-        textureStore(mass_out, vec2<i32>(x, y), select(partial.a + below_a.up, zero, padding_a));
+        let below_a = row_outflows(row_a(under), row.a, next.a);
+        let below_b = row_outflows(row_b(under), row.b, next.b);
+        textureStore(mass_out, vec2<i32>(x, y), select(partial.a + below_a.up, row.a, padding_a | !open(row.a)));
         if has_b {
-            textureStore(mass_out, vec2<i32>(x + 1, y), select(partial.b + below_b.up, zero, padding_b));
+            textureStore(mass_out, vec2<i32>(x + 1, y),
+                         select(partial.b + below_b.up, row.b, padding_b | !open(row.b)));
         }
-        partial = partial_row(under, next, under_bits_a, under_bits_b, partial.down_a, partial.down_b, below_a,
-                              below_b);
+        partial = partial_row(under, next, partial.down_a, partial.down_b, below_a, below_b);
         row = under;
         under = next;
     }

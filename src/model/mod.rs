@@ -137,9 +137,8 @@ static WATER: ModelInfo = ModelInfo {
     textures: &[
         ("mass, r32float", 4, 2),
         ("solid bits, r32uint", 4, 1),
-        // The step's packed textures, four cells a texel (gpu::packed).
+        // The step's packed mass, four cells a texel (gpu::packed), solid cells' negated.
         ("packed mass, rgba32float", 4, 2),
-        ("packed solid bits, r32uint", 1, 1),
     ],
     state_bytes_per_cell: 4,
     host_bytes_per_cell: 5,

@@ -14,7 +14,9 @@
 //! textures, then gathered) it replaced, and 1.1-1.2x faster than one texel an invocation.
 //! The mass keeps one cell a texel between runs of steps (the renderer, the brush, the
 //! statistics and readbacks read it so): a run packs it first and unpacks it after its last
-//! step, two dispatches a run.
+//! step, two dispatches a run. Packed, a solid cell's mass is stored negated (-0.0 when empty,
+//! and every other mass is >= +0.0), so the step reads which cells are solid from the signs of
+//! the masses it loads anyway instead of from a texture of solid bits beside them.
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::error::Error;
@@ -53,11 +55,9 @@ impl WaterUniform {
     }
 }
 
-/// Per cell, which of itself and the cells around it is solid: bit 0 self, 1 below, 2 left,
-/// 3 right, 4 above, 5 below-left, 6 below-right, 7 two to the left (`SOLID_*` in
-/// `shaders/water/params.wgsl`; the last three are the bits the step needs of the cells beside a
-/// packed texel). Outside the grid is solid with [`Boundary::Wall`] and open with
-/// [`Boundary::Open`]. Row-major `(H, W)`.
+/// Per cell, which of itself and its four neighbours is solid: bit 0 self, 1 below, 2 left,
+/// 3 right, 4 above (`SOLID_*` in `shaders/water/params.wgsl`). Outside the grid is solid with
+/// [`Boundary::Wall`] and open with [`Boundary::Open`]. Row-major `(H, W)`.
 fn solid_bits(solid: &Grid<u8>, boundary: Boundary) -> Vec<u32> {
     let wall = boundary == Boundary::Wall;
     let is_solid = |r: isize, c: isize| solid.get(r, c).map_or(wall, |&s| s != 0);
@@ -65,16 +65,12 @@ fn solid_bits(solid: &Grid<u8>, boundary: Boundary) -> Vec<u32> {
     let mut bits = Vec::with_capacity(h * w);
     for r in 0..h as isize {
         for c in 0..w as isize {
-            let neighbours =
-                [(r, c), (r + 1, c), (r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c - 1), (r + 1, c + 1), (r, c - 2)];
+            let neighbours = [(r, c), (r + 1, c), (r, c - 1), (r, c + 1), (r - 1, c)];
             bits.push(neighbours.iter().enumerate().map(|(i, &(nr, nc))| (is_solid(nr, nc) as u32) << i).sum());
         }
     }
     bits
 }
-
-/// Bit 0 of [`solid_bits`]: the cell itself is solid (the packed passes' padding cells are).
-const SOLID_SELF: u32 = 1;
 
 /// Mirrors `struct Brush` in `shaders/water/brush.wgsl` (32 bytes).
 #[repr(C)]
@@ -87,13 +83,11 @@ struct BrushUniform {
     _pad: [f32; 3],
 }
 
-/// The packed textures a run of steps works in: the mass (a ping-pong pair) and the solid bits,
-/// four cells a texel.
+/// The packed textures a run of steps works in: the mass, four cells a texel, a solid cell's
+/// stored negated (`shaders/water/pack.wgsl`), a ping-pong pair.
 struct Packed {
     size: (u32, u32),
     mass: [wgpu::TextureView; 2],
-    solid: wgpu::Texture,
-    solid_view: wgpu::TextureView,
 }
 
 impl Packed {
@@ -105,10 +99,7 @@ impl Packed {
         let rgba = wgpu::TextureFormat::Rgba32Float;
         let view = |t: wgpu::Texture| t.create_view(&Default::default());
         let mass = [0, 1].map(|_| view(gpu::texture_2d(device, "water/packed mass", size, rgba, usage)));
-        let bits = wgpu::TextureFormat::R32Uint;
-        let solid = gpu::texture_2d(device, "water/packed solid", size, bits, usage | wgpu::TextureUsages::COPY_DST);
-        let solid_view = solid.create_view(&Default::default());
-        Self { size, mass, solid, solid_view }
+        Self { size, mass }
     }
 }
 
@@ -135,22 +126,16 @@ impl StepPass {
     fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, packed: &Packed, strip: u32) -> Self {
         let kernel = Kernel::with_constants(device, "water/step", shaders::WATER_STEP, &[("STRIP", strip as f64)]);
         let bind_groups = [0, 1].map(|j| {
-            kernel.bind_group(
-                device,
-                &[
-                    uniform.as_entire_binding(),
-                    View(&packed.mass[j]),
-                    View(&packed.solid_view),
-                    View(&packed.mass[1 - j]),
-                ],
-            )
+            kernel.bind_group(device, &[uniform.as_entire_binding(), View(&packed.mass[j]), View(&packed.mass[1 - j])])
         });
         Self { kernel, bind_groups, strip }
     }
 }
 
-/// Packing the mass before a run of steps and unpacking it after: `pack[i]` packs mass texture
-/// `i` into packed texture 0, `unpack[i][j]` unpacks packed texture `j` into mass texture `i`.
+/// Packing the mass before a run of steps (`shaders/water/pack.wgsl`: the solid cells' masses
+/// negated, so that the step reads which cells are solid from the signs) and unpacking it after
+/// (`shaders/water/unpack.wgsl`: |m|): `pack[i]` packs mass texture `i` into packed texture 0,
+/// `unpack[i][j]` unpacks packed texture `j` into mass texture `i`.
 struct PackPasses {
     kernels: [Kernel; 2],
     pack: [wgpu::BindGroup; 2],
@@ -158,10 +143,21 @@ struct PackPasses {
 }
 
 impl PackPasses {
-    fn new(device: &wgpu::Device, mass: &PingPong, packed: &Packed) -> Self {
-        let kernels =
-            [Kernel::new(device, "common/pack", shaders::PACK), Kernel::new(device, "common/unpack", shaders::UNPACK)];
-        let pack = [0, 1].map(|i| kernels[0].bind_group(device, &[View(&mass.views()[i]), View(&packed.mass[0])]));
+    fn new(
+        device: &wgpu::Device,
+        uniform: &wgpu::Buffer,
+        mass: &PingPong,
+        solid: &wgpu::TextureView,
+        packed: &Packed,
+    ) -> Self {
+        let kernels = [
+            Kernel::new(device, "water/pack", shaders::WATER_PACK),
+            Kernel::new(device, "water/unpack", shaders::WATER_UNPACK),
+        ];
+        let pack = [0, 1].map(|i| {
+            let entries = [uniform.as_entire_binding(), View(&mass.views()[i]), View(solid), View(&packed.mass[0])];
+            kernels[0].bind_group(device, &entries)
+        });
         let unpack = [0, 1]
             .map(|i| [0, 1].map(|j| kernels[1].bind_group(device, &[View(&packed.mass[j]), View(&mass.views()[i])])));
         Self { kernels, pack, unpack }
@@ -172,8 +168,9 @@ impl PackPasses {
 ///
 /// Textures (`W x H` texels for an `(H, W)` grid, texel `(x, y)` = cell `(row y, col x)`):
 /// mass `r32float` ping-pong, solid bits `r32uint` (see [`GpuWater::solid_view`]); and for the
-/// step, packed four cells a texel (see the module docs), the mass ping-pong and the solid
-/// bits. Every pass reads through read-only
+/// step, packed four cells a texel (see the module docs), the mass ping-pong, each solid
+/// cell's mass stored negated (the step's solid bits are the signs). Every pass reads through
+/// read-only
 /// storage bindings: on lavapipe an image load costs about half of a sampled `textureLoad`.
 /// Holds clones of the device and queue it was made with (an application's own, or
 /// [`crate::gpu::Gpu`]'s).
@@ -245,7 +242,7 @@ impl GpuWater {
             let solid_view = solid.create_view(&Default::default());
             let packed = Packed::new(device, (width, height));
             let step = StepPass::new(device, &uniform, &packed, strip);
-            let packing = PackPasses::new(device, &mass, &packed);
+            let packing = PackPasses::new(device, &uniform, &mass, &solid_view, &packed);
             let brush = gpu::EditPass::new(
                 device,
                 "water/brush",
@@ -319,13 +316,11 @@ impl GpuWater {
         Ok(())
     }
 
-    /// Records the writes of the solid bits of the mask and boundary in use, one cell a texel
-    /// and packed (padding cells solid).
+    /// Records the write of the solid bits of the mask and boundary in use (the next run of
+    /// steps packs them into its masses' signs).
     fn encode_solid_bits(&self, encoder: &mut wgpu::CommandEncoder) {
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
         gpu::record::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
-        let packed = gpu::packed::pack_bits(&bits, self.width as usize, SOLID_SELF);
-        gpu::record::upload(&self.device, encoder, &self.packed.solid, bytemuck::cast_slice(&packed), 4);
     }
 
     /// The rule constants in use.
