@@ -58,8 +58,6 @@ modules! {
     SMOKE_STAGGERED_SOLVER_WALLS = "smoke/staggered_solver_walls": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/edges.wgsl", "smoke/staggered_solver_walls.wgsl"];
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"];
-    /// One field into the packed layout, four cells a texel (`gpu::packed`).
-    PACK = "common/pack": ["common/pack.wgsl"];
     /// A packed field back to one cell a texel.
     UNPACK = "common/unpack": ["common/unpack.wgsl"];
     /// The roofline's texture copy (`eddy bench`): one rgba32float texel read and written.

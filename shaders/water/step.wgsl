@@ -12,8 +12,9 @@
 // below (its down flow) and the row above (its up flow); every texel is loaded about once. The flows
 // between the two texels come from their own outflows; those across the pair's outer edges from
 // one more 4-lane evaluation of the rule ("side"): lane 0 is the last cell of the texel to the
-// left, lane 1 the first of the texel to the right. Each lane's branches of the scalar rule are per-lane selects with the same arithmetic in the same order,
-// and the gather adds in the push loop's order, so a cell's result is the CPU's to the bit.
+// left, lane 1 the first of the texel to the right. Each lane's branches of the scalar rule are
+// per-lane selects with the same arithmetic in the same order, and the gather adds in the push
+// loop's order, so a cell's result is the CPU's to the bit.
 // Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
 // side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
 // 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead of 8, with
@@ -25,9 +26,9 @@
 // mass is stored negated, -0.0 when empty, and every other mass is >= +0.0, so a cell is solid
 // exactly when its sign bit is set, and the neighbours' solid bits come with the masses the step
 // reads anyway. Against a texture of solid bits read beside the mass (two more texel loads a
-// row of the walk), 1.26x the step at 2048x2048 on lavapipe (a timing probe without those loads,
-// eddy run, 4 interleaved rounds). A solid cell is never wet (its stored mass is <= 0), the flows
-// towards it are selected away, and the step writes its texel lane back unchanged.
+// row of the walk): 1.10x the step at 2048x2048 and 1.20x at 1024x1024 on lavapipe (eddy run, 6
+// interleaved rounds). A solid cell is never wet (its stored mass is <= 0), the flows towards
+// it are selected away, and the step writes its texel lane back unchanged.
 //
 // Cells outside the grid hold no mass, so they send nothing: they read as +0.0 with the open
 // boundary (empty air, where the flow sent out of the grid is lost) and as -0.0, solid, with the

@@ -1,9 +1,11 @@
 //! The packed layout (`shaders/common/packed.wgsl`): four cells of a row in one `rgba32float`
 //! texel, cell `(row y, column 4x + k)` in component `k` of texel `(x, y)`, padding cells past
 //! the last column 0; per-cell bits four to an `r32uint` texel, cell `k`'s in byte `k`. Passes
-//! that run four cells an invocation use it (the Jacobi iterations, [`crate::solver::packed`];
-//! the water step), packing a field with `common/pack.wgsl` and unpacking it with
-//! `common/unpack.wgsl`, whose CPU mirrors are [`pack`] and [`unpack`].
+//! that run four cells an invocation use it (the Jacobi iterations, [`crate::solver::packed`],
+//! packing their right-hand side with `solver/pack.wgsl` and unpacking the pressure with
+//! `common/unpack.wgsl`, whose CPU mirrors are [`pack`] and [`unpack`]; the water step, with
+//! its own `water/pack.wgsl` and `water/unpack.wgsl`, which carry the solid cells in the
+//! masses' signs).
 
 use crate::grid::Grid;
 
@@ -20,8 +22,7 @@ pub fn packed_size(width: u32, height: u32) -> (u32, u32) {
 }
 
 /// `field` `(H, W)` in the packed layout, texel by texel, row-major, times `scale`, as
-/// `common/pack.wgsl` writes it (scale 1) and `solver/pack.wgsl` its right-hand side; padding
-/// cells 0.
+/// `solver/pack.wgsl` writes the right-hand side; padding cells 0.
 pub fn pack(field: &Grid<f32>, scale: f32) -> Vec<[f32; 4]> {
     let (h, w) = field.shape();
     let (pw, _) = packed_size(w as u32, h as u32);

@@ -170,8 +170,8 @@ impl PackPasses {
 /// mass `r32float` ping-pong, solid bits `r32uint` (see [`GpuWater::solid_view`]); and for the
 /// step, packed four cells a texel (see the module docs), the mass ping-pong, each solid
 /// cell's mass stored negated (the step's solid bits are the signs). Every pass reads through
-/// read-only
-/// storage bindings: on lavapipe an image load costs about half of a sampled `textureLoad`.
+/// read-only storage bindings: on lavapipe an image load costs about half of a sampled
+/// `textureLoad`.
 /// Holds clones of the device and queue it was made with (an application's own, or
 /// [`crate::gpu::Gpu`]'s).
 pub struct GpuWater {
