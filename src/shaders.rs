@@ -94,8 +94,6 @@ modules! {
     WATER_STEP = "water/step": ["water/params.wgsl", "water/step.wgsl"];
     /// Water: the mass into the step's packed layout, solid cells' masses negated.
     WATER_PACK = "water/pack": ["water/params.wgsl", "water/pack.wgsl"];
-    /// Water: the step's packed mass back into one cell a texel (|m|).
-    WATER_UNPACK = "water/unpack": ["water/unpack.wgsl"];
     /// Water statistics: per-row sums, minima and maxima.
     WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/stats.wgsl", "common/reduce.wgsl"];
     /// Water brush: pour / erase in a disc.

@@ -1,8 +1,12 @@
 // A packed field (packed.wgsl) back into one cell a texel, four cells an invocation; padding
-// cells are dropped. CPU mirror: `unpack` in src/gpu/packed.rs.
+// cells are dropped. CPU mirror: `unpack` in src/gpu/packed.rs (with MAGNITUDE, of |v|).
 
 @group(0) @binding(0) var packed_field: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(1) var field_out: texture_storage_2d<r32float, write>;
+
+// Whether each cell's magnitude |v| is written instead of v: the water step's packed masses
+// carry the solid cells as negated masses (water/pack.wgsl), which come back as the masses.
+override MAGNITUDE: bool = false;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -11,7 +15,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let width = i32(textureDimensions(field_out).x);
-    let v = textureLoad(packed_field, id.xy);
+    let texel = textureLoad(packed_field, id.xy);
+    let v = select(texel, abs(texel), MAGNITUDE);
     for (var k = 0; k < 4; k++) {
         let x = 4 * i32(id.x) + k;
         if x < width {

@@ -4,8 +4,8 @@
 //! that run four cells an invocation use it (the Jacobi iterations, [`crate::solver::packed`],
 //! packing their right-hand side with `solver/pack.wgsl` and unpacking the pressure with
 //! `common/unpack.wgsl`, whose CPU mirrors are [`pack`] and [`unpack`]; the water step, with
-//! its own `water/pack.wgsl` and `water/unpack.wgsl`, which carry the solid cells in the
-//! masses' signs).
+//! its own `water/pack.wgsl`, which carries the solid cells in the masses' signs, and
+//! `common/unpack.wgsl` with `MAGNITUDE`).
 
 use crate::grid::Grid;
 

@@ -134,7 +134,7 @@ impl StepPass {
 
 /// Packing the mass before a run of steps (`shaders/water/pack.wgsl`: the solid cells' masses
 /// negated, so that the step reads which cells are solid from the signs) and unpacking it after
-/// (`shaders/water/unpack.wgsl`: |m|): `pack[i]` packs mass texture `i` into packed texture 0,
+/// (`shaders/common/unpack.wgsl` with `MAGNITUDE`: |m|): `pack[i]` packs mass texture `i` into packed texture 0,
 /// `unpack[i][j]` unpacks packed texture `j` into mass texture `i`.
 struct PackPasses {
     kernels: [Kernel; 2],
@@ -152,7 +152,7 @@ impl PackPasses {
     ) -> Self {
         let kernels = [
             Kernel::new(device, "water/pack", shaders::WATER_PACK),
-            Kernel::new(device, "water/unpack", shaders::WATER_UNPACK),
+            Kernel::with_constants(device, "water/unpack", shaders::UNPACK, &[("MAGNITUDE", 1.0)]),
         ];
         let pack = [0, 1].map(|i| {
             let entries = [uniform.as_entire_binding(), View(&mass.views()[i]), View(solid), View(&packed.mass[0])];
