@@ -2,8 +2,8 @@
 // four cells an invocation), with which cells are solid in the sign bits: a solid cell's mass
 // is stored negated (-0.0 when empty, as the brush and a new solid mask keep it), every other
 // mass as +|m| (masses are >= 0; -0.0 becomes +0.0), padding cells past the last column as the
-// step reads cells beyond the grid's edges: +0.0 (empty air) with the open boundary, -0.0
-// (solid) with the wall boundary. water/step.wgsl reads a cell's solid bit from its sign and
+// step reads cells beyond the grid's edges (`outside_mass`, params.wgsl: +0.0, empty air, with
+// the open boundary, -0.0, solid, with the wall boundary). water/step.wgsl reads a cell's solid bit from its sign and
 // writes padding back unchanged; common/unpack.wgsl with MAGNITUDE takes |m|. Checked through
 // the step: its tests against the CPU push loop (tests/water_gpu_vs_cpu.rs) pack, step and
 // unpack.
@@ -20,7 +20,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let width = i32(textureDimensions(mass).x);
-    var v = vec4<f32>(bitcast<f32>(select(0x80000000u, 0u, params.open_boundary != 0u)));
+    var v = vec4<f32>(outside_mass(params));
     for (var k = 0; k < 4; k++) {
         let q = vec2<i32>(4 * i32(id.x) + k, i32(id.y));
         if q.x < width {

@@ -22,6 +22,13 @@ const SOLID_LEFT: u32 = 4u;
 const SOLID_RIGHT: u32 = 8u;
 const SOLID_ABOVE: u32 = 16u;
 
+// The stored mass of a cell beyond the grid's edges, as the step reads it and the pack writes
+// the padding cells past the last column (water/pack.wgsl, which stores a solid cell's mass
+// negated): empty, +0.0 with the open boundary (air), -0.0, solid, with the wall boundary.
+fn outside_mass(p: WaterParams) -> f32 {
+    return bitcast<f32>(select(0x80000000u, 0u, p.open_boundary != 0u));
+}
+
 // J. Elsts, "Simple Fluid Simulation With Cellular Automata" (2009), get_stable_state_b():
 // how much of `total_mass` the lower of two stacked cells holds when they are at rest.
 fn get_stable_state_b(total_mass: f32, p: WaterParams) -> f32 {

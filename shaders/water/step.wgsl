@@ -9,12 +9,12 @@
 //
 // One invocation walks a column of STRIP rows of two texels downwards, keeping the rows around
 // it in registers, so each row's outflows are computed once and serve the row itself, the row
-// below (its down flow) and the row above (its up flow); every texel is loaded about once. The flows
-// between the two texels come from their own outflows; those across the pair's outer edges from
-// one more 4-lane evaluation of the rule ("side"): lane 0 is the last cell of the texel to the
-// left, lane 1 the first of the texel to the right. Each lane's branches of the scalar rule are
-// per-lane selects with the same arithmetic in the same order, and the gather adds in the push
-// loop's order, so a cell's result is the CPU's to the bit.
+// below (its down flow) and the row above (its up flow); every texel is loaded about once. The
+// flows between the two texels come from their own outflows; those across the pair's outer
+// edges from one more 4-lane evaluation of the rule ("side"): lane 0 is the last cell of the
+// texel to the left, lane 1 the first of the texel to the right. Each lane's branches of the
+// scalar rule are per-lane selects with the same arithmetic in the same order, and the gather
+// adds in the push loop's order, so a cell's result is the CPU's to the bit.
 // Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
 // side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
 // 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead of 8, with
@@ -47,7 +47,7 @@ override STRIP: i32;
 // open boundary, -0.0 (solid) with the wall boundary.
 fn mass_texel(q: vec2<i32>, size: vec2<i32>) -> vec4<f32> {
     if q.x < 0 || q.y < 0 || q.x >= size.x || q.y >= size.y {
-        return vec4<f32>(bitcast<f32>(select(0x80000000u, 0u, params.open_boundary != 0u)));
+        return vec4<f32>(outside_mass(params));
     }
     return textureLoad(mass_in, q);
 }

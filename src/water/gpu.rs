@@ -116,8 +116,8 @@ struct StepPass {
 /// `shaders/water/step.wgsl`): 32 on a CPU adapter, 8 elsewhere. On lavapipe 32 ran the step
 /// 1.20x faster than 8 at 1024x1024 and 1.10x at 2048x2048 (`eddy run`, 6 interleaved rounds;
 /// 16 less, 64 and 128 within noise of 32): the rows above and the outflows an invocation
-/// works out before its first row are spread over more rows. A GPU wants the invocations that shorter strips give (at
-/// 1024x1024, 32 rows leave 1024 of them); not yet measured on one.
+/// works out before its first row are spread over more rows. A GPU wants the invocations that
+/// shorter strips give (at 1024x1024, 32 rows leave 1024 of them); not yet measured on one.
 pub fn step_strip(device: &wgpu::Device) -> u32 {
     if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
 }
@@ -134,8 +134,8 @@ impl StepPass {
 
 /// Packing the mass before a run of steps (`shaders/water/pack.wgsl`: the solid cells' masses
 /// negated, so that the step reads which cells are solid from the signs) and unpacking it after
-/// (`shaders/common/unpack.wgsl` with `MAGNITUDE`: |m|): `pack[i]` packs mass texture `i` into packed texture 0,
-/// `unpack[i][j]` unpacks packed texture `j` into mass texture `i`.
+/// (`shaders/common/unpack.wgsl` with `MAGNITUDE`: |m|): `pack[i]` packs mass texture `i` into
+/// packed texture 0, `unpack[i][j]` unpacks packed texture `j` into mass texture `i`.
 struct PackPasses {
     kernels: [Kernel; 2],
     pack: [wgpu::BindGroup; 2],
