@@ -95,7 +95,10 @@ fn measure(runs: usize, steps: u64, mut step: impl FnMut(u64) -> Result) -> Resu
     Ok(rates[rates.len() / 2])
 }
 
-/// Steps that take about `seconds`, from timing short probe runs.
+/// Steps that take about `seconds`, from timing short probe runs; at least 2, as the peer's runs
+/// (`../shared/peers/common.py`: ~1 s and at least 2 steps), so that a run's fixed costs (the
+/// wait for the adapter, the statistics read back, the staggered grid's centres pass once a
+/// batch) are never one step's alone.
 fn calibrate(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<u64> {
     let mut n = 1u64;
     loop {
@@ -103,11 +106,14 @@ fn calibrate(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<u64> {
         step(n)?;
         let dt = t.elapsed().as_secs_f64();
         if dt > 0.05 || n >= 1 << 16 {
-            return Ok(((seconds / dt * n as f64) as u64).clamp(1, 1 << 24));
+            return Ok(((seconds / dt * n as f64) as u64).clamp(MIN_RUN_STEPS, 1 << 24));
         }
         n *= 4;
     }
 }
+
+/// The fewest steps a timed run takes ([`calibrate`]).
+const MIN_RUN_STEPS: u64 = 2;
 
 /// Steps profiled pass by pass per row (`--passes`), one profile each.
 const PROFILE_STEPS: u32 = 8;

@@ -305,8 +305,9 @@ pub struct BenchArgs {
     /// Timed runs per size, 1..=100; the median is reported.
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
-    /// Seconds each timed run should last (the step count is calibrated to it), 0.01..=60.
-    #[arg(long, default_value_t = 0.5)]
+    /// Seconds each timed run should last (the step count is calibrated to it, at least 2
+    /// steps; the default matches the Taichi peer's runs), 0.01..=60.
+    #[arg(long, default_value_t = 1.0)]
     pub seconds: f64,
     /// Skip the CPU reference.
     #[arg(long)]
