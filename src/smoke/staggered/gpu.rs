@@ -21,6 +21,11 @@ use wgpu::BindingResource::TextureView as View;
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
+/// Cells along a row that one invocation of the vorticity and confinement passes computes
+/// (`STRIP` in `staggered_vorticity.wgsl` and `staggered_confinement.wgsl`, which must agree:
+/// a smaller one here leaves cells unwritten, which the GPU-vs-CPU tests see).
+const STRIP: u32 = 4;
+
 /// The staggered grid's own textures.
 pub(crate) struct StaggeredFields {
     /// `u`, `(W + 1) x H` texels.
@@ -497,7 +502,7 @@ impl StaggeredPasses {
     /// Records the vorticity pass on the current faces.
     pub fn encode_vorticity(&self, pass: &mut wgpu::ComputePass<'_>) {
         let (w, h) = self.size;
-        self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w, h);
+        self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w.div_ceil(STRIP), h);
     }
 
     /// Records the divergence pass in the form that packs the Jacobi iterations' input itself
@@ -650,7 +655,7 @@ impl StaggeredPasses {
             StaggeredPass::Forces => {
                 if params.vorticity != 0.0 {
                     self.encode_vorticity(pass);
-                    self.confinement.0.dispatch(pass, &self.confinement.1, w, h);
+                    self.confinement.0.dispatch(pass, &self.confinement.1, w.div_ceil(STRIP), h);
                 }
                 self.forces.0.dispatch(pass, &self.forces.1[i][s], w + 1, h + 1);
             }
