@@ -12,6 +12,12 @@
 use crate::error::ParamError;
 use std::fmt;
 
+/// The viewer's brush radius on a 256-cell grid, cells (its default is 1/64 of the grid's
+/// longer side, at least 1.5; [`crate::model::AnyModel::brush_radius`]): the radius of the tool
+/// structs' `Default`s ([`crate::water::Brush`], [`crate::gas::GasBrush`]). Here, below the
+/// models, so that they need not import the registry (`model::tools` re-exports it).
+pub const DEFAULT_RADIUS: f32 = 4.0;
+
 /// A parameter's value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {

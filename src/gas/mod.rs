@@ -852,10 +852,10 @@ impl GasBrush {
 }
 
 /// The viewer's blast at the top-left corner, with its brush on a 256-cell grid
-/// ([`crate::model::tools::DEFAULT_RADIUS`]): set `center` (and `radius`) and apply.
+/// ([`crate::params::DEFAULT_RADIUS`]): set `center` (and `radius`) and apply.
 impl Default for GasBrush {
     fn default() -> Self {
-        Self::blast((0.0, 0.0), crate::model::tools::DEFAULT_RADIUS)
+        Self::blast((0.0, 0.0), crate::params::DEFAULT_RADIUS)
     }
 }
 

@@ -5,10 +5,7 @@
 
 use crate::grid::Grid;
 
-/// The viewer's brush radius on a 256-cell grid, cells (its default is 1/64 of the grid's
-/// longer side, at least 1.5; [`super::AnyModel::brush_radius`]): the radius of the tool
-/// structs' `Default`s ([`crate::water::Brush`], [`crate::gas::GasBrush`]).
-pub const DEFAULT_RADIUS: f32 = 4.0;
+pub use crate::params::DEFAULT_RADIUS;
 
 /// What a held mouse button does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

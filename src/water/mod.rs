@@ -404,10 +404,10 @@ impl Brush {
 }
 
 /// The viewer's pour at the top-left corner, with its brush on a 256-cell grid
-/// ([`crate::model::tools::DEFAULT_RADIUS`]): set `center` (and `radius`) and apply.
+/// ([`crate::params::DEFAULT_RADIUS`]): set `center` (and `radius`) and apply.
 impl Default for Brush {
     fn default() -> Self {
-        Self::pour((0.0, 0.0), crate::model::tools::DEFAULT_RADIUS)
+        Self::pour((0.0, 0.0), crate::params::DEFAULT_RADIUS)
     }
 }
 
