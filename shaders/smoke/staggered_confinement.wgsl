@@ -50,14 +50,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     // Row y from x0 - 1 to x0 + 4: whether each cell is open, and its w (loaded whether or not
     // it is used: a load outside the texture reads 0 or some texel of it, WGSL's rule, and then
-    // nothing uses it). Written out, not as a loop over arrays: lavapipe ran that version no
-    // faster than one cell an invocation.
-    let o0 = open_at(solid, p - vec2<i32>(1, 0));
-    let o1 = open_at(solid, p);
-    let o2 = open_at(solid, p + vec2<i32>(1, 0));
-    let o3 = open_at(solid, p + vec2<i32>(2, 0));
-    let o4 = open_at(solid, p + vec2<i32>(3, 0));
-    let o5 = open_at(solid, p + vec2<i32>(4, 0));
+    // nothing uses it). Written out, not as a loop over arrays (see `open_row`).
+    let o = open_row(solid, p);
     let w0 = textureLoad(vorticity, p - vec2<i32>(1, 0)).r;
     let w1 = textureLoad(vorticity, p).r;
     let w2 = textureLoad(vorticity, p + vec2<i32>(1, 0)).r;
@@ -66,14 +60,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let w5 = textureLoad(vorticity, p + vec2<i32>(4, 0)).r;
     // A strip reaching past the grid's last column writes only the cells inside it.
     let last = i32(cells.x) - 1 - p.x;
-    textureStore(force_out, p, force(p, o0, o1, o2, w0, w1, w2));
+    textureStore(force_out, p, force(p, o.o0, o.o1, o.o2, w0, w1, w2));
     if last >= 1 {
-        textureStore(force_out, p + vec2<i32>(1, 0), force(p + vec2<i32>(1, 0), o1, o2, o3, w1, w2, w3));
+        textureStore(force_out, p + vec2<i32>(1, 0), force(p + vec2<i32>(1, 0), o.o1, o.o2, o.o3, w1, w2, w3));
     }
     if last >= 2 {
-        textureStore(force_out, p + vec2<i32>(2, 0), force(p + vec2<i32>(2, 0), o2, o3, o4, w2, w3, w4));
+        textureStore(force_out, p + vec2<i32>(2, 0), force(p + vec2<i32>(2, 0), o.o2, o.o3, o.o4, w2, w3, w4));
     }
     if last >= 3 {
-        textureStore(force_out, p + vec2<i32>(3, 0), force(p + vec2<i32>(3, 0), o3, o4, o5, w3, w4, w5));
+        textureStore(force_out, p + vec2<i32>(3, 0), force(p + vec2<i32>(3, 0), o.o3, o.o4, o.o5, w3, w4, w5));
     }
 }

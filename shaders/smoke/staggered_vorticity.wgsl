@@ -53,14 +53,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(x0, y);
     // Row y from x0 - 1 to x0 + 4: whether each cell is open, its centre v, and its u faces
     // (loaded whether or not they are used: a load outside the texture reads 0 or some texel
-    // of it, WGSL's rule, and then nothing uses it). Written out, not as a loop over arrays:
-    // lavapipe ran that version no faster than one cell an invocation.
-    let o0 = open_at(solid, p - vec2<i32>(1, 0));
-    let o1 = open_at(solid, p);
-    let o2 = open_at(solid, p + vec2<i32>(1, 0));
-    let o3 = open_at(solid, p + vec2<i32>(2, 0));
-    let o4 = open_at(solid, p + vec2<i32>(3, 0));
-    let o5 = open_at(solid, p + vec2<i32>(4, 0));
+    // of it, WGSL's rule, and then nothing uses it). Written out, not as a loop over arrays
+    // (see `open_row`).
+    let o = open_row(solid, p);
     let c0 = centre_v(p - vec2<i32>(1, 0));
     let c1 = centre_v(p);
     let c2 = centre_v(p + vec2<i32>(1, 0));
@@ -74,17 +69,17 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let f4 = textureLoad(u, p + vec2<i32>(4, 0)).r;
     // A strip reaching past the grid's last column writes only the cells inside it.
     let last = i32(cells.x) - 1 - x0;
-    textureStore(vorticity, p, vec4<f32>(curl(p, o0, o1, o2, c0, c1, c2, f0, f1), 0.0, 0.0, 0.0));
+    textureStore(vorticity, p, vec4<f32>(curl(p, o.o0, o.o1, o.o2, c0, c1, c2, f0, f1), 0.0, 0.0, 0.0));
     if last >= 1 {
         let q = p + vec2<i32>(1, 0);
-        textureStore(vorticity, q, vec4<f32>(curl(q, o1, o2, o3, c1, c2, c3, f1, f2), 0.0, 0.0, 0.0));
+        textureStore(vorticity, q, vec4<f32>(curl(q, o.o1, o.o2, o.o3, c1, c2, c3, f1, f2), 0.0, 0.0, 0.0));
     }
     if last >= 2 {
         let q = p + vec2<i32>(2, 0);
-        textureStore(vorticity, q, vec4<f32>(curl(q, o2, o3, o4, c2, c3, c4, f2, f3), 0.0, 0.0, 0.0));
+        textureStore(vorticity, q, vec4<f32>(curl(q, o.o2, o.o3, o.o4, c2, c3, c4, f2, f3), 0.0, 0.0, 0.0));
     }
     if last >= 3 {
         let q = p + vec2<i32>(3, 0);
-        textureStore(vorticity, q, vec4<f32>(curl(q, o3, o4, o5, c3, c4, c5, f3, f4), 0.0, 0.0, 0.0));
+        textureStore(vorticity, q, vec4<f32>(curl(q, o.o3, o.o4, o.o5, c3, c4, c5, f3, f4), 0.0, 0.0, 0.0));
     }
 }
