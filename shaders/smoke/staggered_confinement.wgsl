@@ -6,7 +6,7 @@
 // staggered_forces.wgsl averages onto the faces: each cell's force computed once, not once for
 // each of the three faces that read it.
 // One invocation a strip of STRIP cells along a row, which share their row's vorticity and
-// solid bits: 28 texel loads for 4 cells instead of 40.
+// solid bits: 28 texels loaded for 4 cells instead of 40.
 // CPU mirror: `confinement_force` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;

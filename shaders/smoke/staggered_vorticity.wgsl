@@ -4,7 +4,7 @@
 // outside neighbour reads the centre's own velocity (one-sided there); 0 in solids. Written to
 // the vorticity texture, which the `vorticity` view also draws (per time unit).
 // One invocation a strip of STRIP cells along a row, which share the faces and solid bits
-// between them: 41 texel loads for 4 cells instead of 68 one cell an invocation.
+// between them: 41 distinct texels loaded for 4 cells instead of 68 one cell an invocation.
 // CPU mirror: `vorticity` in src/smoke/staggered/cpu.rs.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;

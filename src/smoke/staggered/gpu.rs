@@ -23,7 +23,7 @@ const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// Cells along a row that one invocation of the vorticity and confinement passes computes
 /// (`STRIP` in `staggered_vorticity.wgsl` and `staggered_confinement.wgsl`, which must agree:
-/// a smaller one here leaves cells unwritten, which the GPU-vs-CPU tests see).
+/// a larger one here than there would leave cells unwritten, which the GPU-vs-CPU tests see).
 const STRIP: u32 = 4;
 
 /// The staggered grid's own textures.
