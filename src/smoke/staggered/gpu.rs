@@ -23,7 +23,8 @@ const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 /// Cells along a row that one invocation of the vorticity and confinement passes computes
 /// (`STRIP` in `staggered_vorticity.wgsl` and `staggered_confinement.wgsl`, which must agree:
-/// a larger one here than there would leave cells unwritten, which the GPU-vs-CPU tests see).
+/// a larger one here than there leaves cells unwritten on grids wider than a workgroup of
+/// strips, 256 cells, which `tests/smoke_invariants.rs`'s solid-body rotation, 301 wide, sees).
 const STRIP: u32 = 4;
 
 /// The staggered grid's own textures.
