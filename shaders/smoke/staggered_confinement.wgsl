@@ -48,7 +48,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if !inside(p, cells) {
         return;
     }
-    // Row y from x0 - 1 to x0 + 4: whether each cell is open, and its w (loaded whether or not
+    // Row p.y from p.x - 1 to p.x + 4: whether each cell is open, and its w (loaded whether or not
     // it is used: a load outside the texture reads 0 or some texel of it, WGSL's rule, and then
     // nothing uses it). Written out, not as a loop over arrays (see `open_row`).
     let o = open_row(solid, p);

@@ -45,13 +45,11 @@ fn centre_v(q: vec2<i32>) -> f32 {
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let cells = textureDimensions(solid);
-    let x0 = i32(id.x) * STRIP;
-    let y = i32(id.y);
-    if !inside(vec2<i32>(x0, y), cells) {
+    let p = vec2<i32>(i32(id.x) * STRIP, i32(id.y));
+    if !inside(p, cells) {
         return;
     }
-    let p = vec2<i32>(x0, y);
-    // Row y from x0 - 1 to x0 + 4: whether each cell is open, its centre v, and its u faces
+    // Row p.y from p.x - 1 to p.x + 4: whether each cell is open, its centre v, and its u faces
     // (loaded whether or not they are used: a load outside the texture reads 0 or some texel
     // of it, WGSL's rule, and then nothing uses it). Written out, not as a loop over arrays
     // (see `open_row`).
@@ -68,7 +66,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let f3 = textureLoad(u, p + vec2<i32>(3, 0)).r;
     let f4 = textureLoad(u, p + vec2<i32>(4, 0)).r;
     // A strip reaching past the grid's last column writes only the cells inside it.
-    let last = i32(cells.x) - 1 - x0;
+    let last = i32(cells.x) - 1 - p.x;
     textureStore(vorticity, p, vec4<f32>(curl(p, o.o0, o.o1, o.o2, c0, c1, c2, f0, f1), 0.0, 0.0, 0.0));
     if last >= 1 {
         let q = p + vec2<i32>(1, 0);

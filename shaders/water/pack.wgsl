@@ -3,10 +3,10 @@
 // is stored negated (-0.0 when empty, as the brush and a new solid mask keep it), every other
 // mass as +|m| (masses are >= 0; -0.0 becomes +0.0), padding cells past the last column as the
 // step reads cells beyond the grid's edges (`outside_mass`, params.wgsl: +0.0, empty air, with
-// the open boundary, -0.0, solid, with the wall boundary). water/step.wgsl reads a cell's solid bit from its sign and
-// writes padding back unchanged; common/unpack.wgsl with MAGNITUDE takes |m|. Checked through
-// the step: its tests against the CPU push loop (tests/water_gpu_vs_cpu.rs) pack, step and
-// unpack.
+// the open boundary, -0.0, solid, with the wall boundary). water/step.wgsl reads a cell's solid
+// bit from its sign and writes padding back unchanged; common/unpack.wgsl with MAGNITUDE takes
+// |m|. Checked through the step: its tests against the CPU push loop
+// (tests/water_gpu_vs_cpu.rs) pack, step and unpack.
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
 @group(0) @binding(1) var mass: texture_storage_2d<r32float, read>;
