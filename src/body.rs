@@ -59,6 +59,10 @@ pub struct Body {
 /// chain of cells that shares faces (a thinner one would let fluid through its gaps).
 pub const PLATE_THICKNESS: f32 = 2.0;
 
+/// The largest centre coordinate and size a body may have, cells: 4 times the largest grid side
+/// ([`crate::scene::MAX_SIDE`]).
+pub const MAX_EXTENT: f32 = 4.0 * crate::scene::MAX_SIDE as f32;
+
 impl Body {
     /// A body of `shape` at rest at `(x, y)`, unrotated.
     pub fn new(shape: Shape, x: f32, y: f32) -> Self {
@@ -90,6 +94,33 @@ impl Body {
         self.x += self.vx * dt;
         self.y += self.vy * dt;
         self.angle += self.spin * dt;
+    }
+
+    /// The speed of the body's fastest point, per time unit (or per step, as its velocity):
+    /// `|v| + |spin| reach`.
+    pub fn fastest(&self) -> f32 {
+        (self.vx * self.vx + self.vy * self.vy).sqrt() + self.spin.abs() * self.reach()
+    }
+
+    /// Refuses a centre or size beyond [`MAX_EXTENT`] cells (f32 keeps 1/64 of a cell there;
+    /// a radius of 1e30 squares to infinity and covers every cell).
+    ///
+    /// # Errors
+    /// A message naming the value and the limit.
+    pub fn check_extent(&self) -> Result<(), String> {
+        let (a, b) = match self.shape {
+            Shape::Circle { radius } => (radius, 0.0),
+            Shape::Box { half_width, half_height } => (half_width, half_height),
+        };
+        let values = [("x", self.x), ("y", self.y), ("its size", a.max(b))];
+        match values.iter().find(|(_, v)| v.abs() > MAX_EXTENT) {
+            Some((name, v)) => Err(format!(
+                "{name} is {} cells: a body's centre and size are at most {MAX_EXTENT} cells (4 times the largest \
+                 grid side) from the grid's corner",
+                crate::params::readable(*v as f64, 3)
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Half the side of a square around the centre that holds the whole body, cells.
@@ -152,7 +183,7 @@ impl Body {
             _ => Shape::Box { half_width: required("length")? / 2.0, half_height: PLATE_THICKNESS / 2.0 },
         };
         let or0 = |k| get(k).unwrap_or(0.0);
-        Ok(Body {
+        let body = Body {
             shape,
             x: required("x")?,
             y: required("y")?,
@@ -160,7 +191,9 @@ impl Body {
             vx: or0("vx"),
             vy: or0("vy"),
             spin: or0("spin"),
-        })
+        };
+        body.check_extent().map_err(|e| format!("body '{spec}': {e}"))?;
+        Ok(body)
     }
 
     /// The body as a row of the `.npz` table `bodies`, float32 `(N, 9)`: `[kind, x, y, angle,
@@ -191,7 +224,9 @@ impl Body {
         if a <= 0.0 || (kind == 1.0 && b <= 0.0) {
             return Err("a body's size (columns 7 and 8) must be positive".into());
         }
-        Ok(Body { shape, x, y, angle, vx, vy, spin })
+        let body = Body { shape, x, y, angle, vx, vy, spin };
+        body.check_extent()?;
+        Ok(body)
     }
 
     /// The body in the GPU's layout (`struct Body` in `shaders/common/body.wgsl`).
@@ -312,6 +347,21 @@ pub fn drive(bodies: &mut [Body], index: usize, (vx, vy): (f32, f32), spin: f32)
         return Err(crate::Error::Message(format!("body {index}: its velocity and spin must be finite numbers")));
     }
     (body.vx, body.vy, body.spin) = (vx, vy, spin);
+    Ok(())
+}
+
+/// Removes body `index` of `bodies` (the later ones move down one).
+///
+/// # Errors
+/// [`crate::Error::Message`] when there is no body `index`; nothing changes.
+pub fn remove(bodies: &mut Vec<Body>, index: usize) -> Result<(), crate::Error> {
+    if index >= bodies.len() {
+        return Err(crate::Error::Message(format!(
+            "no body {index} to remove: this model has {} (numbered from 0)",
+            bodies.len()
+        )));
+    }
+    bodies.remove(index);
     Ok(())
 }
 

@@ -465,12 +465,13 @@ impl NpzReader {
             "<i8" | ">i8" => npy.into_vec::<i64>().map_err(not_integer)?,
             "<i4" | ">i4" => npy.into_vec::<i32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
             "<u4" => npy.into_vec::<u32>().map_err(not_integer)?.into_iter().map(i64::from).collect(),
-            "<u8" => npy
-                .into_vec::<u64>()
-                .map_err(not_integer)?
-                .into_iter()
-                .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
-                .collect(),
+            "<u8" => {
+                let values = npy.into_vec::<u64>().map_err(not_integer)?;
+                if let Some(v) = values.iter().find(|&&v| i64::try_from(v).is_err()) {
+                    return Err(bad(format!("= {v}: a step count is at most 2^63 - 1 ({})", i64::MAX)));
+                }
+                values.into_iter().map(|v| v as i64).collect()
+            }
             _ => return Err(bad(format!("has dtype {dtype}; a step is an integer (<i8, <i4, <u8 or <u4)"))),
         };
         match values[..] {
@@ -556,13 +557,31 @@ impl NpzReader {
     /// As [`NpzReader::read_f32`]; [`SceneError::BadArray`] when the table is not `(N, 9)`, holds
     /// more than [`crate::body::MAX_BODIES`] rows, or a row is not a body.
     pub fn read_bodies_and_solid(&mut self) -> Result<(Vec<crate::body::Body>, Option<Grid<u8>>), SceneError> {
-        let bodies = match self.read_f32_opt("bodies")? {
+        let bad =
+            |path: &Path, message: String| SceneError::BadArray { path: path.to_path_buf(), name: "bodies", message };
+        let shape = match self.shape("bodies") {
+            Ok(shape) => Some(shape),
+            Err(SceneError::MissingArray { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        let bodies = match shape.as_deref() {
             None => Vec::new(),
-            Some(table) => read_bodies(&table).map_err(|message| SceneError::BadArray {
-                path: self.path.clone(),
-                name: "bodies",
-                message,
-            })?,
+            // No bodies, as `numpy.zeros((0, 9))` writes it.
+            Some([0, 9]) => Vec::new(),
+            Some(shape) if shape.len() != 2 => {
+                return Err(bad(
+                    &self.path,
+                    format!(
+                        "has shape {}: a bodies table is (N, 9), a row a body (kind, x, y, angle, vx, vy, spin, a, \
+                         b); one body is shape (1, 9)",
+                        tuple(shape)
+                    ),
+                ));
+            }
+            Some(_) => {
+                let table = self.read_f32("bodies")?;
+                read_bodies(&table).map_err(|message| bad(&self.path, message))?
+            }
         };
         let solid = match bodies.is_empty() {
             true => self.read_u8_opt("solid")?,
@@ -593,6 +612,14 @@ impl NpzReader {
 }
 
 /// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]).
+/// A shape as NumPy writes it: `(9,)`, `(2, 9)`.
+fn tuple(shape: &[u64]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => format!("({})", shape.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")),
+    }
+}
+
 fn read_bodies(table: &Grid<f32>) -> Result<Vec<crate::body::Body>, String> {
     let (n, width) = table.shape();
     if width != 9 {

@@ -222,7 +222,8 @@ impl Fullscreen {
     }
 
     /// A drawing filling `area` with `uniform` (in a buffer of its own), the two field textures
-    /// and `map`'s lookup table bound.
+    /// and `map`'s lookup table bound. `patch`: a buffer whose first 4 bytes are copied over the
+    /// uniform's at that byte offset, recorded into `encoder` (a scale computed on the GPU).
     #[allow(clippy::too_many_arguments)]
     fn prepare(
         &mut self,
@@ -233,14 +234,18 @@ impl Fullscreen {
         field: &wgpu::TextureView,
         solid: &wgpu::TextureView,
         map: ColourMap,
+        patch: Option<(&wgpu::Buffer, u64)>,
     ) -> Drawing {
         use wgpu::util::DeviceExt;
         let lut = self.lut(device, encoder, map);
         let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(self.label),
             contents: uniform,
-            usage: wgpu::BufferUsages::UNIFORM,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
+        if let Some((from, offset)) = patch {
+            encoder.copy_buffer_to_buffer(from, 0, &buffer, offset, 4);
+        }
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(self.label),
             layout: &self.layout,
@@ -376,7 +381,7 @@ impl WaterRenderer {
             _pad: 0.0,
         };
         let (field, solid) = (sim.mass_view(), sim.solid_view());
-        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field, solid, map)
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field, solid, map, None)
     }
 
     /// Records a draw of `sim`'s mass field filling `area` of `target`, in a render pass of
@@ -491,7 +496,7 @@ impl GasRenderer {
             _pad: 0.0,
         };
         let (state, solid) = (sim.state_view(), sim.solid_view());
-        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), state, solid, map)
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), state, solid, map, None)
     }
 
     /// Records a draw of `sim`'s `field` filling `area` of `target`, in a render pass of its
@@ -527,10 +532,12 @@ pub enum SmokeField {
     Speed,
     /// Pressure of the last solve: the colour map over `[-10, 10]`.
     Pressure,
-    /// Divergence before the last projection: the colour map over `[-1, 1]` per time unit.
+    /// Divergence before the last projection: the colour map over `[-s, s]` per time unit, `s`
+    /// the field's largest magnitude over the open cells rounded up to 1, 2 or 5 times a power
+    /// of ten ([`field_scale`], computed on the GPU each draw).
     Divergence,
-    /// Vorticity (curl, staggered grid): the colour map over `[-1, 1]` per time unit, positive
-    /// counter-clockwise on screen.
+    /// Vorticity (curl, staggered grid): the colour map over `[-s, s]` per time unit as the
+    /// divergence's, positive counter-clockwise on screen.
     Vorticity,
 }
 
@@ -550,7 +557,138 @@ struct SmokeView {
 }
 
 /// Draws one field of a [`GpuSmoke`], interpolated bilinearly between cell centres; solids grey.
-pub struct SmokeRenderer(Fullscreen);
+/// The signed fields (divergence, vorticity) are drawn over a scale taken from the field itself
+/// on the GPU ([`field_scale`]).
+pub struct SmokeRenderer(Fullscreen, Option<FieldScale>);
+
+/// The smallest colour scale [`field_scale`] gives (a field that is all 0 draws at it).
+pub const MIN_FIELD_SCALE: f32 = 1e-6;
+
+/// The colour scale of a signed field: its largest magnitude over the open cells (`solid` 0; NaN
+/// and infinities left out), rounded up to 1, 2 or 5 times a power of ten, from
+/// [`MIN_FIELD_SCALE`] to 1e38: the whole colour map in use however strong the field, and a colour bar
+/// in round numbers that holds still while the field changes a little. The CPU mirror of
+/// `shaders/render/field_scale.wgsl`, with the same f32 arithmetic.
+pub fn field_scale(field: &crate::grid::Grid<f32>, solid: &crate::grid::Grid<u8>) -> f32 {
+    let m = field
+        .as_slice()
+        .iter()
+        .zip(solid.as_slice())
+        .filter(|&(v, &s)| s == 0 && v.abs() <= 3.4e38)
+        .fold(0.0f32, |m, (v, _)| m.max(v.abs()));
+    let mut p = MIN_FIELD_SCALE;
+    // 44 decades, from 1e-6 to 1e38 (f32 ends near 3.4e38).
+    for _ in 0..44 {
+        if p >= m {
+            return p;
+        }
+        if 2.0 * p >= m {
+            return 2.0 * p;
+        }
+        if 5.0 * p >= m {
+            return 5.0 * p;
+        }
+        p *= 10.0;
+    }
+    p
+}
+
+/// [`field_scale`] on the GPU (`render/field_scale.wgsl`): recorded before a draw, its result
+/// copied into the draw's uniform in the same encoder (the picture never waits for a readback),
+/// and read back without blocking for the legend, which follows a frame or two behind.
+struct FieldScale {
+    kernel: gpu::Kernel,
+    /// The scale (4 bytes), written by the kernel.
+    buffer: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    readback: ScaleReadback,
+    /// The last scale read back, and the field it is of.
+    last: Option<(SmokeField, f32)>,
+}
+
+/// Where [`FieldScale`]'s readback stands: the copy into the staging buffer is recorded with a
+/// draw, mapped at the next draw (by then submitted), and read at a later one.
+enum ScaleReadback {
+    Idle,
+    Copied(SmokeField),
+    Mapping(SmokeField, futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>),
+}
+
+impl FieldScale {
+    fn new(device: &wgpu::Device) -> Self {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("field scale"),
+            size: 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("field scale readback"),
+            size: 4,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let kernel = gpu::Kernel::new(device, "render/field_scale", shaders::RENDER_FIELD_SCALE);
+        Self { kernel, buffer, staging, readback: ScaleReadback::Idle, last: None }
+    }
+
+    /// Records the scale of `field` (`r32float`) over `solid`'s open cells into [`Self::buffer`],
+    /// and moves the legend's readback on a stage.
+    fn encode(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        which: SmokeField,
+        field: &wgpu::TextureView,
+        solid: &wgpu::TextureView,
+    ) {
+        self.poll(device);
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let resources = [
+                wgpu::BindingResource::TextureView(field),
+                wgpu::BindingResource::TextureView(solid),
+                self.buffer.as_entire_binding(),
+            ];
+            self.kernel.dispatch_once(&mut pass, device, &resources, 256, 1);
+        }
+        if matches!(self.readback, ScaleReadback::Idle) {
+            encoder.copy_buffer_to_buffer(&self.buffer, 0, &self.staging, 0, 4);
+            self.readback = ScaleReadback::Copied(which);
+        }
+    }
+
+    /// Moves the readback on: a copy recorded at an earlier draw (submitted since) is mapped; a
+    /// finished mapping is read into [`Self::last`]. Never waits.
+    fn poll(&mut self, device: &wgpu::Device) {
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = device.poll(wgpu::PollType::Poll);
+        #[cfg(target_arch = "wasm32")]
+        let _ = device;
+        match std::mem::replace(&mut self.readback, ScaleReadback::Idle) {
+            ScaleReadback::Idle => {}
+            ScaleReadback::Copied(which) => {
+                let (tx, rx) = futures_channel::oneshot::channel();
+                self.staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                    let _ = tx.send(r);
+                });
+                self.readback = ScaleReadback::Mapping(which, rx);
+            }
+            ScaleReadback::Mapping(which, mut rx) => match rx.try_recv() {
+                Ok(Some(Ok(()))) => {
+                    let bytes = self.staging.slice(..).get_mapped_range().map(|b| b.to_vec()).unwrap_or_default();
+                    if let Ok(b) = <[u8; 4]>::try_from(bytes.as_slice()) {
+                        self.last = Some((which, f32::from_le_bytes(b)));
+                    }
+                    self.staging.unmap();
+                }
+                Ok(None) => self.readback = ScaleReadback::Mapping(which, rx),
+                // A failed mapping (a lost device) leaves the legend as it was.
+                Ok(Some(Err(_))) | Err(_) => {}
+            },
+        }
+    }
+}
 
 impl SmokeRenderer {
     /// An opaque renderer whose output is a `format` target.
@@ -566,7 +704,7 @@ impl SmokeRenderer {
     /// # Errors
     /// As [`WaterRenderer::new`].
     pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
-        Ok(Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, format, blend)?))
+        Ok(Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, format, blend)?, None))
     }
 
     /// The shader's field index and the value at the map's high end for `field` of `sim`.
@@ -582,9 +720,21 @@ impl SmokeRenderer {
         }
     }
 
+    /// How `field` of `sim` is coloured with `map` as this renderer last drew it: as
+    /// [`Self::legend`], with the signed fields' scale the one [`field_scale`] gave on the GPU
+    /// for a recent draw (read back without waiting; until one arrives, 1).
+    pub fn legend_drawn(&self, sim: &GpuSmoke, field: SmokeField, map: ColourMap) -> Legend {
+        match (Self::legend(sim, field, map), self.1.as_ref().and_then(|f| f.last)) {
+            (Legend::Scale { unit, map, .. }, Some((drawn, s))) if drawn == field => {
+                Legend::Scale { low: -s, high: s, unit, map }
+            }
+            (legend, _) => legend,
+        }
+    }
+
     /// How `field` of `sim` is coloured with `map`. [`ColourMap::Own`] is white smoke for the
     /// density, the dye's own colours, inferno for temperature and speed, blue-red for the signed
-    /// fields.
+    /// fields (drawn over their own scale: [`Self::legend_drawn`] gives it; here 1).
     pub fn legend(sim: &GpuSmoke, field: SmokeField, map: ColourMap) -> Legend {
         let (index, scale) = Self::scale(sim, field);
         let (low, unit, default) = match index {
@@ -645,7 +795,15 @@ impl SmokeRenderer {
             alpha: self.0.alpha(),
             _pad: 0.0,
         };
-        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), texture, sim.solid_view(), lut_map)
+        // The signed fields' scale from the field itself, computed before the draw reads it.
+        let patch = if matches!(field, SmokeField::Divergence | SmokeField::Vorticity) {
+            let scale = self.1.get_or_insert_with(|| FieldScale::new(device));
+            scale.encode(device, encoder, field, texture, sim.solid_view());
+            Some((&scale.buffer, std::mem::offset_of!(SmokeView, scale) as u64))
+        } else {
+            None
+        };
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), texture, sim.solid_view(), lut_map, patch)
     }
 
     /// Records a draw of `sim`'s `field` filling `area` of `target`, in a render pass of its
@@ -735,5 +893,28 @@ impl FrameTarget {
         queue.submit([encoder.finish()]);
         let bytes = gpu::read_texture_async(device, queue, &self.target, 4).await?;
         Ok(image::RgbaImage::from_raw(size.0, size.1, bytes).expect("frame size"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// The scale is the first of 1, 2, 5 x 10^k at or above the largest magnitude of an open
+    /// cell; solid cells, NaN and infinities do not count, and an all-zero field gets the
+    /// smallest scale.
+    #[test]
+    fn the_field_scale_rounds_the_largest_open_magnitude_up() {
+        let close = |a: f32, b: f32| (a - b).abs() <= 1e-5 * b;
+        let field = Grid::from_vec(4, 1, vec![0.03, -0.7, f32::NAN, 90.0]).unwrap();
+        let open = Grid::from_vec(4, 1, vec![0, 0, 0, 1]).unwrap();
+        assert!(close(field_scale(&field, &open), 1.0), "{}", field_scale(&field, &open));
+        let field = Grid::from_vec(3, 1, vec![0.03, -2.5, f32::INFINITY]).unwrap();
+        assert!(close(field_scale(&field, &Grid::filled(3, 1, 0)), 5.0));
+        let field = Grid::from_vec(2, 1, vec![-1.5e-3, 1e-3]).unwrap();
+        assert!(close(field_scale(&field, &Grid::filled(2, 1, 0)), 2e-3));
+        assert_eq!(field_scale(&Grid::filled(3, 2, 0.0), &Grid::filled(3, 2, 0)), MIN_FIELD_SCALE);
+        assert!(close(field_scale(&Grid::filled(1, 1, 3e38), &Grid::filled(1, 1, 0)), 1e38));
     }
 }

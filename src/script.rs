@@ -40,7 +40,9 @@
 //! window, pixels; nothing in `run`). Times never go backwards; steps between actions run
 //! the current model. Paths are relative to the current folder.
 
+use crate::body::Body;
 use crate::colour::ColourMap;
+use crate::error::Error;
 use crate::model::tools::Tool;
 use crate::model::{ModelKind, ModelParams};
 use serde::Deserialize;
@@ -61,6 +63,9 @@ pub const MAX_AT: u64 = 1_000_000_000_000;
 pub struct Timed {
     /// Session step (steps taken by all models since the start).
     pub at: u64,
+    /// The number of the `[[action]]` it comes from, counting from 1 (one table may hold
+    /// several actions).
+    pub number: usize,
     /// What happens.
     pub action: Action,
 }
@@ -80,8 +85,8 @@ pub struct Script {
     pub actions: Vec<Timed>,
 }
 
-/// Most actions a script may hold, and most points in one stroke: a file beyond these is a
-/// mistake, not a script.
+/// Most actions a script may hold (a stroke's points: [`crate::model::MAX_STROKE_POINTS`]): a
+/// file beyond this is a mistake, not a script.
 const MAX_ACTIONS: usize = 100_000;
 /// Largest GIF a script may ask for, frames.
 pub const MAX_GIF_FRAMES: u32 = 1000;
@@ -148,32 +153,59 @@ struct RawGif {
 }
 
 impl Script {
-    /// Checks the script's parameter changes against the parameters the run really starts with
-    /// (`current` and each model's `params`, in [`ModelKind::ALL`]'s order: the command line's
-    /// options are in them); [`Self::parse`] could only check them against the defaults.
+    /// Checks the script's parameter changes and bodies against what the run really starts
+    /// with (`current`, and each model's `params` and `bodies` in [`ModelKind::ALL`]'s order: the
+    /// command line's options are in them), following the actions through the run: the model
+    /// current at each, its parameters, and the bodies added, driven and removed so far (a body
+    /// in water, a 17th body, one too fast, a body that does not exist, the collocated grid
+    /// while bodies move). [`Self::parse`] could only check values against the defaults.
     ///
     /// # Errors
-    /// One line naming the action's step and the parameter that fails, with the reason.
-    pub fn check_from(&self, mut current: ModelKind, mut params: [ModelParams; 3]) -> Result<(), String> {
+    /// One line naming the action's number and step, what it does as the script says it, and
+    /// why it cannot.
+    pub fn check_from(
+        &self,
+        mut current: ModelKind,
+        mut params: [ModelParams; 3],
+        bodies: [Vec<Body>; 3],
+    ) -> Result<(), String> {
         let slot = |k: ModelKind| ModelKind::ALL.iter().position(|&x| x == k).expect("in ALL");
-        for Timed { at, action } in &self.actions {
-            let p = &mut params[slot(current)];
-            let result = match action {
+        let start = bodies.clone();
+        let mut bodies = bodies;
+        for Timed { at, number, action } in &self.actions {
+            let i = slot(current);
+            let (p, list) = (&mut params[i], &mut bodies[i]);
+            let result: Result<(), Error> = match action {
                 Action::Model(k) => {
                     current = *k;
                     Ok(())
                 }
-                Action::Set(name, value) => p.set_fitted(name, *value),
-                Action::SetAll(values) => {
-                    values.iter().try_for_each(|(name, value)| p.set_row_only(name, *value)).and_then(|()| p.check())
-                }
+                Action::Set(name, value) => p.set_fitted(name, *value).map_err(Error::from),
+                Action::SetAll(values) => values
+                    .iter()
+                    .try_for_each(|(name, value)| p.set_row_only(name, *value))
+                    .and_then(|()| p.check())
+                    .map_err(Error::from),
                 Action::Defaults => {
                     *p = ModelParams::defaults(current);
                     Ok(())
                 }
+                Action::Reset => {
+                    *list = start[i].clone();
+                    Ok(())
+                }
+                Action::AddBody(body) => {
+                    list.push(*body);
+                    Ok(())
+                }
+                Action::Drive { body, velocity, spin } => crate::body::drive(list, *body, *velocity, *spin),
+                Action::RemoveBody(index) => crate::body::remove(list, *index),
                 _ => Ok(()),
             };
-            result.map_err(|e| format!("the action at step {at}: {current}: {e}"))?;
+            // Every change above may leave bodies the model cannot move (a faster one, a longer
+            // step, the collocated grid, a 17th).
+            let result = result.and_then(|()| crate::model::check_bodies(&params[i], &bodies[i]));
+            result.map_err(|e| format!("action {number} (step {at}: {}): {current}: {e}", action.describe()))?;
         }
         Ok(())
     }
@@ -246,7 +278,7 @@ impl Script {
                 return Err(format!("action {n} is at step {at}, before the one above it (step {last})"));
             }
             last = at;
-            let mut push = |action| actions.push(Timed { at, action });
+            let mut push = |action| actions.push(Timed { at, number: n, action });
             let mut count = 0;
             if let Some(name) = &a.model {
                 current = model(name).map_err(|e| format!("action {n}: {e}"))?;
@@ -318,8 +350,9 @@ impl Script {
                     "erase" => (Tool::Fluid, true),
                     other => return Err(format!("action {n}: tool {other:?}: fluid, wall or erase")),
                 };
-                if stroke.points.is_empty() || stroke.points.len() > MAX_ACTIONS {
-                    return Err(format!("action {n}: a stroke needs 1..={MAX_ACTIONS} points"));
+                if stroke.points.is_empty() || stroke.points.len() > crate::model::MAX_STROKE_POINTS {
+                    let most = crate::model::MAX_STROKE_POINTS;
+                    return Err(format!("action {n}: a stroke needs 1..={most} points"));
                 }
                 if stroke.points.iter().flatten().any(|v| !v.is_finite()) {
                     return Err(format!("action {n}: a stroke's points must be finite numbers"));

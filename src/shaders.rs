@@ -153,4 +153,7 @@ modules! {
     RENDER_GAS = "render/gas": ["render/fullscreen.wgsl", "render/gas.wgsl"];
     /// Render: a smoke field (density, temperature, speed, pressure or divergence).
     RENDER_SMOKE = "render/smoke": ["render/fullscreen.wgsl", "render/smoke.wgsl"];
+    /// Render: the colour scale of a signed smoke field (divergence, vorticity), its largest
+    /// magnitude rounded up, written for the draw's uniform.
+    RENDER_FIELD_SCALE = "render/field_scale": ["render/field_scale.wgsl"];
 }

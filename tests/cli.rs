@@ -319,7 +319,7 @@ fn a_loaded_state_goes_on_with_the_parameters_it_was_saved_with() {
                 "circle:x=16,y=16,r=4,vx=1",
             ],
         ),
-        ("gas", &["--mode", "gas", "--size", "48x32", "--reconstruction", "constant", "--wind", "0.1,0.05"]),
+        ("gas", &["--scene", "wind", "--size", "48x32", "--reconstruction", "constant", "--wind", "0.1,0.05"]),
         ("tunnel", &["--scene", "tunnel", "--size", "64x32", "--inflow", "0.08", "--inflow-density", "1.2"]),
     ];
     for (mode, options) in runs {

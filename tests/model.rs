@@ -320,7 +320,9 @@ fn every_view_of_every_model_draws() {
 /// own value and water's nearest lookup always does, so that pixel must be the map's lookup
 /// table at `(v - low) / (high - low)` for the legend's range. Tolerance: one table entry either
 /// way (`t` rounded to 1/255 in f32 on the GPU may land on the neighbouring entry at an edge).
-/// Solid cells and the velocity view (its own hue wheel) are checked elsewhere.
+/// Solid cells and the velocity view (its own hue wheel) are checked elsewhere. The divergence
+/// is drawn over its own scale, computed on the GPU: the legend (read back a draw or two later)
+/// must give the CPU mirror's [`eddy::render::field_scale`] exactly, and the pixels follow it.
 #[test]
 fn mapped_views_draw_the_colour_map_of_each_cell() {
     use eddy::colour::{ColourMap, Legend};
@@ -328,7 +330,8 @@ fn mapped_views_draw_the_colour_map_of_each_cell() {
     let gpu = common::gpu();
     let water = AnyState::Water(common::random_water(30, 20, 5, 0.1));
     let smoke = AnyState::Smoke(common::random_smoke_staggered(30, 20, 5, 0.1));
-    for (state, views) in [(water, &["mass"][..]), (smoke, &["density", "temperature", "velocity", "pressure"][..])] {
+    let views = ["density", "temperature", "velocity", "pressure", "divergence"];
+    for (state, views) in [(water, &["mass"][..]), (smoke, &views[..])] {
         let params = ModelParams::defaults(state.kind());
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
         model.step(3).unwrap();
@@ -337,11 +340,19 @@ fn mapped_views_draw_the_colour_map_of_each_cell() {
         for &view in views {
             model.set_view(view).unwrap();
             model.set_colour_map(ColourMap::Viridis);
-            let Legend::Scale { low, high, map, .. } = model.legend() else { panic!("{view}: a scale") };
-            let image = target
-                .render(&gpu.device, &gpu.queue, |encoder, t, size| model.draw(encoder, t, FrameTarget::FORMAT, size))
-                .unwrap();
+            let mut draw = || {
+                target
+                    .render(&gpu.device, &gpu.queue, |encoder, t, size| {
+                        model.draw(encoder, t, FrameTarget::FORMAT, size)
+                    })
+                    .unwrap()
+            };
+            // The scale computed for the first draws reaches the legend by the third.
+            let image = draw();
+            draw();
+            draw();
             gpu.check().unwrap();
+            let Legend::Scale { low, high, map, .. } = model.legend() else { panic!("{view}: a scale") };
             let (field, solid): (Grid<f32>, &Grid<u8>) = match &now {
                 AnyState::Water(s) => (s.mass.clone(), &s.solid),
                 AnyState::Smoke(s) => {
@@ -349,6 +360,12 @@ fn mapped_views_draw_the_colour_map_of_each_cell() {
                         "density" => s.density.clone(),
                         "temperature" => s.temperature.clone(),
                         "pressure" => s.pressure.clone(),
+                        "divergence" => {
+                            let scale = eddy::render::field_scale(&s.divergence, &s.solid);
+                            assert_eq!((low, high), (-scale, scale), "the divergence's scale is the mirror's");
+                            assert!(scale > 1e-3, "a field that is not all 0 ({scale})");
+                            s.divergence.clone()
+                        }
                         _ => {
                             let (u, v) = s.centre_velocity();
                             let speed = u.as_slice().iter().zip(v.as_slice()).map(|(x, y)| x.hypot(*y)).collect();

@@ -78,6 +78,37 @@ mod signals {
         assert!(state.first_non_finite().is_none());
     }
 
+    /// Ctrl-C in `eddy bench` keeps the rows measured so far: printed, and written to --json
+    /// (marked `interrupted`) before it exits 130 with a line that says how many.
+    #[test]
+    fn sigint_in_bench_keeps_the_rows_measured() {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_eddy"))
+            .args(["bench", "--mode", "water", "--sizes", "32,48,64,96,128,192", "--runs", "3", "--seconds", "0.3"])
+            .args(["--no-cpu", "--json", "out.json"])
+            .current_dir(dir.path())
+            .env("NODEVICE_SELECT", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap()).lines().map_while(Result::ok);
+        // The second size's note: the first row is done.
+        assert!(stderr.any(|l| l.contains("at 48x48: GPU")), "the bench did not reach its second row");
+        let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        let rest: Vec<String> = stderr.collect();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, rest) = (String::from_utf8_lossy(&out.stdout), rest.join("\n"));
+        assert_eq!(out.status.code(), Some(130), "{rest}");
+        assert!(rest.contains("bench interrupted: ") && rest.contains("written to out.json"), "{rest}");
+        assert!(stdout.contains("| 32x32 |"), "the first row was printed: {stdout}");
+        let json = std::fs::read_to_string(dir.path().join("out.json")).unwrap();
+        assert!(json.contains("\"interrupted\": true") && json.contains("\"grid\": ["), "{json}");
+        assert!(!rest.contains("panicked"), "{rest}");
+    }
+
     /// The frames folder is replaced by a file mid-run (as a full disk or a removed folder
     /// would fail a write): the run stops with one line naming the frame, and the state it
     /// reached is saved to --save first.

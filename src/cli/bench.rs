@@ -1,7 +1,7 @@
 //! `eddy bench`: steps/s and Mcells/s of the GPU path and the CPU reference.
 
 use super::out::{note, say};
-use super::{BenchArgs, Result, usage};
+use super::{BenchArgs, Exit, Result, usage};
 use eddy::gpu::{Gpu, GpuError};
 use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
 use eddy::scene::SceneSource;
@@ -83,10 +83,20 @@ const TALLY_STEPS: u64 = 16;
 /// that reaches 1e-4 at 512x512 takes minutes, so the race reports "more than" past it.
 const JACOBI_LIMIT_S: f64 = 20.0;
 
+/// `Err(Exit::Interrupted)` once Ctrl-C (or SIGTERM) came: the bench stops between timed runs
+/// and keeps the rows measured so far ([`bench`]).
+fn stop_if_interrupted() -> Result {
+    match super::run::interrupted() {
+        true => Err(Exit::Interrupted(String::new())),
+        false => Ok(()),
+    }
+}
+
 /// Median over `runs` timings of `steps` steps each, as steps/s.
 fn measure(runs: usize, steps: u64, mut step: impl FnMut(u64) -> Result) -> Result<f64> {
     let mut rates = Vec::with_capacity(runs);
     for _ in 0..runs {
+        stop_if_interrupted()?;
         let t = Instant::now();
         step(steps)?;
         rates.push(steps as f64 / t.elapsed().as_secs_f64());
@@ -99,14 +109,20 @@ fn measure(runs: usize, steps: u64, mut step: impl FnMut(u64) -> Result) -> Resu
 /// (`../shared/peers/common.py`: ~1 s and at least 2 steps), so that a run's fixed costs (the
 /// wait for the adapter, the statistics read back, the staggered grid's centres pass once a
 /// batch) are never one step's alone.
-fn calibrate(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<u64> {
+fn calibrate(seconds: f64, step: impl FnMut(u64) -> Result) -> Result<u64> {
+    Ok(calibrate_timed(seconds, step)?.0)
+}
+
+/// [`calibrate`], with the seconds a step took in the last probe.
+fn calibrate_timed(seconds: f64, mut step: impl FnMut(u64) -> Result) -> Result<(u64, f64)> {
     let mut n = 1u64;
     loop {
+        stop_if_interrupted()?;
         let t = Instant::now();
         step(n)?;
         let dt = t.elapsed().as_secs_f64();
         if dt > 0.05 || n >= 1 << 16 {
-            return Ok(((seconds / dt * n as f64) as u64).clamp(MIN_RUN_STEPS, 1 << 24));
+            return Ok((((seconds / dt * n as f64) as u64).clamp(MIN_RUN_STEPS, 1 << 24), dt / n as f64));
         }
         n *= 4;
     }
@@ -127,6 +143,8 @@ struct Report {
     /// Timed runs per row, and the seconds each lasts.
     runs: usize,
     seconds: f64,
+    /// Whether Ctrl-C stopped the bench: `rows` are those measured before it.
+    interrupted: bool,
     /// The texture copy's bandwidth, GB/s.
     roofline_gb_s: f64,
     rows: Vec<Row>,
@@ -193,10 +211,15 @@ pub fn bench(args: BenchArgs) -> Result {
         if !eddy::files::has_extension(path, "json") {
             return Err(usage(format!("--json {}: give a file name ending in .json", path.display())));
         }
-        eddy::files::check_writable_file(path)?;
+        eddy::files::check_writable_file(path).map_err(usage)?;
+    }
+    if args.cpu_max_size == 0 {
+        return Err(usage("--cpu-max-size 0: give a grid side >= 1 (or --no-cpu to skip the CPU reference)"));
     }
     let kind = args.mode;
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
+    // Ctrl-C stops between timed runs; the rows measured so far are kept (and written).
+    super::run::catch_signals();
     for &n in &args.sizes {
         eddy::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
         memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
@@ -229,10 +252,50 @@ pub fn bench(args: BenchArgs) -> Result {
         roofline_gb_s: roof,
         rows: Vec::new(),
         solver_race: None,
+        interrupted: false,
     };
-    for (label, params) in variants(kind) {
+    let result = measure_rows(&gpu, &args, roof, &mut report);
+    let interrupted = matches!(result, Err(Exit::Interrupted(_)));
+    if !interrupted {
+        result?;
+    }
+    let rows = report.rows.len();
+    if !interrupted {
+        print_passes(&report);
+    }
+    if kind == ModelKind::Smoke && !args.no_race && !interrupted {
+        let n = if args.sizes.contains(&512) { 512 } else { *args.sizes.iter().max().expect("checked non-empty") };
+        note!(
+            "bench: the pressure solve alone on {n}x{n}, Jacobi against V-cycles to 1e-4 (a Jacobi run stops at \
+             {JACOBI_LIMIT_S} s; --no-race skips this)..."
+        );
+        report.solver_race = Some(solver_race(&gpu, n, args.runs)?);
+    }
+    report.interrupted = interrupted;
+    let mut written = String::new();
+    if let Some(path) = &args.json {
+        eddy::files::write_atomically(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &report).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(w, b"\n")
+        })?;
+        note!("bench: wrote {}", path.display());
+        written = format!(", written to {}", path.display());
+    }
+    if interrupted {
+        let of = variants(kind).len() * args.sizes.len();
+        return Err(Exit::Interrupted(format!("bench interrupted: {rows} of {of} rows measured (above){written}")));
+    }
+    Ok(())
+}
+
+/// Measures every row (each variant at each size) into `report`, printing each as it is done.
+///
+/// # Errors
+/// As [`measure_row`]; [`Exit::Interrupted`] after Ctrl-C, with the rows done in `report`.
+fn measure_rows(gpu: &Gpu, args: &BenchArgs, roof: f64, report: &mut Report) -> Result {
+    for (label, params) in variants(args.mode) {
         for &n in &args.sizes {
-            let row = measure_row(&gpu, &args, label, &params, n, roof)?;
+            let row = measure_row(gpu, args, label, &params, n, roof)?;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| significant(r * scale));
             say!(
                 "| {label} | {n}x{n} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
@@ -250,6 +313,11 @@ pub fn bench(args: BenchArgs) -> Result {
             report.rows.push(row);
         }
     }
+    Ok(())
+}
+
+/// The per-pass tables of the rows profiled (`--passes`).
+fn print_passes(report: &Report) {
     for row in report.rows.iter().filter(|r| r.passes.is_some()) {
         let passes = row.passes.as_deref().unwrap_or_default();
         let total: f64 = passes.iter().map(|p| p.gpu_ms_per_step).sum();
@@ -276,22 +344,6 @@ pub fn bench(args: BenchArgs) -> Result {
             );
         }
     }
-    if kind == ModelKind::Smoke && !args.no_race {
-        let n = if args.sizes.contains(&512) { 512 } else { *args.sizes.iter().max().expect("checked non-empty") };
-        note!(
-            "bench: the pressure solve alone on {n}x{n}, Jacobi against V-cycles to 1e-4 (a Jacobi run stops at \
-             {JACOBI_LIMIT_S} s; --no-race skips this)..."
-        );
-        report.solver_race = Some(solver_race(&gpu, n, args.runs)?);
-    }
-    if let Some(path) = &args.json {
-        eddy::files::write_atomically(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, &report).map_err(std::io::Error::other)?;
-            std::io::Write::write_all(w, b"\n")
-        })?;
-        note!("bench: wrote {}", path.display());
-    }
-    Ok(())
 }
 
 /// One row: `params` at `n x n` on `gpu`, timed, counted, profiled (`--passes`) and, for the
@@ -356,11 +408,27 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     // The CPU reference of the defaults only: it is what the GPU is tested against.
     let cpu = if args.no_cpu || label != variants(kind)[0].0 {
         None
+    } else if n > args.cpu_max_size {
+        note!(
+            "bench: {label} at {n}x{n}: no CPU reference above --cpu-max-size {} (one core's steps take minutes \
+             there; raise it to time them)",
+            args.cpu_max_size
+        );
+        None
     } else {
         note!("bench: {label} at {n}x{n}: CPU reference, {} runs of ~{} s...", args.runs, args.seconds);
         let mut cpu = cpu_reference(state, *params)?;
         let mut cpu_steps = |k: u64| -> Result { Ok(cpu(k as u32)?) };
-        let k = calibrate(args.seconds, &mut cpu_steps)?;
+        let (k, per_step) = calibrate_timed(args.seconds, &mut cpu_steps)?;
+        // A run is at least MIN_RUN_STEPS steps, however short --seconds is: say what that costs.
+        let total = per_step * (k * args.runs as u64) as f64;
+        if total > 2.0 * args.seconds * args.runs as f64 {
+            note!(
+                "bench: {label} at {n}x{n}: a CPU reference step takes {per_step:.1} s, so its {} runs of {k} steps \
+                 take about {total:.0} s (--no-cpu skips them)",
+                args.runs
+            );
+        }
         Some(measure(args.runs, k, &mut cpu_steps)?)
     };
     Ok(Row {

@@ -312,6 +312,10 @@ pub struct BenchArgs {
     /// Skip the CPU reference.
     #[arg(long)]
     pub no_cpu: bool,
+    /// The largest grid side the CPU reference is timed at: it steps one core's worth of cells,
+    /// a step taking seconds at 1024x1024 and minutes beyond; larger sizes get GPU rows only.
+    #[arg(long, value_name = "SIDE", default_value_t = 1024)]
+    pub cpu_max_size: usize,
     /// Skip the smoke solver race (the pressure solve alone, Jacobi against V-cycles).
     #[arg(long)]
     pub no_race: bool,

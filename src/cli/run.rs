@@ -31,10 +31,10 @@ const MAX_CHUNK: u64 = 4096;
 /// microseconds, and that must not cost the save.
 const REPEAT_S: f64 = 1.0;
 
-/// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run to stop at the next step
-/// boundary and save; another one more than [`REPEAT_S`] later exits at once (an `.npz` being
+/// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run (or `eddy bench`) to
+/// stop at the next step boundary (timed run) and save; another one more than [`REPEAT_S`] later exits at once (an `.npz` being
 /// written is then left alone: it goes to a temporary file first).
-fn catch_signals() {
+pub(crate) fn catch_signals() {
     let first = std::sync::OnceLock::new();
     let _ = ctrlc::set_handler(move || {
         let at = *first.get_or_init(Instant::now);
@@ -47,7 +47,7 @@ fn catch_signals() {
     });
 }
 
-fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     SIGNALS.load(Ordering::SeqCst) > 0
 }
 
@@ -135,6 +135,13 @@ pub fn run(mut args: RunArgs) -> Result {
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
     let (state, first_step) = setup.state(&gpu, extras).map_err(super::start::exit)?;
+    if script.is_none() {
+        let given: Vec<&str> =
+            args.sim.params.given.iter().filter(|(owner, ..)| *owner == kind).map(|(_, info, _)| info.name).collect();
+        if let Some(why) = eddy::model::start::unused_on(&state, &given) {
+            return Err(usage(why));
+        }
+    }
     if first_step.checked_add(steps).is_none_or(|end| end > i64::MAX as u64) {
         return Err(usage(format!(
             "the state is at step {first_step}, and {steps} more steps pass the largest step a .npz holds (2^63 - 1): run fewer"
@@ -151,8 +158,9 @@ pub fn run(mut args: RunArgs) -> Result {
     if let Some(script) = &script {
         // Against the parameters the run starts with, the command line's options among them.
         let params = ModelKind::ALL.map(|k| session.params_of(k));
+        let bodies = ModelKind::ALL.map(|k| session.bodies_of(k));
         let path = args.script.as_deref().unwrap_or(std::path::Path::new("")).display();
-        script.check_from(session.current(), params).map_err(|e| usage(format!("script {path}: {e}")))?;
+        script.check_from(session.current(), params, bodies).map_err(|e| usage(format!("script {path}: {e}")))?;
     }
     let (w, h) = session.model_ref().size();
     let start = session.model_ref().stats()?;
@@ -192,7 +200,7 @@ pub fn run(mut args: RunArgs) -> Result {
         let mut quit = false;
         let Some(player) = player else { return Ok(quit) };
         for action in player.due(done) {
-            let what = format!("{action:?}");
+            let what = action.describe();
             match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
                 Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy::model::changes(&changed)),
                 Done::Applied => {}
@@ -266,6 +274,9 @@ pub fn run(mut args: RunArgs) -> Result {
         None => None,
     };
     let mut steady_at = None;
+    // Checks whose multigrid solve stopped at its V-cycle cap above the tolerance, of all
+    // checks, and the largest residual such a solve left.
+    let (mut capped, mut checks, mut capped_residual) = (0u64, 0u64, 0.0f64);
     let started = Instant::now();
     let mut done = 0u64;
     let mut chunk = 1u64;
@@ -306,6 +317,13 @@ pub fn run(mut args: RunArgs) -> Result {
             return Err(also(saved, gifs.into_iter().try_for_each(finish_gif)));
         }
         session.model().checkpoint();
+        checks += 1;
+        if let eddy::model::AnyStats::Smoke(s) = &stats
+            && s.solver_capped
+        {
+            capped += 1;
+            capped_residual = capped_residual.max(s.solver_residual);
+        }
         let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
         chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, MAX_CHUNK);
         bar.set_position(done);
@@ -364,6 +382,22 @@ pub fn run(mut args: RunArgs) -> Result {
         say!("{} (start {:.4}, change {sign}{})", end.line(), start.total(), readable(change, 4));
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
+    }
+    if capped > 0 {
+        let params = model.params();
+        let get = |name| match params.get(name) {
+            Some(eddy::model::Value::Count(n)) => n.to_string(),
+            Some(eddy::model::Value::Real(v)) => readable(v as f64, 2),
+            _ => "?".to_string(),
+        };
+        note!(
+            "warning: the multigrid solve stopped at its cap of {} V-cycles short of the tolerance {} at {capped} of \
+             {checks} checks (relative residual up to {}), so the projection left divergence: raise --max-cycles, \
+             or --tolerance",
+            get("max-cycles"),
+            get("tolerance"),
+            readable(capped_residual, 2)
+        );
     }
     if let Some(path) = &args.save {
         if let Err(e) = model.save_npz(path) {

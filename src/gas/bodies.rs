@@ -42,7 +42,7 @@ pub const MAX_BODY_SPEED: f32 = 0.25;
 
 /// The speed of a body's fastest point, cells/step: `|v| + |spin| reach`.
 pub fn fastest(b: &crate::body::Body) -> f32 {
-    (b.vx * b.vx + b.vy * b.vy).sqrt() + b.spin.abs() * b.reach()
+    b.fastest()
 }
 
 /// Refuses bodies the gas cannot move: more than the GPU's body table holds

@@ -501,11 +501,16 @@ impl ParamTable for GasParams {
         };
         let speed = self.wind.0.hypot(self.wind.1);
         if speed > limit * (1.0 + f32::EPSILON) {
+            // With the digits that tell it from the limit (0.2000001, not 0.2000).
+            let shown = (4..=9)
+                .map(|d| format!("{speed:.d$}"))
+                .find(|s| s.parse::<f32>().is_ok_and(|v| v > limit))
+                .unwrap_or_else(|| speed.to_string());
             return Err(ParamError::new(
                 "wind",
                 format!("{},{}", self.wind.0, self.wind.1),
                 format!(
-                    "its speed {speed:.4} is above {limit} cells/step{with}, where flow around obstacles reaches the \
+                    "its speed {shown} is above {limit} cells/step{with}, where flow around obstacles reaches the \
                      speed cap; scale it down (e.g. {:.4},{:.4})",
                     self.wind.0 * limit / speed,
                     self.wind.1 * limit / speed,

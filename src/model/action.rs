@@ -7,6 +7,10 @@ use crate::colour::ColourMap;
 use crate::params::Value;
 use std::path::PathBuf;
 
+/// Most points a front end takes in one drawn path (a script's stroke, Python's `stroke`): a
+/// path is drawn segment by segment, each about as costly as a viewer's pointer move.
+pub const MAX_STROKE_POINTS: usize = 100_000;
+
 /// One change to a [`crate::model::Session`] or to what its front end shows and writes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -39,7 +43,8 @@ pub enum Action {
         tool: Tool,
         /// Erase instead.
         erase: bool,
-        /// The path's points; one point is a dab.
+        /// The path's points; one point is a dab. Front ends take at most
+        /// [`MAX_STROKE_POINTS`].
         points: Vec<(f32, f32)>,
     },
     /// The fluid tool pressed and released without moving, at `(col, row)` cells.
@@ -77,4 +82,54 @@ pub enum Action {
     Quit,
     /// Resize the viewer's window to `(width, height)` pixels (nothing in `run`).
     Window(u32, u32),
+}
+
+impl Action {
+    /// The action as a script writes it (`body = "circle:r=3,x=20,..."`, `drive = { body = 2,
+    /// vx = 1, vy = 0, spin = 0 }`, `set = { dt = 0.5 }`), for messages about it.
+    pub fn describe(&self) -> String {
+        /// A parameter's value as its row writes it.
+        fn value(name: &str, v: Value) -> String {
+            match ModelKind::param_rows(name).first() {
+                Some((_, info)) => info.format(v),
+                None => format!("{v:?}"),
+            }
+        }
+        let pair = |(x, y): (f32, f32)| format!("[{x}, {y}]");
+        match self {
+            Action::Model(k) => format!("model = \"{k}\""),
+            Action::Set(name, v) => format!("set = {{ {name} = {} }}", value(name, *v)),
+            Action::SetAll(values) => {
+                let all: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {}", value(n, *v))).collect();
+                format!("set = {{ {} }}", all.join(", "))
+            }
+            Action::View(name) => format!("view = \"{name}\""),
+            Action::ColourMap(map) => format!("colour-map = \"{}\"", map.name()),
+            Action::Brush(Some(r)) => format!("brush = {r}"),
+            Action::Brush(None) => "brush = \"default\"".into(),
+            Action::Reset => "reset = true".into(),
+            Action::Defaults => "defaults = true".into(),
+            Action::Stroke(s) => format!("a {:?} stroke from {} to {}", s.tool, pair(s.from), pair(s.to)),
+            Action::Path { tool, erase, points } => {
+                let tool = if *erase { "erase".to_string() } else { format!("{tool:?}").to_lowercase() };
+                format!("stroke = {{ tool = \"{tool}\", {} points from {} }}", points.len(), pair(points[0]))
+            }
+            Action::Click(at) => format!("click = {}", pair(*at)),
+            Action::AddBody(body) => format!("body = \"{body}\""),
+            Action::Drive { body, velocity: (vx, vy), spin } => {
+                format!("drive = {{ body = {body}, vx = {vx}, vy = {vy}, spin = {spin} }}")
+            }
+            Action::RemoveBody(i) => format!("remove-body = {i}"),
+            Action::Pause(n) => format!("pause = {n}"),
+            Action::Screenshot(path, scale) => {
+                format!("screenshot = \"{}\", screenshot-scale = {scale}", path.display())
+            }
+            Action::Gif { path, frames, every } => {
+                format!("gif = {{ path = \"{}\", frames = {frames}, every = {every} }}", path.display())
+            }
+            Action::Save(path) => format!("save = \"{}\"", path.display()),
+            Action::Quit => "quit = true".into(),
+            Action::Window(w, h) => format!("window = [{w}, {h}]"),
+        }
+    }
 }

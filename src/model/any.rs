@@ -38,7 +38,8 @@ pub struct AnyModel {
     queue: wgpu::Queue,
     view: usize,
     painter: Option<(wgpu::TextureFormat, Painter)>,
-    checkpoint: Option<(Checkpoint, u64)>,
+    /// The last checkpoint: the fields, the step and the bodies where they were then.
+    checkpoint: Option<(Checkpoint, u64, Vec<crate::body::Body>)>,
     step: u64,
     /// Hue (degrees) of the next smoke splat's dye: each splat turns it, so drags cycle hues.
     hue: f32,
@@ -409,26 +410,36 @@ impl AnyModel {
     /// not waited for; a texture copy, no readback.
     pub fn checkpoint(&mut self) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        let previous = self.checkpoint.take().map(|(cp, _)| cp);
+        let previous = self.checkpoint.take().map(|(cp, ..)| cp);
         let sources = self.state_textures();
         let cp = previous.unwrap_or_else(|| Checkpoint::new(&self.device, &sources));
         cp.capture(&mut encoder, &sources);
         drop(sources);
         self.queue.submit([encoder.finish()]);
-        self.checkpoint = Some((cp, self.step));
+        self.checkpoint = Some((cp, self.step, self.bodies().to_vec()));
     }
 
     /// Goes back to the last [`AnyModel::checkpoint`]; returns its step, or `None` (and changes
-    /// nothing) when there is none. The fields are restored, not the solid and source masks
-    /// (`eddy run` never edits them); [`AnyModel::steps_done`] goes back to the checkpoint's
-    /// step, while the model's own [`Simulation::steps_done`] keeps counting the steps run.
+    /// nothing) when there is none. The fields are restored, and the bodies to where they were
+    /// then (the solid mask rasterised from them again, as [`AnyModel::set_bodies`] does; gas
+    /// hands over the gas of the cells whose cover changes, `crate::gas::bodies::place`), not
+    /// the walls and sources (`eddy run` never edits them); [`AnyModel::steps_done`] goes back
+    /// to the checkpoint's step, while the model's own [`Simulation::steps_done`] keeps counting
+    /// the steps run.
     pub fn rollback(&mut self) -> Option<u64> {
-        let (cp, step) = self.checkpoint.as_ref()?;
+        let (cp, step, bodies) = self.checkpoint.as_ref()?;
+        let (step, bodies) = (*step, bodies.clone());
         let mut encoder = self.device.create_command_encoder(&Default::default());
         cp.restore(&mut encoder, &self.state_textures());
+        if !bodies.is_empty()
+            && let Err(e) = self.encode_bodies(&mut encoder, &bodies)
+        {
+            // Only parameters changed since the checkpoint can refuse them (a longer dt).
+            log::warn!("the bodies stay where the steps left them: {e}");
+        }
         self.queue.submit([encoder.finish()]);
-        self.step = *step;
-        Some(*step)
+        self.step = step;
+        Some(step)
     }
 
     /// The field drawn, one of [`super::ModelInfo::views`].
@@ -468,7 +479,10 @@ impl AnyModel {
         let map = self.colour_map();
         match &self.sim {
             Sim::Water(_) => WaterRenderer::legend(map),
-            Sim::Smoke(s) => SmokeRenderer::legend(s, self.smoke_field(), map),
+            Sim::Smoke(s) => match &self.painter {
+                Some((_, Painter::Smoke(r))) => r.legend_drawn(s, self.smoke_field(), map),
+                _ => SmokeRenderer::legend(s, self.smoke_field(), map),
+            },
             Sim::Gas(_) => GasRenderer::legend(self.gas_field(), map),
         }
     }
@@ -750,6 +764,22 @@ impl AnyModel {
 /// Why water takes no bodies.
 fn no_bodies(kind: ModelKind) -> Error {
     Error::Message(format!("bodies move through smoke and gas, and this model is {kind}: switch to smoke or gas"))
+}
+
+/// Refuses `bodies` that the model `params` belong to cannot move with them: any in water;
+/// smoke's and gas's own checks ([`crate::smoke::check_bodies`]: count, grid, speed a step;
+/// [`crate::gas::bodies::check`]: count, speed). What [`AnyModel::set_bodies`] and a change
+/// of parameters refuse, without a model: a script is checked with it before its first step.
+///
+/// # Errors
+/// [`Error::Message`] saying what to change.
+pub fn check_bodies(params: &ModelParams, bodies: &[crate::body::Body]) -> Result<(), Error> {
+    match params {
+        ModelParams::Smoke(p) => crate::smoke::check_bodies(bodies, p),
+        ModelParams::Gas(_) => crate::gas::bodies::check(bodies),
+        ModelParams::Water(_) if bodies.is_empty() => Ok(()),
+        ModelParams::Water(_) => Err(no_bodies(ModelKind::Water)),
+    }
 }
 
 /// A CPU reference as a function that runs `n` steps.

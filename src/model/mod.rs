@@ -20,8 +20,8 @@ pub mod tools;
 /// The parameter tables' machinery, below the models that use it ([`crate::params`]).
 pub use crate::params;
 pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
-pub use action::Action;
-pub use any::AnyModel;
+pub use action::{Action, MAX_STROKE_POINTS};
+pub use any::{AnyModel, check_bodies};
 pub use session::{Done, Session, SessionOptions, Start, changes};
 pub use state::{AnyState, AnyStats, ModelParams, PARAMETERS_ARRAY, STEP_ARRAY};
 

@@ -343,13 +343,7 @@ impl Session {
             Action::Drive { body, velocity, spin } => self.model().drive_body(*body, *velocity, *spin)?,
             Action::RemoveBody(index) => {
                 let mut bodies = self.model().bodies().to_vec();
-                if *index >= bodies.len() {
-                    return Err(Error::Message(format!(
-                        "no body {index} to remove: this model has {} (numbered from 0)",
-                        bodies.len()
-                    )));
-                }
-                bodies.remove(*index);
+                crate::body::remove(&mut bodies, *index)?;
                 self.model().set_bodies(&bodies)?;
             }
             Action::Pause(_)
@@ -395,6 +389,12 @@ impl Session {
             })
             .collect();
         Ok(Done::Set(kind, changed))
+    }
+
+    /// The bodies `kind` holds now (none in a model not made yet: its start has none of the
+    /// command line's, which are the first model's).
+    pub fn bodies_of(&self, kind: ModelKind) -> Vec<crate::body::Body> {
+        self.models[slot(kind)].as_ref().map_or_else(Vec::new, |m| m.bodies().to_vec())
     }
 
     /// The parameters `kind` runs with (or will, once made current).

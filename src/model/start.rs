@@ -233,7 +233,7 @@ impl Request {
         if !self.bodies.is_empty() {
             match &params {
                 ModelParams::Smoke(p) => {
-                    crate::smoke::check_bodies(self.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?
+                    crate::smoke::check_bodies(&self.bodies, p).map_err(|e| usage(format!("--body: {e}")))?
                 }
                 ModelParams::Gas(_) => {
                     crate::gas::bodies::check(&self.bodies).map_err(|e| usage(format!("--body: {e}")))?
@@ -289,7 +289,7 @@ impl Setup {
             match (&mut state, &self.params) {
                 (AnyState::Smoke(s), ModelParams::Smoke(p)) => {
                     s.bodies.extend(self.bodies.iter().copied());
-                    crate::smoke::check_bodies(s.bodies.len(), p).map_err(|e| usage(format!("--body: {e}")))?;
+                    crate::smoke::check_bodies(&s.bodies, p).map_err(|e| usage(format!("--body: {e}")))?;
                 }
                 (AnyState::Gas(s), _) => {
                     s.bodies.extend(self.bodies.iter().copied());
@@ -309,4 +309,34 @@ impl Setup {
             Origin::Png(path, _) => path.display().to_string(),
         }
     }
+}
+
+/// Why an option given does nothing on `state` in a run that draws nothing (`eddy run` without a
+/// script: no splats, no strokes), and what to do instead; `None` when each counts. `given` are
+/// the option names (`dye-hue`) of the run's model. What [`crate::model::ParamTable::unused`]
+/// cannot tell from the parameters alone: the options of source cells on a scene without any.
+pub fn unused_on(state: &AnyState, given: &[&str]) -> Option<String> {
+    let (sources, options): (usize, &[(&str, &str)]) = match state {
+        AnyState::Smoke(s) => (
+            s.source.as_slice().iter().filter(|&&c| c != 0).count(),
+            &[("dye-hue", "colours the smoke of source cells"), ("splat-radius", "sizes the plume scene's source")],
+        ),
+        AnyState::Gas(s) => (
+            s.source.as_slice().iter().filter(|&&c| c != 0).count(),
+            &[("wind", "is the velocity source cells blow at")],
+        ),
+        AnyState::Water(_) => (0, &[]),
+    };
+    let unused: Vec<String> = options
+        .iter()
+        .filter(|(name, _)| sources == 0 && given.contains(name))
+        .map(|(name, what)| {
+            format!(
+                "--{name} {what}, and this run's scene has none: drop --{name}, or start from a scene with source \
+                 cells ({})",
+                if matches!(state, AnyState::Gas(_)) { "--scene wind" } else { "--scene plume" }
+            )
+        })
+        .collect();
+    (!unused.is_empty()).then(|| unused.join("; "))
 }

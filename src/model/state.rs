@@ -340,7 +340,30 @@ impl AnyState {
     /// [`SceneError::MissingArray`] when the model's first array is absent.
     #[cfg(feature = "npz")]
     pub fn peek_npz(path: &Path, kind: Option<ModelKind>) -> Result<(ModelKind, (usize, usize), u64), SceneError> {
-        let mut npz = NpzReader::open_within(path, super::memory::read_limits(None))?;
+        Self::peek(NpzReader::open_within(path, super::memory::read_limits(None))?, path, kind)
+    }
+
+    /// [`AnyState::peek_npz`] of an archive's bytes (`name` is what errors call it), every
+    /// array's header checked against `limits`.
+    ///
+    /// # Errors
+    /// As [`AnyState::peek_npz`]; [`SceneError::Npz`] naming an array larger than `limits`.
+    #[cfg(feature = "npz")]
+    pub fn peek_npz_bytes(
+        name: &Path,
+        bytes: &[u8],
+        kind: Option<ModelKind>,
+        limits: ReadLimits,
+    ) -> Result<(ModelKind, (usize, usize), u64), SceneError> {
+        Self::peek(NpzReader::from_bytes_within(name, bytes.to_vec(), limits)?, name, kind)
+    }
+
+    #[cfg(feature = "npz")]
+    fn peek(
+        mut npz: NpzReader,
+        path: &Path,
+        kind: Option<ModelKind>,
+    ) -> Result<(ModelKind, (usize, usize), u64), SceneError> {
         let kind = Self::kind_of(&npz.array_names(), path, kind)?;
         let first = if kind == ModelKind::Water { "mass" } else { "density" };
         let shape = npz.shape(first)?;
@@ -361,7 +384,22 @@ impl AnyState {
     /// As [`AnyState::load_npz`].
     #[cfg(feature = "npz")]
     pub fn load_npz_bytes(name: &Path, bytes: Vec<u8>, kind: Option<ModelKind>) -> Result<(Self, u64), SceneError> {
-        Self::read_npz(NpzReader::from_bytes_within(name, bytes, super::memory::read_limits(None))?, name, kind)
+        Self::load_npz_bytes_within(name, bytes, kind, super::memory::read_limits(None))
+    }
+
+    /// [`AnyState::load_npz_bytes`] with every array's header checked against `limits` (the
+    /// device's side limit, say) before any array is decompressed.
+    ///
+    /// # Errors
+    /// As [`AnyState::load_npz_bytes`]; [`SceneError::Npz`] naming an array larger than `limits`.
+    #[cfg(feature = "npz")]
+    pub fn load_npz_bytes_within(
+        name: &Path,
+        bytes: Vec<u8>,
+        kind: Option<ModelKind>,
+        limits: ReadLimits,
+    ) -> Result<(Self, u64), SceneError> {
+        Self::read_npz(NpzReader::from_bytes_within(name, bytes, limits)?, name, kind)
     }
 
     #[cfg(feature = "npz")]
@@ -571,6 +609,12 @@ impl AnyStats {
         }
     }
 
+    /// Smoke: whether the last multigrid solve stopped at its V-cycle cap above the tolerance
+    /// ([`crate::smoke::SmokeStats::solver_capped`]); false elsewhere.
+    pub fn solver_capped(&self) -> bool {
+        matches!(self, AnyStats::Smoke(s) if s.solver_capped)
+    }
+
     /// Cells with a NaN or infinite value.
     pub fn non_finite(&self) -> u64 {
         match self {
@@ -595,10 +639,15 @@ impl AnyStats {
     }
 
     /// Smoke: the last pressure solve's relative residual, and its V-cycles for multigrid
-    /// (`"solver residual 3.1e-5 after 4 V-cycles"`).
+    /// (`"solver residual 3.1e-5 after 4 V-cycles"`, and `" (the cap, short of the
+    /// tolerance)"` after them when [`crate::smoke::SmokeStats::solver_capped`]).
     pub fn solver(&self) -> Option<String> {
         match self {
             AnyStats::Smoke(s) => Some(match s.solver_cycles {
+                Some(n) if s.solver_capped => format!(
+                    "solver residual {} after {n} V-cycles (the cap, short of the tolerance)",
+                    readable(s.solver_residual, 2)
+                ),
                 Some(n) => format!("solver residual {} after {n} V-cycles", readable(s.solver_residual, 2)),
                 None => format!("solver residual {}", readable(s.solver_residual, 2)),
             }),

@@ -396,8 +396,8 @@ impl GpuSmoke {
     /// cells they cover, as [`GpuSmoke::encode_bodies`] does over the grid).
     ///
     /// # Errors
-    /// [`Error::Message`] when there is no body `index` or a value is not finite; nothing is
-    /// recorded.
+    /// [`Error::Message`] when there is no body `index`, a value is not finite, or the body would
+    /// move faster than [`super::MAX_BODY_STEP`] cells a step; nothing is recorded.
     pub fn encode_drive(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -408,7 +408,10 @@ impl GpuSmoke {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             return Err(Error::Message("no bodies on the collocated grid".into()));
         };
-        crate::body::drive(&mut st.bodies, index, (vx, vy), spin)?;
+        let mut bodies = st.bodies.clone();
+        crate::body::drive(&mut bodies, index, (vx, vy), spin)?;
+        check_bodies(&bodies, &self.params)?;
+        st.bodies = bodies;
         gpu::bodies::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
         // The faces beside the bodies at their new velocities now (so that a cell a body leaves
         // next keeps the velocity it has when it leaves), over the cells the bodies cover.
@@ -437,9 +440,10 @@ impl GpuSmoke {
     ///
     /// # Errors
     /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies, bodies on the
-    /// collocated grid ([`check_bodies`]); nothing is recorded.
+    /// collocated grid, a body faster than [`super::MAX_BODY_STEP`] cells a step
+    /// ([`check_bodies`]); nothing is recorded.
     pub fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
-        check_bodies(bodies.len(), &self.params)?;
+        check_bodies(bodies, &self.params)?;
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             return Ok(());
         };
@@ -473,7 +477,7 @@ impl GpuSmoke {
     /// [`Error::Param`] for invalid values; nothing changes. A GPU error while rebuilding.
     pub fn set_params(&mut self, params: SmokeParams) -> Result<(), Error> {
         params.validate()?;
-        check_bodies(self.body_count() as usize, &params)?;
+        check_bodies(self.body_list(), &params)?;
         if params.grid != self.params.grid {
             #[cfg(not(target_arch = "wasm32"))]
             {
@@ -508,7 +512,7 @@ impl GpuSmoke {
     /// changes and nothing is recorded.
     pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: SmokeParams) -> Result<(), Error> {
         params.validate()?;
-        check_bodies(self.body_count() as usize, &params)?;
+        check_bodies(self.body_list(), &params)?;
         if params.grid != self.params.grid {
             return Err(Error::Message(
                 "a change of grid moves the state across grids, which reads it back: use set_params, not \
@@ -847,7 +851,11 @@ impl GpuSmoke {
 
     /// The statistics from the reductions' totals.
     fn stats_from(&self, totals: &gpu::Totals, norms: (f64, f64)) -> SmokeStats {
-        SmokeStats::from_totals(totals, norms, self.multigrid().then_some(self.plan.cycles()))
+        let stats = SmokeStats::from_totals(totals, norms, self.multigrid().then_some(self.plan.cycles()));
+        let p = &self.params;
+        let capped =
+            stats.solver_cycles.is_some_and(|n| n >= p.max_cycles) && stats.solver_residual > p.tolerance as f64;
+        SmokeStats { solver_capped: capped, ..stats }
     }
 
     /// Whether the step solves with V-cycles (the staggered grid with `--solver multigrid`).

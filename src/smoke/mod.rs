@@ -98,12 +98,20 @@ pub struct SmokeState {
     pub bodies: Vec<crate::body::Body>,
 }
 
-/// Refuses bodies the smoke model cannot move: more than [`crate::body::MAX_BODIES`], or any on
-/// the collocated grid.
+/// The farthest a smoke body's fastest point may move in one step, cells: the thickness of a
+/// plate ([`crate::body::PLATE_THICKNESS`]), so that a body covers every cell between where it
+/// is in two steps (faster, a plate passes over cells it never covers, and the fluid in them is
+/// never pushed). Also the gas's kind of bound ([`crate::gas::bodies::MAX_BODY_SPEED`]).
+pub const MAX_BODY_STEP: f32 = crate::body::PLATE_THICKNESS;
+
+/// Refuses bodies the smoke model cannot move: more than [`crate::body::MAX_BODIES`], any on
+/// the collocated grid, or one whose fastest point moves more than [`MAX_BODY_STEP`] cells a
+/// step (`dt` times its speed).
 ///
 /// # Errors
-/// [`Error::Message`] saying what to change.
-pub fn check_bodies(count: usize, p: &SmokeParams) -> Result<(), Error> {
+/// [`Error::Message`] saying what to change, naming the body.
+pub fn check_bodies(bodies: &[crate::body::Body], p: &SmokeParams) -> Result<(), Error> {
+    let count = bodies.len();
     crate::body::check_count(count).map_err(Error::Message)?;
     if count > 0 && p.grid == GridLayout::Collocated {
         return Err(Error::Message(
@@ -111,6 +119,20 @@ pub fn check_bodies(count: usize, p: &SmokeParams) -> Result<(), Error> {
              run it): keep --grid staggered"
                 .into(),
         ));
+    }
+    for (i, b) in bodies.iter().enumerate() {
+        let per_step = b.fastest() * p.dt;
+        // A NaN speed is refused too.
+        if per_step.is_nan() || per_step > MAX_BODY_STEP {
+            return Err(Error::Message(format!(
+                "body {i} moves {} cells a step at its fastest point ({} cells/time unit, |v| + |spin| x its reach, \
+                 times dt {}): smoke bodies move at most {MAX_BODY_STEP} cells a step, or they pass over cells \
+                 without pushing the fluid in them; slow it down or lower --dt",
+                crate::params::readable(per_step as f64, 3),
+                crate::params::readable(b.fastest() as f64, 3),
+                p.dt
+            )));
+        }
     }
     Ok(())
 }
@@ -144,6 +166,11 @@ pub struct SmokeStats {
     pub solver_residual: f64,
     /// V-cycles the last multigrid solve ran (`None` for Jacobi).
     pub solver_cycles: Option<u32>,
+    /// Whether the last multigrid solve ran its cap of V-cycles
+    /// ([`SmokeParams::max_cycles`]) and stopped with its residual above
+    /// [`SmokeParams::tolerance`]: the projection left divergence the tolerance does not allow
+    /// (always false for Jacobi, which runs its iterations whatever the residual).
+    pub solver_capped: bool,
     /// Cells (open or solid) where any field is NaN or infinite.
     pub non_finite: u64,
 }
@@ -182,6 +209,7 @@ impl SmokeStats {
             divergence_l2: 0.0,
             solver_residual: if b > 0.0 { r / b } else { 0.0 },
             solver_cycles: None,
+            solver_capped: false,
             non_finite: 0,
         };
         let w = s.density.width();
@@ -221,6 +249,7 @@ impl SmokeStats {
             divergence_l2: t.sum[2].sqrt(),
             solver_residual: if b > 0.0 { r / b } else { 0.0 },
             solver_cycles: cycles,
+            solver_capped: false,
             non_finite: t.count(3),
         }
     }
@@ -630,7 +659,7 @@ impl CpuSmoke {
     /// [`Error::Param`] when `params` fail [`SmokeParams::validate`].
     pub fn new(state: SmokeState, params: SmokeParams) -> Result<Self, Error> {
         params.validate()?;
-        check_bodies(state.bodies.len(), &params)?;
+        check_bodies(&state.bodies, &params)?;
         let mut state = state.for_run(&params);
         staggered::bodies::rasterise(&mut state);
         let multigrid = (params.solver == Solver::Multigrid).then(|| {
@@ -647,7 +676,14 @@ impl CpuSmoke {
     /// Statistics of the current state ([`SmokeStats::of`]) with the last multigrid solve's
     /// cycle count.
     pub fn stats(&self) -> SmokeStats {
-        SmokeStats { solver_cycles: self.last_solve.map(|r| r.cycles), ..self.state.stats(&self.params) }
+        let p = &self.params;
+        let capped =
+            |r: &crate::solver::multigrid::Report| r.cycles >= p.max_cycles && r.relative_residual > p.tolerance as f64;
+        SmokeStats {
+            solver_cycles: self.last_solve.map(|r| r.cycles),
+            solver_capped: self.last_solve.as_ref().is_some_and(capped),
+            ..self.state.stats(p)
+        }
     }
 
     /// Applies a splat ([`cpu::impulse`] or [`staggered::cpu::impulse`]).

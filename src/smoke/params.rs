@@ -304,6 +304,52 @@ impl SmokeParams {
     }
 }
 
+impl SmokeParams {
+    /// Refuses inflow edges with no outflow edge: the fluid is incompressible (the projection
+    /// makes the divergence 0 in every cell), so the volume an inflow pushes in each step must
+    /// leave through an outflow, the only edge where the pressure is held ([`Self::dirichlet`]).
+    /// Without one, the Poisson problem with the inflow's flux through the walls has no solution
+    /// (its right-hand side does not sum to 0, the compatibility condition of the pure Neumann
+    /// problem; Bridson, 2nd ed., sect. 5.1): the Jacobi iterations leave the divergence the
+    /// inflow brings and the multigrid runs to its cycle cap every step.
+    fn check_outflow(&self) -> Result<(), ParamError> {
+        let inflows: Vec<usize> = (0..4).filter(|&e| self.edges[e] == EdgeKind::Inflow).collect();
+        if self.grid != GridLayout::Staggered
+            || self.inflow == 0.0
+            || inflows.is_empty()
+            || self.edges.contains(&EdgeKind::Outflow)
+        {
+            return Ok(());
+        }
+        let sides = ["left", "right", "top", "bottom"];
+        let named: Vec<&str> = inflows.iter().map(|&e| sides[e]).collect();
+        // The edge opposite the first inflow (where a channel's outflow is), else any that is not
+        // an inflow, else the first inflow's opposite itself (all four are inflows).
+        let opposite = |e: usize| e ^ 1;
+        let fix = std::iter::once(opposite(inflows[0]))
+            .chain(0..4)
+            .find(|&e| self.edges[e] != EdgeKind::Inflow)
+            .unwrap_or(opposite(inflows[0]));
+        Err(ParamError::new(
+            EDGE_OPTIONS[inflows[0]],
+            "inflow",
+            format!(
+                "smoke is incompressible, and what flows in through the {} {} at {} cells/time unit has no way \
+                 out without an outflow edge (the pressure solve cannot converge): make an edge an outflow \
+                 (--{} outflow), or give --inflow 0",
+                match named.split_last() {
+                    Some((last, [])) => last.to_string(),
+                    Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                    None => String::new(),
+                },
+                if named.len() == 1 { "edge" } else { "edges" },
+                self.inflow,
+                EDGE_OPTIONS[fix]
+            ),
+        ))
+    }
+}
+
 const RIDEOUT: &str = "Rideout, Simple Fluid Simulation (2010)";
 
 const DISSIPATION: Range = Range::closed(
@@ -665,7 +711,12 @@ impl ParamTable for SmokeParams {
                 "splat-radius",
                 "r",
                 "cells",
-                Range::open_min(0.0, f32::INFINITY, "a splat needs a radius > 0", ""),
+                Range::open_min(
+                    0.0,
+                    crate::scene::MAX_SIDE as f32,
+                    "a splat needs a radius > 0",
+                    "a wider splat covers the largest grid whole",
+                ),
             )
             .doc("radius of the plume scene's source; the viewer's splats are half of it", RIDEOUT)
             .auto("W/8 (Rideout's SplatRadius)"),
@@ -704,7 +755,9 @@ impl ParamTable for SmokeParams {
                 }
             }
             if let Some(&(name, ref value, _, _)) = lacks.first() {
-                let whats: Vec<&str> = lacks.iter().map(|l| l.2).collect();
+                // Once each: several edges lack the same thing.
+                let mut whats: Vec<&str> = lacks.iter().map(|l| l.2).collect();
+                whats.dedup();
                 let fixes: Vec<String> = lacks
                     .iter()
                     .map(|(n, _, _, off)| if off.is_empty() { format!("drop --{n}") } else { format!("--{n} {off}") })
@@ -735,6 +788,7 @@ impl ParamTable for SmokeParams {
                 ),
             ));
         }
+        self.check_outflow()?;
         if self.solver == Solver::Multigrid && self.grid == GridLayout::Collocated {
             return Err(ParamError::new(
                 "solver",

@@ -42,6 +42,12 @@ pub fn parameter_keys() -> Vec<(ModelKind, Vec<ParamKey>)> {
         .collect()
 }
 
+/// What the left button's fluid tool does in each model: `water: ...; smoke: ...; gas: ...`.
+pub fn fluid_tools() -> String {
+    let tools: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.info().left_button)).collect();
+    tools.join("; ")
+}
+
 /// The controls as plain text, for `eddy view --help`.
 pub fn help_text() -> String {
     let mut text = String::from("Controls (also in the window: F1 or ?):\n");
@@ -49,8 +55,7 @@ pub fn help_text() -> String {
     for (keys, what) in CONTROLS {
         text.push_str(&format!("  {keys:width$}  {what}\n"));
     }
-    let tools: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.info().left_button)).collect();
-    text.push_str(&format!("The fluid tool: {}.\n", tools.join("; ")));
+    text.push_str(&format!("The fluid tool: {}.\n", fluid_tools()));
     text.push_str("Parameter keys (lower case lowers, Shift raises, within the allowed range):\n");
     for (kind, keys) in parameter_keys() {
         if !keys.is_empty() {

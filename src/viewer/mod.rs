@@ -296,7 +296,8 @@ impl App {
         let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, o.session.clone())?;
         if let Some(script) = &o.script {
             let params = ModelKind::ALL.map(|k| session.params_of(k));
-            script.check_from(session.current(), params).map_err(|e| format!("script: {e}"))?;
+            let bodies = ModelKind::ALL.map(|k| session.bodies_of(k));
+            script.check_from(session.current(), params, bodies).map_err(|e| format!("script: {e}"))?;
         }
         if let Some(f) = &o.field {
             session.model().set_view(f)?;

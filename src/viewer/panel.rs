@@ -4,7 +4,7 @@
 //! and returns [`Command`]s; `mod.rs` carries them out, so the panel, the keys and scripts change
 //! the simulation through the same [`Action`]s.
 
-use super::controls::{CONTROLS, parameter_keys};
+use super::controls::{CONTROLS, fluid_tools, parameter_keys};
 use crate::colour::{ColourMap, Legend, direction_colour};
 use crate::model::{ModelKind, ParamInfo, ParamKind, Session, Value};
 use crate::script::Action;
@@ -652,6 +652,8 @@ fn help(ctx: &egui::Context, open: &mut bool) {
                     ui.end_row();
                 }
             });
+            ui.separator();
+            ui.label(format!("The fluid tool: {}.", fluid_tools()));
             ui.separator();
             ui.label("Parameter keys: lower case lowers, Shift raises, within the allowed range");
             for (kind, keys) in parameter_keys() {

@@ -352,6 +352,15 @@ impl WaterState {
     /// As [`Self::load_npz`].
     #[cfg(feature = "npz")]
     pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
+        if npz.array_names().iter().any(|n| n == "bodies") {
+            return Err(SceneError::BadArray {
+                path: path.to_path_buf(),
+                name: "bodies",
+                message: "is a table of rigid bodies, and water has none (they move through smoke and gas): drop \
+                          the array, or load the file as smoke or gas"
+                    .into(),
+            });
+        }
         let mass = npz.read_f32("mass")?;
         let solid = match npz.read_u8_opt("solid")? {
             Some(s) => s,
