@@ -536,6 +536,30 @@ impl GpuGas {
         encoder: &mut wgpu::CommandEncoder,
         bodies: &[crate::body::Body],
     ) -> Result<(), Error> {
+        self.encode_bodies_placed(encoder, bodies, true)
+    }
+
+    /// [`GpuGas::encode_bodies`] for a state restored from a checkpoint taken with `bodies`
+    /// where they are: the mask rasterised without the handoff, since the restored gas is
+    /// already the gas those bodies leave (a handoff from the cells the later steps' bodies
+    /// covered would move it again).
+    ///
+    /// # Errors
+    /// As [`GpuGas::encode_bodies`].
+    pub fn encode_bodies_restored(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+    ) -> Result<(), Error> {
+        self.encode_bodies_placed(encoder, bodies, false)
+    }
+
+    fn encode_bodies_placed(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+        handoff: bool,
+    ) -> Result<(), Error> {
         super::bodies::check(bodies)?;
         if !bodies.is_empty() && self.constant.with_bodies.is_none() {
             let walled = Walled {
@@ -557,7 +581,7 @@ impl GpuGas {
         gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         if !bodies.is_empty() || had > 0 {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            self.bodies.encode_place(&mut pass, &mut self.state, (self.width, self.height), true);
+            self.bodies.encode_place(&mut pass, &mut self.state, (self.width, self.height), handoff);
         }
         Ok(())
     }

@@ -421,23 +421,30 @@ impl AnyModel {
 
     /// Goes back to the last [`AnyModel::checkpoint`]; returns its step, or `None` (and changes
     /// nothing) when there is none. The fields are restored, and the bodies to where they were
-    /// then (the solid mask rasterised from them again, as [`AnyModel::set_bodies`] does; gas
-    /// hands over the gas of the cells whose cover changes, `crate::gas::bodies::place`), not
-    /// the walls and sources (`eddy run` never edits them); [`AnyModel::steps_done`] goes back
-    /// to the checkpoint's step, while the model's own [`Simulation::steps_done`] keeps counting
-    /// the steps run.
+    /// then (the mask rasterised from them again; the gas restored is already what they leave,
+    /// [`crate::gas::GpuGas::encode_bodies_restored`]), not the walls and sources (`eddy run`
+    /// never edits them); [`AnyModel::steps_done`] goes back to the checkpoint's step, while the
+    /// model's own [`Simulation::steps_done`] keeps counting the steps run.
     pub fn rollback(&mut self) -> Option<u64> {
         let (cp, step, bodies) = self.checkpoint.as_ref()?;
         let (step, bodies) = (*step, bodies.clone());
         let mut encoder = self.device.create_command_encoder(&Default::default());
         cp.restore(&mut encoder, &self.state_textures());
-        if !bodies.is_empty()
-            && let Err(e) = self.encode_bodies(&mut encoder, &bodies)
-        {
-            // Only parameters changed since the checkpoint can refuse them (a longer dt).
-            log::warn!("the bodies stay where the steps left them: {e}");
+        if !bodies.is_empty() {
+            let placed = match &mut self.sim {
+                Sim::Smoke(s) => s.encode_bodies(&mut encoder, &bodies),
+                Sim::Gas(s) => s.encode_bodies_restored(&mut encoder, &bodies),
+                Sim::Water(_) => Ok(()),
+            };
+            if let Err(e) = placed {
+                // Only parameters changed since the checkpoint can refuse them (a longer dt).
+                log::warn!("the bodies stay where the steps left them: {e}");
+            }
         }
         self.queue.submit([encoder.finish()]);
+        if let Sim::Smoke(s) = &mut self.sim {
+            s.refresh_centres(); // from the restored faces, for the statistics and views
+        }
         self.step = step;
         Some(step)
     }

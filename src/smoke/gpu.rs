@@ -273,9 +273,7 @@ impl GpuSmoke {
             sim.upload_masks(&body_cpu::walls(&state.solid), &state.source)?;
             sim.set_bodies(&state.bodies)?;
         }
-        if let Pipeline::Staggered(_) = sim.pipeline {
-            sim.run_staggered_pass(StaggeredPass::Centres);
-        }
+        sim.refresh_centres();
         Ok(sim)
     }
 
@@ -668,6 +666,16 @@ impl GpuSmoke {
     /// On the collocated grid.
     pub fn run_staggered_pass(&mut self, which: StaggeredPass) {
         self.run_staggered_passes(&[which]);
+    }
+
+    /// Recomputes the centre velocities from the faces now (the staggered grid's
+    /// [`StaggeredPass::Centres`]; nothing on the collocated grid, whose velocity is at the
+    /// centres): after the faces were written from outside a step, as a restored checkpoint
+    /// writes them, so that the statistics and the views read the faces' velocity.
+    pub fn refresh_centres(&mut self) {
+        if let Pipeline::Staggered(_) = self.pipeline {
+            self.run_staggered_pass(StaggeredPass::Centres);
+        }
     }
 
     /// Runs passes of the staggered step now, recorded together (submitted, not waited for).
