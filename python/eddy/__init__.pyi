@@ -41,10 +41,13 @@ class Simulation:
         size: Optional[Tuple[int, int]] = ...,
         seed: Optional[int] = ...,
         load: Optional[_Path] = ...,
-        bodies: Optional[Sequence[str]] = ...,
+        bodies: Union[str, Sequence[str], None] = ...,
         **params: Any,
     ) -> None:
-        """``bodies``: smoke's rigid bodies, each as ``eddy run --body`` takes it."""
+        """``bodies``: rigid bodies (smoke and gas), each as ``eddy run --body`` takes it; one
+        string is one body. Velocities are in cells per time unit in smoke, cells per step in
+        gas. NumPy arrays and scalars are taken as parameter values (``wind=np.array([0.1,
+        0])``)."""
     def step(self, n: int = 1) -> None:
         """``n`` steps on the GPU, the GIL released. KeyboardInterrupt (Ctrl-C, checked about
         every 0.25 s) keeps the state reached; a non-finite state goes back to its last finite
@@ -54,12 +57,15 @@ class Simulation:
         """The state's arrays by name, as in the .npz files: e.g. water ``mass`` (H, W) float32,
         ``solid`` (H, W) uint8; ``step`` (an int64 scalar) and ``parameters`` (``name = value``
         lines as UTF-8 in a uint8 array: ``bytes(state["parameters"]).decode()``)."""
-    def set_state(self, state: Dict[str, npt.ArrayLike]) -> None:
-        """Replaces the state (the model's arrays, shapes matching, finite, non-negative where
-        eddy needs it); ValueError says what is wrong and nothing changes. ``parameters`` are
-        not read (``set`` sets them)."""
+    def set_state(self, state: Dict[str, npt.ArrayLike], resize: bool = ...) -> None:
+        """Replaces the state (the model's arrays, finite, non-negative where eddy needs it, of
+        any memory order); ValueError says what is wrong and nothing changes. Arrays of another
+        (H, W) than the simulation's are refused unless ``resize=True``. ``parameters`` are not
+        read (``set`` sets them)."""
     def state_npz(self) -> bytes: ...
-    def set_state_npz(self, data: bytes) -> None: ...
+    def set_state_npz(self, data: bytes, resize: bool = ...) -> None:
+        """``set_state`` from a .npz file's bytes; each array's header is checked against the
+        device before anything is decompressed (ValueError)."""
     def save(self, path: _Path) -> None:
         """Writes the state to ``path`` (.npz; written beside it and renamed over it).
         ValueError for another extension, OSError when it cannot be written."""
@@ -74,29 +80,41 @@ class Simulation:
     def stats(self) -> Dict[str, Any]:
         """``step``, ``total`` (water and gas mass, smoke density), ``non_finite`` (cells),
         ``kinetic_energy`` and ``divergence`` (None where the model has none), smoke's
-        ``solver_residual`` and ``solver_cycles``, and ``line`` as ``eddy run`` prints it."""
+        ``solver_residual``, ``solver_cycles`` (None for Jacobi) and ``solver_capped`` (the
+        last multigrid solve stopped at ``max_cycles`` above ``tolerance``), and ``line`` as
+        ``eddy run`` prints it."""
     def render(
         self, field: Optional[str] = ..., colour_map: Optional[str] = ..., scale: int = ...
     ) -> npt.NDArray[np.uint8]:
         """The picture ``eddy run --frames`` draws, (H * scale, W * scale, 3) uint8 RGB.
         ValueError for an unknown field or colour map, or a scale outside 1..=64."""
-    def stroke(self, points: Sequence[Tuple[float, float]], tool: str = ..., radius: Optional[float] = ...) -> None:
-        """Draws along ``points`` (cells) with the viewer's ``fluid``, ``wall`` or ``erase``
-        tool; one point is a dab; ``radius`` in cells (default the model's brush)."""
+    def stroke(
+        self,
+        points: Union[Sequence[Tuple[float, float]], npt.ArrayLike],
+        tool: str = ...,
+        radius: Optional[float] = ...,
+    ) -> None:
+        """Draws along ``points`` (cells: (x, y) pairs, or an (N, 2) array) with the viewer's
+        ``fluid``, ``wall`` or ``erase`` tool; one point is a dab; ``radius`` in cells (default
+        the model's brush). At most 100,000 points; Ctrl-C stops it between chunks."""
+    def stroke_points(self, points: npt.NDArray[np.float32], tool: str = ..., radius: Optional[float] = ...) -> None:
+        """``stroke`` of a C-ordered (N, 2) float32 array."""
     def splat(self, x: float, y: float, tool: str = ..., radius: Optional[float] = ...) -> None:
         """A dab at (x, y) cells: ``stroke([(x, y)], ...)``."""
     @property
     def bodies(self) -> List[Dict[str, Any]]:
-        """Smoke's rigid bodies where the steps so far leave them: ``shape`` (``circle`` with
-        ``radius``, or ``box`` with ``width``, ``height``; cells), ``x``, ``y`` (cells, y down),
-        ``angle`` (radians), ``vx``, ``vy`` (cells per time unit), ``spin`` (radians per time
-        unit)."""
+        """The rigid bodies (smoke and gas) where the steps so far leave them: ``shape``
+        (``circle`` with ``radius``, or ``box`` with ``width``, ``height``; cells), ``x``, ``y``
+        (cells, y down), ``angle`` (radians), ``vx``, ``vy`` (cells per time unit in smoke, per
+        step in gas), ``spin`` (radians per time unit, or per step)."""
     def add_body(self, spec: str) -> int:
         """Adds a body as ``eddy run --body`` takes it (``"circle:x=40,y=32,r=8,vx=0.5"``;
         ``box`` takes ``w``, ``h``; ``plate`` ``length``); returns its index. ValueError for a
-        bad spec, another model than smoke, more than 16 bodies."""
+        bad spec, water, more than 16 bodies, or one too fast (smoke: 2 cells a step at its
+        fastest point; gas: 0.25 cells a step)."""
     def drive_body(self, index: int, vx: float = ..., vy: float = ..., spin: float = ...) -> None:
-        """A body's new velocity (cells per time unit) and spin (radians per time unit)."""
+        """A body's new velocity and spin (smoke: cells and radians per time unit; gas: per
+        step), within the speed limits of ``add_body``."""
     def remove_body(self, index: int) -> None:
         """Removes a body; the later ones move down one."""
     def run_to_steady(self, tolerance: float = ..., max_time: float = ...) -> Dict[str, Any]:

@@ -19,9 +19,11 @@ use eddy::model::{
 };
 use pyo3::exceptions::{PyFloatingPointError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 pyo3::create_exception!(
@@ -55,6 +57,11 @@ fn gpu_error(e: eddy::gpu::GpuError) -> PyErr {
 /// A Python value as the command line would write it: `(x, y)` as `x,y`, `True` / `False` as
 /// `on` / `off`, anything else its `str()`.
 fn value_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    // A NumPy array or scalar (`np.array([0.1, 0])`, `np.float32(0.2)`, `np.bool_`): as the
+    // Python list or number it holds.
+    if v.hasattr("tolist")? && v.hasattr("dtype")? {
+        return value_text(&v.call_method0("tolist")?);
+    }
     if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
         return Ok(if b.is_true() { "on" } else { "off" }.to_string());
     }
@@ -122,21 +129,47 @@ fn params_dict<'py>(py: Python<'py>, params: &ModelParams) -> PyResult<Bound<'py
 const CHECK_EVERY_S: f64 = 0.25;
 
 /// One model on the GPU, made as `eddy run` makes it; see the module's docs (`eddy.Simulation`).
-/// The session is behind a mutex so that the object can be shared between Python threads (its
-/// statistics' readback is not `Sync`); `&mut self` methods reach it without locking.
-#[pyclass(module = "eddy", subclass)]
+/// It may be shared between Python threads: every call takes the session's lock, waiting for
+/// another thread's call detached from the interpreter ([`Simulation::lock`]); a long `step` or
+/// `stroke` lets go of it between its chunks and lets waiting calls in first
+/// ([`Simulation::let_others_in`]), so that `stats` from another thread waits for one chunk
+/// (about [`CHECK_EVERY_S`]), not the whole call.
+#[pyclass(module = "eddy", subclass, frozen)]
 pub struct Simulation {
     gpu: Gpu,
     session: Mutex<Session>,
+    /// Calls waiting for the session's lock.
+    waiting: AtomicUsize,
 }
 
+/// The longest a long call lets waiting calls go first between two of its chunks: past it, it
+/// takes its turn again (the lock's own order decides).
+const LET_IN_S: f64 = 1.0;
+
 impl Simulation {
-    fn session(&mut self) -> &mut Session {
-        self.session.get_mut().unwrap_or_else(|e| e.into_inner())
+    /// The session, once no other thread's call holds it: waits detached from the interpreter
+    /// (PyO3's `lock_py_attached`), so the call holding it can finish. A call that panicked
+    /// leaves the session as it was.
+    fn lock(&self, py: Python<'_>) -> MutexGuard<'_, Session> {
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let session = self.session.lock_py_attached(py).unwrap_or_else(|e| e.into_inner());
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        session
     }
 
-    fn shared(&self) -> std::sync::MutexGuard<'_, Session> {
-        self.session.lock().unwrap_or_else(|e| e.into_inner())
+    /// Between two chunks of a long call, its lock let go: while other threads' calls wait for
+    /// the session, lets them take it first (a mutex does not queue its waiters, and the
+    /// thread that let go would take it back at once), for at most [`LET_IN_S`].
+    fn let_others_in(&self, py: Python<'_>) {
+        if self.waiting.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        py.detach(|| {
+            let started = Instant::now();
+            while self.waiting.load(Ordering::SeqCst) > 0 && started.elapsed().as_secs_f64() < LET_IN_S {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        });
     }
 }
 
@@ -150,7 +183,7 @@ impl Simulation {
         size: Option<(usize, usize)>,
         seed: Option<u64>,
         load: Option<PathBuf>,
-        bodies: Option<Vec<String>>,
+        bodies: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mode = mode
@@ -167,7 +200,16 @@ impl Simulation {
                 given.extend(parse_param(&name.extract::<String>()?, &value)?);
             }
         }
-        let bodies = bodies.unwrap_or_default().iter().map(|b| Body::parse(b)).collect::<Result<Vec<_>, _>>();
+        let specs: Vec<String> = match bodies {
+            None => Vec::new(),
+            Some(b) if b.is_instance_of::<pyo3::types::PyString>() => vec![b.extract()?],
+            Some(b) => b.extract().map_err(|_| {
+                PyValueError::new_err(
+                    "bodies: give a spec such as \"circle:x=40,y=32,r=8\", or a list of them (as --body takes them)",
+                )
+            })?,
+        };
+        let bodies = specs.iter().map(|b| Body::parse(b)).collect::<Result<Vec<_>, _>>();
         let bodies = bodies.map_err(PyValueError::new_err)?;
         let request = Request { mode, scene, load, size, seed, given, scripted: false, bodies };
         let setup = request.setup().map_err(start_error)?;
@@ -183,7 +225,7 @@ impl Simulation {
             seed: seed.unwrap_or(1),
         };
         let session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(py_error)?;
-        Ok(Self { gpu, session: Mutex::new(session) })
+        Ok(Self { gpu, session: Mutex::new(session), waiting: AtomicUsize::new(0) })
     }
 
     /// `n` steps on the GPU, the GIL released while they run. Ctrl-C raises `KeyboardInterrupt`
@@ -191,35 +233,37 @@ impl Simulation {
     /// stays. A state that becomes non-finite goes back to the last finite one (checked as
     /// often) and raises `FloatingPointError`.
     #[pyo3(signature = (n=1))]
-    fn step(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+    fn step(&self, py: Python<'_>, n: u64) -> PyResult<()> {
         let (mut done, mut chunk) = (0u64, 1u64);
-        self.session().model().checkpoint();
+        self.lock(py).model().checkpoint();
         while done < n {
             py.check_signals()?;
             let k = chunk.min(n - done);
             let started = Instant::now();
             let gpu = &self.gpu;
-            let session = self.session.get_mut().unwrap_or_else(|e| e.into_inner());
-            py.detach(|| -> Result<AnyStats, eddy::gpu::GpuError> {
-                session.step(k as u32)?;
-                gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(eddy::gpu::GpuError::from)?;
-                gpu.check()?;
-                session.model_ref().stats()
-            })
-            .map_err(gpu_error)
-            .and_then(|stats| {
-                if stats.non_finite() == 0 && stats.overflowed().is_none() {
-                    return Ok(());
-                }
-                let reached = self.session().model_ref().steps_done();
-                let at = self.session().model().rollback();
-                Err(PyFloatingPointError::new_err(format!(
+            let mut guard = self.lock(py);
+            let session: &mut Session = &mut guard;
+            let stats = py
+                .detach(|| -> Result<AnyStats, eddy::gpu::GpuError> {
+                    session.step(k as u32)?;
+                    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(eddy::gpu::GpuError::from)?;
+                    gpu.check()?;
+                    session.model_ref().stats()
+                })
+                .map_err(gpu_error)?;
+            if stats.non_finite() > 0 || stats.overflowed().is_some() {
+                let reached = session.model_ref().steps_done();
+                let at = session.model().rollback();
+                let bodies = if session.model_ref().bodies().is_empty() { "" } else { ", bodies included" };
+                return Err(PyFloatingPointError::new_err(format!(
                     "the state became non-finite by step {reached} (checked every {k} steps); it is back at step {}, its \
-                     last finite state",
+                     last finite state{bodies}",
                     at.map_or("?".to_string(), |s| s.to_string())
-                )))
-            })?;
-            self.session().model().checkpoint();
+                )));
+            }
+            session.model().checkpoint();
+            drop(guard);
+            self.let_others_in(py);
             done += k;
             let rate = k as f64 / started.elapsed().as_secs_f64().max(1e-6);
             chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, 10_000);
@@ -229,45 +273,69 @@ impl Simulation {
 
     /// The state as the bytes of a `.npz` file (what `eddy run --save` writes, the parameters
     /// included); `state` in `eddy/__init__.py` reads them with NumPy.
-    fn state_npz<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let model = self.session().model_ref();
+    fn state_npz<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut session = self.lock(py);
+        let model = session.model_ref();
         let (step, params) = (model.steps_done(), model.params());
-        let state = self.session().model().read_state().map_err(py_error)?;
+        let state = session.model().read_state().map_err(py_error)?;
         let bytes = state.to_npz_bytes(step, Some(&params)).map_err(|e| py_error(e.into()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     /// Replaces the state by the `.npz` bytes given (`set_state` in `eddy/__init__.py` writes
-    /// them), with the checks of `eddy run --load`: the model's arrays, shapes, dtypes, finite
-    /// and non-negative values. The step is the file's `step` when it has one.
-    fn set_state_npz(&mut self, bytes: Vec<u8>) -> PyResult<()> {
-        let kind = self.session().current();
+    /// them), with the checks of `eddy run --load`: every array's header against the device's
+    /// largest texture and the memory before anything is decompressed, then the model's arrays,
+    /// shapes, dtypes, finite and non-negative values. The step is the file's `step` when it has
+    /// one. A grid of another size than this simulation's is refused unless `resize`.
+    #[pyo3(signature = (bytes, resize=false))]
+    fn set_state_npz(&self, py: Python<'_>, bytes: Vec<u8>, resize: bool) -> PyResult<()> {
+        let mut session = self.lock(py);
+        let kind = session.current();
         let name = std::path::Path::new("the state given");
-        let (state, step) = AnyState::load_npz_bytes(name, bytes, Some(kind)).map_err(|e| py_error(e.into()))?;
-        self.session().replace(&state, step, None).map_err(py_error)
+        let limits = memory::read_limits(Some(self.gpu.device.limits().max_texture_dimension_2d));
+        let (_, (w, h), _) =
+            AnyState::peek_npz_bytes(name, &bytes, Some(kind), limits).map_err(|e| py_error(e.into()))?;
+        let extras = memory::Extras { checkpoint: true, frame_scale: None };
+        let (info, device_limits) = (self.gpu.adapter.get_info(), self.gpu.device.limits());
+        memory::check(kind, (w, h), extras, Some(&info), &device_limits)
+            .map_err(|e| PyValueError::new_err(format!("the state given: {e}")))?;
+        // Loaded (within those bounds) before the size is compared, so that arrays of two sizes get
+        // `eddy run --load`'s message.
+        let (state, step) =
+            AnyState::load_npz_bytes_within(name, bytes, Some(kind), limits).map_err(|e| py_error(e.into()))?;
+        let (h, w) = state.shape();
+        let (cw, ch) = session.model_ref().size();
+        if !resize && (w, h) != (cw as usize, ch as usize) {
+            return Err(PyValueError::new_err(format!(
+                "the state given is {w}x{h} cells (arrays of shape ({h}, {w})) and this simulation is {cw}x{ch}: give \
+                 arrays of shape ({ch}, {cw}) (H, W), or set_state(state, resize=True) to change the grid"
+            )));
+        }
+        session.replace(&state, step, None).map_err(py_error)
     }
 
     /// Writes the state to `path` (a `.npz`, written beside it and renamed over it, as
     /// `eddy run --save`).
-    fn save(&mut self, path: PathBuf) -> PyResult<()> {
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         if !eddy::files::has_extension(&path, "npz") {
             return Err(PyValueError::new_err(format!("{}: give a path ending in .npz", path.display())));
         }
-        self.session().model().save_npz(&path).map_err(py_error)
+        self.lock(py).model().save_npz(&path).map_err(py_error)
     }
 
     /// The model's parameters: name (underscores for dashes) to value.
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let session = self.shared();
+        let session = self.lock(py);
         params_dict(py, &session.params_of(session.current()))
     }
 
     /// Sets parameters by name, with the ranges and messages of the command line; the ones that
     /// move with them move too. Returns the changes, `name before -> after, ...`.
     #[pyo3(signature = (**params))]
-    fn set(&mut self, params: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
-        let kind = self.session().current();
+    fn set(&self, py: Python<'_>, params: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let mut session = self.lock(py);
+        let kind = session.current();
         let mut values = Vec::new();
         for (name, value) in params.into_iter().flat_map(|d| d.iter()) {
             let name = name.extract::<String>()?;
@@ -280,7 +348,7 @@ impl Simulation {
             };
             values.push((info.name, value));
         }
-        match self.session().apply(&Action::SetAll(values)).map_err(py_error)? {
+        match session.apply(&Action::SetAll(values)).map_err(py_error)? {
             eddy::model::Done::Set(_, changed) => Ok(eddy::model::changes(&changed)),
             _ => Ok("no change".to_string()),
         }
@@ -288,12 +356,12 @@ impl Simulation {
 
     /// The model's default parameters (name to value).
     fn defaults<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        params_dict(py, &ModelParams::defaults(self.shared().current()))
+        params_dict(py, &ModelParams::defaults(self.lock(py).current()))
     }
 
     /// Totals and extremes as `eddy run` prints them, computed on the GPU.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let session = self.shared();
+        let session = self.lock(py);
         let stats = session.model_ref().stats().map_err(gpu_error)?;
         let dict = PyDict::new(py);
         dict.set_item("step", session.model_ref().steps_done())?;
@@ -304,6 +372,7 @@ impl Simulation {
         if let AnyStats::Smoke(s) = stats {
             dict.set_item("solver_residual", s.solver_residual)?;
             dict.set_item("solver_cycles", s.solver_cycles)?;
+            dict.set_item("solver_capped", s.solver_capped)?;
         }
         dict.set_item("line", stats.line())?;
         Ok(dict)
@@ -311,20 +380,20 @@ impl Simulation {
 
     /// The model's name: `water`, `smoke` or `gas`.
     #[getter]
-    fn mode(&self) -> &'static str {
-        self.shared().current().name()
+    fn mode(&self, py: Python<'_>) -> &'static str {
+        self.lock(py).current().name()
     }
 
     /// Steps taken since the state's step 0.
     #[getter]
-    fn steps(&self) -> u64 {
-        self.shared().model_ref().steps_done()
+    fn steps(&self, py: Python<'_>) -> u64 {
+        self.lock(py).model_ref().steps_done()
     }
 
     /// `(W, H)`, cells.
     #[getter]
-    fn size(&self) -> (u32, u32) {
-        self.shared().model_ref().size()
+    fn size(&self, py: Python<'_>) -> (u32, u32) {
+        self.lock(py).model_ref().size()
     }
 
     /// The picture `eddy run --frames` draws: `(H * scale, W * scale, 3)` uint8 RGB, row 0 at
@@ -332,7 +401,7 @@ impl Simulation {
     /// in use); `colour_map`: a map's name (default the field's own).
     #[pyo3(signature = (field=None, colour_map=None, scale=1))]
     fn render<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         field: Option<&str>,
         colour_map: Option<&str>,
@@ -343,7 +412,8 @@ impl Simulation {
         }
         let map = colour_map.map(eddy::colour::ColourMap::from_name).transpose().map_err(PyValueError::new_err)?;
         let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
-        let model = self.session().model();
+        let mut session = self.lock(py);
+        let model = session.model();
         let (view, old_map) = (model.view(), model.colour_map());
         if let Some(field) = field {
             model.set_view(field).map_err(|e| PyValueError::new_err(format!("field {e}")))?;
@@ -361,6 +431,7 @@ impl Simulation {
         });
         model.set_view(view).expect("the view it had");
         model.set_colour_map(old_map);
+        drop(session);
         let image = image?;
         let (w, h) = (image.width() as usize, image.height() as usize);
         let rgb: Vec<u8> = image.pixels().flat_map(|p| [p.0[0], p.0[1], p.0[2]]).collect();
@@ -368,49 +439,88 @@ impl Simulation {
         numpy::PyArray1::from_vec(py, rgb).reshape([h, w, 3])
     }
 
-    /// Draws along `points` (`[(x, y), ...]` in cells, x along a row, `(c + 0.5, r + 0.5)` the
-    /// centre of cell `(r, c)`) with a viewer tool: `fluid` (the model's left button: pour water,
-    /// add smoke, push gas), `wall`, or `erase` (walls and fluid go); one point is a dab.
-    /// `radius` (cells): the brush, as the viewer's `[` `]` set it; default the model's.
+    /// Draws along `points` (an `(N, 2)` float32 array of `(x, y)` in cells, x along a row,
+    /// `(c + 0.5, r + 0.5)` the centre of cell `(r, c)`; `stroke` in `eddy/__init__.py` makes it
+    /// from any sequence of pairs) with a viewer tool: `fluid` (the model's left button: pour
+    /// water, add smoke, push gas), `wall`, or `erase` (walls and fluid go); one point is a dab.
+    /// `radius` (cells): the brush, as the viewer's `[` `]` set it; default the model's. At most
+    /// [`eddy::model::MAX_STROKE_POINTS`] points, as a script's stroke; drawn in chunks with the
+    /// GIL let go, Ctrl-C checked between them (the chunks drawn so far stay).
     #[pyo3(signature = (points, tool="fluid", radius=None))]
-    fn stroke(&mut self, points: Vec<(f32, f32)>, tool: &str, radius: Option<f32>) -> PyResult<()> {
+    fn stroke_points(
+        &self,
+        py: Python<'_>,
+        points: numpy::PyReadonlyArray2<'_, f32>,
+        tool: &str,
+        radius: Option<f32>,
+    ) -> PyResult<()> {
         let (tool, erase) = match tool {
             "fluid" => (eddy::model::tools::Tool::Fluid, false),
             "wall" => (eddy::model::tools::Tool::Wall, false),
             "erase" => (eddy::model::tools::Tool::Fluid, true),
             other => return Err(PyValueError::new_err(format!("tool {other:?} is not one of fluid, wall, erase"))),
         };
-        if points.is_empty() || points.iter().any(|(x, y)| !x.is_finite() || !y.is_finite()) {
-            return Err(PyValueError::new_err("stroke needs one or more points (x, y) of finite numbers"));
+        let array = points.as_array();
+        if array.ncols() != 2 {
+            return Err(PyValueError::new_err(format!(
+                "points: an array of shape {:?}; give (N, 2): one (x, y) pair a row",
+                array.shape()
+            )));
+        }
+        let most = eddy::model::MAX_STROKE_POINTS;
+        if array.nrows() == 0 || array.nrows() > most {
+            return Err(PyValueError::new_err(format!(
+                "stroke needs 1..={most} points (x, y), as a script's stroke; got {}: split a longer path",
+                array.nrows()
+            )));
+        }
+        let points: Vec<(f32, f32)> = array.rows().into_iter().map(|r| (r[0], r[1])).collect();
+        if let Some(i) = points.iter().position(|(x, y)| !x.is_finite() || !y.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "point {i} is ({}, {}): a stroke's points must be finite numbers",
+                points[i].0, points[i].1
+            )));
         }
         if let Some(r) = radius
             && !(r.is_finite() && r > 0.0)
         {
             return Err(PyValueError::new_err(format!("radius {r}: give a number of cells > 0")));
         }
-        let session = self.session();
-        let before = session.model_ref().chosen_brush();
-        if radius.is_some() {
-            session.apply(&Action::Brush(radius)).map_err(py_error)?;
+        // Chunks that share their end points: their segments are the whole path's, each once.
+        const CHUNK: usize = 1024;
+        let mut from = 0;
+        loop {
+            py.check_signals()?;
+            let to = (from + CHUNK).min(points.len() - 1);
+            let chunk = points[from..=to].to_vec();
+            let mut guard = self.lock(py);
+            let session: &mut Session = &mut guard;
+            py.detach(|| -> Result<(), Error> {
+                let before = session.model_ref().chosen_brush();
+                if radius.is_some() {
+                    session.apply(&Action::Brush(radius))?;
+                }
+                let done = session.apply(&Action::Path { tool, erase, points: chunk });
+                session.apply(&Action::Brush(before))?;
+                done.map(|_| ())
+            })
+            .map_err(py_error)?;
+            drop(guard);
+            if to + 1 >= points.len() {
+                return Ok(());
+            }
+            self.let_others_in(py);
+            from = to;
         }
-        let done = session.apply(&Action::Path { tool, erase, points }).map_err(py_error);
-        session.apply(&Action::Brush(before)).map_err(py_error)?;
-        done.map(|_| ())
     }
 
-    /// A dab at `(x, y)` cells: [`stroke`] with one point.
-    #[pyo3(signature = (x, y, tool="fluid", radius=None))]
-    fn splat(&mut self, x: f32, y: f32, tool: &str, radius: Option<f32>) -> PyResult<()> {
-        self.stroke(vec![(x, y)], tool, radius)
-    }
-
-    /// The rigid bodies moving through the smoke, where the steps run so far leave them: a dict
-    /// each, `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells), `x`,
-    /// `y` (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit), `spin` (radians
-    /// per time unit). Empty in water and gas.
+    /// The rigid bodies moving through the smoke or gas, where the steps run so far leave them:
+    /// a dict each, `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells),
+    /// `x`, `y` (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit in smoke,
+    /// per step in gas), `spin` (radians per time unit, or per step). Empty in water.
     #[getter]
     fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let session = self.shared();
+        let session = self.lock(py);
         session
             .model_ref()
             .bodies()
@@ -437,36 +547,41 @@ impl Simulation {
             .collect()
     }
 
-    /// Adds a rigid body (smoke): `spec` as `eddy run --body` takes it, e.g.
-    /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, a model
-    /// other than smoke, more than 16 bodies.
-    fn add_body(&mut self, spec: &str) -> PyResult<usize> {
+    /// Adds a rigid body (smoke or gas): `spec` as `eddy run --body` takes it, e.g.
+    /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, water, more
+    /// than 16 bodies, a body too fast ([`eddy::smoke::MAX_BODY_STEP`],
+    /// [`eddy::gas::bodies::MAX_BODY_SPEED`]).
+    fn add_body(&self, py: Python<'_>, spec: &str) -> PyResult<usize> {
         let body = Body::parse(spec).map_err(PyValueError::new_err)?;
-        let session = self.session();
+        let mut session = self.lock(py);
         session.apply(&Action::AddBody(body)).map_err(py_error)?;
         Ok(session.model_ref().bodies().len() - 1)
     }
 
-    /// Gives body `index` a new velocity (`vx`, `vy`, cells per time unit) and `spin` (radians
-    /// per time unit); where it is stays. ValueError when there is no such body.
+    /// Gives body `index` a new velocity (`vx`, `vy`, cells per time unit in smoke, per step in
+    /// gas) and `spin` (radians per the same); where it is stays. ValueError when there is no
+    /// such body, or it would be too fast.
     #[pyo3(signature = (index, vx=0.0, vy=0.0, spin=0.0))]
-    fn drive_body(&mut self, index: usize, vx: f32, vy: f32, spin: f32) -> PyResult<()> {
+    fn drive_body(&self, py: Python<'_>, index: usize, vx: f32, vy: f32, spin: f32) -> PyResult<()> {
         let action = Action::Drive { body: index, velocity: (vx, vy), spin };
-        self.session().apply(&action).map(|_| ()).map_err(py_error)
+        self.lock(py).apply(&action).map(|_| ()).map_err(py_error)
     }
 
     /// Removes body `index` (the later ones move down one). ValueError when there is none.
-    fn remove_body(&mut self, index: usize) -> PyResult<()> {
-        self.session().apply(&Action::RemoveBody(index)).map(|_| ()).map_err(py_error)
+    fn remove_body(&self, py: Python<'_>, index: usize) -> PyResult<()> {
+        self.lock(py).apply(&Action::RemoveBody(index)).map(|_| ()).map_err(py_error)
     }
 
     /// Smoke on the staggered grid: runs until the velocity changes by less than `tolerance`
     /// of its top speed per time unit (`eddy run --steady`), checked every time unit, or
     /// `max_time` time units pass. Returns `{"reached", "time", "steps", "change"}`.
     #[pyo3(signature = (tolerance=1e-5, max_time=5000.0))]
-    fn run_to_steady<'py>(&mut self, py: Python<'py>, tolerance: f32, max_time: f32) -> PyResult<Bound<'py, PyDict>> {
-        let params = self.session().params_of(ModelKind::Smoke);
-        let (Some(Value::Real(dt)), ModelKind::Smoke) = (params.get("dt"), self.session().current()) else {
+    fn run_to_steady<'py>(&self, py: Python<'py>, tolerance: f32, max_time: f32) -> PyResult<Bound<'py, PyDict>> {
+        let (params, current) = {
+            let session = self.lock(py);
+            (session.params_of(ModelKind::Smoke), session.current())
+        };
+        let (Some(Value::Real(dt)), ModelKind::Smoke) = (params.get("dt"), current) else {
             return Err(PyValueError::new_err("run_to_steady compares smoke's velocity over time; this is not smoke"));
         };
         if !(tolerance.is_finite() && tolerance > 0.0 && max_time.is_finite() && max_time > 0.0) {
@@ -474,10 +589,10 @@ impl Simulation {
         }
         let per_unit = (1.0 / dt).ceil().max(1.0) as u64;
         let elapsed = per_unit as f32 * dt;
-        let smoke = |sim: &mut Self| -> PyResult<eddy::smoke::SmokeState> {
-            match sim.session().model().read_state().map_err(py_error)? {
+        let smoke = |sim: &Self| -> PyResult<eddy::smoke::SmokeState> {
+            match sim.lock(py).model().read_state().map_err(py_error)? {
                 AnyState::Smoke(s) => Ok(s),
-                _ => unreachable!("the current model is smoke"),
+                _ => Err(PyValueError::new_err("another thread switched this simulation away from smoke")),
             }
         };
         let mut before = smoke(self)?;
@@ -503,12 +618,13 @@ impl Simulation {
     /// centreline at the 15 interior points of Ghia, Ghia & Shin (1982) Tables I and II, in units
     /// of the lid speed: `{"u": [(y, ghia, eddy), ...], "v": [(x, ghia, eddy), ...]}`
     /// (`eddy::smoke::cavity`; coordinates in units of the cavity's side, y up).
-    fn cavity_profiles<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let lid = match self.session().params_of(ModelKind::Smoke).get("lid") {
+    fn cavity_profiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let mut session = self.lock(py);
+        let lid = match session.params_of(ModelKind::Smoke).get("lid") {
             Some(Value::Real(lid)) if lid != 0.0 => lid,
             _ => return Err(PyValueError::new_err("cavity_profiles needs smoke with a moving lid (--scene cavity)")),
         };
-        let state = match self.session().model().read_state().map_err(py_error)? {
+        let state = match session.model().read_state().map_err(py_error)? {
             AnyState::Smoke(s) if s.velocity_x.shape().1 == s.shape().1 + 1 => s,
             _ => {
                 return Err(PyValueError::new_err(
@@ -526,8 +642,8 @@ impl Simulation {
         Ok(dict)
     }
 
-    fn __repr__(&self) -> String {
-        let session = self.shared();
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let session = self.lock(py);
         let (w, h) = session.model_ref().size();
         format!("eddy.Simulation({}, {w}x{h} cells, step {})", session.current(), session.model_ref().steps_done())
     }
