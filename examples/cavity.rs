@@ -4,10 +4,10 @@
 //!
 //! `cargo run --release --example cavity -- [N] [STEADY_TOL]` (default 128, 1e-5).
 
-use eddy::Simulation;
-use eddy::gpu::{Gpu, Requirements};
-use eddy::scene::Scene;
-use eddy::smoke::{GpuSmoke, SmokeParams, SmokePreset, SmokeState, cavity};
+use eddy_fluid::Simulation;
+use eddy_fluid::gpu::{Gpu, Requirements};
+use eddy_fluid::scene::Scene;
+use eddy_fluid::smoke::{GpuSmoke, SmokeParams, SmokePreset, SmokeState, cavity};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -5,9 +5,9 @@
 //!
 //! `cargo run --release --example embed` (drag to pour; `EMBED_FRAMES=n` quits after n frames)
 
-use eddy::render::{Area, Blend, WaterRenderer};
-use eddy::water::{Brush, GpuWater, WaterParams, WaterState};
-use eddy::{colour::ColourMap, scene::Scene, wgpu};
+use eddy_fluid::render::{Area, Blend, WaterRenderer};
+use eddy_fluid::water::{Brush, GpuWater, WaterParams, WaterState};
+use eddy_fluid::{colour::ColourMap, scene::Scene, wgpu};
 use std::sync::Arc;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseButton, WindowEvent};

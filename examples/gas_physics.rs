@@ -6,8 +6,8 @@
 //! sound against the exact simple wave and the convergence study.
 //! `cargo run --release --example gas_physics [translation|sound|wave|shock|ranges [flux]|plot F|limiters]`.
 
-use eddy::gas::checks::{self, ShockTube};
-use eddy::gas::{FluxScheme, GasParams, Neighbours};
+use eddy_fluid::gas::checks::{self, ShockTube};
+use eddy_fluid::gas::{FluxScheme, GasParams, Neighbours};
 
 const NEIGHBOURS: [Neighbours; 2] = [Neighbours::Four, Neighbours::Eight];
 const FLUXES: [FluxScheme; 2] = [FluxScheme::Central, FluxScheme::Rusanov];
@@ -177,7 +177,7 @@ fn plot(path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let c = d.sound_speed() as f64;
     let steps = (120.0 / c) as u32;
     let tube = ShockTube::ratio_8(c, steps);
-    let constant = GasParams { reconstruction: eddy::gas::Reconstruction::Constant, ..d };
+    let constant = GasParams { reconstruction: eddy_fluid::gas::Reconstruction::Constant, ..d };
     let runs = [
         ("rusanov, linear (default)", d, RGBColor(0, 114, 178)),
         ("rusanov, constant", constant, RGBColor(0, 158, 115)),
@@ -250,8 +250,8 @@ fn main() {
 /// neighbourhoods; then the convergence study, the packet at four resolutions (sigma 3, 6, 12,
 /// 24 cells, running 20 sigma), and the order between them.
 fn wave() {
-    use eddy::gas::Reconstruction;
-    use eddy::gas::cpu::LIMITER;
+    use eddy_fluid::gas::Reconstruction;
+    use eddy_fluid::gas::cpu::LIMITER;
     let (amplitude, sigma, distance) = (0.01, 4.0, 100.0);
     println!("| reconstruction | neighbours | speed / c, right | left | kept, right | left | L1 error, right |");
     println!("|---|---|---|---|---|---|---|");
@@ -298,8 +298,8 @@ fn wave() {
 /// of the pressure range: overshoot behind the shock, plateau level, cells moved ahead of it.
 /// The constant reconstruction's row is the first-order baseline.
 fn limiters() {
-    use eddy::gas::Reconstruction;
-    use eddy::gas::cpu::Limiter;
+    use eddy_fluid::gas::Reconstruction;
+    use eddy_fluid::gas::cpu::Limiter;
     let rows = [
         ("constant (first order)", Reconstruction::Constant, Limiter::Minmod),
         ("linear, minmod", Reconstruction::Linear, Limiter::Minmod),

@@ -2,12 +2,12 @@
 //!
 //! `cargo run --release --example headless`
 
-use eddy::Simulation;
-use eddy::gpu::Gpu;
-use eddy::scene::Scene;
-use eddy::water::{GpuWater, WaterParams, WaterState};
+use eddy_fluid::Simulation;
+use eddy_fluid::gpu::Gpu;
+use eddy_fluid::scene::Scene;
+use eddy_fluid::water::{GpuWater, WaterParams, WaterState};
 
-fn main() -> Result<(), eddy::Error> {
+fn main() -> Result<(), eddy_fluid::Error> {
     let gpu = Gpu::headless()?;
     println!("adapter: {}", gpu.adapter_label());
 

@@ -2,10 +2,10 @@
 //! residual to 1e-4 of its start (CPU reference, counts), and what a V-cycle costs on the GPU
 //! at 512 x 512. `cargo run --release --example solver`.
 
-use eddy::Grid;
-use eddy::gpu::Gpu;
-use eddy::solver::multigrid::{Multigrid, Settings};
-use eddy::solver::{self, AT_CENTRES, GpuMultigrid, NEUMANN, Poisson};
+use eddy_fluid::Grid;
+use eddy_fluid::gpu::Gpu;
+use eddy_fluid::solver::multigrid::{Multigrid, Settings};
+use eddy_fluid::solver::{self, AT_CENTRES, GpuMultigrid, NEUMANN, Poisson};
 use std::time::Instant;
 
 /// `h^2 div u` of random face fluxes on an `n x n` grid with a disc obstacle (as in the `plume`

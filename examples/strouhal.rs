@@ -1,17 +1,18 @@
 //! The cylinder wake's Strouhal number (issue 24), for any box, cylinder and numerics: runs
-//! eddy's staggered smoke on the GPU past a fixed cylinder (`eddy::smoke::wake`), reads the
+//! eddy's staggered smoke on the GPU past a fixed cylinder (`eddy_fluid::smoke::wake`), reads the
 //! shedding period from a probe 2 D behind it, and prints St beside Williamson's.
 //!
-//! `cargo run --release --example strouhal -- [KEY=VALUE ...]`, keys (defaults: the test's box):
-//! `w=320 h=288` the box (cells), `d=24` the diameter (cells), `re=100`, `upstream=3` (the
-//! centre from the inlet, diameters), `dt=0.5`, `advection=maccormack|semi-lagrangian`,
-//! `tolerance=1e-4` (multigrid), `sides=slip|wall`, `settle=600` and `window=1000` (time units
-//! before and while sampling).
+//! `cargo run --release --example strouhal -- [KEY=VALUE ...]`, keys and their defaults
+//! (`Wake::new`'s, on the `channel` pipeline): `w=320 h=288` the box (cells), `d=24` the
+//! diameter (cells), `re=100`, `upstream=8` (the centre from the inlet, diameters), `dt=0.5`,
+//! `advection=maccormack|semi-lagrangian`, `tolerance=1e-4` (multigrid), `sides=slip|wall`,
+//! `settle=600` and `window=1000` (time units before and while sampling). The test
+//! (`tests/smoke_strouhal.rs`) runs `w=400 h=240 d=20 dt=1`.
 
-use eddy::Simulation;
-use eddy::gpu::{Gpu, Requirements};
-use eddy::smoke::wake::{Wake, period, swing, williamson_strouhal};
-use eddy::smoke::{Advection, EdgeKind, GpuSmoke};
+use eddy_fluid::Simulation;
+use eddy_fluid::gpu::{Gpu, Requirements};
+use eddy_fluid::smoke::wake::{Wake, period, swing, williamson_strouhal};
+use eddy_fluid::smoke::{Advection, EdgeKind, GpuSmoke};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut wake = Wake::new((320, 288), 24.0, 100.0);

@@ -20,7 +20,7 @@
 //! [`model`] is the registry the front ends read: each model's parameters as data (name, unit,
 //! range and why, default and its source), fields, presets and GPU needs, and
 //! [`model::AnyModel`], which runs and draws any of them. The `eddy` command (feature `cli`) and
-//! the viewer (`eddy::viewer`, feature `viewer`) are thin users of it; with `--no-default-features` the
+//! the viewer (`eddy_fluid::viewer`, feature `viewer`) are thin users of it; with `--no-default-features` the
 //! library pulls in neither clap nor winit.
 //!
 //! ## Embedding
@@ -28,7 +28,7 @@
 //! re-exported as [`wgpu`], so the application need not match its version by hand):
 //!
 //! ```
-//! use eddy::{wgpu, Simulation, scene::Scene, water::{Brush, GpuWater, WaterParams, WaterState}};
+//! use eddy_fluid::{wgpu, Simulation, scene::Scene, water::{Brush, GpuWater, WaterParams, WaterState}};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // The application's device, with wgpu's default limits.
 //! let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -102,6 +102,17 @@ pub mod solver;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 pub mod water;
+
+/// The Rust snippets of the README and the book's pages, compiled and run as doctests (`cargo
+/// test --doc`, with the default features): a page whose example no longer builds or runs
+/// fails the tests.
+#[cfg(doctest)]
+mod book {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/embedding.md")]
+    struct Embedding;
+}
 
 /// The wgpu eddy is built on (version 30): an application makes its device with this one and
 /// need not match the version in its own `Cargo.toml`.

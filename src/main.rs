@@ -62,9 +62,9 @@ fn one_line(e: &dyn std::error::Error) -> String {
 
 /// Whether `e` (or an error it wraps) says the grid does not fit the adapter or the machine.
 fn too_large(e: &(dyn std::error::Error + 'static)) -> bool {
-    use eddy::gpu::GpuError;
-    let gpu = e.downcast_ref::<GpuError>().or_else(|| match e.downcast_ref::<eddy::Error>() {
-        Some(eddy::Error::Gpu(g)) => Some(g),
+    use eddy_fluid::gpu::GpuError;
+    let gpu = e.downcast_ref::<GpuError>().or_else(|| match e.downcast_ref::<eddy_fluid::Error>() {
+        Some(eddy_fluid::Error::Gpu(g)) => Some(g),
         _ => None,
     });
     matches!(gpu, Some(GpuError::TooLarge { .. } | GpuError::GridTooLarge { .. } | GpuError::OutOfMemory(_)))
@@ -115,8 +115,8 @@ fn quiet_device_select() {
 #[cfg(feature = "viewer")]
 fn view(mut args: cli::ViewArgs) -> cli::Result {
     use cli::usage;
-    use eddy::model::SessionOptions;
-    use eddy::viewer::{Start, ViewerOptions};
+    use eddy_fluid::model::SessionOptions;
+    use eddy_fluid::viewer::{Start, ViewerOptions};
     if let Some(n) = args.steps_per_frame
         && !(1..=1000).contains(&n)
     {
@@ -124,7 +124,7 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     }
     let script = match &args.script {
         Some(path) => {
-            let script = eddy::script::Script::load(path, args.sim.stated_mode()).map_err(usage)?;
+            let script = eddy_fluid::script::Script::load(path, args.sim.stated_mode()).map_err(usage)?;
             cli::check_script_outputs(&script, &[("--screenshot", args.screenshot.as_deref())])?;
             args.sim.fill_from(&script);
             Some(script)
@@ -136,25 +136,29 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     if let Some(f) = &args.field {
         kind.view(f).map_err(|e| usage(format!("--field {e}")))?;
     }
-    let colour_map = args.colour_map.as_deref().map(eddy::colour::ColourMap::from_name).transpose().map_err(usage)?;
+    let colour_map =
+        args.colour_map.as_deref().map(eddy_fluid::colour::ColourMap::from_name).transpose().map_err(usage)?;
     if let Some(path) = &args.screenshot {
-        let quits = script.as_ref().is_some_and(|s| s.actions.iter().any(|t| t.action == eddy::script::Action::Quit));
+        let quits =
+            script.as_ref().is_some_and(|s| s.actions.iter().any(|t| t.action == eddy_fluid::script::Action::Quit));
         if args.frames.is_none() && !quits {
             return Err(usage(
                 "--screenshot is taken when the viewer ends: give --frames N (or a --script that quits)",
             ));
         }
-        eddy::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
+        eddy_fluid::files::check_writable_file(path).map_err(|e| usage(format!("--screenshot: {e}")))?;
         cli::check_extension("--screenshot", path, "png")?;
     }
     let size = setup.size();
     let (start, seed) = match setup.origin {
         cli::start::Origin::State { path, step, .. } => {
-            let (state, _) = eddy::model::AnyState::load_npz(&path, Some(kind))?;
+            let (state, _) = eddy_fluid::model::AnyState::load_npz(&path, Some(kind))?;
             (Start::State(Box::new(state), step), 1)
         }
-        cli::start::Origin::Png(path, _) => (Start::Scene(eddy::scene::SceneSource::Png(path)), 1),
-        cli::start::Origin::Preset { name, seed, .. } => (Start::Scene(eddy::scene::SceneSource::Preset(name)), seed),
+        cli::start::Origin::Png(path, _) => (Start::Scene(eddy_fluid::scene::SceneSource::Png(path)), 1),
+        cli::start::Origin::Preset { name, seed, .. } => {
+            (Start::Scene(eddy_fluid::scene::SceneSource::Preset(name)), seed)
+        }
     };
     let options = ViewerOptions {
         session: SessionOptions { params: setup.params, start, size, seed },
@@ -171,7 +175,7 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
         stop: Some(stop_on_signals()),
     };
     let stop = options.stop.clone();
-    eddy::viewer::run(options)?;
+    eddy_fluid::viewer::run(options)?;
     if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
         return Err(Exit::Interrupted(
             "the viewer was stopped by a signal (after finishing any GIF being recorded)".into(),

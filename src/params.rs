@@ -236,6 +236,10 @@ impl ParamInfo {
     /// A message saying what was expected, e.g. `expected a number, e.g. 0.25`.
     pub fn parse(&self, s: &str) -> Result<Value, String> {
         let real = |t: &str| t.trim().parse::<f32>().map_err(|_| format!("{s:?} is not a number"));
+        // A row that may be unset takes `auto` (`--reynolds auto`), as `format` writes it.
+        if self.auto.is_some() && s.trim().eq_ignore_ascii_case("auto") {
+            return Ok(Value::Auto);
+        }
         match self.kind {
             ParamKind::Real(_) => real(s).map(Value::Real),
             ParamKind::Count { .. } => {

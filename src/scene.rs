@@ -9,7 +9,7 @@
 //!   programs export transparent areas as transparent black).
 //! - **Presets** ([`Scene::preset`]): built-in scenes by name, each listed by the model it is
 //!   made for ([`crate::model::ModelInfo::presets`]).
-//! - **`.npz` state** (feature `npz`): see `eddy::npz` (`Npz`, `NpzReader`, re-exported here).
+//! - **`.npz` state** (feature `npz`): see `eddy_fluid::npz` (`Npz`, `NpzReader`, re-exported here).
 
 use crate::grid::Grid;
 #[cfg(feature = "npz")]

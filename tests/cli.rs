@@ -53,8 +53,8 @@ fn run_writes_frames_and_state() {
     // The last frame is the saved state drawn: each open cell's pixel is viridis at mass / 1.5
     // (the water legend's range), within one entry of the map's table (t rounded on the GPU).
     let last = image::open(frames.join("frame_000120.png")).unwrap().to_rgb8();
-    let state = eddy::water::WaterState::load_npz(&save).unwrap();
-    let lut = eddy::colour::ColourMap::Viridis.lut();
+    let state = eddy_fluid::water::WaterState::load_npz(&save).unwrap();
+    let lut = eddy_fluid::colour::ColourMap::Viridis.lut();
     let mut open = 0;
     for (x, y, px) in last.enumerate_pixels() {
         let (r, c) = (y as usize, x as usize);
@@ -81,8 +81,8 @@ fn run_writes_frames_and_state() {
     let again = dir.path().join("again.npz");
     let o = eddy(&["run", "--load", save.to_str().unwrap(), "--steps", "10", "--save", again.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
-    let a = eddy::water::WaterState::load_npz(&save).unwrap().stats(0.0).total_mass;
-    let b = eddy::water::WaterState::load_npz(&again).unwrap().stats(0.0).total_mass;
+    let a = eddy_fluid::water::WaterState::load_npz(&save).unwrap().stats(0.0).total_mass;
+    let b = eddy_fluid::water::WaterState::load_npz(&again).unwrap().stats(0.0).total_mass;
     assert!(((a - b) / a).abs() < 1e-5, "mass {a} -> {b}");
 }
 
@@ -121,7 +121,7 @@ fn gas_run_writes_documented_arrays() {
     let img = image::open(frames.join("frame_000050.png")).unwrap();
     assert_eq!((img.width(), img.height()), (120, 80));
     // The saved state loads back: momentum components in the documented order (x = right).
-    let state = eddy::gas::GasState::load_npz(&save).unwrap();
+    let state = eddy_fluid::gas::GasState::load_npz(&save).unwrap();
     assert!(state.stats().total_momentum.0 > 0.0, "the wind blows right (+x)");
     let o = eddy(&["run", "--mode", "gas", "--load", save.to_str().unwrap(), "--steps", "5"]);
     assert!(o.status.success(), "{}", text(&o));
@@ -161,7 +161,7 @@ fn smoke_run_writes_documented_arrays() {
     let img = image::open(frames.join("frame_000040.png")).unwrap();
     assert_eq!((img.width(), img.height()), (64, 48));
     // Velocity components in the documented order: [..., 1] is y, down, so rising smoke is < 0.
-    let state = eddy::smoke::SmokeState::load_npz(&save).unwrap();
+    let state = eddy_fluid::smoke::SmokeState::load_npz(&save).unwrap();
     let rising: f32 =
         (0..48 * 64).filter(|&i| state.density.as_slice()[i] > 0.5).map(|i| state.velocity_y.as_slice()[i]).sum();
     assert!(rising < 0.0, "smoke should move up (negative y): sum of v_y over smoke {rising}");
@@ -208,8 +208,8 @@ fn the_u_tube_example_leaves_the_tube_as_it_was() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scripts/u-tube.toml");
     let o = eddy(&["run", "--script", script, "--steps", "1000", "--save", save.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
-    let end = eddy::water::WaterState::load_npz(&save).unwrap();
-    let preset = eddy::scene::Scene::preset("u-tube", 160, 100, 1).unwrap();
+    let end = eddy_fluid::water::WaterState::load_npz(&save).unwrap();
+    let preset = eddy_fluid::scene::Scene::preset("u-tube", 160, 100, 1).unwrap();
     let differ: Vec<(usize, usize)> = (0..100)
         .flat_map(|r| (0..160).map(move |c| (r, c)))
         .filter(|&(r, c)| end.solid[(r, c)] != preset.solid[(r, c)])
@@ -343,13 +343,13 @@ fn a_loaded_state_goes_on_with_the_parameters_it_was_saved_with() {
             "{mode}: 10 steps, saved and loaded, then 10 more differ from 20 steps; saved parameters:\n{saved}"
         );
         // The same file without its parameters goes on with the defaults: another state.
-        let (state, step) = eddy::model::AnyState::load_npz(Path::new(&half), None).unwrap();
+        let (state, step) = eddy_fluid::model::AnyState::load_npz(Path::new(&half), None).unwrap();
         state.save_npz(Path::new(&bare), step).unwrap();
         let bare_resumed = p(&format!("{mode}-bare-resumed.npz"));
         run(&["--load", &bare, "--steps", "10", "--save", &bare_resumed]);
         let (a, b) = (
-            eddy::model::AnyState::load_npz(Path::new(&bare_resumed), None).unwrap().0,
-            eddy::model::AnyState::load_npz(Path::new(&whole), None).unwrap().0,
+            eddy_fluid::model::AnyState::load_npz(Path::new(&bare_resumed), None).unwrap().0,
+            eddy_fluid::model::AnyState::load_npz(Path::new(&whole), None).unwrap().0,
         );
         assert!(a != b, "{mode}: the continuation with the defaults equals the run's own");
     }

@@ -5,11 +5,11 @@
 
 mod common;
 
-use eddy::gas::{GasParams, Neighbours};
-use eddy::model::{AnyModel, AnyState, AnyStats, ModelParams};
-use eddy::scene::SceneSource;
-use eddy::smoke::{SmokeParams, SmokePreset, Solver};
-use eddy::water::{RulePreset, WaterParams};
+use eddy_fluid::gas::{GasParams, Neighbours};
+use eddy_fluid::model::{AnyModel, AnyState, AnyStats, ModelParams};
+use eddy_fluid::scene::SceneSource;
+use eddy_fluid::smoke::{SmokeParams, SmokePreset, Solver};
+use eddy_fluid::water::{RulePreset, WaterParams};
 
 /// Every model and solver, with the preset scene that starts it.
 fn cases() -> Vec<(&'static str, &'static str, ModelParams)> {
@@ -32,7 +32,7 @@ fn cases() -> Vec<(&'static str, &'static str, ModelParams)> {
 
 /// The `.npz` bytes after `steps` steps, run as `batches` (step counts in order), reading the
 /// statistics after each batch when `stats` is set.
-fn run(gpu: &eddy::gpu::Gpu, start: &AnyState, params: &ModelParams, batches: &[u32], stats: bool) -> Vec<u8> {
+fn run(gpu: &eddy_fluid::gpu::Gpu, start: &AnyState, params: &ModelParams, batches: &[u32], stats: bool) -> Vec<u8> {
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, start, params, 0).unwrap();
     for &n in batches {
         model.step(n).unwrap();
@@ -67,7 +67,7 @@ fn every_model_and_solver_is_the_same_however_its_steps_are_batched() {
             let mut model = AnyModel::new(&gpu.device, &gpu.queue, &start, &params, 0).unwrap();
             model.step(STEPS).unwrap();
             let AnyStats::Smoke(stats) = model.stats().unwrap() else { unreachable!() };
-            let cold = eddy::solver::plan::CyclePlan::new(p.tolerance, p.max_cycles, 0).cycles();
+            let cold = eddy_fluid::solver::plan::CyclePlan::new(p.tolerance, p.max_cycles, 0).cycles();
             let planned = stats.solver_cycles.expect("multigrid reports its cycles");
             assert!(planned < cold, "{label}: still {planned} V-cycles a step after {STEPS} steps (cold start {cold})");
             println!("{label}: {planned} V-cycles a step after {STEPS} steps, from {cold} at the cold start");

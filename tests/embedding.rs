@@ -11,11 +11,11 @@
 
 mod common;
 
-use eddy::Simulation;
-use eddy::gas::{CpuGas, GasBrush, GasParams, GasStats, GpuGas};
-use eddy::smoke::{CpuSmoke, GpuSmoke, Impulse, SmokeParams, SmokeStats};
-use eddy::water::{Brush, CpuWater, GpuWater, WaterParams, WaterStats};
-use eddy::wgpu;
+use eddy_fluid::Simulation;
+use eddy_fluid::gas::{CpuGas, GasBrush, GasParams, GasStats, GpuGas};
+use eddy_fluid::smoke::{CpuSmoke, GpuSmoke, Impulse, SmokeParams, SmokeStats};
+use eddy_fluid::water::{Brush, CpuWater, GpuWater, WaterParams, WaterStats};
+use eddy_fluid::wgpu;
 
 /// A device made as an application makes it: its own instance, the first adapter, wgpu's
 /// default limits and no features (eddy's own `Gpu` asks for the adapter's limits).
@@ -35,7 +35,7 @@ fn collect<T>(device: &wgpu::Device, mut collect: impl FnMut() -> Option<T>) -> 
 }
 
 /// `solid` with a vertical wall segment added at column `c`, rows `rows`.
-fn with_wall(solid: &eddy::Grid<u8>, c: usize, rows: std::ops::Range<usize>) -> eddy::Grid<u8> {
+fn with_wall(solid: &eddy_fluid::Grid<u8>, c: usize, rows: std::ops::Range<usize>) -> eddy_fluid::Grid<u8> {
     let mut s = solid.clone();
     for r in rows {
         s[(r, c)] = 1;
@@ -193,7 +193,7 @@ fn smoke_bodies_and_their_drives_run_in_recording_order() {
     let (device, queue) = app_device();
     let state = common::random_smoke_staggered(40, 32, 22, 0.05);
     let p = SmokeParams { jacobi_iterations: 20, ..SmokeParams::default() };
-    let disc = eddy::body::Body::parse("circle:x=12.3,y=15.2,r=4,vx=6").unwrap();
+    let disc = eddy_fluid::body::Body::parse("circle:x=12.3,y=15.2,r=4,vx=6").unwrap();
     let mut gpu = GpuSmoke::new(&device, &queue, &state, p).unwrap();
     let mut encoder = device.create_command_encoder(&Default::default());
     gpu.encode_steps(&mut encoder, 2);
@@ -225,7 +225,7 @@ fn smoke_bodies_and_their_drives_run_in_recording_order() {
 /// An `Rgba8Unorm` texture an application renders into and reads back.
 fn target(device: &wgpu::Device, size: (u32, u32)) -> wgpu::Texture {
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-    eddy::gpu::texture_2d(device, "app target", size, wgpu::TextureFormat::Rgba8Unorm, usage)
+    eddy_fluid::gpu::texture_2d(device, "app target", size, wgpu::TextureFormat::Rgba8Unorm, usage)
 }
 
 /// The application's own render pass over `view`, cleared to `background` (or loaded).
@@ -250,16 +250,16 @@ const APP_BACKGROUND: wgpu::Color = wgpu::Color { r: 1.0, g: 0.0, b: 1.0, a: 1.0
 const APP_PIXEL: [u8; 4] = [255, 0, 255, 255];
 
 /// A water state with water in its lower half and air above, walls round the edge.
-fn half_full(w: usize, h: usize) -> eddy::water::WaterState {
-    let solid = eddy::Grid::from_fn(w, h, |r, c| (r == 0 || c == 0 || r == h - 1 || c == w - 1) as u8);
-    let mass = eddy::Grid::from_fn(w, h, |r, c| if r >= h / 2 && solid[(r, c)] == 0 { 1.0 } else { 0.0 });
-    eddy::water::WaterState { mass, solid }
+fn half_full(w: usize, h: usize) -> eddy_fluid::water::WaterState {
+    let solid = eddy_fluid::Grid::from_fn(w, h, |r, c| (r == 0 || c == 0 || r == h - 1 || c == w - 1) as u8);
+    let mass = eddy_fluid::Grid::from_fn(w, h, |r, c| if r >= h / 2 && solid[(r, c)] == 0 { 1.0 } else { 0.0 });
+    eddy_fluid::water::WaterState { mass, solid }
 }
 
 #[test]
 fn two_draws_of_one_renderer_in_one_encoder_each_show_their_own_settings() {
-    use eddy::colour::ColourMap;
-    use eddy::render::WaterRenderer;
+    use eddy_fluid::colour::ColourMap;
+    use eddy_fluid::render::WaterRenderer;
     let (device, queue) = app_device();
     let sim = GpuWater::new(&device, &queue, &half_full(24, 16), WaterParams::default()).unwrap();
     let mut renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm).unwrap();
@@ -275,7 +275,7 @@ fn two_draws_of_one_renderer_in_one_encoder_each_show_their_own_settings() {
         drawing.render(&mut app_pass(&mut encoder, view, wgpu::LoadOp::Clear(APP_BACKGROUND)));
     }
     queue.submit([encoder.finish()]);
-    let together = targets.each_ref().map(|t| eddy::gpu::read_texture(&device, &queue, t, 4).unwrap());
+    let together = targets.each_ref().map(|t| eddy_fluid::gpu::read_texture(&device, &queue, t, 4).unwrap());
     assert_ne!(together[0], together[1], "the two settings draw the same image: the test would prove nothing");
 
     // Each alone, in an encoder of its own.
@@ -284,15 +284,15 @@ fn two_draws_of_one_renderer_in_one_encoder_each_show_their_own_settings() {
         let drawing = renderer.prepare(&device, &mut encoder, size, &sim, map);
         drawing.render(&mut app_pass(&mut encoder, &views[k], wgpu::LoadOp::Clear(APP_BACKGROUND)));
         queue.submit([encoder.finish()]);
-        let alone = eddy::gpu::read_texture(&device, &queue, &targets[k], 4).unwrap();
+        let alone = eddy_fluid::gpu::read_texture(&device, &queue, &targets[k], 4).unwrap();
         assert!(alone == together[k], "draw {k} ({map:?}) in one encoder with another differs from it alone");
     }
 }
 
 #[test]
 fn a_draw_into_the_apps_pass_keeps_the_apps_pixels_and_blends_air() {
-    use eddy::colour::ColourMap;
-    use eddy::render::{Area, Blend, WaterRenderer};
+    use eddy_fluid::colour::ColourMap;
+    use eddy_fluid::render::{Area, Blend, WaterRenderer};
     let (device, queue) = app_device();
     let (w, h) = (24, 16);
     let sim = GpuWater::new(&device, &queue, &half_full(w, h), WaterParams::default()).unwrap();
@@ -309,7 +309,7 @@ fn a_draw_into_the_apps_pass_keeps_the_apps_pixels_and_blends_air() {
         let drawing = renderer.prepare(&device, &mut encoder, area, &sim, ColourMap::Own);
         drawing.render(&mut app_pass(&mut encoder, &view, wgpu::LoadOp::Load));
         queue.submit([encoder.finish()]);
-        let pixels = eddy::gpu::read_texture(&device, &queue, &texture, 4).unwrap();
+        let pixels = eddy_fluid::gpu::read_texture(&device, &queue, &texture, 4).unwrap();
         let at = |x: u32, y: u32| -> [u8; 4] {
             let i = 4 * (y * size.0 + x) as usize;
             pixels[i..i + 4].try_into().unwrap()
@@ -333,7 +333,7 @@ fn a_draw_into_the_apps_pass_keeps_the_apps_pixels_and_blends_air() {
 
 #[test]
 fn a_renderer_for_a_format_it_cannot_draw_to_is_an_error_not_a_panic() {
-    use eddy::render::{GasRenderer, SmokeRenderer, WaterRenderer};
+    use eddy_fluid::render::{GasRenderer, SmokeRenderer, WaterRenderer};
     let (device, _queue) = app_device();
     let depth = wgpu::TextureFormat::Depth32Float;
     let errors = [
@@ -343,7 +343,7 @@ fn a_renderer_for_a_format_it_cannot_draw_to_is_an_error_not_a_panic() {
     ];
     for e in errors {
         let e = e.expect("a renderer for a depth format was made");
-        assert!(matches!(e, eddy::gpu::GpuError::Validation(_)), "{e}");
+        assert!(matches!(e, eddy_fluid::gpu::GpuError::Validation(_)), "{e}");
     }
 }
 
@@ -356,7 +356,7 @@ fn device_with(limits: wgpu::Limits) -> (wgpu::Device, wgpu::Queue) {
 }
 
 /// What each model's constructor says on `device` (`None`: it was made).
-fn construct_all(device: &wgpu::Device, queue: &wgpu::Queue) -> [Option<eddy::Error>; 3] {
+fn construct_all(device: &wgpu::Device, queue: &wgpu::Queue) -> [Option<eddy_fluid::Error>; 3] {
     let water = common::random_water(16, 12, 1, 0.1);
     let gas = common::random_gas(16, 12, 1, 0.1);
     let smoke = common::random_smoke_staggered(16, 12, 1, 0.1);
@@ -373,7 +373,7 @@ fn a_device_with_webgl2_limits_gets_eddys_error_naming_the_limits() {
     for (model, e) in ["water", "smoke", "gas"].into_iter().zip(construct_all(&device, &queue)) {
         let e = e.unwrap_or_else(|| panic!("{model} was made on a device without compute shaders"));
         let text = e.to_string();
-        assert!(matches!(e, eddy::Error::Gpu(eddy::gpu::GpuError::DeviceLacks { .. })), "{model}: {text}");
+        assert!(matches!(e, eddy_fluid::Error::Gpu(eddy_fluid::gpu::GpuError::DeviceLacks { .. })), "{model}: {text}");
         assert!(text.contains(&format!("cannot run {model}")), "{text}");
         assert!(text.contains("max_compute_workgroups_per_dimension 1 (it has 0)"), "{text}");
         assert!(text.contains("max_storage_textures_per_shader_stage"), "{text}");
@@ -395,7 +395,7 @@ fn two_storage_textures_per_stage_run_water_and_name_the_limit_for_smoke_and_gas
 
 #[test]
 fn a_device_made_with_the_required_limits_runs_every_model() {
-    let needs = eddy::ModelKind::requirements(&eddy::ModelKind::ALL);
+    let needs = eddy_fluid::ModelKind::requirements(&eddy_fluid::ModelKind::ALL);
     let (device, queue) = device_with(needs.limits());
     needs.check_device(&device).unwrap();
     for (model, e) in ["water", "smoke", "gas"].into_iter().zip(construct_all(&device, &queue)) {
@@ -430,8 +430,8 @@ fn a_readback_future_completes_under_the_apps_own_poll() {
 
 #[test]
 fn a_hostile_area_draws_nothing_or_what_fits_and_never_a_validation_error() {
-    use eddy::colour::ColourMap;
-    use eddy::render::{Area, WaterRenderer};
+    use eddy_fluid::colour::ColourMap;
+    use eddy_fluid::render::{Area, WaterRenderer};
     let (device, queue) = app_device();
     let sim = GpuWater::new(&device, &queue, &half_full(24, 16), WaterParams::default()).unwrap();
     let mut renderer = WaterRenderer::new(&device, wgpu::TextureFormat::Rgba8Unorm).unwrap();
@@ -452,7 +452,7 @@ fn a_hostile_area_draws_nothing_or_what_fits_and_never_a_validation_error() {
         queue.submit([encoder.finish()]);
         let error = pollster::block_on(scope.pop());
         assert!(error.is_none(), "{area:?}: {error:?}");
-        let pixels = eddy::gpu::read_texture(&device, &queue, &texture, 4).unwrap();
+        let pixels = eddy_fluid::gpu::read_texture(&device, &queue, &texture, 4).unwrap();
         let drawn = pixels.chunks_exact(4).filter(|p| *p != APP_PIXEL).count();
         let finite = area.origin.0.is_finite() && area.size.0.is_finite() && area.size.0 > 0.0;
         assert_eq!(drawn > 0, finite, "{area:?}: {drawn} pixels drawn");
@@ -511,7 +511,7 @@ fn parameter_changes_recorded_between_steps_apply_from_there() {
     let mut encoder = device.create_command_encoder(&Default::default());
     gpu.encode_steps(&mut encoder, 2);
     gpu.encode_params(&mut encoder, q).unwrap();
-    let other_grid = SmokeParams { grid: eddy::smoke::GridLayout::Collocated, ..q };
+    let other_grid = SmokeParams { grid: eddy_fluid::smoke::GridLayout::Collocated, ..q };
     assert!(gpu.encode_params(&mut encoder, other_grid).is_err(), "a change of grid was recorded");
     assert_eq!(*gpu.params(), q);
     gpu.encode_steps(&mut encoder, 2);

@@ -13,8 +13,8 @@
 mod common;
 
 use common::files::{npy, stored_zip};
-use eddy::model::AnyState;
-use eddy::scene::{Colours, Scene};
+use eddy_fluid::model::AnyState;
+use eddy_fluid::scene::{Colours, Scene};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
@@ -193,7 +193,7 @@ fn toml_scripts_with_edits((which, e): (usize, (Vec<Edit>, f64))) -> Result<(), 
     let bytes = apply(valid_scripts()[which].clone().into_bytes(), &e);
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let len = text.len();
-    let (parsed, peak) = peak_of(|| eddy::script::Script::parse(&text, None).map(drop));
+    let (parsed, peak) = peak_of(|| eddy_fluid::script::Script::parse(&text, None).map(drop));
     prop_assert!(peak <= ceiling(len), "{len} bytes of script took {peak} bytes to read");
     if let Err(line) = parsed {
         prop_assert!(!line.contains('\n'), "a script error of more than one line: {line}");

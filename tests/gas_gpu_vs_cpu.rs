@@ -2,8 +2,8 @@
 
 mod common;
 
-use eddy::Simulation;
-use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Neighbours, Reconstruction};
+use eddy_fluid::Simulation;
+use eddy_fluid::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Neighbours, Reconstruction};
 
 fn compare(seed: u64, (w, h): (usize, usize), p: GasParams, steps: u32, rel: f32) {
     let state = common::random_gas(w, h, seed, 0.1);
@@ -122,7 +122,7 @@ fn ten_steps_match_cpu_within_1e_4_of_max() {
 /// its face state) or the corner mirror's sign fails it.
 #[test]
 fn open_edges_match_cpu() {
-    use eddy::edge::EdgeKind::{Inflow, Outflow, Slip, Wall};
+    use eddy_fluid::edge::EdgeKind::{Inflow, Outflow, Slip, Wall};
     let d = GasParams { inflow: 0.12, inflow_density: 1.5, ..GasParams::default() };
     let constant = GasParams { reconstruction: Reconstruction::Constant, ..d };
     let mut seed = 300;
@@ -149,7 +149,7 @@ fn open_edges_match_cpu() {
 /// frame) and the bounce relative to it.
 #[test]
 fn moving_bodies_match_cpu() {
-    use eddy::body::{Body, Shape};
+    use eddy_fluid::body::{Body, Shape};
     let d = GasParams::default();
     let constant = GasParams { reconstruction: Reconstruction::Constant, ..d };
     let mut seed = 500;
@@ -179,10 +179,10 @@ fn moving_bodies_match_cpu() {
 /// moving wall's face fails it.
 #[test]
 fn moving_bodies_conserve_the_gas_mass() {
-    use eddy::body::{Body, Shape};
+    use eddy_fluid::body::{Body, Shape};
     let gpu = common::gpu();
     for neighbours in [Neighbours::Eight, Neighbours::Four] {
-        let p = GasParams { neighbours, ..eddy::gas::checks::undamped(GasParams::default()) };
+        let p = GasParams { neighbours, ..eddy_fluid::gas::checks::undamped(GasParams::default()) };
         let mut state = common::random_gas(96, 64, 7, 0.0);
         state.source = state.source.map(|_| 0); // sources reset their cells' mass
         state.bodies = vec![
@@ -212,10 +212,10 @@ fn moving_bodies_conserve_the_gas_mass() {
 fn scene_presets_match_cpu() {
     for name in ["explosion", "wind", "tunnel"] {
         let gpu = common::gpu();
-        let mut p = eddy::model::ModelParams::defaults(eddy::model::ModelKind::Gas);
+        let mut p = eddy_fluid::model::ModelParams::defaults(eddy_fluid::model::ModelKind::Gas);
         p.apply_scene_preset(name);
-        let eddy::model::ModelParams::Gas(p) = p else { unreachable!() };
-        let state = GasState::from_scene(&eddy::scene::Scene::preset(name, 80, 60, 0).unwrap()).streaming(&p);
+        let eddy_fluid::model::ModelParams::Gas(p) = p else { unreachable!() };
+        let state = GasState::from_scene(&eddy_fluid::scene::Scene::preset(name, 80, 60, 0).unwrap()).streaming(&p);
         let mut g = GpuGas::new(&gpu.device, &gpu.queue, &state, p).unwrap();
         let mut c = CpuGas::new(state, p).unwrap();
         g.step(10).unwrap();
@@ -238,7 +238,7 @@ fn scene_presets_match_cpu() {
 /// The brush (push along a drag, a blast, an erase) against its CPU mirror, then a step.
 #[test]
 fn brush_matches_cpu() {
-    use eddy::gas::GasBrush;
+    use eddy_fluid::gas::GasBrush;
     let gpu = common::gpu();
     let state = common::random_gas(50, 40, 11, 0.1);
     let p = GasParams::default();

@@ -3,11 +3,11 @@
 
 mod common;
 
-use eddy::gas::cpu::MAX_SPEED;
-use eddy::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Reconstruction};
-use eddy::model::{ParamKind, ParamTable, Value};
-use eddy::scene::Scene;
-use eddy::{Grid, Simulation};
+use eddy_fluid::gas::cpu::MAX_SPEED;
+use eddy_fluid::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Reconstruction};
+use eddy_fluid::model::{ParamKind, ParamTable, Value};
+use eddy_fluid::scene::Scene;
+use eddy_fluid::{Grid, Simulation};
 
 /// Runs `steps` GPU steps, calling `each` with the state every `every` steps.
 fn gpu_run(state: &GasState, p: GasParams, steps: u32, every: u32, mut each: impl FnMut(u32, &GasState)) -> GasState {
@@ -90,7 +90,7 @@ fn range_ends_hold(scene: &str) {
     // that is a wall for gas, or one of these; each run of 5000 steps costs about 7 s on
     // lavapipe).
     {
-        use eddy::edge::EdgeKind::{Inflow, Outflow, Wall};
+        use eddy_fluid::edge::EdgeKind::{Inflow, Outflow, Wall};
         let (limit, _) = GasParams::limits(d.reconstruction);
         let stream = GasParams { edges: [Inflow, Outflow, Wall, Wall], ..d };
         for (name, p) in [

@@ -2,12 +2,12 @@
 //! reference (the GPU is held to it by `gas_gpu_vs_cpu.rs`): blob translation, sound speed, the
 //! 2D pulse against the exact ring and a textbook second-order code, a packet of sound against
 //! the exact simple wave and its convergence, the shock tube against the exact Riemann
-//! solution, and the parameter ranges' corners never reaching the speed cap. The experiments are in `eddy::gas::checks`; the README's tables come
+//! solution, and the parameter ranges' corners never reaching the speed cap. The experiments are in `eddy_fluid::gas::checks`; the README's tables come
 //! from `examples/gas_physics.rs`.
 
-use eddy::gas::checks::{self, ShockTube};
-use eddy::gas::cpu::MAX_SPEED;
-use eddy::gas::{FluxScheme, GasParams, Neighbours, Reconstruction};
+use eddy_fluid::gas::checks::{self, ShockTube};
+use eddy_fluid::gas::cpu::MAX_SPEED;
+use eddy_fluid::gas::{FluxScheme, GasParams, Neighbours, Reconstruction};
 
 const NEIGHBOURS: [Neighbours; 2] = [Neighbours::Four, Neighbours::Eight];
 /// The schemes: the central flux (constant reconstruction only, the source's), Rusanov's with
@@ -127,7 +127,7 @@ fn sound_spreads_at_c_in_every_direction() {
 /// flux at 1% amplitude).
 #[test]
 fn the_pulse_ring_matches_exact_acoustics_with_the_schemes_exchange() {
-    use eddy::gas::acoustics::gaussian_pulse_2d_crest;
+    use eddy_fluid::gas::acoustics::gaussian_pulse_2d_crest;
     let (amplitude, sigma) = (0.01, 3.0);
     for n in NEIGHBOURS {
         let p = GasParams { neighbours: n, reconstruction: Reconstruction::Constant, ..Default::default() };
@@ -246,7 +246,7 @@ fn the_linear_reconstruction_keeps_the_pulse_as_a_textbook_second_order_code_doe
 /// 0.8).
 #[test]
 fn a_sound_wave_runs_at_c_both_ways_and_the_linear_reconstruction_keeps_it() {
-    use eddy::gas::cpu::LIMITER;
+    use eddy_fluid::gas::cpu::LIMITER;
     for n in NEIGHBOURS {
         let kept = [Reconstruction::Constant, Reconstruction::Linear].map(|reconstruction| {
             let p = GasParams { neighbours: n, reconstruction, ..Default::default() };
@@ -289,7 +289,7 @@ fn a_sound_wave_runs_at_c_both_ways_and_the_linear_reconstruction_keeps_it() {
 /// is at least 20 times smaller at sigma 12 (measured 40-45x). The README's table adds sigma 24.
 #[test]
 fn the_linear_reconstruction_converges_at_nearly_second_order() {
-    use eddy::gas::cpu::LIMITER;
+    use eddy_fluid::gas::cpu::LIMITER;
     for n in NEIGHBOURS {
         let errors = [Reconstruction::Constant, Reconstruction::Linear].map(|reconstruction| {
             let p = GasParams { neighbours: n, reconstruction, ..Default::default() };
@@ -317,7 +317,7 @@ fn the_linear_reconstruction_converges_at_nearly_second_order() {
 /// (Index loops: a stencil reads its neighbours by index.)
 #[allow(clippy::needless_range_loop)]
 mod textbook {
-    use eddy::gas::GasState;
+    use eddy_fluid::gas::GasState;
 
     type Q = [f64; 3];
 
@@ -535,20 +535,20 @@ fn range_corners_never_reach_the_speed_cap() {
 }
 
 /// The mean density of column `col`.
-fn column(s: &eddy::gas::GasState, col: usize) -> f64 {
+fn column(s: &eddy_fluid::gas::GasState, col: usize) -> f64 {
     let h = s.shape().0;
     (0..h).map(|r| s.density[(r, col)] as f64).sum::<f64>() / h as f64
 }
 
 /// The mean density over the columns `cols`.
-fn mean_density(s: &eddy::gas::GasState, cols: std::ops::Range<usize>) -> f64 {
+fn mean_density(s: &eddy_fluid::gas::GasState, cols: std::ops::Range<usize>) -> f64 {
     let n = cols.len() as f64;
     cols.map(|col| column(s, col)).sum::<f64>() / n
 }
 
 /// Where the column density last falls through `half` going right (a shock running into the
 /// lower density on its right), interpolated between columns, cells from the left edge.
-fn shock_position(s: &eddy::gas::GasState, half: f64) -> f64 {
+fn shock_position(s: &eddy_fluid::gas::GasState, half: f64) -> f64 {
     (1..s.shape().1)
         .rev()
         .find(|&col| column(s, col - 1) >= half && column(s, col) < half)
@@ -609,7 +609,7 @@ fn a_wall_driven_into_gas_sets_up_the_isothermal_jump() {
 /// into gas of density 1 at rest, against the isothermal jump derived above (`S (S - U) = c^2`,
 /// `rho_1 = S / (S - U)`), in the grid's frame. The piston is a staircase of cells that jumps a
 /// cell each `1 / U` steps, its faces the mirror in its frame and the gas of each column it
-/// covers handed to the column ahead ([`eddy::gas::bodies`]), so the gas next to it pulses; the
+/// covers handed to the column ahead ([`eddy_fluid::gas::bodies`]), so the gas next to it pulses; the
 /// shock ahead sees only the mean push. Measured over steps 600 to 900 (the shock's position
 /// where the column density crosses halfway between 1 and `rho_1`, so its spread cancels) and
 /// at step 900 the mean density between 8 cells ahead of the piston and 10 cells behind the
@@ -617,7 +617,7 @@ fn a_wall_driven_into_gas_sets_up_the_isothermal_jump() {
 /// from its far wall does not come back. `U` = 0.25 c, 0.5 c and c, both reconstructions.
 #[test]
 fn a_moving_piston_drives_the_isothermal_shock() {
-    use eddy::body::{Body, Shape};
+    use eddy_fluid::body::{Body, Shape};
     for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
         let p = checks::undamped(GasParams { reconstruction, ..GasParams::default() });
         let c = p.sound_speed() as f64;
@@ -635,9 +635,9 @@ fn a_moving_piston_drives_the_isothermal_shock() {
             let piston = Shape::Box { half_width: start, half_height: height as f32 };
             state.bodies = vec![Body { vx: u as f32, ..Body::new(piston, start, height as f32 / 2.0) }];
             let mass = state.stats().total_mass;
-            let mut sim = eddy::gas::CpuGas::new(state, p).unwrap();
+            let mut sim = eddy_fluid::gas::CpuGas::new(state, p).unwrap();
             let half = (1.0 + rho_1) / 2.0;
-            use eddy::Simulation;
+            use eddy_fluid::Simulation;
             sim.step(early).unwrap();
             let first = shock_position(sim.state(), half);
             sim.step(late - early).unwrap();
@@ -666,7 +666,7 @@ fn a_moving_piston_drives_the_isothermal_shock() {
 /// rule inside walls have), the 8-way stream's density is off by 0.39 within the 300 steps.
 #[test]
 fn a_stream_between_an_inflow_and_an_outflow_edge_stays_uniform() {
-    use eddy::edge::EdgeKind::{Inflow, Outflow, Slip, Wall};
+    use eddy_fluid::edge::EdgeKind::{Inflow, Outflow, Slip, Wall};
     for (edges, (nx, ny)) in [
         ([Inflow, Outflow, Wall, Slip], (1.0, 0.0)),
         ([Outflow, Inflow, Slip, Wall], (-1.0, 0.0)),
@@ -684,7 +684,7 @@ fn a_stream_between_an_inflow_and_an_outflow_edge_stays_uniform() {
                 };
                 let mut state = checks::state_from(48, 32, |_, _| 1.5, |_, _| (0.12 * nx, 0.12 * ny));
                 checks::run(&mut state, &p, 300, |_, _| {});
-                let worst = |g: &eddy::grid::Grid<f32>, want: f32| {
+                let worst = |g: &eddy_fluid::grid::Grid<f32>, want: f32| {
                     g.as_slice().iter().map(|v| (v - want).abs()).fold(0.0f32, f32::max)
                 };
                 let (dr, dx, dy) = (
@@ -704,7 +704,7 @@ fn a_stream_between_an_inflow_and_an_outflow_edge_stays_uniform() {
 /// Open edges, exact solution 2: gas at rest between an inflow edge (density 1, speed U) and an
 /// outflow edge. The inflow's ghost and the gas meet as an isothermal Riemann problem: a shock
 /// runs into the gas and out through the outflow edge, the other wave leaves through the inflow
-/// edge, and the box is left holding the middle state (Toro 2009 ch. 4; `eddy::gas::exact`).
+/// edge, and the box is left holding the middle state (Toro 2009 ch. 4; `eddy_fluid::gas::exact`).
 /// Both edges must let their waves out for that: an outflow that reflected would turn the
 /// shock back and fill the box (measured with a corner's mirror at the outflow's corners:
 /// density 1.8 at rest, or +5% and -69% of the velocity at U = 0.05).
@@ -714,8 +714,8 @@ fn a_stream_between_an_inflow_and_an_outflow_edge_stays_uniform() {
 /// -0.76% / -0.87%, velocity -2.3% / -2.4%, all printed).
 #[test]
 fn inflow_into_gas_at_rest_leaves_the_riemann_middle_state() {
-    use eddy::edge::EdgeKind::{Inflow, Outflow, Wall};
-    use eddy::gas::exact::{Riemann, Side};
+    use eddy_fluid::edge::EdgeKind::{Inflow, Outflow, Wall};
+    use eddy_fluid::gas::exact::{Riemann, Side};
     for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
         for u in [0.05, 0.15] {
             let p = GasParams {
@@ -771,7 +771,7 @@ fn inflow_into_gas_at_rest_leaves_the_riemann_middle_state() {
 /// Thompson 1987): the corners are where it does worst.
 #[test]
 fn a_pulse_leaves_through_outflow_edges() {
-    use eddy::edge::EdgeKind::{Outflow, Wall};
+    use eddy_fluid::edge::EdgeKind::{Outflow, Wall};
     for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
         let energy = |edges| {
             let p = GasParams { edges, reconstruction, ..checks::undamped(GasParams::default()) };

@@ -2,9 +2,9 @@
 
 mod common;
 
-use eddy::Simulation;
-use eddy::gpu::GpuError;
-use eddy::water::{GpuWater, WaterParams};
+use eddy_fluid::Simulation;
+use eddy_fluid::gpu::GpuError;
+use eddy_fluid::water::{GpuWater, WaterParams};
 
 #[test]
 fn lost_device_is_an_error_not_a_hang() {
@@ -23,9 +23,9 @@ fn lost_device_is_an_error_not_a_hang() {
 fn grid_over_the_texture_limit_is_rejected_before_allocating() {
     let gpu = common::gpu();
     let max = gpu.device.limits().max_texture_dimension_2d as usize;
-    let state = eddy::water::WaterState::empty(max + 1, 1);
+    let state = eddy_fluid::water::WaterState::empty(max + 1, 1);
     match GpuWater::new(&gpu.device, &gpu.queue, &state, WaterParams::default()) {
-        Err(eddy::Error::Gpu(GpuError::GridTooLarge { width, .. })) => assert_eq!(width, max + 1),
+        Err(eddy_fluid::Error::Gpu(GpuError::GridTooLarge { width, .. })) => assert_eq!(width, max + 1),
         Err(e) => panic!("expected GridTooLarge, got {e}"),
         Ok(_) => panic!("a {}x1 grid should not fit a {max} texture limit", max + 1),
     }
@@ -37,12 +37,12 @@ fn grid_over_the_texture_limit_is_rejected_before_allocating() {
 /// would fit, and the device (not the adapter) named.
 #[test]
 fn staggered_smoke_at_the_texture_limit_names_the_grid_asked_for() {
-    use eddy::smoke::{GpuSmoke, SmokeParams};
+    use eddy_fluid::smoke::{GpuSmoke, SmokeParams};
     let gpu = common::gpu();
     let max = gpu.device.limits().max_texture_dimension_2d as usize;
     let state = common::random_smoke_staggered(max, 1, 7, 0.0);
     match GpuSmoke::new(&gpu.device, &gpu.queue, &state, SmokeParams::default()) {
-        Err(e @ eddy::Error::Gpu(GpuError::GridTooLarge { width, height, max: fits })) => {
+        Err(e @ eddy_fluid::Error::Gpu(GpuError::GridTooLarge { width, height, max: fits })) => {
             assert_eq!((width, height, fits as usize), (max, 1, max - 1), "{e}");
             let text = e.to_string();
             assert!(text.contains(&format!("grid {max}x1 ")) && text.contains("this device"), "{text}");

@@ -5,9 +5,9 @@
 //! server).
 #![cfg(feature = "cli")]
 
-use eddy::Grid;
-use eddy::scene::Scene;
-use eddy::smoke::SmokeState;
+use eddy_fluid::Grid;
+use eddy_fluid::scene::Scene;
+use eddy_fluid::smoke::SmokeState;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -55,12 +55,12 @@ fn fixtures(dir: &Path) {
         .unwrap();
     let mut mass = Grid::filled(6, 4, 0.5f32);
     mass[(2, 3)] = f32::NAN;
-    eddy::water::WaterState { mass: mass.clone(), solid: Grid::filled(6, 4, 0) }.save_npz(&p("nan.npz")).unwrap();
-    eddy::water::WaterState { mass: Grid::filled(6, 4, 1e38), solid: Grid::filled(6, 4, 0) }
+    eddy_fluid::water::WaterState { mass: mass.clone(), solid: Grid::filled(6, 4, 0) }.save_npz(&p("nan.npz")).unwrap();
+    eddy_fluid::water::WaterState { mass: Grid::filled(6, 4, 1e38), solid: Grid::filled(6, 4, 0) }
         .save_npz(&p("huge.npz"))
         .unwrap();
     mass[(2, 3)] = -1.0;
-    eddy::water::WaterState { mass, solid: Grid::filled(6, 4, 0) }.save_npz(&p("neg.npz")).unwrap();
+    eddy_fluid::water::WaterState { mass, solid: Grid::filled(6, 4, 0) }.save_npz(&p("neg.npz")).unwrap();
     // A valid smoke state, and one at the edge of f32: hot enough that buoyancy overflows.
     let smoke = SmokeState::from_scene(&Scene::preset("plume", 32, 24, 0).unwrap(), 0.0);
     smoke.save_npz(&p("smoke.npz")).unwrap();
@@ -70,16 +70,16 @@ fn fixtures(dir: &Path) {
     hot.save_npz(&p("hot.npz")).unwrap();
     // Staggered smoke files gone wrong: one face array without the other, a face array of the
     // collocated shape, a negative dye.
-    let mut npz = eddy::npz::Npz::create(&p("half-faces.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("half-faces.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(9, 6, 0.0)).unwrap();
     npz.finish().unwrap();
     // Body tables gone wrong (issue 24): a row of 5, a kind that is no shape.
-    let mut npz = eddy::npz::Npz::create(&p("body-row.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("body-row.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("bodies", &Grid::filled(5, 1, 1.0)).unwrap();
     npz.finish().unwrap();
-    let mut npz = eddy::npz::Npz::create(&p("body-kind.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("body-kind.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("bodies", &Grid::from_vec(9, 1, vec![7.0, 4.0, 3.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0]).unwrap()).unwrap();
     npz.finish().unwrap();
@@ -92,17 +92,17 @@ fn fixtures(dir: &Path) {
         ("params-rule.npz", "top-edge = outflow\nlid = 1\n"),
         ("params-line.npz", "dt: 0.5\n"),
     ] {
-        let mut npz = eddy::npz::Npz::create(&p(name)).unwrap();
+        let mut npz = eddy_fluid::npz::Npz::create(&p(name)).unwrap();
         npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
         npz.write_f32("temperature", &Grid::filled(8, 6, 0.0)).unwrap();
         npz.write_text("parameters", text).unwrap();
         npz.finish().unwrap();
     }
-    let mut npz = eddy::npz::Npz::create(&p("params-numbers.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("params-numbers.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("parameters", &Grid::filled(2, 1, 0.5)).unwrap();
     npz.finish().unwrap();
-    let mut npz = eddy::npz::Npz::create(&p("face-shape.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("face-shape.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(8, 6, 0.0)).unwrap();
     npz.write_f32("velocity_y", &Grid::filled(8, 7, 0.0)).unwrap();
@@ -111,20 +111,20 @@ fn fixtures(dir: &Path) {
     dye.dye[1][(3, 4)] = -0.5;
     dye.save_npz(&p("negative-dye.npz")).unwrap();
     // Arrays of two models in one file; a negative step; a zero-sized array.
-    let mut npz = eddy::npz::Npz::create(&p("two-models.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("two-models.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.write_f32_components("momentum", &[&Grid::filled(8, 8, 0.0), &Grid::filled(8, 8, 0.0)]).unwrap();
     npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.finish().unwrap();
-    let mut npz = eddy::npz::Npz::create(&p("negative-step.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("negative-step.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.write_scalar_i64("step", -5).unwrap();
     npz.finish().unwrap();
-    let mut npz = eddy::npz::Npz::create(&p("last-step.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("last-step.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.write_scalar_i64("step", i64::MAX).unwrap();
     npz.finish().unwrap();
-    let mut npz = eddy::npz::Npz::create(&p("empty.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("empty.npz")).unwrap();
     npz.write_f32("mass", &Grid::filled(0, 4, 1.0)).unwrap();
     npz.finish().unwrap();
     std::fs::write(p("read-only.npz"), b"precious").unwrap();
@@ -135,7 +135,7 @@ fn fixtures(dir: &Path) {
     std::fs::create_dir_all(p("old-frames")).unwrap();
     std::fs::write(p("old-frames/frame_000500.png"), b"an earlier run's frame").unwrap();
     // Only `density`: no array says which model.
-    let mut npz = eddy::npz::Npz::create(&p("density-only.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("density-only.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 8, 1.0)).unwrap();
     npz.finish().unwrap();
     // Headers that declare more than the data: 1.6 GB in a few hundred bytes, a side above any
@@ -154,14 +154,14 @@ fn fixtures(dir: &Path) {
     zip("not-eddy.npz", &[("weights.npy", npy("<f4", "(8, 8)", &[0u8; 256]))]);
     // Staggered smoke: velocity_x of the wrong shape beside a right velocity_y; a NaN in
     // velocity_x.
-    let mut npz = eddy::npz::Npz::create(&p("bad-velocity-x.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("bad-velocity-x.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(10, 6, 0.0)).unwrap();
     npz.write_f32("velocity_y", &Grid::filled(8, 7, 0.0)).unwrap();
     npz.finish().unwrap();
     let mut vx = Grid::filled(9, 6, 0.0f32);
     vx[(2, 2)] = f32::NAN;
-    let mut npz = eddy::npz::Npz::create(&p("nan-velocity-x.npz")).unwrap();
+    let mut npz = eddy_fluid::npz::Npz::create(&p("nan-velocity-x.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &vx).unwrap();
     npz.write_f32("velocity_y", &Grid::filled(8, 7, 0.0)).unwrap();
@@ -665,6 +665,24 @@ fn hostile_input_table() {
         row(&["run", "--scene", "cavity", "--splat-radius", "4"], 2, "--splat-radius sizes the plume scene's source"),
         row(&["run", "--scene", "tunnel", "--wind", "0.1,0"], 2, "--wind is the velocity source cells blow at"),
         row(&["run", "--mode", "smoke", "--splat-radius", "1e30"], 2, "a wider splat covers the largest grid whole"),
+        // `auto` unsets a parameter that may be unset, as the messages say.
+        row(
+            &[
+                "run",
+                "--scene",
+                "cavity",
+                "--size",
+                "16x16",
+                "--reynolds",
+                "auto",
+                "--viscosity",
+                "0.1",
+                "--steps",
+                "1",
+            ],
+            0,
+            "ran 1 steps",
+        ),
         // bench: an unwritable --json is the command line's mistake, as run's --save.
         row(&["bench", "--json", "/proc/eddy-bench.json"], 2, "cannot create files in its folder"),
         row(&["bench", "--cpu-max-size", "0"], 2, "--cpu-max-size 0"),
@@ -717,9 +735,9 @@ fn hostile_input_table() {
     assert!(failures.is_empty(), "{} of {} rows failed:\n{}", failures.len(), rows.len(), failures.join("\n"));
 
     // The run that blew up saved the last finite state, and it loads back.
-    let (state, step) = eddy::model::AnyState::load_npz(Path::new(&out), None).unwrap();
+    let (state, step) = eddy_fluid::model::AnyState::load_npz(Path::new(&out), None).unwrap();
     assert!(state.first_non_finite().is_none(), "the saved state is finite");
-    assert_eq!(state.kind(), eddy::ModelKind::Smoke);
+    assert_eq!(state.kind(), eddy_fluid::ModelKind::Smoke);
     assert!(step < 50, "saved at step {step}, before the blow-up");
 }
 
@@ -738,7 +756,7 @@ fn help_texts_say_what_eddy_does() {
     }
     let t = String::from_utf8_lossy(&eddy(&["run".to_string(), "--help".to_string()], &[], &[]).stdout).to_string();
     // Every parameter of every model has its option, with its range and default.
-    for kind in eddy::ModelKind::ALL {
+    for kind in eddy_fluid::ModelKind::ALL {
         for p in kind.params() {
             assert!(t.contains(&format!("--{}", p.name)), "run --help lacks --{}", p.name);
         }
@@ -831,14 +849,14 @@ fn a_broken_or_full_stdout_never_loses_the_run() {
     let line = format!("exec {:?} {} --save {:?} >&-", env!("CARGO_BIN_EXE_eddy"), base.join(" "), closed);
     let c = Command::new("sh").args(["-c", &line]).output().unwrap();
     assert_eq!(c.status.code(), Some(0), "closed stdout: {}", String::from_utf8_lossy(&c.stderr));
-    assert_eq!(eddy::model::AnyState::load_npz(&closed, None).expect("saved").1, 400);
+    assert_eq!(eddy_fluid::model::AnyState::load_npz(&closed, None).expect("saved").1, 400);
     for (what, path, o, kind) in [("broken pipe", &pipe, o, "broken pipe"), ("/dev/full", &full, f, "no storage space")]
     {
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{what}: {stderr}");
         assert!(!stderr.contains("panicked"), "{what}: {stderr}");
         assert!(stderr.contains(&format!("standard output failed ({kind})")), "{what}: {stderr}");
-        let (_, step) = eddy::model::AnyState::load_npz(path, None).expect("the state was saved");
+        let (_, step) = eddy_fluid::model::AnyState::load_npz(path, None).expect("the state was saved");
         assert_eq!(step, 400, "{what}");
         println!("{what} | exit 1 | {}", stderr.lines().last().unwrap_or(""));
     }

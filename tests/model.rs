@@ -3,9 +3,9 @@
 
 mod common;
 
-use eddy::Grid;
-use eddy::model::{AnyModel, AnyState, AnyStats, ModelKind, ModelParams, ParamKind, Value};
-use eddy::water::{RulePreset, WaterParams, WaterState};
+use eddy_fluid::Grid;
+use eddy_fluid::model::{AnyModel, AnyState, AnyStats, ModelKind, ModelParams, ParamKind, Value};
+use eddy_fluid::water::{RulePreset, WaterParams, WaterState};
 
 /// `a` and `b` within `rel` of the larger magnitude (both infinite with the same sign counts).
 fn close(name: &str, a: f64, b: f64, rel: f64) {
@@ -125,7 +125,8 @@ fn rollback_restores_the_checkpointed_state_exactly() {
     // And with moving bodies (issue 45): they go back with the fields, and so does the mask.
     let mut moving = random_states(48, 32, 3);
     for state in &mut moving {
-        let spinning = |vx: f32| eddy::body::Body::parse(&format!("box:x=20,y=14,w=8,h=3,vx={vx},spin=0.02")).unwrap();
+        let spinning =
+            |vx: f32| eddy_fluid::body::Body::parse(&format!("box:x=20,y=14,w=8,h=3,vx={vx},spin=0.02")).unwrap();
         match state {
             AnyState::Smoke(s) => s.bodies.push(spinning(4.0)),
             AnyState::Gas(s) => s.bodies.push(spinning(0.15)),
@@ -144,7 +145,7 @@ fn rollback_restores_the_checkpointed_state_exactly() {
         assert_eq!(model.rollback(), Some(103));
         assert_eq!(model.steps_done(), 103);
         assert_eq!(model.read_state().unwrap(), at, "{}: rollback gives back the checkpoint", state.kind());
-        let bodies: &[eddy::body::Body] = match &at {
+        let bodies: &[eddy_fluid::body::Body] = match &at {
             AnyState::Smoke(s) => &s.bodies,
             AnyState::Gas(s) => &s.bodies,
             AnyState::Water(_) => &[],
@@ -166,7 +167,8 @@ fn unity_water_never_goes_negative() {
     let gpu = common::gpu();
     let p = WaterParams::preset(RulePreset::Unity);
     for scene in ["basin", "random", "u-tube"] {
-        let state = AnyState::Water(WaterState::from_scene(&eddy::scene::Scene::preset(scene, 96, 64, 2).unwrap()));
+        let state =
+            AnyState::Water(WaterState::from_scene(&eddy_fluid::scene::Scene::preset(scene, 96, 64, 2).unwrap()));
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &ModelParams::Water(p), 0).unwrap();
         for _ in 0..20 {
             model.step(50).unwrap();
@@ -204,7 +206,7 @@ fn viewer_keys_move_parameters_within_their_ranges() {
                 ParamKind::Real(r) => {
                     // Gas' friction stops at what the default (linear) reconstruction allows.
                     let max = if kind == ModelKind::Gas && info.name == "friction" {
-                        eddy::gas::GasParams::limits(eddy::gas::Reconstruction::Linear).1
+                        eddy_fluid::gas::GasParams::limits(eddy_fluid::gas::Reconstruction::Linear).1
                     } else {
                         r.max
                     };
@@ -270,7 +272,7 @@ fn transparent_pixels_are_air_whatever_their_colour() {
     })
     .save(&path)
     .unwrap();
-    let scene = eddy::scene::Scene::from_png(&path, eddy::scene::Colours::Plain).unwrap();
+    let scene = eddy_fluid::scene::Scene::from_png(&path, eddy_fluid::scene::Colours::Plain).unwrap();
     let solid: Vec<_> = (0..6).map(|c| scene.solid[(0, c)]).collect();
     assert_eq!(solid, vec![0, 1, 0, 0, 0, 0]);
     let fluid: Vec<_> = (0..6).map(|c| scene.fluid[(0, c)]).collect();
@@ -288,16 +290,16 @@ fn saved_arrays_are_the_registrys_in_its_order() {
         // Smoke and gas save their bodies' table when they have bodies.
         match &mut state {
             AnyState::Smoke(s) => {
-                s.bodies.push(eddy::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=1,spin=2").unwrap())
+                s.bodies.push(eddy_fluid::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=1,spin=2").unwrap())
             }
             AnyState::Gas(s) => {
-                s.bodies.push(eddy::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=0.1,spin=0.05").unwrap())
+                s.bodies.push(eddy_fluid::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=0.1,spin=0.05").unwrap())
             }
             AnyState::Water(_) => {}
         }
         let path = dir.path().join(format!("{kind}.npz"));
         state.save_npz(&path, 5).unwrap();
-        let mut names = eddy::npz::NpzReader::open(&path).unwrap().array_names();
+        let mut names = eddy_fluid::npz::NpzReader::open(&path).unwrap().array_names();
         let mut expected: Vec<String> = kind.info().arrays.iter().map(|a| a.name.to_string()).collect();
         expected.push("step".to_string());
         names.sort();
@@ -312,8 +314,8 @@ fn saved_arrays_are_the_registrys_in_its_order() {
 /// field that varies draws as more than one colour; smoke on both grids.
 #[test]
 fn every_view_of_every_model_draws() {
-    use eddy::render::FrameTarget;
-    use eddy::smoke::{SmokeParams, SmokePreset};
+    use eddy_fluid::render::FrameTarget;
+    use eddy_fluid::smoke::{SmokeParams, SmokePreset};
     let gpu = common::gpu();
     let mut cases: Vec<(AnyState, ModelParams)> =
         random_states(40, 30, 4).into_iter().map(|s| (s.clone(), ModelParams::defaults(s.kind()))).collect();
@@ -342,11 +344,11 @@ fn every_view_of_every_model_draws() {
 /// way (`t` rounded to 1/255 in f32 on the GPU may land on the neighbouring entry at an edge).
 /// Solid cells and the velocity view (its own hue wheel) are checked elsewhere. The divergence
 /// is drawn over its own scale, computed on the GPU: the legend (read back a draw or two later)
-/// must give the CPU mirror's [`eddy::render::field_scale`] exactly, and the pixels follow it.
+/// must give the CPU mirror's [`eddy_fluid::render::field_scale`] exactly, and the pixels follow it.
 #[test]
 fn mapped_views_draw_the_colour_map_of_each_cell() {
-    use eddy::colour::{ColourMap, Legend};
-    use eddy::render::FrameTarget;
+    use eddy_fluid::colour::{ColourMap, Legend};
+    use eddy_fluid::render::FrameTarget;
     let gpu = common::gpu();
     let water = AnyState::Water(common::random_water(30, 20, 5, 0.1));
     let smoke = AnyState::Smoke(common::random_smoke_staggered(30, 20, 5, 0.1));
@@ -381,7 +383,7 @@ fn mapped_views_draw_the_colour_map_of_each_cell() {
                         "temperature" => s.temperature.clone(),
                         "pressure" => s.pressure.clone(),
                         "divergence" => {
-                            let scale = eddy::render::field_scale(&s.divergence, &s.solid);
+                            let scale = eddy_fluid::render::field_scale(&s.divergence, &s.solid);
                             assert_eq!((low, high), (-scale, scale), "the divergence's scale is the mirror's");
                             assert!(scale > 1e-3, "a field that is not all 0 ({scale})");
                             s.divergence.clone()
@@ -421,18 +423,18 @@ fn mapped_views_draw_the_colour_map_of_each_cell() {
     }
 }
 
-/// The gas velocity view's hue wheel is [`eddy::colour::direction_colour`]: a uniform flow
+/// The gas velocity view's hue wheel is [`eddy_fluid::colour::direction_colour`]: a uniform flow
 /// faster than full brightness (0.25 cells/step) draws every pixel in the colour the CPU gives
 /// its direction, within 1 of 255 per channel (the shader's f32 hue against the CPU's), for
 /// eight directions round the wheel.
 #[test]
 fn gas_velocity_draws_the_direction_wheel() {
-    use eddy::render::FrameTarget;
+    use eddy_fluid::render::FrameTarget;
     let gpu = common::gpu();
     for k in 0..8 {
         let angle = (k as f32 + 0.3) * std::f32::consts::TAU / 8.0 - std::f32::consts::PI;
         let (w, h) = (16, 12);
-        let state = eddy::gas::GasState {
+        let state = eddy_fluid::gas::GasState {
             density: Grid::filled(w, h, 1.0),
             momentum_x: Grid::filled(w, h, 0.3 * angle.cos()),
             momentum_y: Grid::filled(w, h, 0.3 * angle.sin()),
@@ -448,7 +450,7 @@ fn gas_velocity_draws_the_direction_wheel() {
         let image = target
             .render(&gpu.device, &gpu.queue, |encoder, t, size| model.draw(encoder, t, FrameTarget::FORMAT, size))
             .unwrap();
-        let want = eddy::colour::direction_colour(angle);
+        let want = eddy_fluid::colour::direction_colour(angle);
         for (x, y, px) in image.enumerate_pixels() {
             let off = (0..3).map(|i| px.0[i].abs_diff(want[i])).max().unwrap();
             assert!(off <= 1, "angle {angle:.3}: pixel ({x}, {y}) is {px:?}, the wheel gives {want:?}");
@@ -460,7 +462,7 @@ fn gas_velocity_draws_the_direction_wheel() {
 /// one long move across an empty box, every column along the path holds water.
 #[test]
 fn pouring_along_a_drag_leaves_a_stream() {
-    use eddy::model::tools::{Stroke, Tool};
+    use eddy_fluid::model::tools::{Stroke, Tool};
     let gpu = common::gpu();
     let state = AnyState::Water(WaterState { mass: Grid::filled(96, 32, 0.0), solid: Grid::filled(96, 32, 0) });
     let mut model =
@@ -477,9 +479,9 @@ fn pouring_along_a_drag_leaves_a_stream() {
 /// go through `Session::apply`.
 #[test]
 fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
-    use eddy::model::{Done, Session, SessionOptions, Start};
-    use eddy::scene::SceneSource;
-    use eddy::script::Action;
+    use eddy_fluid::model::{Done, Session, SessionOptions, Start};
+    use eddy_fluid::scene::SceneSource;
+    use eddy_fluid::script::Action;
     let gpu = common::gpu();
     let options = SessionOptions {
         params: ModelParams::defaults(ModelKind::Water),
@@ -568,8 +570,8 @@ fn a_session_keeps_each_models_state_and_refuses_bad_actions_without_loss() {
 /// colours the field: two maps draw the same gas differently, inside the area only.
 #[test]
 fn draws_fill_their_letterboxed_area_in_the_chosen_map() {
-    use eddy::colour::ColourMap;
-    use eddy::render::{Area, FrameTarget};
+    use eddy_fluid::colour::ColourMap;
+    use eddy_fluid::render::{Area, FrameTarget};
     let gpu = common::gpu();
     let state = AnyState::Gas(common::random_gas(40, 20, 5, 0.0));
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &ModelParams::defaults(ModelKind::Gas), 0).unwrap();
@@ -602,9 +604,9 @@ fn draws_fill_their_letterboxed_area_in_the_chosen_map() {
 /// must cost more GPU time than a water step (2 passes) on the same grid.
 #[test]
 fn steps_are_timed_on_the_gpu_within_the_wall_clock() {
-    use eddy::model::{Session, SessionOptions, Start};
-    use eddy::scene::SceneSource;
-    use eddy::script::Action;
+    use eddy_fluid::model::{Session, SessionOptions, Start};
+    use eddy_fluid::scene::SceneSource;
+    use eddy_fluid::script::Action;
     use std::time::Instant;
     let gpu = common::gpu();
     let options = SessionOptions {
@@ -640,14 +642,14 @@ fn steps_are_timed_on_the_gpu_within_the_wall_clock() {
 
 /// WebGPU guarantees 4 storage textures per stage, and browsers on software adapters offer no
 /// more; several passes bind up to 7. On a device opened with that limit, those passes read
-/// their inputs as sampled textures (`eddy::gpu::fit`), and every model's step (both smoke
+/// their inputs as sampled textures (`eddy_fluid::gpu::fit`), and every model's step (both smoke
 /// grids) and statistics must still equal the CPU mirror: within 1e-5 of each field's largest
 /// magnitude after one step, as on the full device, and the statistics as
 /// `statistics_by_reduction_equal_the_cpu_mirror` holds them.
 #[test]
 fn passes_fitted_to_four_storage_textures_match_the_cpu_mirror() {
-    use eddy::Simulation;
-    use eddy::smoke::{GridLayout, SmokeParams, SmokePreset};
+    use eddy_fluid::Simulation;
+    use eddy_fluid::smoke::{GridLayout, SmokeParams, SmokePreset};
     let full = common::gpu();
     let limits = wgpu::Limits { max_storage_textures_per_shader_stage: 4, ..full.adapter.limits() };
     let (device, queue) = pollster::block_on(full.adapter.request_device(&wgpu::DeviceDescriptor {
@@ -666,16 +668,16 @@ fn passes_fitted_to_four_storage_textures_match_the_cpu_mirror() {
     ];
     assert_eq!(smokes[1].1.grid, GridLayout::Collocated);
 
-    let p = eddy::water::WaterParams::default();
-    let mut g = eddy::water::GpuWater::new(&device, &queue, &water, p).unwrap();
-    let mut c = eddy::water::CpuWater::new(water.clone(), p).unwrap();
+    let p = eddy_fluid::water::WaterParams::default();
+    let mut g = eddy_fluid::water::GpuWater::new(&device, &queue, &water, p).unwrap();
+    let mut c = eddy_fluid::water::CpuWater::new(water.clone(), p).unwrap();
     g.step(1).unwrap();
     c.step(1).unwrap();
     common::assert_fields_close("water at 4 storage textures", &g.read_state().unwrap(), c.state(), 1e-5);
 
-    let p = eddy::gas::GasParams::default();
-    let mut g = eddy::gas::GpuGas::new(&device, &queue, &gas, p).unwrap();
-    let mut c = eddy::gas::CpuGas::new(gas.clone(), p).unwrap();
+    let p = eddy_fluid::gas::GasParams::default();
+    let mut g = eddy_fluid::gas::GpuGas::new(&device, &queue, &gas, p).unwrap();
+    let mut c = eddy_fluid::gas::CpuGas::new(gas.clone(), p).unwrap();
     g.step(1).unwrap();
     c.step(1).unwrap();
     let (gs, cs) = (g.read_state().unwrap(), c.state());
@@ -691,8 +693,8 @@ fn passes_fitted_to_four_storage_textures_match_the_cpu_mirror() {
     );
 
     for (state, p) in &smokes {
-        let mut g = eddy::smoke::GpuSmoke::new(&device, &queue, state, *p).unwrap();
-        let mut c = eddy::smoke::CpuSmoke::new(state.clone(), *p).unwrap();
+        let mut g = eddy_fluid::smoke::GpuSmoke::new(&device, &queue, state, *p).unwrap();
+        let mut c = eddy_fluid::smoke::CpuSmoke::new(state.clone(), *p).unwrap();
         g.step(1).unwrap();
         c.step(1).unwrap();
         let name = format!("smoke ({:?} grid) at 4 storage textures", p.grid);
@@ -757,7 +759,7 @@ fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
     assert!(!model.stats_requested(), "collected statistics are still pending");
 }
 
-/// What a step records, counted as it is recorded (`eddy::gpu::tally`, what `eddy bench`
+/// What a step records, counted as it is recorded (`eddy_fluid::gpu::tally`, what `eddy bench`
 /// reports): the seed's collocated step is advection (with buoyancy and the sources' impulse in
 /// the same pass), divergence, 50 Jacobi iterations and the gradient (GPU Gems 38.3); the
 /// iterations run packed four cells a texel, four a dispatch (`jacobi_quad.wgsl`, 12 of them)
@@ -774,17 +776,17 @@ fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
 /// one iteration a dispatch, 944 unpacked).
 #[test]
 fn the_seeds_step_records_16_dispatches_moving_261_bytes_a_cell() {
-    use eddy::smoke::{SmokeParams, SmokePreset};
+    use eddy_fluid::smoke::{SmokeParams, SmokePreset};
     let gpu = common::gpu();
     let params = ModelParams::Smoke(SmokeParams::preset(SmokePreset::GpuGems));
-    let state = AnyState::start(&eddy::scene::SceneSource::Preset("plume".into()), (40, 30), 1, &params).unwrap();
+    let state = AnyState::start(&eddy_fluid::scene::SceneSource::Preset("plume".into()), (40, 30), 1, &params).unwrap();
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
-    eddy::gpu::tally::start();
+    eddy_fluid::gpu::tally::start();
     model.step(10).unwrap();
-    let tally = eddy::gpu::tally::finish().expect("a count was open");
+    let tally = eddy_fluid::gpu::tally::finish().expect("a count was open");
     assert_eq!(tally.dispatches, 160, "{tally:?}");
     assert_eq!(tally.bytes, (36 + 28 + 13 * 13 + 28) * 40 * 30 * 10, "{tally:?}");
-    assert_eq!(eddy::gpu::tally::finish(), None, "finish closes the count");
+    assert_eq!(eddy_fluid::gpu::tally::finish(), None, "finish closes the count");
 }
 
 /// A pass that touches only part of the texels it binds (the staggered impulse over its
@@ -794,17 +796,17 @@ fn the_seeds_step_records_16_dispatches_moving_261_bytes_a_cell() {
 #[test]
 fn a_dispatch_over_part_of_its_textures_counts_that_part() {
     let gpu = common::gpu();
-    let kernel = eddy::gpu::Kernel::new(&gpu.device, "common/copy", eddy::shaders::COPY);
+    let kernel = eddy_fluid::gpu::Kernel::new(&gpu.device, "common/copy", eddy_fluid::shaders::COPY);
     let usage = wgpu::TextureUsages::STORAGE_BINDING;
     let format = wgpu::TextureFormat::Rgba32Float;
     let [a, b] = ["a", "b"].map(|label| {
-        eddy::gpu::texture_2d(&gpu.device, label, (40, 30), format, usage).create_view(&Default::default())
+        eddy_fluid::gpu::texture_2d(&gpu.device, label, (40, 30), format, usage).create_view(&Default::default())
     });
     use wgpu::BindingResource::TextureView as View;
     let group = kernel.bind_group(&gpu.device, &[View(&a), View(&b)]);
     let count = |part: Option<f64>| {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        eddy::gpu::tally::start();
+        eddy_fluid::gpu::tally::start();
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             match part {
@@ -813,7 +815,7 @@ fn a_dispatch_over_part_of_its_textures_counts_that_part() {
             }
         }
         gpu.queue.submit([encoder.finish()]);
-        eddy::gpu::tally::finish().expect("a count was open").bytes
+        eddy_fluid::gpu::tally::finish().expect("a count was open").bytes
     };
     assert_eq!(count(None), 32 * 40 * 30);
     assert_eq!(count(Some(0.25)), 32 * 40 * 30 / 4);

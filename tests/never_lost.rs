@@ -1,14 +1,14 @@
 //! A run is never lost: Ctrl-C and SIGTERM save the state reached, and a save that does not
 //! finish leaves the file that was there.
 
-use eddy::model::AnyState;
-use eddy::npz::Npz;
+use eddy_fluid::model::AnyState;
+use eddy_fluid::npz::Npz;
 
 /// Ctrl-C and SIGTERM sent to the `eddy` command (feature `cli`).
 #[cfg(feature = "cli")]
 mod signals {
-    use eddy::ModelKind;
-    use eddy::model::AnyState;
+    use eddy_fluid::ModelKind;
+    use eddy_fluid::model::AnyState;
     use std::path::Path;
     use std::process::{Command, Stdio};
     use std::time::Duration;
@@ -170,14 +170,15 @@ mod signals {
 fn an_unfinished_save_leaves_the_previous_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state.npz");
-    let good =
-        AnyState::Water(eddy::water::WaterState::from_scene(&eddy::scene::Scene::preset("basin", 24, 16, 0).unwrap()));
+    let good = AnyState::Water(eddy_fluid::water::WaterState::from_scene(
+        &eddy_fluid::scene::Scene::preset("basin", 24, 16, 0).unwrap(),
+    ));
     good.save_npz(&path, 7).unwrap();
     let before = std::fs::read(&path).unwrap();
     {
         // A save that stops half-way (a crash, a full disk, a signal): it is dropped unfinished.
         let mut npz = Npz::create(&path).unwrap();
-        npz.write_f32("mass", &eddy::Grid::filled(24, 16, 9.0)).unwrap();
+        npz.write_f32("mass", &eddy_fluid::Grid::filled(24, 16, 9.0)).unwrap();
     }
     assert_eq!(std::fs::read(&path).unwrap(), before, "the file at the path is untouched");
     let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -192,7 +193,7 @@ fn an_unfinished_save_leaves_the_previous_file() {
         let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o644, "a new file");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
-        let other = AnyState::Water(eddy::water::WaterState::empty(24, 16));
+        let other = AnyState::Water(eddy_fluid::water::WaterState::empty(24, 16));
         other.save_npz(&path, 9).unwrap();
         assert_eq!(AnyState::load_npz(&path, None).unwrap(), (other, 9));
         assert_eq!(mode(&path), 0o640, "a replaced file keeps its mode");
@@ -208,7 +209,7 @@ fn saving_through_a_symlink_keeps_the_link() {
     std::fs::create_dir(&real).unwrap();
     let link = dir.path().join("link.npz");
     std::os::unix::fs::symlink("real/target.npz", &link).unwrap(); // dangling until the save
-    let state = AnyState::Water(eddy::water::WaterState::empty(6, 4));
+    let state = AnyState::Water(eddy_fluid::water::WaterState::empty(6, 4));
     state.save_npz(&link, 3).unwrap();
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
     assert_eq!(AnyState::load_npz(&real.join("target.npz"), None).unwrap(), (state.clone(), 3));

@@ -1,8 +1,8 @@
 //! Scene and state-file formats (CPU only): PNG colours and tolerance, presets, .npz round trip.
 
-use eddy::Grid;
-use eddy::scene::{Colours, Scene, SceneError, SceneSource};
-use eddy::water::WaterState;
+use eddy_fluid::Grid;
+use eddy_fluid::scene::{Colours, Scene, SceneError, SceneSource};
+use eddy_fluid::water::WaterState;
 
 fn write_png(path: &std::path::Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) {
     image::RgbImage::from_fn(w, h, |x, y| image::Rgb(f(x, y))).save(path).unwrap();
@@ -99,7 +99,7 @@ fn wind_has_sources_at_both_ends() {
 
 #[test]
 fn gas_npz_round_trip_and_bad_momentum() {
-    use eddy::gas::GasState;
+    use eddy_fluid::gas::GasState;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gas.npz");
     let mut state = GasState::from_scene(&Scene::preset("explosion", 20, 10, 0).unwrap());

@@ -16,16 +16,18 @@ fn wgsl_files(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
 }
 
 /// Every module validates as written, and as fitted to a device with fewer storage textures per
-/// stage than it binds (`eddy::gpu::fit`: read-only storage textures made sampled ones).
+/// stage than it binds (`eddy_fluid::gpu::fit`: read-only storage textures made sampled ones).
 #[test]
 fn every_shader_parses_and_validates() {
     let mut failures = Vec::new();
-    let fitted: Vec<(String, String)> = eddy::shaders::ALL
+    let fitted: Vec<(String, String)> = eddy_fluid::shaders::ALL
         .iter()
-        .map(|(name, source, _)| (format!("{name} (fitted)"), eddy::gpu::fit::sampled_reads(source)))
+        .map(|(name, source, _)| (format!("{name} (fitted)"), eddy_fluid::gpu::fit::sampled_reads(source)))
         .collect();
-    let sources =
-        eddy::shaders::ALL.iter().map(|(n, s, _)| (*n, *s)).chain(fitted.iter().map(|(n, s)| (n.as_str(), s.as_str())));
+    let sources = eddy_fluid::shaders::ALL
+        .iter()
+        .map(|(n, s, _)| (*n, *s))
+        .chain(fitted.iter().map(|(n, s)| (n.as_str(), s.as_str())));
     for (name, source) in sources {
         if name.ends_with("(fitted)") && !source.contains("texture_2d<") {
             continue; // nothing read-only to fit
@@ -42,10 +44,10 @@ fn every_shader_parses_and_validates() {
         if let Err(e) = validator.validate(&module) {
             failures.push(format!("{name}: validation error:\n{}", e.emit_to_string(source)));
         }
-        // A compute module's layout is read from it (`eddy::gpu::Kernel::new`): it must reflect,
+        // A compute module's layout is read from it (`eddy_fluid::gpu::Kernel::new`): it must reflect,
         // and bind 0, 1, 2, ... with no gap, as `Kernel::bind_group` binds resources in order.
         if module.entry_points.iter().any(|e| e.stage == naga::ShaderStage::Compute) {
-            match eddy::gpu::reflect::reflect(source) {
+            match eddy_fluid::gpu::reflect::reflect(source) {
                 Ok(r) => {
                     let bindings: Vec<u32> = r.entries.iter().map(|e| e.binding).collect();
                     if bindings != (0..bindings.len() as u32).collect::<Vec<_>>() {
@@ -66,28 +68,28 @@ fn every_wgsl_file_is_used() {
     wgsl_files(&root, &root, &mut files);
     assert!(!files.is_empty(), "no .wgsl files found under {}", root.display());
     let used: BTreeSet<String> =
-        eddy::shaders::ALL.iter().flat_map(|(_, _, parts)| parts.iter().map(|p| p.to_string())).collect();
+        eddy_fluid::shaders::ALL.iter().flat_map(|(_, _, parts)| parts.iter().map(|p| p.to_string())).collect();
     let unused: Vec<_> = files.difference(&used).collect();
     assert!(
         unused.is_empty(),
-        "these .wgsl files are in no module of eddy::shaders::ALL (so never validated): {unused:?}"
+        "these .wgsl files are in no module of eddy_fluid::shaders::ALL (so never validated): {unused:?}"
     );
 }
 
 /// The registry's GPU needs of each model (what adapters are checked for) are those of its
 /// shaders: the storage-texture formats its compute modules bind and the most storage textures
 /// one of them writes (write-only or read-write; read-only ones can be sampled instead, see
-/// `eddy::gpu::fit`). Read from the WGSL with naga, so a pass that adds a binding cannot leave
+/// `eddy_fluid::gpu::fit`). Read from the WGSL with naga, so a pass that adds a binding cannot leave
 /// the table behind.
 #[test]
 fn registry_storage_needs_match_the_shaders() {
     use naga::{ImageClass, TypeInner};
-    for kind in eddy::ModelKind::ALL {
+    for kind in eddy_fluid::ModelKind::ALL {
         let prefix = format!("{}/", kind.name());
         let mut formats = BTreeSet::new();
         let mut read_write = BTreeSet::new();
         let mut most = 0;
-        for (_, source, _) in eddy::shaders::ALL.iter().filter(|(n, ..)| n.starts_with(&prefix)) {
+        for (_, source, _) in eddy_fluid::shaders::ALL.iter().filter(|(n, ..)| n.starts_with(&prefix)) {
             let module = naga::front::wgsl::parse_str(source).unwrap();
             let mut count = 0;
             for (_, var) in module.global_variables.iter() {

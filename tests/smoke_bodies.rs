@@ -6,11 +6,11 @@
 mod common;
 
 use common::{assert_smoke_close, gpu, random_smoke_staggered};
-use eddy::Simulation;
-use eddy::body::{Body, Shape};
-use eddy::grid::Grid;
-use eddy::smoke::staggered::{self, StaggeredPass, bodies};
-use eddy::smoke::{Advection, EdgeKind, GpuSmoke, SmokeParams, SmokeState, Solver};
+use eddy_fluid::Simulation;
+use eddy_fluid::body::{Body, Shape};
+use eddy_fluid::grid::Grid;
+use eddy_fluid::smoke::staggered::{self, StaggeredPass, bodies};
+use eddy_fluid::smoke::{Advection, EdgeKind, GpuSmoke, SmokeParams, SmokeState, Solver};
 
 /// Three bodies that cover every case: a circle moving diagonally, a box turned and turning
 /// (its faces carry the rotation's velocity), and a plate crossing the circle's path (a face
@@ -124,7 +124,7 @@ fn steps_with_bodies_match_the_cpu_reference() {
     for ((w, h), k, p) in cases {
         let state = state_with_bodies(w, h, 7 + k as u64);
         let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
-        let mut cpu_sim = eddy::smoke::CpuSmoke::new(state, p).unwrap();
+        let mut cpu_sim = eddy_fluid::smoke::CpuSmoke::new(state, p).unwrap();
         gpu_sim.step(1).unwrap();
         cpu_sim.step(1).unwrap();
         let name = format!("smoke-bodies-1-step-params{k}-{w}x{h}");
@@ -157,7 +157,7 @@ fn bodies_come_and_go_on_the_gpu_and_the_walls_stay() {
     assert_eq!(without.solid, state.solid, "the walls alone come back");
     assert!(without.bodies.is_empty());
     // Refused: too many bodies; nothing changes.
-    let many = vec![three_bodies(64, 48)[0]; eddy::body::MAX_BODIES + 1];
+    let many = vec![three_bodies(64, 48)[0]; eddy_fluid::body::MAX_BODIES + 1];
     assert!(sim.set_bodies(&many).unwrap_err().to_string().contains("at most 16"));
     assert!(sim.bodies().unwrap().is_empty());
     g.check().unwrap();
@@ -181,7 +181,7 @@ fn impulsive_start((w, h): (usize, usize), body: Body, fluid: (f32, [EdgeKind; 4
         inflow,
         ..SmokeParams::default()
     };
-    let mut s = SmokeState::from_scene(&eddy::scene::Scene::empty(w, h).unwrap(), 0.0);
+    let mut s = SmokeState::from_scene(&eddy_fluid::scene::Scene::empty(w, h).unwrap(), 0.0);
     s.source.as_mut_slice().fill(0);
     s.density.as_mut_slice().fill(0.0);
     // Inside the box and through open edges the fluid moves at u0; walls hold 0.
@@ -189,7 +189,7 @@ fn impulsive_start((w, h): (usize, usize), body: Body, fluid: (f32, [EdgeKind; 4
     s.velocity_x = Grid::from_fn(w + 1, h, |_, c| if (c == 0 && wall(0)) || (c == w && wall(1)) { 0.0 } else { u0 });
     s.bodies = vec![body];
     bodies::step(&mut s, &p);
-    let mg = eddy::solver::multigrid::Multigrid::with_dirichlet(&s.solid, p.dirichlet(), Default::default());
+    let mg = eddy_fluid::solver::multigrid::Multigrid::with_dirichlet(&s.solid, p.dirichlet(), Default::default());
     let report = staggered::project(&mut s, &converged(p), Some(&mg)).expect("a multigrid report");
     // f32 multigrid levels off near 1e-5 here (measured 1.2e-5 after 60 V-cycles).
     assert!(report.relative_residual < 1e-4, "{report:?}");
@@ -304,7 +304,8 @@ fn a_moving_cylinder_and_a_stream_past_a_still_one_agree_in_its_frame() {
         for _ in 1..steps {
             bodies::step(&mut s, &p);
             staggered::cpu::advect_velocity(&mut s, &p);
-            let mg = eddy::solver::multigrid::Multigrid::with_dirichlet(&s.solid, p.dirichlet(), Default::default());
+            let mg =
+                eddy_fluid::solver::multigrid::Multigrid::with_dirichlet(&s.solid, p.dirichlet(), Default::default());
             staggered::project(&mut s, &converged(p), Some(&mg));
         }
         s
@@ -341,7 +342,7 @@ fn a_moving_cylinder_and_a_stream_past_a_still_one_agree_in_its_frame() {
 fn a_body_moving_through_closed_smoke_conserves_the_fluids_volume() {
     let g = gpu();
     let (w, h, speed) = (128usize, 96usize, 1.5f32);
-    let mut s = SmokeState::from_scene(&eddy::scene::Scene::empty(w, h).unwrap(), 0.0);
+    let mut s = SmokeState::from_scene(&eddy_fluid::scene::Scene::empty(w, h).unwrap(), 0.0);
     s.bodies = vec![
         Body { vx: speed, vy: 0.5, ..Body::new(Shape::Circle { radius: 9.0 }, 30.0, 40.0) },
         Body {

@@ -2,13 +2,13 @@
 //! 128 x 128 (`--pipeline cavity`: lid speed 1, viscosity 128 / 100 cells^2 per time unit),
 //! run on the GPU to a steady state (the velocity changes less than 1e-5 of its top speed per
 //! time unit), sampled on the centrelines at the 15 interior points of Ghia, Ghia & Shin (1982)
-//! Tables I and II (`eddy::smoke::cavity`). The tolerance: every point within 0.02 of
+//! Tables I and II (`eddy_fluid::smoke::cavity`). The tolerance: every point within 0.02 of
 //! the lid speed. Measured: 0.0057 at most, after 1,132 time units (about 25 s on lavapipe).
 
 mod common;
 
-use eddy::scene::Scene;
-use eddy::smoke::{GpuSmoke, SmokeParams, SmokePreset, SmokeState, cavity};
+use eddy_fluid::scene::Scene;
+use eddy_fluid::smoke::{GpuSmoke, SmokeParams, SmokePreset, SmokeState, cavity};
 
 #[test]
 fn the_cavity_at_re_100_matches_ghia_ghia_and_shin() {
@@ -20,7 +20,7 @@ fn the_cavity_at_re_100_matches_ghia_ghia_and_shin() {
     let steady = cavity::run_to_steady(&mut sim, &params, 1e-5, 5000.0, |_| Ok(())).unwrap();
     eprintln!("{steady:?}");
     assert!(steady.reached, "no steady state within 5000 time units: {steady:?}");
-    let s = eddy::Simulation::read_state(&mut sim).unwrap();
+    let s = eddy_fluid::Simulation::read_state(&mut sim).unwrap();
     let mut worst = (0.0f32, String::new());
     for (name, profile) in [("u", cavity::u_profile(&s, params.lid)), ("v", cavity::v_profile(&s, params.lid))] {
         assert_eq!(profile.len(), 15);

@@ -8,14 +8,14 @@
 
 mod common;
 
-use eddy::Simulation;
-use eddy::grid::Grid;
-use eddy::smoke::{Advection, EdgeKind, GpuSmoke, SmokeParams, SmokeState, Solver, cavity};
+use eddy_fluid::Simulation;
+use eddy_fluid::grid::Grid;
+use eddy_fluid::smoke::{Advection, EdgeKind, GpuSmoke, SmokeParams, SmokeState, Solver, cavity};
 
 /// The channel: `W x H` cells, all open, walls top and bottom, inflow left at `U`, outflow
 /// right; viscosity `nu` (cells^2 per time unit), nothing but transport, viscosity and pressure.
 fn channel(w: usize, h: usize, u: f32, nu: f32) -> (SmokeState, SmokeParams) {
-    let scene = eddy::scene::Scene {
+    let scene = eddy_fluid::scene::Scene {
         solid: Grid::filled(w, h, 0),
         fluid: Grid::filled(w, h, 0.0),
         source: Grid::filled(w, h, 0),
@@ -111,12 +111,12 @@ fn between_slip_walls_a_uniform_inflow_stays_uniform() {
 #[test]
 fn the_channel_preset_runs_as_its_cpu_reference() {
     let g = common::gpu();
-    let preset = SmokeParams::preset(eddy::smoke::SmokePreset::Channel);
+    let preset = SmokeParams::preset(eddy_fluid::smoke::SmokePreset::Channel);
     let params = SmokeParams { tolerance: 1e-30, max_cycles: 3, ..preset };
-    let scene = eddy::scene::Scene::preset("channel", 48, 24, 0).unwrap();
+    let scene = eddy_fluid::scene::Scene::preset("channel", 48, 24, 0).unwrap();
     let state = SmokeState::from_scene(&scene, params.ambient_temperature);
     let mut gpu = GpuSmoke::new(&g.device, &g.queue, &state, params).unwrap();
-    let mut cpu = eddy::smoke::CpuSmoke::new(state.clone(), params).unwrap();
+    let mut cpu = eddy_fluid::smoke::CpuSmoke::new(state.clone(), params).unwrap();
     for (steps, tol) in [(1, 1e-5), (9, 1e-4)] {
         gpu.step(steps).unwrap();
         cpu.step(steps).unwrap();
@@ -153,9 +153,9 @@ fn outflow_matches_inflow(gpu: &mut GpuSmoke, context: &str) -> f32 {
 #[test]
 fn edges_changed_while_running_hold_the_outflow_at_pressure_zero() {
     let g = common::gpu();
-    let preset = SmokeParams::preset(eddy::smoke::SmokePreset::Channel);
-    let walled = SmokeParams { edges: [eddy::smoke::EdgeKind::Wall; 4], ..preset };
-    let scene = eddy::scene::Scene::preset("channel", 48, 24, 0).unwrap();
+    let preset = SmokeParams::preset(eddy_fluid::smoke::SmokePreset::Channel);
+    let walled = SmokeParams { edges: [eddy_fluid::smoke::EdgeKind::Wall; 4], ..preset };
+    let scene = eddy_fluid::scene::Scene::preset("channel", 48, 24, 0).unwrap();
     let state = SmokeState::from_scene(&scene, preset.ambient_temperature);
     let mut gpu = GpuSmoke::new(&g.device, &g.queue, &state, walled).unwrap();
     gpu.step(3).unwrap();

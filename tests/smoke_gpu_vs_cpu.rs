@@ -8,8 +8,8 @@
 mod common;
 
 use common::{assert_smoke_close, gpu, random_smoke, random_smoke_staggered};
-use eddy::Simulation;
-use eddy::smoke::{
+use eddy_fluid::Simulation;
+use eddy_fluid::smoke::{
     Advection, GpuSmoke, GridLayout, Impulse, SmokeParams, SmokePass, SmokePreset, SmokeState, Solver, StaggeredPass,
     cpu, staggered,
 };
@@ -33,7 +33,7 @@ fn cpu_pass(s: &mut SmokeState, p: &SmokeParams, pass: SmokePass) {
 
 /// The CPU mirror of a run of staggered passes.
 fn cpu_staggered(s: &mut SmokeState, p: &SmokeParams, passes: &[StaggeredPass]) {
-    let mg = eddy::solver::multigrid::Multigrid::with_dirichlet(&s.solid, p.dirichlet(), Default::default());
+    let mg = eddy_fluid::solver::multigrid::Multigrid::with_dirichlet(&s.solid, p.dirichlet(), Default::default());
     for pass in passes {
         match pass {
             StaggeredPass::Bodies => staggered::bodies::step(s, p),
@@ -56,14 +56,14 @@ fn cpu_staggered(s: &mut SmokeState, p: &SmokeParams, passes: &[StaggeredPass]) 
                 let rhs = s.divergence.map(|d| d * h * h);
                 match p.solver {
                     Solver::Jacobi => {
-                        let problem = eddy::solver::Poisson {
+                        let problem = eddy_fluid::solver::Poisson {
                             solid: s.solid.clone(),
                             rhs,
                             dirichlet: p.dirichlet(),
-                            ghosts: eddy::solver::AT_CENTRES,
+                            ghosts: eddy_fluid::solver::AT_CENTRES,
                         };
                         for _ in 0..p.jacobi_iterations {
-                            s.pressure = eddy::solver::jacobi(&s.pressure, &problem);
+                            s.pressure = eddy_fluid::solver::jacobi(&s.pressure, &problem);
                         }
                     }
                     Solver::Multigrid => {
@@ -117,7 +117,7 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// below; MacCormack from the right into outflows left and bottom; and multigrid from the left
 /// into outflows right and bottom (every level holding them at 0).
 fn staggered_sets() -> [SmokeParams; 7] {
-    use eddy::smoke::EdgeKind::{Inflow, Outflow, Slip, Wall};
+    use eddy_fluid::smoke::EdgeKind::{Inflow, Outflow, Slip, Wall};
     let d = SmokeParams::default();
     [
         d,
@@ -205,7 +205,7 @@ fn each_staggered_pass_matches_its_cpu_mirror() {
             for (run, together) in runs.iter().map(|&r| (r, false)).chain(together) {
                 let mut state = random_smoke_staggered(w, h, 300 + i as u64, 0.15);
                 // The edges' faces as a run starts with them (GpuSmoke::new holds them too).
-                eddy::smoke::staggered::hold_edges(&mut state, &p);
+                eddy_fluid::smoke::staggered::hold_edges(&mut state, &p);
                 let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
                 if together {
                     sim.run_staggered_passes(run);
@@ -250,7 +250,7 @@ fn ten_steps_match_the_cpu_reference_on_both_grids() {
                 GridLayout::Staggered => random_smoke_staggered(w, h, 200 + i as u64, 0.1),
             };
             let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
-            let mut cpu_sim = eddy::smoke::CpuSmoke::new(state, p).unwrap();
+            let mut cpu_sim = eddy_fluid::smoke::CpuSmoke::new(state, p).unwrap();
             gpu_sim.step(1).unwrap();
             cpu_sim.step(1).unwrap();
             let name = format!("smoke-1-step-params{k}-{w}x{h}");
@@ -270,7 +270,7 @@ fn splats_match_the_cpu_reference_on_both_grids() {
     for p in [SmokeParams::preset(SmokePreset::Rideout), SmokeParams::default()] {
         let state = random_smoke(96, 64, 7, 0.05);
         let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
-        let mut cpu_sim = eddy::smoke::CpuSmoke::new(state, p).unwrap();
+        let mut cpu_sim = eddy_fluid::smoke::CpuSmoke::new(state, p).unwrap();
         let splats = [
             Impulse {
                 center: (30.3, 20.7),

@@ -6,10 +6,10 @@
 mod common;
 
 use common::gpu;
-use eddy::Grid;
-use eddy::Simulation;
-use eddy::scene::Scene;
-use eddy::smoke::{CpuSmoke, GpuSmoke, GridLayout, SmokeParams, SmokePass, SmokePreset, SmokeState, cpu};
+use eddy_fluid::Grid;
+use eddy_fluid::Simulation;
+use eddy_fluid::scene::Scene;
+use eddy_fluid::smoke::{CpuSmoke, GpuSmoke, GridLayout, SmokeParams, SmokePass, SmokePreset, SmokeState, cpu};
 
 /// The seed's collocated grid with Rideout's gradient scale and the seed's 50 iterations.
 fn collocated() -> SmokeParams {
@@ -58,7 +58,7 @@ fn velocity_field(smooth: bool, compatible: bool) -> SmokeState {
 }
 
 /// Runs the projection (divergence, `p.jacobi_iterations` Jacobi iterations, gradient) on the GPU.
-fn gpu_project(g: &eddy::gpu::Gpu, s: &SmokeState, p: SmokeParams) -> SmokeState {
+fn gpu_project(g: &eddy_fluid::gpu::Gpu, s: &SmokeState, p: SmokeParams) -> SmokeState {
     let mut sim = GpuSmoke::new(&g.device, &g.queue, s, p).unwrap();
     sim.run_pass(SmokePass::Divergence);
     for _ in 0..p.jacobi_iterations {
@@ -225,7 +225,7 @@ fn asymmetry(s: &SmokeState) -> (f32, f32) {
 fn a_mirror_symmetric_scene_stays_symmetric() {
     let g = gpu();
     let damped =
-        SmokeParams { advection: eddy::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..Default::default() };
+        SmokeParams { advection: eddy_fluid::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..Default::default() };
     for (p, steps) in [(SmokeParams::default(), 100), (damped, 200)] {
         let state = SmokeState::from_scene(&Scene::preset("plume", 64, 48, 0).unwrap(), 0.0);
         assert_eq!(asymmetry(&state).0, 0.0, "the scene itself must be symmetric");
@@ -251,7 +251,7 @@ fn a_mirror_symmetric_scene_stays_symmetric() {
 fn the_plume_of_the_default_scene_rises() {
     let g = gpu();
     let p = SmokeParams::default();
-    let (w, h) = eddy::scene::DEFAULT_PRESET_SIZE;
+    let (w, h) = eddy_fluid::scene::DEFAULT_PRESET_SIZE;
     let state = SmokeState::from_scene(&Scene::preset("plume", w, h, 0).unwrap(), 0.0);
     let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
     sim.step(1).unwrap();
@@ -303,14 +303,15 @@ fn the_largest_dt_stays_finite_and_bounded() {
 /// at h = 1e30 the solver residual was NaN, at a lid of 1e30 the kinetic energy infinite).
 #[test]
 fn the_ends_of_cell_size_and_lid_stay_finite() {
-    use eddy::model::{AnyModel, AnyState, ModelParams};
+    use eddy_fluid::model::{AnyModel, AnyState, ModelParams};
     let g = gpu();
     let plume = SmokeState::from_scene(&Scene::preset("plume", 48, 32, 0).unwrap(), 0.0);
     let cavity = SmokeState::from_scene(&Scene::preset("cavity", 32, 32, 0).unwrap(), 0.0);
     let staggered = SmokeParams::default();
     let mut runs = Vec::new();
     for cell_size in [1e-3, 1e3] {
-        for base in [staggered, collocated(), SmokeParams { solver: eddy::smoke::Solver::Multigrid, ..staggered }] {
+        for base in [staggered, collocated(), SmokeParams { solver: eddy_fluid::smoke::Solver::Multigrid, ..staggered }]
+        {
             runs.push((
                 format!("h {cell_size} {:?} {:?}", base.grid, base.solver),
                 &plume,
@@ -326,7 +327,7 @@ fn the_ends_of_cell_size_and_lid_stay_finite() {
         let (state, params) = (AnyState::Smoke(state.clone()), ModelParams::Smoke(p));
         let mut model = AnyModel::new(&g.device, &g.queue, &state, &params, 0).unwrap();
         // The multigrid runs several V-cycles a step: fewer steps.
-        model.step(if p.solver == eddy::smoke::Solver::Multigrid { 40 } else { 150 }).unwrap();
+        model.step(if p.solver == eddy_fluid::smoke::Solver::Multigrid { 40 } else { 150 }).unwrap();
         let st = model.stats().unwrap();
         assert_eq!(st.non_finite(), 0, "{what}: non-finite cells");
         assert_eq!(st.overflowed(), None, "{what}: {}", st.line());
@@ -357,7 +358,7 @@ fn a_still_fluid_stays_exactly_still_for_1000_steps() {
         SmokeParams::default(),
         // Two V-cycles a step (about 250 dispatches on this 5-level grid) keep the GPU run
         // under 15 s on lavapipe; every pass of the cycle still runs 2,000 times.
-        SmokeParams { solver: eddy::smoke::Solver::Multigrid, max_cycles: 2, ..SmokeParams::default() },
+        SmokeParams { solver: eddy_fluid::smoke::Solver::Multigrid, max_cycles: 2, ..SmokeParams::default() },
         collocated(),
     ];
     for p in sets {
@@ -400,14 +401,14 @@ fn a_solid_body_rotation_has_curl_two_omega_and_no_confinement_force() {
     let mut state = SmokeState::from_scene(&Scene::empty(w, h).unwrap(), 0.0);
     state.velocity_x = Grid::from_fn(w + 1, h, |r, _| -omega * (r as f32 - yc));
     state.velocity_y = Grid::from_fn(w, h + 1, |_, c| omega * (c as f32 - xc));
-    eddy::smoke::staggered::hold_edges(&mut state, &SmokeParams::default());
+    eddy_fluid::smoke::staggered::hold_edges(&mut state, &SmokeParams::default());
     let p = SmokeParams::default();
     assert!(p.vorticity != 0.0, "the default confines vorticity");
     let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
     let mut encoder = g.device.create_command_encoder(&Default::default());
     sim.encode_vorticity(&mut encoder);
     g.queue.submit([encoder.finish()]);
-    let curl = eddy::gpu::read_r32float(&g.device, &g.queue, sim.vorticity_view().texture()).unwrap();
+    let curl = eddy_fluid::gpu::read_r32float(&g.device, &g.queue, sim.vorticity_view().texture()).unwrap();
     // A cell's centre reads its faces; its neighbours' centres theirs: cells 2 .. n - 3 read no
     // edge face.
     let mut worst = 0.0f32;
@@ -419,7 +420,7 @@ fn a_solid_body_rotation_has_curl_two_omega_and_no_confinement_force() {
     eprintln!("solid-body rotation: curl 2 omega = {}, largest difference {worst:e}", 2.0 * omega);
     assert!(worst <= 1e-5, "curl off 2 omega by {worst}");
 
-    sim.run_staggered_pass(eddy::smoke::staggered::StaggeredPass::Forces);
+    sim.run_staggered_pass(eddy_fluid::smoke::staggered::StaggeredPass::Forces);
     let after = sim.read_state().unwrap();
     // Confinement at a cell reads |w| of its neighbours: cells 3 .. n - 4 see a uniform |w|; a
     // face gains the mean of its two cells' forces.

@@ -3,7 +3,7 @@
 //! cylinder wake", Annu. Rev. Fluid Mech. 28 (1996), fig. 3, and his fit St = 0.1816 - 3.3265 /
 //! Re + 1.6e-4 Re (Phys. Fluids 31, 1988): St = 0.164 at Re = 100, for an unconfined cylinder.
 //!
-//! The box stands for open flow (`eddy::smoke::wake::Wake`): a uniform inflow through the left
+//! The box stands for open flow (`eddy_fluid::smoke::wake::Wake`): a uniform inflow through the left
 //! edge, outflow through the right, free-slip top and bottom edges (no boundary layers growing
 //! from the inlet; with no-slip side walls the `channel` scene measured St 0.195, 19% high), the
 //! cylinder 8 D from the inlet and 12 D from the outlet, D = 20 cells, a blockage D / H of 1/12.
@@ -35,15 +35,15 @@
 
 mod common;
 
-use eddy::Simulation;
-use eddy::smoke::GpuSmoke;
-use eddy::smoke::wake::{Wake, period, swing as swing_of};
+use eddy_fluid::Simulation;
+use eddy_fluid::smoke::GpuSmoke;
+use eddy_fluid::smoke::wake::{Wake, period, swing as swing_of};
 
 /// Williamson's St at Re = 100 (his universal curve, 1996; 0.1643 from his 1988 fit).
 const WILLIAMSON_ST: f64 = 0.164;
 
 /// The wake of `setup` on the GPU, and its probe.
-fn wake(g: &eddy::gpu::Gpu, setup: &Wake) -> (GpuSmoke, (usize, usize)) {
+fn wake(g: &eddy_fluid::gpu::Gpu, setup: &Wake) -> (GpuSmoke, (usize, usize)) {
     let params = setup.params();
     params.validate().unwrap();
     (GpuSmoke::new(&g.device, &g.queue, &setup.state(), params).unwrap(), setup.probe())

@@ -1,10 +1,10 @@
-//! The multigrid pressure solve (CPU reference, `eddy::solver`) against Jacobi and against its
+//! The multigrid pressure solve (CPU reference, `eddy_fluid::solver`) against Jacobi and against its
 //! own residual: it converges, fast, to the solution Jacobi converges to, with obstacles; with
 //! edges held at pressure 0, to the discrete problem's exact solution.
 
-use eddy::Grid;
-use eddy::solver::multigrid::{Multigrid, Settings, coarsen};
-use eddy::solver::{self, AT_CENTRES, NEUMANN, Poisson};
+use eddy_fluid::Grid;
+use eddy_fluid::solver::multigrid::{Multigrid, Settings, coarsen};
+use eddy_fluid::solver::{self, AT_CENTRES, NEUMANN, Poisson};
 
 /// Walls: a few discs away from the edges (the open region stays connected).
 fn discs(w: usize, h: usize) -> Grid<u8> {
@@ -173,7 +173,7 @@ fn v_cycles_reach_the_exact_parabola_with_edges_held_at_zero() {
 /// after eight.
 #[test]
 fn gpu_v_cycles_match_the_cpu() {
-    use eddy::solver::GpuMultigrid;
+    use eddy_fluid::solver::GpuMultigrid;
     let gpu = common::gpu();
     let cases = [
         (128usize, 128usize, 1u64, NEUMANN),
@@ -228,7 +228,7 @@ fn gpu_v_cycles_match_the_cpu() {
 /// half-sweep, or reading a neighbour from the wrong place, changes at the first.
 #[test]
 fn gpu_sweeps_match_the_cpu_bit_for_bit() {
-    use eddy::solver::GpuMultigrid;
+    use eddy_fluid::solver::GpuMultigrid;
     let gpu = common::gpu();
     let cases = [
         (97usize, 61usize, 1u64, NEUMANN),
@@ -267,7 +267,7 @@ fn gpu_sweeps_match_the_cpu_bit_for_bit() {
 /// coarse correction is refused with a message that says so, not run as another count.
 #[test]
 fn odd_sweep_counts_are_refused_on_the_gpu() {
-    use eddy::solver::GpuMultigrid;
+    use eddy_fluid::solver::GpuMultigrid;
     let gpu = common::gpu();
     let solid = discs(64, 48);
     for (pre, post) in [(1, 2), (2, 3)] {
@@ -291,7 +291,7 @@ fn odd_sweep_counts_are_refused_on_the_gpu() {
 /// a cell a pass reads from the wrong place changes its result at the first iteration.
 #[test]
 fn gpu_jacobi_iterations_match_the_cpu_bit_for_bit() {
-    use eddy::solver::GpuMultigrid;
+    use eddy_fluid::solver::GpuMultigrid;
     let gpu = common::gpu();
     let cases = [
         (97usize, 61usize, 1u64, NEUMANN),
@@ -331,13 +331,13 @@ fn gpu_jacobi_iterations_match_the_cpu_bit_for_bit() {
 }
 
 /// The four-iterations pass (`jacobi_quad.wgsl`) at every strip length an adapter may get
-/// (`eddy::solver::packed::quad_strip`: 32 rows an invocation on a CPU adapter, 8 on others)
+/// (`eddy_fluid::solver::packed::quad_strip`: 32 rows an invocation on a CPU adapter, 8 on others)
 /// and at 1 and 5 (strips that end inside the grid's last rows), against the CPU's iterations,
 /// bit for bit as above: a strip's first rows and its last read the rows around it as the
 /// strip before and after do.
 #[test]
 fn every_quad_strip_gives_the_cpus_iterations() {
-    use eddy::solver::packed::PackedJacobi;
+    use eddy_fluid::solver::packed::PackedJacobi;
     let gpu = common::gpu();
     let (w, h) = (45usize, 77usize);
     let dirichlet = [false, true, true, false];
@@ -354,8 +354,9 @@ fn every_quad_strip_gives_the_cpus_iterations() {
         | wgpu::TextureUsages::TEXTURE_BINDING
         | wgpu::TextureUsages::COPY_DST
         | wgpu::TextureUsages::COPY_SRC;
-    let texture =
-        |label| eddy::gpu::texture_2d(&gpu.device, label, (w as u32, h as u32), wgpu::TextureFormat::R32Float, usage);
+    let texture = |label| {
+        eddy_fluid::gpu::texture_2d(&gpu.device, label, (w as u32, h as u32), wgpu::TextureFormat::R32Float, usage)
+    };
     let (pressure, b) = (texture("pressure"), texture("rhs"));
     let views = [&pressure, &b].map(|t| t.create_view(&Default::default()));
     for strip in [1, 5, 8, 32] {
@@ -367,8 +368,8 @@ fn every_quad_strip_gives_the_cpus_iterations() {
             &views[1],
             strip,
         );
-        eddy::gpu::upload(&gpu.queue, &pressure, bytemuck::cast_slice(start.as_slice()), 4);
-        eddy::gpu::upload(&gpu.queue, &b, bytemuck::cast_slice(rhs.as_slice()), 4);
+        eddy_fluid::gpu::upload(&gpu.queue, &pressure, bytemuck::cast_slice(start.as_slice()), 4);
+        eddy_fluid::gpu::upload(&gpu.queue, &b, bytemuck::cast_slice(rhs.as_slice()), 4);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         jacobi.encode_walls(&gpu.device, &mut encoder, &solid, &dirichlet);
         {
@@ -376,7 +377,7 @@ fn every_quad_strip_gives_the_cpus_iterations() {
             jacobi.dispatch(&mut pass, 0, 12);
         }
         gpu.queue.submit([encoder.finish()]);
-        let got = eddy::gpu::read_r32float(&gpu.device, &gpu.queue, &pressure).unwrap();
+        let got = eddy_fluid::gpu::read_r32float(&gpu.device, &gpu.queue, &pressure).unwrap();
         gpu.check().unwrap();
         let differ = (0..h * w).filter(|&i| got.as_slice()[i].to_bits() != cpu.as_slice()[i].to_bits()).count();
         let (diff, at) = common::max_abs_diff(&got, &cpu);

@@ -1,12 +1,12 @@
-//! The staggered (MAC) grid's projection (`eddy::smoke::staggered`, CPU reference) against the
+//! The staggered (MAC) grid's projection (`eddy_fluid::smoke::staggered`, CPU reference) against the
 //! property that makes it worth having: divergence-of-gradient is the 5-point Laplacian the
 //! solvers solve, so a converged solve leaves no divergence and more Jacobi iterations never
 //! leave more (issue 9's projection tests); and the GPU's projection against the CPU's.
 
-use eddy::Grid;
-use eddy::smoke::staggered::{self, u_open, v_open};
-use eddy::solver::multigrid::{Multigrid, Settings};
-use eddy::solver::{self, AT_CENTRES, NEUMANN, Poisson};
+use eddy_fluid::Grid;
+use eddy_fluid::smoke::staggered::{self, u_open, v_open};
+use eddy_fluid::solver::multigrid::{Multigrid, Settings};
+use eddy_fluid::solver::{self, AT_CENTRES, NEUMANN, Poisson};
 
 const H: f32 = 1.25; // Rideout's cell size
 
@@ -93,8 +93,8 @@ mod common;
 /// likewise; and the GPU's own faces keep at most 1e-5 of the divergence after 25 cycles.
 #[test]
 fn gpu_projection_matches_the_cpu() {
-    use eddy::Simulation;
-    use eddy::smoke::{GpuSmoke, SmokeParams, SmokeState, Solver, StaggeredPass};
+    use eddy_fluid::Simulation;
+    use eddy_fluid::smoke::{GpuSmoke, SmokeParams, SmokeState, Solver, StaggeredPass};
     let gpu = common::gpu();
     for (w, h, seed) in [(64usize, 64usize, 4u64), (97, 61, 5)] {
         let (solid, faces) = random_case(w, h, seed);

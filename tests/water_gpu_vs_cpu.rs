@@ -2,8 +2,8 @@
 
 mod common;
 
-use eddy::Simulation;
-use eddy::water::{Boundary, CpuWater, GpuWater, RulePreset, WaterParams};
+use eddy_fluid::Simulation;
+use eddy_fluid::water::{Boundary, CpuWater, GpuWater, RulePreset, WaterParams};
 
 fn params(preset: RulePreset, boundary: Boundary) -> WaterParams {
     WaterParams { boundary, ..WaterParams::preset(preset) }
@@ -148,8 +148,8 @@ fn brush_matches_cpu() {
     let mut g = GpuWater::new(&gpu.device, &gpu.queue, &state, p).unwrap();
     let mut c = CpuWater::new(state, p).unwrap();
     for b in [
-        eddy::water::Brush { center: (12.3, 20.7), radius: 6.5, scale: 1.0, add: 0.75 },
-        eddy::water::Brush { center: (40.0, 5.0), radius: 9.0, scale: 0.0, add: 0.0 },
+        eddy_fluid::water::Brush { center: (12.3, 20.7), radius: 6.5, scale: 1.0, add: 0.75 },
+        eddy_fluid::water::Brush { center: (40.0, 5.0), radius: 9.0, scale: 0.0, add: 0.0 },
     ] {
         g.brush(&b);
         c.brush(&b);

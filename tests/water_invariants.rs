@@ -3,9 +3,9 @@
 
 mod common;
 
-use eddy::scene::Scene;
-use eddy::water::{Boundary, GpuWater, WaterParams, WaterState};
-use eddy::{Grid, Simulation};
+use eddy_fluid::scene::Scene;
+use eddy_fluid::water::{Boundary, GpuWater, WaterParams, WaterState};
+use eddy_fluid::{Grid, Simulation};
 
 fn run(state: &WaterState, params: WaterParams, steps: u32) -> WaterState {
     let gpu = common::gpu();

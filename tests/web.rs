@@ -16,9 +16,9 @@
 #[path = "common/states.rs"]
 mod states;
 
-use eddy::gpu::Gpu;
-use eddy::model::{AnyModel, AnyState, ModelKind, ModelParams};
-use eddy::{Grid, Simulation};
+use eddy_fluid::gpu::Gpu;
+use eddy_fluid::model::{AnyModel, AnyState, ModelKind, ModelParams};
+use eddy_fluid::{Grid, Simulation};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 // A page in a real browser (Chromium through ChromeDriver): Node has no WebGPU.
@@ -44,13 +44,13 @@ async fn gpu_step(gpu: &Gpu, state: &AnyState, params: &ModelParams) -> AnyState
 /// One smoke step of `state` under `params` on the GPU and on its CPU mirror: `(gpu, cpu)`.
 async fn smoke_step(
     gpu: &Gpu,
-    state: eddy::smoke::SmokeState,
-    params: eddy::smoke::SmokeParams,
-) -> (eddy::smoke::SmokeState, eddy::smoke::SmokeState) {
+    state: eddy_fluid::smoke::SmokeState,
+    params: eddy_fluid::smoke::SmokeParams,
+) -> (eddy_fluid::smoke::SmokeState, eddy_fluid::smoke::SmokeState) {
     let AnyState::Smoke(g) = gpu_step(gpu, &AnyState::Smoke(state.clone()), &ModelParams::Smoke(params)).await else {
         panic!("smoke")
     };
-    let mut cpu = eddy::smoke::CpuSmoke::new(state, params).unwrap();
+    let mut cpu = eddy_fluid::smoke::CpuSmoke::new(state, params).unwrap();
     cpu.step(1).unwrap();
     (g, cpu.state().clone())
 }
@@ -74,12 +74,12 @@ async fn water_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
     for (seed, (w, h)) in [(1, (37, 23)), (2, (64, 64)), (3, (129, 70))] {
         let state = states::random_water(w, h, seed, 0.15);
-        let params = eddy::water::WaterParams::default();
+        let params = eddy_fluid::water::WaterParams::default();
         let AnyState::Water(g) = gpu_step(&gpu, &AnyState::Water(state.clone()), &ModelParams::Water(params)).await
         else {
             panic!("water")
         };
-        let mut cpu = eddy::water::CpuWater::new(state, params).unwrap();
+        let mut cpu = eddy_fluid::water::CpuWater::new(state, params).unwrap();
         cpu.step(1).unwrap();
         let (d, at) = states::max_abs_diff(&g.mass, &cpu.state().mass);
         assert!(d <= 1e-5, "water {w}x{h}: mass differs by {d} at {at:?} (tolerance 1e-5)");
@@ -93,10 +93,10 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
     // the fourth too, with the multigrid (3 V-cycles: every level's uniform, the packed levels'
     // passes, level 1 included (48 x 36), the coarse kernel, coarsen_walls and pack_walls) and
     // outflow edges held at pressure 0.
-    use eddy::smoke::EdgeKind::{Inflow, Outflow, Slip};
-    let d = eddy::smoke::SmokeParams::default();
-    let multigrid = eddy::smoke::SmokeParams {
-        solver: eddy::smoke::Solver::Multigrid,
+    use eddy_fluid::smoke::EdgeKind::{Inflow, Outflow, Slip};
+    let d = eddy_fluid::smoke::SmokeParams::default();
+    let multigrid = eddy_fluid::smoke::SmokeParams {
+        solver: eddy_fluid::smoke::Solver::Multigrid,
         tolerance: 1e-30,
         max_cycles: 3,
         edges: [Inflow, Outflow, Slip, Outflow],
@@ -109,7 +109,7 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
         if with_bodies {
             state.bodies = ["circle:x=20.3,y=24.2,r=7,vx=3,vy=-1", "box:x=44.6,y=20.1,w=12,h=5,angle=0.4,spin=0.8"]
                 .iter()
-                .map(|b| eddy::body::Body::parse(b).unwrap())
+                .map(|b| eddy_fluid::body::Body::parse(b).unwrap())
                 .collect();
         }
         let (g, c) = smoke_step(&gpu, state, params).await;
@@ -141,7 +141,7 @@ async fn the_seeds_smoke_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
     for (seed, (w, h)) in [(8, (37, 23)), (9, (64, 48))] {
         let state = states::random_smoke(w, h, seed, 0.1);
-        let params = eddy::smoke::SmokeParams::preset(eddy::smoke::SmokePreset::GpuGems);
+        let params = eddy_fluid::smoke::SmokeParams::preset(eddy_fluid::smoke::SmokePreset::GpuGems);
         let (g, c) = smoke_step(&gpu, state, params).await;
         assert_close(
             &format!("seed's smoke {w}x{h}"),
@@ -168,11 +168,11 @@ async fn gas_one_step_matches_the_cpu_mirror() {
         if bodies {
             state.bodies = states::moving_gas_bodies();
         }
-        let params = eddy::gas::GasParams::default();
+        let params = eddy_fluid::gas::GasParams::default();
         let AnyState::Gas(g) = gpu_step(&gpu, &AnyState::Gas(state.clone()), &ModelParams::Gas(params)).await else {
             panic!("gas")
         };
-        let mut cpu = eddy::gas::CpuGas::new(state, params).unwrap();
+        let mut cpu = eddy_fluid::gas::CpuGas::new(state, params).unwrap();
         cpu.step(1).unwrap();
         let c = cpu.state();
         assert_eq!(g.solid, c.solid, "gas {w}x{h}: the masks (where the bodies are) differ");

@@ -16,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-import eddy  # noqa: E402
+import eddy_fluid as eddy  # noqa: E402
 
 
 def main():

@@ -11,7 +11,7 @@ import pathlib
 
 import matplotlib.pyplot as plt
 
-import eddy
+import eddy_fluid as eddy
 
 
 def main():

@@ -17,7 +17,7 @@ from dask.distributed import Client, LocalCluster
 
 def cavity(reynolds, size, tolerance):
     """One run, in a worker: the cavity at `reynolds` on `size` x `size` cells."""
-    import eddy
+    import eddy_fluid as eddy
 
     sim = eddy.Simulation(scene="cavity", size=(size, size), reynolds=reynolds)
     steady = sim.run_to_steady(tolerance, 3000.0)

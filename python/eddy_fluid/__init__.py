@@ -1,7 +1,7 @@
 """eddy from Python: 2D fluids (compressible water, smoke, gas) stepped on the GPU with wgpu
 compute shaders, state in and out as NumPy arrays.
 
-    import eddy
+    import eddy_fluid as eddy
     sim = eddy.Simulation(mode="smoke", size=(128, 96), vorticity=0.3)
     sim.step(100)
     density = sim.state["density"]      # (H, W) float32, row 0 at the top

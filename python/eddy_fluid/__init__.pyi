@@ -1,4 +1,4 @@
-"""Type stubs of eddy's Python module (python/eddy/__init__.py, python/src/lib.rs).
+"""Type stubs of eddy's Python module (python/eddy_fluid/__init__.py, python/src/lib.rs).
 
 Shapes are (H, W), row 0 at the top; positions (x, y) are in cells, x along a row, the centre of
 cell (r, c) at (c + 0.5, r + 0.5); velocities in cells per step (water, gas) or per time unit

@@ -1,19 +1,19 @@
-//! `eddy._eddy`: the Rust half of eddy's Python module (`python/eddy/__init__.py` is the other,
-//! which turns the state files' bytes into NumPy arrays and back).
+//! `eddy_fluid._eddy`: the Rust half of eddy's Python module (`python/eddy_fluid/__init__.py` is
+//! the other, which turns the state files' bytes into NumPy arrays and back).
 //!
 //! A [`Simulation`] is a [`Session`] of the library's model layer made from the same
-//! [`Request`] as `eddy run` (`eddy::model::start`): the same scenes, presets, inference of the
-//! mode and checks, with the parameter tables parsing every value; nothing here lists models or
+//! [`Request`] as `eddy run` (`eddy_fluid::model::start`): the same scenes, presets, inference of
+//! the mode and checks, with the parameter tables parsing every value; nothing here lists models or
 //! parameters. Errors carry the CLI's one-line messages: `ValueError` for what was asked
 //! (parameters, scenes, states), `OSError` for files, [`GpuError`] (a `RuntimeError`) for the
 //! adapter and device.
 
-use eddy::body::{Body, Shape};
-use eddy::error::Error;
-use eddy::files::SceneError;
-use eddy::gpu::Gpu;
-use eddy::model::start::{Request, StartError};
-use eddy::model::{
+use eddy_fluid::body::{Body, Shape};
+use eddy_fluid::error::Error;
+use eddy_fluid::files::SceneError;
+use eddy_fluid::gpu::Gpu;
+use eddy_fluid::model::start::{Request, StartError};
+use eddy_fluid::model::{
     Action, AnyState, AnyStats, ModelKind, ModelParams, ParamInfo, ParamKind, Session, SessionOptions, Start, Value,
     memory,
 };
@@ -27,7 +27,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 pyo3::create_exception!(
-    eddy,
+    eddy_fluid,
     GpuError,
     PyRuntimeError,
     "The GPU failed eddy: no adapter, a device that lacks what a model needs, a lost device, out of memory."
@@ -50,7 +50,7 @@ fn start_error(e: StartError) -> PyErr {
     }
 }
 
-fn gpu_error(e: eddy::gpu::GpuError) -> PyErr {
+fn gpu_error(e: eddy_fluid::gpu::GpuError) -> PyErr {
     GpuError::new_err(e.to_string())
 }
 
@@ -78,7 +78,7 @@ fn value_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// The table rows a keyword names (`reynolds`, `warm_start` or `warm-start`), each with the value
 /// parsed as the CLI parses `--name value`: one row, or one per model for a name two models
-/// share (`left_edge`, `inflow`: [`eddy::model::SHARED_PARAMS`]).
+/// share (`left_edge`, `inflow`: [`eddy_fluid::model::SHARED_PARAMS`]).
 fn parse_param(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<(ModelKind, &'static ParamInfo, Value)>> {
     let option = name.replace('_', "-");
     let rows = ModelKind::param_rows(&option);
@@ -128,13 +128,13 @@ fn params_dict<'py>(py: Python<'py>, params: &ModelParams) -> PyResult<Bound<'py
 /// About this many seconds of stepping between checks for Ctrl-C (as `eddy run`).
 const CHECK_EVERY_S: f64 = 0.25;
 
-/// One model on the GPU, made as `eddy run` makes it; see the module's docs (`eddy.Simulation`).
+/// One model on the GPU, made as `eddy run` makes it; see the module's docs (`eddy_fluid.Simulation`).
 /// It may be shared between Python threads: every call takes the session's lock, waiting for
 /// another thread's call detached from the interpreter ([`Simulation::lock`]); a long `step` or
 /// `stroke` lets go of it between its chunks and lets waiting calls in first
 /// ([`Simulation::let_others_in`]), so that `stats` from another thread waits for one chunk
 /// (about [`CHECK_EVERY_S`]), not the whole call.
-#[pyclass(module = "eddy", subclass, frozen)]
+#[pyclass(module = "eddy_fluid", subclass, frozen)]
 pub struct Simulation {
     gpu: Gpu,
     session: Mutex<Session>,
@@ -244,9 +244,9 @@ impl Simulation {
             let mut guard = self.lock(py);
             let session: &mut Session = &mut guard;
             let stats = py
-                .detach(|| -> Result<AnyStats, eddy::gpu::GpuError> {
+                .detach(|| -> Result<AnyStats, eddy_fluid::gpu::GpuError> {
                     session.step(k as u32)?;
-                    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(eddy::gpu::GpuError::from)?;
+                    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(eddy_fluid::gpu::GpuError::from)?;
                     gpu.check()?;
                     session.model_ref().stats()
                 })
@@ -272,7 +272,7 @@ impl Simulation {
     }
 
     /// The state as the bytes of a `.npz` file (what `eddy run --save` writes, the parameters
-    /// included); `state` in `eddy/__init__.py` reads them with NumPy.
+    /// included); `state` in `eddy_fluid/__init__.py` reads them with NumPy.
     fn state_npz<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let mut session = self.lock(py);
         let model = session.model_ref();
@@ -282,7 +282,7 @@ impl Simulation {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// Replaces the state by the `.npz` bytes given (`set_state` in `eddy/__init__.py` writes
+    /// Replaces the state by the `.npz` bytes given (`set_state` in `eddy_fluid/__init__.py` writes
     /// them), with the checks of `eddy run --load`: every array's header against the device's
     /// largest texture and the memory before anything is decompressed, then the model's arrays,
     /// shapes, dtypes, finite and non-negative values. The step is the file's `step` when it has
@@ -317,7 +317,7 @@ impl Simulation {
     /// Writes the state to `path` (a `.npz`, written beside it and renamed over it, as
     /// `eddy run --save`).
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        if !eddy::files::has_extension(&path, "npz") {
+        if !eddy_fluid::files::has_extension(&path, "npz") {
             return Err(PyValueError::new_err(format!("{}: give a path ending in .npz", path.display())));
         }
         self.lock(py).model().save_npz(&path).map_err(py_error)
@@ -349,7 +349,7 @@ impl Simulation {
             values.push((info.name, value));
         }
         match session.apply(&Action::SetAll(values)).map_err(py_error)? {
-            eddy::model::Done::Set(_, changed) => Ok(eddy::model::changes(&changed)),
+            eddy_fluid::model::Done::Set(_, changed) => Ok(eddy_fluid::model::changes(&changed)),
             _ => Ok("no change".to_string()),
         }
     }
@@ -410,7 +410,8 @@ impl Simulation {
         if !(1..=64).contains(&scale) {
             return Err(PyValueError::new_err(format!("scale {scale}: give 1..=64 pixels per cell")));
         }
-        let map = colour_map.map(eddy::colour::ColourMap::from_name).transpose().map_err(PyValueError::new_err)?;
+        let map =
+            colour_map.map(eddy_fluid::colour::ColourMap::from_name).transpose().map_err(PyValueError::new_err)?;
         let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
         let mut session = self.lock(py);
         let model = session.model();
@@ -421,11 +422,11 @@ impl Simulation {
         if let Some(map) = map {
             model.set_colour_map(map);
         }
-        let target = eddy::render::FrameTarget::new(&device, model.size(), scale).map_err(gpu_error);
+        let target = eddy_fluid::render::FrameTarget::new(&device, model.size(), scale).map_err(gpu_error);
         let image = target.and_then(|target| {
             target
                 .render(&device, &queue, |encoder, view, size| {
-                    model.draw(encoder, view, eddy::render::FrameTarget::FORMAT, size)
+                    model.draw(encoder, view, eddy_fluid::render::FrameTarget::FORMAT, size)
                 })
                 .map_err(gpu_error)
         });
@@ -440,11 +441,11 @@ impl Simulation {
     }
 
     /// Draws along `points` (an `(N, 2)` float32 array of `(x, y)` in cells, x along a row,
-    /// `(c + 0.5, r + 0.5)` the centre of cell `(r, c)`; `stroke` in `eddy/__init__.py` makes it
+    /// `(c + 0.5, r + 0.5)` the centre of cell `(r, c)`; `stroke` in `eddy_fluid/__init__.py` makes it
     /// from any sequence of pairs) with a viewer tool: `fluid` (the model's left button: pour
     /// water, add smoke, push gas), `wall`, or `erase` (walls and fluid go); one point is a dab.
     /// `radius` (cells): the brush, as the viewer's `[` `]` set it; default the model's. At most
-    /// [`eddy::model::MAX_STROKE_POINTS`] points, as a script's stroke; drawn in chunks with the
+    /// [`eddy_fluid::model::MAX_STROKE_POINTS`] points, as a script's stroke; drawn in chunks with the
     /// GIL let go, Ctrl-C checked between them (the chunks drawn so far stay).
     #[pyo3(signature = (points, tool="fluid", radius=None))]
     fn stroke_points(
@@ -455,9 +456,9 @@ impl Simulation {
         radius: Option<f32>,
     ) -> PyResult<()> {
         let (tool, erase) = match tool {
-            "fluid" => (eddy::model::tools::Tool::Fluid, false),
-            "wall" => (eddy::model::tools::Tool::Wall, false),
-            "erase" => (eddy::model::tools::Tool::Fluid, true),
+            "fluid" => (eddy_fluid::model::tools::Tool::Fluid, false),
+            "wall" => (eddy_fluid::model::tools::Tool::Wall, false),
+            "erase" => (eddy_fluid::model::tools::Tool::Fluid, true),
             other => return Err(PyValueError::new_err(format!("tool {other:?} is not one of fluid, wall, erase"))),
         };
         let array = points.as_array();
@@ -467,7 +468,7 @@ impl Simulation {
                 array.shape()
             )));
         }
-        let most = eddy::model::MAX_STROKE_POINTS;
+        let most = eddy_fluid::model::MAX_STROKE_POINTS;
         if array.nrows() == 0 || array.nrows() > most {
             return Err(PyValueError::new_err(format!(
                 "stroke needs 1..={most} points (x, y), as a script's stroke; got {}: split a longer path",
@@ -549,8 +550,8 @@ impl Simulation {
 
     /// Adds a rigid body (smoke or gas): `spec` as `eddy run --body` takes it, e.g.
     /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, water, more
-    /// than 16 bodies, a body too fast ([`eddy::smoke::MAX_BODY_STEP`],
-    /// [`eddy::gas::bodies::MAX_BODY_SPEED`]).
+    /// than 16 bodies, a body too fast ([`eddy_fluid::smoke::MAX_BODY_STEP`],
+    /// [`eddy_fluid::gas::bodies::MAX_BODY_SPEED`]).
     fn add_body(&self, py: Python<'_>, spec: &str) -> PyResult<usize> {
         let body = Body::parse(spec).map_err(PyValueError::new_err)?;
         let mut session = self.lock(py);
@@ -589,7 +590,7 @@ impl Simulation {
         }
         let per_unit = (1.0 / dt).ceil().max(1.0) as u64;
         let elapsed = per_unit as f32 * dt;
-        let smoke = |sim: &Self| -> PyResult<eddy::smoke::SmokeState> {
+        let smoke = |sim: &Self| -> PyResult<eddy_fluid::smoke::SmokeState> {
             match sim.lock(py).model().read_state().map_err(py_error)? {
                 AnyState::Smoke(s) => Ok(s),
                 _ => Err(PyValueError::new_err("another thread switched this simulation away from smoke")),
@@ -600,7 +601,7 @@ impl Simulation {
         while time < max_time {
             self.step(py, per_unit)?;
             let after = smoke(self)?;
-            change = eddy::smoke::cavity::steady_change(&before, &after, elapsed);
+            change = eddy_fluid::smoke::cavity::steady_change(&before, &after, elapsed);
             (time, steps, before) = (time + elapsed, steps + per_unit, after);
             if change < tolerance {
                 break;
@@ -617,7 +618,7 @@ impl Simulation {
     /// Smoke on the staggered grid, a cavity: `u` on the vertical and `v` (up) on the horizontal
     /// centreline at the 15 interior points of Ghia, Ghia & Shin (1982) Tables I and II, in units
     /// of the lid speed: `{"u": [(y, ghia, eddy), ...], "v": [(x, ghia, eddy), ...]}`
-    /// (`eddy::smoke::cavity`; coordinates in units of the cavity's side, y up).
+    /// (`eddy_fluid::smoke::cavity`; coordinates in units of the cavity's side, y up).
     fn cavity_profiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let mut session = self.lock(py);
         let lid = match session.params_of(ModelKind::Smoke).get("lid") {
@@ -633,9 +634,10 @@ impl Simulation {
             }
         };
         let dict = PyDict::new(py);
-        for (name, points) in
-            [("u", eddy::smoke::cavity::u_profile(&state, lid)), ("v", eddy::smoke::cavity::v_profile(&state, lid))]
-        {
+        for (name, points) in [
+            ("u", eddy_fluid::smoke::cavity::u_profile(&state, lid)),
+            ("v", eddy_fluid::smoke::cavity::v_profile(&state, lid)),
+        ] {
             let rows: Vec<(f32, f32, f32)> = points.iter().map(|p| (p.at, p.ghia, p.eddy)).collect();
             dict.set_item(name, rows)?;
         }
@@ -645,7 +647,11 @@ impl Simulation {
     fn __repr__(&self, py: Python<'_>) -> String {
         let session = self.lock(py);
         let (w, h) = session.model_ref().size();
-        format!("eddy.Simulation({}, {w}x{h} cells, step {})", session.current(), session.model_ref().steps_done())
+        format!(
+            "eddy_fluid.Simulation({}, {w}x{h} cells, step {})",
+            session.current(),
+            session.model_ref().steps_done()
+        )
     }
 }
 

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 import pytest
 
-import eddy
+import eddy_fluid as eddy
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EDDY = os.environ.get("EDDY_BIN", str(ROOT / "target" / "release" / "eddy"))
@@ -311,7 +311,7 @@ def test_strokes_pour_draw_and_erase_as_the_viewers_tools():
 
 
 def test_the_cavity_at_re_100_on_64x64_matches_ghia_from_python():
-    # Ghia, Ghia & Shin (1982) Tables I and II, through eddy::smoke::cavity; the tolerance of
+    # Ghia, Ghia & Shin (1982) Tables I and II, through eddy_fluid::smoke::cavity; the tolerance of
     # tests/smoke_cavity.rs (0.02 of the lid speed). Measured here: 0.0051, steady after 647
     # time units.
     sim = eddy.Simulation(scene="cavity", size=(64, 64))
@@ -485,11 +485,11 @@ def test_inflow_with_nowhere_to_go_is_refused_and_a_capped_multigrid_says_so():
     assert eddy.Simulation(mode="smoke", size=(32, 24)).stats()["solver_capped"] is False
 
 
-def test_importing_eddy_prints_nothing_without_a_runtime_dir():
+def test_importing_eddy_fluid_prints_nothing_without_a_runtime_dir():
     import sys
 
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "NODEVICE_SELECT")}
-    code = "import eddy; s = eddy.Simulation(mode='water', size=(8, 8)); s.step(1)"
+    code = "import eddy_fluid as eddy; s = eddy.Simulation(mode='water', size=(8, 8)); s.step(1)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "XDG_RUNTIME_DIR" not in done.stderr, done.stderr

@@ -1,5 +1,5 @@
 //! Command-line arguments (clap) and the `run` and `bench` commands. Every model option is
-//! generated from the model registry's parameter tables ([`eddy::model`]); nothing here lists
+//! generated from the model registry's parameter tables ([`eddy_fluid::model`]); nothing here lists
 //! models or parameters.
 
 pub mod bench;
@@ -8,7 +8,7 @@ pub mod run;
 pub mod start;
 
 use clap::{Args, Parser, Subcommand};
-use eddy::model::{ModelKind, ParamInfo, Value};
+use eddy_fluid::model::{ModelKind, ParamInfo, Value};
 use std::path::PathBuf;
 
 /// How a command ends when it does not succeed, and the exit status it gives.
@@ -37,7 +37,7 @@ pub fn usage(message: impl Into<Box<dyn std::error::Error>>) -> Exit {
 /// Refuses an output path whose extension is not `ext` (`--save x.png` would write a zip where
 /// a picture was, and `--screenshot w.npz` a picture over a state).
 pub fn check_extension(option: &str, path: &std::path::Path, ext: &str) -> Result {
-    if eddy::files::has_extension(path, ext) {
+    if eddy_fluid::files::has_extension(path, ext) {
         return Ok(());
     }
     Err(usage(format!("{option} {}: give a path ending in .{ext}", path.display())))
@@ -51,6 +51,7 @@ pub type Result<T = ()> = std::result::Result<T, Exit>;
 /// With no command, opens the viewer on the default scene.
 #[derive(Parser, Debug)]
 #[command(
+    name = "eddy",
     version,
     about,
     long_about = None,
@@ -109,13 +110,14 @@ pub struct SimArgs {
     /// Seed of the `random` preset [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// A rigid body moving through the smoke (repeat for more, at most 16): SHAPE:KEY=VALUE,...
-    /// with shape circle (r), box (w, h) or plate (length), the centre x, y (cells from the
-    /// top-left corner, y down) and optionally angle (radians, clockwise on screen), vx, vy
-    /// (cells per time unit) and spin (radians per time unit). E.g. circle:x=40,y=64,r=8,vx=0.5.
-    /// Staggered grid.
-    #[arg(long = "body", value_name = "SHAPE:KEY=VALUE,...", value_parser = eddy::body::Body::parse)]
-    pub bodies: Vec<eddy::body::Body>,
+    /// A rigid body moving through the smoke or gas (repeat for more, at most 16):
+    /// SHAPE:KEY=VALUE,... with shape circle (r), box (w, h) or plate (length), the centre x, y
+    /// (cells from the top-left corner, y down) and optionally angle (radians, clockwise on
+    /// screen), vx, vy and spin (smoke: cells and radians per time unit, at most 2 cells a step
+    /// at the fastest point; gas: per step, at most 0.25). E.g. circle:x=40,y=64,r=8,vx=0.5.
+    /// Smoke's bodies need the staggered grid.
+    #[arg(long = "body", value_name = "SHAPE:KEY=VALUE,...", value_parser = eddy_fluid::body::Body::parse)]
+    pub bodies: Vec<eddy_fluid::body::Body>,
     #[command(flatten)]
     pub params: ParamArgs,
     /// A script plays in this run ([`SimArgs::fill_from`]): its `set` actions may make an
@@ -162,11 +164,11 @@ impl clap::FromArgMatches for ParamArgs {
 impl clap::Args for ParamArgs {
     fn augment_args(mut cmd: clap::Command) -> clap::Command {
         for kind in ModelKind::ALL {
-            let defaults = eddy::model::ModelParams::defaults(kind);
+            let defaults = eddy_fluid::model::ModelParams::defaults(kind);
             for info in kind.params() {
                 let rows = ModelKind::param_rows(info.name);
                 if rows[0].0 != kind {
-                    continue; // a shared option (eddy::model::SHARED_PARAMS): added with its first model's
+                    continue; // a shared option (eddy_fluid::model::SHARED_PARAMS): added with its first model's
                 }
                 let default = defaults.get(info.name).expect("a row of this model");
                 let mut help = info.help(default);
@@ -174,7 +176,8 @@ impl clap::Args for ParamArgs {
                     help = format!("{kind}: {help}");
                 }
                 for &(other, row) in &rows[1..] {
-                    let default = eddy::model::ModelParams::defaults(other).get(row.name).expect("a row of this model");
+                    let default =
+                        eddy_fluid::model::ModelParams::defaults(other).get(row.name).expect("a row of this model");
                     help = format!("{help}\n{other}: {}", row.help(default));
                 }
                 // A shared option goes under a heading of its own, naming its models.
@@ -185,10 +188,10 @@ impl clap::Args for ParamArgs {
                     format!("{} ({})", kind.info().name, kind.info().about)
                 };
                 let value_name = match info.kind {
-                    eddy::model::ParamKind::Pair(_) => "X,Y",
-                    eddy::model::ParamKind::Count { .. } => "N",
-                    eddy::model::ParamKind::Choice(_) => "CHOICE",
-                    eddy::model::ParamKind::Real(_) => "NUMBER",
+                    eddy_fluid::model::ParamKind::Pair(_) => "X,Y",
+                    eddy_fluid::model::ParamKind::Count { .. } => "N",
+                    eddy_fluid::model::ParamKind::Choice(_) => "CHOICE",
+                    eddy_fluid::model::ParamKind::Real(_) => "NUMBER",
                 };
                 cmd = cmd.arg(
                     clap::Arg::new(info.name)
@@ -234,7 +237,7 @@ pub struct ViewArgs {
     pub paused: bool,
     #[arg(long, value_name = "NAME", help = colour_map_help())]
     pub colour_map: Option<String>,
-    /// Play a script of timed actions (TOML; see the README's "Scripts"): switch model, set
+    /// Play a script of timed actions (TOML; see docs/scripts.md): switch model, set
     /// parameters, draw strokes, take screenshots, record GIFs, save, quit. Its mode, scene, size
     /// and seed apply unless given here.
     #[arg(long, value_name = "FILE.toml")]
@@ -282,7 +285,7 @@ pub struct RunArgs {
     /// With --gif: steps between its frames.
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub gif_every: u64,
-    /// Play a script of timed actions (TOML; see the README's "Scripts"); the same file gives
+    /// Play a script of timed actions (TOML; see docs/scripts.md); the same file gives
     /// the same --save on the same adapter. Its mode, scene, size and seed apply unless given
     /// here; --steps defaults to its last action's step.
     #[arg(long, value_name = "FILE.toml")]
@@ -355,7 +358,7 @@ fn scene_help() -> String {
 
 /// `--colour-map`'s help: the maps.
 fn colour_map_help() -> String {
-    let names: Vec<&str> = eddy::colour::ColourMap::ALL.iter().map(|m| m.name()).collect();
+    let names: Vec<&str> = eddy_fluid::colour::ColourMap::ALL.iter().map(|m| m.name()).collect();
     format!(
         "Colour map of the field: {} [default: own: the field's own look, else inferno, or blue-red for signed fields]",
         names.join(", ")
@@ -365,12 +368,15 @@ fn colour_map_help() -> String {
 /// Checks every file a script writes can be written, before the first step, and that no file
 /// gets two writers: two of the script's GIFs, or the script and one of `options` (an output
 /// option's name and path, e.g. `("--gif", Some(path))`).
-pub fn check_script_outputs(script: &eddy::script::Script, options: &[(&str, Option<&std::path::Path>)]) -> Result {
+pub fn check_script_outputs(
+    script: &eddy_fluid::script::Script,
+    options: &[(&str, Option<&std::path::Path>)],
+) -> Result {
     let gifs: Vec<&std::path::Path> = script
         .actions
         .iter()
         .filter_map(|t| match &t.action {
-            eddy::script::Action::Gif { path, .. } => Some(path.as_path()),
+            eddy_fluid::script::Action::Gif { path, .. } => Some(path.as_path()),
             _ => None,
         })
         .collect();
@@ -381,7 +387,7 @@ pub fn check_script_outputs(script: &eddy::script::Script, options: &[(&str, Opt
         }
     }
     for path in script.outputs() {
-        eddy::files::check_writable_file(path)
+        eddy_fluid::files::check_writable_file(path)
             .map_err(|e| usage(format!("the script writes {}: {e}", path.display())))?;
         if let Some((option, _)) = options.iter().find(|(_, p)| *p == Some(path)) {
             return Err(usage(format!(
@@ -420,14 +426,14 @@ fn run_help() -> String {
 /// tables.
 pub fn viewer_help() -> String {
     #[cfg(feature = "viewer")]
-    return eddy::viewer::controls::help_text();
+    return eddy_fluid::viewer::controls::help_text();
     #[cfg(not(feature = "viewer"))]
     return "This eddy was built without the viewer (feature `viewer`).".to_string();
 }
 
 impl SimArgs {
     /// Takes a script's mode, scene, size and seed where the command line gave none.
-    pub fn fill_from(&mut self, script: &eddy::script::Script) {
+    pub fn fill_from(&mut self, script: &eddy_fluid::script::Script) {
         self.scripted = true;
         if self.load.is_none() {
             self.mode = self.mode.or(script.mode);

@@ -4,14 +4,14 @@
 
 use super::out::{note, say};
 use super::{Exit, Result, RunArgs, usage};
-use eddy::colour::ColourMap;
-use eddy::files;
-use eddy::gpu::{Gpu, GpuError};
-use eddy::model::params::readable;
-use eddy::model::{AnyModel, Done, ModelKind, Session, SessionOptions, Start, memory};
-use eddy::record::{GifRecorder, MAX_FRAMES};
-use eddy::render::FrameTarget;
-use eddy::script::{Action, Player, Script};
+use eddy_fluid::colour::ColourMap;
+use eddy_fluid::files;
+use eddy_fluid::gpu::{Gpu, GpuError};
+use eddy_fluid::model::params::readable;
+use eddy_fluid::model::{AnyModel, Done, ModelKind, Session, SessionOptions, Start, memory};
+use eddy_fluid::record::{GifRecorder, MAX_FRAMES};
+use eddy_fluid::render::FrameTarget;
+use eddy_fluid::script::{Action, Player, Script};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -138,7 +138,7 @@ pub fn run(mut args: RunArgs) -> Result {
     if script.is_none() {
         let given: Vec<&str> =
             args.sim.params.given.iter().filter(|(owner, ..)| *owner == kind).map(|(_, info, _)| info.name).collect();
-        if let Some(why) = eddy::model::start::unused_on(&state, &given) {
+        if let Some(why) = eddy_fluid::model::start::unused_on(&state, &given) {
             return Err(usage(why));
         }
     }
@@ -175,7 +175,7 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     note!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
 
-    let draw = |session: &mut Session, scale: u32| -> std::result::Result<image::RgbaImage, eddy::error::Error> {
+    let draw = |session: &mut Session, scale: u32| -> std::result::Result<image::RgbaImage, eddy_fluid::error::Error> {
         let target = FrameTarget::new(&gpu.device, session.model_ref().size(), scale)?;
         let model = session.model();
         Ok(target.render(&gpu.device, &gpu.queue, |encoder, view, size| {
@@ -202,7 +202,7 @@ pub fn run(mut args: RunArgs) -> Result {
         for action in player.due(done) {
             let what = action.describe();
             match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
-                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy::model::changes(&changed)),
+                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy_fluid::model::changes(&changed)),
                 Done::Applied => {}
                 Done::Front => match action {
                     Action::Screenshot(path, scale) => {
@@ -266,7 +266,9 @@ pub fn run(mut args: RunArgs) -> Result {
 
     // --steady: chunks of one time unit, each compared with the state a time unit before.
     let time_unit = match params.get("dt") {
-        Some(eddy::model::Value::Real(dt)) if args.steady.is_some() => Some(((1.0 / dt).ceil().max(1.0) as u64, dt)),
+        Some(eddy_fluid::model::Value::Real(dt)) if args.steady.is_some() => {
+            Some(((1.0 / dt).ceil().max(1.0) as u64, dt))
+        }
         _ => None,
     };
     let mut last_velocity = match time_unit {
@@ -318,7 +320,7 @@ pub fn run(mut args: RunArgs) -> Result {
         }
         session.model().checkpoint();
         checks += 1;
-        if let eddy::model::AnyStats::Smoke(s) = &stats
+        if let eddy_fluid::model::AnyStats::Smoke(s) = &stats
             && s.solver_capped
         {
             capped += 1;
@@ -337,10 +339,10 @@ pub fn run(mut args: RunArgs) -> Result {
             && done.is_multiple_of(per_unit)
         {
             let now = or_keep!(session.model().read_state());
-            if let (Some(eddy::model::AnyState::Smoke(before)), eddy::model::AnyState::Smoke(after)) =
+            if let (Some(eddy_fluid::model::AnyState::Smoke(before)), eddy_fluid::model::AnyState::Smoke(after)) =
                 (&last_velocity, &now)
             {
-                let change = eddy::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
+                let change = eddy_fluid::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
                 if (change as f64) < tol {
                     steady_at = Some((done, change));
                     if args.frames.is_some() && !done.is_multiple_of(args.every) {
@@ -386,8 +388,8 @@ pub fn run(mut args: RunArgs) -> Result {
     if capped > 0 {
         let params = model.params();
         let get = |name| match params.get(name) {
-            Some(eddy::model::Value::Count(n)) => n.to_string(),
-            Some(eddy::model::Value::Real(v)) => readable(v as f64, 2),
+            Some(eddy_fluid::model::Value::Count(n)) => n.to_string(),
+            Some(eddy_fluid::model::Value::Real(v)) => readable(v as f64, 2),
             _ => "?".to_string(),
         };
         note!(
@@ -486,7 +488,7 @@ fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64, steps: u64)
 
 /// Names a non-finite value (or a sum that overflows though every cell is finite), rolls back
 /// to the last finite state and saves it.
-fn save_last_finite(model: &mut AnyModel, args: &RunArgs, stats: &eddy::model::AnyStats) -> Exit {
+fn save_last_finite(model: &mut AnyModel, args: &RunArgs, stats: &eddy_fluid::model::AnyStats) -> Exit {
     let step = model.steps_done();
     let cells = stats.non_finite();
     let place = match model.read_state().map(|s| s.first_non_finite()) {

@@ -315,7 +315,7 @@ macro_rules! gas_edge_row {
             $side,
             "wall (a mirror), inflow (gas at --inflow-density moving in at --inflow), outflow (zero gradient: waves \
              leave) or slip (a wall)",
-            "eddy (issue 24); Toro (2009) 6.3.3"
+            "eddy; Toro (2009) 6.3.3"
         )
     };
 }
@@ -448,7 +448,7 @@ impl ParamTable for GasParams {
             )
             .doc(
                 "speed of the gas entering through inflow edges, normal to them; at most 0.2 with the linear reconstruction",
-                "eddy (issue 24)",
+                "eddy",
             ),
             get: |p| Value::Real(p.inflow),
             set: |p, v| p.inflow = v.real(),
@@ -465,7 +465,7 @@ impl ParamTable for GasParams {
                     "above the scenes' dense gas (4) is outside eddy's runs",
                 ),
             )
-            .doc("density of the gas entering through inflow edges (ambient 1)", "eddy (issue 24)"),
+            .doc("density of the gas entering through inflow edges (ambient 1)", "eddy"),
             get: |p| Value::Real(p.inflow_density),
             set: |p, v| p.inflow_density = v.real(),
         },
@@ -803,9 +803,9 @@ impl GasState {
 /// `density * scale + add` and `momentum * scale + add * (velocity + radial * offset / radius)`.
 ///
 /// ```
-/// use eddy::gas::{AMBIENT_DENSITY, CpuGas, GasBrush, GasParams, GasState};
-/// use eddy::scene::Scene;
-/// # fn main() -> Result<(), eddy::Error> {
+/// use eddy_fluid::gas::{AMBIENT_DENSITY, CpuGas, GasBrush, GasParams, GasState};
+/// use eddy_fluid::scene::Scene;
+/// # fn main() -> Result<(), eddy_fluid::Error> {
 /// let mut sim = CpuGas::new(GasState::from_scene(&Scene::empty(32, 32)?), GasParams::default())?;
 /// sim.brush(&GasBrush { center: (16.0, 16.0), ..GasBrush::default() }); // the viewer's click
 /// assert!(sim.state().density[(16, 16)] > AMBIENT_DENSITY);

@@ -75,7 +75,7 @@ pub enum GpuError {
     },
     /// An application's device lacks limits a model needs ([`crate::gpu::check_device`]).
     #[error(
-        "this device cannot run {model}: {lacks}; make it with the limits eddy::gpu::required_limits gives \
+        "this device cannot run {model}: {lacks}; make it with the limits eddy_fluid::gpu::required_limits gives \
          (or ModelKind::requirements(..).limits()) in request_device"
     )]
     DeviceLacks {

@@ -538,9 +538,9 @@ impl SmokeState {
 /// drags).
 ///
 /// ```
-/// use eddy::scene::Scene;
-/// use eddy::smoke::{CpuSmoke, Impulse, SmokeParams, SmokeState};
-/// # fn main() -> Result<(), eddy::Error> {
+/// use eddy_fluid::scene::Scene;
+/// use eddy_fluid::smoke::{CpuSmoke, Impulse, SmokeParams, SmokeState};
+/// # fn main() -> Result<(), eddy_fluid::Error> {
 /// let params = SmokeParams::default();
 /// let state = SmokeState::from_scene(&Scene::empty(64, 64)?, params.ambient_temperature);
 /// let mut sim = CpuSmoke::new(state, params)?;

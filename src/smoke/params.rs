@@ -381,7 +381,7 @@ macro_rules! edge_row {
             $index,
             $side,
             "wall (no-slip), inflow (at --inflow), outflow or slip (a free-slip wall); staggered grid",
-            "eddy (issue 24)"
+            "eddy"
         )
     };
 }
@@ -404,7 +404,7 @@ impl ParamTable for SmokeParams {
         },
         ParamSpec {
             info: ParamInfo::of("grid", "grid", "", ParamKind::Choice(&["staggered", "collocated"])).doc(
-                "where velocity lives: staggered (cell faces, exact projection) or collocated (cell centres, the seed's)",
+                "where velocity lives: staggered (cell faces, exact projection) or collocated (cell centres, the collocated GPU Gems / Rideout pipeline's)",
                 "Harlow & Welch (1965); Bridson, Fluid Simulation for Computer Graphics, ch. 2",
             ),
             get: |p| Value::Choice(p.grid as usize),
@@ -530,13 +530,13 @@ impl ParamTable for SmokeParams {
                     "faster inflows than 100 cells/time unit are not run in eddy's tests",
                 ),
             )
-            .doc("speed of the flow into the box through its inflow edges, normal to them", "eddy (issue 24)"),
+            .doc("speed of the flow into the box through its inflow edges, normal to them", "eddy"),
             get: |p| Value::Real(p.inflow),
             set: |p, v| p.inflow = v.real(),
         },
         ParamSpec {
             info: ParamInfo::of("warm-start", "warm", "", ParamKind::Choice(&["off", "on"])).doc(
-                "start each pressure solve from the last step's pressure (on) or from 0 (off, the seed's ClearSurface)",
+                "start each pressure solve from the last step's pressure (on) or from 0 (off, as GPU Gems' ClearSurface)",
                 "eddy; Rideout clears",
             ),
             get: |p| Value::Choice(p.warm_start as usize),
@@ -689,7 +689,7 @@ impl ParamTable for SmokeParams {
             .doc(
                 "Jacobi iterations per step of the pressure solve (unless multigrid) and of the viscous diffusion \
                  (rounded up to even)",
-                "the seed's 50 (Joyce); Rideout uses 40",
+                "GPU Gems' 50 (Joyce); Rideout uses 40",
             )
             .key('j', 10.0),
             get: |p| Value::Count(p.jacobi_iterations),

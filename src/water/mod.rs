@@ -6,7 +6,7 @@
 //! it), and that compression is what pushes water up the other arm of a U-tube. The Unity port
 //! of the same automaton shares side differences by 1/2 instead of 1/4 ([`RulePreset::Unity`]).
 //!
-//! Two backends run the same rules: [`GpuWater`] (two compute passes per step, gather-only) and
+//! Two backends run the same rules: [`GpuWater`] (one compute pass per step, gather-only) and
 //! [`CpuWater`] (the literal sequential push loop, [`cpu::simulate_compression`]), which the tests
 //! hold the GPU to.
 
@@ -374,8 +374,8 @@ impl WaterState {
 /// a non-solid cell becomes `max(mass * scale + add, 0)`.
 ///
 /// ```
-/// use eddy::water::{Brush, CpuWater, WaterParams, WaterState};
-/// # fn main() -> Result<(), eddy::Error> {
+/// use eddy_fluid::water::{Brush, CpuWater, WaterParams, WaterState};
+/// # fn main() -> Result<(), eddy_fluid::Error> {
 /// let mut sim = CpuWater::new(WaterState::empty(32, 32), WaterParams::default())?;
 /// sim.brush(&Brush { center: (16.0, 16.0), ..Brush::default() }); // the viewer's pour
 /// assert_eq!(sim.state().mass[(16, 16)], Brush::POUR);

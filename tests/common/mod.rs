@@ -1,9 +1,9 @@
 //! Shared test helpers: the test device, random states, field comparison with artefacts.
 #![allow(dead_code)]
 
-use eddy::Grid;
-use eddy::gpu::Gpu;
-use eddy::water::WaterState;
+use eddy_fluid::Grid;
+use eddy_fluid::gpu::Gpu;
+use eddy_fluid::water::WaterState;
 use std::path::PathBuf;
 
 pub mod files;
@@ -13,7 +13,7 @@ pub use states::*;
 /// The test device: an adapter that runs every model (a software one is fine), validation on. Panics with an install
 /// hint when there is none: a GPU test never passes without a device.
 pub fn gpu() -> Gpu {
-    match Gpu::headless_for(&eddy::ModelKind::requirements(&eddy::ModelKind::ALL)) {
+    match Gpu::headless_for(&eddy_fluid::ModelKind::requirements(&eddy_fluid::ModelKind::ALL)) {
         Ok(g) => g,
         Err(e) => panic!(
             "GPU tests need a wgpu adapter and found none: {e}\n\
@@ -74,7 +74,12 @@ pub fn assert_close_rel(
 /// Asserts every smoke field of `gpu` is within `rel` of the CPU field's largest magnitude.
 ///
 /// Pressures are compared pinned ([`pin_pressure`]): less their mean over each closed region.
-pub fn assert_smoke_close(name: &str, gpu: &eddy::smoke::SmokeState, cpu: &eddy::smoke::SmokeState, rel: f32) {
+pub fn assert_smoke_close(
+    name: &str,
+    gpu: &eddy_fluid::smoke::SmokeState,
+    cpu: &eddy_fluid::smoke::SmokeState,
+    rel: f32,
+) {
     let (gpu_p, cpu_p) = (pin_pressure(&gpu.pressure, &gpu.solid), pin_pressure(&cpu.pressure, &cpu.solid));
     assert_close_rel(
         name,

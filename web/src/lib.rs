@@ -4,9 +4,9 @@
 //! Only for wasm32 (`web/build.sh`); on other targets the crate is empty.
 #![cfg(target_arch = "wasm32")]
 
-use eddy::model::{ModelKind, ModelParams, SessionOptions, Start};
-use eddy::scene::SceneSource;
-use eddy::viewer::ViewerOptions;
+use eddy_fluid::model::{ModelKind, ModelParams, SessionOptions, Start};
+use eddy_fluid::scene::SceneSource;
+use eddy_fluid::viewer::ViewerOptions;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Largest grid side the page accepts from its query string, cells.
@@ -42,7 +42,7 @@ fn query() -> (ModelKind, (usize, usize)) {
 /// else it is read as a PNG scene); the page's script calls it.
 #[wasm_bindgen]
 pub fn open_file(name: String, bytes: Vec<u8>) {
-    eddy::viewer::open_file(name, bytes);
+    eddy_fluid::viewer::open_file(name, bytes);
 }
 
 /// Opens the viewer in a canvas appended to the page. Errors (no WebGPU adapter, one that lacks
@@ -70,7 +70,7 @@ pub fn start() {
         paused: false,
         stop: None,
     };
-    if let Err(e) = eddy::viewer::run(options) {
+    if let Err(e) = eddy_fluid::viewer::run(options) {
         web_sys::console::error_1(&format!("eddy: {e}").into());
     }
 }
