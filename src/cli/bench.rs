@@ -87,7 +87,7 @@ const TALLY_STEPS: u64 = 16;
 const JACOBI_LIMIT_S: f64 = 20.0;
 
 /// `Err(Exit::Interrupted)` once Ctrl-C (or SIGTERM) came: the bench stops between timed runs
-/// and keeps the rows measured so far ([`bench`]).
+/// and keeps the rows measured so far ([`bench()`]).
 fn stop_if_interrupted() -> Result {
     match super::run::interrupted() {
         true => Err(Exit::Interrupted(String::new())),
