@@ -101,6 +101,8 @@ pub mod smoke;
 pub mod solver;
 #[cfg(feature = "viewer")]
 pub mod viewer;
+#[cfg(feature = "vtk")]
+pub mod vtk;
 pub mod water;
 
 /// The Rust snippets of the README and the book's pages, compiled and run as doctests (`cargo

@@ -132,6 +132,8 @@ fn fixtures(dir: &Path) {
     ro.set_readonly(true);
     std::fs::set_permissions(p("read-only.npz"), ro).unwrap();
     std::fs::write(p("a-file"), b"not a folder").unwrap();
+    std::fs::create_dir_all(p("old-vtk")).unwrap();
+    std::fs::write(p("old-vtk/step_00000100.vti"), b"an earlier run's file").unwrap();
     std::fs::create_dir_all(p("old-frames")).unwrap();
     std::fs::write(p("old-frames/frame_000500.png"), b"an earlier run's frame").unwrap();
     // Only `density`: no array says which model.
@@ -665,6 +667,11 @@ fn hostile_input_table() {
         row(&["run", "--scene", "cavity", "--splat-radius", "4"], 2, "--splat-radius sizes the plume scene's source"),
         row(&["run", "--scene", "tunnel", "--wind", "0.1,0"], 2, "--wind is the velocity source cells blow at"),
         row(&["run", "--mode", "smoke", "--splat-radius", "1e30"], 2, "a wider splat covers the largest grid whole"),
+        // VTK output: its folder is checked before the first step, and never mixed with another run's.
+        row(&["run", "--steps", "5", "--vtk", "/proc/eddy-vtk"], 2, "--vtk: /proc/eddy-vtk: cannot create this folder"),
+        row(&["run", "--steps", "5", "--vtk", &d("a-file")], 2, "is a file, not a folder"),
+        row(&["run", "--steps", "5", "--vtk", &d("old-vtk")], 2, "already holds 1 step_*.vti files"),
+        row(&["run", "--steps", "5", "--vtk", &d("old-frames"), "--frames", &d("old-frames")], 2, "--frames: "),
         // `auto` unsets a parameter that may be unset, as the messages say.
         row(
             &[

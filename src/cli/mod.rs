@@ -268,9 +268,16 @@ pub struct RunArgs {
     /// overwritten or mixed with the new ones).
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
-    /// With --frames: write a frame every K steps (and the first and last).
+    /// With --frames and --vtk: write a frame (and a VTK file) every K steps (and the first and
+    /// last).
     #[arg(long, value_name = "K", default_value_t = 100)]
     pub every: u64,
+    /// Write the fields as VTK XML ImageData into this directory (step_00000100.vti, ... every
+    /// --every steps, and series.pvd listing them with their times, which ParaView opens as a
+    /// time series), created if missing; a directory that already holds step_*.vti files is
+    /// refused. Cell data, y up: row 0 of the .npz arrays is the top row (docs/formats.md).
+    #[arg(long, value_name = "DIR")]
+    pub vtk: Option<PathBuf>,
     /// With --frames: pixels per cell, 1..=64.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,

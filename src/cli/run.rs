@@ -118,6 +118,20 @@ pub fn run(mut args: RunArgs) -> Result {
             )));
         }
     }
+    if let Some(dir) = &args.vtk {
+        files::check_writable_dir(dir).map_err(|e| usage(format!("--vtk: {e}")))?;
+        let old = files::files_like(dir, "step_", ".vti");
+        if let Some(first) = old.first() {
+            return Err(usage(format!(
+                "--vtk: {} already holds {} step_*.vti files ({first}, ...) that this run would overwrite or mix with its own; give an empty or new folder, or remove them",
+                dir.display(),
+                old.len()
+            )));
+        }
+        if args.frames.as_ref() == Some(dir) {
+            return Err(usage("--vtk and --frames name the same folder: give each its own"));
+        }
+    }
     if let Some(path) = &args.gif {
         files::check_writable_file(path).map_err(|e| usage(format!("--gif: {e}")))?;
         super::check_extension("--gif", path, "gif")?;
@@ -182,10 +196,22 @@ pub fn run(mut args: RunArgs) -> Result {
             model.draw(encoder, view, FrameTarget::FORMAT, size)
         })?)
     };
+    // Smoke's time units a step (water and gas: one step a unit), for the VTK series' times.
+    let time_per_step = match params.get("dt") {
+        Some(eddy_fluid::model::Value::Real(dt)) => dt as f64,
+        _ => 1.0,
+    };
+    let vtk = std::cell::RefCell::new(args.vtk.as_deref().map(eddy_fluid::vtk::Series::new));
     let save_frame = |session: &mut Session| -> Result {
         if let Some(dir) = &args.frames {
             let path = dir.join(format!("frame_{:06}.png", session.model_ref().steps_done()));
             write_png(&path, &draw(session, args.scale)?)?;
+        }
+        if let Some(series) = vtk.borrow_mut().as_mut() {
+            let step = session.model_ref().steps_done();
+            let state = session.model().read_state()?;
+            let (fields, solid) = state.vtk_fields();
+            series.add(step, step as f64 * time_per_step, &fields, solid)?;
         }
         Ok(())
     };
@@ -288,14 +314,14 @@ pub fn run(mut args: RunArgs) -> Result {
             // The state first: a frame or GIF that fails now must not cost it.
             let saved = save_interrupted(session.model(), &args, done, steps);
             let mut outputs = Ok(());
-            if args.frames.is_some() && !done.is_multiple_of(args.every) {
+            if (args.frames.is_some() || args.vtk.is_some()) && !done.is_multiple_of(args.every) {
                 outputs = save_frame(&mut session); // the step it stopped at
             }
             let outputs = outputs.and_then(|()| gifs.into_iter().try_for_each(finish_gif));
             return Err(also(saved, outputs));
         }
         let mut n = chunk.min(steps - done);
-        if args.frames.is_some() {
+        if args.frames.is_some() || args.vtk.is_some() {
             n = n.min(args.every - done % args.every); // land exactly on frame steps
         }
         if let Some((per_unit, _)) = time_unit {
@@ -345,7 +371,7 @@ pub fn run(mut args: RunArgs) -> Result {
                 let change = eddy_fluid::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
                 if (change as f64) < tol {
                     steady_at = Some((done, change));
-                    if args.frames.is_some() && !done.is_multiple_of(args.every) {
+                    if (args.frames.is_some() || args.vtk.is_some()) && !done.is_multiple_of(args.every) {
                         or_keep!(save_frame(&mut session));
                     }
                     break;
@@ -419,6 +445,9 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     if let Some(dir) = &args.frames {
         say!("frames in {}", dir.display());
+    }
+    if let Some(dir) = &args.vtk {
+        say!("VTK series in {}", dir.join(eddy_fluid::vtk::Series::COLLECTION).display());
     }
     Ok(())
 }

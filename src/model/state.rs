@@ -565,6 +565,34 @@ impl AnyState {
         })
     }
 
+    /// The fields a VTK file holds ([`crate::vtk`]), named as the `.npz` arrays, and the walls:
+    /// water's `mass`; smoke's `density`, `temperature`, `pressure`, `divergence`, `velocity`
+    /// (at the cell centres, cells per time unit) and `dye`; gas' `density` and `momentum`.
+    #[cfg(feature = "vtk")]
+    pub fn vtk_fields(&self) -> (Vec<crate::vtk::Field>, &Grid<u8>) {
+        use crate::vtk::Field;
+        match self {
+            AnyState::Water(s) => (vec![Field::scalar("mass", &s.mass)], &s.solid),
+            AnyState::Smoke(s) => {
+                let (u, v) = s.centre_velocity();
+                let [r, g, b] = &s.dye;
+                let fields = vec![
+                    Field::scalar("density", &s.density),
+                    Field::scalar("temperature", &s.temperature),
+                    Field::scalar("pressure", &s.pressure),
+                    Field::scalar("divergence", &s.divergence),
+                    Field::vector("velocity", &u, &v),
+                    Field::colour("dye", [r, g, b]),
+                ];
+                (fields, &s.solid)
+            }
+            AnyState::Gas(s) => {
+                let momentum = Field::vector("momentum", &s.momentum_x, &s.momentum_y);
+                (vec![Field::scalar("density", &s.density), momentum], &s.solid)
+            }
+        }
+    }
+
     /// The first non-finite value, `(array, row, col)`, looking at the arrays in saving order.
     pub fn first_non_finite(&self) -> Option<(&'static str, usize, usize)> {
         let fields: Vec<(&'static str, &Grid<f32>)> = match self {
