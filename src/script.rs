@@ -344,11 +344,8 @@ impl Script {
                 count += 1;
             }
             if let Some(stroke) = &a.stroke {
-                let (tool, erase) = match stroke.tool.as_str() {
-                    "fluid" => (Tool::Fluid, false),
-                    "wall" => (Tool::Wall, false),
-                    "erase" => (Tool::Fluid, true),
-                    other => return Err(format!("action {n}: tool {other:?}: fluid, wall or erase")),
+                let Some((tool, erase)) = Tool::from_name(&stroke.tool) else {
+                    return Err(format!("action {n}: tool {:?}: fluid, wall or erase", stroke.tool));
                 };
                 if stroke.points.is_empty() || stroke.points.len() > crate::model::MAX_STROKE_POINTS {
                     let most = crate::model::MAX_STROKE_POINTS;

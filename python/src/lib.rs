@@ -455,11 +455,8 @@ impl Simulation {
         tool: &str,
         radius: Option<f32>,
     ) -> PyResult<()> {
-        let (tool, erase) = match tool {
-            "fluid" => (eddy_fluid::model::tools::Tool::Fluid, false),
-            "wall" => (eddy_fluid::model::tools::Tool::Wall, false),
-            "erase" => (eddy_fluid::model::tools::Tool::Fluid, true),
-            other => return Err(PyValueError::new_err(format!("tool {other:?} is not one of fluid, wall, erase"))),
+        let Some((tool, erase)) = eddy_fluid::model::tools::Tool::from_name(tool) else {
+            return Err(PyValueError::new_err(format!("tool {tool:?} is not one of fluid, wall, erase")));
         };
         let array = points.as_array();
         if array.ncols() != 2 {

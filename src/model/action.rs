@@ -111,7 +111,7 @@ impl Action {
             Action::Defaults => "defaults = true".into(),
             Action::Stroke(s) => format!("a {:?} stroke from {} to {}", s.tool, pair(s.from), pair(s.to)),
             Action::Path { tool, erase, points } => {
-                let tool = if *erase { "erase".to_string() } else { format!("{tool:?}").to_lowercase() };
+                let tool = tool.name(*erase);
                 format!("stroke = {{ tool = \"{tool}\", {} points from {} }}", points.len(), pair(points[0]))
             }
             Action::Click(at) => format!("click = {}", pair(*at)),

@@ -16,6 +16,29 @@ pub enum Tool {
     Wall,
 }
 
+impl Tool {
+    /// The tool, and whether it erases, that scripts and Python name a drawn path's tool:
+    /// `fluid`, `wall`, or `erase` (the fluid tool with erase on, as Shift makes it in the
+    /// viewer); `None` for another name.
+    pub fn from_name(name: &str) -> Option<(Tool, bool)> {
+        match name {
+            "fluid" => Some((Tool::Fluid, false)),
+            "wall" => Some((Tool::Wall, false)),
+            "erase" => Some((Tool::Fluid, true)),
+            _ => None,
+        }
+    }
+
+    /// The name [`Tool::from_name`] takes for this tool with `erase`.
+    pub fn name(self, erase: bool) -> &'static str {
+        match (self, erase) {
+            (_, true) => "erase",
+            (Tool::Fluid, false) => "fluid",
+            (Tool::Wall, false) => "wall",
+        }
+    }
+}
+
 /// One pointer move, in cells (`(col, row)`, cell `(r, c)` has its centre at `(c + 0.5, r + 0.5)`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stroke {
