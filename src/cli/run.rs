@@ -31,9 +31,10 @@ const MAX_CHUNK: u64 = 4096;
 /// microseconds, and that must not cost the save.
 const REPEAT_S: f64 = 1.0;
 
-/// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run (or `eddy bench`) to
-/// stop at the next step boundary (timed run) and save; another one more than [`REPEAT_S`] later exits at once (an `.npz` being
-/// written is then left alone: it goes to a temporary file first).
+/// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run to stop at the next step
+/// boundary and save (`eddy bench`: at the next timed run, keeping the rows measured); another
+/// one more than [`REPEAT_S`] later exits at once (an `.npz` being written is then left alone:
+/// it goes to a temporary file first).
 pub(crate) fn catch_signals() {
     let first = std::sync::OnceLock::new();
     let _ = ctrlc::set_handler(move || {
@@ -107,27 +108,10 @@ pub fn run(mut args: RunArgs) -> Result {
         }
     }
     if let Some(dir) = &args.frames {
-        files::check_writable_dir(dir).map_err(|e| usage(format!("--frames: {e}")))?;
-        // An earlier run's frames would be overwritten, or left mixed in with this run's.
-        let old = files::files_like(dir, "frame_", ".png");
-        if let Some(first) = old.first() {
-            return Err(usage(format!(
-                "--frames: {} already holds {} frame_*.png files ({first}, ...) that this run would overwrite or mix with its own; give an empty or new folder, or remove them",
-                dir.display(),
-                old.len()
-            )));
-        }
+        check_output_dir("--frames", dir, ("frame_", ".png"))?;
     }
     if let Some(dir) = &args.vtk {
-        files::check_writable_dir(dir).map_err(|e| usage(format!("--vtk: {e}")))?;
-        let old = files::files_like(dir, "step_", ".vti");
-        if let Some(first) = old.first() {
-            return Err(usage(format!(
-                "--vtk: {} already holds {} step_*.vti files ({first}, ...) that this run would overwrite or mix with its own; give an empty or new folder, or remove them",
-                dir.display(),
-                old.len()
-            )));
-        }
+        check_output_dir("--vtk", dir, ("step_", ".vti"))?;
         if args.frames.as_ref() == Some(dir) {
             return Err(usage("--vtk and --frames name the same folder: give each its own"));
         }
@@ -196,22 +180,22 @@ pub fn run(mut args: RunArgs) -> Result {
             model.draw(encoder, view, FrameTarget::FORMAT, size)
         })?)
     };
-    // Smoke's time units a step (water and gas: one step a unit), for the VTK series' times.
-    let time_per_step = match params.get("dt") {
-        Some(eddy_fluid::model::Value::Real(dt)) => dt as f64,
-        _ => 1.0,
+    // Smoke's step in time units (water and gas count steps).
+    let dt = match params.get("dt") {
+        Some(eddy_fluid::model::Value::Real(dt)) => Some(dt),
+        _ => None,
     };
-    let vtk = std::cell::RefCell::new(args.vtk.as_deref().map(eddy_fluid::vtk::Series::new));
-    let save_frame = |session: &mut Session| -> Result {
+    let mut vtk = args.vtk.as_deref().map(eddy_fluid::vtk::Series::new);
+    let mut save_frame = |session: &mut Session| -> Result {
         if let Some(dir) = &args.frames {
             let path = dir.join(format!("frame_{:06}.png", session.model_ref().steps_done()));
             write_png(&path, &draw(session, args.scale)?)?;
         }
-        if let Some(series) = vtk.borrow_mut().as_mut() {
+        if let Some(series) = vtk.as_mut() {
             let step = session.model_ref().steps_done();
             let state = session.model().read_state()?;
             let (fields, solid) = state.vtk_fields();
-            series.add(step, step as f64 * time_per_step, &fields, solid)?;
+            series.add(step, step as f64 * dt.map_or(1.0, f64::from), &fields, solid)?;
         }
         Ok(())
     };
@@ -291,12 +275,7 @@ pub fn run(mut args: RunArgs) -> Result {
     session.model().checkpoint();
 
     // --steady: chunks of one time unit, each compared with the state a time unit before.
-    let time_unit = match params.get("dt") {
-        Some(eddy_fluid::model::Value::Real(dt)) if args.steady.is_some() => {
-            Some(((1.0 / dt).ceil().max(1.0) as u64, dt))
-        }
-        _ => None,
-    };
+    let time_unit = dt.filter(|_| args.steady.is_some()).map(|dt| ((1.0 / dt).ceil().max(1.0) as u64, dt));
     let mut last_velocity = match time_unit {
         Some(_) => Some(or_keep!(session.model().read_state())),
         None => None,
@@ -457,6 +436,23 @@ fn message(e: Exit) -> String {
     match e {
         Exit::Usage(e) | Exit::Failed(e) => e.to_string(),
         Exit::Interrupted(s) => s,
+    }
+}
+
+/// Checks the folder of `option` (`--frames`, `--vtk`) before the first step: writable (made
+/// when missing), and holding no `prefix*suffix` files of an earlier run, which this run would
+/// overwrite or mix with its own.
+fn check_output_dir(option: &str, dir: &std::path::Path, (prefix, suffix): (&str, &str)) -> Result {
+    files::check_writable_dir(dir).map_err(|e| usage(format!("{option}: {e}")))?;
+    let old = files::files_like(dir, prefix, suffix);
+    match old.first() {
+        Some(first) => Err(usage(format!(
+            "{option}: {} already holds {} {prefix}*{suffix} files ({first}, ...) that this run would overwrite or mix \
+             with its own; give an empty or new folder, or remove them",
+            dir.display(),
+            old.len()
+        ))),
+        None => Ok(()),
     }
 }
 

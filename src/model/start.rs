@@ -316,20 +316,20 @@ impl Setup {
 /// the option names (`dye-hue`) of the run's model. What [`crate::model::ParamTable::unused`]
 /// cannot tell from the parameters alone: the options of source cells on a scene without any.
 pub fn unused_on(state: &AnyState, given: &[&str]) -> Option<String> {
-    let (sources, options): (usize, &[(&str, &str)]) = match state {
+    let (source, options): (_, &[(&str, &str)]) = match state {
         AnyState::Smoke(s) => (
-            s.source.as_slice().iter().filter(|&&c| c != 0).count(),
+            &s.source,
             &[("dye-hue", "colours the smoke of source cells"), ("splat-radius", "sizes the plume scene's source")],
         ),
-        AnyState::Gas(s) => (
-            s.source.as_slice().iter().filter(|&&c| c != 0).count(),
-            &[("wind", "is the velocity source cells blow at")],
-        ),
-        AnyState::Water(_) => (0, &[]),
+        AnyState::Gas(s) => (&s.source, &[("wind", "is the velocity source cells blow at")]),
+        AnyState::Water(_) => return None,
     };
+    if source.as_slice().iter().any(|&c| c != 0) {
+        return None;
+    }
     let unused: Vec<String> = options
         .iter()
-        .filter(|(name, _)| sources == 0 && given.contains(name))
+        .filter(|(name, _)| given.contains(name))
         .map(|(name, what)| {
             format!(
                 "--{name} {what}, and this run's scene has none: drop --{name}, or start from a scene with source \

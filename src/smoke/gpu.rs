@@ -859,11 +859,7 @@ impl GpuSmoke {
 
     /// The statistics from the reductions' totals.
     fn stats_from(&self, totals: &gpu::Totals, norms: (f64, f64)) -> SmokeStats {
-        let stats = SmokeStats::from_totals(totals, norms, self.multigrid().then_some(self.plan.cycles()));
-        let p = &self.params;
-        let capped =
-            stats.solver_cycles.is_some_and(|n| n >= p.max_cycles) && stats.solver_residual > p.tolerance as f64;
-        SmokeStats { solver_capped: capped, ..stats }
+        SmokeStats::from_totals(totals, norms, self.multigrid().then_some(self.plan.cycles())).with_cap(&self.params)
     }
 
     /// Whether the step solves with V-cycles (the staggered grid with `--solver multigrid`).

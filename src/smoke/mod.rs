@@ -236,6 +236,14 @@ impl SmokeStats {
         st
     }
 
+    /// These statistics with [`SmokeStats::solver_capped`] set: the multigrid solve ran
+    /// `p`'s [`SmokeParams::max_cycles`] and left its residual above [`SmokeParams::tolerance`].
+    /// The CPU model and the GPU's reductions both decide it here.
+    pub(crate) fn with_cap(self, p: &SmokeParams) -> Self {
+        let ran_out = self.solver_cycles.is_some_and(|n| n >= p.max_cycles);
+        Self { solver_capped: ran_out && self.solver_residual > p.tolerance as f64, ..self }
+    }
+
     /// From the GPU reductions' totals (slots as `shaders/smoke/stats.wgsl` and
     /// `shaders/solver/stats.wgsl` fill them).
     pub(crate) fn from_totals(t: &crate::gpu::Totals, (r, b): (f64, f64), cycles: Option<u32>) -> Self {
@@ -676,14 +684,8 @@ impl CpuSmoke {
     /// Statistics of the current state ([`SmokeStats::of`]) with the last multigrid solve's
     /// cycle count.
     pub fn stats(&self) -> SmokeStats {
-        let p = &self.params;
-        let capped =
-            |r: &crate::solver::multigrid::Report| r.cycles >= p.max_cycles && r.relative_residual > p.tolerance as f64;
-        SmokeStats {
-            solver_cycles: self.last_solve.map(|r| r.cycles),
-            solver_capped: self.last_solve.as_ref().is_some_and(capped),
-            ..self.state.stats(p)
-        }
+        SmokeStats { solver_cycles: self.last_solve.map(|r| r.cycles), ..self.state.stats(&self.params) }
+            .with_cap(&self.params)
     }
 
     /// Applies a splat ([`cpu::impulse`] or [`staggered::cpu::impulse`]).
