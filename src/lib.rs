@@ -90,7 +90,6 @@ pub mod model;
 #[cfg(feature = "npz")]
 pub mod npz;
 pub mod params;
-#[cfg(feature = "gif")]
 pub mod record;
 pub mod render;
 pub mod scene;

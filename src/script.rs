@@ -35,7 +35,10 @@
 //! `remove-body = 0` (bodies are numbered from 0 in the order they were added); `pause = N`
 //! (the viewer shows N frames without stepping; nothing in `run`); `screenshot = "f.png"` (the
 //! simulation view, `screenshot-scale` pixels per cell, default 2); `gif = { path = "f.gif",
-//! frames = 20, every = 4 }` (record `frames` frames, one every `every` steps); `save =
+//! frames = 20, every = 4, fps = 25 }` (record `frames` frames, one every `every` steps,
+//! playing at `fps` frames a second: 1 to 50, default 25); `video = { path = "f.mp4", frames =
+//! 200, every = 4, fps = 30 }` (the same as an H.264 video: fps 1 to 60; the `video` feature's);
+//! `save =
 //! "f.npz"` (the current model's state); `quit = true` (the viewer closes, a run ends); `window = [w, h]` (resize the viewer's
 //! window, pixels; nothing in `run`). Times never go backwards; steps between actions run
 //! the current model. Paths are relative to the current folder.
@@ -45,6 +48,7 @@ use crate::colour::ColourMap;
 use crate::error::Error;
 use crate::model::tools::Tool;
 use crate::model::{ModelKind, ModelParams};
+use crate::record::Format;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -88,8 +92,6 @@ pub struct Script {
 /// Most actions a script may hold (a stroke's points: [`crate::model::MAX_STROKE_POINTS`]): a
 /// file beyond this is a mistake, not a script.
 const MAX_ACTIONS: usize = 100_000;
-/// Largest GIF a script may ask for, frames.
-pub const MAX_GIF_FRAMES: u32 = 1000;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -121,7 +123,8 @@ struct RawAction {
     pause: Option<u32>,
     screenshot: Option<PathBuf>,
     screenshot_scale: Option<u32>,
-    gif: Option<RawGif>,
+    gif: Option<RawRecording>,
+    video: Option<RawRecording>,
     save: Option<PathBuf>,
     quit: Option<bool>,
     window: Option<[u32; 2]>,
@@ -146,10 +149,11 @@ struct RawDrive {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawGif {
+struct RawRecording {
     path: PathBuf,
     frames: u32,
     every: Option<u32>,
+    fps: Option<f64>,
 }
 
 impl Script {
@@ -410,15 +414,17 @@ impl Script {
                 push(Action::Screenshot(path.clone(), scale));
                 count += 1;
             }
-            if let Some(gif) = &a.gif {
-                ext("gif", &gif.path, "gif")?;
-                let every = gif.every.unwrap_or(1);
-                if !(1..=MAX_GIF_FRAMES).contains(&gif.frames) || every == 0 {
-                    return Err(format!(
-                        "action {n}: gif: frames must be 1..={MAX_GIF_FRAMES} and every at least 1 step"
-                    ));
+            for (what, format, recording) in [("gif", Format::Gif, &a.gif), ("video", Format::Mp4, &a.video)] {
+                let Some(r) = recording else { continue };
+                ext(what, &r.path, format.extension())?;
+                let every = r.every.unwrap_or(1);
+                let max = format.max_frames();
+                if !(1..=max).contains(&r.frames) || every == 0 {
+                    return Err(format!("action {n}: {what}: frames must be 1..={max} and every at least 1 step"));
                 }
-                push(Action::Gif { path: gif.path.clone(), frames: gif.frames, every });
+                let fps = r.fps.unwrap_or(crate::record::DEFAULT_FPS);
+                format.check_fps(fps).map_err(|e| format!("action {n}: {what}: {e}"))?;
+                push(Action::Record { path: r.path.clone(), frames: r.frames, every, fps });
                 count += 1;
             }
             if let Some(path) = &a.save {
@@ -449,7 +455,7 @@ impl Script {
         self.actions
             .iter()
             .filter_map(|t| match &t.action {
-                Action::Screenshot(p, _) | Action::Save(p) | Action::Gif { path: p, .. } => Some(p.as_path()),
+                Action::Screenshot(p, _) | Action::Save(p) | Action::Record { path: p, .. } => Some(p.as_path()),
                 _ => None,
             })
             .collect()

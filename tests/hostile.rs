@@ -196,6 +196,11 @@ fn fixtures(dir: &Path) {
     std::fs::write(p("two-gifs.toml"), gifs).unwrap();
     std::fs::write(p("one-gif.toml"), format!("[[action]]\nat = 0\ngif = {{ path = {gif}, frames = 2 }}\n")).unwrap();
     std::fs::write(p("forever.toml"), "[[action]]\nat = 9223372036854775807\nquit = true\n").unwrap();
+    std::fs::write(p("video-gif.toml"), "[[action]]\nat = 0\nvideo = { path = \"v.gif\", frames = 2 }\n").unwrap();
+    std::fs::write(p("gif-fps.toml"), "[[action]]\nat = 0\ngif = { path = \"g.gif\", frames = 2, fps = 60 }\n")
+        .unwrap();
+    let big = format!("[[action]]\nat = 1\nvideo = {{ path = {:?}, frames = 2 }}\n", p("big.mp4").to_str().unwrap());
+    std::fs::write(p("big-video.toml"), big).unwrap();
     // Body actions a run could not do (issue 45): refused before the first step, with the
     // action's number and as the script writes it.
     let scripts = [
@@ -367,6 +372,30 @@ fn hostile_input_table() {
         row(&["run", "--steps", "5", "--gif", &dirpath], 2, "is a directory"),
         row(&["run", "--steps", "5", "--gif", &d("frames.png")], 2, "give a path ending in .gif"),
         row(&["run", "--steps", "5", "--gif-every", "0"], 2, "--gif-every must be at least 1"),
+        // Videos and frame rates: the format's limits, before the first step.
+        row(&["run", "--steps", "5", "--video", &d("clip.gif")], 2, "clip.gif: give a path ending in .mp4"),
+        row(&["run", "--steps", "5", "--video-every", "0"], 2, "--video-every must be at least 1"),
+        row(&["run", "--steps", "5", "--fps", "30"], 2, "--fps sets how fast --gif and --video play"),
+        row(&["run", "--steps", "5", "--gif", &d("f.gif"), "--fps", "0"], 2, "a GIF plays at 1 to 50 frames/s, not 0"),
+        row(&["run", "--steps", "5", "--gif", &d("f.gif"), "--fps", "60"], 2, "record a video (.mp4) for up to 60"),
+        row(
+            &["run", "--steps", "5", "--video", &d("f.mp4"), "--fps", "NaN"],
+            2,
+            "a video plays at 1 to 60 frames/s, not NaN",
+        ),
+        row(&["run", "--steps", "5", "--video", &d("f.mp4"), "--fps", "120"], 2, "a video plays at 1 to 60 frames/s"),
+        row(
+            &["run", "--steps", "5", "--video", &d("f.mp4"), "--size", "1000x600", "--scale", "4"],
+            2,
+            "--video: a video's frames are at most 3840x2160 (or 2160x3840) pixels (H.264 level 5.2, what OpenH264 encodes), and these would be 4000x2400",
+        ),
+        row(&["run", "--script", &d("video-gif.toml")], 2, "action 1: video \"v.gif\": give a path ending in .mp4"),
+        row(&["run", "--script", &d("gif-fps.toml")], 2, "action 1: gif: a GIF plays at 1 to 50 frames/s, not 60"),
+        row(
+            &["run", "--script", &d("big-video.toml"), "--size", "2200x100", "--scale", "2"],
+            2,
+            "and these would be 4400x200",
+        ),
         row(&["run", "--steps", "5", "--colour-map", "jet"], 2, "the maps are own, inferno"),
         row(&["view", "--colour-map", "jet"], 2, "not a colour map"),
         // Every state eddy saves loads back: no negative density.
@@ -530,7 +559,7 @@ fn hostile_input_table() {
         // Scripts: outputs as the command line checks them, one writer per file, times that come.
         row(&["run", "--script", &d("jpg.toml")], 2, "screenshot \"shot.jpg\": give a path ending in .png"),
         row(&["run", "--script", &d("txt.toml")], 2, "save \"state.txt\": give a path ending in .npz"),
-        row(&["run", "--script", &d("two-gifs.toml"), "--steps", "10"], 2, "the script records two GIFs into"),
+        row(&["run", "--script", &d("two-gifs.toml"), "--steps", "10"], 2, "the script records twice into"),
         row(&["run", "--script", &d("one-gif.toml"), "--gif", &d("twice.gif")], 2, "the script and --gif both write"),
         row(&["run", "--script", &d("forever.toml")], 2, "a script's times go up to 1000000000000"),
         row(&["run", "--script", &d("scripts/beside.toml")], 0, "scripts/green.png (12x8 cells)"),

@@ -263,7 +263,8 @@ fn eddy_view(args: &[&str]) -> std::process::Output {
 /// A script drives the viewer through every model: in each it sets a parameter (through the
 /// same action the panel sends; the viewer reads the value back from the running model and says
 /// it), draws a wall, puts fluid somewhere, and takes a screenshot; in gas it records a 20-frame
-/// GIF. The files decode, the GIF has its 20 frames, each screenshot shows fluid where the
+/// GIF and a 12-frame video. The files decode, the GIF has its 20 frames and the video its 12 at
+/// 30 frames/s, each screenshot shows fluid where the
 /// script put it and a wall where it drew one, and the window's screenshot shows the panel.
 #[test]
 fn a_script_tours_every_model_with_screenshots_and_a_gif() {
@@ -306,6 +307,7 @@ stroke = {{ tool = "wall", points = [[70, 20], [90, 20]], radius = 1.5 }}
 click = [16, 12]
 screenshot = "{gas}"
 gif = {{ path = "{gif}", frames = 20, every = 1 }}
+{video}
 
 [[action]]
 at = 30
@@ -315,6 +317,11 @@ quit = true
         smoke = p("smoke.png"),
         gas = p("gas.png"),
         gif = p("tour.gif"),
+        video = if cfg!(feature = "video") {
+            format!("video = {{ path = \"{}\", frames = 12, every = 2, fps = 30 }}", p("tour.mp4"))
+        } else {
+            String::new()
+        },
     );
     let file = dir.path().join("tour.toml");
     std::fs::write(&file, script).unwrap();
@@ -353,6 +360,18 @@ quit = true
     let frames = image::AnimationDecoder::into_frames(decoder).collect_frames().unwrap();
     assert_eq!(frames.len(), 20, "the GIF should have the 20 frames asked for");
     assert_eq!(frames[0].buffer().dimensions(), (192, 128));
+    // The video: 12 frames, one every 2 steps from step 4, at 30 frames/s (3000 ticks of the
+    // 90 kHz clock each). (CI decodes `eddy run`'s videos with FFmpeg: .ci/check_video.py.)
+    #[cfg(feature = "video")]
+    {
+        let bytes = std::fs::read(dir.path().join("tour.mp4")).unwrap();
+        let size = bytes.len() as u64;
+        let mut mp4 = mp4::Mp4Reader::read_header(std::io::Cursor::new(bytes), size).unwrap();
+        let track = mp4.tracks().get(&1).unwrap();
+        assert_eq!((track.width(), track.height(), track.sample_count()), (192, 128, 12));
+        let last = mp4.read_sample(1, 12).unwrap().unwrap();
+        assert_eq!((last.start_time, last.duration), (11 * 3000, 3000));
+    }
 
     // The window: the panel on the left (egui's dark fill with lighter text on it), the
     // simulation on the right.

@@ -286,12 +286,25 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME", help = colour_map_help())]
     pub colour_map: Option<String>,
     /// Write an animated GIF of the run (frames every --gif-every steps, at --scale pixels per
-    /// cell, at most 1000 frames; written to a temporary file and renamed when complete).
+    /// cell, at most 1000 frames, playing at --fps; written to a temporary file and renamed when
+    /// complete).
     #[arg(long, value_name = "OUT.gif")]
     pub gif: Option<PathBuf>,
     /// With --gif: steps between its frames.
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub gif_every: u64,
+    /// Write an H.264 video (MP4) of the run, which browsers and players play (frames every
+    /// --video-every steps, at --scale pixels per cell, at most 90000 frames and 3840x2160
+    /// pixels, playing at --fps; written to a temporary file and renamed when complete).
+    #[arg(long, value_name = "OUT.mp4")]
+    pub video: Option<PathBuf>,
+    /// With --video: steps between its frames.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub video_every: u64,
+    /// With --gif and --video: frames a second they play at (GIF: 1 to 50, each frame's delay
+    /// rounded to whole hundredths of a second; video: 1 to 60) [default: 25].
+    #[arg(long, value_name = "F")]
+    pub fps: Option<f64>,
     /// Play a script of timed actions (TOML; see docs/scripts.md); the same file gives
     /// the same --save on the same adapter. Its mode, scene, size and seed apply unless given
     /// here; --steps defaults to its last action's step.
@@ -373,24 +386,27 @@ fn colour_map_help() -> String {
 }
 
 /// Checks every file a script writes can be written, before the first step, and that no file
-/// gets two writers: two of the script's GIFs, or the script and one of `options` (an output
-/// option's name and path, e.g. `("--gif", Some(path))`).
+/// gets two writers: two of the script's recordings, or the script and one of `options` (an
+/// output option's name and path, e.g. `("--gif", Some(path))`).
 pub fn check_script_outputs(
     script: &eddy_fluid::script::Script,
     options: &[(&str, Option<&std::path::Path>)],
 ) -> Result {
-    let gifs: Vec<&std::path::Path> = script
+    let recordings: Vec<&std::path::Path> = script
         .actions
         .iter()
         .filter_map(|t| match &t.action {
-            eddy_fluid::script::Action::Gif { path, .. } => Some(path.as_path()),
+            eddy_fluid::script::Action::Record { path, .. } => Some(path.as_path()),
             _ => None,
         })
         .collect();
-    for (i, path) in gifs.iter().enumerate() {
+    for (i, path) in recordings.iter().enumerate() {
         // Two recordings into one file: the later would replace the earlier without a word.
-        if gifs[..i].contains(path) {
-            return Err(usage(format!("the script records two GIFs into {}: give each its own path", path.display())));
+        if recordings[..i].contains(path) {
+            return Err(usage(format!(
+                "the script records twice into {}: give each recording its own path",
+                path.display()
+            )));
         }
     }
     for path in script.outputs() {

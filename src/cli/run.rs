@@ -9,7 +9,7 @@ use eddy_fluid::files;
 use eddy_fluid::gpu::{Gpu, GpuError};
 use eddy_fluid::model::params::readable;
 use eddy_fluid::model::{AnyModel, Done, ModelKind, Session, SessionOptions, Start, memory};
-use eddy_fluid::record::{GifRecorder, MAX_FRAMES};
+use eddy_fluid::record::{DEFAULT_FPS, Format, Recorder};
 use eddy_fluid::render::FrameTarget;
 use eddy_fluid::script::{Action, Player, Script};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -70,6 +70,7 @@ pub fn run(mut args: RunArgs) -> Result {
             let script = Script::load(path, args.sim.stated_mode()).map_err(usage)?;
             let options = [
                 ("--gif", args.gif.as_deref()),
+                ("--video", args.video.as_deref()),
                 ("--save", args.save.as_deref()),
                 ("--frames", args.frames.as_deref()),
             ];
@@ -88,6 +89,15 @@ pub fn run(mut args: RunArgs) -> Result {
     if args.gif_every == 0 {
         return Err(usage("--gif-every must be at least 1 step"));
     }
+    if args.video_every == 0 {
+        return Err(usage("--video-every must be at least 1 step"));
+    }
+    if args.fps.is_some() && args.gif.is_none() && args.video.is_none() {
+        return Err(usage(
+            "--fps sets how fast --gif and --video play: give one of them (a script's recordings take their own fps)",
+        ));
+    }
+    let fps = args.fps.unwrap_or(DEFAULT_FPS);
     if let Some(tol) = args.steady {
         if kind != ModelKind::Smoke {
             return Err(usage(format!("--steady compares smoke's velocity over time; this run is {kind}: drop it")));
@@ -116,9 +126,11 @@ pub fn run(mut args: RunArgs) -> Result {
             return Err(usage("--vtk and --frames name the same folder: give each its own"));
         }
     }
-    if let Some(path) = &args.gif {
-        files::check_writable_file(path).map_err(|e| usage(format!("--gif: {e}")))?;
-        super::check_extension("--gif", path, "gif")?;
+    for (option, path, format) in [("--gif", &args.gif, Format::Gif), ("--video", &args.video, Format::Mp4)] {
+        let Some(path) = path else { continue };
+        files::check_writable_file(path).map_err(|e| usage(format!("{option}: {e}")))?;
+        super::check_extension(option, path, format.extension())?;
+        format.check_fps(fps).map_err(|e| usage(format!("--fps: {e}")))?;
     }
     if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
         note!("note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved");
@@ -129,7 +141,7 @@ pub fn run(mut args: RunArgs) -> Result {
     note!("adapter: {}", gpu.adapter_label());
     let describe = setup.describe();
     let params = setup.params;
-    let drawn = args.frames.is_some() || args.gif.is_some();
+    let drawn = args.frames.is_some() || args.gif.is_some() || args.video.is_some();
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
     let (state, first_step) = setup.state(&gpu, extras).map_err(super::start::exit)?;
@@ -161,6 +173,18 @@ pub fn run(mut args: RunArgs) -> Result {
         script.check_from(session.current(), params, bodies).map_err(|e| usage(format!("script {path}: {e}")))?;
     }
     let (w, h) = session.model_ref().size();
+    // The recordings' frames, drawn at --scale: within what their formats take.
+    let pixels = (w as u32 * args.scale, h as u32 * args.scale);
+    let scripted = script.iter().flat_map(|s| &s.actions).filter_map(|t| match &t.action {
+        Action::Record { path, fps, .. } => Some((path.display().to_string(), path.as_path(), *fps)),
+        _ => None,
+    });
+    let given = [("--video", &args.video), ("--gif", &args.gif)];
+    for (what, path, fps) in
+        given.iter().filter_map(|(o, p)| p.as_deref().map(|p| (o.to_string(), p, fps))).chain(scripted)
+    {
+        Format::check(path, fps, pixels).map_err(|e| usage(format!("{what}: {e} (--scale {})", args.scale)))?;
+    }
     let start = session.model_ref().stats()?;
     if start.non_finite() > 0 {
         return Err("the starting state has non-finite values".into());
@@ -199,44 +223,50 @@ pub fn run(mut args: RunArgs) -> Result {
         }
         Ok(())
     };
-    // GIFs: --gif's, and a script's (each with its steps between frames and its cap).
-    let mut gifs: Vec<Gif> = Vec::new();
-    if let Some(path) = &args.gif {
-        gifs.push(Gif { recorder: GifRecorder::new(path, 40)?, every: args.gif_every, cap: MAX_FRAMES, next: 0 });
+    // Recordings: --gif's, --video's, and a script's (each with its steps between frames and
+    // its cap).
+    let mut gifs: Vec<Recording> = Vec::new();
+    for (path, every) in [(&args.gif, args.gif_every), (&args.video, args.video_every)] {
+        let Some(path) = path else { continue };
+        let recorder = Recorder::new(path, fps)?;
+        let cap = recorder.format().max_frames();
+        gifs.push(Recording { recorder, fps, every, cap, next: 0 });
     }
     let mut player = script.as_ref().map(Player::new);
     let mut quit = false;
-    let act = |session: &mut Session, gifs: &mut Vec<Gif>, player: &mut Option<Player>, done: u64| -> Result<bool> {
-        let mut quit = false;
-        let Some(player) = player else { return Ok(quit) };
-        for action in player.due(done) {
-            let what = action.describe();
-            match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
-                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy_fluid::model::changes(&changed)),
-                Done::Applied => {}
-                Done::Front => match action {
-                    Action::Screenshot(path, scale) => {
-                        write_png(&path, &draw(session, scale)?)?;
-                        note!("step {done}: screenshot {}", path.display());
-                    }
-                    Action::Save(path) => {
-                        session.model().save_npz(&path)?;
-                        note!("step {done}: saved {}", path.display());
-                    }
-                    Action::Gif { path, frames, every } => gifs.push(Gif {
-                        recorder: GifRecorder::new(&path, 40)?,
-                        every: every as u64,
-                        cap: frames,
-                        next: done,
-                    }),
-                    Action::Quit => quit = true,
-                    _ => {} // pauses are the viewer's
-                },
+    let act =
+        |session: &mut Session, gifs: &mut Vec<Recording>, player: &mut Option<Player>, done: u64| -> Result<bool> {
+            let mut quit = false;
+            let Some(player) = player else { return Ok(quit) };
+            for action in player.due(done) {
+                let what = action.describe();
+                match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
+                    Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy_fluid::model::changes(&changed)),
+                    Done::Applied => {}
+                    Done::Front => match action {
+                        Action::Screenshot(path, scale) => {
+                            write_png(&path, &draw(session, scale)?)?;
+                            note!("step {done}: screenshot {}", path.display());
+                        }
+                        Action::Save(path) => {
+                            session.model().save_npz(&path)?;
+                            note!("step {done}: saved {}", path.display());
+                        }
+                        Action::Record { path, frames, every, fps } => gifs.push(Recording {
+                            recorder: Recorder::new(&path, fps)?,
+                            fps,
+                            every: every as u64,
+                            cap: frames,
+                            next: done,
+                        }),
+                        Action::Quit => quit = true,
+                        _ => {} // pauses are the viewer's
+                    },
+                }
             }
-        }
-        Ok(quit)
-    };
-    let record = |session: &mut Session, gifs: &mut Vec<Gif>, done: u64| -> Result {
+            Ok(quit)
+        };
+    let record = |session: &mut Session, gifs: &mut Vec<Recording>, done: u64| -> Result {
         let mut finished = Vec::new();
         for (i, gif) in gifs.iter_mut().enumerate() {
             if done >= gif.next {
@@ -476,18 +506,24 @@ fn save_stopped(model: &mut AnyModel, args: &RunArgs, failure: Exit) -> Exit {
     Exit::Failed(format!("{}; {saved}", message(failure)).into())
 }
 
-/// A GIF being recorded by the runner: a frame every `every` steps from step `next`, at most `cap`.
-struct Gif {
-    recorder: GifRecorder,
+/// A GIF or video being recorded by the runner: a frame every `every` steps from step `next`, at
+/// most `cap`.
+struct Recording {
+    recorder: Recorder,
+    fps: f64,
     every: u64,
     cap: u32,
     next: u64,
 }
 
-fn finish_gif(gif: Gif) -> Result {
+fn finish_gif(gif: Recording) -> Result {
     let path = gif.recorder.path().to_path_buf();
+    let format = gif.recorder.format();
     let n = gif.recorder.finish()?;
-    say!("gif {} ({n} frames)", path.display());
+    let played = format.played_fps(gif.fps);
+    let played = (played * 10.0).round() / 10.0;
+    let what = if format == Format::Gif { "gif" } else { "video" };
+    say!("{what} {} ({n} frames, {played} frames/s)", path.display());
     Ok(())
 }
 

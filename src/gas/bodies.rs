@@ -1,4 +1,4 @@
-//! Moving bodies in the gas (issue 24): the CPU mirrors of `shaders/gas/bodies_move.wgsl`,
+//! Moving bodies in the gas: the CPU mirrors of `shaders/gas/bodies_move.wgsl`,
 //! `shaders/gas/bodies.wgsl` (the rasterisation) and `shaders/gas/handoff.wgsl`, and the body
 //! velocity that the faces into a body's cells see ([`wall_velocity`]).
 //!
@@ -6,8 +6,9 @@
 //! ([`crate::body::Body::advance`] with `dt` = 1 step) and the mask is rasterised as smoke's is:
 //! a cell that is not a wall is covered by the first body whose shape holds its centre
 //! ([`crate::body::covering`]; `solid` = `2 + i`). Then the gas of the cells whose coverage
-//! changed is handed over ([`handoff`]), so that **the gas's mass and momentum are conserved**
-//! up to rounding while the bodies move:
+//! changed is handed over ([`handoff`]), so that **the handoff conserves the gas's mass and
+//! momentum** up to rounding (the bodies' walls do push the gas, through the faces below: that
+//! changes its momentum, as a moving body's force should, and the total is not conserved):
 //! - a cell a body covers gives its gas `(rho, m)` in equal shares to its neighbours (the 4 or 8
 //!   the flow uses) that are open now: what the body sweeps is pushed aside, not lost (only a cell
 //!   with no open neighbour, a pocket the bodies close, loses it);

@@ -67,14 +67,16 @@ pub enum Action {
     Pause(u32),
     /// Save the simulation view as a PNG at this many pixels per cell.
     Screenshot(PathBuf, u32),
-    /// Record a GIF.
-    Gif {
-        /// Where.
+    /// Record a GIF or a video, its format by the path's extension ([`crate::record::Format`]).
+    Record {
+        /// Where (`.gif` or `.mp4`).
         path: PathBuf,
         /// How many frames.
         frames: u32,
         /// Steps between frames (at least 1).
         every: u32,
+        /// Frames a second it plays at.
+        fps: f64,
     },
     /// Save the current model's state as `.npz`.
     Save(PathBuf),
@@ -124,8 +126,9 @@ impl Action {
             Action::Screenshot(path, scale) => {
                 format!("screenshot = \"{}\", screenshot-scale = {scale}", path.display())
             }
-            Action::Gif { path, frames, every } => {
-                format!("gif = {{ path = \"{}\", frames = {frames}, every = {every} }}", path.display())
+            Action::Record { path, frames, every, fps } => {
+                let key = if crate::files::has_extension(path, "gif") { "gif" } else { "video" };
+                format!("{key} = {{ path = \"{}\", frames = {frames}, every = {every}, fps = {fps} }}", path.display())
             }
             Action::Save(path) => format!("save = \"{}\"", path.display()),
             Action::Quit => "quit = true".into(),

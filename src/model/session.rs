@@ -348,7 +348,7 @@ impl Session {
             }
             Action::Pause(_)
             | Action::Screenshot(..)
-            | Action::Gif { .. }
+            | Action::Record { .. }
             | Action::Save(_)
             | Action::Quit
             | Action::Window(..) => {

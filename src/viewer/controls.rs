@@ -23,6 +23,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("F2", "show / hide the panel"),
     ("F12", "screenshot of the simulation (PNG, the panel's scale)"),
     ("G", "start / stop recording a GIF"),
+    ("M", "start / stop recording a video (MP4, desktop)"),
     ("F1 or ?", "this help"),
     ("Drop a file", "a PNG scene or an .npz state replaces the model's state"),
     ("Esc", "close the help; quit"),

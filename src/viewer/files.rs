@@ -1,12 +1,12 @@
 //! What the desktop viewer reads and writes: states loaded from a path or a dropped file and
-//! saved as `.npz`, screenshots of the simulation or the whole window, GIF recording. Every
+//! saved as `.npz`, screenshots of the simulation or the whole window, GIF and video recording. Every
 //! write is checked first and atomic (`crate::files`). A browser has no file system and cannot
 //! wait for a readback; `web.rs` stands in there.
 
 use super::{Error, Every, Live, Recording};
 use crate::gpu;
 use crate::model::AnyState;
-use crate::record::GifRecorder;
+use crate::record::{Format, Recorder};
 use crate::render::FrameTarget;
 use crate::scene::SceneSource;
 use std::path::{Path, PathBuf};
@@ -23,14 +23,20 @@ impl Live {
         self.screenshot(&path, self.controls.screenshot_scale)
     }
 
-    /// Starts a GIF under the next free name `eddy-<model>[-N].gif`, or ends the one recording.
-    pub(super) fn toggle_gif(&mut self) -> Result<(), Error> {
-        match self.recording.take() {
-            Some(r) => self.finish_gif(r),
-            None => {
-                let path = next_free(&format!("eddy-{}", self.session.current()), "gif");
-                let every = Every::Frames(self.controls.gif_every as u64);
-                self.start_gif(&path, self.controls.gif_frames, every, self.controls.gif_scale)
+    /// Starts a recording in `format` under the next free name `eddy-<model>[-N].gif` (or
+    /// `.mp4`), or ends those of that format being made.
+    pub(super) fn toggle_recording(&mut self, format: Format) -> Result<(), Error> {
+        let (ending, going): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.recordings).into_iter().partition(|r| r.recorder.format() == format);
+        self.recordings = going;
+        match ending.is_empty() {
+            false => ending.into_iter().try_for_each(|r| self.finish_recording(r)),
+            true => {
+                let path = next_free(&format!("eddy-{}", self.session.current()), format.extension());
+                let every = Every::Frames(self.controls.record_every as u64);
+                let c = &self.controls;
+                let (frames, scale, fps) = (c.record_frames, c.record_scale, c.record_fps);
+                self.start_recording(&path, frames, every, scale, fps)
             }
         }
     }
@@ -104,62 +110,78 @@ impl Live {
             .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?)
     }
 
-    pub(super) fn start_gif(&mut self, path: &Path, cap: u32, every: Every, scale: u32) -> Result<(), Error> {
-        if let Some(r) = self.recording.take() {
-            self.finish_gif(r)?;
+    /// Starts recording `path` (its format by its extension) at `fps` frames a second (a GIF's
+    /// at most 50), a frame `every` steps or displayed frames, at most `cap` frames (at most the
+    /// format's), `scale` pixels per cell; beside any others being made, except one into the
+    /// same file, which is finished first.
+    pub(super) fn start_recording(
+        &mut self,
+        path: &Path,
+        cap: u32,
+        every: Every,
+        scale: u32,
+        fps: f64,
+    ) -> Result<(), Error> {
+        if let Some(i) = self.recordings.iter().position(|r| r.recorder.path() == path) {
+            let r = self.recordings.remove(i);
+            self.finish_recording(r)?;
         }
-        crate::files::check_writable_file(path)?;
         let grid = self.session.model_ref().size();
+        let format = Format::of(path)?;
+        let fps = fps.clamp(format.fps_range().0, format.fps_range().1);
+        Format::check(path, fps, (grid.0 as u32 * scale, grid.1 as u32 * scale))?;
         let target = FrameTarget::new(&self.gpu.device, grid, scale)?;
-        let delay = match every {
-            Every::Frames(n) => (n as u32 * 1000 / 30).max(20), // about the window's pace at 30 fps
-            Every::Steps(_) => 40,
-        };
-        let gif = GifRecorder::new(path, delay)?;
+        let recorder = Recorder::new(path, fps)?;
         let next = match every {
             Every::Steps(_) => self.session.steps(),
             Every::Frames(_) => self.frames,
         };
-        self.recording =
-            Some(Recording { gif, target, scale, cap: cap.clamp(1, crate::record::MAX_FRAMES), every, next });
-        self.controls.notice = format!("recording {} (G stops)", path.display());
+        let cap = cap.clamp(1, format.max_frames());
+        self.recordings.push(Recording { recorder, target, scale, cap, every, next });
+        let key = if format == Format::Gif { "G" } else { "M" };
+        self.controls.notice = format!("recording {} ({key} stops)", path.display());
         note!("{}", self.controls.notice);
         Ok(())
     }
 
-    /// Adds this frame to the GIF when one is due; stops at the cap.
+    /// Adds this frame to each recording with one due; each ends at its cap, or when the grid
+    /// changed size (another model, a new scene).
     pub(super) fn record(&mut self) -> Result<(), Error> {
-        let Some(r) = &mut self.recording else { return Ok(()) };
-        let (now, step) = match r.every {
-            Every::Steps(n) => (self.session.steps(), n),
-            Every::Frames(n) => (self.frames, n),
-        };
-        if now < r.next {
-            return Ok(());
-        }
-        r.next = now + step;
         let (w, h) = self.session.model_ref().size();
-        if r.target.size() != (w * r.scale, h * r.scale) {
-            // The grid changed size (another model, a new scene): the GIF ends here.
-            let r = self.recording.take().expect("recording");
-            return self.finish_gif(r);
-        }
         let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
-        let model = self.session.model();
-        let image = r
-            .target
-            .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
-        r.gif.add(image)?;
-        if r.gif.frames() >= r.cap {
-            let r = self.recording.take().expect("recording");
-            self.finish_gif(r)?;
+        let mut ended = Vec::new();
+        for (i, r) in self.recordings.iter_mut().enumerate() {
+            let (now, step) = match r.every {
+                Every::Steps(n) => (self.session.steps(), n),
+                Every::Frames(n) => (self.frames, n),
+            };
+            if now < r.next {
+                continue;
+            }
+            r.next = now + step;
+            if r.target.size() != (w * r.scale, h * r.scale) {
+                ended.push(i);
+                continue;
+            }
+            let model = self.session.model();
+            let image = r
+                .target
+                .render(&device, &queue, |encoder, view, size| model.draw(encoder, view, FrameTarget::FORMAT, size))?;
+            r.recorder.add(image)?;
+            if r.recorder.frames() >= r.cap {
+                ended.push(i);
+            }
+        }
+        for i in ended.into_iter().rev() {
+            let r = self.recordings.remove(i);
+            self.finish_recording(r)?;
         }
         Ok(())
     }
 
-    pub(super) fn finish_gif(&mut self, r: Recording) -> Result<(), Error> {
-        let path = r.gif.path().to_path_buf();
-        let n = r.gif.finish()?;
+    pub(super) fn finish_recording(&mut self, r: Recording) -> Result<(), Error> {
+        let path = r.recorder.path().to_path_buf();
+        let n = r.recorder.finish()?;
         self.controls.notice = format!("saved {} ({n} frames)", path.display());
         note!("{}", self.controls.notice);
         Ok(())

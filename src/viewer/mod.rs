@@ -4,7 +4,7 @@
 //! The panel ([`panel`]) is generated from the model layer's tables: model, scene and size,
 //! every parameter with its unit, range and source, the tools and brush, time (pause, step,
 //! speed or an automatic frame budget), the field with its colour map and legend, live
-//! statistics with a plot, and recording (screenshot, GIF). Every key and mouse action is in
+//! statistics with a plot, and recording (screenshot, GIF, video). Every key and mouse action is in
 //! [`controls::CONTROLS`] (the help overlay, F1, and `eddy view --help` list them). The picture is
 //! letterboxed beside the panel, so cells stay square. Paused, the window redraws only when
 //! something changed. A [`Script`] plays timed actions; `demo` keeps the fluid moving with random
@@ -39,7 +39,7 @@ use crate::colour::ColourMap;
 use crate::gpu::{Gpu, GpuError};
 use crate::model::tools::{Stroke, Tool};
 use crate::model::{Done, ModelKind, Session, SessionOptions, changes};
-use crate::record::GifRecorder;
+use crate::record::Recorder;
 use crate::render::{Area, FrameTarget};
 use crate::scene::SceneSource;
 use crate::script::{Action, Player, Script};
@@ -177,11 +177,11 @@ struct Egui {
     renderer: egui_wgpu::Renderer,
 }
 
-/// A GIF being recorded: frames drawn offscreen at the GIF's scale, one every `every` steps or
-/// displayed frames.
+/// A GIF or video being recorded: frames drawn offscreen at its scale, one every `every` steps
+/// or displayed frames.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // recorded on the desktop only
 struct Recording {
-    gif: GifRecorder,
+    recorder: Recorder,
     target: FrameTarget,
     scale: u32,
     cap: u32,
@@ -218,7 +218,8 @@ struct Live {
     clock: Instant,
     clock_frames: u64,
     clock_steps: u64,
-    recording: Option<Recording>,
+    /// GIFs and videos being recorded (a script may run several at once).
+    recordings: Vec<Recording>,
     player: Option<Player>,
     /// Frames the script still holds without stepping.
     script_pause: u32,
@@ -326,9 +327,10 @@ impl App {
             panel: o.panel,
             help: false,
             screenshot_scale: 2,
-            gif_scale: 2,
-            gif_every: 2,
-            gif_frames: 200,
+            record_scale: 2,
+            record_every: 2,
+            record_frames: 200,
+            record_fps: crate::record::DEFAULT_FPS,
             save_path: format!("eddy-{kind}.npz"),
             load_path: String::new(),
             preset,
@@ -356,7 +358,7 @@ impl App {
             clock: Instant::now(),
             clock_frames: 0,
             clock_steps: 0,
-            recording: None,
+            recordings: Vec::new(),
             player: o.script.as_ref().map(Player::new),
             script_pause: 0,
             demo,
@@ -525,14 +527,14 @@ impl ApplicationHandler for App {
     }
 
     /// However the viewer ends (Esc, the window closed, a script's quit, a stop signal), a GIF
-    /// being recorded is finished and saved, or the reason it could not be is said.
+    /// or video being recorded is finished and saved, or the reason it could not be is said.
     fn exiting(&mut self, _: &ActiveEventLoop) {
-        if let Some(live) = self.live.as_mut()
-            && let Some(r) = live.recording.take()
-        {
-            let path = r.gif.path().display().to_string();
-            if let Err(e) = live.finish_gif(r) {
-                note!("eddy: the GIF being recorded ({path}) could not be finished: {e}");
+        if let Some(live) = self.live.as_mut() {
+            for r in std::mem::take(&mut live.recordings) {
+                let path = r.recorder.path().display().to_string();
+                if let Err(e) = live.finish_recording(r) {
+                    note!("eddy: the recording being made ({path}) could not be finished: {e}");
+                }
             }
         }
     }
@@ -571,8 +573,8 @@ impl Live {
                 Ok(())
             }
             Action::Screenshot(path, scale) => self.screenshot(path, *scale),
-            Action::Gif { path, frames, every } => {
-                self.start_gif(path, *frames, Every::Steps(*every as u64), self.controls.gif_scale)
+            Action::Record { path, frames, every, fps } => {
+                self.start_recording(path, *frames, Every::Steps(*every as u64), self.controls.record_scale, *fps)
             }
             Action::Save(path) => self.save(path),
             Action::Quit => {
@@ -613,7 +615,8 @@ impl Live {
             Key::Character(".") => self.step_once = true,
             Key::Character("b" | "B") => self.toggle_body_tool(),
             Key::Character("r" | "R") => self.act(&Action::Reset),
-            Key::Character("g" | "G") => self.command(Command::ToggleGif),
+            Key::Character("g" | "G") => self.command(Command::ToggleRecording(crate::record::Format::Gif)),
+            Key::Character("m" | "M") => self.command(Command::ToggleRecording(crate::record::Format::Mp4)),
             Key::Character("v" | "V") => {
                 let kind = self.session.current();
                 let views = kind.info().views;
@@ -721,7 +724,7 @@ impl Live {
                 })
             }
             Command::Screenshot => self.screenshot_now(),
-            Command::ToggleGif => self.toggle_gif(),
+            Command::ToggleRecording(format) => self.toggle_recording(format),
             Command::Save(path) => self.save(&path),
             Command::Pick => self.pick(),
             Command::Load(path) => {
@@ -890,8 +893,10 @@ impl Live {
         if let Some(p) = &self.player {
             n = p.steps_until_next(self.session.steps(), n);
         }
-        if let Some(Recording { every: Every::Steps(_), next, .. }) = &self.recording {
-            n = n.min(next.saturating_sub(self.session.steps()).max(1)); // a frame on each GIF step
+        for r in &self.recordings {
+            if let Every::Steps(_) = r.every {
+                n = n.min(r.next.saturating_sub(self.session.steps()).max(1)); // a frame on each recorded step
+            }
         }
         n as u32
     }
@@ -996,10 +1001,10 @@ impl Live {
         }
         self.window.pre_present_notify();
         self.gpu.queue.present(texture);
-        if (done || self.quit)
-            && let Some(r) = self.recording.take()
-        {
-            self.finish_gif(r)?;
+        if done || self.quit {
+            for r in std::mem::take(&mut self.recordings) {
+                self.finish_recording(r)?;
+            }
         }
         Ok(done)
     }
@@ -1069,7 +1074,8 @@ impl Live {
             note!("eddy: {kind}: {}", self.controls.notice);
         }
         let paused = if self.controls.paused { " · paused" } else { "" };
-        let rec = self.recording.as_ref().map_or(String::new(), |r| format!(" · ● REC {}/{}", r.gif.frames(), r.cap));
+        let rec: String =
+            self.recordings.iter().map(|r| format!(" · ● REC {}/{}", r.recorder.frames(), r.cap)).collect();
         self.window
             .set_title(&format!("eddy · {kind} · {} · {fps:.0} fps · {rate:.0} steps/s{paused}{rec}", model.view()));
         self.clock = Instant::now();
@@ -1085,12 +1091,13 @@ impl Live {
         let mut commands = Vec::new();
         let mut rect = egui::Rect::NOTHING;
         let (session, controls, history) = (&self.session, &mut self.controls, &self.history);
-        let recording = self.recording.as_ref().map(|r| (r.gif.frames(), r.cap));
+        let recordings: Vec<_> =
+            self.recordings.iter().map(|r| (r.recorder.format(), r.recorder.frames(), r.cap)).collect();
         let pointer = self.pointer.at;
         let output = self.egui.ctx.run_ui(input, |ui| {
-            commands = panel::show(ui, session, controls, history, recording);
+            commands = panel::show(ui, session, controls, history, &recordings);
             rect = ui.available_rect_before_wrap();
-            overlay(ui.ctx(), session, pointer, rect, recording);
+            overlay(ui.ctx(), session, pointer, rect, recordings.first().map(|&(_, n, cap)| (n, cap)));
         });
         self.egui.state.handle_platform_output(&self.window, output.platform_output);
         if output.viewport_output.get(&egui::ViewportId::ROOT).is_some_and(|v| v.repaint_delay.is_zero()) {

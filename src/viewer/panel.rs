@@ -7,6 +7,7 @@
 use super::controls::{CONTROLS, fluid_tools, parameter_keys};
 use crate::colour::{ColourMap, Legend, direction_colour};
 use crate::model::{ModelKind, ParamInfo, ParamKind, Session, Value};
+use crate::record::Format;
 use crate::script::Action;
 use egui::{Color32, RichText};
 use std::collections::VecDeque;
@@ -40,12 +41,14 @@ pub struct Controls {
     pub help: bool,
     /// Screenshot pixels per cell.
     pub screenshot_scale: u32,
-    /// GIF: pixels per cell.
-    pub gif_scale: u32,
-    /// GIF: one frame every this many displayed frames.
-    pub gif_every: u32,
-    /// GIF: stop after this many frames.
-    pub gif_frames: u32,
+    /// Recordings (GIF, video): pixels per cell.
+    pub record_scale: u32,
+    /// Recordings: one frame every this many displayed frames.
+    pub record_every: u32,
+    /// Recordings: stop after this many frames (a GIF at most `record::MAX_FRAMES`).
+    pub record_frames: u32,
+    /// Recordings: frames a second they play at.
+    pub record_fps: f64,
     /// Where Save writes.
     pub save_path: String,
     /// Where a file is loaded from (besides dropping it on the window).
@@ -73,8 +76,8 @@ pub enum Command {
     Restart(String, (usize, usize)),
     /// Save the simulation view as a PNG.
     Screenshot,
-    /// Start or stop the GIF.
-    ToggleGif,
+    /// Start a recording of this format, or stop the one being made.
+    ToggleRecording(Format),
     /// Save the state.
     Save(PathBuf),
     /// Load a PNG scene or `.npz` state.
@@ -201,13 +204,13 @@ pub fn show(
     session: &Session,
     controls: &mut Controls,
     history: &History,
-    recording: Option<(u32, u32)>,
+    recordings: &[(Format, u32, u32)],
 ) -> Vec<Command> {
     let mut out = Vec::new();
     if controls.panel {
         egui::Panel::left("eddy-panel").resizable(true).default_size(300.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                contents(ui, session, controls, history, recording, &mut out);
+                contents(ui, session, controls, history, recordings, &mut out);
             });
         });
     }
@@ -220,7 +223,7 @@ fn contents(
     session: &Session,
     c: &mut Controls,
     history: &History,
-    recording: Option<(u32, u32)>,
+    recordings: &[(Format, u32, u32)],
     out: &mut Vec<Command>,
 ) {
     let model = session.model_ref();
@@ -398,9 +401,9 @@ fn contents(
 
     // The browser build has no screenshots or GIFs (no file system).
     #[cfg(not(target_arch = "wasm32"))]
-    record(ui, c, recording, out);
+    record(ui, c, recordings, out);
     #[cfg(target_arch = "wasm32")]
-    let _ = recording;
+    let _ = recordings;
 
     // Last: the longest section (smoke has 25 rows), so the statistics and the recording above
     // it show in the first window without scrolling.
@@ -477,7 +480,7 @@ fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, o
 
 /// The Record section: a screenshot, and a GIF with its scale, pace and length.
 #[cfg(not(target_arch = "wasm32"))]
-fn record(ui: &mut egui::Ui, c: &mut Controls, recording: Option<(u32, u32)>, out: &mut Vec<Command>) {
+fn record(ui: &mut egui::Ui, c: &mut Controls, recordings: &[(Format, u32, u32)], out: &mut Vec<Command>) {
     egui::CollapsingHeader::new("Record").default_open(false).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut c.screenshot_scale).range(1..=16).suffix(" px/cell"));
@@ -486,17 +489,36 @@ fn record(ui: &mut egui::Ui, c: &mut Controls, recording: Option<(u32, u32)>, ou
             }
         });
         ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut c.gif_scale).range(1..=8).suffix(" px/cell"));
-            ui.add(egui::DragValue::new(&mut c.gif_every).range(1..=100).prefix("every ").suffix(" frames"));
+            ui.add(egui::DragValue::new(&mut c.record_scale).range(1..=8).suffix(" px/cell"));
+            ui.add(egui::DragValue::new(&mut c.record_every).range(1..=100).prefix("every ").suffix(" frames"));
         });
         ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut c.gif_frames).range(1..=crate::record::MAX_FRAMES).prefix("at most "));
-            let label = match recording {
-                Some((n, cap)) => format!("stop GIF ({n}/{cap})"),
-                None => "record GIF (G)".to_string(),
+            ui.add(
+                egui::DragValue::new(&mut c.record_frames)
+                    .range(1..=crate::record::MAX_VIDEO_FRAMES)
+                    .prefix("at most ")
+                    .suffix(" frames"),
+            )
+            .on_hover_text(format!("a GIF stops at {} at most", crate::record::MAX_FRAMES));
+            ui.add(egui::DragValue::new(&mut c.record_fps).range(1.0..=60.0).speed(0.5).suffix(" frames/s"))
+                .on_hover_text(
+                    "how fast the recording plays: a GIF at 50 at most, in whole hundredths of a second a frame",
+                );
+        });
+        ui.horizontal(|ui| {
+            let formats: &[(Format, &str, &str)] = if cfg!(feature = "video") {
+                &[(Format::Gif, "GIF", "G"), (Format::Mp4, "video", "M")]
+            } else {
+                &[(Format::Gif, "GIF", "G")]
             };
-            if ui.button(label).clicked() {
-                out.push(Command::ToggleGif);
+            for &(format, name, key) in formats {
+                let label = match recordings.iter().find(|r| r.0 == format) {
+                    Some((_, n, cap)) => format!("stop {name} ({n}/{cap})"),
+                    None => format!("record {name} ({key})"),
+                };
+                if ui.button(label).clicked() {
+                    out.push(Command::ToggleRecording(format));
+                }
             }
         });
     });

@@ -147,23 +147,23 @@ impl Live {
         Err(format!("screenshots are {NOT_HERE}").into())
     }
 
-    pub(super) fn toggle_gif(&mut self) -> Result<(), Error> {
-        Err(format!("GIF recording is {NOT_HERE}").into())
+    pub(super) fn toggle_recording(&mut self, _: crate::record::Format) -> Result<(), Error> {
+        Err(format!("recording GIFs and videos is {NOT_HERE}").into())
     }
 
     pub(super) fn screenshot(&mut self, _: &Path, _: u32) -> Result<(), Error> {
         self.screenshot_now()
     }
 
-    pub(super) fn start_gif(&mut self, _: &Path, _: u32, _: super::Every, _: u32) -> Result<(), Error> {
-        self.toggle_gif()
+    pub(super) fn start_recording(&mut self, _: &Path, _: u32, _: super::Every, _: u32, _: f64) -> Result<(), Error> {
+        self.toggle_recording(crate::record::Format::Gif)
     }
 
     pub(super) fn record(&mut self) -> Result<(), Error> {
         Ok(())
     }
 
-    pub(super) fn finish_gif(&mut self, _: super::Recording) -> Result<(), Error> {
+    pub(super) fn finish_recording(&mut self, _: super::Recording) -> Result<(), Error> {
         Ok(())
     }
 

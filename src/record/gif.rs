@@ -1,14 +1,9 @@
-//! Animated GIFs of a run: [`GifRecorder`] streams frames into a temporary file beside the
-//! target and renames it over the target when finished, so an interrupted recording never leaves
-//! a broken file at the path (nor destroys one that was there). Used by `eddy run --gif` and
-//! the viewer's recording.
+//! Animated GIFs: [`GifRecorder`] streams frames through `image`'s GIF encoder (256 colours a
+//! frame, quantised by NeuQuant at speed 10).
 
 use crate::scene::SceneError;
 use image::codecs::gif::{GifEncoder, Repeat};
 use std::path::{Path, PathBuf};
-
-/// Most frames one recording takes; the viewer stops recording there and says so.
-pub const MAX_FRAMES: u32 = 1000;
 
 /// A GIF being written, frame by frame (into a temporary file beside the target, given the
 /// replaced file's permissions, or `rw-r--r--`, when renamed over it).
@@ -19,21 +14,22 @@ pub struct GifRecorder {
     encoder: Option<GifEncoder<std::fs::File>>,
     partial: crate::files::Partial,
     frames: u32,
-    delay_ms: u32,
+    delay_cs: u32,
     size: Option<(u32, u32)>,
 }
 
-fn io(path: &Path, e: impl std::fmt::Display) -> SceneError {
+pub(super) fn io(path: &Path, e: impl std::fmt::Display) -> SceneError {
     SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(e.to_string()) }
 }
 
 impl GifRecorder {
-    /// Starts a GIF at `path` that loops forever and shows each frame `delay_ms` milliseconds
-    /// (GIF stores hundredths of a second: 20 ms is 50 frames/s, the fastest browsers honour).
+    /// Starts a GIF at `path` that loops forever at `fps` frames a second: each frame shows
+    /// `100 / fps` hundredths of a second, rounded (GIF's unit), at least 2 (50 frames/s, the
+    /// fastest browsers honour). 25 frames/s is a delay of 4; 30 is rounded to 3 (33.3 frames/s).
     ///
     /// # Errors
     /// [`SceneError::Io`] when no file can be created in `path`'s folder.
-    pub fn new(path: &Path, delay_ms: u32) -> Result<Self, SceneError> {
+    pub fn new(path: &Path, fps: f64) -> Result<Self, SceneError> {
         let partial = crate::files::partial(path)?;
         let file = partial.file.try_clone().map_err(|e| io(path, e))?;
         let mut encoder = GifEncoder::new_with_speed(file, 10);
@@ -43,7 +39,7 @@ impl GifRecorder {
             encoder: Some(encoder),
             partial,
             frames: 0,
-            delay_ms: delay_ms.clamp(20, 10_000),
+            delay_cs: super::gif_delay_cs(fps),
             size: None,
         })
     }
@@ -57,7 +53,7 @@ impl GifRecorder {
         if *self.size.get_or_insert(size) != size {
             return Err(io(&self.path, format!("a frame of {size:?} pixels after frames of {:?}", self.size)));
         }
-        let delay = image::Delay::from_numer_denom_ms(self.delay_ms, 1);
+        let delay = image::Delay::from_numer_denom_ms(self.delay_cs * 10, 1);
         let encoder = self.encoder.as_mut().expect("present until finish");
         encoder.encode_frame(image::Frame::from_parts(frame, 0, 0, delay)).map_err(|e| io(&self.path, e))?;
         self.frames += 1;
@@ -98,7 +94,7 @@ mod tests {
     fn frames_round_trip_and_an_abandoned_recording_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.gif");
-        let mut gif = GifRecorder::new(&path, 40).unwrap();
+        let mut gif = GifRecorder::new(&path, 25.0).unwrap();
         for i in 0..3u8 {
             gif.add(image::RgbaImage::from_pixel(8, 4, image::Rgba([i * 100, 0, 0, 255]))).unwrap();
         }
@@ -108,9 +104,10 @@ mod tests {
         let frames = image::AnimationDecoder::into_frames(decoder.unwrap()).collect_frames().unwrap();
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[2].buffer().get_pixel(1, 1)[0], 200);
+        assert_eq!(frames[0].delay().numer_denom_ms(), (40, 1), "25 frames/s is 4 hundredths a frame");
 
         std::fs::write(&path, b"keep").unwrap();
-        let mut gif = GifRecorder::new(&path, 40).unwrap();
+        let mut gif = GifRecorder::new(&path, 25.0).unwrap();
         gif.add(image::RgbaImage::new(2, 2)).unwrap();
         drop(gif);
         assert_eq!(std::fs::read(&path).unwrap(), b"keep");
