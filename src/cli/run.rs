@@ -174,7 +174,7 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     let (w, h) = session.model_ref().size();
     // The recordings' frames, drawn at --scale: within what their formats take.
-    let pixels = (w as u32 * args.scale, h as u32 * args.scale);
+    let pixels = (w * args.scale, h * args.scale);
     let scripted = script.iter().flat_map(|s| &s.actions).filter_map(|t| match &t.action {
         Action::Record { path, fps, .. } => Some((path.display().to_string(), path.as_path(), *fps)),
         _ => None,

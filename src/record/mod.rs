@@ -163,9 +163,9 @@ pub(crate) fn gif_delay_cs(fps: f64) -> u32 {
 pub enum Recorder {
     /// An animated GIF.
     Gif(GifRecorder),
-    /// An H.264 video in MP4.
+    /// An H.264 video in MP4 (boxed: its encoder state is large beside a GIF's).
     #[cfg(feature = "video")]
-    Mp4(Mp4Recorder),
+    Mp4(Box<Mp4Recorder>),
 }
 
 #[cfg(feature = "gif")]
@@ -182,7 +182,7 @@ impl Recorder {
         match format {
             Format::Gif => Ok(Recorder::Gif(GifRecorder::new(path, fps)?)),
             #[cfg(feature = "video")]
-            Format::Mp4 => Ok(Recorder::Mp4(Mp4Recorder::new(path, fps)?)),
+            Format::Mp4 => Ok(Recorder::Mp4(Box::new(Mp4Recorder::new(path, fps)?))),
             #[cfg(not(feature = "video"))]
             Format::Mp4 => Err(gif::io(path, "this eddy was built without video (the `video` feature)")),
         }

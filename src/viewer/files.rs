@@ -129,7 +129,7 @@ impl Live {
         let grid = self.session.model_ref().size();
         let format = Format::of(path)?;
         let fps = fps.clamp(format.fps_range().0, format.fps_range().1);
-        Format::check(path, fps, (grid.0 as u32 * scale, grid.1 as u32 * scale))?;
+        Format::check(path, fps, (grid.0 * scale, grid.1 * scale))?;
         let target = FrameTarget::new(&self.gpu.device, grid, scale)?;
         let recorder = Recorder::new(path, fps)?;
         let next = match every {
