@@ -1,5 +1,5 @@
-//! Recordings of a run: animated GIFs ([`GifRecorder`]) and, with the `video` feature, H.264
-//! videos in MP4 ([`Mp4Recorder`]), chosen by the path's extension through [`Recorder`]. Each
+//! Recordings of a run: animated GIFs (`GifRecorder`, feature `gif`) and H.264 videos in MP4
+//! (`Mp4Recorder`, feature `video`), chosen by the path's extension through `Recorder`. Each
 //! streams its frames into a temporary file beside the target and renames it over the target
 //! when finished, so an interrupted recording never leaves a broken file at the path (nor
 //! destroys one that was there). Used by `eddy run --gif/--video`, scripts' `gif` and `video`
