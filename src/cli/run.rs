@@ -8,7 +8,7 @@ use eddy_fluid::colour::ColourMap;
 use eddy_fluid::files;
 use eddy_fluid::gpu::{Gpu, GpuError};
 use eddy_fluid::model::params::readable;
-use eddy_fluid::model::{AnyModel, Done, ModelKind, Session, SessionOptions, Start, memory};
+use eddy_fluid::model::{AnyModel, AnyStats, Done, ModelKind, Session, SessionOptions, Start, memory};
 use eddy_fluid::record::{DEFAULT_FPS, Format, Recorder};
 use eddy_fluid::render::FrameTarget;
 use eddy_fluid::script::{Action, Player, Script};
@@ -65,76 +65,15 @@ fn fallback_path(why: &str, kind: ModelKind) -> PathBuf {
 }
 
 pub fn run(mut args: RunArgs) -> Result {
-    let script = match &args.script {
-        Some(path) => {
-            let script = Script::load(path, args.sim.stated_mode()).map_err(usage)?;
-            let options = [
-                ("--gif", args.gif.as_deref()),
-                ("--video", args.video.as_deref()),
-                ("--save", args.save.as_deref()),
-                ("--frames", args.frames.as_deref()),
-            ];
-            super::check_script_outputs(&script, &options)?;
-            args.sim.fill_from(&script);
-            Some(script)
-        }
-        None => None,
-    };
+    let script = load_script(&mut args)?;
     let steps = args.steps.unwrap_or_else(|| script.as_ref().map_or(1000, |s| s.end().max(1)));
     let setup = args.sim.setup()?;
     let kind = setup.kind;
-    if args.every == 0 {
-        return Err(usage("--every must be at least 1 step"));
-    }
-    if args.gif_every == 0 {
-        return Err(usage("--gif-every must be at least 1 step"));
-    }
-    if args.video_every == 0 {
-        return Err(usage("--video-every must be at least 1 step"));
-    }
-    if args.fps.is_some() && args.gif.is_none() && args.video.is_none() {
-        return Err(usage(
-            "--fps sets how fast --gif and --video play: give one of them (a script's recordings take their own fps)",
-        ));
-    }
-    let fps = args.fps.unwrap_or(DEFAULT_FPS);
-    if let Some(tol) = args.steady {
-        if kind != ModelKind::Smoke {
-            return Err(usage(format!("--steady compares smoke's velocity over time; this run is {kind}: drop it")));
-        }
-        if !(tol.is_finite() && tol > 0.0) {
-            return Err(usage(format!("--steady {tol}: the tolerance must be a number > 0, e.g. 1e-5")));
-        }
-    }
+    let fps = check_options(&args, kind)?;
     let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
     kind.view(view).map_err(|e| usage(format!("--field {e}")))?;
     let colour_map = args.colour_map.as_deref().map(ColourMap::from_name).transpose().map_err(usage)?;
-    // Every output is checked before the first step: a run must not fail at its end.
-    if let Some(path) = &args.save {
-        files::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
-        super::check_extension("--save", path, "npz")?;
-        if args.frames.as_ref().is_some_and(|f| f == path) {
-            return Err(usage("--save and --frames name the same path: a state file and a folder of frames"));
-        }
-    }
-    if let Some(dir) = &args.frames {
-        check_output_dir("--frames", dir, ("frame_", ".png"))?;
-    }
-    if let Some(dir) = &args.vtk {
-        check_output_dir("--vtk", dir, ("step_", ".vti"))?;
-        if args.frames.as_ref() == Some(dir) {
-            return Err(usage("--vtk and --frames name the same folder: give each its own"));
-        }
-    }
-    for (option, path, format) in [("--gif", &args.gif, Format::Gif), ("--video", &args.video, Format::Mp4)] {
-        let Some(path) = path else { continue };
-        files::check_writable_file(path).map_err(|e| usage(format!("{option}: {e}")))?;
-        super::check_extension(option, path, format.extension())?;
-        format.check_fps(fps).map_err(|e| usage(format!("--fps: {e}")))?;
-    }
-    if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
-        note!("note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved");
-    }
+    check_outputs(&args, fps)?;
     catch_signals();
 
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
@@ -173,18 +112,7 @@ pub fn run(mut args: RunArgs) -> Result {
         script.check_from(session.current(), params, bodies).map_err(|e| usage(format!("script {path}: {e}")))?;
     }
     let (w, h) = session.model_ref().size();
-    // The recordings' frames, drawn at --scale: within what their formats take.
-    let pixels = (w * args.scale, h * args.scale);
-    let scripted = script.iter().flat_map(|s| &s.actions).filter_map(|t| match &t.action {
-        Action::Record { path, fps, .. } => Some((path.display().to_string(), path.as_path(), *fps)),
-        _ => None,
-    });
-    let given = [("--video", &args.video), ("--gif", &args.gif)];
-    for (what, path, fps) in
-        given.iter().filter_map(|(o, p)| p.as_deref().map(|p| (o.to_string(), p, fps))).chain(scripted)
-    {
-        Format::check(path, fps, pixels).map_err(|e| usage(format!("{what}: {e} (--scale {})", args.scale)))?;
-    }
+    check_recordings(&args, script.as_ref(), (w * args.scale, h * args.scale), fps)?;
     let start = session.model_ref().stats()?;
     if start.non_finite() > 0 {
         return Err("the starting state has non-finite values".into());
@@ -197,111 +125,282 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     note!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
 
-    let draw = |session: &mut Session, scale: u32| -> std::result::Result<image::RgbaImage, eddy_fluid::error::Error> {
-        let target = FrameTarget::new(&gpu.device, session.model_ref().size(), scale)?;
-        let model = session.model();
-        Ok(target.render(&gpu.device, &gpu.queue, |encoder, view, size| {
-            model.draw(encoder, view, FrameTarget::FORMAT, size)
-        })?)
-    };
     // Smoke's step in time units (water and gas count steps).
     let dt = match params.get("dt") {
         Some(eddy_fluid::model::Value::Real(dt)) => Some(dt),
         _ => None,
     };
-    let mut vtk = args.vtk.as_deref().map(eddy_fluid::vtk::Series::new);
-    let mut save_frame = |session: &mut Session| -> Result {
-        if let Some(dir) = &args.frames {
-            let path = dir.join(format!("frame_{:06}.png", session.model_ref().steps_done()));
-            write_png(&path, &draw(session, args.scale)?)?;
+    let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
+    let ran = run_steps(&mut session, &gpu, &args, &mut outputs, steps, dt)?;
+    report(&mut session, &args, kind, &start, &ran, steps)
+}
+
+/// `--script`'s script, with its mode, scene, size and seed filled into the options not given,
+/// and every file it writes checked against the command line's outputs.
+fn load_script(args: &mut RunArgs) -> Result<Option<Script>> {
+    let Some(path) = &args.script else { return Ok(None) };
+    let script = Script::load(path, args.sim.stated_mode()).map_err(usage)?;
+    let options = [
+        ("--gif", args.gif.as_deref()),
+        ("--video", args.video.as_deref()),
+        ("--save", args.save.as_deref()),
+        ("--frames", args.frames.as_deref()),
+    ];
+    super::check_script_outputs(&script, &options)?;
+    args.sim.fill_from(&script);
+    Ok(Some(script))
+}
+
+/// The options that do not name a file: steps between outputs, the frame rate (returned, or
+/// its default) and `--steady`.
+fn check_options(args: &RunArgs, kind: ModelKind) -> Result<f64> {
+    if args.every == 0 {
+        return Err(usage("--every must be at least 1 step"));
+    }
+    if args.gif_every == 0 {
+        return Err(usage("--gif-every must be at least 1 step"));
+    }
+    if args.video_every == 0 {
+        return Err(usage("--video-every must be at least 1 step"));
+    }
+    if args.fps.is_some() && args.gif.is_none() && args.video.is_none() {
+        return Err(usage(
+            "--fps sets how fast --gif and --video play: give one of them (a script's recordings take their own fps)",
+        ));
+    }
+    if let Some(tol) = args.steady {
+        if kind != ModelKind::Smoke {
+            return Err(usage(format!("--steady compares smoke's velocity over time; this run is {kind}: drop it")));
         }
-        if let Some(series) = vtk.as_mut() {
+        if !(tol.is_finite() && tol > 0.0) {
+            return Err(usage(format!("--steady {tol}: the tolerance must be a number > 0, e.g. 1e-5")));
+        }
+    }
+    Ok(args.fps.unwrap_or(DEFAULT_FPS))
+}
+
+/// Every output is checked before the first step: a run must not fail at its end.
+fn check_outputs(args: &RunArgs, fps: f64) -> Result {
+    if let Some(path) = &args.save {
+        files::check_writable_file(path).map_err(|e| usage(format!("--save: {e}")))?;
+        super::check_extension("--save", path, "npz")?;
+        if args.frames.as_ref().is_some_and(|f| f == path) {
+            return Err(usage("--save and --frames name the same path: a state file and a folder of frames"));
+        }
+    }
+    if let Some(dir) = &args.frames {
+        check_output_dir("--frames", dir, ("frame_", ".png"))?;
+    }
+    if let Some(dir) = &args.vtk {
+        check_output_dir("--vtk", dir, ("step_", ".vti"))?;
+        if args.frames.as_ref() == Some(dir) {
+            return Err(usage("--vtk and --frames name the same folder: give each its own"));
+        }
+    }
+    for (option, path, format) in [("--gif", &args.gif, Format::Gif), ("--video", &args.video, Format::Mp4)] {
+        let Some(path) = path else { continue };
+        files::check_writable_file(path).map_err(|e| usage(format!("{option}: {e}")))?;
+        super::check_extension(option, path, format.extension())?;
+        format.check_fps(fps).map_err(|e| usage(format!("--fps: {e}")))?;
+    }
+    if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
+        note!("note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved");
+    }
+    Ok(())
+}
+
+/// The recordings' frames, `pixels` (the grid at --scale), within what their formats take:
+/// --gif's, --video's and the script's.
+fn check_recordings(args: &RunArgs, script: Option<&Script>, pixels: (u32, u32), fps: f64) -> Result {
+    let scripted = script.iter().flat_map(|s| &s.actions).filter_map(|t| match &t.action {
+        Action::Record { path, fps, .. } => Some((path.display().to_string(), path.as_path(), *fps)),
+        _ => None,
+    });
+    let given = [("--video", &args.video), ("--gif", &args.gif)];
+    for (what, path, fps) in
+        given.iter().filter_map(|(o, p)| p.as_deref().map(|p| (o.to_string(), p, fps))).chain(scripted)
+    {
+        Format::check(path, fps, pixels).map_err(|e| usage(format!("{what}: {e} (--scale {})", args.scale)))?;
+    }
+    Ok(())
+}
+
+/// What a run writes while it steps: PNG frames and VTK files every `--every` steps, the
+/// recordings (--gif's, --video's and a script's, each with its steps between frames and its
+/// cap), and the script's actions.
+struct Outputs<'a> {
+    gpu: &'a Gpu,
+    args: &'a RunArgs,
+    /// Smoke's step in time units (the VTK series' times); water and gas count steps.
+    dt: Option<f32>,
+    vtk: Option<eddy_fluid::vtk::Series>,
+    recordings: Vec<Recording>,
+    player: Option<Player>,
+}
+
+impl<'a> Outputs<'a> {
+    fn new(gpu: &'a Gpu, args: &'a RunArgs, script: Option<&Script>, dt: Option<f32>, fps: f64) -> Result<Self> {
+        let mut recordings = Vec::new();
+        for (path, every) in [(&args.gif, args.gif_every), (&args.video, args.video_every)] {
+            let Some(path) = path else { continue };
+            let recorder = Recorder::new(path, fps)?;
+            let cap = recorder.format().max_frames();
+            recordings.push(Recording { recorder, fps, every, cap, next: 0 });
+        }
+        let vtk = args.vtk.as_deref().map(eddy_fluid::vtk::Series::new);
+        Ok(Outputs { gpu, args, dt, vtk, recordings, player: script.map(Player::new) })
+    }
+
+    /// The simulation view at `scale` pixels per cell.
+    fn draw(&self, session: &mut Session, scale: u32) -> Result<image::RgbaImage> {
+        let target = FrameTarget::new(&self.gpu.device, session.model_ref().size(), scale)?;
+        let model = session.model();
+        Ok(target.render(&self.gpu.device, &self.gpu.queue, |encoder, view, size| {
+            model.draw(encoder, view, FrameTarget::FORMAT, size)
+        })?)
+    }
+
+    /// Whether --frames or --vtk writes a file every --every steps.
+    fn every(&self) -> bool {
+        self.args.frames.is_some() || self.args.vtk.is_some()
+    }
+
+    /// A PNG frame (--frames) and a VTK file (--vtk) of the step reached.
+    fn frame(&mut self, session: &mut Session) -> Result {
+        if let Some(dir) = &self.args.frames {
+            let path = dir.join(format!("frame_{:06}.png", session.model_ref().steps_done()));
+            write_png(&path, &self.draw(session, self.args.scale)?)?;
+        }
+        if let Some(series) = self.vtk.as_mut() {
             let step = session.model_ref().steps_done();
             let state = session.model().read_state()?;
             let (fields, solid) = state.vtk_fields();
-            series.add(step, step as f64 * dt.map_or(1.0, f64::from), &fields, solid)?;
+            series.add(step, step as f64 * self.dt.map_or(1.0, f64::from), &fields, solid)?;
         }
         Ok(())
-    };
-    // Recordings: --gif's, --video's, and a script's (each with its steps between frames and
-    // its cap).
-    let mut gifs: Vec<Recording> = Vec::new();
-    for (path, every) in [(&args.gif, args.gif_every), (&args.video, args.video_every)] {
-        let Some(path) = path else { continue };
-        let recorder = Recorder::new(path, fps)?;
-        let cap = recorder.format().max_frames();
-        gifs.push(Recording { recorder, fps, every, cap, next: 0 });
     }
-    let mut player = script.as_ref().map(Player::new);
-    let mut quit = false;
-    let act =
-        |session: &mut Session, gifs: &mut Vec<Recording>, player: &mut Option<Player>, done: u64| -> Result<bool> {
-            let mut quit = false;
-            let Some(player) = player else { return Ok(quit) };
-            for action in player.due(done) {
-                let what = action.describe();
-                match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
-                    Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy_fluid::model::changes(&changed)),
-                    Done::Applied => {}
-                    Done::Front => match action {
-                        Action::Screenshot(path, scale) => {
-                            write_png(&path, &draw(session, scale)?)?;
-                            note!("step {done}: screenshot {}", path.display());
-                        }
-                        Action::Save(path) => {
-                            session.model().save_npz(&path)?;
-                            note!("step {done}: saved {}", path.display());
-                        }
-                        Action::Record { path, frames, every, fps } => gifs.push(Recording {
-                            recorder: Recorder::new(&path, fps)?,
-                            fps,
-                            every: every as u64,
-                            cap: frames,
-                            next: done,
-                        }),
-                        Action::Quit => quit = true,
-                        _ => {} // pauses are the viewer's
-                    },
-                }
+
+    /// Plays the script's actions due at `done` steps; whether one of them quits.
+    fn act(&mut self, session: &mut Session, done: u64) -> Result<bool> {
+        let mut quit = false;
+        let Some(player) = &mut self.player else { return Ok(quit) };
+        for action in player.due(done) {
+            let what = action.describe();
+            match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
+                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy_fluid::model::changes(&changed)),
+                Done::Applied => {}
+                Done::Front => match action {
+                    Action::Screenshot(path, scale) => {
+                        write_png(&path, &self.draw(session, scale)?)?;
+                        note!("step {done}: screenshot {}", path.display());
+                    }
+                    Action::Save(path) => {
+                        session.model().save_npz(&path)?;
+                        note!("step {done}: saved {}", path.display());
+                    }
+                    Action::Record { path, frames, every, fps } => self.recordings.push(Recording {
+                        recorder: Recorder::new(&path, fps)?,
+                        fps,
+                        every: every as u64,
+                        cap: frames,
+                        next: done,
+                    }),
+                    Action::Quit => quit = true,
+                    _ => {} // pauses are the viewer's
+                },
             }
-            Ok(quit)
-        };
-    let record = |session: &mut Session, gifs: &mut Vec<Recording>, done: u64| -> Result {
+        }
+        Ok(quit)
+    }
+
+    /// Adds a frame to each recording due at `done` steps; finishes those at their cap.
+    fn record(&mut self, session: &mut Session, done: u64) -> Result {
         let mut finished = Vec::new();
-        for (i, gif) in gifs.iter_mut().enumerate() {
-            if done >= gif.next {
-                gif.recorder.add(draw(session, args.scale)?)?;
-                gif.next = done + gif.every;
-                if gif.recorder.frames() >= gif.cap {
+        for i in 0..self.recordings.len() {
+            if done >= self.recordings[i].next {
+                let frame = self.draw(session, self.args.scale)?;
+                let r = &mut self.recordings[i];
+                r.recorder.add(frame)?;
+                r.next = done + r.every;
+                if r.recorder.frames() >= r.cap {
                     finished.push(i);
                 }
             }
         }
         for i in finished.into_iter().rev() {
-            finish_gif(gifs.remove(i))?;
+            finish_recording(self.recordings.remove(i))?;
         }
         Ok(())
-    };
+    }
+
+    /// At most `n` steps from `done`, fewer to land exactly on the next frame, recording frame or
+    /// script action.
+    fn steps_until_next(&self, done: u64, mut n: u64) -> u64 {
+        if self.every() {
+            n = n.min(self.args.every - done % self.args.every);
+        }
+        for r in &self.recordings {
+            n = n.min(r.next.saturating_sub(done).max(1));
+        }
+        if let Some(p) = &self.player {
+            n = p.steps_until_next(done, n).max(1);
+        }
+        n
+    }
+
+    /// Finishes the recordings being made.
+    fn finish(&mut self) -> Result {
+        std::mem::take(&mut self.recordings).into_iter().try_for_each(finish_recording)
+    }
+}
+
+/// What the stepping reached.
+struct Ran {
+    /// Steps run (to the steady state, when --steady found one).
+    steps: u64,
+    elapsed: f64,
+    /// `(step, change)` where --steady found the velocity steady.
+    steady_at: Option<(u64, f32)>,
+    /// Checks whose multigrid solve stopped at its V-cycle cap above the tolerance, of all
+    /// checks, and the largest residual such a solve left.
+    capped: u64,
+    checks: u64,
+    capped_residual: f64,
+    /// --steady's chunk: steps a time unit, and `dt`.
+    time_unit: Option<(u64, f32)>,
+}
+
+/// Steps the session `steps` times in chunks of about [`CHECK_EVERY_S`], writing the outputs
+/// and playing the script between chunks, checking each chunk's statistics (a non-finite value
+/// rolls back and saves), stopping at Ctrl-C (and saving), a script's quit or `--steady`.
+fn run_steps(
+    session: &mut Session,
+    gpu: &Gpu,
+    args: &RunArgs,
+    outputs: &mut Outputs,
+    steps: u64,
+    dt: Option<f32>,
+) -> Result<Ran> {
     let bar = ProgressBar::new(steps).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps  {per_sec}  eta {eta}").expect("static template"),
     );
-    // From here on the session holds a run: when an output (a frame, a GIF, a script's save or
-    // screenshot, the readback for --steady) or an action fails, the state reached is saved
-    // first (to --save, or eddy-stopped-<mode>.npz), and the error says where.
+    // From here on the session holds a run: when an output (a frame, a recording, a script's
+    // save or screenshot, the readback for --steady) or an action fails, the state reached is
+    // saved first (to --save, or eddy-stopped-<mode>.npz), and the error says where.
     macro_rules! or_keep {
         ($result:expr) => {
             match $result {
                 Ok(value) => value,
                 Err(e) => {
                     bar.finish_and_clear();
-                    return Err(save_stopped(session.model(), &args, e.into()));
+                    return Err(save_stopped(session.model(), args, e.into()));
                 }
             }
         };
     }
-    quit |= or_keep!(act(&mut session, &mut gifs, &mut player, 0));
-    or_keep!(save_frame(&mut session));
-    or_keep!(record(&mut session, &mut gifs, 0));
+    let mut quit = or_keep!(outputs.act(session, 0));
+    or_keep!(outputs.frame(session));
+    or_keep!(outputs.record(session, 0));
     session.model().checkpoint();
 
     // --steady: chunks of one time unit, each compared with the state a time unit before.
@@ -310,37 +409,26 @@ pub fn run(mut args: RunArgs) -> Result {
         Some(_) => Some(or_keep!(session.model().read_state())),
         None => None,
     };
-    let mut steady_at = None;
-    // Checks whose multigrid solve stopped at its V-cycle cap above the tolerance, of all
-    // checks, and the largest residual such a solve left.
-    let (mut capped, mut checks, mut capped_residual) = (0u64, 0u64, 0.0f64);
+    let mut ran =
+        Ran { steps: 0, elapsed: 0.0, steady_at: None, capped: 0, checks: 0, capped_residual: 0.0, time_unit };
     let started = Instant::now();
     let mut done = 0u64;
     let mut chunk = 1u64;
     while done < steps && !quit {
         if interrupted() {
             bar.finish_and_clear();
-            // The state first: a frame or GIF that fails now must not cost it.
-            let saved = save_interrupted(session.model(), &args, done, steps);
-            let mut outputs = Ok(());
-            if (args.frames.is_some() || args.vtk.is_some()) && !done.is_multiple_of(args.every) {
-                outputs = save_frame(&mut session); // the step it stopped at
+            // The state first: a frame or recording that fails now must not cost it.
+            let saved = save_interrupted(session.model(), args, done, steps);
+            let mut written = Ok(());
+            if outputs.every() && !done.is_multiple_of(args.every) {
+                written = outputs.frame(session); // the step it stopped at
             }
-            let outputs = outputs.and_then(|()| gifs.into_iter().try_for_each(finish_gif));
-            return Err(also(saved, outputs));
+            let written = written.and_then(|()| outputs.finish());
+            return Err(also(saved, written));
         }
-        let mut n = chunk.min(steps - done);
-        if args.frames.is_some() || args.vtk.is_some() {
-            n = n.min(args.every - done % args.every); // land exactly on frame steps
-        }
+        let mut n = outputs.steps_until_next(done, chunk.min(steps - done));
         if let Some((per_unit, _)) = time_unit {
             n = n.min(per_unit - done % per_unit); // land exactly on time units
-        }
-        for gif in &gifs {
-            n = n.min(gif.next.saturating_sub(done).max(1));
-        }
-        if let Some(p) = &player {
-            n = p.steps_until_next(done, n).max(1);
         }
         let t = Instant::now();
         session.step(n as u32)?;
@@ -350,26 +438,26 @@ pub fn run(mut args: RunArgs) -> Result {
         let stats = session.model_ref().stats()?;
         if stats.non_finite() > 0 || stats.overflowed().is_some() {
             bar.finish_and_clear();
-            let saved = save_last_finite(session.model(), &args, &stats);
-            return Err(also(saved, gifs.into_iter().try_for_each(finish_gif)));
+            let saved = save_last_finite(session.model(), args, &stats);
+            return Err(also(saved, outputs.finish()));
         }
         session.model().checkpoint();
-        checks += 1;
+        ran.checks += 1;
         if let eddy_fluid::model::AnyStats::Smoke(s) = &stats
             && s.solver_capped
         {
-            capped += 1;
-            capped_residual = capped_residual.max(s.solver_residual);
+            ran.capped += 1;
+            ran.capped_residual = ran.capped_residual.max(s.solver_residual);
         }
         let rate = n as f64 / t.elapsed().as_secs_f64().max(1e-6);
         chunk = ((rate * CHECK_EVERY_S) as u64).clamp(1, MAX_CHUNK);
         bar.set_position(done);
         if done.is_multiple_of(args.every) || done == steps {
-            or_keep!(save_frame(&mut session));
+            or_keep!(outputs.frame(session));
         }
-        // Actions first: a GIF started at this step takes this step's frame.
-        quit |= or_keep!(act(&mut session, &mut gifs, &mut player, done));
-        or_keep!(record(&mut session, &mut gifs, done));
+        // Actions first: a recording started at this step takes this step's frame.
+        quit |= or_keep!(outputs.act(session, done));
+        or_keep!(outputs.record(session, done));
         if let (Some((per_unit, dt)), Some(tol)) = (time_unit, args.steady)
             && done.is_multiple_of(per_unit)
         {
@@ -379,9 +467,9 @@ pub fn run(mut args: RunArgs) -> Result {
             {
                 let change = eddy_fluid::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
                 if (change as f64) < tol {
-                    steady_at = Some((done, change));
-                    if (args.frames.is_some() || args.vtk.is_some()) && !done.is_multiple_of(args.every) {
-                        or_keep!(save_frame(&mut session));
+                    ran.steady_at = Some((done, change));
+                    if outputs.every() && !done.is_multiple_of(args.every) {
+                        or_keep!(outputs.frame(session));
                     }
                     break;
                 }
@@ -389,20 +477,27 @@ pub fn run(mut args: RunArgs) -> Result {
             last_velocity = Some(now);
         }
     }
-    let ran = steady_at.map_or(done, |(at, _)| at);
-    let elapsed = started.elapsed().as_secs_f64();
+    ran.steps = ran.steady_at.map_or(done, |(at, _)| at);
+    ran.elapsed = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    or_keep!(gifs.into_iter().try_for_each(finish_gif));
+    or_keep!(outputs.finish());
+    Ok(ran)
+}
+
+/// The run's summary: its speed, --steady's outcome, the statistics at the end against the
+/// start, a capped solve's warning, and the final state saved to --save.
+fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnyStats, ran: &Ran, steps: u64) -> Result {
     let model = session.model();
     let (w, h) = model.size();
-
     let end = model.stats()?;
-    let rate = ran as f64 / elapsed.max(1e-9);
+    let rate = ran.steps as f64 / ran.elapsed.max(1e-9);
     say!(
-        "ran {ran} steps in {elapsed:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including checks every ~{CHECK_EVERY_S} s)",
+        "ran {} steps in {:.2} s: {rate:.1} steps/s, {:.1} Mcells/s (including checks every ~{CHECK_EVERY_S} s)",
+        ran.steps,
+        ran.elapsed,
         rate * (w * h) as f64 / 1e6
     );
-    match (steady_at, time_unit, args.steady) {
+    match (ran.steady_at, ran.time_unit, args.steady) {
         (Some((at, change)), Some((_, dt)), Some(tol)) => say!(
             "steady at step {} (time {:.1}): the velocity changed {change:.2e} of its top speed in the last time unit, below {tol:e}",
             model.steps_done(),
@@ -420,7 +515,7 @@ pub fn run(mut args: RunArgs) -> Result {
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
     }
-    if capped > 0 {
+    if ran.capped > 0 {
         let params = model.params();
         let get = |name| match params.get(name) {
             Some(eddy_fluid::model::Value::Count(n)) => n.to_string(),
@@ -428,12 +523,14 @@ pub fn run(mut args: RunArgs) -> Result {
             _ => "?".to_string(),
         };
         note!(
-            "warning: the multigrid solve stopped at its cap of {} V-cycles short of the tolerance {} at {capped} of \
-             {checks} checks (relative residual up to {}), so the projection left divergence: raise --max-cycles, \
+            "warning: the multigrid solve stopped at its cap of {} V-cycles short of the tolerance {} at {} of \
+             {} checks (relative residual up to {}), so the projection left divergence: raise --max-cycles, \
              or --tolerance",
             get("max-cycles"),
             get("tolerance"),
-            readable(capped_residual, 2)
+            ran.capped,
+            ran.checks,
+            readable(ran.capped_residual, 2)
         );
     }
     if let Some(path) = &args.save {
@@ -516,11 +613,11 @@ struct Recording {
     next: u64,
 }
 
-fn finish_gif(gif: Recording) -> Result {
-    let path = gif.recorder.path().to_path_buf();
-    let format = gif.recorder.format();
-    let n = gif.recorder.finish()?;
-    let played = format.played_fps(gif.fps);
+fn finish_recording(r: Recording) -> Result {
+    let path = r.recorder.path().to_path_buf();
+    let format = r.recorder.format();
+    let n = r.recorder.finish()?;
+    let played = format.played_fps(r.fps);
     let played = (played * 10.0).round() / 10.0;
     let what = if format == Format::Gif { "gif" } else { "video" };
     say!("{what} {} ({n} frames, {played} frames/s)", path.display());
