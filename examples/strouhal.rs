@@ -1,4 +1,4 @@
-//! The cylinder wake's Strouhal number (issue 24), for any box, cylinder and numerics: runs
+//! The cylinder wake's Strouhal number, for any box, cylinder and numerics: runs
 //! eddy's staggered smoke on the GPU past a fixed cylinder (`eddy_fluid::smoke::wake`), reads the
 //! shedding period from a probe 2 D behind it, and prints St beside Williamson's.
 //!

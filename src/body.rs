@@ -1,4 +1,4 @@
-//! Rigid bodies that move through the fluid (issue 24): a shape, where it is, how it turns and
+//! Rigid bodies that move through the fluid: a shape, where it is, how it turns and
 //! how fast it moves. The models rasterise their bodies into the solid mask every step (a cell
 //! is covered when its centre is inside a body) and give the faces beside a body the body's
 //! velocity there, so the fluid cannot pass through it and is pushed aside as it moves.

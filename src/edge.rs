@@ -1,4 +1,4 @@
-//! What each edge of the box is (issue 24): a wall, an inflow, an outflow or a free-slip wall,
+//! What each edge of the box is: a wall, an inflow, an outflow or a free-slip wall,
 //! per side (`--left-edge`, `--right-edge`, `--top-edge`, `--bottom-edge`), for smoke (staggered
 //! grid, [`crate::smoke::SmokeParams::edges`]) and gas ([`crate::gas::GasParams::edges`]). Each
 //! model says what a kind means in its own discretisation; the variants' docs give both.
@@ -8,8 +8,8 @@
 /// [`EdgeKind::Outflow`]). Gas: the ghost beyond the edge's faces (`crate::gas::cpu::beyond`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EdgeKind {
-    /// No flow through it (the seed's box). Smoke: no-slip where the viscosity is on. Gas: a
-    /// mirror (free-slip, as every gas wall).
+    /// No flow through it (the closed box of GPU Gems ch. 38). Smoke: no-slip where the
+    /// viscosity is on. Gas: a mirror (free-slip, as every gas wall).
     #[default]
     Wall,
     /// Fluid enters across it, normal to the edge, with no velocity along it. Smoke: at

@@ -173,7 +173,7 @@ impl Npz {
         self.write(name, &[h as u64, w as u64], grid.as_slice())
     }
 
-    /// Adds the rigid bodies (issue 24) as `bodies` float32 `(N, 9)`, a row a body
+    /// Adds the rigid bodies as `bodies` float32 `(N, 9)`, a row a body
     /// ([`crate::body::Body::to_row`]); nothing without bodies.
     ///
     /// # Errors

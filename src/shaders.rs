@@ -48,7 +48,7 @@ modules! {
     SMOKE_STAGGERED_DIVERGENCE_PACKED = "smoke/staggered_divergence_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/packed_start.wgsl", "smoke/staggered_divergence_packed.wgsl"];
     /// Staggered smoke: the gradient subtraction from the packed Jacobi iterations' pressure, unpacking it.
     SMOKE_STAGGERED_GRADIENT_PACKED = "smoke/staggered_gradient_packed": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/faces.wgsl", "smoke/edges.wgsl", "smoke/staggered_held.wgsl", "smoke/staggered_gradient_packed.wgsl"];
-    /// Smoke: each body advances one step (issue 24).
+    /// Smoke: each body advances one step.
     SMOKE_BODIES_MOVE = "smoke/bodies_move": ["smoke/params.wgsl", "common/body.wgsl", "smoke/bodies_move.wgsl"];
     /// Staggered smoke: the bodies rasterised into the solid bits.
     SMOKE_STAGGERED_BODIES = "smoke/staggered_bodies": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_bodies.wgsl"];
@@ -100,7 +100,7 @@ modules! {
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"];
     /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states.
     GAS_PREDICT = "gas/predict": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"];
-    /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states, with moving bodies (issue 24).
+    /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states, with moving bodies.
     GAS_PREDICT_BODIES = "gas/predict_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"];
     /// Gas pass 1: face fluxes.
     GAS_FACES = "gas/faces": ["common/grid.wgsl", "gas/params.wgsl", "gas/faces_constant.wgsl", "gas/faces.wgsl"];
@@ -108,21 +108,21 @@ modules! {
     GAS_FACES_LINEAR = "gas/faces_linear": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/faces_linear.wgsl", "gas/faces.wgsl"];
     /// Gas pass 2: outflow limiter.
     GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/limit.wgsl"];
-    /// Gas pass 2: outflow limiter, with moving bodies (issue 24).
+    /// Gas pass 2: outflow limiter, with moving bodies.
     GAS_LIMIT_BODIES = "gas/limit_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/limit.wgsl"];
     /// Gas pass 2 with the linear reconstruction (its faces into walls read the predicted states).
     GAS_LIMIT_LINEAR = "gas/limit_linear": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/limit_linear.wgsl", "gas/limit.wgsl"];
-    /// Gas pass 2 with the linear reconstruction (its faces into walls read the predicted states), with moving bodies (issue 24).
+    /// Gas pass 2 with the linear reconstruction (its faces into walls read the predicted states), with moving bodies.
     GAS_LIMIT_LINEAR_BODIES = "gas/limit_linear_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/limit_linear.wgsl", "gas/limit.wgsl"];
     /// Gas pass 3: gather, walls, damping, drain, sources.
     GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/apply.wgsl"];
-    /// Gas pass 3: gather, walls, damping, drain, sources, with moving bodies (issue 24).
+    /// Gas pass 3: gather, walls, damping, drain, sources, with moving bodies.
     GAS_APPLY_BODIES = "gas/apply_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/apply.wgsl"];
     /// Gas pass 3 with the linear reconstruction.
     GAS_APPLY_LINEAR = "gas/apply_linear": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/apply_linear.wgsl", "gas/apply.wgsl"];
-    /// Gas pass 3 with the linear reconstruction, with moving bodies (issue 24).
+    /// Gas pass 3 with the linear reconstruction, with moving bodies.
     GAS_APPLY_LINEAR_BODIES = "gas/apply_linear_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/apply_linear.wgsl", "gas/apply.wgsl"];
-    /// Gas bodies (issue 24): each moves one step.
+    /// Gas bodies: each moves one step.
     GAS_BODIES_MOVE = "gas/bodies_move": ["gas/params.wgsl", "common/body.wgsl", "gas/bodies_move.wgsl"];
     /// Gas bodies: rasterised into the solid bits over the walls'.
     GAS_BODIES = "gas/bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/bodies.wgsl"];

@@ -287,9 +287,8 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
 /// A saved state carries its parameters (`parameters`, `name = value` lines) and `--load` goes
 /// on with them: for each model, a run with options that change what a step does, saved after
 /// 10 steps and loaded for 10 more, saves the same bytes as the same run of 20 steps (the
-/// smoke run's inflow and outflow edges, viscosity, step and a moving body included: issue 24's
-/// "edge kinds"; before, a loaded run lost the outflow's faces, and kept a wall where each body
-/// had been).
+/// smoke run's inflow and outflow edges, viscosity, step and a moving body included, so a loaded
+/// run that loses the outflow's faces or keeps a wall where each body was fails here).
 /// Loaded without the saved parameters (the array dropped), the same continuation differs,
 /// so the comparison can fail. An option given with `--load` refines the saved ones.
 #[test]

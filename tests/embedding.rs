@@ -1,4 +1,4 @@
-//! eddy inside an application's own wgpu device (issue 22): steps, edits, wall changes and
+//! eddy inside an application's own wgpu device: steps, edits, wall changes and
 //! statistics recorded into one application encoder take effect in recording order.
 //!
 //! Each test records k steps, an edit, a statistics request, a change of walls (and in smoke a
@@ -185,7 +185,7 @@ fn smoke_steps_splat_stats_and_walls_run_in_recording_order() {
     assert!((before - cpu_stats.total_density).abs() / cpu_stats.total_density > 1e-3, "the order would not show");
 }
 
-/// Bodies in an application's encoder (issue 24): steps, a body added, steps, the body driven
+/// Bodies in an application's encoder: steps, a body added, steps, the body driven
 /// anew, steps, all recorded into one encoder, take effect in recording order: the state equals
 /// the CPU reference doing the same in that order, and not the one where the drive came first.
 #[test]

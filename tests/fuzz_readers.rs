@@ -1,4 +1,4 @@
-//! Fuzzing the three readers (issue 20): `.npz` states, PNG scenes and TOML scripts, each fed
+//! Fuzzing the three readers: `.npz` states, PNG scenes and TOML scripts, each fed
 //! inputs that proptest generates from valid files (bytes replaced, inserted, removed, the file
 //! cut short) and, for `.npz`, archives built around `.npy` headers that say anything (dtypes,
 //! ranks up to 3, sides up to 2^20). Every input must give a state or an error, never a panic,

@@ -115,7 +115,7 @@ fn ten_steps_match_cpu_within_1e_4_of_max() {
     }
 }
 
-/// Open edges (issue 24): inflow and outflow ghosts beside walls inside the grid, with corners
+/// Open edges: inflow and outflow ghosts beside walls inside the grid, with corners
 /// where an inflow meets an outflow and where an open edge meets a wall or slip edge (the
 /// diagonal ghosts mirrored in the wall), in both reconstructions and neighbourhoods, one step
 /// at 1e-5 and ten at 1e-4 as every other set. Mutating the outflow ghost (the cell's centre for
@@ -141,7 +141,7 @@ fn open_edges_match_cpu() {
     }
 }
 
-/// Bodies moving through the gas (issue 24): a circle crossing the grid along a diagonal, a box
+/// Bodies moving through the gas: a circle crossing the grid along a diagonal, a box
 /// turning as it drifts and a plate at rest, over random states with walls; both
 /// reconstructions and neighbourhoods, one step at 1e-5 and ten at 1e-4 as every other set.
 /// Covers the move, the rasterisation (the masks must be equal), the handoff of the cells whose
@@ -170,7 +170,7 @@ fn moving_bodies_match_cpu() {
     }
 }
 
-/// Mass in a closed box while bodies move through it (issue 24): the handoff gives the gas of
+/// Mass in a closed box while bodies move through it: the handoff gives the gas of
 /// every cell a body covers to the cells beside it and fills the cells it leaves from their
 /// neighbours, and no gas crosses a moving wall (the mirror in its frame), so the total mass
 /// stays what it was, up to f32 rounding: within 1e-5 after 400 steps on the GPU, with a circle

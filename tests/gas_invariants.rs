@@ -84,7 +84,7 @@ fn no_negative_density_nan_or_speed_cap_over_5000_steps_at_every_range_end_in_th
 fn range_ends_hold(scene: &str) {
     let d = GasParams::default();
     let mut cases = vec![("defaults".to_string(), d)];
-    // The box's edges (issue 24), on the `wind` scene only: every edge an inflow, every edge an
+    // The box's edges, on the `wind` scene only: every edge an inflow, every edge an
     // outflow, and a stream from the left edge to the right at the ends of the inflow's speed
     // and density (the edge rows one by one would add 16 runs a scene, each a wall, a slip edge
     // that is a wall for gas, or one of these; each run of 5000 steps costs about 7 s on

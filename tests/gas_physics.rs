@@ -115,7 +115,7 @@ fn sound_spreads_at_c_in_every_direction() {
 /// A Gaussian pulse (amplitude 1%, sigma 3 cells) released from rest, against the exact linear
 /// solution (`gas::acoustics`: the Hankel transform of the Gaussian, no code of the scheme's),
 /// after the ring has run 60 cells, along the axes and the diagonals, both neighbourhoods
-/// (Rusanov, the constant reconstruction). The undamped exact ring is what issue 23's reconstructions are
+/// (Rusanov, the constant reconstruction). The undamped exact ring is what the reconstructions are
 /// compared against: this prints the amplitude the scheme keeps of it (first order: about a
 /// quarter: 22% in 8-way, 25% in 4-way). The test holds the ring to the exact solution *with the
 /// scheme's own diffusion*: an exchange `nu` on density and momentum alike
@@ -568,7 +568,7 @@ fn assert_jump(what: &str, (speed, exact): (f64, f64), (level, rho_1): (f64, f64
     assert!((level / rho_1 - 1.0).abs() < 0.02, "{what}: density {level}, exact {rho_1}");
 }
 
-/// The gas piston (issue 24), in the piston's frame: gas of density 1 flowing at `U` into a
+/// The gas piston, in the piston's frame: gas of density 1 flowing at `U` into a
 /// fixed wall is the gas a piston driven at `U` into gas at rest meets, seen from the piston.
 /// The isothermal jump conditions (mass `[rho u] = s [rho]`, momentum `[rho u^2 + c^2 rho] =
 /// s [rho u]`) across a shock moving at `S` into gas at rest, with the gas behind it moving at
@@ -605,7 +605,7 @@ fn a_wall_driven_into_gas_sets_up_the_isothermal_jump() {
     }
 }
 
-/// The gas piston (issue 24) as a moving wall: a box body as tall as the channel, driven at `U`
+/// The gas piston as a moving wall: a box body as tall as the channel, driven at `U`
 /// into gas of density 1 at rest, against the isothermal jump derived above (`S (S - U) = c^2`,
 /// `rho_1 = S / (S - U)`), in the grid's frame. The piston is a staircase of cells that jumps a
 /// cell each `1 / U` steps, its faces the mirror in its frame and the gas of each column it
@@ -656,7 +656,7 @@ fn a_moving_piston_drives_the_isothermal_shock() {
     }
 }
 
-/// Open edges (issue 24), exact solution 1: a uniform stream entering through an inflow edge at
+/// Open edges, exact solution 1: a uniform stream entering through an inflow edge at
 /// the inflow's density and velocity and leaving through the opposite outflow edge is a steady
 /// state of the isothermal Euler equations, so every cell keeps it: within 1e-5 of the density
 /// and of the momentum's largest component after 300 steps (f32 rounding of fluxes that cancel;

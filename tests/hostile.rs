@@ -74,7 +74,7 @@ fn fixtures(dir: &Path) {
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("velocity_x", &Grid::filled(9, 6, 0.0)).unwrap();
     npz.finish().unwrap();
-    // Body tables gone wrong (issue 24): a row of 5, a kind that is no shape.
+    // Body tables gone wrong: a row of 5, a kind that is no shape.
     let mut npz = eddy_fluid::npz::Npz::create(&p("body-row.npz")).unwrap();
     npz.write_f32("density", &Grid::filled(8, 6, 0.5)).unwrap();
     npz.write_f32("bodies", &Grid::filled(5, 1, 1.0)).unwrap();
@@ -201,7 +201,7 @@ fn fixtures(dir: &Path) {
         .unwrap();
     let big = format!("[[action]]\nat = 1\nvideo = {{ path = {:?}, frames = 2 }}\n", p("big.mp4").to_str().unwrap());
     std::fs::write(p("big-video.toml"), big).unwrap();
-    // Body actions a run could not do (issue 45): refused before the first step, with the
+    // Body actions a run could not do: refused before the first step, with the
     // action's number and as the script writes it.
     let scripts = [
         ("body-in-water.toml", "[[action]]\nat = 2\nbody = \"circle:x=5,y=5,r=2\"\n".to_string()),
@@ -270,7 +270,7 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--steady", "0"], 2, "must be a number > 0"),
         row(&["run", "--mode", "smoke", "--steady", "NaN"], 2, "must be a number > 0"),
         row(&["run", "--mode", "water", "--steady", "1e-5"], 2, "--steady compares smoke's velocity"),
-        // The box's edges (issue 24).
+        // The box's edges.
         row(&["run", "--mode", "smoke", "--left-edge", "door"], 2, "is not one of wall, inflow, outflow, slip"),
         row(&["run", "--mode", "smoke", "--left-edge", "inflow", "--inflow", "-1"], 2, "an inflow runs into the box"),
         row(&["run", "--mode", "smoke", "--top-edge", "outflow", "--lid", "1"], 2, "the lid moves the top edge"),
@@ -295,7 +295,7 @@ fn hostile_input_table() {
             "below half the ambient density",
         ),
         row(&["run", "--scene", "tunnel", "--inflow", "nan"], 2, "it must be a finite number"),
-        // Bodies (issue 24).
+        // Bodies.
         row(&["run", "--mode", "smoke", "--body", "star:x=1,y=1"], 2, "unknown shape 'star'"),
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1"], 2, "'r' is missing"),
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=-2"], 2, "r must be positive"),
@@ -339,7 +339,7 @@ fn hostile_input_table() {
             "/proc/eddy-frames: cannot create this folder",
         ),
         row(&["view", "--frames", "1", "--screenshot", &dirpath], 2, "is a directory"),
-        // Scripts, GIFs and colour maps (issue 11): refused before the first step.
+        // Scripts, GIFs and colour maps: refused before the first step.
         row(&["run", "--script", &d("missing.toml")], 2, "cannot read script"),
         row(&["run", "--script", &d("bad-param.toml")], 2, "water has no parameter \"dt\""),
         row(&["run", "--script", &d("backwards.toml")], 2, "before the one above it"),
@@ -474,7 +474,7 @@ fn hostile_input_table() {
             "gas: preset explosion",
         ),
         row(&["run", "--mode", "gas", "--flux", "central", "--diffusion", "0.1"], 2, "pressure in [0.015, 0.02]"),
-        // The linear reconstruction (the default) and what it allows (issue 23).
+        // The linear reconstruction (the default) and what it allows.
         row(
             &["run", "--mode", "gas", "--flux", "central", "--pressure", "0.02", "--diffusion", "0.1"],
             2,
@@ -614,7 +614,7 @@ fn hostile_input_table() {
     ));
     // Seventeen bodies: one more than a model holds.
     rows.extend([
-        // Inflow with nowhere to go (issue 45): smoke is incompressible.
+        // Inflow with nowhere to go: smoke is incompressible.
         row(
             &[
                 "run",
@@ -671,7 +671,7 @@ fn hostile_input_table() {
             2,
             "inflow, outflow and slip edges are built on",
         ),
-        // Script body actions are played in advance (issue 45).
+        // Script body actions are played in advance.
         row(&["run", "--script", &d("body-in-water.toml")], 2, "action 1 (step 2: body = \"circle:r=2,x=5,y=5"),
         row(&["run", "--script", &d("body-17.toml")], 2, "action 17 (step 1: body = "),
         row(&["run", "--script", &d("body-17.toml")], 2, "17 bodies: a model holds at most 16"),

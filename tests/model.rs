@@ -122,7 +122,7 @@ fn reduction_counts_non_finite_cells_and_names_the_first() {
 #[test]
 fn rollback_restores_the_checkpointed_state_exactly() {
     let gpu = common::gpu();
-    // And with moving bodies (issue 45): they go back with the fields, and so does the mask.
+    // And with moving bodies: they go back with the fields, and so does the mask.
     let mut moving = random_states(48, 32, 3);
     for state in &mut moving {
         let spinning =
@@ -760,7 +760,7 @@ fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
 }
 
 /// What a step records, counted as it is recorded (`eddy_fluid::gpu::tally`, what `eddy bench`
-/// reports): the seed's collocated step is advection (with buoyancy and the sources' impulse in
+/// reports): the collocated GPU Gems step is advection (with buoyancy and the sources' impulse in
 /// the same pass), divergence, 50 Jacobi iterations and the gradient (GPU Gems 38.3); the
 /// iterations run packed four cells a texel, four a dispatch (`jacobi_quad.wgsl`, 12 of them)
 /// and the last two in one (`jacobi_pair.wgsl`), the divergence packing their input and the

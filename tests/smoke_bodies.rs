@@ -1,4 +1,4 @@
-//! Moving bodies in smoke (issue 24): the GPU's body passes against their CPU mirrors, whole
+//! Moving bodies in smoke: the GPU's body passes against their CPU mirrors, whole
 //! steps with bodies against the CPU reference, and the CPU reference against physics it did
 //! not write: the potential flow around an impulsively started cylinder, and the same flow seen
 //! from the cylinder (Galilean invariance inside the box).

@@ -1,4 +1,4 @@
-//! Smoke through the box's edges (issue 24, first step: inflow and outflow edges) against a flow
+//! Smoke through the box's edges (inflow and outflow edges) against a flow
 //! nobody here wrote: plane Poiseuille flow. A channel between the no-slip top and bottom walls,
 //! fluid entering through the left edge at a uniform speed `U` and leaving through the right
 //! edge, develops downstream of its entrance into the parabola `u(y) = 6 U (y / H) (1 - y / H)`

@@ -111,7 +111,7 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// V-cycles: a tolerance no solve reaches, so both run the most) with the cavity's viscosity;
 /// 12 Jacobi iterations (the GPU runs four a dispatch, `jacobi_quad.wgsl`, and two or one for
 /// the rest: 12 is 3 quads, 50 is 12 and a pair, the moved values' 7 a quad, a pair and a single
-/// iteration); and two sets with inflow and outflow edges (issue 24), every edge kind on both
+/// iteration); and two sets with inflow and outflow edges, every edge kind on both
 /// axes, with the viscosity's ghosts beyond them and the pressure held at 0 beyond the outflows
 /// (the packed Jacobi passes reading 0 there): semi-Lagrangian from the left into outflows right and top, a slip wall
 /// below; MacCormack from the right into outflows left and bottom; and multigrid from the left

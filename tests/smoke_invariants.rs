@@ -11,7 +11,7 @@ use eddy_fluid::Simulation;
 use eddy_fluid::scene::Scene;
 use eddy_fluid::smoke::{CpuSmoke, GpuSmoke, GridLayout, SmokeParams, SmokePass, SmokePreset, SmokeState, cpu};
 
-/// The seed's collocated grid with Rideout's gradient scale and the seed's 50 iterations.
+/// The collocated grid with Rideout's gradient scale and the `gpu-gems` preset's 50 iterations.
 fn collocated() -> SmokeParams {
     SmokeParams { jacobi_iterations: 50, ..SmokeParams::preset(SmokePreset::Rideout) }
 }

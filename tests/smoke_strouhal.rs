@@ -1,4 +1,4 @@
-//! The cylinder wake at Re = 100 and below the onset of shedding (issue 24): the Strouhal number
+//! The cylinder wake at Re = 100 and below the onset of shedding: the Strouhal number
 //! of eddy's vortex street against the published one. Williamson, "Vortex dynamics in the
 //! cylinder wake", Annu. Rev. Fluid Mech. 28 (1996), fig. 3, and his fit St = 0.1816 - 3.3265 /
 //! Re + 1.6e-4 Re (Phys. Fluids 31, 1988): St = 0.164 at Re = 100, for an unconfined cylinder.
@@ -63,7 +63,7 @@ fn sample(sim: &mut GpuSmoke, probe: (usize, usize), n: u32, every: u32) -> Vec<
 /// units after 600, sampled every 2. The step is 1 time unit, twice the `channel` pipeline's (the
 /// inflow crosses a cell a step, about 1.5 beside the cylinder, which MacCormack's
 /// semi-Lagrangian traces allow), in half the time: about 3 minutes on lavapipe beside the Re 30
-/// test, against 6 at 0.5. Allowed: 5% of Williamson's (issue 24's target). Measured on lavapipe
+/// test, against 6 at 0.5. Allowed: 5% of Williamson's (the wake's target). Measured on lavapipe
 /// over this window: St 0.1637, -0.4%, the swing's halves 1.04 and 1.06 (at the step 0.5:
 /// 0.1671, +1.9%; see the module docs). The wake must oscillate (the probe's v swings
 /// by more than 0.3 U) and be periodic (the swing of each half of the window within 10% of the

@@ -1,7 +1,7 @@
 //! The staggered (MAC) grid's projection (`eddy_fluid::smoke::staggered`, CPU reference) against the
 //! property that makes it worth having: divergence-of-gradient is the 5-point Laplacian the
 //! solvers solve, so a converged solve leaves no divergence and more Jacobi iterations never
-//! leave more (issue 9's projection tests); and the GPU's projection against the CPU's.
+//! leave more; and the GPU's projection against the CPU's.
 
 use eddy_fluid::Grid;
 use eddy_fluid::smoke::staggered::{self, u_open, v_open};
@@ -61,7 +61,7 @@ fn converged_projection_leaves_no_divergence() {
 }
 
 /// Jacobi x 50, 200, 2000 (the smoke model's solve): each leaves no more divergence than fewer
-/// iterations did (on the collocated grid, issue 9 measured L2 84 after 50 and 306 after 2000).
+/// iterations did (on the collocated grid they do not: L2 84 after 50 and 306 after 2000).
 #[test]
 fn more_jacobi_iterations_never_leave_more_divergence() {
     let (w, h) = (64, 64);

@@ -557,7 +557,7 @@ fn the_body_tool_places_a_body_and_drags_it_through_the_smoke() {
     drag_a_body("smoke", 2, 2000);
 }
 
-/// The body tool in gas (issue 24), as in smoke: gas bodies move at most 0.25 cells a step, so
+/// The body tool in gas, as in smoke: gas bodies move at most 0.25 cells a step, so
 /// the viewer runs 8 steps a frame (2 cells a frame) and the pointer waits longer at the end.
 #[test]
 fn the_body_tool_places_a_body_and_drags_it_through_the_gas() {

@@ -89,7 +89,7 @@ async fn water_one_step_matches_the_cpu_mirror() {
 #[wasm_bindgen_test]
 async fn smoke_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
-    // The third with moving bodies (issue 24): a disc and a turning box, rasterised on the GPU;
+    // The third with moving bodies: a disc and a turning box, rasterised on the GPU;
     // the fourth too, with the multigrid (3 V-cycles: every level's uniform, the packed levels'
     // passes, level 1 included (48 x 36), the coarse kernel, coarsen_walls and pack_walls) and
     // outflow edges held at pressure 0.
@@ -134,7 +134,7 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
     }
 }
 
-/// The seed's collocated step (`--pipeline gpu-gems`), whose advection pass also applies
+/// The collocated GPU Gems step (`--pipeline gpu-gems`), whose advection pass also applies
 /// buoyancy and the sources' impulse and binds two uniforms beside its seven textures.
 #[wasm_bindgen_test]
 async fn the_seeds_smoke_step_matches_the_cpu_mirror() {
@@ -161,7 +161,7 @@ async fn the_seeds_smoke_step_matches_the_cpu_mirror() {
 #[wasm_bindgen_test]
 async fn gas_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
-    // The last with moving bodies (issue 24): their rasterisation binds the solid bits
+    // The last with moving bodies: their rasterisation binds the solid bits
     // read-write, and the handoff and the faces into them run too.
     for (seed, (w, h), bodies) in [(6, (37, 23), false), (7, (100, 70), false), (8, (64, 48), true)] {
         let mut state = states::random_gas(w, h, seed, 0.1);

@@ -1,11 +1,10 @@
 // The packed layout (src/gpu/packed.rs): four cells of a row in one texel, cell (row y,
 // column 4 * x + k) in component k of texel (x, y), so one invocation reads and writes four cells
 // with one texel operation each (on lavapipe a texel operation costs about as much as a cell's
-// arithmetic; packed, a Jacobi iteration runs about 3x faster). Cells past the grid's last
-// column (padding) hold 0. Per-cell bits (walls) are one r32uint texel per four cells, cell k's
-// bits in byte k. The Jacobi iterations' wall bits (`gpu::wall_bits`): bit 0 the cell is a
-// wall; bits 1 to 4 its neighbour up, left, right, down is a wall or beyond the grid; padding
-// cells are walls.
+// arithmetic). Cells past the grid's last column (padding) hold 0. Per-cell bits (walls) are one
+// r32uint texel per four cells, cell k's bits in byte k. The Jacobi iterations' wall bits
+// (`gpu::wall_bits`): bit 0 the cell is a wall; bits 1 to 4 its neighbour up, left, right, down
+// is a wall or beyond the grid; padding cells are walls.
 
 const PACKED_WALL: u32 = 1u;
 

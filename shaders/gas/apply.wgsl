@@ -1,6 +1,6 @@
 // Gas pass 3: gather. Each face's flux, scaled by the limiter factor of the cell its mass
 // leaves, is subtracted from the face's source side and added to its other side; then the
-// flux to the ghost beyond each wall (ghost.wgsl) and the seed's reflection of the momentum
+// flux to the ghost beyond each wall (ghost.wgsl) and the reflection of the momentum
 // pointing into an edge-adjacent wall; then momentum is damped and density drains towards
 // ambient; speed is capped at MAX_SPEED, sources are reset.
 // CPU mirror: `apply` in src/gas/cpu.rs (same order of operations).

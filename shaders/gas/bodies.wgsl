@@ -1,4 +1,4 @@
-// Gas pass, the bodies rasterised (issue 24): each cell's solid bits (params.wgsl) from the
+// Gas pass, the bodies rasterised: each cell's solid bits (params.wgsl) from the
 // walls (`walls`: the wall and source bits and the walls' neighbour bits, written on the CPU)
 // and the bodies where they are now. A cell that is not a wall is covered by the first body
 // holding its centre (bit 0, and the body's index + 1 at BODY_SHIFT); a neighbour covered by a

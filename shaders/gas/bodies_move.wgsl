@@ -1,4 +1,4 @@
-// Gas pass, moving bodies (issue 24): each of the params.bodies bodies advances by one step
+// Gas pass, moving bodies: each of the params.bodies bodies advances by one step
 // (body_advanced with dt = 1: velocities are in cells/step). One invocation a body.
 // CPU mirror: `bodies::step` in src/gas/bodies.rs (`Body::advance`).
 

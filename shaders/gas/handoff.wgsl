@@ -1,4 +1,4 @@
-// Gas pass, the handoff (issue 24): the gas of the cells whose coverage the step's
+// Gas pass, the handoff: the gas of the cells whose coverage the step's
 // rasterisation (bodies.wgsl) changed is handed over, conserving mass and momentum. A cell a
 // body covered gives its gas in equal shares to its neighbours open now; a cell a body left gets
 // `opening_share` of each neighbour open before and now, which keeps the rest; closed cells end

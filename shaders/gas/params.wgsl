@@ -14,7 +14,7 @@ struct GasParams {
     inflow: f32,      // speed into the box through inflow edges, cells/step
     inflow_density: f32,
     edges: vec4<u32>, // left, right, top, bottom: 0 wall, 1 inflow, 2 outflow, 3 slip (EdgeKind)
-    bodies: u32,      // bodies in the body table (issue 24)
+    bodies: u32,      // bodies in the body table
     _pad0: u32,
     _pad1: u32,
     _pad2: u32,
@@ -27,7 +27,7 @@ const RHO_EPSILON: f32 = 1e-6;
 const LIMIT_SAFETY: f32 = 0.99999;
 const MAX_SPEED: f32 = 0.5;
 
-// Solid texture bits: bit 0 = this cell is a wall (or a body's, issue 24), bit 1 + j = the
+// Solid texture bits: bit 0 = this cell is a wall (or a body's), bit 1 + j = the
 // neighbour in direction j (`direction`) is a wall, a body's or outside the grid, bit 9 = this
 // cell is a source; with bodies (written by bodies.wgsl each step) bits 10..18 are bits 0..8
 // as they were before the step's rasterisation, and bits 20..24 the index + 1 of the body

@@ -1,5 +1,5 @@
 // Gas walls as mirrors: the "ghost" beyond a blocked face, the mirror image of the open cells,
-// in the frame of a body's cell where one blocks the way (issue 24). Shared by predict.wgsl,
+// in the frame of a body's cell where one blocks the way. Shared by predict.wgsl,
 // limit.wgsl and apply.wgsl (all bind `state`, `solid` and the body table `bodies`); ghost.wgsl
 // has the flux into a ghost. CPU mirror: `ghost`, `MirrorRule` and `neighbour_or_ghost` in
 // src/gas/cpu.rs, where the rule is explained, and `wall_velocity` in src/gas/bodies.rs.
@@ -67,7 +67,7 @@ fn mirrored(q: vec3<f32>, sign: vec2<f32>) -> vec3<f32> {
 // the body whose cell it is at the face's midpoint, else 0 (a wall, the box's edge). BODIES
 // (without_bodies.wgsl, with_bodies.wgsl) is a constant, so the passes built without bodies
 // drop this code (llvmpipe runs both sides of every `if` with masks: as a test of
-// params.bodies, its texture loads made the gas step 15-20% slower with no body in the grid).
+// params.bodies, its texture loads would slow every gas step, bodies or none).
 // CPU mirror: `wall_velocity` in src/gas/bodies.rs.
 fn wall_velocity(p: vec2<i32>, j: u32, params: GasParams) -> vec2<f32> {
     if !BODIES {
@@ -101,7 +101,7 @@ fn out_of_frame(q: vec3<f32>, v: vec2<f32>) -> vec3<f32> {
     return vec3<f32>(q.x, q.yz + q.x * v);
 }
 
-// What lies beyond blocked direction j of open cell p (issue 24's open edges): kind BEYOND_WALL
+// What lies beyond blocked direction j of open cell p: kind BEYOND_WALL
 // (a wall cell, or only wall or slip edges crossed: the mirror rule) unless the step leaves the
 // grid through an open edge; then BEYOND_INFLOW if it crosses an inflow edge, else
 // BEYOND_OUTFLOW, with `sign` reversing the momentum component across a wall or slip edge that a

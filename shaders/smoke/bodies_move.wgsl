@@ -1,4 +1,4 @@
-// Smoke pass, moving bodies (issue 24): each of the params.bodies bodies advances by one step,
+// Smoke pass, moving bodies: each of the params.bodies bodies advances by one step,
 // centre += dt velocity, angle += dt spin. One invocation a body.
 // CPU mirror: `Body::advance` in src/body.rs (via `bodies::step` in
 // src/smoke/staggered/bodies.rs).

@@ -8,8 +8,8 @@ fn open_at(bits: texture_storage_2d<r32uint, read>, q: vec2<i32>) -> bool {
 
 // Whether each of the six cells q - 1 .. q + 4 along q's row is open (`open_at`): the strip of
 // four cells q .. q + 3 that one invocation of the vorticity and confinement passes computes,
-// and its neighbours either side. Six values, not an array: lavapipe ran a loop over arrays no
-// faster than one cell an invocation.
+// and its neighbours either side. Six values, not an array: on lavapipe a loop over arrays is
+// no faster than one cell an invocation.
 struct OpenRow {
     o0: bool,
     o1: bool,

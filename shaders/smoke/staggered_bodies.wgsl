@@ -1,4 +1,4 @@
-// Staggered smoke pass, the bodies rasterised (issue 24), first of two: each cell's solid bits
+// Staggered smoke pass, the bodies rasterised, first of two: each cell's solid bits
 // from the walls (drawn or from the scene: `walls`, written on the CPU) and the bodies where
 // they are now: a cell that is not a wall is covered by the first body holding its centre
 // (bit 0 set, bits 8..15 the body's index + 1). Bits 1..4 keep the walls' neighbours (only the

@@ -1,4 +1,4 @@
-// Staggered smoke pass, the bodies rasterised (issue 24), second of two, after
+// Staggered smoke pass, the bodies rasterised, second of two, after
 // staggered_bodies.wgsl: each closed face inside the box beside a body's cell at that body's
 // rigid velocity at the face's centre (the cell on the left or above first), a closed face
 // beside walls only at 0; open faces and the box's edge faces are left as they are.

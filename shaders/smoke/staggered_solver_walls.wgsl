@@ -1,4 +1,4 @@
-// Staggered smoke pass, after the bodies are rasterised (issue 24): the pressure solve's walls
+// Staggered smoke pass, after the bodies are rasterised: the pressure solve's walls
 // from the smoke's solid bits (bit 0), for the packed Jacobi iterations (four cells a texel,
 // each cell's wall bits in its byte and the cells just beyond the texel's edges in bits 5..7 of
 // its first and last byte, as solver/packed.rs lays them out) and for the solver's finest level

@@ -1,4 +1,4 @@
-// Multigrid, when the finest level's walls change on the GPU (moving bodies, issue 24): the next
+// Multigrid, when the finest level's walls change on the GPU (moving bodies): the next
 // level's walls from this one's, as `coarsen` makes them on the CPU (a coarse cell is a wall only
 // when all four of its fine cells are; beyond the fine grid counts as wall; laid on it as `lay`
 // says), with the neighbour bits of level.wgsl (`gpu::wall_bits`, the edges held at pressure 0

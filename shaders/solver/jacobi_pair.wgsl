@@ -10,9 +10,8 @@
 // cell of the texel to the left, lane 1 the first of the texel to the right, their wall bits
 // taken from the extra bits the pair's edge cells carry (bits 5-7, see `packed_walls` in
 // src/solver/packed.rs). Per texel and two iterations: 5 loads and 1 store, against 14 and 2 for
-// two jacobi_packed.wgsl dispatches. On lavapipe, where texel operations and dispatches bound the
-// solve, that makes the pair about 1.5x faster than two single iterations at 512x512 (the pair of
-// texels, against one texel an invocation, another 10-15%).
+// two jacobi_packed.wgsl dispatches, and one dispatch instead of two: on lavapipe texel
+// operations and dispatches bound the solve.
 
 @group(0) @binding(0) var pressure: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(1) var rhs: texture_storage_2d<rgba32float, read>;

@@ -24,13 +24,9 @@
 // Per texel written and four levels: 6 loads and 1 store, and 6 x 6 / STRIP loads more for the
 // six rows above the strip that fill the windows (about 8.1 and 1 at STRIP 32, lavapipe's),
 // against 12.5 and 2 for two jacobi_pair.wgsl dispatches, and 12 evaluations of `relax` a row of
-// two texels against 10. Measured on lavapipe with the Jacobi iterations, where texel
-// operations and dispatches bound the solve, side by side with the binary before (eddy run, 5
-// interleaved rounds): four full Rows a level against the pairs, the seed's smoke step 1.08x at
-// 1024x1024 and 1.10x at 512x512 with STRIP 16; STRIP 32 another 1.05x at 1024x1024 (64: within
-// noise of 32, with half the invocations a dispatch); the Trims for the second and third levels
-// (12 evaluations a row instead of 14) another 1.10x. Keeping the walls unpacked (vec4<u32>) in
-// the windows, so that each row's bits are split once instead of at every level: 0.98x, not kept.
+// two texels against 10 (14 without the Trims for the second and third levels). On lavapipe,
+// where texel operations and dispatches bound the solve, the fewer loads and dispatches
+// outweigh the extra evaluations (measured: docs/performance.md).
 
 @group(0) @binding(0) var pressure: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(1) var rhs: texture_storage_2d<rgba32float, read>;

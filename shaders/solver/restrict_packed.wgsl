@@ -1,7 +1,7 @@
 // Multigrid pass from the last packed level (packed.wgsl) to the coarse kernel's first level
 // (one cell a texel, coarse.wgsl), one invocation per coarse cell: the residual summed onto the
 // coarse right-hand side (restrict_cells.wgsl), and the coarse correction started at 0:
-// residual.wgsl and restrict.wgsl in one pass, reading four cells a texel and writing no
+// the residual and its restriction in one pass, reading four cells a texel and writing no
 // residual texture. restrict_to_packed.wgsl does the same onto a packed level.
 // CPU mirror: `residual` in src/solver/mod.rs and `restrict` in src/solver/multigrid.rs.
 

@@ -15,20 +15,16 @@
 // texel to the left, lane 1 the first of the texel to the right. Each lane's branches of the
 // scalar rule are per-lane selects with the same arithmetic in the same order, and the gather
 // adds in the push loop's order, so a cell's result is the CPU's to the bit.
-// Two texels an invocation instead of one (4 texel operations a texel instead of 5, and one
-// side evaluation for 8 cells instead of 4): 1.23x the step at 2048x2048 and 1.09x at
-// 1024x1024 on lavapipe (eddy run, 5 interleaved rounds); 32 rows a strip instead of 8, with
-// one texel: within noise (0.97x, 1.00x); with two texels, 1.10-1.20x at both sizes (16 rows
-// less; 64 and 128 within noise of 32), so the strip is set for the adapter (src/water/gpu.rs,
-// `step_strip`).
+// Two texels an invocation, not one: 4 texel operations a texel instead of 5, and one side
+// evaluation for 8 cells instead of 4. STRIP is set for the adapter (src/water/gpu.rs,
+// `step_strip`; measured: docs/performance.md).
 //
 // Which cells are solid rides in the mass texels' sign bits (water/pack.wgsl): a solid cell's
 // mass is stored negated, -0.0 when empty, and every other mass is >= +0.0, so a cell is solid
 // exactly when its sign bit is set, and the neighbours' solid bits come with the masses the step
-// reads anyway. Against a texture of solid bits read beside the mass (two more texel loads a
-// row of the walk): 1.10x the step at 2048x2048 and 1.20x at 1024x1024 on lavapipe (eddy run, 6
-// interleaved rounds). A solid cell is never wet (its stored mass is <= 0), the flows towards
-// it are selected away, and the step writes its texel lane back unchanged.
+// reads anyway, with no texture of solid bits to load beside them (two texel loads fewer a row
+// of the walk). A solid cell is never wet (its stored mass is <= 0), the flows towards it are
+// selected away, and the step writes its texel lane back unchanged.
 //
 // Cells outside the grid hold no mass, so they send nothing: they read as +0.0 with the open
 // boundary (empty air, where the flow sent out of the grid is lost) and as -0.0, solid, with the
@@ -233,9 +229,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let own_b = row_outflows(row_b(row), above_b, under.b);
     // Each step finishes row y with what row y + 1 sends up, and works out all the rest of row
     // y + 1: the loop carries a row's partial sums and down flows (16 values) instead of its
-    // outflows and the row above's down flows (40). On lavapipe, which keeps a walk's values in
-    // 16 vector registers and spills the rest, 1.10x the step at 1024x1024 and 1.09x at
-    // 2048x2048 (eddy run, 6 interleaved rounds), the same arithmetic in the same order.
+    // outflows and the row above's down flows (40), since lavapipe keeps a walk's values in 16
+    // vector registers and spills the rest. The arithmetic is the same, in the same order.
     var partial = partial_row(row, under, from_above_a, from_above_b, own_a, own_b);
     for (var y = y0; y < last; y++) {
         let next = load_pair(x, y + 2, size);

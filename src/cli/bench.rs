@@ -8,8 +8,8 @@ use eddy_fluid::scene::SceneSource;
 use eddy_fluid::smoke::{SmokeParams, SmokePreset};
 use std::time::Instant;
 
-/// The parameter sets measured: the defaults, for smoke the other pipelines and solvers (issue
-/// 9's benchmark), for gas the first-order reconstruction too, each with a label for the table.
+/// The parameter sets measured: the defaults, for smoke the other pipelines and solvers, for gas
+/// the first-order reconstruction too, each with a label for the table.
 fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     let defaults = ModelParams::defaults(kind);
     if kind == ModelKind::Gas {
@@ -46,7 +46,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     ]
 }
 
-/// The smoke and gas rows with moving bodies (issue 24): the default step on the same scene with
+/// The smoke and gas rows with moving bodies: the default step on the same scene with
 /// [`bench_bodies`], whose cost is this row's time over the default row's.
 const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning plate)";
 
@@ -615,7 +615,7 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
 }
 
 /// `x` to three significant digits, at least (1.80 steps/s, 24.1, 316, 3076): a slow row's rate
-/// to one decimal (1.8) hid differences of up to 6%.
+/// to one decimal (1.8) hides differences of up to 6%.
 fn significant(x: f64) -> String {
     let decimals = if x.abs() > 0.0 { (2 - x.abs().log10().floor() as i32).clamp(0, 3) } else { 1 };
     format!("{x:.*}", decimals as usize)

@@ -1,5 +1,5 @@
 //! Exact linear acoustics for the gas model's checks: the 2D Gaussian pressure pulse, which the
-//! scheme's ring is held to (radius, roundness, amplitude kept; issue 23).
+//! scheme's ring is held to: its radius, its roundness and the amplitude it keeps.
 //!
 //! Isothermal flow linearised about rest at density 1 (`p = c^2 rho`): the excess density obeys
 //! the wave equation `rho'_tt = c^2 lap rho'`. Released from rest as a Gaussian

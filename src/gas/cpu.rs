@@ -246,7 +246,7 @@ fn mirror_rule(s: &GasState, r: isize, c: isize, (dc, dr): (isize, isize)) -> Mi
 }
 
 /// What lies beyond a blocked direction of an open cell: a wall (inside the grid, or a wall or
-/// slip edge of the box) or an open edge ([`GasParams::edges`], issue 24).
+/// slip edge of the box) or an open edge ([`GasParams::edges`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Beyond {
     /// A wall cell, or the grid's edge where it is a wall or a slip edge: the mirror image

@@ -290,7 +290,7 @@ impl ApplyPass {
     }
 }
 
-/// The bodies' passes (issue 24; [`super::bodies`]): they move (`bodies_move.wgsl`), are
+/// The bodies' passes ([`super::bodies`]): they move (`bodies_move.wgsl`), are
 /// rasterised into the solid bits over the walls' (`bodies.wgsl`), and the gas of the cells
 /// whose coverage changed is handed over (`handoff.wgsl`; bind group `i` reads ping-pong state
 /// `i`).

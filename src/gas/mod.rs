@@ -53,7 +53,7 @@
 //! sound spreads within 0.2% of `c`, and the crest of a pulse travels along the diagonals
 //! within 0.5% of its speed along the axes.
 //!
-//! Rigid bodies move through the gas ([`bodies`], issue 24): rasterised into the walls each step,
+//! Rigid bodies move through the gas ([`bodies`]): rasterised into the walls each step,
 //! the gas of the cells they cover or leave handed over so that mass stays conserved, and the
 //! faces into them the walls' mirror in each body's frame; a piston driven into gas at rest
 //! matches the isothermal jump conditions within 0.2% (`tests/gas_physics.rs`).
@@ -172,11 +172,11 @@ pub struct GasParams {
     /// eddy's extension: isothermal pressure `c^2` (cells^2/step^2), adding `c^2 rho_f` to the
     /// momentum flow along each face; [0.01, 0.05] (central: [0.015, 0.02]). The source's model
     /// had none (0), where only diffusion resists compression: wind piles up against obstacles
-    /// and leaves near-vacuum wakes that reach the speed cap, so eddy no longer allows it.
+    /// and leaves near-vacuum wakes that reach the speed cap, so eddy does not allow it.
     pub pressure: f32,
     /// What each edge of the box is, `[left, right, top, bottom]` ([`crate::edge::LEFT`] ...):
     /// a wall (a mirror, the default), an inflow or an outflow ([`EdgeKind`]; a slip edge is a
-    /// wall here). Issue 24.
+    /// wall here).
     pub edges: [EdgeKind; 4],
     /// Speed of the gas the inflow edges' ghosts hold, normal to the edge and into the box,
     /// cells/step; [0, 0.25], and at most the wind limit of the reconstruction
@@ -221,7 +221,7 @@ impl GasParams {
     /// cells/step), where the explicit exchange `(|u| + c) / 2` plus friction passes the
     /// stability limit 1/2 and a checkerboard grows to the cap: wind 0.25 with friction 0.1
     /// reached the cap, and so did 4-way at `c^2` = 0.01 with friction 0.05 (at wind 0.2 and
-    /// even 0.15; measured with Heun's two stages, the first version); at wind 0.2 and friction
+    /// even 0.15, measured with a two-stage Heun time step); at wind 0.2 and friction
     /// 0.02 the fastest corner runs 0.440 with MUSCL-Hancock (all corners of diffusion, pressure
     /// and neighbours, undamped, 2000 steps; `tests/gas_physics.rs`).
     pub fn limits(reconstruction: Reconstruction) -> (f32, f32) {
@@ -265,7 +265,7 @@ impl GasParams {
         }
     }
 
-    /// The `tunnel` scene's parameters (issue 24): gas enters through the left edge at
+    /// The `tunnel` scene's parameters: gas enters through the left edge at
     /// ambient density and 0.1 cells/step (Mach 0.45 at the default `c = 0.22`; at 0.15 the
     /// flow past the scene's cylinder, a blockage of 1/5, turns transonic) and leaves
     /// through the right; the top and bottom edges are walls; no damping or drain, which would
@@ -585,7 +585,7 @@ pub struct GasState {
     /// 1 = source: reset each step to ambient density blowing at [`GasParams::wind`].
     pub source: Grid<u8>,
     /// Rigid bodies moving through the gas ([`crate::body`], at most
-    /// [`crate::body::MAX_BODIES`]; velocities in cells/step), issue 24.
+    /// [`crate::body::MAX_BODIES`]; velocities in cells/step).
     pub bodies: Vec<crate::body::Body>,
 }
 

@@ -1,4 +1,4 @@
-//! The GPU's body table (issue 24), shared by the models with moving bodies: a buffer of
+//! The GPU's body table, shared by the models with moving bodies: a buffer of
 //! [`crate::body::MAX_BODIES`] [`GpuBody`] (48 bytes each; `struct Body` in
 //! `shaders/common/body.wgsl`), which the models' move passes write as storage and their other
 //! passes read as a uniform array, and its readback.

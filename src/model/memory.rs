@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn smoke_at_16k_needs_about_44_gb_of_textures() {
         let e = estimate(ModelKind::Smoke, 16384, 16384, Extras::default());
-        // 165 bytes per cell of textures: the collocated grid's 48 (issue 8 saw it pass 13 GB),
+        // 165 bytes per cell of textures: the collocated grid's 48 (about 13 GB on its own here),
         // the staggered faces' 16, the solver levels' 24, the divergence after and vorticity's
         // 8, confinement's force's 8, the dye's 48, the packed Jacobi iterations' 13 (three
         // rgba32float textures of four cells a texel, the walls a byte a cell).

@@ -316,7 +316,7 @@ static GAS: ModelInfo = ModelInfo {
 };
 
 /// The parameters two models share by name: the box's edges and the speed through its inflow
-/// edges, smoke's and gas's (issue 24). Each model's row says what the option means there, with
+/// edges, smoke's and gas's. Each model's row says what the option means there, with
 /// its own range; a run applies its own model's row, so `--left-edge inflow` means the same
 /// to the user in both.
 pub const SHARED_PARAMS: &[&str] = &["left-edge", "right-edge", "top-edge", "bottom-edge", "inflow"];

@@ -147,7 +147,7 @@ pub fn divergence(s: &mut SmokeState, p: &SmokeParams) {
     }
 }
 
-/// Pass 3 (`jacobi.wgsl`), one iteration: `p = (pL + pR + pD + pU + alpha div) / 4` with
+/// Pass 3 (the solver's Jacobi kernels, `shaders/solver/jacobi_*.wgsl`), one iteration: `p = (pL + pR + pD + pU + alpha div) / 4` with
 /// `alpha = -cell_size^2` (GPU Gems 38.2-38.3: Jacobi iteration of the Poisson
 /// pressure equation; Rideout's `Jacobi`); a solid or outside neighbour takes the centre's pressure (pure Neumann,
 /// Rideout); 0 in solid cells.

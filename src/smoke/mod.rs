@@ -1,5 +1,5 @@
 //! `smoke`: the Eulerian grid fluid of GPU Gems ch. 38 with buoyant, cooling smoke, on a
-//! staggered (MAC) grid by default and the seed's collocated grid on request.
+//! staggered (MAC) grid by default and the chapter's collocated grid on request.
 //!
 //! Sources: M. Harris, "Fast Fluid Dynamics Simulation on the GPU", *GPU Gems* ch. 38 (2004),
 //! after J. Stam, "Stable Fluids" (SIGGRAPH 1999); the buoyancy of section 38.5 and the
@@ -14,7 +14,7 @@
 //!   advect (semi-Lagrangian or MacCormack), viscosity, vorticity confinement, buoyancy,
 //!   impulse, divergence, the solve (Jacobi or multigrid, [`crate::solver`]), gradient. A
 //!   converged solve leaves no divergence.
-//! - **collocated** (the seed's; [`cpu`]): velocity at cell centres: advect, buoyancy,
+//! - **collocated** (GPU Gems ch. 38's; [`cpu`]): velocity at cell centres: advect, buoyancy,
 //!   impulse (the three in one GPU pass), divergence (central differences), Jacobi x
 //!   [`SmokeParams::jacobi_iterations`] (`p = (pL + pR + pD + pU + alpha div) / 4`, a solid
 //!   neighbour taking the centre's pressure), gradient (`gradient_scale / cell_size` times the

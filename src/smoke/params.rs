@@ -12,7 +12,7 @@ pub enum GridLayout {
     /// is the 5-point Laplacian the solver inverts, so a converged solve leaves no divergence.
     #[default]
     Staggered,
-    /// At cell centres with central differences (the seed's, GPU Gems ch. 38 and Rideout):
+    /// At cell centres with central differences (GPU Gems ch. 38's and Rideout's):
     /// `(H, W)` each. The projection only approximately removes divergence (module docs).
     Collocated,
 }
@@ -51,7 +51,7 @@ pub enum SmokePreset {
     /// constants. The default.
     #[default]
     Staggered,
-    /// The seed's collocated grid with Harris' gradient `halfrdx = 0.5 / h` (GPU Gems 38.3,
+    /// The collocated grid with Harris' gradient `halfrdx = 0.5 / h` (GPU Gems 38.3,
     /// Example 38-5), which matches the central-difference divergence; Jacobi x 50 from 0.
     GpuGems,
     /// The collocated grid as Rideout ships it: gradient `1.125 / h`, 40 Jacobi iterations
@@ -62,7 +62,7 @@ pub enum SmokePreset {
     /// buoyancy, weight or dissipation, multigrid to 1e-5, time step 1. The `cavity` scene
     /// starts it.
     Cavity,
-    /// Flow past a cylinder (issue 24): the staggered grid with an inflow through the left edge
+    /// Flow past a cylinder: the staggered grid with an inflow through the left edge
     /// at 1 cell per time unit and an outflow through the right, walls top and bottom; no
     /// buoyancy, weight, confinement or dissipation, the sources giving dye only; multigrid to
     /// 1e-4, MacCormack, `dt` 0.5. The `channel` scene starts it.
@@ -82,7 +82,7 @@ impl SmokePreset {
 ///
 /// Defaults ([`SmokePreset::Staggered`]) are Rideout's ("Simple Fluid Simulation", 2010) and
 /// Joyce's constants on the staggered grid, with [`SmokeParams::jacobi_iterations`] = 50 (the
-/// seed's number; Rideout uses 40).
+/// `gpu-gems` preset's number; Rideout uses 40).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SmokeParams {
     /// The preset these parameters started from (setting it resets the others).
@@ -122,9 +122,9 @@ pub struct SmokeParams {
     /// Speed of the flow into the box through its inflow edges, normal to them, cells per time
     /// unit; >= 0. Default 1.
     pub inflow: f32,
-    /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (the
-    /// seed's `ClearSurface`). Default on for the staggered preset, off for `gpu-gems` and
-    /// `rideout`.
+    /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (GPU
+    /// Gems' and Rideout's `ClearSurface`). Default on for the staggered preset, off for
+    /// `gpu-gems` and `rideout`.
     pub warm_start: bool,
     /// Time step `dt` (time units per step); > 0. Default 0.125.
     pub dt: f32,

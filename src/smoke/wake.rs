@@ -1,4 +1,4 @@
-//! The cylinder wake (issue 24): flow past a fixed circular cylinder, whose shedding frequency
+//! The cylinder wake: flow past a fixed circular cylinder, whose shedding frequency
 //! is the best-measured number in fluid dynamics. Williamson, "Vortex dynamics in the cylinder
 //! wake", Annu. Rev. Fluid Mech. 28 (1996) 477-539, fig. 3, and his fit for parallel shedding,
 //! `St = 0.1816 - 3.3265 / Re + 1.6e-4 Re` for 49 < Re < 178 (Williamson, Phys. Fluids 31 (1988)

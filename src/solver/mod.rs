@@ -40,7 +40,7 @@ use crate::grid::Grid;
 /// the edge (Neumann), as through a wall.
 pub type DirichletEdges = [bool; 4];
 
-/// No edge held at 0: every edge a wall to the pressure (the seed's box).
+/// No edge held at 0: every edge a wall to the pressure (a closed box, as in GPU Gems ch. 38).
 pub const NEUMANN: DirichletEdges = [false; 4];
 
 /// Where each held edge ([`DirichletEdges`]) puts the pressure's 0, `[left, right, top,

@@ -153,9 +153,8 @@ pub fn restrict(
 }
 
 /// Adds the coarse correction to the fine pressure: `p += e` of the parent coarse cell, at open
-/// fine cells (piecewise constant; measured against bilinear interpolation between coarse
-/// centres, which converged no faster here: 0.39 and 0.50 per cycle against 0.37 and 0.47 on
-/// the tests' 128 x 128 and 97 x 61 grids).
+/// fine cells (piecewise constant: bilinear interpolation between coarse centres converges no
+/// faster on the tests' grids).
 pub fn prolong(p: &mut Grid<f32>, fine_solid: &Grid<u8>, correction: &Grid<f32>, offset: Offset) {
     let (h, w) = p.shape();
     for r in 0..h {

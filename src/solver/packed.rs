@@ -1,11 +1,10 @@
 //! Jacobi iterations four cells at a time: the pressure, the right-hand side and the walls in
-//! a packed layout (`shaders/solver/packed.wgsl`: four cells of a row in one `rgba32float`
+//! a packed layout (`shaders/common/packed.wgsl`: four cells of a row in one `rgba32float`
 //! texel, their wall bits in one `r32uint`), so an invocation reads and writes four cells with
 //! one texel operation each.
 //!
-//! On lavapipe a texel operation costs about as much as a cell's arithmetic, and an iteration
-//! ran 3x faster packed (110 against 310-350 Mcell-iterations/s at 512² and 1024²; eight cells
-//! an invocation gained 10% more, and storage buffers instead of textures 5-10%). The fields
+//! On lavapipe a texel operation costs about as much as a cell's arithmetic, so an iteration
+//! costs mostly its texel operations, and four cells a texel need far fewer of them. The fields
 //! outside the solve keep one cell a texel: a solve packs the pressure and the right-hand side
 //! (`pack.wgsl`), runs its iterations between two packed textures, four a dispatch where it
 //! can (`jacobi_quad.wgsl`, temporal blocking in registers; `jacobi_pair.wgsl` and
@@ -13,11 +12,8 @@
 //! from (`unpack.wgsl`). Every one of them applies [`super::jacobi`]'s iteration, its CPU mirror,
 //! bit for bit (`tests/solver.rs`); [`gpu::packed`] mirrors the pack and the unpack.
 //!
-//! Temporal blocking through workgroup memory (a tile loaded once, 8 iterations on it with
-//! barriers, the inner texels written) ran the seed's smoke step 10x slower on lavapipe: its
-//! workgroup-memory loads at per-invocation addresses cost ~100 ns each there (without them,
-//! the same kernel with its barriers ran as fast as the pairs). The quad keeps its rows in
-//! registers instead.
+//! The quad's temporal blocking keeps its rows in registers, not in a tile of workgroup memory:
+//! on lavapipe a workgroup-memory load at a per-invocation address costs about 100 ns.
 
 use crate::gpu::packed::{CELLS_PER_TEXEL, pack_bits, packed_size};
 use crate::gpu::{self, Kernel};
@@ -59,12 +55,10 @@ const PADDING: u32 = crate::gpu::packed::WALL_PADDING;
 const PAIR_STRIP: u32 = 8;
 
 /// Texel rows one invocation of `jacobi_quad.wgsl` writes on `device` (the shader's `override
-/// STRIP`): 32 on a CPU adapter (lavapipe: 1.05x the step of 16 at 1024x1024, the six rows that
-/// fill an invocation's windows spread over more rows it writes; 64 within noise of 32), 8
-/// elsewhere. On a GPU the pair's 8 rows ran every dispatch in 15-17 us on an H200 whatever the
-/// grid (README), bound by the dispatches rather than by each invocation's walk: 8 keeps the
-/// quad's walk (14 rows) near the pair's (10) and its invocations as many. Not yet measured
-/// on a GPU.
+/// STRIP`): 32 on a CPU adapter, where the six rows that fill an invocation's windows are then
+/// spread over more rows it writes (measured: docs/performance.md); 8 elsewhere. On a GPU the
+/// dispatches, not each invocation's walk, bound the Jacobi passes, and 8 keeps the quad's walk
+/// (14 rows) near the pair's (10) and its invocations as many.
 pub fn quad_strip(device: &wgpu::Device) -> u32 {
     if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
 }

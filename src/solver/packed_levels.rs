@@ -20,10 +20,10 @@
 //! - `pack_walls.wgsl`: a coarse level's walls packed after `coarsen_walls.wgsl` wrote them on
 //!   the GPU (moving bodies).
 //!
-//! Why: on lavapipe, one cell a texel and an invocation, a red-black sweep of one colour over
-//! the finest level cost about 7 packed Jacobi iterations (half its invocations doing nothing):
-//! at 512 x 512 the four half-sweeps of two sweeps took about 13 ms (`eddy bench --passes`), on
-//! the quad's walk about 3 ms, 2.3 times a Jacobi quad dispatch (four iterations).
+//! Why: one cell a texel and an invocation, a red-black sweep of one colour is a pass over the
+//! whole level in which half the invocations do nothing, and on lavapipe, where texel
+//! operations bound it, it costs about as much as 7 packed Jacobi iterations; on the quad's walk
+//! the four half-sweeps of two sweeps are one dispatch over packed texels.
 
 use super::packed::PackedJacobi;
 use crate::gpu::packed::packed_size;

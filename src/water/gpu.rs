@@ -8,10 +8,8 @@
 //!
 //! The pass runs in the packed layout ([`crate::gpu::packed`]: four cells of a row a
 //! `rgba32float` texel), each invocation walking a column of [`step_strip`] rows of two texels so
-//! that each row's outflows are computed once and every texel is read about once. On lavapipe,
-//! where texel operations and dispatches, not bytes, bound a step, this runs about 2.5x faster
-//! than one cell a texel did, about 1.8-2x faster than the two passes (outflows written to four
-//! textures, then gathered) it replaced, and 1.1-1.2x faster than one texel an invocation.
+//! that each row's outflows are computed once and every texel is read about once: on lavapipe
+//! texel operations and dispatches, not bytes, bound a step, and this keeps both few.
 //! The mass keeps one cell a texel between runs of steps (the renderer, the brush, the
 //! statistics and readbacks read it so): a run packs it first and unpacks it after its last
 //! step, two dispatches a run. Packed, a solid cell's mass is stored negated (-0.0 when empty,
@@ -113,11 +111,10 @@ struct StepPass {
 }
 
 /// Texel rows one invocation of the water step walks down on `device` (the `override STRIP` of
-/// `shaders/water/step.wgsl`): 32 on a CPU adapter, 8 elsewhere. On lavapipe 32 ran the step
-/// 1.20x faster than 8 at 1024x1024 and 1.10x at 2048x2048 (`eddy run`, 6 interleaved rounds;
-/// 16 less, 64 and 128 within noise of 32): the rows above and the outflows an invocation
-/// works out before its first row are spread over more rows. A GPU wants the invocations that
-/// shorter strips give (at 1024x1024, 32 rows leave 1024 of them); not yet measured on one.
+/// `shaders/water/step.wgsl`): 32 on a CPU adapter, where the rows above and the outflows an
+/// invocation works out before its first row are then spread over more rows (measured:
+/// docs/performance.md); 8 elsewhere, for the invocations that shorter strips give a GPU (at
+/// 1024x1024, 32 rows leave 1024 of them).
 pub fn step_strip(device: &wgpu::Device) -> u32 {
     if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
 }

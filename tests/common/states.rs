@@ -41,7 +41,7 @@ pub fn random_gas(width: usize, height: usize, seed: u64, p_wall: f32) -> eddy_f
     eddy_fluid::gas::GasState { density, momentum_x, momentum_y, solid, source, bodies: Vec::new() }
 }
 
-/// Two bodies moving through a 64 x 48 gas (issue 24), within its 0.25 cells/step: a disc on a
+/// Two bodies moving through a 64 x 48 gas, within its 0.25 cells/step: a disc on a
 /// diagonal and a box drifting left as it turns.
 pub fn moving_gas_bodies() -> Vec<eddy_fluid::body::Body> {
     use eddy_fluid::body::{Body, Shape};

@@ -1,4 +1,4 @@
-//! Moving bodies on the staggered grid (issue 24): the CPU mirrors of `bodies_move.wgsl`,
+//! Moving bodies on the staggered grid: the CPU mirrors of `bodies_move.wgsl`,
 //! `staggered_bodies.wgsl` and `staggered_solver_walls.wgsl`.
 //!
 //! Each step, before the advection, every body moves by `dt` times its velocity
