@@ -61,7 +61,7 @@
 //!   state back, only through `set_params`) and statistics (`encode_stats`; collected with
 //!   `collect_stats` once the application has submitted and polled). Their per-call data (a
 //!   brush's uniform, a wall mask) is copied from a staging buffer by a command in the encoder
-//!   ([`gpu::record`]), so any number of them in one encoder are each right. The forms without
+//!   ([`gpu::in_order`]), so any number of them in one encoder are each right. The forms without
 //!   `encode_` (`step`, `brush`, `splat`, `upload_masks`, `set_params`, `request_stats`, ...)
 //!   record into an encoder of their own and submit it.
 //! - **Drawing** is middleware-shaped: `prepare` (a renderer's, or [`AnyModel::prepare`]) makes

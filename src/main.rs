@@ -151,12 +151,12 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     }
     let size = setup.size();
     let (start, seed) = match setup.origin {
-        cli::start::Origin::State { path, step, .. } => {
+        cli::setup::Origin::State { path, step, .. } => {
             let (state, _) = eddy_fluid::model::AnyState::load_npz(&path, Some(kind))?;
             (Start::State(Box::new(state), step), 1)
         }
-        cli::start::Origin::Png(path, _) => (Start::Scene(eddy_fluid::scene::SceneSource::Png(path)), 1),
-        cli::start::Origin::Preset { name, seed, .. } => {
+        cli::setup::Origin::Png(path, _) => (Start::Scene(eddy_fluid::scene::SceneSource::Png(path)), 1),
+        cli::setup::Origin::Preset { name, seed, .. } => {
             (Start::Scene(eddy_fluid::scene::SceneSource::Preset(name)), seed)
         }
     };

@@ -215,7 +215,7 @@ impl Fullscreen {
         }
         let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
         let lut = gpu::texture_2d(device, "colour map", (256, 1), wgpu::TextureFormat::Rgba8Unorm, usage);
-        gpu::record::upload(device, encoder, &lut, bytemuck::cast_slice(&map.lut()), 4);
+        gpu::in_order::upload(device, encoder, &lut, bytemuck::cast_slice(&map.lut()), 4);
         let view = lut.create_view(&Default::default());
         self.luts.push((map, view.clone()));
         view

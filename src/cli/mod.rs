@@ -5,7 +5,7 @@
 pub mod bench;
 pub mod out;
 pub mod run;
-pub mod start;
+pub mod setup;
 
 use clap::{Args, Parser, Subcommand};
 use eddy_fluid::model::{ModelKind, ParamInfo, Value};

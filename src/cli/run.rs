@@ -83,7 +83,7 @@ pub fn run(mut args: RunArgs) -> Result {
     let drawn = args.frames.is_some() || args.gif.is_some() || args.video.is_some();
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
-    let (state, first_step) = setup.state(&gpu, extras).map_err(super::start::exit)?;
+    let (state, first_step) = setup.state(&gpu, extras).map_err(super::setup::exit)?;
     if script.is_none() {
         let given: Vec<&str> =
             args.sim.params.given.iter().filter(|(owner, ..)| *owner == kind).map(|(_, info, _)| info.name).collect();

@@ -79,7 +79,7 @@ pub fn place(s: &mut GasState, p: &GasParams) {
 /// The share of its gas a cell that stays open gives each neighbour a body leaves open:
 /// `1 / (1 + n)` with `n` the neighbours in use (module docs).
 pub fn opening_share(p: &GasParams) -> f32 {
-    1.0 / (1.0 + 2.0 * super::cpu::face_count(p.neighbours) as f32)
+    1.0 / (1.0 + 2.0 * super::lattice::face_count(p.neighbours) as f32)
 }
 
 /// One step's body work (nothing without bodies): each body advances by one step
@@ -122,7 +122,7 @@ pub fn handoff(s: &mut GasState, before: &Grid<u8>, p: &GasParams) {
     let open_before = |r: isize, c: isize| before.get(r, c).is_some_and(|&v| v == 0);
     let open_now = |r: isize, c: isize| s.solid.get(r, c).is_some_and(|&v| v == 0);
     let directions: Vec<(isize, isize)> =
-        super::cpu::directions(p.neighbours).map(|j| super::cpu::direction(j).0).collect();
+        super::lattice::directions(p.neighbours).map(|j| super::lattice::direction(j).0).collect();
     let share = opening_share(p);
     let old = (s.density.clone(), s.momentum_x.clone(), s.momentum_y.clone());
     let gas = |r: isize, c: isize| {

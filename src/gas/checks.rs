@@ -8,7 +8,7 @@
 //! transport and pressure alone. Units: cells and steps.
 
 use super::exact::{Riemann, Side};
-use super::{GasParams, GasState, cpu};
+use super::{GasParams, GasState, cpu, lattice};
 use crate::grid::Grid;
 
 /// `params` with damping = drain = 1 and friction = 0 (nothing but transport and pressure).
@@ -460,12 +460,12 @@ pub fn foot_allowance(exact: &Riemann, nu_x: f64) -> f64 {
 /// faces of `L nu / h (dx)^2`, `nu` from [`cpu::exchange`].
 pub fn exchange_along_x(params: &GasParams) -> f64 {
     let rest = (1.0, 0.0, 0.0);
-    (0..cpu::face_count(params.neighbours))
+    (0..lattice::face_count(params.neighbours))
         .map(|k| {
-            let (dx, _) = cpu::FORWARD[k];
-            let h = cpu::face_distance(k);
-            let nu = cpu::exchange(rest, rest, cpu::unit(k), h, params);
-            (cpu::face_length(params.neighbours, k) * nu / h) as f64 * (dx * dx) as f64
+            let (dx, _) = lattice::FORWARD[k];
+            let h = lattice::face_distance(k);
+            let nu = cpu::exchange(rest, rest, lattice::unit(k), h, params);
+            (lattice::face_length(params.neighbours, k) * nu / h) as f64 * (dx * dx) as f64
         })
         .sum()
 }

@@ -54,7 +54,7 @@ impl GasUniform {
             friction: p.friction,
             wind: [p.wind.0, p.wind.1],
             pressure: p.pressure,
-            faces: super::cpu::face_count(p.neighbours) as u32,
+            faces: super::lattice::face_count(p.neighbours) as u32,
             flux: p.flux as u32,
             sound_speed: p.sound_speed(),
             inflow: p.inflow,
@@ -78,7 +78,7 @@ struct BrushUniform {
     radial: f32,
 }
 
-/// Per cell: bit 0 wall; bit `1 + k` the neighbour at forward offset `k` ([`super::cpu::FORWARD`])
+/// Per cell: bit 0 wall; bit `1 + k` the neighbour at forward offset `k` ([`super::lattice::FORWARD`])
 /// is a wall or outside; bit `5 + k` the same for backward offset `k`; bit 9 source.
 /// Row-major `(H, W)`. Built when walls or sources change, so a step reads one texel for all;
 /// with bodies, `shaders/gas/bodies.wgsl` adds theirs each step (`shaders/gas/params.wgsl`).
@@ -89,7 +89,7 @@ fn solid_bits(solid: &Grid<u8>, source: &Grid<u8>) -> Vec<u32> {
     for r in 0..h as isize {
         for c in 0..w as isize {
             let mut b = wall(r, c) as u32 | ((source[(r as usize, c as usize)] != 0) as u32) << 9;
-            for (k, (dc, dr)) in super::cpu::FORWARD.iter().enumerate() {
+            for (k, (dc, dr)) in super::lattice::FORWARD.iter().enumerate() {
                 b |= (wall(r + dr, c + dc) as u32) << (1 + k);
                 b |= (wall(r - dr, c - dc) as u32) << (5 + k);
             }
@@ -578,7 +578,7 @@ impl GpuGas {
         self.bodies.list = bodies.to_vec();
         gpu::bodies::encode_write(&self.device, encoder, &self.bodies.table, bodies);
         let uniform = GasUniform::new(&self.params, bodies.len() as u32);
-        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         if !bodies.is_empty() || had > 0 {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             self.bodies.encode_place(&mut pass, &mut self.state, (self.width, self.height), handoff);
@@ -644,8 +644,8 @@ impl GpuGas {
         let bits = solid_bits(&solid, source);
         self.solid_mask = solid;
         self.source_mask = source.clone();
-        gpu::record::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
-        gpu::record::upload(&self.device, encoder, &self.bodies.walls, bytemuck::cast_slice(&bits), 4);
+        gpu::in_order::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::in_order::upload(&self.device, encoder, &self.bodies.walls, bytemuck::cast_slice(&bits), 4);
         if !self.bodies.list.is_empty() {
             // The bodies back on top of the new walls, where they are.
             let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -684,7 +684,7 @@ impl GpuGas {
         params.validate()?;
         self.params = params;
         let uniform = GasUniform::new(&params, self.bodies.list.len() as u32);
-        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         Ok(())
     }
 

@@ -45,7 +45,7 @@
 //! `(1/6)[(L_axis + sqrt(2) L_diag) d_xxx + 3 sqrt(2) L_diag d_xyy]`, isotropic (a multiple of
 //! `d_x lap`) iff `L_axis = 2 sqrt(2) L_diag`; the Laplacian's 9-point stencil for a constant
 //! `nu` is then the isotropic one, axis : diagonal = 4 : 1 (as in the D2Q9 lattice-Boltzmann
-//! weights). Hence **`L_axis = 2/3`, `L_diag = sqrt(2)/6`** ([`cpu::face_length`]); 4-way flow
+//! weights). Hence **`L_axis = 2/3`, `L_diag = sqrt(2)/6`** ([`lattice::face_length`]); 4-way flow
 //! has `L = 1`. (Rusanov's exchange grows with `h`, so its stencil is 4 : sqrt(2) and its
 //! dissipation along an axis is `(2 + sqrt 2)/6 alpha = 0.57 alpha` in 8-way against
 //! `0.5 alpha` in 4-way: a little more diffusive, and not exactly isotropic.) Measured
@@ -72,6 +72,7 @@ pub mod checks;
 pub mod cpu;
 pub mod exact;
 mod gpu;
+pub mod lattice;
 
 pub use gpu::GpuGas;
 

@@ -23,7 +23,7 @@ pub fn table(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
 pub fn encode_write(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, table: &wgpu::Buffer, bodies: &[Body]) {
     if !bodies.is_empty() {
         let rows: Vec<GpuBody> = bodies.iter().map(Body::gpu).collect();
-        super::record::write_buffer(device, encoder, table, 0, bytemuck::cast_slice(&rows));
+        super::in_order::write_buffer(device, encoder, table, 0, bytemuck::cast_slice(&rows));
     }
 }
 
@@ -39,8 +39,8 @@ pub fn encode_drive(
 ) {
     // GpuBody: velocity at bytes 8..16, spin at 20..24.
     let at = (index * std::mem::size_of::<GpuBody>()) as u64;
-    super::record::write_buffer(device, encoder, table, at + 8, bytemuck::cast_slice(&[vx, vy]));
-    super::record::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
+    super::in_order::write_buffer(device, encoder, table, at + 8, bytemuck::cast_slice(&[vx, vy]));
+    super::in_order::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
 }
 
 /// A readable copy of the first `n` (> 0) bodies of `table`, its copy recorded and submitted

@@ -37,7 +37,7 @@ impl EditPass {
         Self { kernel, uniform, bind_groups }
     }
 
-    /// Records the edit into `encoder`: writes `uniform` (a recorded copy, [`super::record`])
+    /// Records the edit into `encoder`: writes `uniform` (a recorded copy, [`super::in_order`])
     /// and runs the edit over the whole `field`, in recording order with everything else in
     /// `encoder`; swaps `field` now, as recording a step does.
     pub fn encode(
@@ -47,7 +47,7 @@ impl EditPass {
         field: &mut PingPong,
         uniform: &[u8],
     ) {
-        super::record::write_buffer(device, encoder, &self.uniform, 0, uniform);
+        super::in_order::write_buffer(device, encoder, &self.uniform, 0, uniform);
         let (w, h) = (field.current().width(), field.current().height());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {

@@ -10,12 +10,12 @@ mod checkpoint;
 mod edit;
 mod error;
 pub mod fit;
+pub mod in_order;
 mod kernel;
 pub mod packed;
 mod pingpong;
 pub mod profile;
 mod readback;
-pub mod record;
 mod reduce;
 pub mod reflect;
 mod timer;
@@ -456,37 +456,6 @@ pub fn check_masks(
         )));
     }
     Ok(())
-}
-
-/// Whether cell `(r, c)` of a wall mask `(H, W)` (non-zero = wall) is a wall, or outside the
-/// grid beyond an edge with no flux (not one of `dirichlet`'s, whose cells beyond are open, at
-/// pressure 0): 1 or 0, as the wall bits hold it. [`crate::solver::open_neighbour`] negated.
-pub fn wall_or_outside(
-    solid: &crate::grid::Grid<u8>,
-    dirichlet: &crate::solver::DirichletEdges,
-    r: isize,
-    c: isize,
-) -> u32 {
-    !crate::solver::open_neighbour(solid, dirichlet, r, c) as u32
-}
-
-/// A wall mask `(H, W)` (non-zero = wall) as bits per cell, row-major: bit 0 the cell is a
-/// wall; bits 1 to 4 its neighbour up, left, right, down is a wall or outside the grid beyond
-/// an edge not in `dirichlet` ([`wall_or_outside`]; the order of `solver::EDGES`;
-/// `shaders/solver/level.wgsl` reads them), so a pass reads one value for a cell and its four
-/// neighbours' walls. A clear neighbour bit on the grid's edge: the cell beyond is at pressure 0.
-pub fn wall_bits(solid: &crate::grid::Grid<u8>, dirichlet: &crate::solver::DirichletEdges) -> Vec<u32> {
-    let (h, w) = solid.shape();
-    let wall = |r: isize, c: isize| wall_or_outside(solid, dirichlet, r, c);
-    let mut bits = Vec::with_capacity(h * w);
-    for r in 0..h as isize {
-        for c in 0..w as isize {
-            bits.push(
-                wall(r, c) | wall(r - 1, c) << 1 | wall(r, c - 1) << 2 | wall(r, c + 1) << 3 | wall(r + 1, c) << 4,
-            );
-        }
-    }
-    bits
 }
 
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,

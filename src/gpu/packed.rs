@@ -13,7 +13,7 @@ use crate::grid::Grid;
 pub const CELLS_PER_TEXEL: usize = 4;
 
 /// The wall bits of a padding cell past a grid's last column in a packed wall texel
-/// ([`pack_bits`]' `padding`): a wall (bit 0 of `gpu::wall_bits`).
+/// ([`pack_bits`]' `padding`): a wall (bit 0 of `crate::solver::wall_bits`).
 pub const WALL_PADDING: u32 = 1;
 
 /// Texels of the packed layout of a `width x height` grid, `(ceil(width / 4), height)`.

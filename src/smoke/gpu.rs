@@ -311,9 +311,9 @@ impl GpuSmoke {
     /// impulse, the collocated solve's right-hand side scale).
     fn encode_param_writes(&mut self, encoder: &mut wgpu::CommandEncoder) {
         let uniform = SmokeUniform { bodies: self.body_count(), ..SmokeUniform::new(&self.params, self.width) };
-        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         let step = ImpulseUniform::new(&Impulse::sources(&self.params), self.source_rect);
-        gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
+        gpu::in_order::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_STEP], 0, bytemuck::bytes_of(&step));
         if let Pipeline::Staggered(st) = &mut self.pipeline {
             st.impulse_rects[IMPULSE_STEP] = self.source_rect;
         }
@@ -353,12 +353,12 @@ impl GpuSmoke {
         self.source_rect = ImpulseRect::sources(solid, source);
         self.encode_param_writes(encoder);
         let bits = solid_bits(solid, source);
-        gpu::record::upload(&self.device, encoder, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::in_order::upload(&self.device, encoder, &self.fields.solid, bytemuck::cast_slice(&bits), 4);
         match &mut self.pipeline {
             Pipeline::Collocated(c) => c.encode_walls(&self.device, encoder, solid),
             Pipeline::Staggered(st) => {
                 st.solver.encode_walls(&self.device, encoder, solid, &self.params.dirichlet());
-                gpu::record::upload(&self.device, encoder, &st.fields.walls, bytemuck::cast_slice(&bits), 4);
+                gpu::in_order::upload(&self.device, encoder, &st.fields.walls, bytemuck::cast_slice(&bits), 4);
                 if !st.bodies.is_empty() {
                     // The bodies back on top of the new walls, where they are.
                     st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
@@ -755,7 +755,7 @@ impl GpuSmoke {
     pub fn encode_splat(&mut self, encoder: &mut wgpu::CommandEncoder, impulse: &Impulse) {
         let rect = ImpulseRect::of(impulse, self.source_rect, (self.width, self.height));
         let u = ImpulseUniform::new(impulse, rect);
-        gpu::record::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_SPLAT], 0, bytemuck::bytes_of(&u));
+        gpu::in_order::write_buffer(&self.device, encoder, &self.impulses[IMPULSE_SPLAT], 0, bytemuck::bytes_of(&u));
         if let Pipeline::Staggered(st) = &mut self.pipeline {
             st.impulse_rects[IMPULSE_SPLAT] = rect;
         }

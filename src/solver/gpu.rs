@@ -115,7 +115,7 @@ fn coarse_tables(mg: &Multigrid, first: usize) -> (Vec<[u32; 4]>, Vec<u32>, Vec<
             [w.width() as u32, w.height() as u32, coarse_start(mg, first, l) as u32, (o.col | o.row << 1) as u32]
         })
         .collect();
-    let bits = mg.levels[first..].iter().flat_map(|w| gpu::wall_bits(w, &mg.dirichlet)).collect();
+    let bits = mg.levels[first..].iter().flat_map(|w| crate::solver::wall_bits(w, &mg.dirichlet)).collect();
     (shapes, bits, mg.ghosts[first..].to_vec())
 }
 
@@ -172,9 +172,9 @@ impl Coarse {
     /// Records the writes of its tables for `mg` (walls, offsets, ghosts) into `encoder`.
     fn encode_tables(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, mg: &Multigrid) {
         let (shapes, bits, ghosts) = coarse_tables(mg, self.first);
-        gpu::record::write_buffer(device, encoder, &self.shapes, 0, bytemuck::cast_slice(&shapes));
-        gpu::record::write_buffer(device, encoder, &self.walls, 0, bytemuck::cast_slice(&bits));
-        gpu::record::write_buffer(device, encoder, &self.ghosts, 0, bytemuck::cast_slice(&ghosts));
+        gpu::in_order::write_buffer(device, encoder, &self.shapes, 0, bytemuck::cast_slice(&shapes));
+        gpu::in_order::write_buffer(device, encoder, &self.walls, 0, bytemuck::cast_slice(&bits));
+        gpu::in_order::write_buffer(device, encoder, &self.ghosts, 0, bytemuck::cast_slice(&ghosts));
     }
 }
 
@@ -300,7 +300,7 @@ impl GpuMultigrid {
 
     /// Records the replacement of the walls (`(H, W)`, the grid's shape), every level's as
     /// [`Multigrid::new`] coarsens them, and of the edges held at pressure 0, into `encoder`
-    /// ([`gpu::record`]: in recording order).
+    /// ([`gpu::in_order`]: in recording order).
     ///
     /// # Panics
     /// When `solid` is not the finest level's shape.
@@ -321,18 +321,18 @@ impl GpuMultigrid {
     /// passes' uniforms, the packed Jacobi's walls, the coarse kernel's tables) into `encoder`.
     fn encode_hierarchy(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, mg: &Multigrid) {
         for (l, (level, s)) in self.levels.iter().zip(&mg.levels).enumerate() {
-            let bits = gpu::wall_bits(s, &mg.dirichlet);
-            gpu::record::upload(device, encoder, level.solid.texture(), bytemuck::cast_slice(&bits), 4);
+            let bits = crate::solver::wall_bits(s, &mg.dirichlet);
+            gpu::in_order::upload(device, encoder, level.solid.texture(), bytemuck::cast_slice(&bits), 4);
             if let Some(packed) = self.packed.as_ref().filter(|_| l > 0 && l < self.coarse.first) {
                 let texels = gpu::packed::pack_bits(&bits, s.width(), gpu::packed::WALL_PADDING);
-                gpu::record::upload(device, encoder, packed.walls(l), bytemuck::cast_slice(&texels), 4);
+                gpu::in_order::upload(device, encoder, packed.walls(l), bytemuck::cast_slice(&texels), 4);
             }
             let uniform = LevelUniform::of(mg, l);
-            gpu::record::write_buffer(device, encoder, &level.uniform, 0, bytemuck::bytes_of(&uniform));
+            gpu::in_order::write_buffer(device, encoder, &level.uniform, 0, bytemuck::bytes_of(&uniform));
         }
         for (l, buffer) in self.coarsen.2.iter().enumerate() {
             let uniform = coarsen_uniform(mg, self.coarse.first, l);
-            gpu::record::write_buffer(device, encoder, buffer, 0, bytemuck::cast_slice(&uniform));
+            gpu::in_order::write_buffer(device, encoder, buffer, 0, bytemuck::cast_slice(&uniform));
         }
         self.jacobi.encode_walls(device, encoder, &mg.levels[0], &mg.dirichlet);
         self.coarse.encode_tables(device, encoder, mg);
@@ -665,7 +665,7 @@ impl ResidualStats {
         rhs_scale: f32,
     ) {
         let uniform = [rhs_scale.to_bits(), self.dirichlet, 0, 0];
-        gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::cast_slice(&uniform));
+        gpu::in_order::write_buffer(device, encoder, &self.scale, 0, bytemuck::cast_slice(&uniform));
         let resources = [self.scale.as_entire_binding(), View(pressure), View(rhs), View(solid)];
         self.reduction.encode_request(device, encoder, &resources);
     }

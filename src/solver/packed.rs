@@ -23,17 +23,17 @@ use crate::solver::DirichletEdges;
 use wgpu::BindingResource::TextureView as View;
 
 /// The walls of `solid` `(H, W)` (non-zero = wall) in the packed layout, the pressure held at 0
-/// beyond the `dirichlet` edges: each cell's [`gpu::wall_bits`] in byte `column % 4` of its
+/// beyond the `dirichlet` edges: each cell's [`crate::solver::wall_bits`] in byte `column % 4` of its
 /// texel, padding cells walls; and for the two iterations a dispatch of `jacobi_pair.wgsl`
 /// runs, the wall bits of the cells around the two just beyond the texel's edges (1 = a wall or
-/// beyond a no-flux edge, [`gpu::wall_or_outside`]): a texel's first cell has its up-left,
+/// beyond a no-flux edge, [`crate::solver::wall_or_outside`]): a texel's first cell has its up-left,
 /// down-left and left-left cells' in bits 5, 6, 7, its last cell (unless padding) its
 /// up-right, down-right and right-right cells'.
 pub fn packed_walls(solid: &Grid<u8>, dirichlet: &DirichletEdges) -> Vec<u32> {
-    let mut texels = pack_bits(&gpu::wall_bits(solid, dirichlet), solid.width(), PADDING);
+    let mut texels = pack_bits(&crate::solver::wall_bits(solid, dirichlet), solid.width(), PADDING);
     let (h, w) = solid.shape();
     let pw = w.div_ceil(CELLS_PER_TEXEL);
-    let wall = |r: isize, c: isize| gpu::wall_or_outside(solid, dirichlet, r, c);
+    let wall = |r: isize, c: isize| crate::solver::wall_or_outside(solid, dirichlet, r, c);
     for r in 0..h {
         for x in 0..pw {
             let (row, first, last) = (r as isize, (CELLS_PER_TEXEL * x) as isize, (CELLS_PER_TEXEL * x + 3) as isize);
@@ -175,7 +175,7 @@ impl PackedJacobi {
     }
 
     /// Records the walls' write from `solid` `(H, W)`, the grid's shape (non-zero = wall), the
-    /// pressure held at 0 beyond the `dirichlet` edges, into `encoder` ([`gpu::record`]: it takes
+    /// pressure held at 0 beyond the `dirichlet` edges, into `encoder` ([`gpu::in_order`]: it takes
     /// effect in recording order).
     ///
     /// # Panics
@@ -188,7 +188,7 @@ impl PackedJacobi {
         dirichlet: &DirichletEdges,
     ) {
         assert_eq!(solid.shape(), (self.size.1 as usize, self.size.0 as usize), "walls of another grid");
-        gpu::record::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid, dirichlet)), 4);
+        gpu::in_order::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid, dirichlet)), 4);
     }
 
     /// Texel rows an invocation of `jacobi_quad.wgsl` writes ([`quad_strip`], or the one
@@ -204,10 +204,10 @@ impl PackedJacobi {
     }
 
     /// Records the right-hand side's scale as it is packed, in recording order
-    /// ([`gpu::record`]): `b = scale * rhs` (1 for the Poisson problem's `b`; `-alpha` for the
+    /// ([`gpu::in_order`]): `b = scale * rhs` (1 for the Poisson problem's `b`; `-alpha` for the
     /// smoke step's divergence, GPU Gems 38.3).
     pub fn encode_rhs_scale(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, scale: f32) {
-        gpu::record::write_buffer(device, encoder, &self.scale, 0, bytemuck::bytes_of(&[scale, 0.0, 0.0, 0.0]));
+        gpu::in_order::write_buffer(device, encoder, &self.scale, 0, bytemuck::bytes_of(&[scale, 0.0, 0.0, 0.0]));
     }
 
     /// Records `iterations` Jacobi iterations of pressure texture `pressure` (an index into the
@@ -304,7 +304,7 @@ mod tests {
     fn packed_walls_put_each_cells_bits_in_its_byte_and_wall_the_padding() {
         // 1 row, 5 columns, a wall in column 1: cells 0..4 in texel 0, cell 4 and 3 padding in texel 1.
         let solid = Grid::from_fn(5, 1, |_, c| (c == 1) as u8);
-        let bits = gpu::wall_bits(&solid, &crate::solver::NEUMANN);
+        let bits = crate::solver::wall_bits(&solid, &crate::solver::NEUMANN);
         let texels = packed_walls(&solid, &crate::solver::NEUMANN);
         assert_eq!(texels.len(), 2);
         for (c, &b) in bits.iter().take(4).enumerate() {

@@ -14,7 +14,7 @@
 //! The viewer's statistics are asked for in one frame and read in a later one, and in a browser
 //! its frames never wait for a readback. So it also runs there (wasm32, `web/`): the device
 //! opens asynchronously, files come from the page's picker or a drop and saves are downloads
-//! (`web.rs`), while the desktop's files, screenshots and GIFs live in `files.rs`.
+//! (`web.rs`), while the desktop's files, screenshots and GIFs live in `desktop.rs`.
 
 /// `eprintln!` that ignores a failed write (a closed or full standard error must not stop the
 /// viewer, or lose a recording it would finish next).
@@ -27,7 +27,7 @@ macro_rules! note {
 
 pub mod controls;
 #[cfg(not(target_arch = "wasm32"))]
-mod files;
+mod desktop;
 pub mod panel;
 #[cfg(target_arch = "wasm32")]
 mod web;

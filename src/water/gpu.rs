@@ -317,7 +317,7 @@ impl GpuWater {
     /// steps packs them into its masses' signs).
     fn encode_solid_bits(&self, encoder: &mut wgpu::CommandEncoder) {
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
-        gpu::record::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::in_order::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
     }
 
     /// The rule constants in use.
@@ -349,7 +349,7 @@ impl GpuWater {
         let boundary_changed = params.boundary != self.params.boundary;
         self.params = params;
         let uniform = WaterUniform::new(&params, self.width);
-        gpu::record::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         if boundary_changed {
             self.encode_solid_bits(encoder);
         }

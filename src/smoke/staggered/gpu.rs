@@ -570,7 +570,7 @@ impl StaggeredPasses {
         };
         self.rect = (x1.saturating_sub(x0), y1.saturating_sub(y0));
         let rect: [u32; 4] = [x0, y0, self.rect.0, self.rect.1];
-        crate::gpu::record::write_buffer(device, encoder, &self.body_rect, 0, bytemuck::cast_slice(&rect));
+        crate::gpu::in_order::write_buffer(device, encoder, &self.body_rect, 0, bytemuck::cast_slice(&rect));
     }
 
     /// Records the bodies' rasterisation where they are (no move): the solid bits, the faces
