@@ -248,13 +248,7 @@ impl Script {
     /// As [`Self::load`], without the file name.
     pub fn parse(text: &str, mode: Option<ModelKind>) -> Result<Self, String> {
         let raw: RawScript = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
-        let model = |name: &str| {
-            ModelKind::from_name(name).ok_or_else(|| {
-                let names: Vec<_> = ModelKind::ALL.iter().map(|k| k.name()).collect();
-                format!("{name:?} is not a model; the models are {}", names.join(", "))
-            })
-        };
-        let script_mode = raw.mode.as_deref().map(model).transpose()?;
+        let script_mode = raw.mode.as_deref().map(model_named).transpose()?;
         let size = match raw.size {
             Some([w, h]) if w == 0 || h == 0 || w > 1 << 15 || h > 1 << 15 => {
                 return Err(format!("size = [{w}, {h}]: each side must be 1..=32768 cells"));
@@ -265,8 +259,7 @@ impl Script {
         if raw.action.len() > MAX_ACTIONS {
             return Err(format!("{} actions: at most {MAX_ACTIONS}", raw.action.len()));
         }
-        // Parameter names and each value's range are checked against the model current at each
-        // action, as they will be; limits that tie parameters together wait for check_from.
+        // The model current at each action: its parameters and views are the ones it may name.
         let mut current = mode.or(script_mode).unwrap_or(ModelKind::ALL[0]);
         let mut actions = Vec::new();
         let mut last = 0;
@@ -282,170 +275,14 @@ impl Script {
                 return Err(format!("action {n} is at step {at}, before the one above it (step {last})"));
             }
             last = at;
-            let mut push = |action| actions.push(Timed { at, number: n, action });
-            let mut count = 0;
-            if let Some(name) = &a.model {
-                current = model(name).map_err(|e| format!("action {n}: {e}"))?;
-                push(Action::Model(current));
-                count += 1;
-            }
-            if let Some(table) = &a.set {
-                let mut all = Vec::new();
-                for (name, value) in table {
-                    let info = current.params().into_iter().find(|p| p.name == name.as_str()).ok_or_else(|| {
-                        format!(
-                            "action {n}: {current} has no parameter {name:?} (the model current at step {at}); its parameters: {}",
-                            current.param_names()
-                        )
-                    })?;
-                    let text = match value {
-                        toml::Value::String(s) => s.clone(),
-                        toml::Value::Array(xs) => {
-                            xs.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect::<Vec<_>>().join(",")
-                        }
-                        other => other.to_string(),
-                    };
-                    let value = info.parse(&text).map_err(|e| format!("action {n}: {name}: {e}"))?;
-                    info.check(value).map_err(|e| format!("action {n}: {e}"))?;
-                    all.push((info.name, value));
-                }
-                // The limits that tie parameters together are checked against the parameters
-                // the run really has ([`Self::check_from`]): the command line may change them.
-                if !all.is_empty() {
-                    push(Action::SetAll(all));
-                    count += 1;
-                }
-            }
-            if let Some(view) = &a.view {
-                current.view(view).map_err(|e| format!("action {n}: view {e}"))?;
-                push(Action::View(view.clone()));
-                count += 1;
-            }
-            if let Some(map) = &a.colour_map {
-                push(Action::ColourMap(ColourMap::from_name(map).map_err(|e| format!("action {n}: {e}"))?));
-                count += 1;
-            }
-            if let Some(brush) = &a.brush {
-                let radius = match brush {
-                    toml::Value::String(s) if s == "default" => None,
-                    toml::Value::Float(r) if r.is_finite() && *r >= 0.5 && *r <= 4096.0 => Some(*r as f32),
-                    toml::Value::Integer(r) if (1..=4096).contains(r) => Some(*r as f32),
-                    other => {
-                        return Err(format!(
-                            "action {n}: brush = {other}: a radius of 0.5..=4096 cells, or \"default\""
-                        ));
-                    }
-                };
-                push(Action::Brush(radius));
-                count += 1;
-            }
-            if a.reset == Some(true) {
-                push(Action::Reset);
-                count += 1;
-            }
-            if a.defaults == Some(true) {
-                push(Action::Defaults);
-                count += 1;
-            }
-            if let Some(stroke) = &a.stroke {
-                let Some((tool, erase)) = Tool::from_name(&stroke.tool) else {
-                    return Err(format!("action {n}: tool {:?}: fluid, wall or erase", stroke.tool));
-                };
-                if stroke.points.is_empty() || stroke.points.len() > crate::model::MAX_STROKE_POINTS {
-                    let most = crate::model::MAX_STROKE_POINTS;
-                    return Err(format!("action {n}: a stroke needs 1..={most} points"));
-                }
-                if stroke.points.iter().flatten().any(|v| !v.is_finite()) {
-                    return Err(format!("action {n}: a stroke's points must be finite numbers"));
-                }
-                if let Some(r) = stroke.radius {
-                    if !(r.is_finite() && (0.5..=4096.0).contains(&r)) {
-                        return Err(format!("action {n}: stroke radius {r}: 0.5..=4096 cells"));
-                    }
-                    push(Action::Brush(Some(r)));
-                }
-                let points = stroke.points.iter().map(|&[c, r]| (c, r)).collect();
-                push(Action::Path { tool, erase, points });
-                count += 1;
-            }
-            if let Some([c, r]) = a.click {
-                if !(c.is_finite() && r.is_finite()) {
-                    return Err(format!("action {n}: click must be two finite numbers"));
-                }
-                push(Action::Click((c, r)));
-                count += 1;
-            }
-            if let Some(text) = &a.body {
-                let body = crate::body::Body::parse(text).map_err(|e| format!("action {n}: {e}"))?;
-                push(Action::AddBody(body));
-                count += 1;
-            }
-            if let Some(d) = &a.drive {
-                let (vx, vy, spin) = (d.vx.unwrap_or(0.0), d.vy.unwrap_or(0.0), d.spin.unwrap_or(0.0));
-                if ![vx, vy, spin].iter().all(|v| v.is_finite()) {
-                    return Err(format!("action {n}: drive: vx, vy and spin must be finite numbers"));
-                }
-                push(Action::Drive { body: d.body, velocity: (vx, vy), spin });
-                count += 1;
-            }
-            if let Some(index) = a.remove_body {
-                push(Action::RemoveBody(index));
-                count += 1;
-            }
-            if let Some(frames) = a.pause {
-                push(Action::Pause(frames.min(100_000)));
-                count += 1;
-            }
-            // Each output's kind by its extension, as the command line's --screenshot, --gif and
-            // --save are (a state written to shot.png would pass for a picture).
-            let ext = |what: &str, path: &Path, ext: &str| {
-                if crate::files::has_extension(path, ext) {
-                    Ok(())
-                } else {
-                    Err(format!("action {n}: {what} {:?}: give a path ending in .{ext}", path.display().to_string()))
-                }
-            };
-            if let Some(path) = &a.screenshot {
-                ext("screenshot", path, "png")?;
-                let scale = a.screenshot_scale.unwrap_or(2);
-                if !(1..=64).contains(&scale) {
-                    return Err(format!("action {n}: screenshot-scale {scale}: 1..=64 pixels per cell"));
-                }
-                push(Action::Screenshot(path.clone(), scale));
-                count += 1;
-            }
-            for (what, format, recording) in [("gif", Format::Gif, &a.gif), ("video", Format::Mp4, &a.video)] {
-                let Some(r) = recording else { continue };
-                ext(what, &r.path, format.extension())?;
-                let every = r.every.unwrap_or(1);
-                let max = format.max_frames();
-                if !(1..=max).contains(&r.frames) || every == 0 {
-                    return Err(format!("action {n}: {what}: frames must be 1..={max} and every at least 1 step"));
-                }
-                let fps = r.fps.unwrap_or(crate::record::DEFAULT_FPS);
-                format.check_fps(fps).map_err(|e| format!("action {n}: {what}: {e}"))?;
-                push(Action::Record { path: r.path.clone(), frames: r.frames, every, fps });
-                count += 1;
-            }
-            if let Some(path) = &a.save {
-                ext("save", path, "npz")?;
-                push(Action::Save(path.clone()));
-                count += 1;
-            }
-            if let Some([w, h]) = a.window {
-                if !(64..=8192).contains(&w) || !(64..=8192).contains(&h) {
-                    return Err(format!("action {n}: window = [{w}, {h}]: each side 64..=8192 pixels"));
-                }
-                push(Action::Window(w, h));
-                count += 1;
-            }
-            if a.quit == Some(true) {
-                push(Action::Quit);
-                count += 1;
-            }
-            if count == 0 {
+            let mut these = Vec::new();
+            a.model_actions(n, &mut current, &mut these)?;
+            a.edit_actions(n, &mut these)?;
+            a.output_actions(n, &mut these)?;
+            if these.is_empty() {
                 return Err(format!("action {n} (step {at}) does nothing: give it a key such as set, stroke or model"));
             }
+            actions.extend(these.into_iter().map(|action| Timed { at, number: n, action }));
         }
         Ok(Script { mode: script_mode, scene: raw.scene, size, seed: raw.seed, actions })
     }
@@ -464,6 +301,175 @@ impl Script {
     /// The step of the last action (0 for none).
     pub fn end(&self) -> u64 {
         self.actions.last().map_or(0, |t| t.at)
+    }
+}
+
+/// A model by its name, or the message naming the models.
+fn model_named(name: &str) -> Result<ModelKind, String> {
+    ModelKind::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+        format!("{name:?} is not a model; the models are {}", names.join(", "))
+    })
+}
+
+/// An `[[action]]` table's keys as actions, in the order they apply (the module docs); `n` is
+/// the action's number in the script, for messages.
+impl RawAction {
+    /// `model`, `set`, `view`, `colour-map`, `brush`, `reset`, `defaults`. Parameter names and
+    /// each value's range are checked against the model current at this action (`current`, which
+    /// a `model` key changes), as they will be; limits that tie parameters together wait for
+    /// [`Script::check_from`], since the command line may change them.
+    fn model_actions(&self, n: usize, current: &mut ModelKind, out: &mut Vec<Action>) -> Result<(), String> {
+        let at = self.at;
+        if let Some(name) = &self.model {
+            *current = model_named(name).map_err(|e| format!("action {n}: {e}"))?;
+            out.push(Action::Model(*current));
+        }
+        let current = *current;
+        if let Some(table) = &self.set {
+            let mut all = Vec::new();
+            for (name, value) in table {
+                let info = current.params().into_iter().find(|p| p.name == name.as_str()).ok_or_else(|| {
+                    format!(
+                        "action {n}: {current} has no parameter {name:?} (the model current at step {at}); its parameters: {}",
+                        current.param_names()
+                    )
+                })?;
+                let text = match value {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Array(xs) => {
+                        xs.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect::<Vec<_>>().join(",")
+                    }
+                    other => other.to_string(),
+                };
+                let value = info.parse(&text).map_err(|e| format!("action {n}: {name}: {e}"))?;
+                info.check(value).map_err(|e| format!("action {n}: {e}"))?;
+                all.push((info.name, value));
+            }
+            if !all.is_empty() {
+                out.push(Action::SetAll(all));
+            }
+        }
+        if let Some(view) = &self.view {
+            current.view(view).map_err(|e| format!("action {n}: view {e}"))?;
+            out.push(Action::View(view.clone()));
+        }
+        if let Some(map) = &self.colour_map {
+            out.push(Action::ColourMap(ColourMap::from_name(map).map_err(|e| format!("action {n}: {e}"))?));
+        }
+        if let Some(brush) = &self.brush {
+            let radius = match brush {
+                toml::Value::String(s) if s == "default" => None,
+                toml::Value::Float(r) if r.is_finite() && *r >= 0.5 && *r <= 4096.0 => Some(*r as f32),
+                toml::Value::Integer(r) if (1..=4096).contains(r) => Some(*r as f32),
+                other => {
+                    return Err(format!("action {n}: brush = {other}: a radius of 0.5..=4096 cells, or \"default\""));
+                }
+            };
+            out.push(Action::Brush(radius));
+        }
+        if self.reset == Some(true) {
+            out.push(Action::Reset);
+        }
+        if self.defaults == Some(true) {
+            out.push(Action::Defaults);
+        }
+        Ok(())
+    }
+
+    /// `stroke` (after its `radius` as a brush), `click`, `body`, `drive`, `remove-body`, `pause`.
+    fn edit_actions(&self, n: usize, out: &mut Vec<Action>) -> Result<(), String> {
+        if let Some(stroke) = &self.stroke {
+            let Some((tool, erase)) = Tool::from_name(&stroke.tool) else {
+                return Err(format!("action {n}: tool {:?}: fluid, wall or erase", stroke.tool));
+            };
+            if stroke.points.is_empty() || stroke.points.len() > crate::model::MAX_STROKE_POINTS {
+                let most = crate::model::MAX_STROKE_POINTS;
+                return Err(format!("action {n}: a stroke needs 1..={most} points"));
+            }
+            if stroke.points.iter().flatten().any(|v| !v.is_finite()) {
+                return Err(format!("action {n}: a stroke's points must be finite numbers"));
+            }
+            if let Some(r) = stroke.radius {
+                if !(r.is_finite() && (0.5..=4096.0).contains(&r)) {
+                    return Err(format!("action {n}: stroke radius {r}: 0.5..=4096 cells"));
+                }
+                out.push(Action::Brush(Some(r)));
+            }
+            let points = stroke.points.iter().map(|&[c, r]| (c, r)).collect();
+            out.push(Action::Path { tool, erase, points });
+        }
+        if let Some([c, r]) = self.click {
+            if !(c.is_finite() && r.is_finite()) {
+                return Err(format!("action {n}: click must be two finite numbers"));
+            }
+            out.push(Action::Click((c, r)));
+        }
+        if let Some(text) = &self.body {
+            let body = crate::body::Body::parse(text).map_err(|e| format!("action {n}: {e}"))?;
+            out.push(Action::AddBody(body));
+        }
+        if let Some(d) = &self.drive {
+            let (vx, vy, spin) = (d.vx.unwrap_or(0.0), d.vy.unwrap_or(0.0), d.spin.unwrap_or(0.0));
+            if ![vx, vy, spin].iter().all(|v| v.is_finite()) {
+                return Err(format!("action {n}: drive: vx, vy and spin must be finite numbers"));
+            }
+            out.push(Action::Drive { body: d.body, velocity: (vx, vy), spin });
+        }
+        if let Some(index) = self.remove_body {
+            out.push(Action::RemoveBody(index));
+        }
+        if let Some(frames) = self.pause {
+            out.push(Action::Pause(frames.min(100_000)));
+        }
+        Ok(())
+    }
+
+    /// `screenshot`, `gif`, `video`, `save`, `window`, `quit`. Each output's kind is told by
+    /// its extension, as the command line's --screenshot, --gif, --video and --save are (a
+    /// state written to shot.png would pass for a picture).
+    fn output_actions(&self, n: usize, out: &mut Vec<Action>) -> Result<(), String> {
+        let ext = |what: &str, path: &Path, ext: &str| {
+            if crate::files::has_extension(path, ext) {
+                Ok(())
+            } else {
+                Err(format!("action {n}: {what} {:?}: give a path ending in .{ext}", path.display().to_string()))
+            }
+        };
+        if let Some(path) = &self.screenshot {
+            ext("screenshot", path, "png")?;
+            let scale = self.screenshot_scale.unwrap_or(2);
+            if !(1..=64).contains(&scale) {
+                return Err(format!("action {n}: screenshot-scale {scale}: 1..=64 pixels per cell"));
+            }
+            out.push(Action::Screenshot(path.clone(), scale));
+        }
+        for (what, format, recording) in [("gif", Format::Gif, &self.gif), ("video", Format::Mp4, &self.video)] {
+            let Some(r) = recording else { continue };
+            ext(what, &r.path, format.extension())?;
+            let every = r.every.unwrap_or(1);
+            let max = format.max_frames();
+            if !(1..=max).contains(&r.frames) || every == 0 {
+                return Err(format!("action {n}: {what}: frames must be 1..={max} and every at least 1 step"));
+            }
+            let fps = r.fps.unwrap_or(crate::record::DEFAULT_FPS);
+            format.check_fps(fps).map_err(|e| format!("action {n}: {what}: {e}"))?;
+            out.push(Action::Record { path: r.path.clone(), frames: r.frames, every, fps });
+        }
+        if let Some(path) = &self.save {
+            ext("save", path, "npz")?;
+            out.push(Action::Save(path.clone()));
+        }
+        if let Some([w, h]) = self.window {
+            if !(64..=8192).contains(&w) || !(64..=8192).contains(&h) {
+                return Err(format!("action {n}: window = [{w}, {h}]: each side 64..=8192 pixels"));
+            }
+            out.push(Action::Window(w, h));
+        }
+        if self.quit == Some(true) {
+            out.push(Action::Quit);
+        }
+        Ok(())
     }
 }
 

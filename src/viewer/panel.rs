@@ -6,7 +6,7 @@
 
 use super::controls::{CONTROLS, fluid_tools, parameter_keys};
 use crate::colour::{ColourMap, Legend, direction_colour};
-use crate::model::{ModelKind, ParamInfo, ParamKind, Session, Value};
+use crate::model::{AnyModel, ModelKind, ParamInfo, ParamKind, Session, Value};
 use crate::record::Format;
 use crate::script::Action;
 use egui::{Color32, RichText};
@@ -227,7 +227,28 @@ fn contents(
     out: &mut Vec<Command>,
 ) {
     let model = session.model_ref();
-    let kind = model.kind();
+    header(ui, session, c, out);
+    time(ui, model, c, out);
+    scene(ui, model.kind(), c, out);
+    tools(ui, model, out);
+    if model.kind() != ModelKind::Water {
+        bodies(ui, model, c, out);
+    }
+    view(ui, model, out);
+    statistics(ui, session, c, history);
+    // The browser build has no screenshots or recordings (no file system).
+    #[cfg(not(target_arch = "wasm32"))]
+    record(ui, c, recordings, out);
+    #[cfg(target_arch = "wasm32")]
+    let _ = recordings;
+    // Last: the longest section (smoke has 25 rows), so the statistics and the recording above
+    // it show in the first window without scrolling.
+    parameters(ui, model, out);
+}
+
+/// The title, the notice, the model switch and what the model is.
+fn header(ui: &mut egui::Ui, session: &Session, c: &mut Controls, out: &mut Vec<Command>) {
+    let kind = session.model_ref().kind();
     ui.horizontal(|ui| {
         ui.heading("eddy");
         if ui.small_button("help (F1)").clicked() {
@@ -246,7 +267,10 @@ fn contents(
         }
     });
     ui.label(RichText::new(kind.info().about).small());
+}
 
+/// Run, pause, step, reset, and the steps per frame (fixed or a frame budget).
+fn time(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
     egui::CollapsingHeader::new("Time").default_open(true).show(ui, |ui| {
         ui.horizontal(|ui| {
             if ui.button(if c.paused { "run (Space)" } else { "pause (Space)" }).clicked() {
@@ -275,7 +299,11 @@ fn contents(
         });
         ui.label(format!("step {} · {} steps/frame", model.steps_done(), c.steps_per_frame));
     });
+}
 
+/// The presets and the grid size to start, and files: loaded or dropped, saved (the browser's
+/// picker and downloads).
+fn scene(ui: &mut egui::Ui, kind: ModelKind, c: &mut Controls, out: &mut Vec<Command>) {
     egui::CollapsingHeader::new("Scene").default_open(false).show(ui, |ui| {
         egui::ComboBox::from_id_salt("preset").selected_text(c.preset.as_str()).show_ui(ui, |ui| {
             for (name, about) in kind.info().presets {
@@ -320,7 +348,11 @@ fn contents(
             }
         });
     });
+}
 
+/// What the mouse buttons do, and the brush.
+fn tools(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
+    let kind = model.kind();
     egui::CollapsingHeader::new("Tools").default_open(true).show(ui, |ui| {
         ui.label(format!("left drag: {} · right drag: walls · Shift: erase", kind.info().left_button));
         let mut radius = model.brush_radius();
@@ -335,11 +367,11 @@ fn contents(
             }
         });
     });
+}
 
-    if kind != ModelKind::Water {
-        bodies(ui, model, c, out);
-    }
-
+/// The field drawn, its colour map and its legend.
+fn view(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
+    let kind = model.kind();
     egui::CollapsingHeader::new("View").default_open(true).show(ui, |ui| {
         let view = model.view();
         egui::ComboBox::from_label("field").selected_text(view).show_ui(ui, |ui| {
@@ -365,7 +397,11 @@ fn contents(
         }
         draw_legend(ui, &legend);
     });
+}
 
+/// The statistics line, the speed and the GPU time, and the plot of one series.
+fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &History) {
+    let kind = session.model_ref().kind();
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| {
         let i = slot(kind);
         for part in history.line[i].split(", ") {
@@ -398,15 +434,11 @@ fn contents(
                 .show(ui, |plot| plot.line(egui_plot::Line::new(c.plotted.name(), points)));
         }
     });
+}
 
-    // The browser build has no screenshots or GIFs (no file system).
-    #[cfg(not(target_arch = "wasm32"))]
-    record(ui, c, recordings, out);
-    #[cfg(target_arch = "wasm32")]
-    let _ = recordings;
-
-    // Last: the longest section (smoke has 25 rows), so the statistics and the recording above
-    // it show in the first window without scrolling.
+/// Every parameter of the current model with its widget, and the defaults button.
+fn parameters(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
+    let kind = model.kind();
     egui::CollapsingHeader::new("Parameters").default_open(true).show(ui, |ui| {
         let params = model.params();
         let defaults = crate::model::ModelParams::defaults(kind);
@@ -430,7 +462,7 @@ fn contents(
 
 /// The rigid bodies (smoke and gas): the body tool, a row per body (where it is; its velocity and spin
 /// to edit; remove), and buttons that add one in the middle.
-fn bodies(ui: &mut egui::Ui, model: &crate::model::AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
+fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
     use crate::body::{Body, PLATE_THICKNESS, Shape};
     let kind = model.kind();
     egui::CollapsingHeader::new("Bodies").default_open(true).show(ui, |ui| {
