@@ -803,7 +803,22 @@ fn help_texts_say_what_eddy_does() {
             assert!(t.contains(&format!("--{}", p.name)), "run --help lacks --{}", p.name);
         }
     }
-    for word in ["--steps", "--save", "--frames", "--every", "--load", "--size", "--field", "allowed:", "(H, W, 2)"] {
+    for word in [
+        "--steps",
+        "--save",
+        "--frames",
+        "--every",
+        "--load",
+        "--size",
+        "--field",
+        "--gif",
+        "--video",
+        "--fps",
+        "--vtk",
+        "allowed:",
+        "(H, W, 2)",
+        "smoke and gas (the box's edges)",
+    ] {
         assert!(t.contains(word), "run --help lacks {word}:\n{t}");
     }
 }
