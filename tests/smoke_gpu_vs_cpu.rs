@@ -310,7 +310,10 @@ fn splats_match_the_cpu_reference_on_both_grids() {
     g.check().unwrap();
 }
 
-/// The GPU statistics (reductions, the staggered centres pass) against `SmokeStats::of`.
+/// The GPU statistics (reductions, the staggered centres pass, the solver's residual) against
+/// `SmokeStats::of` on the same state read back, on both grids: 1e-6 relative, as
+/// `tests/model.rs` holds every model's (the GPU sums rows in f32 with Kahan compensation, the
+/// CPU cells in f64; measured here within 3e-8, and the maxima exact).
 #[test]
 fn statistics_match_the_cpu_on_both_grids() {
     let g = gpu();
@@ -321,7 +324,8 @@ fn statistics_match_the_cpu_on_both_grids() {
         let gpu_stats = sim.stats().unwrap();
         let cpu_stats = sim.read_state().unwrap().stats(&p);
         let close = |a: f64, b: f64, what: &str| {
-            assert!((a - b).abs() <= 1e-4 * b.abs().max(1e-3), "{:?} {what}: GPU {a}, CPU {b}", p.grid);
+            let rel = (a - b).abs() / a.abs().max(b.abs()).max(1e-30);
+            assert!(rel <= 1e-6, "{:?} {what}: GPU {a}, CPU {b}", p.grid);
         };
         close(gpu_stats.total_density, cpu_stats.total_density, "total density");
         close(gpu_stats.max_speed as f64, cpu_stats.max_speed as f64, "max speed");
