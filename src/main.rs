@@ -122,6 +122,7 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
     {
         return Err(usage("--steps-per-frame must be 1..=1000 (more freezes the window between frames)"));
     }
+    let script_path = args.script.clone();
     let script = match &args.script {
         Some(path) => {
             let script = eddy_fluid::script::Script::load(path, args.sim.stated_mode()).map_err(usage)?;
@@ -175,7 +176,14 @@ fn view(mut args: cli::ViewArgs) -> cli::Result {
         stop: Some(stop_on_signals()),
     };
     let stop = options.stop.clone();
-    eddy_fluid::viewer::run(options)?;
+    eddy_fluid::viewer::run(options).map_err(|e| match e.downcast::<eddy_fluid::viewer::UsageError>() {
+        // The script named by its path, as `eddy run` names it.
+        Ok(u) => usage(match &script_path {
+            Some(path) => u.0.replacen("script:", &format!("script {}:", path.display()), 1),
+            None => u.0,
+        }),
+        Err(e) => e.into(),
+    })?;
     if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
         return Err(Exit::Interrupted(
             "the viewer was stopped by a signal (after finishing any GIF being recorded)".into(),

@@ -645,6 +645,12 @@ fn hostile_input_table() {
         ),
         row(&["run", "--scene", "channel", "--right-edge", "wall"], 2, "(--right-edge outflow), or give --inflow 0"),
         row(&["run", "--script", &d("channel-wall.toml")], 2, "action 1 (step 2: set = { right-edge = wall })"),
+        // The viewer finds it when its session starts, and exits as `run` does.
+        row(
+            &["view", "--script", &d("channel-wall.toml")],
+            2,
+            "channel-wall.toml: action 1 (step 2: set = { right-edge = wall })",
+        ),
         // An inflow of 0 pushes nothing in: the edges are walls in effect, and it runs.
         row(
             &["run", "--mode", "smoke", "--size", "24x16", "--left-edge", "inflow", "--inflow", "0", "--steps", "2"],

@@ -75,6 +75,20 @@ const DEMO_MODEL_EVERY: u64 = 1800;
 /// Any error the viewer stops with.
 pub type Error = Box<dyn std::error::Error>;
 
+/// A mistake in what the viewer was given that shows only once its session has started (a
+/// script's action the starting parameters or bodies rule out): the command line's usage error
+/// (`eddy view` exits 2 for it, as `eddy run` does).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
 /// What the viewer opens with.
 pub struct ViewerOptions {
     /// The first model, its parameters, where it starts, preset size and seed.
@@ -297,7 +311,7 @@ impl App {
         if let Some(script) = &o.script {
             let params = ModelKind::ALL.map(|k| session.params_of(k));
             let bodies = ModelKind::ALL.map(|k| session.bodies_of(k));
-            script.check_from(session.current(), params, bodies).map_err(|e| format!("script: {e}"))?;
+            script.check_from(session.current(), params, bodies).map_err(|e| UsageError(format!("script: {e}")))?;
         }
         if let Some(f) = &o.field {
             session.model().set_view(f)?;
