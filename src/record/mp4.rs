@@ -61,14 +61,17 @@ impl Mp4Recorder {
     /// sides, and OpenH264 at least one 16-pixel macroblock.
     ///
     /// # Errors
-    /// [`SceneError::Io`] when the frame is too large, its size differs from the first's, or it
-    /// cannot be encoded or written.
+    /// [`SceneError::Io`] when the frame is empty or too large, its size differs from the
+    /// first's, or it cannot be encoded or written.
     pub fn add(&mut self, frame: &image::RgbaImage) -> Result<(), SceneError> {
         let size = frame.dimensions();
         if *self.size.get_or_insert(size) != size {
             return Err(io(&self.path, format!("a frame of {size:?} pixels after frames of {:?}", self.size)));
         }
         super::Format::Mp4.check_frame_size(size).map_err(|e| io(&self.path, e))?;
+        if size.0 == 0 || size.1 == 0 {
+            return Err(io(&self.path, format!("a frame of {size:?} pixels has nothing to encode")));
+        }
         let (w, h) = (size.0 as usize, size.1 as usize);
         let (we, he) = (encoded_side(w), encoded_side(h));
         let rgba: &[u8] = if (we, he) == (w, h) {
@@ -281,6 +284,9 @@ mod tests {
             video.add(&image::RgbaImage::from_pixel(33, 17, image::Rgba(c))).unwrap();
         }
         assert!(video.add(&image::RgbaImage::new(32, 16)).is_err(), "a frame of another size");
+        let mut empty = Mp4Recorder::new(&dir.path().join("empty.mp4"), 30.0).unwrap();
+        assert!(empty.add(&image::RgbaImage::new(0, 4)).is_err(), "an empty frame is refused, not a panic");
+        drop(empty);
         assert_eq!(video.finish().unwrap(), 3);
 
         let bytes = std::fs::read(&path).unwrap();
