@@ -36,8 +36,21 @@ def comments(line):
     return line[at + 4:] if at >= 0 and line[:at].count('"') % 2 == 0 else ""
 
 
+def tree_files():
+    """The checkout's files: git's list, or (no git, or not a repository) a walk of the tree
+    without build outputs."""
+    try:
+        return subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for root, dirs, names in os.walk("."):
+            dirs[:] = [d for d in dirs if d not in ("target", ".git", "node_modules", "site", "__pycache__")]
+            files += [os.path.relpath(os.path.join(root, n)) for n in names]
+        return files
+
+
 def main():
-    tracked = subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+    tracked = tree_files()
     names = {os.path.basename(p) for p in tracked}
     files = [p for p in tracked if p.startswith(ROOTS) and p.endswith((".rs", ".wgsl"))]
     problems = []
