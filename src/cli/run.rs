@@ -245,7 +245,7 @@ impl<'a> Outputs<'a> {
             let Some(path) = path else { continue };
             let recorder = Recorder::new(path, fps)?;
             let cap = recorder.format().max_frames();
-            recordings.push(Recording { recorder, fps, every, cap, next: 0 });
+            recordings.push(Recording { recorder, every, cap, next: 0 });
         }
         let vtk = args.vtk.as_deref().map(eddy_fluid::vtk::Series::new);
         Ok(Outputs { gpu, args, dt, vtk, recordings, player: script.map(Player::new) })
@@ -300,7 +300,6 @@ impl<'a> Outputs<'a> {
                     }
                     Action::Record { path, frames, every, fps } => self.recordings.push(Recording {
                         recorder: Recorder::new(&path, fps)?,
-                        fps,
                         every: every as u64,
                         cap: frames,
                         next: done,
@@ -607,7 +606,6 @@ fn save_stopped(model: &mut AnyModel, args: &RunArgs, failure: Exit) -> Exit {
 /// most `cap`.
 struct Recording {
     recorder: Recorder,
-    fps: f64,
     every: u64,
     cap: u32,
     next: u64,
@@ -615,10 +613,9 @@ struct Recording {
 
 fn finish_recording(r: Recording) -> Result {
     let path = r.recorder.path().to_path_buf();
-    let format = r.recorder.format();
+    let (format, fps) = (r.recorder.format(), r.recorder.fps());
     let n = r.recorder.finish()?;
-    let played = format.played_fps(r.fps);
-    let played = (played * 10.0).round() / 10.0;
+    let played = (fps * 10.0).round() / 10.0;
     let what = if format == Format::Gif { "gif" } else { "video" };
     say!("{what} {} ({n} frames, {played} frames/s)", path.display());
     Ok(())

@@ -60,6 +60,11 @@ impl GifRecorder {
         Ok(())
     }
 
+    /// The frame rate it plays at: 100 / its delay in hundredths of a second.
+    pub fn fps(&self) -> f64 {
+        100.0 / self.delay_cs as f64
+    }
+
     /// Frames added so far.
     pub fn frames(&self) -> u32 {
         self.frames
@@ -105,6 +110,9 @@ mod tests {
         assert_eq!(frames.len(), 3);
         assert_eq!(frames[2].buffer().get_pixel(1, 1)[0], 200);
         assert_eq!(frames[0].delay().numer_denom_ms(), (40, 1), "25 frames/s is 4 hundredths a frame");
+        let rounded = GifRecorder::new(&dir.path().join("b.gif"), 30.0).unwrap();
+        assert_eq!(rounded.fps(), 100.0 / 3.0, "30 frames/s plays as a delay of 3 hundredths");
+        drop(rounded);
 
         std::fs::write(&path, b"keep").unwrap();
         let mut gif = GifRecorder::new(&path, 25.0).unwrap();

@@ -101,16 +101,6 @@ impl Format {
         Err(format!("a {} plays at {lo} to {hi} frames/s, not {fps}{why}", self.name()))
     }
 
-    /// The frame rate a recording asked for `fps` plays at: a GIF's delay is rounded to whole
-    /// hundredths of a second (30 frames/s becomes a delay of 3, 33.3 frames/s); a video's is
-    /// `fps`.
-    pub fn played_fps(self, fps: f64) -> f64 {
-        match self {
-            Format::Gif => 100.0 / gif_delay_cs(fps) as f64,
-            Format::Mp4 => fps,
-        }
-    }
-
     /// Checks a frame size (pixels) for this format.
     ///
     /// # Errors
@@ -171,7 +161,7 @@ pub enum Recorder {
 #[cfg(feature = "gif")]
 impl Recorder {
     /// Starts a recording at `path` (`.gif`, or `.mp4` with the `video` feature) that plays at
-    /// `fps` frames a second (see [`Format::played_fps`]).
+    /// `fps` frames a second (see [`Recorder::fps`]).
     ///
     /// # Errors
     /// [`SceneError::Io`] naming the path when its extension is neither, `fps` is outside
@@ -207,6 +197,16 @@ impl Recorder {
             Recorder::Gif(r) => r.add(frame),
             #[cfg(feature = "video")]
             Recorder::Mp4(r) => r.add(&frame),
+        }
+    }
+
+    /// The frame rate it plays at: a GIF's delay is rounded to whole hundredths of a second
+    /// (30 frames/s asked for is a delay of 3, 33.3 frames/s); a video's is the one asked for.
+    pub fn fps(&self) -> f64 {
+        match self {
+            Recorder::Gif(r) => r.fps(),
+            #[cfg(feature = "video")]
+            Recorder::Mp4(r) => r.fps(),
         }
     }
 

@@ -65,12 +65,19 @@ impl Mp4Recorder {
     /// first's, or it cannot be encoded or written.
     pub fn add(&mut self, frame: &image::RgbaImage) -> Result<(), SceneError> {
         let size = frame.dimensions();
-        if *self.size.get_or_insert(size) != size {
-            return Err(io(&self.path, format!("a frame of {size:?} pixels after frames of {:?}", self.size)));
-        }
-        super::Format::Mp4.check_frame_size(size).map_err(|e| io(&self.path, e))?;
-        if size.0 == 0 || size.1 == 0 {
-            return Err(io(&self.path, format!("a frame of {size:?} pixels has nothing to encode")));
+        match self.size {
+            // The first frame sets the size, within what H.264 takes; the rest must match it.
+            None => {
+                super::Format::Mp4.check_frame_size(size).map_err(|e| io(&self.path, e))?;
+                if size.0 == 0 || size.1 == 0 {
+                    return Err(io(&self.path, format!("a frame of {size:?} pixels has nothing to encode")));
+                }
+                self.size = Some(size);
+            }
+            Some(first) if first != size => {
+                return Err(io(&self.path, format!("a frame of {size:?} pixels after frames of {first:?}")));
+            }
+            Some(_) => {}
         }
         let (w, h) = (size.0 as usize, size.1 as usize);
         let (we, he) = (encoded_side(w), encoded_side(h));
@@ -158,6 +165,11 @@ impl Mp4Recorder {
     /// Where frame `n` starts on the track's clock (rounded there, so no drift accumulates).
     fn ticks(&self, n: u32) -> u64 {
         (n as f64 * TIMESCALE as f64 / self.fps).round() as u64
+    }
+
+    /// The frame rate it plays at (exactly the one asked for: a 90 kHz clock).
+    pub fn fps(&self) -> f64 {
+        self.fps
     }
 
     /// Frames added so far.
