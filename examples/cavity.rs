@@ -4,6 +4,7 @@
 //!
 //! `cargo run --release --example cavity -- [N] [STEADY_TOL]` (default 128, 1e-5).
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::gpu::{Gpu, Requirements};
 use eddy_fluid::scene::Scene;

@@ -5,6 +5,7 @@
 //!
 //! `cargo run --release --example embed` (drag to pour; `EMBED_FRAMES=n` quits after n frames)
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::render::{Area, Blend, WaterRenderer};
 use eddy_fluid::water::{Brush, GpuWater, WaterParams, WaterState};
 use eddy_fluid::{colour::ColourMap, scene::Scene, wgpu};

@@ -2,6 +2,7 @@
 //!
 //! `cargo run --release --example headless`
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::gpu::Gpu;
 use eddy_fluid::scene::Scene;

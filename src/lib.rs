@@ -85,6 +85,7 @@ pub mod error;
 pub mod files;
 pub mod gas;
 pub mod gpu;
+pub mod gpu_model;
 pub mod grid;
 pub mod model;
 #[cfg(feature = "npz")]
@@ -120,6 +121,7 @@ mod book {
 pub use wgpu;
 
 pub use error::{Error, ParamError};
+pub use gpu_model::{GpuModel, ModelState, ModelStats};
 pub use grid::Grid;
 pub use model::{AnyModel, ModelKind};
 

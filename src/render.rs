@@ -10,6 +10,7 @@
 use crate::colour::{ColourMap, Legend};
 use crate::gas::GpuGas;
 use crate::gpu::{self, GpuError};
+use crate::gpu_model::GpuModel;
 use crate::shaders;
 use crate::smoke::GpuSmoke;
 use crate::water::GpuWater;
@@ -821,6 +822,60 @@ impl SmokeRenderer {
     ) {
         let drawing = self.prepare(device, encoder, area, sim, field, map);
         draw_cleared(encoder, target, &drawing);
+    }
+}
+
+/// Mirrors `struct View` in `shaders/render/field.wgsl` (48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct FieldView {
+    grid: [f32; 2],
+    area_size: [f32; 2],
+    area_origin: [f32; 2],
+    low: f32,
+    high: f32,
+    srgb_target: u32,
+    _pad: [u32; 3],
+}
+
+/// Draws any model's scalar field ([`crate::GpuModel::scalar_view`]): open cells by a colour map
+/// over the view's range, solid cells grey. What eddy's runner draws frames of a model written
+/// outside eddy with ([`crate::model::Runner::frame`]).
+pub struct FieldRenderer(Fullscreen);
+
+impl FieldRenderer {
+    /// A renderer whose output is a `format` target (as [`WaterRenderer::new`]).
+    ///
+    /// # Errors
+    /// As [`WaterRenderer::new`].
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Result<Self, GpuError> {
+        Ok(Self(Fullscreen::new(device, "render/field", shaders::RENDER_FIELD, format, Blend::Opaque)?))
+    }
+
+    /// Prepares a draw of `field` (a `(W, H)` grid) filling `area` of a target with `map`
+    /// ([`ColourMap::Own`] reads as [`ColourMap::Inferno`]); record it with [`Drawing::render`].
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        area: impl Into<Area>,
+        grid: (u32, u32),
+        field: crate::gpu_model::ScalarView<'_>,
+        map: ColourMap,
+    ) -> Drawing {
+        let area = area.into();
+        let (low, high) = field.range;
+        let view = FieldView {
+            grid: [grid.0 as f32, grid.1 as f32],
+            area_size: [area.size.0, area.size.1],
+            area_origin: [area.origin.0, area.origin.1],
+            low,
+            high: if high > low { high } else { low + 1.0 },
+            srgb_target: self.0.srgb as u32,
+            _pad: [0; 3],
+        };
+        let map = if map == ColourMap::Own { ColourMap::Inferno } else { map };
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field.field, field.solid, map, None)
     }
 }
 

@@ -153,7 +153,14 @@ modules! {
     RENDER_GAS = "render/gas": ["render/fullscreen.wgsl", "render/gas.wgsl"];
     /// Render: a smoke field (density, temperature, speed, pressure or divergence).
     RENDER_SMOKE = "render/smoke": ["render/fullscreen.wgsl", "render/smoke.wgsl"];
+    /// Render: any scalar field by a colour map over a range ([`crate::render::FieldRenderer`]).
+    RENDER_FIELD = "render/field": ["render/fullscreen.wgsl", "render/field.wgsl"];
     /// Render: the colour scale of a signed smoke field (divergence, vorticity), its largest
     /// magnitude rounded up, written for the draw's uniform.
     RENDER_FIELD_SCALE = "render/field_scale": ["render/field_scale.wgsl"];
 }
+
+/// The reduction's half of a statistics pass (`shaders/common/reduce.wgsl`), for a model written
+/// outside eddy: its own per-cell half (declaring `grid_size()` and `cell_quantities(p)`, its
+/// bindings from 1 up) comes first, this after, and [`crate::gpu::Reduction`] runs the pair.
+pub const REDUCE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/common/reduce.wgsl"));

@@ -11,6 +11,7 @@
 
 mod common;
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::gas::{CpuGas, GasBrush, GasParams, GasStats, GpuGas};
 use eddy_fluid::smoke::{CpuSmoke, GpuSmoke, Impulse, SmokeParams, SmokeStats};
@@ -513,7 +514,7 @@ fn parameter_changes_recorded_between_steps_apply_from_there() {
     gpu.encode_params(&mut encoder, q).unwrap();
     let other_grid = SmokeParams { grid: eddy_fluid::smoke::GridLayout::Collocated, ..q };
     assert!(gpu.encode_params(&mut encoder, other_grid).is_err(), "a change of grid was recorded");
-    assert_eq!(*gpu.params(), q);
+    assert_eq!(gpu.params(), q);
     gpu.encode_steps(&mut encoder, 2);
     queue.submit([encoder.finish()]);
     let mut cpu = CpuSmoke::new(state, p).unwrap();

@@ -2,6 +2,7 @@
 
 mod common;
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::gas::{CpuGas, FluxScheme, GasParams, GasState, GpuGas, Neighbours, Reconstruction};
 

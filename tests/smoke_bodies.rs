@@ -6,6 +6,7 @@
 mod common;
 
 use common::{assert_smoke_close, gpu, random_smoke_staggered};
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::body::{Body, Shape};
 use eddy_fluid::grid::Grid;

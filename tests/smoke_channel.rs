@@ -8,6 +8,7 @@
 
 mod common;
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::grid::Grid;
 use eddy_fluid::smoke::{Advection, EdgeKind, GpuSmoke, SmokeParams, SmokeState, Solver, cavity};

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{assert_smoke_close, gpu, random_smoke, random_smoke_staggered};
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::smoke::{
     Advection, GpuSmoke, GridLayout, Impulse, SmokeParams, SmokePass, SmokePreset, SmokeState, Solver, StaggeredPass,

@@ -6,6 +6,7 @@
 mod common;
 
 use common::gpu;
+use eddy_fluid::GpuModel;
 use eddy_fluid::Grid;
 use eddy_fluid::Simulation;
 use eddy_fluid::scene::Scene;

@@ -2,6 +2,7 @@
 
 mod common;
 
+use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::water::{Boundary, CpuWater, GpuWater, RulePreset, WaterParams};
 

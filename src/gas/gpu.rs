@@ -21,6 +21,7 @@
 use super::{GasBrush, GasParams, GasState, GasStats, Neighbours};
 use crate::error::Error;
 use crate::gpu::{self, GpuError, Kernel, PingPong};
+use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::shaders;
 
@@ -511,49 +512,6 @@ impl GpuGas {
         Ok(sim)
     }
 
-    /// Replaces the bodies now ([`GpuGas::encode_bodies`] in an encoder of its own, submitted).
-    ///
-    /// # Errors
-    /// As [`GpuGas::encode_bodies`].
-    pub fn set_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_bodies(&mut encoder, bodies)?;
-        self.queue.submit([encoder.finish()]);
-        Ok(())
-    }
-
-    /// Records the replacement of the bodies ([`crate::body`]; where they are and how they move,
-    /// velocities in cells/step) into `encoder`, in recording order, and their placing where
-    /// they are: the rasterisation and the handoff of the gas in the cells whose coverage changed
-    /// ([`super::bodies::place`]). Each step moves them on. With no bodies the cells the bodies
-    /// covered open.
-    ///
-    /// # Errors
-    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies or one faster than
-    /// [`super::bodies::MAX_BODY_SPEED`] ([`super::bodies::check`]); nothing is recorded.
-    pub fn encode_bodies(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        bodies: &[crate::body::Body],
-    ) -> Result<(), Error> {
-        self.encode_bodies_placed(encoder, bodies, true)
-    }
-
-    /// [`GpuGas::encode_bodies`] for a state restored from a checkpoint taken with `bodies`
-    /// where they are: the mask rasterised without the handoff, since the restored gas is
-    /// already the gas those bodies leave (a handoff from the cells the later steps' bodies
-    /// covered would move it again).
-    ///
-    /// # Errors
-    /// As [`GpuGas::encode_bodies`].
-    pub fn encode_bodies_restored(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        bodies: &[crate::body::Body],
-    ) -> Result<(), Error> {
-        self.encode_bodies_placed(encoder, bodies, false)
-    }
-
     fn encode_bodies_placed(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -583,34 +541,6 @@ impl GpuGas {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             self.bodies.encode_place(&mut pass, &mut self.state, (self.width, self.height), handoff);
         }
-        Ok(())
-    }
-
-    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
-    /// GPU moves its own (the same arithmetic; [`GpuGas::read_state_async`] reads the GPU's back),
-    /// for a front end that finds the body under the pointer without waiting for the GPU.
-    pub fn body_list(&self) -> &[crate::body::Body] {
-        &self.bodies.list
-    }
-
-    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,
-    /// radians/step) into `encoder`, in recording order: where it is stays the GPU's.
-    ///
-    /// # Errors
-    /// [`Error::Message`] when there is no body `index`, a value is not finite, or the body
-    /// would move faster than [`super::bodies::MAX_BODY_SPEED`]; nothing is recorded.
-    pub fn encode_drive(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        index: usize,
-        velocity: (f32, f32),
-        spin: f32,
-    ) -> Result<(), Error> {
-        let mut list = self.bodies.list.clone();
-        crate::body::drive(&mut list, index, velocity, spin)?;
-        super::bodies::check(&list)?;
-        self.bodies.list = list;
-        gpu::bodies::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
         Ok(())
     }
 
@@ -658,21 +588,105 @@ impl GpuGas {
         Ok(())
     }
 
-    /// The parameters in use.
-    pub fn params(&self) -> &GasParams {
-        &self.params
+    /// Applies a brush edit now ([`GpuGas::encode_brush`] in an encoder of its own, submitted).
+    pub fn brush(&mut self, b: &GasBrush) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_brush(&mut encoder, b);
+        self.queue.submit([encoder.finish()]);
     }
 
-    /// Changes the parameters now ([`GpuGas::encode_params`] in an encoder of its own,
-    /// submitted).
+    /// Records a brush edit into `encoder` (its uniform written by a recorded copy, then one
+    /// compute pass), in recording order: it acts on the state the steps recorded before it
+    /// leave, and the steps recorded after it see its result.
+    pub fn encode_brush(&mut self, encoder: &mut wgpu::CommandEncoder, b: &GasBrush) {
+        let u = BrushUniform {
+            center: [b.center.0, b.center.1],
+            velocity: [b.velocity.0, b.velocity.1],
+            radius: b.radius,
+            scale: b.scale,
+            add: b.add,
+            radial: b.radial,
+        };
+        self.brush.encode(&self.device, encoder, &mut self.state, bytemuck::bytes_of(&u));
+    }
+
+    /// The state read back, as a future that never blocks (it completes once the device has been
+    /// polled after the GPU did the work); masks are the
+    /// ones last uploaded.
     ///
     /// # Errors
-    /// As [`GpuGas::encode_params`].
-    pub fn set_params(&mut self, params: GasParams) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_params(&mut encoder, params)?;
-        self.queue.submit([encoder.finish()]);
-        Ok(())
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        let bodies = self.bodies_copy().map(|(table, n)| (&self.solid, table, n));
+        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), masks, bodies).await
+    }
+
+    /// With bodies, a readable copy of the body table (recorded and submitted now) and the
+    /// number of bodies in it.
+    fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
+        let n = self.bodies.list.len();
+        (n > 0).then(|| (gpu::bodies::copy(&self.device, &self.queue, &self.bodies.table, n), n))
+    }
+
+    /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).
+    pub fn state_view(&self) -> &wgpu::TextureView {
+        self.state.current_view()
+    }
+
+    /// The wall/source bits texture (`r32uint`; bit 0 = wall or a body's cell, bit 9 = source;
+    /// the rest in `shaders/gas/params.wgsl`).
+    pub fn solid_view(&self) -> &wgpu::TextureView {
+        &self.solid_view
+    }
+
+    /// The wall and source masks last uploaded, `(H, W)` each, 1 = wall / source.
+    pub fn masks(&self) -> (&Grid<u8>, &Grid<u8>) {
+        (&self.solid_mask, &self.source_mask)
+    }
+
+    /// The neighbourhood in use.
+    pub fn neighbours(&self) -> Neighbours {
+        self.params.neighbours
+    }
+}
+
+/// The contract every model keeps ([`GpuModel`]): the statistics are a reduction pass
+/// (`shaders/gas/stats.wgsl`; one row of numbers per grid row is read back): totals, extremes
+/// and non-finite cells.
+impl GpuModel for GpuGas {
+    type State = GasState;
+    type Params = GasParams;
+    type Stats = GasStats;
+    const NAME: &'static str = "gas";
+
+    fn new(device: &wgpu::Device, queue: &wgpu::Queue, state: &GasState, params: GasParams) -> Result<Self, Error> {
+        GpuGas::new(device, queue, state, params)
+    }
+
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    fn steps_recorded(&self) -> u64 {
+        self.steps
+    }
+
+    fn solid_mask(&self) -> &Grid<u8> {
+        &self.solid_mask
+    }
+
+    fn source_mask(&self) -> Option<&Grid<u8>> {
+        Some(&self.source_mask)
+    }
+
+    /// The parameters in use.
+    fn params(&self) -> GasParams {
+        self.params
     }
 
     /// Records a change of the parameters into `encoder` (the uniform, by a recorded copy): the
@@ -680,7 +694,7 @@ impl GpuGas {
     ///
     /// # Errors
     /// [`Error::Param`] for invalid values; nothing changes and nothing is recorded.
-    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: GasParams) -> Result<(), Error> {
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: GasParams) -> Result<(), Error> {
         params.validate()?;
         self.params = params;
         let uniform = GasUniform::new(&params, self.bodies.list.len() as u32);
@@ -692,7 +706,7 @@ impl GpuGas {
     /// [`Reconstruction::Constant`](super::Reconstruction::Constant): faces, limit, apply; four
     /// with `Linear`: MUSCL-Hancock's predictor first, [`super::cpu::step`]; with bodies, their
     /// move, rasterisation and handoff before those, [`super::bodies::step`]).
-    pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("gas step"), timestamp_writes: None });
         let (w, h) = (self.width, self.height);
@@ -728,63 +742,22 @@ impl GpuGas {
         self.steps += steps as u64;
     }
 
-    /// Applies a brush edit now ([`GpuGas::encode_brush`] in an encoder of its own, submitted).
-    pub fn brush(&mut self, b: &GasBrush) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_brush(&mut encoder, b);
-        self.queue.submit([encoder.finish()]);
-    }
-
-    /// Records a brush edit into `encoder` (its uniform written by a recorded copy, then one
-    /// compute pass), in recording order: it acts on the state the steps recorded before it
-    /// leave, and the steps recorded after it see its result.
-    pub fn encode_brush(&mut self, encoder: &mut wgpu::CommandEncoder, b: &GasBrush) {
-        let u = BrushUniform {
-            center: [b.center.0, b.center.1],
-            velocity: [b.velocity.0, b.velocity.1],
-            radius: b.radius,
-            scale: b.scale,
-            add: b.add,
-            radial: b.radial,
-        };
-        self.brush.encode(&self.device, encoder, &mut self.state, bytemuck::bytes_of(&u));
-    }
-
-    /// Totals, extremes and non-finite cells, by a reduction pass on the GPU
-    /// (`shaders/gas/stats.wgsl`; one row of numbers per grid row is read back). Waits for the
-    /// GPU (native targets; see [`GpuGas::stats_async`]).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn stats(&self) -> Result<GasStats, GpuError> {
-        gpu::wait(&self.device, self.stats_async())?
-    }
-
     /// [`GpuGas::stats`] as a future that never blocks: it completes once the device
     /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
     /// browser's event loop; see `gpu::read_texture_async`).
     ///
     /// # Errors
     /// As [`GpuGas::stats`].
-    pub async fn stats_async(&self) -> Result<GasStats, GpuError> {
+    async fn stats_async(&self) -> Result<GasStats, GpuError> {
         self.stats.settle(&self.device).await;
         self.request_stats();
         Ok(GasStats::from_totals(&self.stats.finish(&self.device).await?))
     }
 
-    /// Submits the statistics' reduction without waiting; [`GpuGas::collect_stats`] gives them
-    /// once they arrive.
-    pub fn request_stats(&self) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_stats(&mut encoder);
-        self.queue.submit([encoder.finish()]);
-    }
-
     /// Records the statistics' reduction into `encoder`: the statistics of the state where the
     /// encoder has got to, which [`GpuGas::collect_stats`] gives once the application has
     /// submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
-    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
+    fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
         let resources = [
             wgpu::BindingResource::TextureView(self.state.current_view()),
             wgpu::BindingResource::TextureView(&self.solid_view),
@@ -793,7 +766,7 @@ impl GpuGas {
     }
 
     /// Whether statistics were asked for and not yet collected (`false`: ask again).
-    pub fn stats_requested(&self) -> bool {
+    fn stats_requested(&self) -> bool {
         self.stats.is_requested()
     }
 
@@ -802,37 +775,18 @@ impl GpuGas {
     ///
     /// # Errors
     /// As [`GpuGas::stats`].
-    pub fn collect_stats(&self) -> Option<Result<GasStats, GpuError>> {
+    fn collect_stats(&self) -> Option<Result<GasStats, GpuError>> {
         Some(self.stats.collect(&self.device)?.map(|t| GasStats::from_totals(&t)))
     }
 
     /// The texture holding the state, for [`gpu::Checkpoint`].
-    pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
+    fn state_textures(&self) -> Vec<&wgpu::Texture> {
         vec![self.state.current()]
-    }
-
-    /// The state read back, as a future that never blocks (it completes once the device has been
-    /// polled after the GPU did the work); masks are the
-    /// ones last uploaded.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
-    pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
-        let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        let bodies = self.bodies_copy().map(|(table, n)| (&self.solid, table, n));
-        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), masks, bodies).await
-    }
-
-    /// With bodies, a readable copy of the body table (recorded and submitted now) and the
-    /// number of bodies in it.
-    fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
-        let n = self.bodies.list.len();
-        (n > 0).then(|| (gpu::bodies::copy(&self.device, &self.queue, &self.bodies.table, n), n))
     }
 
     /// A reader of the state as it is now, which borrows nothing (see
     /// [`crate::water::GpuWater::state_reader`]).
-    pub fn state_reader(&self) -> impl Future<Output = Result<GasState, GpuError>> + 'static {
+    fn state_reader(&self) -> impl Future<Output = Result<GasState, GpuError>> + 'static {
         // The solid bits only with bodies: without, the mask is the one uploaded.
         let mut textures = vec![self.state.current()];
         let bodies = self.bodies_copy();
@@ -849,59 +803,65 @@ impl GpuGas {
         }
     }
 
-    /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).
-    pub fn state_view(&self) -> &wgpu::TextureView {
-        self.state.current_view()
-    }
-
-    /// The wall/source bits texture (`r32uint`; bit 0 = wall or a body's cell, bit 9 = source;
-    /// the rest in `shaders/gas/params.wgsl`).
-    pub fn solid_view(&self) -> &wgpu::TextureView {
-        &self.solid_view
-    }
-
     /// `(W, H)` in cells.
-    pub fn size(&self) -> (u32, u32) {
+    fn size(&self) -> (u32, u32) {
         (self.width, self.height)
     }
 
-    /// The wall and source masks last uploaded, `(H, W)` each, 1 = wall / source.
-    pub fn masks(&self) -> (&Grid<u8>, &Grid<u8>) {
-        (&self.solid_mask, &self.source_mask)
-    }
-
-    /// The neighbourhood in use.
-    pub fn neighbours(&self) -> Neighbours {
-        self.params.neighbours
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl crate::Simulation for GpuGas {
-    type State = GasState;
-
-    /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
+    /// Records the replacement of the bodies ([`crate::body`]; where they are and how they move,
+    /// velocities in cells/step) into `encoder`, in recording order, and their placing where
+    /// they are: the rasterisation and the handoff of the gas in the cells whose coverage changed
+    /// ([`super::bodies::place`]). Each step moves them on. With no bodies the cells the bodies
+    /// covered open.
     ///
     /// # Errors
-    /// [`GpuError::Validation`] / `OutOfMemory` when the device rejects the recorded work (error
-    /// scopes around it, so on an application's device too).
-    fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let device = self.device.clone();
-        gpu::scoped(&device, || {
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            self.encode_steps(&mut encoder, steps);
-            self.queue.submit([encoder.finish()]);
-        })?;
+    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies or one faster than
+    /// [`super::bodies::MAX_BODY_SPEED`] ([`super::bodies::check`]); nothing is recorded.
+    fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[crate::body::Body]) -> Result<(), Error> {
+        self.encode_bodies_placed(encoder, bodies, true)
+    }
+
+    /// [`GpuGas::encode_bodies`] for a state restored from a checkpoint taken with `bodies`
+    /// where they are: the mask rasterised without the handoff, since the restored gas is
+    /// already the gas those bodies leave (a handoff from the cells the later steps' bodies
+    /// covered would move it again).
+    ///
+    /// # Errors
+    /// As [`GpuGas::encode_bodies`].
+    fn encode_bodies_restored(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+    ) -> Result<(), Error> {
+        self.encode_bodies_placed(encoder, bodies, false)
+    }
+
+    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
+    /// GPU moves its own (the same arithmetic; [`GpuGas::read_state_async`] reads the GPU's back),
+    /// for a front end that finds the body under the pointer without waiting for the GPU.
+    fn body_list(&self) -> &[crate::body::Body] {
+        &self.bodies.list
+    }
+
+    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,
+    /// radians/step) into `encoder`, in recording order: where it is stays the GPU's.
+    ///
+    /// # Errors
+    /// [`Error::Message`] when there is no body `index`, a value is not finite, or the body
+    /// would move faster than [`super::bodies::MAX_BODY_SPEED`]; nothing is recorded.
+    fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        velocity: (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        let mut list = self.bodies.list.clone();
+        crate::body::drive(&mut list, index, velocity, spin)?;
+        super::bodies::check(&list)?;
+        self.bodies.list = list;
+        gpu::bodies::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
         Ok(())
-    }
-
-    /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
-    fn read_state(&mut self) -> Result<GasState, Error> {
-        Ok(gpu::wait(&self.device, self.read_state_async())??)
-    }
-
-    fn steps_done(&self) -> u64 {
-        self.steps
     }
 }
 

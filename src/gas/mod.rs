@@ -918,3 +918,41 @@ impl crate::Simulation for CpuGas {
         self.steps
     }
 }
+
+impl crate::ModelState for GasState {
+    fn shape(&self) -> (usize, usize) {
+        self.density.shape()
+    }
+
+    fn solid(&self) -> &Grid<u8> {
+        &self.solid
+    }
+
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
+        self.write_to(npz)
+    }
+}
+
+impl crate::ModelStats for GasStats {
+    fn total(&self) -> f64 {
+        self.total_mass
+    }
+
+    fn non_finite(&self) -> u64 {
+        self.non_finite
+    }
+
+    fn line(&self) -> String {
+        use crate::gpu_model::or_na;
+        format!(
+            "total mass {:.4}, total momentum ({:.4}, {:.4}), kinetic energy {:.4}, min density {}, max speed {} cells/step",
+            self.total_mass,
+            self.total_momentum.0,
+            self.total_momentum.1,
+            self.kinetic_energy,
+            or_na(self.min_density as f64, 4),
+            or_na(self.max_speed as f64, 3)
+        )
+    }
+}

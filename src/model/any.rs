@@ -1,46 +1,40 @@
-//! [`AnyModel`]: one type that runs, measures, saves and draws any model on the GPU, and
-//! [`cpu_reference`] for its CPU twin. With `state.rs` (the types it deals in), the one place
-//! that matches on the model; the CLI and the viewer only call it.
+//! [`AnyModel`]: one type that runs, measures, saves and draws any of eddy's models on the GPU
+//! (a [`Runner`] of [`BuiltIn`], with the renderers, views and tools of each model), and
+//! [`cpu_reference`] for its CPU twin. The CLI and the viewer only call it.
 
+use super::builtin::BuiltIn;
 use super::memory;
+use super::runner::Runner;
 use super::state::{AnyState, AnyStats, ModelParams};
 use super::tools::{Stroke, Tool};
 use super::{ModelKind, ParamInfo};
 use crate::Simulation;
 use crate::colour::{ColourMap, Legend};
 use crate::error::{Error, ParamError};
-use crate::gas::{GasBrush, GpuGas};
-use crate::gpu::{self, Checkpoint, GpuError, StepTimer};
+use crate::gas::GasBrush;
+use crate::gpu::{self, GpuError, StepTimer};
+use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::render::{Area, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
-use crate::smoke::{GpuSmoke, Impulse};
-use crate::water::{Brush, GpuWater};
+use crate::smoke::Impulse;
+use crate::water::Brush;
 
-/// A model on the GPU.
-enum Sim {
-    Water(Box<GpuWater>),
-    Smoke(Box<GpuSmoke>),
-    Gas(Box<GpuGas>),
-}
-
-/// The renderer of a [`Sim`] for one target format.
+/// The renderer of a model for one target format.
 enum Painter {
     Water(WaterRenderer),
     Smoke(SmokeRenderer),
     Gas(GasRenderer),
 }
 
-/// Any model on the GPU, with its renderer and the field it shows: step, statistics, save,
-/// load, tools, draw. Holds clones of the device and queue it was made with.
+/// Any of eddy's models on the GPU ([`BuiltIn`]) on a [`Runner`], with its renderer and the
+/// field it shows: step, statistics, save, load, tools, draw. Holds clones of the device and
+/// queue it was made with.
 pub struct AnyModel {
-    sim: Sim,
+    runner: Runner<BuiltIn>,
     device: wgpu::Device,
     queue: wgpu::Queue,
     view: usize,
     painter: Option<(wgpu::TextureFormat, Painter)>,
-    /// The last checkpoint: the fields, the step and the bodies where they were then.
-    checkpoint: Option<(Checkpoint, u64, Vec<crate::body::Body>)>,
-    step: u64,
     /// Hue (degrees) of the next smoke splat's dye: each splat turns it, so drags cycle hues.
     hue: f32,
     /// The colour map of each view (indexed like [`super::ModelInfo::views`]).
@@ -75,17 +69,7 @@ impl AnyModel {
         let (h, w) = state.shape();
         gpu::check_grid_size(device, w, h)?;
         let estimate = memory::check(kind, (w, h), memory::Extras::default(), None, &device.limits())?;
-        let built = match (state, params) {
-            (AnyState::Water(s), ModelParams::Water(p)) => {
-                GpuWater::new(device, queue, s, *p).map(|w| Sim::Water(Box::new(w)))
-            }
-            (AnyState::Smoke(s), ModelParams::Smoke(p)) => {
-                GpuSmoke::new(device, queue, s, *p).map(|g| Sim::Smoke(Box::new(g)))
-            }
-            (AnyState::Gas(s), ModelParams::Gas(p)) => GpuGas::new(device, queue, s, *p).map(|g| Sim::Gas(Box::new(g))),
-            _ => unreachable!("kinds checked above"),
-        };
-        let sim = built.map_err(|e| match e {
+        let model = BuiltIn::new(device, queue, state, *params).map_err(|e| match e {
             Error::Gpu(GpuError::OutOfMemory(m) | GpuError::Validation(m)) => {
                 Error::Gpu(GpuError::OutOfMemory(format!(
                     "{kind} at {w}x{h} needs about {} of GPU memory; the device said: {m}",
@@ -95,44 +79,43 @@ impl AnyModel {
             other => other,
         })?;
         Ok(Self {
-            sim,
+            runner: Runner::new(model, step),
             device: device.clone(),
             queue: queue.clone(),
             view: 0,
             painter: None,
-            checkpoint: None,
-            step,
             hue: 0.0,
             maps: vec![ColourMap::Own; kind.info().views.len()],
             brush: None,
         })
     }
 
+    /// The runner it is: the model and the steps, checkpoint and saves around it.
+    pub fn runner(&self) -> &Runner<BuiltIn> {
+        &self.runner
+    }
+
+    fn sim(&self) -> &BuiltIn {
+        self.runner.model()
+    }
+
+    fn sim_mut(&mut self) -> &mut BuiltIn {
+        self.runner.model_mut()
+    }
+
     /// Which model.
     pub fn kind(&self) -> ModelKind {
-        match &self.sim {
-            Sim::Water(_) => ModelKind::Water,
-            Sim::Smoke(_) => ModelKind::Smoke,
-            Sim::Gas(_) => ModelKind::Gas,
-        }
+        self.sim().kind()
     }
 
     /// `(W, H)` in cells.
     pub fn size(&self) -> (u32, u32) {
-        match &self.sim {
-            Sim::Water(s) => s.size(),
-            Sim::Smoke(s) => s.size(),
-            Sim::Gas(s) => s.size(),
-        }
+        self.sim().size()
     }
 
     /// The parameters in use.
     pub fn params(&self) -> ModelParams {
-        match &self.sim {
-            Sim::Water(s) => ModelParams::Water(*s.params()),
-            Sim::Smoke(s) => ModelParams::Smoke(*s.params()),
-            Sim::Gas(s) => ModelParams::Gas(*s.params()),
-        }
+        self.sim().params()
     }
 
     /// Replaces the parameters from the next step on.
@@ -140,12 +123,7 @@ impl AnyModel {
     /// # Errors
     /// [`Error::Param`] when they fail their table or are another model's; nothing changes.
     pub fn set_params(&mut self, params: ModelParams) -> Result<(), Error> {
-        match (&mut self.sim, params) {
-            (Sim::Water(s), ModelParams::Water(p)) => s.set_params(p),
-            (Sim::Smoke(s), ModelParams::Smoke(p)) => s.set_params(p),
-            (Sim::Gas(s), ModelParams::Gas(p)) => s.set_params(p),
-            (_, p) => Err(ParamError::new("mode", p.kind(), format!("this model is {}", self.kind())).into()),
-        }
+        self.sim_mut().set_params(params)
     }
 
     /// Records a change of the parameters into `encoder`, in recording order (each model's
@@ -155,12 +133,7 @@ impl AnyModel {
     /// As [`AnyModel::set_params`]; a change of smoke's grid cannot be recorded (use
     /// [`AnyModel::set_params`]). Nothing changes and nothing is recorded.
     pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: ModelParams) -> Result<(), Error> {
-        match (&mut self.sim, params) {
-            (Sim::Water(s), ModelParams::Water(p)) => s.encode_params(encoder, p),
-            (Sim::Smoke(s), ModelParams::Smoke(p)) => s.encode_params(encoder, p),
-            (Sim::Gas(s), ModelParams::Gas(p)) => s.encode_params(encoder, p),
-            (_, p) => Err(ParamError::new("mode", p.kind(), format!("this model is {}", self.kind())).into()),
-        }
+        self.sim_mut().encode_params(encoder, params)
     }
 
     /// The viewer key `key` applied to the parameters ([`ModelParams::nudge`]); the row it
@@ -177,107 +150,35 @@ impl AnyModel {
         Ok(moved)
     }
 
-    /// Records `steps` steps into `encoder` (see each model's `encode_steps`). With a multigrid
-    /// solve, record runs that end at [`AnyModel::steps_to_plan`] and call
-    /// [`AnyModel::plan_solver`] after submitting each ([`AnyModel::step_in_runs`] does both), or
-    /// the V-cycle count is never planned again.
+    /// Records `steps` steps into `encoder` ([`Runner::encode_steps`]). With a multigrid solve,
+    /// record runs that end at [`GpuModel::steps_to_plan`] and call [`GpuModel::plan_solver`]
+    /// after submitting each ([`Runner::step_in_runs`] does both), or the V-cycle count is never
+    /// planned again.
     pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        match &mut self.sim {
-            Sim::Water(s) => s.encode_steps(encoder, steps),
-            Sim::Smoke(s) => s.encode_steps(encoder, steps),
-            Sim::Gas(s) => s.encode_steps(encoder, steps),
-        }
-        self.step += steps as u64;
+        self.runner.encode_steps(encoder, steps);
     }
 
-    /// Submits `steps` steps (does not wait after the last; see [`AnyModel::step_in_runs`]).
+    /// Submits `steps` steps in runs that end at the multigrid V-cycle plan's points (does not
+    /// wait after the last; [`Runner::step_in_runs`]).
     ///
     /// # Errors
-    /// As [`AnyModel::step_in_runs`].
+    /// As [`Runner::step_in_runs`].
     pub fn step(&mut self, steps: u32) -> Result<(), GpuError> {
-        self.step_in_runs(steps, |m, e, n| m.encode_steps(e, n), || {})
+        self.runner.step(steps)
     }
 
-    /// Runs `steps` steps in runs that end at the multigrid V-cycle plan's points (one run
-    /// for the other models and solvers): `record` records each run's steps into a new encoder,
-    /// which is then submitted and `submitted` called; at each plan point the V-cycle count is
-    /// planned from the residual the solve reached ([`crate::smoke::GpuSmoke::plan_solver`],
-    /// which waits for the GPU there). This is what makes a multigrid run the same however its
-    /// steps are batched.
+    /// [`AnyModel::step`] with each run timed by `timer`, tagged `tag` (which model ran)
+    /// ([`Runner::step_timed`]).
     ///
     /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back at
-    /// a plan point; the steps recorded before it were submitted. [`GpuError::Validation`] /
-    /// `OutOfMemory` when the device rejects the recorded work (error scopes around it).
-    pub fn step_in_runs(
-        &mut self,
-        steps: u32,
-        mut record: impl FnMut(&mut Self, &mut wgpu::CommandEncoder, u32),
-        mut submitted: impl FnMut(),
-    ) -> Result<(), GpuError> {
-        let plan = |m: &mut Self| {
-            m.plan_solver()?;
-            Ok(m.steps_to_plan())
-        };
-        // Error scopes around the work, so that a device eddy did not make (an application's)
-        // reports a rejected step here too, not to its uncaptured-error handler.
-        let device = self.device.clone();
-        gpu::scoped(&device, || {
-            crate::solver::plan::in_runs(self, steps, plan, |m, n| {
-                let mut encoder = m.device.create_command_encoder(&Default::default());
-                record(m, &mut encoder, n);
-                m.queue.submit([encoder.finish()]);
-                submitted();
-            })
-        })?
-    }
-
-    /// [`AnyModel::step_in_runs`] with each run timed by `timer`, tagged `tag` (which model ran),
-    /// when one is given ([`StepTimer::time`]; its spans are collected as they arrive).
-    ///
-    /// # Errors
-    /// As [`AnyModel::step_in_runs`].
+    /// As [`Runner::step_in_runs`].
     pub fn step_timed(&mut self, steps: u32, timer: Option<&mut StepTimer>, tag: u32) -> Result<(), GpuError> {
-        let timer = std::cell::RefCell::new(timer);
-        let record = |m: &mut Self, e: &mut wgpu::CommandEncoder, n: u32| match timer.borrow_mut().as_mut() {
-            Some(timer) => {
-                timer.poll(); // frees the slots whose spans arrived
-                timer.time(e, n, tag, |e| m.encode_steps(e, n));
-            }
-            None => m.encode_steps(e, n),
-        };
-        let submitted = || {
-            if let Some(timer) = timer.borrow_mut().as_mut() {
-                timer.submitted();
-            }
-        };
-        self.step_in_runs(steps, record, submitted)
-    }
-
-    /// Steps that may be recorded before the multigrid V-cycle count is planned again (`None`:
-    /// no V-cycles in this model; see [`crate::smoke::GpuSmoke::steps_to_plan`]).
-    pub fn steps_to_plan(&self) -> Option<u64> {
-        match &self.sim {
-            Sim::Smoke(s) => s.steps_to_plan(),
-            Sim::Water(_) | Sim::Gas(_) => None,
-        }
-    }
-
-    /// Plans the V-cycle count at a plan point ([`crate::smoke::GpuSmoke::plan_solver`]); does
-    /// nothing elsewhere or in models without V-cycles.
-    ///
-    /// # Errors
-    /// As [`crate::smoke::GpuSmoke::plan_solver`].
-    pub fn plan_solver(&mut self) -> Result<(), GpuError> {
-        match &mut self.sim {
-            Sim::Smoke(s) => s.plan_solver(),
-            Sim::Water(_) | Sim::Gas(_) => Ok(()),
-        }
+        self.runner.step_timed(steps, timer, tag)
     }
 
     /// The step reached (counting from the loaded state's step).
     pub fn steps_done(&self) -> u64 {
-        self.step
+        self.runner.steps_done()
     }
 
     /// Statistics by a reduction pass on the GPU. Waits for the GPU.
@@ -286,7 +187,7 @@ impl AnyModel {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn stats(&self) -> Result<AnyStats, GpuError> {
-        gpu::wait(&self.device, self.stats_async())?
+        self.runner.stats()
     }
 
     /// [`AnyModel::stats`] as a future that never blocks (what a browser and a frame loop
@@ -295,11 +196,7 @@ impl AnyModel {
     /// # Errors
     /// As [`AnyModel::stats`].
     pub async fn stats_async(&self) -> Result<AnyStats, GpuError> {
-        Ok(match &self.sim {
-            Sim::Water(s) => AnyStats::Water(s.stats_async().await?),
-            Sim::Smoke(s) => AnyStats::Smoke(s.stats_async().await?),
-            Sim::Gas(s) => AnyStats::Gas(s.stats_async().await?),
-        })
+        self.sim().stats_async().await
     }
 
     /// Reads the whole state back. Waits for the GPU (native targets; see
@@ -309,38 +206,26 @@ impl AnyModel {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_state(&mut self) -> Result<AnyState, Error> {
-        Ok(gpu::wait(&self.device, self.read_state_async())??)
+        Ok(self.runner.read_state()?)
     }
 
     /// Submits the statistics' reductions without waiting; [`AnyModel::collect_stats`] gives
     /// them once they arrive (a viewer asks in one frame and reads a later one).
     pub fn request_stats(&self) {
-        match &self.sim {
-            Sim::Water(s) => s.request_stats(),
-            Sim::Smoke(s) => s.request_stats(),
-            Sim::Gas(s) => s.request_stats(),
-        }
+        self.sim().request_stats();
     }
 
     /// Records the statistics' reductions into `encoder`: the statistics of the fields where
     /// the encoder has got to, which [`AnyModel::collect_stats`] gives once the application
     /// has submitted the encoder and polled its device.
     pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
-        match &self.sim {
-            Sim::Water(s) => s.encode_stats(encoder),
-            Sim::Smoke(s) => s.encode_stats(encoder),
-            Sim::Gas(s) => s.encode_stats(encoder),
-        }
+        self.sim().encode_stats(encoder);
     }
 
     /// Whether statistics were asked for and not yet collected: `false` after they were, and
     /// for a model made since the request (a reset, a load), which has nothing to collect.
     pub fn stats_requested(&self) -> bool {
-        match &self.sim {
-            Sim::Water(s) => s.stats_requested(),
-            Sim::Smoke(s) => s.stats_requested(),
-            Sim::Gas(s) => s.stats_requested(),
-        }
+        self.sim().stats_requested()
     }
 
     /// The statistics of the last [`AnyModel::request_stats`] if they have arrived (`None`: not
@@ -349,11 +234,7 @@ impl AnyModel {
     /// # Errors
     /// As [`AnyModel::stats`].
     pub fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>> {
-        Some(match &self.sim {
-            Sim::Water(s) => s.collect_stats()?.map(AnyStats::Water),
-            Sim::Smoke(s) => s.collect_stats()?.map(AnyStats::Smoke),
-            Sim::Gas(s) => s.collect_stats()?.map(AnyStats::Gas),
-        })
+        self.sim().collect_stats()
     }
 
     /// [`AnyModel::read_state`] as a future that never blocks (what a browser and a frame loop
@@ -367,86 +248,35 @@ impl AnyModel {
 
     /// A reader of the state as it is now that borrows nothing: the fields are copied on the GPU
     /// at once and read back when it is awaited (a browser's save runs it as a task while the
-    /// model runs on). See [`crate::water::GpuWater::state_reader`].
-    pub fn state_reader(&self) -> std::pin::Pin<Box<dyn Future<Output = Result<AnyState, GpuError>>>> {
-        match &self.sim {
-            Sim::Water(s) => {
-                let r = s.state_reader();
-                Box::pin(async move { Ok(AnyState::Water(r.await?)) })
-            }
-            Sim::Smoke(s) => {
-                let r = s.state_reader();
-                Box::pin(async move { Ok(AnyState::Smoke(r.await?)) })
-            }
-            Sim::Gas(s) => {
-                let r = s.state_reader();
-                Box::pin(async move { Ok(AnyState::Gas(r.await?)) })
-            }
-        }
+    /// model runs on). See [`GpuModel::state_reader`].
+    pub fn state_reader(&self) -> impl Future<Output = Result<AnyState, GpuError>> + 'static {
+        self.sim().state_reader()
     }
 
     /// Reads the state back and writes it with the step reached and the parameters as `.npz`
-    /// (atomically; [`AnyState::save_npz_with`]).
+    /// (atomically; [`Runner::save_npz`]).
     ///
     /// # Errors
     /// As [`AnyModel::read_state`] and [`AnyState::save_npz`].
     #[cfg(not(target_arch = "wasm32"))]
     #[cfg(feature = "npz")]
     pub fn save_npz(&mut self, path: &std::path::Path) -> Result<(), Error> {
-        let (step, params) = (self.step, self.params());
-        Ok(self.read_state()?.save_npz_with(path, step, &params)?)
-    }
-
-    fn state_textures(&self) -> Vec<&wgpu::Texture> {
-        match &self.sim {
-            Sim::Water(s) => s.state_textures(),
-            Sim::Smoke(s) => s.state_textures(),
-            Sim::Gas(s) => s.state_textures(),
-        }
+        self.runner.save_npz(path)
     }
 
     /// Copies the current fields into a checkpoint on the GPU (allocated on first use:
-    /// [`super::ModelInfo::state_bytes_per_cell`] per cell), with the step reached. Submitted,
-    /// not waited for; a texture copy, no readback.
+    /// [`super::ModelInfo::state_bytes_per_cell`] per cell), with the step reached
+    /// ([`Runner::checkpoint`]). Submitted, not waited for; a texture copy, no readback.
     pub fn checkpoint(&mut self) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        let previous = self.checkpoint.take().map(|(cp, ..)| cp);
-        let sources = self.state_textures();
-        let cp = previous.unwrap_or_else(|| Checkpoint::new(&self.device, &sources));
-        cp.capture(&mut encoder, &sources);
-        drop(sources);
-        self.queue.submit([encoder.finish()]);
-        self.checkpoint = Some((cp, self.step, self.bodies().to_vec()));
+        self.runner.checkpoint();
     }
 
     /// Goes back to the last [`AnyModel::checkpoint`]; returns its step, or `None` (and changes
-    /// nothing) when there is none. The fields are restored, and the bodies to where they were
-    /// then (the mask rasterised from them again; the gas restored is already what they leave,
-    /// [`crate::gas::GpuGas::encode_bodies_restored`]), not the walls and sources (`eddy run`
-    /// never edits them); [`AnyModel::steps_done`] goes back to the checkpoint's step, while the
-    /// model's own [`Simulation::steps_done`] keeps counting the steps run.
+    /// nothing) when there is none ([`Runner::rollback`]: the fields and bodies restored, not the
+    /// walls and sources, which `eddy run` never edits; the gas restored is already what its
+    /// bodies leave, [`crate::gas::GpuGas`]'s `encode_bodies_restored`).
     pub fn rollback(&mut self) -> Option<u64> {
-        let (cp, step, bodies) = self.checkpoint.as_ref()?;
-        let (step, bodies) = (*step, bodies.clone());
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        cp.restore(&mut encoder, &self.state_textures());
-        if !bodies.is_empty() {
-            let placed = match &mut self.sim {
-                Sim::Smoke(s) => s.encode_bodies(&mut encoder, &bodies),
-                Sim::Gas(s) => s.encode_bodies_restored(&mut encoder, &bodies),
-                Sim::Water(_) => Ok(()),
-            };
-            if let Err(e) = placed {
-                // Only parameters changed since the checkpoint can refuse them (a longer dt).
-                log::warn!("the bodies stay where the steps left them: {e}");
-            }
-        }
-        self.queue.submit([encoder.finish()]);
-        if let Sim::Smoke(s) = &mut self.sim {
-            s.refresh_centres(); // from the restored faces, for the statistics and views
-        }
-        self.step = step;
-        Some(step)
+        self.runner.rollback()
     }
 
     /// The field drawn, one of [`super::ModelInfo::views`].
@@ -484,13 +314,13 @@ impl AnyModel {
     /// the field's own colours, or a direction wheel.
     pub fn legend(&self) -> Legend {
         let map = self.colour_map();
-        match &self.sim {
-            Sim::Water(_) => WaterRenderer::legend(map),
-            Sim::Smoke(s) => match &self.painter {
+        match self.sim() {
+            BuiltIn::Water(_) => WaterRenderer::legend(map),
+            BuiltIn::Smoke(s) => match &self.painter {
                 Some((_, Painter::Smoke(r))) => r.legend_drawn(s, self.smoke_field(), map),
                 _ => SmokeRenderer::legend(s, self.smoke_field(), map),
             },
-            Sim::Gas(_) => GasRenderer::legend(self.gas_field(), map),
+            BuiltIn::Gas(_) => GasRenderer::legend(self.gas_field(), map),
         }
     }
 
@@ -534,10 +364,10 @@ impl AnyModel {
         let d = &self.device;
         let (area, map) = (area.into(), self.colour_map());
         let (smoke_field, gas_field) = (self.smoke_field(), self.gas_field());
-        Ok(match (&mut self.painter.as_mut().expect("made above").1, &self.sim) {
-            (Painter::Water(r), Sim::Water(s)) => r.prepare(d, encoder, area, s, map),
-            (Painter::Smoke(r), Sim::Smoke(s)) => r.prepare(d, encoder, area, s, smoke_field, map),
-            (Painter::Gas(r), Sim::Gas(s)) => r.prepare(d, encoder, area, s, gas_field, map),
+        Ok(match (&mut self.painter.as_mut().expect("made above").1, self.runner.model()) {
+            (Painter::Water(r), BuiltIn::Water(s)) => r.prepare(d, encoder, area, s, map),
+            (Painter::Smoke(r), BuiltIn::Smoke(s)) => r.prepare(d, encoder, area, s, smoke_field, map),
+            (Painter::Gas(r), BuiltIn::Gas(s)) => r.prepare(d, encoder, area, s, gas_field, map),
             _ => unreachable!("the painter is made for the sim's model"),
         })
     }
@@ -561,28 +391,18 @@ impl AnyModel {
     }
 
     /// The rigid bodies moving through the fluid ([`crate::body`]) where the steps recorded so
-    /// far leave them ([`crate::smoke::GpuSmoke::body_list`], [`crate::gas::GpuGas::body_list`]);
-    /// none in water.
+    /// far leave them ([`GpuModel::body_list`]); none in water.
     pub fn bodies(&self) -> &[crate::body::Body] {
-        match &self.sim {
-            Sim::Smoke(s) => s.body_list(),
-            Sim::Gas(s) => s.body_list(),
-            Sim::Water(_) => &[],
-        }
+        self.sim().body_list()
     }
 
-    /// Replaces the bodies now ([`crate::smoke::GpuSmoke::set_bodies`],
-    /// [`crate::gas::GpuGas::set_bodies`]).
+    /// Replaces the bodies now ([`GpuModel::set_bodies`]).
     ///
     /// # Errors
-    /// [`Error::Message`] in water, or as [`crate::smoke::GpuSmoke::encode_bodies`] (too many,
-    /// the collocated grid) and [`crate::gas::GpuGas::encode_bodies`] (too many); nothing
-    /// changes.
+    /// [`Error::Message`] in water, or as [`crate::smoke::GpuSmoke`]'s `encode_bodies` (too
+    /// many, the collocated grid) and [`crate::gas::GpuGas`]'s (too many); nothing changes.
     pub fn set_bodies(&mut self, bodies: &[crate::body::Body]) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_bodies(&mut encoder, bodies)?;
-        self.queue.submit([encoder.finish()]);
-        Ok(())
+        self.sim_mut().set_bodies(bodies)
     }
 
     /// [`AnyModel::set_bodies`] recorded into `encoder`, in recording order (the steps recorded
@@ -595,12 +415,7 @@ impl AnyModel {
         encoder: &mut wgpu::CommandEncoder,
         bodies: &[crate::body::Body],
     ) -> Result<(), Error> {
-        let kind = self.kind();
-        match &mut self.sim {
-            Sim::Smoke(s) => s.encode_bodies(encoder, bodies),
-            Sim::Gas(s) => s.encode_bodies(encoder, bodies),
-            Sim::Water(_) => Err(no_bodies(kind)),
-        }
+        self.sim_mut().encode_bodies(encoder, bodies)
     }
 
     /// Gives body `index` a new velocity `(vx, vy)` (cells per time unit) and `spin` (radians
@@ -626,21 +441,14 @@ impl AnyModel {
         velocity: (f32, f32),
         spin: f32,
     ) -> Result<(), Error> {
-        let kind = self.kind();
-        match &mut self.sim {
-            Sim::Smoke(s) => s.encode_drive(encoder, index, velocity, spin),
-            Sim::Gas(s) => s.encode_drive(encoder, index, velocity, spin),
-            Sim::Water(_) => Err(no_bodies(kind)),
-        }
+        self.sim_mut().encode_drive(encoder, index, velocity, spin)
     }
 
     /// The solid and source masks, `(H, W)` each, 1 = solid / source (water has no sources).
     pub fn masks(&self) -> (Grid<u8>, Grid<u8>) {
-        match &self.sim {
-            Sim::Water(s) => (s.solid_mask().clone(), s.solid_mask().map(|_| 0)),
-            Sim::Smoke(s) => (s.masks().0.clone(), s.masks().1.clone()),
-            Sim::Gas(s) => (s.masks().0.clone(), s.masks().1.clone()),
-        }
+        let solid = self.sim().solid_mask();
+        let source = self.sim().source_mask().cloned().unwrap_or_else(|| solid.map(|_| 0));
+        (solid.clone(), source)
     }
 
     /// The radius of the viewer's brushes, cells: the one chosen ([`Self::set_brush_radius`]),
@@ -651,8 +459,8 @@ impl AnyModel {
             return r;
         }
         let (w, h) = self.size();
-        match (&self.sim, self.params()) {
-            (Sim::Smoke(_), p) => (p.splat_radius(w as usize) * 0.5).max(1.5),
+        match (self.sim(), self.params()) {
+            (BuiltIn::Smoke(_), p) => (p.splat_radius(w as usize) * 0.5).max(1.5),
             _ => (w.max(h) as f32 / 64.0).max(1.5),
         }
     }
@@ -699,8 +507,8 @@ impl AnyModel {
         let walls = s.edit_walls(&mut solid, radius);
         let stamps = s.stamps(radius);
         let fluid = s.tool == Tool::Fluid && !s.erase;
-        match &mut self.sim {
-            Sim::Water(w) => {
+        match self.runner.model_mut() {
+            BuiltIn::Water(w) => {
                 if walls {
                     w.encode_solid(encoder, &solid)?;
                 }
@@ -716,11 +524,11 @@ impl AnyModel {
                     }
                 }
             }
-            Sim::Smoke(sm) => {
+            BuiltIn::Smoke(sm) => {
                 if walls {
                     sm.encode_masks(encoder, &solid, &source)?;
                 }
-                let p = *sm.params();
+                let p = sm.params();
                 let dir = s.direction();
                 for &center in &stamps {
                     let splat = if s.erase {
@@ -734,7 +542,7 @@ impl AnyModel {
                     sm.encode_splat(encoder, &splat);
                 }
             }
-            Sim::Gas(g) => {
+            BuiltIn::Gas(g) => {
                 if walls {
                     g.encode_masks(encoder, &solid, &source)?;
                 }
@@ -762,15 +570,10 @@ impl AnyModel {
     /// [`AnyModel::click`] recorded into `encoder`, in recording order.
     pub fn encode_click(&mut self, encoder: &mut wgpu::CommandEncoder, at: (f32, f32)) {
         let radius = self.brush_radius();
-        if let Sim::Gas(g) = &mut self.sim {
+        if let BuiltIn::Gas(g) = self.runner.model_mut() {
             g.encode_brush(encoder, &GasBrush::blast(at, radius));
         }
     }
-}
-
-/// Why water takes no bodies.
-fn no_bodies(kind: ModelKind) -> Error {
-    Error::Message(format!("bodies move through smoke and gas, and this model is {kind}: switch to smoke or gas"))
 }
 
 /// Refuses `bodies` that the model `params` belong to cannot move with them: any in water;
@@ -785,7 +588,7 @@ pub fn check_bodies(params: &ModelParams, bodies: &[crate::body::Body]) -> Resul
         ModelParams::Smoke(p) => crate::smoke::check_bodies(bodies, p),
         ModelParams::Gas(_) => crate::gas::bodies::check(bodies),
         ModelParams::Water(_) if bodies.is_empty() => Ok(()),
-        ModelParams::Water(_) => Err(no_bodies(ModelKind::Water)),
+        ModelParams::Water(_) => Err(crate::gpu_model::no_bodies("water")),
     }
 }
 

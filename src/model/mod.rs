@@ -9,7 +9,9 @@
 
 mod action;
 pub mod any;
+pub mod builtin;
 pub mod memory;
+pub mod runner;
 pub mod session;
 // Reads state files and PNG scenes: feature `files`.
 #[cfg(feature = "files")]
@@ -22,6 +24,8 @@ pub use crate::params;
 pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use action::{Action, MAX_STROKE_POINTS};
 pub use any::{AnyModel, check_bodies};
+pub use builtin::BuiltIn;
+pub use runner::Runner;
 pub use session::{Done, Session, SessionOptions, Start, changes};
 pub use state::{AnyState, AnyStats, ModelParams, PARAMETERS_ARRAY, STEP_ARRAY};
 

@@ -9,7 +9,7 @@ use crate::gas::{GasParams, GasState, GasStats};
 use crate::grid::Grid;
 #[cfg(feature = "npz")]
 use crate::npz::{Npz, NpzReader, ReadLimits};
-use crate::params::{ParamTable, Value, readable};
+use crate::params::{ParamTable, Value};
 use crate::scene::{Colours, Scene, SceneError, SceneSource};
 use crate::smoke::{SmokeParams, SmokeState, SmokeStats};
 use crate::water::{WaterParams, WaterState, WaterStats};
@@ -542,15 +542,7 @@ impl AnyState {
 
     #[cfg(feature = "npz")]
     fn write_to(&self, npz: &mut Npz, step: u64, params: Option<&ModelParams>) -> Result<(), SceneError> {
-        match self {
-            AnyState::Water(s) => s.write_to(npz)?,
-            AnyState::Smoke(s) => s.write_to(npz)?,
-            AnyState::Gas(s) => s.write_to(npz)?,
-        }
-        if let Some(params) = params {
-            npz.write_text(PARAMETERS_ARRAY, &params.to_text())?;
-        }
-        npz.write_scalar_i64(STEP_ARRAY, i64::try_from(step).unwrap_or(i64::MAX))
+        super::runner::write_npz(npz, self, step, params)
     }
 
     /// Statistics computed on the CPU (the mirror of [`super::AnyModel::stats`]'s reduction); `params`
@@ -667,18 +659,10 @@ impl AnyStats {
     }
 
     /// Smoke: the last pressure solve's relative residual, and its V-cycles for multigrid
-    /// (`"solver residual 3.1e-5 after 4 V-cycles"`, and `" (the cap, short of the
-    /// tolerance)"` after them when [`crate::smoke::SmokeStats::solver_capped`]).
+    /// ([`SmokeStats::solver_line`]).
     pub fn solver(&self) -> Option<String> {
         match self {
-            AnyStats::Smoke(s) => Some(match s.solver_cycles {
-                Some(n) if s.solver_capped => format!(
-                    "solver residual {} after {n} V-cycles (the cap, short of the tolerance)",
-                    readable(s.solver_residual, 2)
-                ),
-                Some(n) => format!("solver residual {} after {n} V-cycles", readable(s.solver_residual, 2)),
-                None => format!("solver residual {}", readable(s.solver_residual, 2)),
-            }),
+            AnyStats::Smoke(s) => Some(s.solver_line()),
             _ => None,
         }
     }
@@ -700,38 +684,56 @@ impl AnyStats {
         }
     }
 
-    /// One line describing the state; a minimum, maximum or centroid over no cells reads `n/a`.
+    /// One line describing the state ([`crate::ModelStats::line`]).
     pub fn line(&self) -> String {
-        /// `v` with `digits` decimals, or `n/a` when it is an empty set's +-infinity or NaN.
-        fn or_na(v: f64, digits: usize) -> String {
-            if v.is_finite() { format!("{v:.digits$}") } else { "n/a".to_string() }
-        }
+        use crate::ModelStats;
         match self {
-            AnyStats::Water(s) => format!(
-                "total mass {:.4}, wet cells {}, mass of open cells {}..{}",
-                s.total_mass,
-                s.wet_cells,
-                or_na(s.min_mass as f64, 4),
-                or_na(s.max_mass as f64, 4)
-            ),
-            AnyStats::Smoke(s) => format!(
-                "total density {:.4}, density centroid row {}, max speed {} cells/time unit, kinetic energy {:.4}, divergence L2 after projection {:.4}, {}",
-                s.total_density,
-                or_na(s.density_centroid_row, 2),
-                or_na(s.max_speed as f64, 3),
-                s.kinetic_energy,
-                s.divergence_l2,
-                self.solver().unwrap_or_default()
-            ),
-            AnyStats::Gas(s) => format!(
-                "total mass {:.4}, total momentum ({:.4}, {:.4}), kinetic energy {:.4}, min density {}, max speed {} cells/step",
-                s.total_mass,
-                s.total_momentum.0,
-                s.total_momentum.1,
-                s.kinetic_energy,
-                or_na(s.min_density as f64, 4),
-                or_na(s.max_speed as f64, 3)
-            ),
+            AnyStats::Water(s) => s.line(),
+            AnyStats::Smoke(s) => s.line(),
+            AnyStats::Gas(s) => s.line(),
         }
+    }
+}
+
+impl crate::ModelState for AnyState {
+    fn shape(&self) -> (usize, usize) {
+        AnyState::shape(self)
+    }
+
+    fn solid(&self) -> &Grid<u8> {
+        match self {
+            AnyState::Water(s) => &s.solid,
+            AnyState::Smoke(s) => &s.solid,
+            AnyState::Gas(s) => &s.solid,
+        }
+    }
+
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
+        match self {
+            AnyState::Water(s) => s.write_to(npz),
+            AnyState::Smoke(s) => s.write_to(npz),
+            AnyState::Gas(s) => s.write_to(npz),
+        }
+    }
+}
+
+impl crate::ModelStats for AnyStats {
+    fn total(&self) -> f64 {
+        AnyStats::total(self)
+    }
+
+    fn non_finite(&self) -> u64 {
+        AnyStats::non_finite(self)
+    }
+
+    fn line(&self) -> String {
+        AnyStats::line(self)
+    }
+}
+
+impl crate::gpu_model::ModelParameters for ModelParams {
+    fn to_text(&self) -> String {
+        ModelParams::to_text(self)
     }
 }

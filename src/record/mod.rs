@@ -144,6 +144,7 @@ impl Format {
 
 /// A GIF's frame delay for `fps` frames a second: whole hundredths of a second, at least 2 (the
 /// shortest browsers honour: they show 0 and 1 as 10).
+#[cfg(feature = "gif")]
 pub(crate) fn gif_delay_cs(fps: f64) -> u32 {
     (100.0 / fps).round().clamp(2.0, 65535.0) as u32
 }

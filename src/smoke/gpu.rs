@@ -18,6 +18,7 @@ use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, ch
 use crate::body::Body;
 use crate::error::Error;
 use crate::gpu::{self, GpuError, PingPong};
+use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::GpuMultigrid;
@@ -378,165 +379,6 @@ impl GpuSmoke {
         }
     }
 
-    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
-    /// GPU moves its own (the same arithmetic; [`GpuSmoke::bodies`] reads the GPU's back), for
-    /// a front end that finds the body under the pointer without waiting for the GPU.
-    pub fn body_list(&self) -> &[Body] {
-        match &self.pipeline {
-            Pipeline::Staggered(st) => &st.bodies,
-            Pipeline::Collocated(_) => &[],
-        }
-    }
-
-    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells per time unit; `spin`,
-    /// radians per time unit) into `encoder`, in recording order: where it is stays the GPU's,
-    /// and the faces beside the bodies take their velocities now (a rasterisation over the
-    /// cells they cover, as [`GpuSmoke::encode_bodies`] does over the grid).
-    ///
-    /// # Errors
-    /// [`Error::Message`] when there is no body `index`, a value is not finite, or the body would
-    /// move faster than [`super::MAX_BODY_STEP`] cells a step; nothing is recorded.
-    pub fn encode_drive(
-        &mut self,
-        encoder: &mut wgpu::CommandEncoder,
-        index: usize,
-        (vx, vy): (f32, f32),
-        spin: f32,
-    ) -> Result<(), Error> {
-        let Pipeline::Staggered(st) = &mut self.pipeline else {
-            return Err(Error::Message("no bodies on the collocated grid".into()));
-        };
-        let mut bodies = st.bodies.clone();
-        crate::body::drive(&mut bodies, index, (vx, vy), spin)?;
-        check_bodies(&bodies, &self.params)?;
-        st.bodies = bodies;
-        gpu::bodies::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
-        // The faces beside the bodies at their new velocities now (so that a cell a body leaves
-        // next keeps the velocity it has when it leaves), over the cells the bodies cover.
-        st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
-        Ok(())
-    }
-
-    /// Replaces the bodies now ([`GpuSmoke::encode_bodies`] in an encoder of its own, submitted).
-    ///
-    /// # Errors
-    /// As [`GpuSmoke::encode_bodies`].
-    pub fn set_bodies(&mut self, bodies: &[Body]) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_bodies(&mut encoder, bodies)?;
-        self.queue.submit([encoder.finish()]);
-        Ok(())
-    }
-
-    /// Records the replacement of the bodies ([`crate::body`]; where they are and how they
-    /// move) into `encoder`, in recording order, and their rasterisation where they are: the
-    /// solid bits, the faces beside them at their velocity, the pressure solve's walls
-    /// ([`super::staggered::bodies`]). Each step moves them on. With no bodies the walls alone
-    /// come back (the cells the bodies covered open, their faces keeping the bodies' velocity).
-    ///
-    /// # Errors
-    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies, bodies on the
-    /// collocated grid, a body faster than [`super::MAX_BODY_STEP`] cells a step
-    /// ([`check_bodies`]); nothing is recorded.
-    pub fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
-        check_bodies(bodies, &self.params)?;
-        let Pipeline::Staggered(st) = &mut self.pipeline else {
-            return Ok(());
-        };
-        let had = st.bodies.len();
-        st.bodies = bodies.to_vec();
-        gpu::bodies::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
-        self.encode_param_writes(encoder);
-        let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
-        if !bodies.is_empty() {
-            // The whole grid: the old bodies' cells open, the new ones' close.
-            st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
-        } else if had > 0 {
-            let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
-            self.encode_masks(encoder, &solid, &source)?;
-        }
-        Ok(())
-    }
-
-    /// The parameters in use.
-    pub fn params(&self) -> &SmokeParams {
-        &self.params
-    }
-
-    /// Changes the parameters now ([`GpuSmoke::encode_params`] in an encoder of its own,
-    /// submitted). A change of [`SmokeParams::grid`] reads the state back and rebuilds the model
-    /// on the new grid ([`SmokeState::on_layout`]).
-    ///
-    /// # Errors
-    /// [`Error::Param`] for invalid values; nothing changes. A GPU error while rebuilding.
-    pub fn set_params(&mut self, params: SmokeParams) -> Result<(), Error> {
-        params.validate()?;
-        check_bodies(self.body_list(), &params)?;
-        if params.grid != self.params.grid {
-            #[cfg(not(target_arch = "wasm32"))]
-            {
-                let steps = self.steps;
-                let state = gpu::wait(&self.device, self.read_state_async())??;
-                *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
-                self.steps = steps;
-                // The solver starts again here, with its first plan points (1, 2, 4, 8 steps on).
-                self.plan = CyclePlan::new(params.tolerance, params.max_cycles, steps);
-                return Ok(());
-            }
-            #[cfg(target_arch = "wasm32")]
-            return Err(Error::Message(
-                "in a browser the grid changes only with a reset (moving the state across grids reads it back, \
-                 which cannot wait there)"
-                    .into(),
-            ));
-        }
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_params(&mut encoder, params)?;
-        self.queue.submit([encoder.finish()]);
-        Ok(())
-    }
-
-    /// Records a change of the parameters into `encoder` (the uniforms, by recorded copies):
-    /// the steps recorded before it run with the old values, those after with the new. A change
-    /// of [`SmokeParams::grid`] cannot be recorded (it reads the state back): use
-    /// [`GpuSmoke::set_params`].
-    ///
-    /// # Errors
-    /// [`Error::Param`] for invalid values, [`Error::Message`] for a change of grid; nothing
-    /// changes and nothing is recorded.
-    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: SmokeParams) -> Result<(), Error> {
-        params.validate()?;
-        check_bodies(self.body_list(), &params)?;
-        if params.grid != self.params.grid {
-            return Err(Error::Message(
-                "a change of grid moves the state across grids, which reads it back: use set_params, not \
-                 encode_params"
-                    .into(),
-            ));
-        }
-        if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
-            self.plan = CyclePlan::new(params.tolerance, params.max_cycles, self.steps);
-        }
-        let edges_changed = params.dirichlet() != self.params.dirichlet();
-        self.params = params;
-        self.encode_param_writes(encoder);
-        self.residual.set_dirichlet(&params.dirichlet());
-        self.plan_residual.set_dirichlet(&params.dirichlet());
-        if let Some(probes) = &mut self.probes {
-            probes.set_dirichlet(&params.dirichlet());
-        }
-        if edges_changed {
-            // The solver's walls carry the edges held at pressure 0: written again, with them.
-            let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
-            self.encode_masks(encoder, &solid, &source)?;
-        }
-        Ok(())
-    }
-
     /// Records one pass of the collocated step into `pass` and swaps the ping-pongs it wrote.
     ///
     /// # Panics
@@ -702,46 +544,6 @@ impl GpuSmoke {
         self.queue.submit([encoder.finish()]);
     }
 
-    /// Records `steps` steps into `encoder` with the V-cycle count planned so far: an
-    /// application recording multigrid steps into its own encoder cuts them at
-    /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
-    /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
-    /// start's. On the collocated grid one compute pass with 5 dispatches per step and the
-    /// iterations' ([`crate::solver::packed::PackedJacobi::dispatch`]: 13 for 50); on the
-    /// staggered grid the passes of [`StaggeredPass::STEP`] per step in one compute pass
-    /// (V-cycles record passes of their own), then [`StaggeredPass::Centres`] once.
-    pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        match self.pipeline {
-            Pipeline::Collocated(_) => {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("smoke step"),
-                    timestamp_writes: None,
-                });
-                for _ in 0..steps {
-                    self.encode_pass(&mut pass, SmokePass::Advect);
-                    // Divergence, Jacobi iterations, gradient: the first packs the iterations'
-                    // input and the last unpacks their result.
-                    let Pipeline::Collocated(c) = &self.pipeline else { unreachable!() };
-                    c.encode_projection(
-                        &mut pass,
-                        self.params.jacobi_iterations,
-                        &mut self.fields,
-                        (self.width, self.height),
-                    );
-                }
-            }
-            Pipeline::Staggered(_) => {
-                // One list for all the steps (one compute pass when the solve fits in it), and
-                // the cell-centre velocity and divergence left once, after the last.
-                let mut passes: Vec<StaggeredPass> =
-                    std::iter::repeat_n(StaggeredPass::STEP, steps as usize).flatten().collect();
-                passes.push(StaggeredPass::Centres);
-                self.encode_staggered(encoder, &passes, IMPULSE_STEP, true);
-            }
-        }
-        self.steps += steps as u64;
-    }
-
     /// Applies a splat now ([`GpuSmoke::encode_splat`] in an encoder of its own, submitted).
     pub fn splat(&mut self, impulse: &Impulse) {
         let mut encoder = self.device.create_command_encoder(&Default::default());
@@ -770,93 +572,6 @@ impl GpuSmoke {
         }
     }
 
-    /// Totals, extremes, the divergence left after the last projection, the last solve's
-    /// relative residual and non-finite cells, by reduction passes on the GPU
-    /// (`shaders/smoke/stats.wgsl`, `shaders/solver/stats.wgsl`; one row of numbers per grid row
-    /// is read back). Waits for the GPU.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn stats(&self) -> Result<SmokeStats, GpuError> {
-        gpu::wait(&self.device, self.stats_async())?
-    }
-
-    /// [`GpuSmoke::stats`] as a future that never blocks: it completes once the device
-    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
-    /// browser's event loop; see `gpu::read_texture_async`).
-    ///
-    /// # Errors
-    /// As [`GpuSmoke::stats`].
-    pub async fn stats_async(&self) -> Result<SmokeStats, GpuError> {
-        self.stats.settle(&self.device).await;
-        self.residual.settle(&self.device).await;
-        self.request_stats();
-        let totals = self.stats.finish(&self.device).await?;
-        let norms = self.residual.finish(&self.device).await?;
-        Ok(self.stats_from(&totals, norms))
-    }
-
-    /// Submits the statistics' reductions (the fields, and the solve's residual) without
-    /// waiting; [`GpuSmoke::collect_stats`] gives them once both arrive.
-    pub fn request_stats(&self) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_stats(&mut encoder);
-        self.queue.submit([encoder.finish()]);
-    }
-
-    /// Records the statistics' reductions into `encoder`: the statistics of the fields where
-    /// the encoder has got to, which [`GpuSmoke::collect_stats`] gives once the application
-    /// has submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
-    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
-        let f = &self.fields;
-        let view = wgpu::BindingResource::TextureView;
-        let (pressure, after) = match &self.pipeline {
-            Pipeline::Collocated(_) => (f.pressure.current_view(), &f.divergence_view),
-            Pipeline::Staggered(st) => (st.solver.pressure_view(), &st.fields.after_view),
-        };
-        let resources = [
-            self.uniform.as_entire_binding(),
-            view(f.velocity.current_view()),
-            view(f.temperature.current_view()),
-            view(f.density.current_view()),
-            view(pressure),
-            view(&f.divergence_view),
-            view(&f.solid_view),
-            view(after),
-        ];
-        self.stats.encode_request(&self.device, encoder, &resources);
-        let h2 = self.params.cell_size * self.params.cell_size;
-        // The right-hand side h^2 div: the divergence pass packs it for the solve
-        // (`dispatch_divergence_packed`), so the divergence gives it.
-        let solid = match &self.pipeline {
-            Pipeline::Collocated(_) => &f.solid_view,
-            Pipeline::Staggered(st) => st.solver.solid_view(),
-        };
-        let rhs = &f.divergence_view;
-        let scale = h2;
-        self.residual.encode_request(&self.device, encoder, pressure, rhs, solid, scale);
-    }
-
-    /// Whether statistics were asked for and not yet collected (`false`: ask again).
-    pub fn stats_requested(&self) -> bool {
-        self.stats.is_requested() || self.residual.is_requested()
-    }
-
-    /// The statistics of the last [`GpuSmoke::request_stats`] once both reductions have arrived
-    /// (`None`: not yet). Never waits.
-    ///
-    /// # Errors
-    /// As [`GpuSmoke::stats`].
-    pub fn collect_stats(&self) -> Option<Result<SmokeStats, GpuError>> {
-        if !(self.stats.ready(&self.device) && self.residual.ready(&self.device)) {
-            return None;
-        }
-        let totals = self.stats.collect(&self.device)?;
-        let norms = self.residual.collect(&self.device)?;
-        Some(totals.and_then(|t| Ok(self.stats_from(&t, norms?))))
-    }
-
     /// The statistics from the reductions' totals.
     fn stats_from(&self, totals: &gpu::Totals, norms: (f64, f64)) -> SmokeStats {
         SmokeStats::from_totals(totals, norms, self.multigrid().then_some(self.plan.cycles())).with_cap(&self.params)
@@ -870,91 +585,6 @@ impl GpuSmoke {
     /// V-cycles each step runs now (`--solver multigrid`; see [`GpuSmoke::plan_solver`]).
     pub fn cycles_per_step(&self) -> u32 {
         self.plan.cycles()
-    }
-
-    /// Steps that may be recorded before the V-cycle count is planned again: `None` without
-    /// V-cycles (Jacobi, or the collocated grid), `Some(0)` when [`GpuSmoke::plan_solver`] is
-    /// due. Plan points are fixed step numbers ([`crate::solver::plan`]).
-    pub fn steps_to_plan(&self) -> Option<u64> {
-        self.multigrid().then(|| self.plan.steps_to_plan(self.steps))
-    }
-
-    /// At a plan point ([`GpuSmoke::steps_to_plan`] is `Some(0)`), measures the relative
-    /// residual the last step's solve left and plans the V-cycles of the steps until the next
-    /// point ([`crate::solver::plan`]); elsewhere does nothing. Waits for the GPU to finish the
-    /// steps submitted so far, so the steps before a plan point must have been submitted.
-    /// [`crate::Simulation::step`] and the model layer's steps call it at every plan point, which
-    /// makes a multigrid run a function of its input alone, whatever its batching.
-    ///
-    /// In a browser nothing may wait: the measurement is requested at the plan point and used at
-    /// the first call that finds it arrived, so there the count depends on timing.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back;
-    /// the count stays.
-    pub fn plan_solver(&mut self) -> Result<(), GpuError> {
-        let Pipeline::Staggered(st) = &self.pipeline else { return Ok(()) };
-        if self.params.solver != Solver::Multigrid {
-            return Ok(());
-        }
-        let due = self.plan.steps_to_plan(self.steps) == 0;
-        // The right-hand side h^2 div, from the divergence (the divergence pass packs it for the
-        // solve).
-        let (pressure, rhs, solid) = (st.solver.pressure_view(), &self.fields.divergence_view, st.solver.solid_view());
-        let (p, step) = (&self.params, self.steps);
-        let h2 = p.cell_size * p.cell_size;
-        #[cfg(not(target_arch = "wasm32"))]
-        if due {
-            let probed = match &mut self.probes {
-                Some(probes) => probes.take(&self.device, self.plan.cycles())?,
-                None => None,
-            };
-            let residuals = match probed {
-                Some(each) => each,
-                None => {
-                    let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, h2)?;
-                    vec![r / b]
-                }
-            };
-            self.plan.update(step, &residuals, p.tolerance, p.max_cycles);
-        }
-        #[cfg(target_arch = "wasm32")]
-        if let Some(norms) = self.plan_residual.collect(&self.device) {
-            let (r, b) = norms?;
-            self.plan.update(step, &[r / b], p.tolerance, p.max_cycles);
-        } else if due {
-            // Ask (unless the last request is still on its way) and move on to the next point
-            // either way, so that the steps are not cut into one-step runs while waiting.
-            if !self.plan_residual.is_requested() {
-                self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, h2);
-            }
-            self.plan.update(step, &[], p.tolerance, p.max_cycles);
-        }
-        Ok(())
-    }
-
-    /// The textures holding the state (velocity or faces, temperature, density, pressure,
-    /// divergence; the dye on the staggered grid, where it changes), for [`gpu::Checkpoint`].
-    pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
-        let f = &self.fields;
-        match &self.pipeline {
-            Pipeline::Collocated(_) => vec![
-                f.velocity.current(),
-                f.temperature.current(),
-                f.density.current(),
-                f.pressure.current(),
-                &f.divergence,
-            ],
-            Pipeline::Staggered(st) => vec![
-                st.fields.u.current(),
-                st.fields.v.current(),
-                f.temperature.current(),
-                f.density.current(),
-                st.solver.pressure(),
-                &f.divergence,
-                f.dye.current(),
-            ],
-        }
     }
 
     /// The state read back, as a future that never blocks (it completes once the device has been
@@ -990,20 +620,6 @@ impl GpuSmoke {
         match self.bodies_copy() {
             None => Ok(Vec::new()),
             Some((buffer, n)) => gpu::wait(&self.device, gpu::bodies::read(&self.device, &buffer, n))?,
-        }
-    }
-
-    /// A reader of the state as it is now, which borrows nothing (see
-    /// [`crate::water::GpuWater::state_reader`]).
-    pub fn state_reader(&self) -> impl Future<Output = Result<SmokeState, GpuError>> + 'static {
-        let copies = gpu::snapshot_all(&self.device, &self.queue, &self.state_fields());
-        let bodies = self.bodies_copy();
-        let (device, queue) = (self.device.clone(), self.queue.clone());
-        let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        let size = (self.width, self.height);
-        async move {
-            let fields: Vec<&wgpu::Texture> = copies.iter().collect();
-            assemble(&device, &queue, &fields, size, masks, bodies).await
         }
     }
 
@@ -1082,52 +698,406 @@ impl GpuSmoke {
         &self.fields.solid_view
     }
 
-    /// `(W, H)` in cells.
-    pub fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
-    }
-
     /// The solid and source masks last uploaded, `(H, W)` each, 1 = solid / source.
     pub fn masks(&self) -> (&Grid<u8>, &Grid<u8>) {
         (&self.solid_mask, &self.source_mask)
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-impl crate::Simulation for GpuSmoke {
+/// The contract every model keeps ([`GpuModel`]); with `--solver multigrid` the V-cycle
+/// count is planned at fixed steps ([`GpuModel::plan_solver`]).
+impl GpuModel for GpuSmoke {
     type State = SmokeState;
+    type Params = SmokeParams;
+    type Stats = SmokeStats;
+    const NAME: &'static str = "smoke";
 
-    /// Runs `steps` steps: records them into command buffers, one per run of steps between the
-    /// V-cycle plan's points ([`GpuSmoke::plan_solver`], which waits for the GPU there), and
-    /// submits them; does not wait after the last.
+    fn new(device: &wgpu::Device, queue: &wgpu::Queue, state: &SmokeState, params: SmokeParams) -> Result<Self, Error> {
+        GpuSmoke::new(device, queue, state, params)
+    }
+
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    fn steps_recorded(&self) -> u64 {
+        self.steps
+    }
+
+    fn solid_mask(&self) -> &Grid<u8> {
+        &self.solid_mask
+    }
+
+    fn source_mask(&self) -> Option<&Grid<u8>> {
+        Some(&self.source_mask)
+    }
+
+    /// The cell-centred velocity the statistics and views read, from the restored faces.
+    fn restored(&mut self) {
+        self.refresh_centres();
+    }
+
+    /// The parameters in use.
+    fn params(&self) -> SmokeParams {
+        self.params
+    }
+
+    /// Changes the parameters now ([`GpuSmoke::encode_params`] in an encoder of its own,
+    /// submitted). A change of [`SmokeParams::grid`] reads the state back and rebuilds the model
+    /// on the new grid ([`SmokeState::on_layout`]).
     ///
     /// # Errors
-    /// A GPU error while reading the residual at a plan point; [`GpuError::Validation`] /
-    /// `OutOfMemory` when the device rejects the recorded work (error scopes around it, so on
-    /// an application's device too).
-    fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let plan = |s: &mut Self| {
-            s.plan_solver()?;
-            Ok(s.steps_to_plan())
-        };
-        let device = self.device.clone();
-        gpu::scoped(&device, || {
-            crate::solver::plan::in_runs(self, steps, plan, |s, n| {
-                let mut encoder = s.device.create_command_encoder(&Default::default());
-                s.encode_steps(&mut encoder, n);
-                s.queue.submit([encoder.finish()]);
-            })
-        })??;
+    /// [`Error::Param`] for invalid values; nothing changes. A GPU error while rebuilding.
+    fn set_params(&mut self, params: SmokeParams) -> Result<(), Error> {
+        params.validate()?;
+        check_bodies(self.body_list(), &params)?;
+        if params.grid != self.params.grid {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let steps = self.steps;
+                let state = gpu::wait(&self.device, self.read_state_async())??;
+                *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
+                self.steps = steps;
+                // The solver starts again here, with its first plan points (1, 2, 4, 8 steps on).
+                self.plan = CyclePlan::new(params.tolerance, params.max_cycles, steps);
+                return Ok(());
+            }
+            #[cfg(target_arch = "wasm32")]
+            return Err(Error::Message(
+                "in a browser the grid changes only with a reset (moving the state across grids reads it back, \
+                 which cannot wait there)"
+                    .into(),
+            ));
+        }
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        self.encode_params(&mut encoder, params)?;
+        self.queue.submit([encoder.finish()]);
         Ok(())
     }
 
-    /// Reads the state back (waits for the GPU); masks are the ones last uploaded.
-    fn read_state(&mut self) -> Result<SmokeState, Error> {
-        Ok(gpu::wait(&self.device, self.read_state_async())??)
+    /// Records a change of the parameters into `encoder` (the uniforms, by recorded copies):
+    /// the steps recorded before it run with the old values, those after with the new. A change
+    /// of [`SmokeParams::grid`] cannot be recorded (it reads the state back): use
+    /// [`GpuSmoke::set_params`].
+    ///
+    /// # Errors
+    /// [`Error::Param`] for invalid values, [`Error::Message`] for a change of grid; nothing
+    /// changes and nothing is recorded.
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: SmokeParams) -> Result<(), Error> {
+        params.validate()?;
+        check_bodies(self.body_list(), &params)?;
+        if params.grid != self.params.grid {
+            return Err(Error::Message(
+                "a change of grid moves the state across grids, which reads it back: use set_params, not \
+                 encode_params"
+                    .into(),
+            ));
+        }
+        if params.solver != self.params.solver || params.max_cycles != self.params.max_cycles {
+            self.plan = CyclePlan::new(params.tolerance, params.max_cycles, self.steps);
+        }
+        let edges_changed = params.dirichlet() != self.params.dirichlet();
+        self.params = params;
+        self.encode_param_writes(encoder);
+        self.residual.set_dirichlet(&params.dirichlet());
+        self.plan_residual.set_dirichlet(&params.dirichlet());
+        if let Some(probes) = &mut self.probes {
+            probes.set_dirichlet(&params.dirichlet());
+        }
+        if edges_changed {
+            // The solver's walls carry the edges held at pressure 0: written again, with them.
+            let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+            self.encode_masks(encoder, &solid, &source)?;
+        }
+        Ok(())
     }
 
-    fn steps_done(&self) -> u64 {
-        self.steps
+    /// Records `steps` steps into `encoder` with the V-cycle count planned so far: an
+    /// application recording multigrid steps into its own encoder cuts them at
+    /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
+    /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
+    /// start's. On the collocated grid one compute pass with 5 dispatches per step and the
+    /// iterations' ([`crate::solver::packed::PackedJacobi::dispatch`]: 13 for 50); on the
+    /// staggered grid the passes of [`StaggeredPass::STEP`] per step in one compute pass
+    /// (V-cycles record passes of their own), then [`StaggeredPass::Centres`] once.
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
+        match self.pipeline {
+            Pipeline::Collocated(_) => {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("smoke step"),
+                    timestamp_writes: None,
+                });
+                for _ in 0..steps {
+                    self.encode_pass(&mut pass, SmokePass::Advect);
+                    // Divergence, Jacobi iterations, gradient: the first packs the iterations'
+                    // input and the last unpacks their result.
+                    let Pipeline::Collocated(c) = &self.pipeline else { unreachable!() };
+                    c.encode_projection(
+                        &mut pass,
+                        self.params.jacobi_iterations,
+                        &mut self.fields,
+                        (self.width, self.height),
+                    );
+                }
+            }
+            Pipeline::Staggered(_) => {
+                // One list for all the steps (one compute pass when the solve fits in it), and
+                // the cell-centre velocity and divergence left once, after the last.
+                let mut passes: Vec<StaggeredPass> =
+                    std::iter::repeat_n(StaggeredPass::STEP, steps as usize).flatten().collect();
+                passes.push(StaggeredPass::Centres);
+                self.encode_staggered(encoder, &passes, IMPULSE_STEP, true);
+            }
+        }
+        self.steps += steps as u64;
+    }
+
+    /// [`GpuSmoke::stats`] as a future that never blocks: it completes once the device
+    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
+    /// browser's event loop; see `gpu::read_texture_async`).
+    ///
+    /// # Errors
+    /// As [`GpuSmoke::stats`].
+    async fn stats_async(&self) -> Result<SmokeStats, GpuError> {
+        self.stats.settle(&self.device).await;
+        self.residual.settle(&self.device).await;
+        self.request_stats();
+        let totals = self.stats.finish(&self.device).await?;
+        let norms = self.residual.finish(&self.device).await?;
+        Ok(self.stats_from(&totals, norms))
+    }
+
+    /// Records the statistics' reductions into `encoder`: the statistics of the fields where
+    /// the encoder has got to, which [`GpuSmoke::collect_stats`] gives once the application
+    /// has submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
+    fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
+        let f = &self.fields;
+        let view = wgpu::BindingResource::TextureView;
+        let (pressure, after) = match &self.pipeline {
+            Pipeline::Collocated(_) => (f.pressure.current_view(), &f.divergence_view),
+            Pipeline::Staggered(st) => (st.solver.pressure_view(), &st.fields.after_view),
+        };
+        let resources = [
+            self.uniform.as_entire_binding(),
+            view(f.velocity.current_view()),
+            view(f.temperature.current_view()),
+            view(f.density.current_view()),
+            view(pressure),
+            view(&f.divergence_view),
+            view(&f.solid_view),
+            view(after),
+        ];
+        self.stats.encode_request(&self.device, encoder, &resources);
+        let h2 = self.params.cell_size * self.params.cell_size;
+        // The right-hand side h^2 div: the divergence pass packs it for the solve
+        // (`dispatch_divergence_packed`), so the divergence gives it.
+        let solid = match &self.pipeline {
+            Pipeline::Collocated(_) => &f.solid_view,
+            Pipeline::Staggered(st) => st.solver.solid_view(),
+        };
+        let rhs = &f.divergence_view;
+        let scale = h2;
+        self.residual.encode_request(&self.device, encoder, pressure, rhs, solid, scale);
+    }
+
+    /// Whether statistics were asked for and not yet collected (`false`: ask again).
+    fn stats_requested(&self) -> bool {
+        self.stats.is_requested() || self.residual.is_requested()
+    }
+
+    /// The statistics of the last [`GpuSmoke::request_stats`] once both reductions have arrived
+    /// (`None`: not yet). Never waits.
+    ///
+    /// # Errors
+    /// As [`GpuSmoke::stats`].
+    fn collect_stats(&self) -> Option<Result<SmokeStats, GpuError>> {
+        if !(self.stats.ready(&self.device) && self.residual.ready(&self.device)) {
+            return None;
+        }
+        let totals = self.stats.collect(&self.device)?;
+        let norms = self.residual.collect(&self.device)?;
+        Some(totals.and_then(|t| Ok(self.stats_from(&t, norms?))))
+    }
+
+    /// The textures holding the state (velocity or faces, temperature, density, pressure,
+    /// divergence; the dye on the staggered grid, where it changes), for [`gpu::Checkpoint`].
+    fn state_textures(&self) -> Vec<&wgpu::Texture> {
+        let f = &self.fields;
+        match &self.pipeline {
+            Pipeline::Collocated(_) => vec![
+                f.velocity.current(),
+                f.temperature.current(),
+                f.density.current(),
+                f.pressure.current(),
+                &f.divergence,
+            ],
+            Pipeline::Staggered(st) => vec![
+                st.fields.u.current(),
+                st.fields.v.current(),
+                f.temperature.current(),
+                f.density.current(),
+                st.solver.pressure(),
+                &f.divergence,
+                f.dye.current(),
+            ],
+        }
+    }
+
+    /// A reader of the state as it is now, which borrows nothing (see
+    /// [`crate::water::GpuWater::state_reader`]).
+    fn state_reader(&self) -> impl Future<Output = Result<SmokeState, GpuError>> + 'static {
+        let copies = gpu::snapshot_all(&self.device, &self.queue, &self.state_fields());
+        let bodies = self.bodies_copy();
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        let size = (self.width, self.height);
+        async move {
+            let fields: Vec<&wgpu::Texture> = copies.iter().collect();
+            assemble(&device, &queue, &fields, size, masks, bodies).await
+        }
+    }
+
+    /// `(W, H)` in cells.
+    fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// Records the replacement of the bodies ([`crate::body`]; where they are and how they
+    /// move) into `encoder`, in recording order, and their rasterisation where they are: the
+    /// solid bits, the faces beside them at their velocity, the pressure solve's walls
+    /// ([`super::staggered::bodies`]). Each step moves them on. With no bodies the walls alone
+    /// come back (the cells the bodies covered open, their faces keeping the bodies' velocity).
+    ///
+    /// # Errors
+    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies, bodies on the
+    /// collocated grid, a body faster than [`super::MAX_BODY_STEP`] cells a step
+    /// ([`check_bodies`]); nothing is recorded.
+    fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
+        check_bodies(bodies, &self.params)?;
+        let Pipeline::Staggered(st) = &mut self.pipeline else {
+            return Ok(());
+        };
+        let had = st.bodies.len();
+        st.bodies = bodies.to_vec();
+        gpu::bodies::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
+        self.encode_param_writes(encoder);
+        let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
+        if !bodies.is_empty() {
+            // The whole grid: the old bodies' cells open, the new ones' close.
+            st.plan_bodies(&self.device, encoder, 0, self.params.dt, true);
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
+        } else if had > 0 {
+            let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
+            self.encode_masks(encoder, &solid, &source)?;
+        }
+        Ok(())
+    }
+
+    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
+    /// GPU moves its own (the same arithmetic; [`GpuSmoke::bodies`] reads the GPU's back), for
+    /// a front end that finds the body under the pointer without waiting for the GPU.
+    fn body_list(&self) -> &[Body] {
+        match &self.pipeline {
+            Pipeline::Staggered(st) => &st.bodies,
+            Pipeline::Collocated(_) => &[],
+        }
+    }
+
+    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells per time unit; `spin`,
+    /// radians per time unit) into `encoder`, in recording order: where it is stays the GPU's,
+    /// and the faces beside the bodies take their velocities now (a rasterisation over the
+    /// cells they cover, as [`GpuSmoke::encode_bodies`] does over the grid).
+    ///
+    /// # Errors
+    /// [`Error::Message`] when there is no body `index`, a value is not finite, or the body would
+    /// move faster than [`super::MAX_BODY_STEP`] cells a step; nothing is recorded.
+    fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        (vx, vy): (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        let Pipeline::Staggered(st) = &mut self.pipeline else {
+            return Err(Error::Message("no bodies on the collocated grid".into()));
+        };
+        let mut bodies = st.bodies.clone();
+        crate::body::drive(&mut bodies, index, (vx, vy), spin)?;
+        check_bodies(&bodies, &self.params)?;
+        st.bodies = bodies;
+        gpu::bodies::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
+        // The faces beside the bodies at their new velocities now (so that a cell a body leaves
+        // next keeps the velocity it has when it leaves), over the cells the bodies cover.
+        st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        st.encode_rasterise(&mut pass, self.params.solver == Solver::Multigrid);
+        Ok(())
+    }
+
+    /// Steps that may be recorded before the V-cycle count is planned again: `None` without
+    /// V-cycles (Jacobi, or the collocated grid), `Some(0)` when [`GpuSmoke::plan_solver`] is
+    /// due. Plan points are fixed step numbers ([`crate::solver::plan`]).
+    fn steps_to_plan(&self) -> Option<u64> {
+        self.multigrid().then(|| self.plan.steps_to_plan(self.steps))
+    }
+
+    /// At a plan point ([`GpuSmoke::steps_to_plan`] is `Some(0)`), measures the relative
+    /// residual the last step's solve left and plans the V-cycles of the steps until the next
+    /// point ([`crate::solver::plan`]); elsewhere does nothing. Waits for the GPU to finish the
+    /// steps submitted so far, so the steps before a plan point must have been submitted.
+    /// [`crate::Simulation::step`] and the model layer's steps call it at every plan point, which
+    /// makes a multigrid run a function of its input alone, whatever its batching.
+    ///
+    /// In a browser nothing may wait: the measurement is requested at the plan point and used at
+    /// the first call that finds it arrived, so there the count depends on timing.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back;
+    /// the count stays.
+    fn plan_solver(&mut self) -> Result<(), GpuError> {
+        let Pipeline::Staggered(st) = &self.pipeline else { return Ok(()) };
+        if self.params.solver != Solver::Multigrid {
+            return Ok(());
+        }
+        let due = self.plan.steps_to_plan(self.steps) == 0;
+        // The right-hand side h^2 div, from the divergence (the divergence pass packs it for the
+        // solve).
+        let (pressure, rhs, solid) = (st.solver.pressure_view(), &self.fields.divergence_view, st.solver.solid_view());
+        let (p, step) = (&self.params, self.steps);
+        let h2 = p.cell_size * p.cell_size;
+        #[cfg(not(target_arch = "wasm32"))]
+        if due {
+            let probed = match &mut self.probes {
+                Some(probes) => probes.take(&self.device, self.plan.cycles())?,
+                None => None,
+            };
+            let residuals = match probed {
+                Some(each) => each,
+                None => {
+                    let (r, b) = self.plan_residual.norms(&self.device, &self.queue, pressure, rhs, solid, h2)?;
+                    vec![r / b]
+                }
+            };
+            self.plan.update(step, &residuals, p.tolerance, p.max_cycles);
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(norms) = self.plan_residual.collect(&self.device) {
+            let (r, b) = norms?;
+            self.plan.update(step, &[r / b], p.tolerance, p.max_cycles);
+        } else if due {
+            // Ask (unless the last request is still on its way) and move on to the next point
+            // either way, so that the steps are not cut into one-step runs while waiting.
+            if !self.plan_residual.is_requested() {
+                self.plan_residual.request(&self.device, &self.queue, pressure, rhs, solid, h2);
+            }
+            self.plan.update(step, &[], p.tolerance, p.max_cycles);
+        }
+        Ok(())
     }
 }
 

@@ -721,3 +721,58 @@ impl crate::Simulation for CpuSmoke {
         self.steps
     }
 }
+
+impl SmokeStats {
+    /// The last pressure solve's relative residual, and its V-cycles for multigrid
+    /// (`"solver residual 3.1e-5 after 4 V-cycles"`, and `" (the cap, short of the
+    /// tolerance)"` after them when [`SmokeStats::solver_capped`]).
+    pub fn solver_line(&self) -> String {
+        use crate::params::readable;
+        let residual = readable(self.solver_residual, 2);
+        match self.solver_cycles {
+            Some(n) if self.solver_capped => {
+                format!("solver residual {residual} after {n} V-cycles (the cap, short of the tolerance)")
+            }
+            Some(n) => format!("solver residual {residual} after {n} V-cycles"),
+            None => format!("solver residual {residual}"),
+        }
+    }
+}
+
+impl crate::ModelState for SmokeState {
+    fn shape(&self) -> (usize, usize) {
+        self.density.shape()
+    }
+
+    fn solid(&self) -> &Grid<u8> {
+        &self.solid
+    }
+
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
+        self.write_to(npz)
+    }
+}
+
+impl crate::ModelStats for SmokeStats {
+    fn total(&self) -> f64 {
+        self.total_density
+    }
+
+    fn non_finite(&self) -> u64 {
+        self.non_finite
+    }
+
+    fn line(&self) -> String {
+        use crate::gpu_model::or_na;
+        format!(
+            "total density {:.4}, density centroid row {}, max speed {} cells/time unit, kinetic energy {:.4}, divergence L2 after projection {:.4}, {}",
+            self.total_density,
+            or_na(self.density_centroid_row, 2),
+            or_na(self.max_speed as f64, 3),
+            self.kinetic_energy,
+            self.divergence_l2,
+            self.solver_line()
+        )
+    }
+}

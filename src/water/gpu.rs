@@ -19,6 +19,7 @@
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::error::Error;
 use crate::gpu::{self, GpuError, Kernel, PingPong};
+use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::shaders;
 use wgpu::BindingResource::TextureView as View;
@@ -320,68 +321,6 @@ impl GpuWater {
         gpu::in_order::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
     }
 
-    /// The rule constants in use.
-    pub fn params(&self) -> &WaterParams {
-        &self.params
-    }
-
-    /// Changes the rule constants now ([`GpuWater::encode_params`] in an encoder of its own,
-    /// submitted).
-    ///
-    /// # Errors
-    /// As [`GpuWater::encode_params`].
-    pub fn set_params(&mut self, params: WaterParams) -> Result<(), Error> {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_params(&mut encoder, params)?;
-        self.queue.submit([encoder.finish()]);
-        Ok(())
-    }
-
-    /// Records a change of the rule constants into `encoder` (the uniform, and the solid bits
-    /// when the boundary changes, by recorded copies): the steps recorded before it run with
-    /// the old values, those after with the new.
-    ///
-    /// # Errors
-    /// [`crate::error::ParamError`] (as [`Error::Param`]) for invalid values; nothing changes
-    /// and nothing is recorded.
-    pub fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: WaterParams) -> Result<(), Error> {
-        params.validate()?;
-        let boundary_changed = params.boundary != self.params.boundary;
-        self.params = params;
-        let uniform = WaterUniform::new(&params, self.width);
-        gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
-        if boundary_changed {
-            self.encode_solid_bits(encoder);
-        }
-        Ok(())
-    }
-
-    /// Records `steps` steps into `encoder` (one compute pass: the mass packed, one dispatch a
-    /// step, the mass unpacked; see the module docs). Use this to put the simulation into an
-    /// application's own frame; [`crate::Simulation::step`] does it with its own encoder and
-    /// submits.
-    pub fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        if steps == 0 {
-            return;
-        }
-        let mut pass = encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water step"), timestamp_writes: None });
-        let i = self.mass.read_index();
-        let (w, h) = self.packed.size;
-        let [pack, unpack] = &self.packing.kernels;
-        pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
-        for s in 0..steps as usize {
-            self.step.kernel.dispatch(
-                &mut pass,
-                &self.step.bind_groups[s % 2],
-                w.div_ceil(2),
-                h.div_ceil(self.step.strip),
-            );
-        }
-        unpack.dispatch(&mut pass, &self.packing.unpack[i][steps as usize % 2], w, h);
-        self.steps += steps as u64;
-    }
-
     /// Applies a brush edit now ([`GpuWater::encode_brush`] in an encoder of its own,
     /// submitted).
     pub fn brush(&mut self, b: &Brush) {
@@ -435,78 +374,6 @@ impl GpuWater {
         Ok(WaterState { mass, solid: self.solid_mask.clone() })
     }
 
-    /// A reader of the state as it is now, which borrows nothing: the fields are copied on the
-    /// GPU at once ([`gpu::snapshot`]) and read back when the future is awaited (a browser's
-    /// save runs it as a task while the model runs on). The copy costs the state's size in GPU
-    /// memory while it lasts; [`GpuWater::read_state_async`] reads the fields themselves.
-    pub fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
-        let [mass] = gpu::snapshot(&self.device, &self.queue, [self.mass.current()]);
-        let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
-        async move { Ok(WaterState { mass: gpu::read_r32float_async(&device, &queue, &mass).await?, solid }) }
-    }
-
-    /// Total mass, wet cells, extremes and non-finite cells, by a reduction pass on the GPU
-    /// (`shaders/water/stats.wgsl`; one row of numbers per grid row is read back). Waits for
-    /// the GPU (native targets; see [`GpuWater::stats_async`]).
-    ///
-    /// # Errors
-    /// As [`GpuWater::read_mass`].
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn stats(&self) -> Result<WaterStats, GpuError> {
-        gpu::wait(&self.device, self.stats_async())?
-    }
-
-    /// [`GpuWater::stats`] as a future that never blocks: it completes once the device
-    /// has been polled after the GPU did the work (a frame loop's `device.poll`, any submit, a
-    /// browser's event loop; see `gpu::read_texture_async`).
-    ///
-    /// # Errors
-    /// As [`GpuWater::read_mass`].
-    pub async fn stats_async(&self) -> Result<WaterStats, GpuError> {
-        self.stats.settle(&self.device).await;
-        self.request_stats();
-        Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
-    }
-
-    /// Submits the statistics' reduction without waiting; [`GpuWater::collect_stats`] gives
-    /// them once they arrive (a viewer asks one frame and reads a later one).
-    pub fn request_stats(&self) {
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        self.encode_stats(&mut encoder);
-        self.queue.submit([encoder.finish()]);
-    }
-
-    /// Records the statistics' reduction into `encoder`: the statistics of the mass where the
-    /// encoder has got to, which [`GpuWater::collect_stats`] gives once the application has
-    /// submitted the encoder and polled its device ([`gpu::Reduction::encode_request`]).
-    pub fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
-        let resources = [
-            self.uniform.as_entire_binding(),
-            wgpu::BindingResource::TextureView(self.mass.current_view()),
-            wgpu::BindingResource::TextureView(&self.solid_view),
-        ];
-        self.stats.encode_request(&self.device, encoder, &resources);
-    }
-
-    /// Whether statistics were asked for and not yet collected (`false`: ask again).
-    pub fn stats_requested(&self) -> bool {
-        self.stats.is_requested()
-    }
-
-    /// The statistics of the last [`GpuWater::request_stats`] if they have arrived (`None`: not
-    /// yet). Never waits.
-    ///
-    /// # Errors
-    /// As [`GpuWater::read_mass`].
-    pub fn collect_stats(&self) -> Option<Result<WaterStats, GpuError>> {
-        Some(self.stats.collect(&self.device)?.map(|t| WaterStats::from_totals(&t)))
-    }
-
-    /// The textures holding the state (the current mass), for [`gpu::Checkpoint`].
-    pub fn state_textures(&self) -> Vec<&wgpu::Texture> {
-        vec![self.mass.current()]
-    }
-
     /// The current mass texture (`r32float`), e.g. to render it.
     pub fn mass_view(&self) -> &wgpu::TextureView {
         self.mass.current_view()
@@ -517,43 +384,113 @@ impl GpuWater {
     pub fn solid_view(&self) -> &wgpu::TextureView {
         &self.solid_view
     }
+}
 
-    /// `(W, H)` in cells.
-    pub fn size(&self) -> (u32, u32) {
+/// The contract every model keeps ([`GpuModel`]); the steps run in one compute pass (the mass
+/// packed, one dispatch a step, the mass unpacked; see the module docs), and the statistics are
+/// a reduction pass (`shaders/water/stats.wgsl`; one row of numbers per grid row is read back):
+/// total mass, wet cells, extremes and non-finite cells.
+impl GpuModel for GpuWater {
+    type State = WaterState;
+    type Params = WaterParams;
+    type Stats = WaterStats;
+    const NAME: &'static str = "water";
+
+    fn new(device: &wgpu::Device, queue: &wgpu::Queue, state: &WaterState, params: WaterParams) -> Result<Self, Error> {
+        GpuWater::new(device, queue, state, params)
+    }
+
+    fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    fn size(&self) -> (u32, u32) {
         (self.width, self.height)
     }
 
-    /// The solid mask last uploaded, `(H, W)`, 1 = ground.
-    pub fn solid_mask(&self) -> &Grid<u8> {
-        &self.solid_mask
+    fn params(&self) -> WaterParams {
+        self.params
     }
-}
 
-#[cfg(not(target_arch = "wasm32"))]
-impl crate::Simulation for GpuWater {
-    type State = WaterState;
-
-    /// Runs `steps` steps: records them into one command buffer and submits it (does not wait).
-    ///
-    /// # Errors
-    /// [`GpuError::Validation`] / `OutOfMemory` when the device rejects the recorded work (error
-    /// scopes around it, so on an application's device too).
-    fn step(&mut self, steps: u32) -> Result<(), Error> {
-        let device = self.device.clone();
-        gpu::scoped(&device, || {
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            self.encode_steps(&mut encoder, steps);
-            self.queue.submit([encoder.finish()]);
-        })?;
+    /// The uniform, and the solid bits when the boundary changes, by recorded copies.
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: WaterParams) -> Result<(), Error> {
+        params.validate()?;
+        let boundary_changed = params.boundary != self.params.boundary;
+        self.params = params;
+        let uniform = WaterUniform::new(&params, self.width);
+        gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
+        if boundary_changed {
+            self.encode_solid_bits(encoder);
+        }
         Ok(())
     }
 
-    /// Reads the mass back (waits for the GPU); the solid mask is the one last uploaded.
-    fn read_state(&mut self) -> Result<WaterState, Error> {
-        Ok(gpu::wait(&self.device, self.read_state_async())??)
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
+        if steps == 0 {
+            return;
+        }
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water step"), timestamp_writes: None });
+        let i = self.mass.read_index();
+        let (w, h) = self.packed.size;
+        let [pack, unpack] = &self.packing.kernels;
+        pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+        for s in 0..steps as usize {
+            self.step.kernel.dispatch(
+                &mut pass,
+                &self.step.bind_groups[s % 2],
+                w.div_ceil(2),
+                h.div_ceil(self.step.strip),
+            );
+        }
+        unpack.dispatch(&mut pass, &self.packing.unpack[i][steps as usize % 2], w, h);
+        self.steps += steps as u64;
     }
 
-    fn steps_done(&self) -> u64 {
+    fn steps_recorded(&self) -> u64 {
         self.steps
+    }
+
+    fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
+        let resources = [
+            self.uniform.as_entire_binding(),
+            wgpu::BindingResource::TextureView(self.mass.current_view()),
+            wgpu::BindingResource::TextureView(&self.solid_view),
+        ];
+        self.stats.encode_request(&self.device, encoder, &resources);
+    }
+
+    fn stats_requested(&self) -> bool {
+        self.stats.is_requested()
+    }
+
+    fn collect_stats(&self) -> Option<Result<WaterStats, GpuError>> {
+        Some(self.stats.collect(&self.device)?.map(|t| WaterStats::from_totals(&t)))
+    }
+
+    async fn stats_async(&self) -> Result<WaterStats, GpuError> {
+        self.stats.settle(&self.device).await;
+        self.request_stats();
+        Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
+    }
+
+    fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
+        let [mass] = gpu::snapshot(&self.device, &self.queue, [self.mass.current()]);
+        let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
+        async move { Ok(WaterState { mass: gpu::read_r32float_async(&device, &queue, &mass).await?, solid }) }
+    }
+
+    /// The current mass.
+    fn state_textures(&self) -> Vec<&wgpu::Texture> {
+        vec![self.mass.current()]
+    }
+
+    /// 1 = ground.
+    fn solid_mask(&self) -> &Grid<u8> {
+        &self.solid_mask
     }
 }

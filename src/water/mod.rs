@@ -467,3 +467,39 @@ impl crate::Simulation for CpuWater {
         self.steps
     }
 }
+
+impl crate::ModelState for WaterState {
+    fn shape(&self) -> (usize, usize) {
+        self.mass.shape()
+    }
+
+    fn solid(&self) -> &Grid<u8> {
+        &self.solid
+    }
+
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
+        self.write_to(npz)
+    }
+}
+
+impl crate::ModelStats for WaterStats {
+    fn total(&self) -> f64 {
+        self.total_mass
+    }
+
+    fn non_finite(&self) -> u64 {
+        self.non_finite
+    }
+
+    fn line(&self) -> String {
+        use crate::gpu_model::or_na;
+        format!(
+            "total mass {:.4}, wet cells {}, mass of open cells {}..{}",
+            self.total_mass,
+            self.wet_cells,
+            or_na(self.min_mass as f64, 4),
+            or_na(self.max_mass as f64, 4)
+        )
+    }
+}
