@@ -28,7 +28,7 @@
 //! re-exported as [`wgpu`], so the application need not match its version by hand):
 //!
 //! ```
-//! use eddy_fluid::{wgpu, Simulation, scene::Scene, water::{Brush, GpuWater, WaterParams, WaterState}};
+//! use eddy_fluid::{wgpu, GpuModel, Simulation, scene::Scene, water::{Brush, GpuWater, WaterParams, WaterState}};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // The application's device, with wgpu's default limits.
 //! let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());

@@ -76,6 +76,104 @@ fn every_wgsl_file_is_used() {
     );
 }
 
+/// The pass table names, for every module, its CPU twins (Rust paths the build checks) or why it
+/// has none, never both; and the pass's own file (its last, but for the statistics' reduction)
+/// names each twin in its comments,
+/// so that the shader's reader is pointed at the same function as the table.
+#[test]
+fn every_module_names_its_cpu_twin_or_why_not() {
+    use eddy_fluid::shaders::{ALL, TWINS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut failures = Vec::new();
+    assert_eq!(ALL.iter().map(|m| m.0).collect::<Vec<_>>(), TWINS.iter().map(|t| t.0).collect::<Vec<_>>());
+    for ((name, _, files), (_, twins, why)) in ALL.iter().zip(TWINS) {
+        if twins.is_empty() == why.is_empty() {
+            failures.push(format!("{name}: give either its CPU twins or why it has none ({twins:?}, {why:?})"));
+        }
+        // The pass's own file: the last, but a statistics pass's is before the reduction's half.
+        let own_file = files.iter().rev().find(|f| **f != "common/reduce.wgsl").unwrap();
+        let own = std::fs::read_to_string(root.join(own_file)).unwrap();
+        for twin in *twins {
+            let last = twin.rsplit("::").next().unwrap().trim();
+            if !own.contains(&format!("`{last}`")) && !own.contains(&format!("::{last}`")) {
+                failures.push(format!("{name}: {own_file} does not name its twin `{last}` ({twin})"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The names a WGSL file declares at module scope (`fn`, `struct`, `const`, `override`,
+/// `alias`, `var`, a binding's `var` after its attributes), comments skipped.
+fn declared(source: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap();
+        if code.starts_with(char::is_whitespace) {
+            continue; // inside a function or a struct
+        }
+        let mut words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@')).filter(|w| !w.is_empty());
+        while let Some(word) = words.next() {
+            if ["fn", "struct", "const", "override", "alias", "var"].contains(&word) {
+                if let Some(name) =
+                    words.find(|w| !["private", "uniform", "storage", "read", "read_write", "workgroup"].contains(w))
+                {
+                    names.insert(name.to_string());
+                }
+                break;
+            }
+        }
+    }
+    names
+}
+
+/// Each WGSL file that uses what another declares says so at its top, in a `// Uses:` comment
+/// (continued on `//   ` lines): `file | alternative (names); ...; the pass's bindings (names)`.
+/// In every module the file is composed into, one of each group's files is there too and
+/// declares every name the group lists; the pass's bindings are declared by a file of the module.
+#[test]
+fn every_uses_line_names_files_of_its_modules_that_declare_what_it_uses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).unwrap();
+    let mut failures = Vec::new();
+    let mut lines_read = 0;
+    for (name, _, files) in eddy_fluid::shaders::ALL {
+        for file in *files {
+            let source = read(file);
+            let mut uses = String::new();
+            for line in source.lines() {
+                match (line.strip_prefix("// Uses: "), line.strip_prefix("//   ")) {
+                    (Some(start), _) => uses.push_str(start),
+                    (None, Some(more)) if !uses.is_empty() => uses.push_str(&format!(" {more}")),
+                    _ => break,
+                }
+            }
+            if uses.is_empty() {
+                continue;
+            }
+            lines_read += 1;
+            for group in uses.trim_end_matches('.').split("; ") {
+                let Some((alternatives, names)) = group.split_once(" (") else {
+                    failures.push(format!("{file}: `{group}` is not `files (names)`"));
+                    continue;
+                };
+                let names: Vec<&str> = names.trim_end_matches(')').split(", ").collect();
+                let candidates: Vec<&str> = if alternatives == "the pass's bindings" {
+                    files.iter().copied().filter(|f| f != file).collect()
+                } else {
+                    alternatives.split(" | ").filter(|f| files.contains(f)).collect()
+                };
+                let declares = |n: &&str| candidates.iter().any(|f| declared(&read(f)).contains(*n));
+                if let Some(missing) = names.iter().find(|n| !declares(n)) {
+                    failures.push(format!("{name}: {file} says it uses `{missing}` from {alternatives}, which no file of the module there declares"));
+                }
+            }
+        }
+    }
+    assert!(lines_read > 50, "only {lines_read} Uses lines read");
+    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
+
 /// The registry's GPU needs of each model (what adapters are checked for) are those of its
 /// shaders: the storage-texture formats its compute modules bind and the most storage textures
 /// one of them writes (write-only or read-write; read-only ones can be sampled instead, see

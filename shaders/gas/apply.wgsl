@@ -1,3 +1,6 @@
+// Uses: common/body.wgsl (Body); common/grid.wgsl (inside); gas/ghost.wgsl (ghost_flux);
+//   gas/params.wgsl (AMBIENT, GasParams, MAX_SPEED, SOURCE, WALL, forward, neighbour_is_wall);
+//   gas/walls.wgsl (BEYOND_WALL, beyond, blocked, wall_velocity).
 // Gas pass 3: gather. Each face's flux, scaled by the limiter factor of the cell its mass
 // leaves, is subtracted from the face's source side and added to its other side; then the
 // flux to the ghost beyond each wall (ghost.wgsl) and the reflection of the momentum

@@ -1,3 +1,5 @@
+// Uses: common/body.wgsl (Body, body_contains); gas/params.wgsl (BEFORE_SHIFT, BODY_SHIFT,
+//   GasParams, WALL, direction, neighbour_is_wall).
 // Gas pass, the bodies rasterised: each cell's solid bits (params.wgsl) from the
 // walls (`walls`: the wall and source bits and the walls' neighbour bits, written on the CPU)
 // and the bodies where they are now. A cell that is not a wall is covered by the first body

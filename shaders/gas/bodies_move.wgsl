@@ -1,3 +1,4 @@
+// Uses: common/body.wgsl (Body, body_advanced); gas/params.wgsl (GasParams).
 // Gas pass, moving bodies: each of the params.bodies bodies advances by one step
 // (body_advanced with dt = 1: velocities are in cells/step). One invocation a body.
 // CPU mirror: `bodies::step` in src/gas/bodies.rs (`Body::advance`).

@@ -1,3 +1,6 @@
+// Uses: gas/faces_constant.wgsl | gas/faces_linear.wgsl (face_states, owner); gas/params.wgsl
+//   (GasParams, WALL, face_distance, face_flux_between, face_length, forward, neighbour_is_wall,
+//   unit).
 // Gas pass 1: the flux across every face a cell owns (E, S, and with 8-way flow SE, SW),
 // evaluated at the face's two states (`face_states`: the two cells' values in
 // faces_constant.wgsl, the predicted states of MUSCL-Hancock in faces_linear.wgsl). Zero where

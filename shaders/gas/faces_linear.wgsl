@@ -1,3 +1,4 @@
+// Uses: gas/predicted.wgsl (Predicted, load_predicted, predicted_centre, predicted_face).
 // Gas pass 1's face states with the linear reconstruction (faces.wgsl): the predicted states of
 // MUSCL-Hancock (predict.wgsl, predicted.wgsl) at the face, the owner's forward and the
 // neighbour's backward; the friction exchanges the two predicted centres.

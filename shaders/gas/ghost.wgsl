@@ -1,3 +1,6 @@
+// Uses: gas/ghost_constant.wgsl | gas/ghost_linear.wgsl (edge_states, ghost_states);
+//   gas/params.wgsl (GasParams, direction_unit, face_distance, face_flux_between, face_length);
+//   gas/walls.wgsl (BEYOND_WALL, beyond, mirror_rule, wall_velocity).
 // The flux from an open cell to the ghost beyond a blocked face (walls.wgsl), shared by
 // limit.wgsl and apply.wgsl, at the face states `ghost_states` (a wall's mirror image) or
 // `edge_states` (an open edge's ghost) give: ghost_constant.wgsl's (the cell and its ghost) or

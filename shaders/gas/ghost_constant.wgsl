@@ -1,3 +1,5 @@
+// Uses: gas/params.wgsl (GasParams); gas/walls.wgsl (BEYOND_INFLOW, Beyond, Mirror, image,
+//   in_frame, inflow_state, mirrored); the pass's bindings (state).
 // The face into a wall's ghost with the constant reconstruction (ghost.wgsl): the cell's value
 // and its ghost's (mirror rule m), the friction exchanging the same, in the frame of the wall's
 // velocity v. CPU mirror: `ghost_flux`.

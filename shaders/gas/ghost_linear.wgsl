@@ -1,3 +1,6 @@
+// Uses: gas/params.wgsl (GasParams); gas/predicted.wgsl (load_predicted, predicted_centre,
+//   predicted_face); gas/walls.wgsl (BEYOND_INFLOW, Beyond, Mirror, direction_index, in_frame,
+//   inflow_state, mirrored).
 // The face into a wall's ghost with the linear reconstruction (ghost.wgsl): the cell's predicted
 // state at the face and the mirror image of the mirrored cell's at its face towards -onward; the
 // friction exchanges the predicted centres (predicted.wgsl; the including pass binds the

@@ -1,3 +1,4 @@
+// Uses: gas/params.wgsl (BEFORE_SHIFT, GasParams, WALL, direction, used_directions).
 // Gas pass, the handoff: the gas of the cells whose coverage the step's
 // rasterisation (bodies.wgsl) changed is handed over, conserving mass and momentum. A cell a
 // body covered gives its gas in equal shares to its neighbours open now; a cell a body left gets

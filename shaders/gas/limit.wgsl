@@ -1,3 +1,5 @@
+// Uses: common/body.wgsl (Body); common/grid.wgsl (inside); gas/ghost.wgsl (ghost_flux);
+//   gas/params.wgsl (GasParams, LIMIT_SAFETY, forward); gas/walls.wgsl (blocked).
 // Gas pass 2: the mass limiter. A cell whose faces would carry away more mass than it holds
 // gets factor rho / out * LIMIT_SAFETY (< 1), applied to every face it is the source of;
 // otherwise 1. Faces into a wall's ghost (ghost.wgsl) count too. CPU mirror: `limit` in src/gas/cpu.rs.

@@ -1,3 +1,5 @@
+// Uses: common/body.wgsl (Body); gas/params.wgsl (AXIS_LENGTH_8, GasParams, RHO_EPSILON, WALL);
+//   gas/reconstruct.wgsl (limited_slope, primitive); gas/walls.wgsl (neighbour_or_ghost).
 // Gas pass 0 of 4 with the linear reconstruction: the predictor of MUSCL-Hancock. Per open
 // cell, in the primitive variables w = (rho, ux, uy): the slope along each face direction k,
 // limited from the cells behind and beyond (mirror images through walls, walls.wgsl), and the

@@ -1,3 +1,5 @@
+// Uses: gas/reconstruct.wgsl (conserved); the pass's bindings (half_state, slope_rho, slope_ux,
+//   slope_uy).
 // The predicted states of MUSCL-Hancock (predict.wgsl) as the faces see them. The including
 // pass binds half_state, slope_rho, slope_ux and slope_uy (read). CPU mirror: `Predicted` in
 // src/gas/cpu.rs.

@@ -1,3 +1,4 @@
+// Uses: gas/params.wgsl (RHO_EPSILON).
 // The linear reconstruction (MUSCL) of the gas's face states: slope limiters and the
 // primitive variables. Shared by predict.wgsl and predicted.wgsl.
 // CPU mirror: `limited_slope`, `primitive`, `conserved` in src/gas/cpu.rs.

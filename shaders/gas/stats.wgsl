@@ -1,3 +1,4 @@
+// Uses: common/reduce.wgsl (BIG, Quantities, non_finite); gas/params.wgsl (RHO_EPSILON, WALL).
 // Gas statistics per cell, for shaders/common/reduce.wgsl: sums of density, momentum x and y,
 // and cells with a non-finite value, over the grid; the smallest density and the largest speed
 // |m| / rho and, in `more`, the kinetic energy |m|^2 / (2 rho) (where rho > RHO_EPSILON) over

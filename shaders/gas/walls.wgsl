@@ -1,3 +1,7 @@
+// Uses: common/body.wgsl (body_velocity); common/grid.wgsl (inside); gas/params.wgsl (BODY_MASK,
+//   BODY_SHIFT, GasParams, WALL, direction, neighbour_is_wall, used_directions);
+//   gas/with_bodies.wgsl | gas/without_bodies.wgsl (BODIES); the pass's bindings (bodies, solid,
+//   state).
 // Gas walls as mirrors: the "ghost" beyond a blocked face, the mirror image of the open cells,
 // in the frame of a body's cell where one blocks the way. Shared by predict.wgsl,
 // limit.wgsl and apply.wgsl (all bind `state`, `solid` and the body table `bodies`); ghost.wgsl

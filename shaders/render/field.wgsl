@@ -1,3 +1,4 @@
+// Uses: render/fullscreen.wgsl (colour_map, to_linear).
 // Any scalar field -> colour: open cells by the colour map over [low, high], solid cells grey
 // (eddy::render::FieldRenderer, for a model that gives eddy::GpuModel::scalar_view).
 // Nearest-cell lookup: each target pixel shows the cell under it. With alpha = 1 the output is

@@ -1,3 +1,4 @@
+// Uses: render/fullscreen.wgsl (colour_map, to_linear).
 // Gas field -> colour, as the source draws it: values resampled at cell corners (the mean of
 // the open cells around each corner) and interpolated bilinearly across each cell, so the
 // picture is smooth rather than blocky. Two views: density (the colour map over

@@ -1,3 +1,4 @@
+// Uses: render/fullscreen.wgsl (colour_map, to_linear).
 // Smoke field -> colour. The field is interpolated bilinearly between cell centres (so the
 // picture is smooth, as Rideout draws it with a linear sampler), then colour-mapped:
 // density: white smoke over a dark blue-grey background (full white at density 1), or the

@@ -1,3 +1,4 @@
+// Uses: render/fullscreen.wgsl (colour_map, to_linear).
 // Water field -> colour, after Elsts' water_sim drawing: thin water light blue, darkening
 // with mass; compressed water (mass > 1) darker still; solids in a ground colour.
 // Nearest-cell lookup: each target pixel shows the cell under it. With a colour map

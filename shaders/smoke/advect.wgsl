@@ -1,3 +1,5 @@
+// Uses: smoke/buoyancy.wgsl (buoyancy); smoke/params.wgsl (SOLID, SmokeParams, has, lerp);
+//   smoke/splat.wgsl (Cell, Impulse, apply_impulse, weight).
 // Smoke pass 1 of 4: semi-Lagrangian advection of velocity, temperature and density along the
 // old velocity (GPU Gems 38.2; Stam 1999), then the forces GPU Gems applies next, each a
 // function of the cell alone: buoyancy (buoyancy.wgsl) and the scene sources' impulse
@@ -6,8 +8,8 @@
 // clamped to the grid), times the field's dissipation. Solid cells get 0. One pass instead of
 // three: the advected values stay in registers instead of making two more round trips through
 // the textures.
-// CPU mirror: `advect` (and `bilinear`), then `buoyancy`, then `impulse` with
-// `Impulse::sources`, in src/smoke/cpu.rs.
+// CPU mirror: `advect` (and `bilinear`), then `buoyancy`, then `impulse`, in src/smoke/cpu.rs,
+// with `Impulse::sources` (src/smoke/mod.rs).
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
 @group(0) @binding(1) var velocity: texture_storage_2d<rg32float, read>;

@@ -1,3 +1,4 @@
+// Uses: common/body.wgsl (Body, body_advanced); smoke/params.wgsl (SmokeParams).
 // Smoke pass, moving bodies: each of the params.bodies bodies advances by one step,
 // centre += dt velocity, angle += dt spin. One invocation a body.
 // CPU mirror: `Body::advance` in src/body.rs (via `bodies::step` in

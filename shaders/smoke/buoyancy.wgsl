@@ -1,3 +1,4 @@
+// Uses: smoke/splat.wgsl (weight); the pass's bindings (params).
 // Buoyancy (GPU Gems 38.5; Rideout's ApplyBuoyancy), applied by pass 1 (advect.wgsl) to each
 // open cell just advected. Where the cell is warmer than ambient, v += dt ((T - T0) sigma -
 // density kappa) up, with up = (0, -1) (y is down, row 0 at the top). Joyce's shader pushes

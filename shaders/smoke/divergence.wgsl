@@ -1,3 +1,4 @@
+// Uses: smoke/params.wgsl (SOLID, SmokeParams, has); smoke/projection_cells.wgsl (divergence_at).
 // Smoke pass 2 of 4: divergence of the velocity by central differences,
 // 0.5 / h ((vR.x - vL.x) + (vD.y - vU.y)), a solid or outside neighbour's velocity counting as
 // the obstacle's, 0 (Rideout's ComputeDivergence); 0 in solid cells. Unless warm-starting, also

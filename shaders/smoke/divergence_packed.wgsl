@@ -1,3 +1,5 @@
+// Uses: smoke/packed_start.wgsl (starts); smoke/params.wgsl (SOLID, SmokeParams, has);
+//   smoke/projection_cells.wgsl (divergence_at).
 // Collocated smoke pass 2, in the form that packs the Jacobi iterations' input itself: the
 // divergence of divergence.wgsl, four cells an invocation, into the divergence texture, and
 // -alpha div (the pack's scale times it) and the starting pressure (the last solve's with warm

@@ -1,3 +1,6 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP); smoke/edges.wgsl (EDGE_BOTTOM, EDGE_INFLOW,
+//   EDGE_LEFT, EDGE_RIGHT, EDGE_SLIP, EDGE_TOP, EDGE_WALL, edge_kind); smoke/faces.wgsl (open_at);
+//   smoke/params.wgsl (SOLID, body_id, has); the pass's bindings (params, solid).
 // What the velocity's advection passes do with each face (edges.wgsl; they bind the velocity
 // before the advection as `u` and `v`). CPU mirror: `FaceRule`, `u_rule`, `v_rule` in
 // src/smoke/staggered/mod.rs.

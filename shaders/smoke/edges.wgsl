@@ -1,3 +1,4 @@
+// Uses: the pass's bindings (params).
 // The box's edges on the staggered grid (params.edges: 2 bits an edge, left, right, top,
 // bottom: 0 wall, 1 inflow, 2 outflow, 3 slip), shared by the velocity's advection (with
 // edge_rules.wgsl) and viscosity passes. CPU mirror: `SmokeParams::edges`, `EdgeKind`.

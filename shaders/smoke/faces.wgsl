@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (inside); smoke/params.wgsl (SOLID, has).
 // Face openness on the staggered grid, shared by the staggered smoke passes: a face is open
 // when both cells beside it are inside the grid and not solid (bits: the smoke solid texture).
 // CPU mirror: `u_open` and `v_open` in src/smoke/staggered/mod.rs.

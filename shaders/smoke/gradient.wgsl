@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP); smoke/params.wgsl (SOLID, SOLID_DOWN, SOLID_LEFT,
+//   SOLID_RIGHT, SOLID_UP, SmokeParams, has); smoke/projection_cells.wgsl (projected).
 // Smoke pass 4 of 4: subtract the pressure gradient (GPU Gems 38.2, Helmholtz-Hodge
 // projection), v -= gradient_factor (pR - pL, pD - pU), a solid or outside neighbour taking the
 // centre's pressure; free slip: the x component is zeroed next to a solid on the left or right,

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (inside); smoke/params.wgsl (SOLID, SOLID_DOWN, SOLID_LEFT, SOLID_RIGHT,
+//   SOLID_UP, SmokeParams, has); smoke/projection_cells.wgsl (projected).
 // Collocated smoke pass 4, in the form that reads the Jacobi iterations' packed result: the
 // gradient subtraction of gradient.wgsl, four cells an invocation, the pressures taken from the
 // packed layout of packed.wgsl and unpacked into the pressure texture as it goes. It replaces

@@ -1,3 +1,4 @@
+// Uses: smoke/splat.wgsl (Cell, Impulse, apply_impulse, weight).
 // The viewer's splats: the impulse pass outside the step. Each open cell the splat's disc covers
 // moves its temperature and density towards the impulse's by a weight a, x (1 - a) + value a,
 // and gains a * velocity (Rideout's soft edge a = min((radius - d) / 2, 1), splat.wgsl). The

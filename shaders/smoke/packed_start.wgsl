@@ -1,3 +1,4 @@
+// Uses: the pass's bindings (params, pressure, solid).
 // The packed Jacobi iterations' starting pressure as the divergence passes that pack it write
 // it (divergence_packed.wgsl, staggered_divergence_packed.wgsl, which bind `pressure` and
 // `solid`): the last solve's with warm starts, else 0 (Rideout's ClearSurface); padding cells 0.

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP); smoke/params.wgsl (SOLID_DOWN, SOLID_LEFT,
+//   SOLID_RIGHT, SOLID_UP, has); the pass's bindings (params, velocity).
 // The collocated projection's per-cell formulas, shared by the divergence and gradient passes
 // in their one-cell-a-texel forms (divergence.wgsl, gradient.wgsl) and their packed forms
 // (divergence_packed.wgsl, gradient_packed.wgsl), which the including pass binds `velocity`

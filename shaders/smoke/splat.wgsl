@@ -1,3 +1,4 @@
+// Uses: smoke/params.wgsl (SOLID, SOURCE, has, lerp); the pass's bindings (impulse).
 // The impulse uniform and its weights, shared by impulse.wgsl and staggered_impulse.wgsl (each
 // declares `var<uniform> impulse: Impulse`). CPU mirror: `impulse_weight` in src/smoke/cpu.rs,
 // `face_weight` in src/smoke/staggered/cpu.rs.

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (inside); smoke/params.wgsl (SOLID, SmokeParams, has);
+//   smoke/staggered_sample.wgsl (back_trace, bilinear, bilinear_rgba, cell_velocity).
 // Staggered smoke pass: semi-Lagrangian advection of the cell-centred fields, temperature,
 // density and the dye (rgba32float, r g b in .rgb, channel by channel), along the old face
 // velocity, times their dissipations (the dye's is the density's; MacCormack: undamped, into its

@@ -1,3 +1,6 @@
+// Uses: common/grid.wgsl (inside); smoke/edge_rules.wgsl (u_rule, v_rule); smoke/params.wgsl
+//   (SmokeParams); smoke/staggered_sample.wgsl (back_trace, bilinear, u_node_velocity,
+//   v_node_velocity).
 // Staggered smoke pass: semi-Lagrangian advection (Stam 1999; GPU Gems 38.2) of the face
 // velocities along the old velocity. One invocation per (col, row) of (W + 1) x (H + 1): the u
 // face and the v face at that index, where they exist. An open face traces back from its own

@@ -1,3 +1,5 @@
+// Uses: common/body.wgsl (Body, BodyRect, body_contains); common/grid.wgsl (inside);
+//   smoke/params.wgsl (BODY_SHIFT, SOLID, SmokeParams, has).
 // Staggered smoke pass, the bodies rasterised, first of two: each cell's solid bits
 // from the walls (drawn or from the scene: `walls`, written on the CPU) and the bodies where
 // they are now: a cell that is not a wall is covered by the first body holding its centre

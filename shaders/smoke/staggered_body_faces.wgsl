@@ -1,3 +1,5 @@
+// Uses: common/body.wgsl (Body, BodyRect, body_velocity); common/grid.wgsl (LEFT, UP, inside);
+//   smoke/params.wgsl (SOLID, SmokeParams, body_id, has).
 // Staggered smoke pass, the bodies rasterised, second of two, after
 // staggered_bodies.wgsl: each closed face inside the box beside a body's cell at that body's
 // rigid velocity at the face's centre (the cell on the left or above first), a closed face

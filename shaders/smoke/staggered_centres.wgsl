@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (DOWN, RIGHT); smoke/params.wgsl (SOLID, SmokeParams, has).
 // Staggered smoke pass, after the projection: the cell-centre velocity ((u_left + u_right) / 2,
 // (v_top + v_bottom) / 2) into the rg32float velocity texture that the views read, and the
 // divergence left after the projection, which the statistics read; both 0 in solids.

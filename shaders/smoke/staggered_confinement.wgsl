@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (DOWN, UP, inside); smoke/faces.wgsl (open_at, open_row);
+//   smoke/params.wgsl (SmokeParams).
 // Staggered smoke pass, vorticity confinement's second part (Fedkiw, Stam & Jensen 2001, eq. 10
 // and 11, with h = 1 cell): at each open cell the force f = eps (N_y w, -N_x w), N the unit
 // vector along grad |w| (central differences, a solid or outside neighbour reading the cell's

@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (DOWN, RIGHT); smoke/params.wgsl (SOLID, SmokeParams, has).
 // Staggered smoke pass: the divergence before the projection, div = (u[r][c+1] - u[r][c] +
 // v[r+1][c] - v[r][c]) / h from the face velocities (u: (W+1) x H texels, v: W x (H+1)), 0 in
 // solids; into the divergence texture and, as h^2 div, into the pressure solve's right-hand

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (DOWN); smoke/packed_start.wgsl (starts); smoke/params.wgsl (SOLID,
+//   SmokeParams, has).
 // Staggered smoke pass: the divergence before the projection, as staggered_divergence.wgsl
 // computes it (div = (u[r][c+1] - u[r][c] + v[r+1][c] - v[r][c]) / h, 0 in solids), four cells
 // an invocation, written where the packed Jacobi iterations read it (solver/packed.rs): the

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (LEFT, UP, inside); smoke/faces.wgsl (open_at); smoke/params.wgsl
+//   (SmokeParams).
 // Staggered smoke pass, the forces on the faces in place (GPU Gems 38.3's "add forces", after
 // the advection): vorticity confinement's force (staggered_confinement.wgsl's, per cell), then
 // buoyancy, in that order on each face, so that each face is read and written once for both.

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (LEFT, UP, inside); smoke/params.wgsl (SmokeParams);
+//   smoke/staggered_held.wgsl (held).
 // Staggered smoke pass: subtract the pressure gradient on every face between two cells the
 // solve holds, in place: u[r][c] -= (p[r][c] - p[r][c-1]) / h, v[r][c] -= (p[r][c] - p[r-1][c]) / h.
 // The cell beyond an outflow edge is held at pressure 0 (the solve's Dirichlet edge), so an

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (LEFT, UP, inside); smoke/params.wgsl (SmokeParams);
+//   smoke/staggered_held.wgsl (held).
 // Staggered smoke pass: the gradient subtraction of staggered_gradient.wgsl, four cells an
 // invocation, reading the pressure where the packed Jacobi iterations left it (the packed
 // layout of packed.wgsl) and unpacking it into the pressure texture as it goes: it replaces the

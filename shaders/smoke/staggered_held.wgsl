@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (beyond_bit, inside); smoke/edges.wgsl (EDGE_OUTFLOW, edge_kind);
+//   smoke/faces.wgsl (open_at); the pass's bindings (solid).
 // Which cells the staggered projection's solve holds, shared by the gradient passes
 // (staggered_gradient.wgsl, staggered_gradient_packed.wgsl), which bind `solid`.
 

@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (LEFT, UP, inside); smoke/faces.wgsl (open_at); smoke/params.wgsl (lerp);
+//   smoke/splat.wgsl (Impulse, face_weight, weight).
 // Staggered smoke pass: impulse, in place. One invocation per (col, row) of the (W + 1) x (H + 1)
 // nodes in the impulse's rectangle: the cell there moves its temperature and density towards
 // the impulse's by its weight (as impulse.wgsl); the open u and v faces there gain their weight

@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (inside); smoke/splat.wgsl (Impulse, weight).
 // Staggered smoke pass: the impulse's dye. One invocation per cell of the impulse's rectangle
 // (`ImpulseRect` in src/smoke/fields.rs, from impulse.origin): the dye moves towards the
 // impulse's colour by the cell's weight, as temperature and density do in

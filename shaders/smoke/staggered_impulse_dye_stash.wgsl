@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (inside); smoke/splat.wgsl (Impulse).
 // Staggered smoke pass: the dye of the impulse's rectangle (`ImpulseRect` in
 // src/smoke/fields.rs, from impulse.origin) copied into the other texture of its ping-pong
 // pair, whose contents are dead until the next step's advection writes all of it, for

@@ -1,3 +1,6 @@
+// Uses: common/grid.wgsl (inside); smoke/params.wgsl (SOLID, SmokeParams, has);
+//   smoke/staggered_sample.wgsl (back_trace, bilinear, bilinear_bounds, bilinear_bounds_rgba,
+//   bilinear_rgba, cell_velocity, forward_trace).
 // Staggered smoke pass, MacCormack advection of the cell-centred fields (temperature, density,
 // the dye channel by channel) after staggered_advect_scalars.wgsl wrote their undamped
 // semi-Lagrangian predictions f^: at each open cell x,

@@ -1,3 +1,6 @@
+// Uses: common/grid.wgsl (inside); smoke/edge_rules.wgsl (u_rule, v_rule); smoke/params.wgsl
+//   (SmokeParams); smoke/staggered_sample.wgsl (back_trace, bilinear, bilinear_bounds,
+//   forward_trace, u_node_velocity, v_node_velocity).
 // Staggered smoke pass, MacCormack advection of the face velocities (Selle, Fedkiw, Kim, Liu &
 // Rossignac 2008, eq. 7-9 and sect. 3.3), after staggered_advect_velocity.wgsl wrote the
 // undamped semi-Lagrangian prediction u^, v^. For each open face at position x:

@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (DOWN, RIGHT); smoke/params.wgsl (lerp); the pass's bindings (params).
 // Staggered grid sampling, shared by the staggered smoke passes. Positions are continuous cell
 // coordinates (x, y) = (col, row) with cell centres at whole numbers; vertical face u(col c,
 // row r) sits at (c - 1/2, r), horizontal face v(c, r) at (c, r - 1/2).

@@ -1,10 +1,12 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP, beyond_bit, inside); smoke/edges.wgsl
+//   (EDGE_OUTFLOW, edge_kind); smoke/params.wgsl (SOLID, SmokeParams).
 // Staggered smoke pass, after the bodies are rasterised: the pressure solve's walls
 // from the smoke's solid bits (bit 0), for the packed Jacobi iterations (four cells a texel,
 // each cell's wall bits in its byte and the cells just beyond the texel's edges in bits 5..7 of
 // its first and last byte, as solver/packed.rs lays them out) and for the solver's finest level
 // (one cell a texel, which the residual statistics read). Beyond an outflow edge the pressure is
 // 0: the cells there are open. One invocation a packed texel.
-// CPU mirror: `packed_walls` in src/solver/packed.rs and `wall_bits` in src/gpu/mod.rs, of the
+// CPU mirror: `packed_walls` in src/solver/packed.rs and `wall_bits` in src/solver/mod.rs, of the
 // rasterised mask and `SmokeParams::dirichlet`.
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -23,7 +25,7 @@ fn wall(q: vec2<i32>) -> u32 {
     return textureLoad(solid, q).r & SOLID;
 }
 
-// Bit 0 the cell, bits 1..4 its neighbours up, left, right, down (`gpu::wall_bits`).
+// Bit 0 the cell, bits 1..4 its neighbours up, left, right, down (`solver::wall_bits`).
 fn wall_bits(q: vec2<i32>) -> u32 {
     return wall(q) | (wall(q + UP) << 1u) | (wall(q + LEFT) << 2u) | (wall(q + RIGHT) << 3u) | (wall(q + DOWN) << 4u);
 }

@@ -1,3 +1,6 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP, inside); smoke/edges.wgsl (EDGE_BOTTOM, EDGE_LEFT,
+//   EDGE_RIGHT, EDGE_TOP, zero_gradient_edge); smoke/faces.wgsl (open_at); smoke/params.wgsl
+//   (SmokeParams).
 // Staggered smoke pass, one Jacobi iteration of the implicit viscous diffusion (GPU Gems 38.2),
 // (1 + 4k) u - k sum(neighbours) = b with k = nu dt (cells^2). For each open face:
 // x' = (b + k (sum of open neighbours + sum over ghosts of 2 U)) / (1 + k (4 + n_g)). A closed neighbour along the

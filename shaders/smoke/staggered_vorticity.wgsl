@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (DOWN, RIGHT, UP, inside); smoke/faces.wgsl (open_at, open_row);
+//   smoke/params.wgsl (SmokeParams).
 // Staggered smoke pass, vorticity confinement's first half (Fedkiw, Stam & Jensen, "Visual
 // Simulation of Smoke", SIGGRAPH 2001, eq. 9): the curl w = dv/dx - du/dy at every cell centre,
 // by central differences of the cell-centre velocity (face means), per cell: a solid or

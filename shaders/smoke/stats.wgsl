@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP); common/reduce.wgsl (BIG, Quantities, non_finite);
+//   smoke/params.wgsl (SOLID, SOLID_DOWN, SOLID_LEFT, SOLID_RIGHT, SOLID_UP, SmokeParams, has).
 // Smoke statistics per cell, for shaders/common/reduce.wgsl. Over open cells: sums of density,
 // density x row (for the centroid) and the squared divergence of the current velocity (the
 // divergence left after the last projection, computed as divergence.wgsl does, or on the

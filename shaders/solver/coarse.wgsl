@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (inside); solver/level.wgsl (WALL, edge, edge_open, side_of).
 // Multigrid: every level from the first coarse one down, in one dispatch of one workgroup. The
 // coarse levels' passes are tiny (32x32 cells and less) and many (40 red-black sweeps of the
 // coarsest alone, 80 dispatches a V-cycle), so one dispatch each costs more in launching and

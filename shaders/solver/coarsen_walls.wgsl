@@ -1,10 +1,12 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP, inside); solver/level.wgsl (open_cell).
 // Multigrid, when the finest level's walls change on the GPU (moving bodies): the next
 // level's walls from this one's, as `coarsen` makes them on the CPU (a coarse cell is a wall only
 // when all four of its fine cells are; beyond the fine grid counts as wall; laid on it as `lay`
-// says), with the neighbour bits of level.wgsl (`gpu::wall_bits`, the edges held at pressure 0
+// says), with the neighbour bits of level.wgsl (`solver::wall_bits`, the edges held at pressure 0
 // those of the fine level); for the levels the coarse kernel holds, also into its walls buffer
 // at `offset`. One invocation a coarse cell; one dispatch a level, finest first.
-// CPU mirror: `Multigrid::with_dirichlet` (`coarsen`) in src/solver/multigrid.rs, `gpu::wall_bits`.
+// CPU mirror: `Multigrid::with_dirichlet` (`coarsen`) in src/solver/multigrid.rs, `wall_bits` in
+// src/solver/mod.rs.
 
 struct Coarsen {
     offset: u32,    // where this level starts in the coarse kernel's walls buffer

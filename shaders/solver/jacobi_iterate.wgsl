@@ -1,3 +1,4 @@
+// Uses: common/packed.wgsl (PACKED_WALL, open_through).
 // The Jacobi iteration of the Poisson problem on four packed cells (packed.wgsl), shared by
 // jacobi_packed.wgsl (one iteration a dispatch) and jacobi_pair.wgsl (two), so both compute it
 // with the same arithmetic in the same order: p' = (up + left + right + down - b) / 4, a wall or

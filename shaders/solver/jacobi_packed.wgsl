@@ -1,3 +1,4 @@
+// Uses: common/packed.wgsl (cell_bits); solver/jacobi_iterate.wgsl (iterate).
 // One Jacobi iteration of the Poisson problem, four cells an invocation in the packed layout of
 // packed.wgsl: `iterate` (jacobi_iterate.wgsl), p' = (up + left + right + down - b) / 4, a wall
 // or the grid's edge reading the cell's own p (pure Neumann, Rideout's Jacobi), a cell beyond an

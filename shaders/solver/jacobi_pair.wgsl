@@ -1,3 +1,5 @@
+// Uses: common/packed.wgsl (PACKED_WALL, moved); solver/jacobi_iterate.wgsl (iterate);
+//   solver/jacobi_rows.wgsl (Row, pressure_row, row_of, walls_at).
 // Two Jacobi iterations in one pass, in the packed layout of packed.wgsl: `iterate`
 // (jacobi_iterate.wgsl, p' = (up + left + right + down - b) / 4, a wall or the grid's edge
 // reading the cell's own p, 0 in walls) applied twice, so the result is two jacobi_packed.wgsl

@@ -1,3 +1,4 @@
+// Uses: solver/jacobi_iterate.wgsl (iterate).
 // Four Jacobi iterations in one pass, in the packed layout of packed.wgsl: `iterate`
 // (jacobi_iterate.wgsl, p' = (up + left + right + down - b) / 4, a wall or the grid's edge
 // reading the cell's own p, 0 in walls) applied four times by quad_walk.wgsl's walk (temporal

@@ -1,3 +1,4 @@
+// Uses: common/packed.wgsl (PACKED_WALL, cell_bits); the pass's bindings (pressure, walls).
 // Rows of packed texels for the passes that walk a column of texel rows and run more than one
 // iteration a dispatch (jacobi_pair.wgsl, quad_walk.wgsl): a row's four texels around an
 // invocation's two, read with the grid's edges as the packed passes read them (packed.wgsl).

@@ -1,3 +1,4 @@
+// Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP, inside).
 // Multigrid level helpers, shared by the solver passes. A level's walls are an r32uint texture
 // of bits per cell (`gpu::wall_bits`, written by `GpuMultigrid::encode_walls`): bit 0 the cell is a wall; bits 1 to 4 its
 // neighbour up, left, right, down is a wall or beyond the level through an edge with no flux.

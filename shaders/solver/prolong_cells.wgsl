@@ -1,3 +1,5 @@
+// Uses: common/packed.wgsl (PACKED_WALL, cell_bits); solver/level.wgsl (Level);
+//   solver/prolong_from_packed.wgsl | solver/prolong_packed.wgsl (correction_at).
 // The coarse correction added to a packed level (packed.wgsl), four cells an invocation, for
 // prolong_packed.wgsl and prolong_from_packed.wgsl (which bind `correction` and give
 // `correction_at`): p += e of the parent cell at open cells (piecewise constant; the parent as

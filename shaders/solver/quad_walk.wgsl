@@ -1,3 +1,5 @@
+// Uses: common/packed.wgsl (cell_bits); solver/jacobi_quad.wgsl | solver/smooth_quad.wgsl (relax);
+//   solver/jacobi_rows.wgsl (Row, pressure_row, row_of).
 // The walk of the four-level passes in the packed layout of packed.wgsl (jacobi_quad.wgsl: four
 // Jacobi iterations; smooth_quad.wgsl: two red-black Gauss-Seidel sweeps, four half-sweeps): a
 // pass applies its `relax` (c, its neighbours up, left, right, down, b, wall bits, the row y,

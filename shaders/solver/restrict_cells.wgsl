@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (inside); solver/level.wgsl (WALL, clamped, edge, edge_open, neighbour);
+//   the pass's bindings (level, pressure, rhs, walls).
 // The residual of a packed level (packed.wgsl) summed onto the level below, per coarse cell, for
 // restrict_packed.wgsl and restrict_to_packed.wgsl (which bind `level`, `pressure`, `rhs` and
 // `walls`): r = b - A p in coarse.wgsl's order of operations (A p = sum over open neighbours

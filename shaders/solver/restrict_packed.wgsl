@@ -1,3 +1,4 @@
+// Uses: solver/level.wgsl (Level); solver/restrict_cells.wgsl (restricted).
 // Multigrid pass from the last packed level (packed.wgsl) to the coarse kernel's first level
 // (one cell a texel, coarse.wgsl), one invocation per coarse cell: the residual summed onto the
 // coarse right-hand side (restrict_cells.wgsl), and the coarse correction started at 0:

@@ -1,3 +1,4 @@
+// Uses: solver/level.wgsl (Level); solver/restrict_cells.wgsl (restricted).
 // Multigrid pass from a packed level to the packed level below it (packed.wgsl), one invocation
 // per coarse texel (four coarse cells): the residual summed onto the coarse right-hand side
 // (restrict_cells.wgsl; padding cells 0), and the coarse correction started at 0 in the coarse

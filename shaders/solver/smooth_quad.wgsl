@@ -1,3 +1,4 @@
+// Uses: common/packed.wgsl (PACKED_WALL, open_through); solver/level.wgsl (Level).
 // Multigrid pass on a packed level (packed.wgsl): two red-black Gauss-Seidel sweeps in one pass,
 // red (colour 0, (column + row) even) then black, twice: quad_walk.wgsl's four levels, each a
 // half-sweep that gives each open cell of its colour with an open neighbour the p that zeroes

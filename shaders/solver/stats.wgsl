@@ -1,3 +1,5 @@
+// Uses: common/grid.wgsl (beyond_bit, inside); common/reduce.wgsl (BIG, Quantities);
+//   solver/level.wgsl (edge).
 // Pressure solve statistics, for shaders/common/reduce.wgsl: over the open cells, the sums of
 // the squared residual r = b - A p and of the squared right-hand side b = scale * rhs (scale 1
 // on the solver's own levels, h^2 when `rhs` holds the divergence), so |r| / |b| is the solve's

@@ -1,3 +1,4 @@
+// Uses: water/params.wgsl (SOLID_SELF, WaterParams, outside_mass).
 // The mass into the water step's packed layout (common/packed.wgsl: four cells of a row a texel,
 // four cells an invocation), with which cells are solid in the sign bits: a solid cell's mass
 // is stored negated (-0.0 when empty, as the brush and a new solid mask keep it), every other

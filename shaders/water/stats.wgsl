@@ -1,3 +1,5 @@
+// Uses: common/reduce.wgsl (BIG, Quantities, non_finite); water/params.wgsl (SOLID_SELF,
+//   WaterParams).
 // Water statistics per cell, for shaders/common/reduce.wgsl: sums of mass, wet cells
 // (mass > min_mass) and non-finite masses over the grid; minimum and maximum mass over open
 // cells. CPU mirror: `WaterStats::of` (src/water/mod.rs).

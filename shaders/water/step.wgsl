@@ -1,3 +1,4 @@
+// Uses: water/params.wgsl (WaterParams, outside_mass).
 // The water step in one pass: every cell's outflows, exactly as Elsts' push loop computes them,
 // and the gather of what its neighbours sent it, in the packed layout (common/packed.wgsl: four
 // cells of a row a texel). CPU mirror: `simulate_compression` (src/water/cpu.rs).

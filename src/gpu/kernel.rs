@@ -109,14 +109,15 @@ impl Kernel {
         // Counted from the layout as written: a fitted (sampled) read moves the same texels.
         let texel_bytes = reflection.entries.iter().map(texel_bytes).collect();
         let fitted;
-        let source =
-            if super::fit::storage_count(&reflection.entries) > device.limits().max_storage_textures_per_shader_stage {
-                fitted = super::fit::sampled_reads(source);
-                reflection = reflect(&fitted);
-                fitted.as_str()
-            } else {
-                source
-            };
+        let source = if super::fit::storage_count(&reflection.entries)
+            > super::DeviceCaps::of(device).storage_textures_per_stage
+        {
+            fitted = super::fit::sampled_reads(source);
+            reflection = reflect(&fitted);
+            fitted.as_str()
+        } else {
+            source
+        };
         let (entries, workgroup) = (reflection.entries.as_slice(), reflection.workgroup);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),

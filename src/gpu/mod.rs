@@ -6,6 +6,7 @@
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
 
 pub mod bodies;
+mod caps;
 mod checkpoint;
 mod edit;
 mod error;
@@ -20,6 +21,7 @@ mod reduce;
 pub mod reflect;
 mod timer;
 
+pub use caps::DeviceCaps;
 pub use checkpoint::Checkpoint;
 pub use edit::EditPass;
 pub use error::GpuError;
@@ -408,11 +410,9 @@ pub fn texture_2d(
     })
 }
 
-/// Whether `device` runs on the CPU (lavapipe, WARP, SwiftShader: `wgpu::DeviceType::Cpu`), where
-/// the passes that walk a column of rows are tuned for long walks and few invocations
-/// ([`crate::solver::packed::quad_strip`], [`crate::water::step_strip`]).
+/// Whether `device` runs on the CPU ([`DeviceCaps::runs_on_cpu`]).
 pub fn runs_on_cpu(device: &wgpu::Device) -> bool {
-    device.adapter_info().device_type == wgpu::DeviceType::Cpu
+    DeviceCaps::of(device).runs_on_cpu
 }
 
 /// A `size`-byte uniform buffer that can be written with `queue.write_buffer`.

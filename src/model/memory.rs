@@ -150,7 +150,8 @@ pub fn check(
     info: Option<&wgpu::AdapterInfo>,
     limits: &wgpu::Limits,
 ) -> Result<Estimate, GpuError> {
-    let unified = info.filter(|i| i.device_type == wgpu::DeviceType::Cpu).map(|i| i.name.as_str());
+    let unified =
+        info.filter(|i| crate::gpu::DeviceCaps::from_adapter(i, limits).unified_memory).map(|i| i.name.as_str());
     check_against(kind, size, extras, unified, limits, available_host_memory())
 }
 

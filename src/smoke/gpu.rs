@@ -13,7 +13,7 @@
 use super::collocated::{Collocated, SmokePass};
 use super::fields::{BITS, Fields, IMPULSE_SPLAT, IMPULSE_STEP, ImpulseRect, R32, RG32, RGBA32};
 use super::staggered::bodies as body_cpu;
-use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses};
+use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses, StepContext};
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, check_bodies};
 use crate::body::Body;
 use crate::error::Error;
@@ -390,9 +390,10 @@ impl GpuSmoke {
         c.encode(pass, which, &mut self.fields, (self.width, self.height));
     }
 
-    /// Records staggered passes (the solve among them) into `encoder`. `steps`: the passes are
-    /// whole steps, the first step number `self.steps + 1`, so the V-cycles of the step that ends
-    /// at a plan point record their residual after each cycle ([`CycleProbes`]).
+    /// Records staggered passes (the solve among them) into `encoder`
+    /// ([`StaggeredPasses::encode`]). `steps`: the passes are whole steps, the first step number
+    /// `self.steps + 1`, so the V-cycles of the step that ends at a plan point record their
+    /// residual after each cycle ([`CycleProbes`]).
     fn encode_staggered(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -403,102 +404,17 @@ impl GpuSmoke {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             panic!("StaggeredPass is a staggered pass; this model runs the collocated grid");
         };
-        let f = &mut self.fields;
-        let moves = passes.iter().filter(|&&p| p == StaggeredPass::Bodies).count() as u32;
-        if moves > 0 {
-            st.plan_bodies(&self.device, encoder, moves, self.params.dt, false);
-        }
-        // The solve runs packed four cells a texel (the Jacobi iterations, and the V-cycles' finest
-        // level on all but the smallest grids): a divergence recorded just before it packs its
-        // input and a gradient just after it unpacks its result, to the bit as the solve's own
-        // pack and unpack would (`dispatch_divergence_packed`, `dispatch_gradient_packed`): two
-        // full-grid passes a step fewer.
-        let multigrid = self.params.solver == Solver::Multigrid;
-        let packed_solve = !multigrid || st.solver.packs_cycles();
-        let (iterations, cycles) = (self.params.jacobi_iterations, self.plan.cycles());
-        let packs = |n: usize| {
-            packed_solve && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
+        let cx = StepContext {
+            device: &self.device,
+            params: &self.params,
+            plan: self.plan,
+            steps_done: self.steps,
+            whole_steps: steps,
+            probes: &mut self.probes,
+            fields: &mut self.fields,
+            impulse,
         };
-        let unpacks = |n: usize| {
-            packed_solve && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
-        };
-        // The V-cycles of the step ending at a plan point measure the residual after each cycle
-        // (not in a browser, where nothing may wait for them).
-        let (plan, done) = (self.plan, self.steps);
-        let ends_at_plan_point = |solves: u64| {
-            steps
-                && cfg!(not(target_arch = "wasm32"))
-                && multigrid
-                && packed_solve
-                && plan.steps_to_plan(done + solves) == 1
-        };
-        let h2 = self.params.cell_size * self.params.cell_size;
-        // The packed pressure the solve left its result in, for the gradient that unpacks it.
-        let mut result = 0;
-        let mut solves = 0;
-        let mut open: Option<wgpu::ComputePass<'_>> = None;
-        let begin = |encoder: &mut wgpu::CommandEncoder| {
-            encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("smoke staggered step"),
-                    timestamp_writes: None,
-                })
-                .forget_lifetime()
-        };
-        for (n, &which) in passes.iter().enumerate() {
-            let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
-            let probes = match which == StaggeredPass::Solve && ends_at_plan_point(solves) {
-                true => Some(self.probes.get_or_insert_with(|| {
-                    let mut probes = CycleProbes::new(&self.device, self.height);
-                    probes.set_dirichlet(&self.params.dirichlet());
-                    probes
-                })),
-                false => None,
-            };
-            if let Some(probes) = probes.filter(|p| p.can_record(cycles)) {
-                // Cycle by cycle, each result unpacked into the pressure (which the gradient
-                // overwrites with the last) and its residual recorded.
-                let jacobi = st.solver.jacobi();
-                result = 0; // where the divergence (or the pack) put the input
-                for k in 0..cycles {
-                    let pass = open.get_or_insert_with(|| begin(encoder));
-                    if k == 0 && !packed_in {
-                        jacobi.dispatch_pack(pass, 0);
-                    }
-                    result = st.solver.dispatch_packed_cycles_from(pass, 1, result);
-                    jacobi.dispatch_unpack(pass, 0, result);
-                    drop(open.take());
-                    let fields = (st.solver.pressure_view(), &f.divergence_view, st.solver.solid_view());
-                    probes.encode(k as usize, &self.device, encoder, fields, h2);
-                }
-                solves += 1;
-                continue;
-            }
-            solves += (which == StaggeredPass::Solve) as u64;
-            let pass = open.get_or_insert_with(|| begin(encoder));
-            match which {
-                StaggeredPass::Divergence if packs(n) => st.dispatch_divergence_packed(pass),
-                StaggeredPass::Solve if !packed_in && !packed_out => match multigrid {
-                    false => st.solver.dispatch_jacobi(pass, iterations),
-                    true => st.solver.dispatch_cycles(pass, cycles),
-                },
-                StaggeredPass::Solve => {
-                    let jacobi = st.solver.jacobi();
-                    if !packed_in {
-                        jacobi.dispatch_pack(pass, 0);
-                    }
-                    result = match multigrid {
-                        false => jacobi.dispatch_iterations(pass, iterations),
-                        true => st.solver.dispatch_packed_cycles(pass, cycles),
-                    };
-                    if !packed_out {
-                        jacobi.dispatch_unpack(pass, 0, result);
-                    }
-                }
-                StaggeredPass::Gradient if n > 0 && unpacks(n - 1) => st.dispatch_gradient_packed(pass, result),
-                _ => st.dispatch(pass, which, (&mut f.temperature, &mut f.density, &mut f.dye), impulse, &self.params),
-            }
-        }
+        st.encode(encoder, passes, cx);
     }
 
     /// Runs one pass of the staggered step now (submitted, not waited for). Does not count as a

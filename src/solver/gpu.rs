@@ -58,6 +58,15 @@ impl LevelUniform {
     }
 }
 
+/// What a pressure solve runs ([`GpuMultigrid::dispatch_solve`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solve {
+    /// Jacobi iterations, this many.
+    Jacobi(u32),
+    /// V-cycles, this many.
+    VCycles(u32),
+}
+
 /// The GPU multigrid for one wall layout (the GPU twin of [`Multigrid`]).
 pub struct GpuMultigrid {
     levels: Vec<Level>,
@@ -444,6 +453,68 @@ impl GpuMultigrid {
             from = packed.dispatch_sweeps(&mut pass, 0, from);
         }
         self.jacobi.dispatch_unpack(&mut pass, 0, from);
+    }
+
+    /// Records a solve of the finest level into an open compute pass and returns which packed
+    /// pressure ([`PackedJacobi::packed_pressure_views`]) holds its result. Its input: with
+    /// `packed_in`, the packed right-hand side and packed pressure 0, which a pass before it
+    /// packed itself (the staggered divergence); otherwise the pressure and right-hand side
+    /// textures, packed first. Its result: with `packed_out`, left packed for a pass after it to
+    /// unpack itself (the staggered gradient); otherwise unpacked into the pressure texture.
+    /// With neither, [`Self::dispatch_jacobi`] or [`Self::dispatch_cycles`] (on a grid the coarse
+    /// kernel holds whole, the V-cycles run there) and 0.
+    ///
+    /// # Panics
+    /// `packed_in` or `packed_out` with V-cycles on a grid without a packed finest level
+    /// ([`Self::packs_cycles`]).
+    pub fn dispatch_solve(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        solve: Solve,
+        packed_in: bool,
+        packed_out: bool,
+    ) -> usize {
+        if !packed_in && !packed_out {
+            match solve {
+                Solve::Jacobi(iterations) => self.dispatch_jacobi(pass, iterations),
+                Solve::VCycles(cycles) => self.dispatch_cycles(pass, cycles),
+            }
+            return 0;
+        }
+        if !packed_in {
+            self.jacobi.dispatch_pack(pass, 0);
+        }
+        let result = match solve {
+            Solve::Jacobi(iterations) => self.jacobi.dispatch_iterations(pass, iterations),
+            Solve::VCycles(cycles) => self.dispatch_packed_cycles(pass, cycles),
+        };
+        if !packed_out {
+            self.jacobi.dispatch_unpack(pass, 0, result);
+        }
+        result
+    }
+
+    /// Records V-cycle `k` of a solve recorded cycle by cycle, so that its residual can be
+    /// measured after each ([`CycleProbes`]): the input packed first when `k` is 0 and it is not
+    /// `packed_in` (as [`Self::dispatch_solve`]), one cycle from packed pressure `from`, its
+    /// result unpacked into the pressure texture, which the probe reads. Returns the packed
+    /// pressure holding the result.
+    ///
+    /// # Panics
+    /// As [`Self::dispatch_packed_cycles`].
+    pub fn dispatch_probed_cycle(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        k: u32,
+        packed_in: bool,
+        from: usize,
+    ) -> usize {
+        if k == 0 && !packed_in {
+            self.jacobi.dispatch_pack(pass, 0);
+        }
+        let result = self.dispatch_packed_cycles_from(pass, 1, from);
+        self.jacobi.dispatch_unpack(pass, 0, result);
+        result
     }
 
     /// Whether the V-cycles run on the packed finest level ([`Self::dispatch_packed_cycles`]):

@@ -238,7 +238,7 @@ impl Multigrid {
     }
 
     /// One V-cycle on level `l` for right-hand side `rhs`, improving `p` in place.
-    fn cycle(&self, l: usize, p: &mut Grid<f32>, rhs: &Grid<f32>) {
+    pub(crate) fn cycle(&self, l: usize, p: &mut Grid<f32>, rhs: &Grid<f32>) {
         let problem = self.problem(l, rhs);
         let sweeps = |p: &mut Grid<f32>, n: u32| {
             for _ in 0..n {

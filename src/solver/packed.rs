@@ -55,12 +55,11 @@ const PADDING: u32 = crate::gpu::packed::WALL_PADDING;
 const PAIR_STRIP: u32 = 8;
 
 /// Texel rows one invocation of `jacobi_quad.wgsl` writes on `device` (the shader's `override
-/// STRIP`): 32 on a CPU adapter, where the six rows that fill an invocation's windows are then
-/// spread over more rows it writes (measured: docs/performance.md); 8 elsewhere. On a GPU the
-/// dispatches, not each invocation's walk, bound the Jacobi passes, and 8 keeps the quad's walk
-/// (14 rows) near the pair's (10) and its invocations as many.
+/// STRIP`): [`crate::gpu::DeviceCaps::strip`]. The six rows that fill an invocation's windows
+/// are spread over the rows it writes; on a GPU 8 keeps the quad's walk (14 rows) near the
+/// pair's (10) and its invocations as many.
 pub fn quad_strip(device: &wgpu::Device) -> u32 {
-    if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
+    crate::gpu::DeviceCaps::of(device).strip
 }
 
 /// Packed Jacobi iterations over one grid: the packed textures, the five kernels and their bind

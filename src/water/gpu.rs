@@ -112,12 +112,10 @@ struct StepPass {
 }
 
 /// Texel rows one invocation of the water step walks down on `device` (the `override STRIP` of
-/// `shaders/water/step.wgsl`): 32 on a CPU adapter, where the rows above and the outflows an
-/// invocation works out before its first row are then spread over more rows (measured:
-/// docs/performance.md); 8 elsewhere, for the invocations that shorter strips give a GPU (at
-/// 1024x1024, 32 rows leave 1024 of them).
+/// `shaders/water/step.wgsl`): [`gpu::DeviceCaps::strip`]. Each walks up, and works out the
+/// outflows of, the rows above its first once, so longer strips spread that over more rows.
 pub fn step_strip(device: &wgpu::Device) -> u32 {
-    if crate::gpu::runs_on_cpu(device) { 32 } else { 8 }
+    gpu::DeviceCaps::of(device).strip
 }
 
 impl StepPass {

@@ -1,5 +1,6 @@
 //! Moving bodies on the staggered grid: the CPU mirrors of `bodies_move.wgsl`,
-//! `staggered_bodies.wgsl` and `staggered_solver_walls.wgsl`.
+//! `staggered_bodies.wgsl` and `staggered_body_faces.wgsl` (the solver's walls from them are
+//! `solver::packed::packed_walls`'s).
 //!
 //! Each step, before the advection, every body moves by `dt` times its velocity
 //! ([`crate::body::Body::advance`]); then the solid mask is rasterised: a cell that is not a

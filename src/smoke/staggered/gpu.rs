@@ -14,8 +14,11 @@
 
 use crate::gpu::{Kernel, PingPong};
 use crate::shaders;
-use crate::smoke::{Advection, SmokeParams};
+use crate::smoke::fields::Fields;
+use crate::smoke::{Advection, SmokeParams, Solver};
 use crate::solver::GpuMultigrid;
+use crate::solver::gpu::{CycleProbes, Solve};
+use crate::solver::plan::CyclePlan;
 use wgpu::BindingResource::TextureView as View;
 
 const R32: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
@@ -159,64 +162,44 @@ impl StaggeredPass {
     ];
 }
 
-/// The staggered passes' kernels and bind groups. Index conventions: `[uv]` the face
-/// velocities' read index, `[s]` the scalars', `[i]` the impulse uniform (0 step, 1 splat).
-pub(crate) struct StaggeredPasses {
-    pub fields: StaggeredFields,
-    pub solver: GpuMultigrid,
-    /// `[uv][target]`: target 0 the other ping-pong (semi-Lagrangian), 1 the predictions.
-    advect_velocity: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// Temperature, density and dye: `[uv][s][dye][target]`.
-    advect_scalars: (Kernel, [[[[wgpu::BindGroup; 2]; 2]; 2]; 2]),
-    maccormack_velocity: (Kernel, [wgpu::BindGroup; 2]),
-    /// Temperature, density and dye: `[uv][s][dye]`.
-    maccormack_scalars: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
-    /// `[uv][k]`: k 0 iterate = b -> predictions, 1 predictions -> other ping-pong, 2 other
-    /// ping-pong -> predictions.
-    viscosity: (Kernel, [[wgpu::BindGroup; 3]; 2]),
-    vorticity: (Kernel, [wgpu::BindGroup; 2]),
-    /// Confinement's force from the vorticity.
-    confinement: (Kernel, wgpu::BindGroup),
-    /// `[uv][s]`.
-    forces: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// `[impulse][uv][s]`.
-    impulse: (Kernel, [[[wgpu::BindGroup; 2]; 2]; 2]),
-    /// `[impulse][dye]`: from the stash (the other dye texture) into dye texture `dye`.
-    impulse_dye: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    /// `[impulse][dye]`: dye texture `dye`'s rectangle into the other, the stash.
-    impulse_dye_stash: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    divergence: (Kernel, [wgpu::BindGroup; 2]),
-    gradient: (Kernel, [wgpu::BindGroup; 2]),
-    /// `[uv]`: the divergence into the packed Jacobi iterations' input.
-    divergence_packed: (Kernel, [wgpu::BindGroup; 2]),
-    /// `[uv][from]`: the gradient from the packed Jacobi iterations' result `from`, unpacking it.
-    gradient_packed: (Kernel, [[wgpu::BindGroup; 2]; 2]),
-    centres: (Kernel, [wgpu::BindGroup; 2]),
-    /// `bodies_move.wgsl`.
-    bodies_move: (Kernel, wgpu::BindGroup),
-    /// `staggered_bodies.wgsl`.
-    rasterise: (Kernel, wgpu::BindGroup),
-    /// `staggered_body_faces.wgsl`, `[uv]`.
-    body_faces: (Kernel, [wgpu::BindGroup; 2]),
-    /// `staggered_solver_walls.wgsl`.
-    solver_walls: (Kernel, wgpu::BindGroup),
-    /// The bodies as the steps recorded so far leave them, moved on the CPU as the GPU moves
-    /// its own (`bodies_move.wgsl`), only to bound the region the body passes cover; the GPU's
-    /// are the ones read back. Empty: the body passes do nothing.
-    pub bodies: Vec<crate::body::Body>,
-    /// `struct BodyRect` of `shaders/smoke/staggered_bodies.wgsl`: the cells the body passes
-    /// cover in the steps recorded next.
-    body_rect: wgpu::Buffer,
-    /// That region's size, cells.
-    rect: (u32, u32),
-    /// The nodes each impulse uniform's pass covers (`[i]`), as its uniform's origin says.
-    pub(in crate::smoke) impulse_rects: [crate::smoke::fields::ImpulseRect; 2],
-    size: (u32, u32),
+/// What recording a staggered step reads from the model that owns the grid
+/// ([`StaggeredPasses::encode`]).
+pub(in crate::smoke) struct StepContext<'a> {
+    pub device: &'a wgpu::Device,
+    pub params: &'a SmokeParams,
+    /// The V-cycle plan ([`crate::solver::plan`]), and the steps recorded before these.
+    pub plan: CyclePlan,
+    pub steps_done: u64,
+    /// The passes are whole steps, the first step number `steps_done + 1`, so the V-cycles of
+    /// the step that ends at a plan point record their residual after each cycle.
+    pub whole_steps: bool,
+    /// The residual probes, made on first use.
+    pub probes: &'a mut Option<CycleProbes>,
+    /// The fields the grid shares with the model (temperature, density, dye, divergence).
+    pub fields: &'a mut Fields,
+    /// Which impulse uniform the impulse pass reads ([`crate::smoke::fields::IMPULSE_STEP`], or
+    /// a splat's).
+    pub impulse: usize,
 }
 
-impl StaggeredPasses {
-    pub fn new(device: &wgpu::Device, shared: &Shared<'_>, fields: StaggeredFields, solver: GpuMultigrid) -> Self {
-        let f = &fields;
+/// Grid-wide bind-group index conventions of the staggered passes: `[uv]` the face velocities'
+/// read index, `[s]` the scalars', `[k]` the dye's, `[i]` the impulse uniform (0 step, 1 splat).
+type Pass<G> = (Kernel, G);
+
+/// The advection: semi-Lagrangian, and MacCormack's correction of its prediction.
+struct AdvectionPasses {
+    /// `[uv][target]`: target 0 the other ping-pong (semi-Lagrangian), 1 the predictions.
+    velocity: Pass<[[wgpu::BindGroup; 2]; 2]>,
+    /// Temperature, density and dye: `[uv][s][k][target]`.
+    scalars: Pass<[[[[wgpu::BindGroup; 2]; 2]; 2]; 2]>,
+    /// `[uv]`.
+    maccormack_velocity: Pass<[wgpu::BindGroup; 2]>,
+    /// Temperature, density and dye: `[uv][s][k]`.
+    maccormack_scalars: Pass<[[[wgpu::BindGroup; 2]; 2]; 2]>,
+}
+
+impl AdvectionPasses {
+    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
         let [hu, hv, ht, hd] = &f.hats;
         let (u, v) = (f.u.views(), f.v.views());
         let (t, d) = (shared.temperature.views(), shared.density.views());
@@ -247,17 +230,6 @@ impl StaggeredPasses {
                     View(&v[1 - i]),
                 ],
             )
-        });
-        let viscosity = Kernel::new(device, "smoke/staggered_viscosity", shaders::SMOKE_STAGGERED_VISCOSITY);
-        let viscosity_groups = [0, 1].map(|i| {
-            let steps =
-                [((&u[i], &v[i]), (hu, hv)), ((hu, hv), (&u[1 - i], &v[1 - i])), ((&u[1 - i], &v[1 - i]), (hu, hv))];
-            steps.map(|((xu, xv), (ou, ov))| {
-                viscosity.bind_group(
-                    device,
-                    &[uniform(), View(&u[i]), View(&v[i]), View(xu), View(xv), View(shared.solid), View(ou), View(ov)],
-                )
-            })
         });
         let c = shared.dye.views();
         let advect_scalars =
@@ -311,6 +283,53 @@ impl StaggeredPasses {
                 })
             })
         });
+        Self {
+            velocity: (advect_velocity, advect_velocity_groups),
+            scalars: (advect_scalars, advect_scalars_groups),
+            maccormack_velocity: (maccormack_velocity, maccormack_velocity_groups),
+            maccormack_scalars: (maccormack_scalars, maccormack_scalars_groups),
+        }
+    }
+}
+
+/// The forces on the faces: viscous diffusion, vorticity confinement, buoyancy.
+struct ForcePasses {
+    /// `[uv][n]`: n 0 iterate = b -> predictions, 1 predictions -> other ping-pong, 2 other
+    /// ping-pong -> predictions.
+    viscosity: Pass<[[wgpu::BindGroup; 3]; 2]>,
+    /// `[uv]`.
+    vorticity: Pass<[wgpu::BindGroup; 2]>,
+    /// Confinement's force from the vorticity.
+    confinement: Pass<wgpu::BindGroup>,
+    /// Confinement's force and buoyancy onto the faces, `[uv][s]`.
+    forces: Pass<[[wgpu::BindGroup; 2]; 2]>,
+}
+
+impl ForcePasses {
+    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
+        let [hu, hv, ..] = &f.hats;
+        let (u, v) = (f.u.views(), f.v.views());
+        let (t, d) = (shared.temperature.views(), shared.density.views());
+        let uniform = || shared.uniform.as_entire_binding();
+        let viscosity = Kernel::new(device, "smoke/staggered_viscosity", shaders::SMOKE_STAGGERED_VISCOSITY);
+        let viscosity_groups = [0, 1].map(|i| {
+            let steps =
+                [((&u[i], &v[i]), (hu, hv)), ((hu, hv), (&u[1 - i], &v[1 - i])), ((&u[1 - i], &v[1 - i]), (hu, hv))];
+            steps.map(|((xu, xv), (ou, ov))| {
+                viscosity.bind_group(
+                    device,
+                    &[uniform(), View(&u[i]), View(&v[i]), View(xu), View(xv), View(shared.solid), View(ou), View(ov)],
+                )
+            })
+        });
+        let vorticity = Kernel::new(device, "smoke/staggered_vorticity", shaders::SMOKE_STAGGERED_VORTICITY);
+        let vorticity_groups = [0, 1].map(|i| {
+            vorticity
+                .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.vorticity)])
+        });
+        let confinement = Kernel::new(device, "smoke/staggered_confinement", shaders::SMOKE_STAGGERED_CONFINEMENT);
+        let confinement_group =
+            confinement.bind_group(device, &[uniform(), View(shared.vorticity), View(shared.solid), View(&f.force)]);
         let forces = Kernel::new(device, "smoke/staggered_forces", shaders::SMOKE_STAGGERED_FORCES);
         let forces_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
@@ -328,6 +347,30 @@ impl StaggeredPasses {
                 )
             })
         });
+        Self {
+            viscosity: (viscosity, viscosity_groups),
+            vorticity: (vorticity, vorticity_groups),
+            confinement: (confinement, confinement_group),
+            forces: (forces, forces_groups),
+        }
+    }
+}
+
+/// The impulse (sources, splats) over its rectangle.
+struct ImpulsePasses {
+    /// Temperature, density and faces, `[i][uv][s]`.
+    fields: Pass<[[[wgpu::BindGroup; 2]; 2]; 2]>,
+    /// `[i][k]`: from the stash (the other dye texture) into dye texture `k`.
+    dye: Pass<[[wgpu::BindGroup; 2]; 2]>,
+    /// `[i][k]`: dye texture `k`'s rectangle into the other, the stash.
+    stash: Pass<[[wgpu::BindGroup; 2]; 2]>,
+}
+
+impl ImpulsePasses {
+    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
+        let (u, v) = (f.u.views(), f.v.views());
+        let (t, d) = (shared.temperature.views(), shared.density.views());
+        let c = shared.dye.views();
         let impulse = Kernel::new(device, "smoke/staggered_impulse", shaders::SMOKE_STAGGERED_IMPULSE);
         let impulse_groups = [0, 1].map(|which| {
             [0, 1].map(|i| {
@@ -362,6 +405,28 @@ impl StaggeredPasses {
                 stash.bind_group(device, &[shared.impulses[which].as_entire_binding(), View(&c[k]), View(&c[1 - k])])
             })
         });
+        Self { fields: (impulse, impulse_groups), dye: (impulse_dye, impulse_dye_groups), stash: (stash, stash_groups) }
+    }
+}
+
+/// The projection around the solve, and the cell centres after it.
+struct ProjectionPasses {
+    /// `[uv]`.
+    divergence: Pass<[wgpu::BindGroup; 2]>,
+    /// `[uv]`.
+    gradient: Pass<[wgpu::BindGroup; 2]>,
+    /// `[uv]`: the divergence into the packed Jacobi iterations' input.
+    divergence_packed: Pass<[wgpu::BindGroup; 2]>,
+    /// `[uv][from]`: the gradient from the packed Jacobi iterations' result `from`, unpacking it.
+    gradient_packed: Pass<[[wgpu::BindGroup; 2]; 2]>,
+    /// `[uv]`.
+    centres: Pass<[wgpu::BindGroup; 2]>,
+}
+
+impl ProjectionPasses {
+    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields, solver: &GpuMultigrid) -> Self {
+        let (u, v) = (f.u.views(), f.v.views());
+        let uniform = || shared.uniform.as_entire_binding();
         let divergence = Kernel::new(device, "smoke/staggered_divergence", shaders::SMOKE_STAGGERED_DIVERGENCE);
         let divergence_groups = [0, 1].map(|i| {
             divergence.bind_group(
@@ -427,14 +492,36 @@ impl StaggeredPasses {
                 &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.velocity), View(&f.after_view)],
             )
         });
-        let vorticity = Kernel::new(device, "smoke/staggered_vorticity", shaders::SMOKE_STAGGERED_VORTICITY);
-        let vorticity_groups = [0, 1].map(|i| {
-            vorticity
-                .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.vorticity)])
-        });
-        let confinement = Kernel::new(device, "smoke/staggered_confinement", shaders::SMOKE_STAGGERED_CONFINEMENT);
-        let confinement_group =
-            confinement.bind_group(device, &[uniform(), View(shared.vorticity), View(shared.solid), View(&f.force)]);
+        Self {
+            divergence: (divergence, divergence_groups),
+            gradient: (gradient, gradient_groups),
+            divergence_packed: (divergence_packed, divergence_packed_groups),
+            gradient_packed: (gradient_packed, gradient_packed_groups),
+            centres: (centres, centres_groups),
+        }
+    }
+}
+
+/// The moving bodies: their move, their rasterisation into the solid bits and the faces beside
+/// them, the solve's walls from the solid bits.
+struct BodyPasses {
+    /// `bodies_move.wgsl`.
+    moves: Pass<wgpu::BindGroup>,
+    /// `staggered_bodies.wgsl`.
+    rasterise: Pass<wgpu::BindGroup>,
+    /// `staggered_body_faces.wgsl`, `[uv]`.
+    faces: Pass<[wgpu::BindGroup; 2]>,
+    /// `staggered_solver_walls.wgsl`.
+    solver_walls: Pass<wgpu::BindGroup>,
+    /// `struct BodyRect` of `shaders/smoke/staggered_bodies.wgsl`: the cells the body passes
+    /// cover in the steps recorded next.
+    rect: wgpu::Buffer,
+}
+
+impl BodyPasses {
+    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields, solver: &GpuMultigrid) -> Self {
+        let (u, v) = (f.u.views(), f.v.views());
+        let uniform = || shared.uniform.as_entire_binding();
         let bodies_move = Kernel::new(device, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
         let bodies_move_group = bodies_move.bind_group(device, &[uniform(), f.bodies.as_entire_binding()]);
         let rasterise = Kernel::new(device, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
@@ -468,42 +555,157 @@ impl StaggeredPasses {
             device,
             &[uniform(), View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())],
         );
-        let size = (f.after.width(), f.after.height());
         Self {
-            bodies_move: (bodies_move, bodies_move_group),
+            moves: (bodies_move, bodies_move_group),
             rasterise: (rasterise, rasterise_group),
-            body_faces: (body_faces, body_faces_groups),
+            faces: (body_faces, body_faces_groups),
             solver_walls: (solver_walls, solver_walls_group),
+            rect: body_rect,
+        }
+    }
+}
+
+/// The staggered passes' kernels and bind groups, by stage of the step.
+pub(crate) struct StaggeredPasses {
+    pub fields: StaggeredFields,
+    pub solver: GpuMultigrid,
+    advection: AdvectionPasses,
+    forces: ForcePasses,
+    impulse: ImpulsePasses,
+    projection: ProjectionPasses,
+    body: BodyPasses,
+    /// The bodies as the steps recorded so far leave them, moved on the CPU as the GPU moves
+    /// its own (`bodies_move.wgsl`), only to bound the region the body passes cover; the GPU's
+    /// are the ones read back. Empty: the body passes do nothing.
+    pub bodies: Vec<crate::body::Body>,
+    /// The size of the region [`BodyPasses::rect`] holds, cells.
+    rect: (u32, u32),
+    /// The nodes each impulse uniform's pass covers (`[i]`), as its uniform's origin says.
+    pub(in crate::smoke) impulse_rects: [crate::smoke::fields::ImpulseRect; 2],
+    size: (u32, u32),
+}
+
+impl StaggeredPasses {
+    pub fn new(device: &wgpu::Device, shared: &Shared<'_>, fields: StaggeredFields, solver: GpuMultigrid) -> Self {
+        let f = &fields;
+        Self {
+            advection: AdvectionPasses::new(device, shared, f),
+            forces: ForcePasses::new(device, shared, f),
+            impulse: ImpulsePasses::new(device, shared, f),
+            projection: ProjectionPasses::new(device, shared, f, &solver),
+            body: BodyPasses::new(device, shared, f, &solver),
             bodies: Vec::new(),
-            body_rect,
             rect: (0, 0),
             impulse_rects: Default::default(),
+            size: (f.after.width(), f.after.height()),
             fields,
             solver,
-            advect_velocity: (advect_velocity, advect_velocity_groups),
-            advect_scalars: (advect_scalars, advect_scalars_groups),
-            maccormack_velocity: (maccormack_velocity, maccormack_velocity_groups),
-            maccormack_scalars: (maccormack_scalars, maccormack_scalars_groups),
-            viscosity: (viscosity, viscosity_groups),
-            vorticity: (vorticity, vorticity_groups),
-            confinement: (confinement, confinement_group),
-            forces: (forces, forces_groups),
-            impulse: (impulse, impulse_groups),
-            impulse_dye: (impulse_dye, impulse_dye_groups),
-            impulse_dye_stash: (stash, stash_groups),
-            divergence: (divergence, divergence_groups),
-            gradient: (gradient, gradient_groups),
-            divergence_packed: (divergence_packed, divergence_packed_groups),
-            gradient_packed: (gradient_packed, gradient_packed_groups),
-            centres: (centres, centres_groups),
-            size,
+        }
+    }
+
+    /// Records `passes` (the solve among them) into `encoder`: the grid's own step when they
+    /// are [`StaggeredPass::STEP`]s. The solve runs packed four cells a texel, and a divergence
+    /// recorded just before it packs its input and a gradient just after it unpacks its result
+    /// ([`GpuMultigrid::dispatch_solve`]). One compute pass holds them all but where a V-cycle's
+    /// residual is measured ([`CycleProbes`]), which needs its own.
+    pub(in crate::smoke) fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        passes: &[StaggeredPass],
+        cx: StepContext<'_>,
+    ) {
+        let moves = passes.iter().filter(|&&p| p == StaggeredPass::Bodies).count() as u32;
+        if moves > 0 {
+            self.plan_bodies(cx.device, encoder, moves, cx.params.dt, false);
+        }
+        // The solve runs packed four cells a texel (the Jacobi iterations, and the V-cycles' finest
+        // level on all but the smallest grids): a divergence recorded just before it packs its
+        // input and a gradient just after it unpacks its result, to the bit as the solve's own
+        // pack and unpack would (`dispatch_divergence_packed`, `dispatch_gradient_packed`): two
+        // full-grid passes a step fewer.
+        let multigrid = cx.params.solver == Solver::Multigrid;
+        let packed_solve = !multigrid || self.solver.packs_cycles();
+        let (iterations, cycles) = (cx.params.jacobi_iterations, cx.plan.cycles());
+        let packs = |n: usize| {
+            packed_solve && passes[n] == StaggeredPass::Divergence && passes.get(n + 1) == Some(&StaggeredPass::Solve)
+        };
+        let unpacks = |n: usize| {
+            packed_solve && passes[n] == StaggeredPass::Solve && passes.get(n + 1) == Some(&StaggeredPass::Gradient)
+        };
+        // The V-cycles of the step ending at a plan point measure the residual after each cycle
+        // (not in a browser, where nothing may wait for them).
+        let (plan, done) = (cx.plan, cx.steps_done);
+        let ends_at_plan_point = |solves: u64| {
+            cx.whole_steps
+                && cfg!(not(target_arch = "wasm32"))
+                && multigrid
+                && packed_solve
+                && plan.steps_to_plan(done + solves) == 1
+        };
+        let h2 = cx.params.cell_size * cx.params.cell_size;
+        // The packed pressure the solve left its result in, for the gradient that unpacks it.
+        let mut result = 0;
+        let mut solves = 0;
+        let mut open: Option<wgpu::ComputePass<'_>> = None;
+        let begin = |encoder: &mut wgpu::CommandEncoder| {
+            encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("smoke staggered step"),
+                    timestamp_writes: None,
+                })
+                .forget_lifetime()
+        };
+        for (n, &which) in passes.iter().enumerate() {
+            let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
+            let probes = match which == StaggeredPass::Solve && ends_at_plan_point(solves) {
+                true => Some(cx.probes.get_or_insert_with(|| {
+                    let mut probes = CycleProbes::new(cx.device, self.size.1);
+                    probes.set_dirichlet(&cx.params.dirichlet());
+                    probes
+                })),
+                false => None,
+            };
+            if let Some(probes) = probes.filter(|p| p.can_record(cycles)) {
+                // Cycle by cycle, each result unpacked into the pressure (which the gradient
+                // overwrites with the last) and its residual recorded.
+                result = 0; // where the divergence (or the pack) put the input
+                for k in 0..cycles {
+                    let pass = open.get_or_insert_with(|| begin(encoder));
+                    result = self.solver.dispatch_probed_cycle(pass, k, packed_in, result);
+                    drop(open.take());
+                    let fields = (self.solver.pressure_view(), &cx.fields.divergence_view, self.solver.solid_view());
+                    probes.encode(k as usize, cx.device, encoder, fields, h2);
+                }
+                solves += 1;
+                continue;
+            }
+            solves += (which == StaggeredPass::Solve) as u64;
+            let pass = open.get_or_insert_with(|| begin(encoder));
+            match which {
+                StaggeredPass::Divergence if packs(n) => self.dispatch_divergence_packed(pass),
+                StaggeredPass::Solve => {
+                    let solve = if multigrid { Solve::VCycles(cycles) } else { Solve::Jacobi(iterations) };
+                    result = self.solver.dispatch_solve(pass, solve, packed_in, packed_out);
+                }
+                StaggeredPass::Gradient if n > 0 && unpacks(n - 1) => self.dispatch_gradient_packed(pass, result),
+                _ => {
+                    let f = &mut *cx.fields;
+                    let scalars = (&mut f.temperature, &mut f.density, &mut f.dye);
+                    self.dispatch(pass, which, scalars, cx.impulse, cx.params)
+                }
+            }
         }
     }
 
     /// Records the vorticity pass on the current faces.
     pub fn encode_vorticity(&self, pass: &mut wgpu::ComputePass<'_>) {
         let (w, h) = self.size;
-        self.vorticity.0.dispatch(pass, &self.vorticity.1[self.fields.u.read_index()], w.div_ceil(STRIP), h);
+        self.forces.vorticity.0.dispatch(
+            pass,
+            &self.forces.vorticity.1[self.fields.u.read_index()],
+            w.div_ceil(STRIP),
+            h,
+        );
     }
 
     /// Records the divergence pass in the form that packs the Jacobi iterations' input itself
@@ -514,7 +716,12 @@ impl StaggeredPasses {
     /// it.
     pub fn dispatch_divergence_packed(&self, pass: &mut wgpu::ComputePass<'_>) {
         let (w, h) = crate::gpu::packed::packed_size(self.size.0, self.size.1);
-        self.divergence_packed.0.dispatch(pass, &self.divergence_packed.1[self.fields.u.read_index()], w, h);
+        self.projection.divergence_packed.0.dispatch(
+            pass,
+            &self.projection.divergence_packed.1[self.fields.u.read_index()],
+            w,
+            h,
+        );
     }
 
     /// Records the gradient pass in the form that reads the Jacobi iterations' result from
@@ -524,8 +731,8 @@ impl StaggeredPasses {
     pub fn dispatch_gradient_packed(&self, pass: &mut wgpu::ComputePass<'_>, from: usize) {
         // One invocation a texel of the (W + 1) x (H + 1) face indices, packed.
         let (w, h) = crate::gpu::packed::packed_size(self.size.0 + 1, self.size.1 + 1);
-        let group = &self.gradient_packed.1[self.fields.u.read_index()][from];
-        self.gradient_packed.0.dispatch(pass, group, w, h);
+        let group = &self.projection.gradient_packed.1[self.fields.u.read_index()][from];
+        self.projection.gradient_packed.0.dispatch(pass, group, w, h);
     }
 
     /// Bounds the region the body passes of the next `steps` steps cover (the whole grid with
@@ -570,7 +777,7 @@ impl StaggeredPasses {
         };
         self.rect = (x1.saturating_sub(x0), y1.saturating_sub(y0));
         let rect: [u32; 4] = [x0, y0, self.rect.0, self.rect.1];
-        crate::gpu::in_order::write_buffer(device, encoder, &self.body_rect, 0, bytemuck::cast_slice(&rect));
+        crate::gpu::in_order::write_buffer(device, encoder, &self.body.rect, 0, bytemuck::cast_slice(&rect));
     }
 
     /// Records the bodies' rasterisation where they are (no move): the solid bits, the faces
@@ -581,11 +788,11 @@ impl StaggeredPasses {
         let (w, h) = self.size;
         let (rw, rh) = self.rect;
         if rw > 0 && rh > 0 {
-            self.rasterise.0.dispatch(pass, &self.rasterise.1, rw, rh);
-            self.body_faces.0.dispatch(pass, &self.body_faces.1[self.fields.u.read_index()], rw, rh);
+            self.body.rasterise.0.dispatch(pass, &self.body.rasterise.1, rw, rh);
+            self.body.faces.0.dispatch(pass, &self.body.faces.1[self.fields.u.read_index()], rw, rh);
         }
         let (pw, ph) = crate::gpu::packed::packed_size(w, h);
-        self.solver_walls.0.dispatch(pass, &self.solver_walls.1, pw, ph);
+        self.body.solver_walls.0.dispatch(pass, &self.body.solver_walls.1, pw, ph);
         if multigrid {
             self.solver.dispatch_coarsen_walls(pass);
         }
@@ -612,23 +819,38 @@ impl StaggeredPasses {
         match which {
             StaggeredPass::Bodies => {
                 if !self.bodies.is_empty() {
-                    self.bodies_move.0.dispatch(pass, &self.bodies_move.1, self.bodies.len() as u32, 1);
+                    self.body.moves.0.dispatch(pass, &self.body.moves.1, self.bodies.len() as u32, 1);
                     self.encode_rasterise(pass, params.solver == crate::smoke::Solver::Multigrid);
                 }
             }
             StaggeredPass::AdvectScalars => {
-                self.advect_scalars.0.dispatch(pass, &self.advect_scalars.1[i][s][k][maccormack as usize], w, h);
+                self.advection.scalars.0.dispatch(pass, &self.advection.scalars.1[i][s][k][maccormack as usize], w, h);
                 if maccormack {
-                    self.maccormack_scalars.0.dispatch(pass, &self.maccormack_scalars.1[i][s][k], w, h);
+                    self.advection.maccormack_scalars.0.dispatch(
+                        pass,
+                        &self.advection.maccormack_scalars.1[i][s][k],
+                        w,
+                        h,
+                    );
                 }
                 scalars.0.swap();
                 scalars.1.swap();
                 scalars.2.swap();
             }
             StaggeredPass::AdvectVelocity => {
-                self.advect_velocity.0.dispatch(pass, &self.advect_velocity.1[i][maccormack as usize], w + 1, h + 1);
+                self.advection.velocity.0.dispatch(
+                    pass,
+                    &self.advection.velocity.1[i][maccormack as usize],
+                    w + 1,
+                    h + 1,
+                );
                 if maccormack {
-                    self.maccormack_velocity.0.dispatch(pass, &self.maccormack_velocity.1[i], w + 1, h + 1);
+                    self.advection.maccormack_velocity.0.dispatch(
+                        pass,
+                        &self.advection.maccormack_velocity.1[i],
+                        w + 1,
+                        h + 1,
+                    );
                 }
                 self.fields.u.swap();
                 self.fields.v.swap();
@@ -637,7 +859,7 @@ impl StaggeredPasses {
                 if params.viscosity_for(w as usize) * params.dt == 0.0 {
                     return;
                 }
-                let groups = &self.viscosity.1[i];
+                let groups = &self.forces.viscosity.1[i];
                 for n in 0..params.viscosity_iterations() {
                     // b -> scratch, then scratch -> other and other -> scratch by turns: an even
                     // count ends in the other ping-pong.
@@ -648,7 +870,7 @@ impl StaggeredPasses {
                     } else {
                         2
                     };
-                    self.viscosity.0.dispatch(pass, &groups[k], w + 1, h + 1);
+                    self.forces.viscosity.0.dispatch(pass, &groups[k], w + 1, h + 1);
                 }
                 self.fields.u.swap();
                 self.fields.v.swap();
@@ -656,9 +878,9 @@ impl StaggeredPasses {
             StaggeredPass::Forces => {
                 if params.vorticity != 0.0 {
                     self.encode_vorticity(pass);
-                    self.confinement.0.dispatch(pass, &self.confinement.1, w.div_ceil(STRIP), h);
+                    self.forces.confinement.0.dispatch(pass, &self.forces.confinement.1, w.div_ceil(STRIP), h);
                 }
-                self.forces.0.dispatch(pass, &self.forces.1[i][s], w + 1, h + 1);
+                self.forces.forces.0.dispatch(pass, &self.forces.forces.1[i][s], w + 1, h + 1);
             }
             StaggeredPass::Impulse => {
                 let rect = self.impulse_rects[impulse];
@@ -666,15 +888,19 @@ impl StaggeredPasses {
                     let [cols, rows] = rect.size;
                     // Counted over the rectangle they touch, not the whole textures they bind.
                     let part = f64::from(cols) * f64::from(rows) / (f64::from(w) * f64::from(h));
-                    self.impulse.0.dispatch_part(pass, &self.impulse.1[impulse][i][s], cols, rows, part);
-                    let stash = &self.impulse_dye_stash;
+                    self.impulse.fields.0.dispatch_part(pass, &self.impulse.fields.1[impulse][i][s], cols, rows, part);
+                    let stash = &self.impulse.stash;
                     stash.0.dispatch_part(pass, &stash.1[impulse][k], cols, rows, part);
-                    self.impulse_dye.0.dispatch_part(pass, &self.impulse_dye.1[impulse][k], cols, rows, part);
+                    self.impulse.dye.0.dispatch_part(pass, &self.impulse.dye.1[impulse][k], cols, rows, part);
                 }
             }
-            StaggeredPass::Divergence => self.divergence.0.dispatch(pass, &self.divergence.1[i], w, h),
-            StaggeredPass::Gradient => self.gradient.0.dispatch(pass, &self.gradient.1[i], w + 1, h + 1),
-            StaggeredPass::Centres => self.centres.0.dispatch(pass, &self.centres.1[i], w, h),
+            StaggeredPass::Divergence => {
+                self.projection.divergence.0.dispatch(pass, &self.projection.divergence.1[i], w, h)
+            }
+            StaggeredPass::Gradient => {
+                self.projection.gradient.0.dispatch(pass, &self.projection.gradient.1[i], w + 1, h + 1)
+            }
+            StaggeredPass::Centres => self.projection.centres.0.dispatch(pass, &self.projection.centres.1[i], w, h),
             StaggeredPass::Solve => unreachable!("the solve records its own passes"),
         }
     }

@@ -27,6 +27,7 @@ pub mod cpu;
 mod gpu;
 
 pub use gpu::StaggeredPass;
+pub(in crate::smoke) use gpu::StepContext;
 pub(crate) use gpu::{Shared, StaggeredFields, StaggeredPasses};
 
 use super::{SmokeParams, SmokeState, Solver};
