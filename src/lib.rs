@@ -96,6 +96,7 @@ pub mod render;
 pub mod scene;
 #[cfg(feature = "script")]
 pub mod script;
+#[macro_use]
 pub mod shaders;
 pub mod smoke;
 pub mod solver;
@@ -115,6 +116,9 @@ mod book {
     #[doc = include_str!("../docs/embedding.md")]
     struct Embedding;
 }
+
+// Every CPU twin of the pass table named (src/shaders.rs).
+check_twins!();
 
 /// The wgpu eddy is built on (version 30): an application makes its device with this one and
 /// need not match the version in its own `Cargo.toml`.

@@ -9,11 +9,9 @@
 //!   programs export transparent areas as transparent black).
 //! - **Presets** ([`Scene::preset`]): built-in scenes by name, each listed by the model it is
 //!   made for ([`crate::model::ModelInfo::presets`]).
-//! - **`.npz` state** (feature `npz`): see `eddy_fluid::npz` (`Npz`, `NpzReader`, re-exported here).
+//! - **`.npz` state** (feature `npz`): see `eddy_fluid::npz` (`Npz`, `NpzReader`).
 
 use crate::grid::Grid;
-#[cfg(feature = "npz")]
-pub use crate::npz::{Npz, NpzReader};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -449,4 +447,19 @@ fn check_cells(
             expected,
         }),
     }
+}
+
+/// Checks that a solid and a source mask (`(H, W)` each) are both of the grid's `shape`.
+///
+/// # Errors
+/// [`crate::gpu::GpuError::Validation`] giving both masks' shapes and the grid's.
+pub fn check_masks(solid: &Grid<u8>, source: &Grid<u8>, shape: (usize, usize)) -> Result<(), crate::gpu::GpuError> {
+    if solid.shape() != shape || source.shape() != shape {
+        return Err(crate::gpu::GpuError::Validation(format!(
+            "masks are {:?} and {:?}, grid is {shape:?}",
+            solid.shape(),
+            source.shape()
+        )));
+    }
+    Ok(())
 }

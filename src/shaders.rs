@@ -20,8 +20,14 @@ macro_rules! modules {
         pub const ALL: &[(&str, &str, &[&str])] = &[$(($id, $name, &[$($file),+])),+];
         /// Every composed module's CPU twins: `(name, the twins' Rust paths, why it has none)`.
         pub const TWINS: &[(&str, &[&str], &str)] = &[$(($id, &[$(stringify!($twin)),*], concat!("" $(, $why)?))),+];
-        // Each twin named, so that a twin renamed or removed breaks the build, not a comment.
-        const _: () = { $($(let _ = $twin;)*)+ };
+        /// Names every CPU twin of the table, so that a twin renamed or removed breaks the
+        /// build, not a comment. Invoked once, at the crate's root (`lib.rs`), which stands above
+        /// the models the twins live in: this module, below them, names none of them itself.
+        macro_rules! check_twins {
+            () => {
+                const _: () = { $($(let _ = $twin;)*)+ };
+            };
+        }
     };
 }
 

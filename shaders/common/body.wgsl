@@ -1,7 +1,7 @@
 // Rigid bodies, shared by the passes that rasterise them and give faces their
 // velocity. Coordinates in cells from the top-left corner (x right, y down; cell (r, c)'s
 // centre at (c + 0.5, r + 0.5)), angles in radians from x towards y.
-// CPU mirror: `Body`, `GpuBody` in src/body.rs (the same arithmetic in the same order).
+// CPU mirror: `Body`, `GpuBody` in src/body/mod.rs (the same arithmetic in the same order).
 
 struct Body {
     centre: vec2<f32>,   // cells

@@ -16,7 +16,7 @@
 @group(0) @binding(5) var face_py: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(6) var factor: texture_storage_2d<r32float, read>;
 @group(0) @binding(7) var state_out: texture_storage_2d<rgba32float, write>;
-// 16: MAX_BODIES in src/body.rs (a test holds them equal).
+// 16: MAX_BODIES in src/body/mod.rs (a test holds them equal).
 @group(0) @binding(8) var<uniform> bodies: array<Body, 16>;
 
 // The limiter factor of whichever cell the face's mass leaves: the owner when f >= 0.

@@ -9,7 +9,7 @@
 @group(0) @binding(2) var face_f: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(3) var factor: texture_storage_2d<r32float, write>;
 @group(0) @binding(4) var solid: texture_storage_2d<r32uint, read>;
-// 16: MAX_BODIES in src/body.rs (a test holds them equal).
+// 16: MAX_BODIES in src/body/mod.rs (a test holds them equal).
 @group(0) @binding(5) var<uniform> bodies: array<Body, 16>;
 
 @compute @workgroup_size(64, 1)

@@ -16,7 +16,7 @@
 @group(0) @binding(4) var slope_rho: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(5) var slope_ux: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(6) var slope_uy: texture_storage_2d<rgba32float, write>;
-// 16: MAX_BODIES in src/body.rs (a test holds them equal).
+// 16: MAX_BODIES in src/body/mod.rs (a test holds them equal).
 @group(0) @binding(7) var<uniform> bodies: array<Body, 16>;
 
 // 1/6 = L_diagonal / sqrt(2): a diagonal slope's weight in the 8-way gradient. CPU: `SIXTH`.

@@ -1,7 +1,7 @@
 // Uses: common/body.wgsl (Body, body_advanced); smoke/params.wgsl (SmokeParams).
 // Smoke pass, moving bodies: each of the params.bodies bodies advances by one step,
 // centre += dt velocity, angle += dt spin. One invocation a body.
-// CPU mirror: `Body::advance` in src/body.rs (via `bodies::step` in
+// CPU mirror: `Body::advance` in src/body/mod.rs (via `bodies::step` in
 // src/smoke/staggered/bodies.rs).
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;

@@ -9,7 +9,7 @@
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
 @group(0) @binding(1) var<uniform> rect: BodyRect;
-// 16: MAX_BODIES in src/body.rs (a test holds them equal).
+// 16: MAX_BODIES in src/body/mod.rs (a test holds them equal).
 @group(0) @binding(2) var<uniform> bodies: array<Body, 16>;
 @group(0) @binding(3) var walls: texture_storage_2d<r32uint, read>;
 @group(0) @binding(4) var solid: texture_storage_2d<r32uint, write>;

@@ -52,14 +52,17 @@ const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning p
 
 /// Three bodies on an `n x n` scene, each about `n / 8` across, moving through it: a circle
 /// drifting right and up, a turned box drifting left, a plate spinning in place. Smoke's move in
-/// cells per time unit; gas's in cells per step, their fastest points within
-/// [`eddy_fluid::gas::bodies::MAX_BODY_SPEED`].
+/// cells per time unit, their fastest points at most about 1.5 cells a step at the default `dt`
+/// (within smoke's 2, [`eddy_fluid::smoke::check_bodies`], on every grid); gas's in cells per
+/// step, their fastest points within [`eddy_fluid::gas::bodies::MAX_BODY_SPEED`].
 fn bench_bodies(n: usize, kind: ModelKind) -> Vec<eddy_fluid::body::Body> {
     use eddy_fluid::body::{Body, Shape};
     let n = n as f32;
     let (v, spin) = match kind {
         ModelKind::Gas => (0.2, 0.15 / (n / 16.0 + 1.0)),
-        _ => (0.02 * n, 1.0),
+        // The drift grows with the grid up to 512 cells, and the plate (reach n / 16) turns
+        // slower on larger grids, so that no point outruns the check.
+        _ => (0.02 * n.min(512.0), 192.0 / n),
     };
     vec![
         Body { vx: v, vy: -0.5 * v, ..Body::new(Shape::Circle { radius: n / 16.0 }, 0.25 * n, 0.6 * n) },
@@ -623,6 +626,21 @@ fn significant(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use eddy_fluid::ModelKind;
+
+    /// The bodies rows' bodies pass each model's own check at every grid `eddy bench` may be
+    /// given a side of (powers of two and between), with the default parameters.
+    #[test]
+    fn bench_bodies_pass_the_models_checks_on_every_grid() {
+        let smoke = eddy_fluid::smoke::SmokeParams::default();
+        for n in [16, 64, 100, 256, 384, 512, 1000, 1024, 2048, 4096, 16384] {
+            let bodies = super::bench_bodies(n, ModelKind::Smoke);
+            eddy_fluid::smoke::check_bodies(&bodies, &smoke).unwrap_or_else(|e| panic!("smoke at {n}: {e}"));
+            let bodies = super::bench_bodies(n, ModelKind::Gas);
+            eddy_fluid::gas::bodies::check(&bodies).unwrap_or_else(|e| panic!("gas at {n}: {e}"));
+        }
+    }
+
     #[test]
     fn rates_keep_three_significant_digits() {
         let cases =

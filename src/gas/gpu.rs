@@ -296,7 +296,7 @@ impl ApplyPass {
 /// whose coverage changed is handed over (`handoff.wgsl`; bind group `i` reads ping-pong state
 /// `i`).
 struct BodyPasses {
-    /// The body table ([`gpu::bodies`]).
+    /// The body table ([`crate::body::table`]).
     table: wgpu::Buffer,
     /// The walls' and sources' bits (`solid_bits`), which the rasterisation adds the bodies to.
     walls: wgpu::Texture,
@@ -316,7 +316,7 @@ impl BodyPasses {
         solid: &wgpu::TextureView,
         size: (u32, u32),
     ) -> Self {
-        let table = gpu::bodies::table(device, "gas/bodies");
+        let table = crate::body::table::table(device, "gas/bodies");
         let usage =
             wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST;
         let walls = gpu::texture_2d(device, "gas/walls", size, wgpu::TextureFormat::R32Uint, usage);
@@ -534,7 +534,7 @@ impl GpuGas {
         }
         let had = self.bodies.list.len();
         self.bodies.list = bodies.to_vec();
-        gpu::bodies::encode_write(&self.device, encoder, &self.bodies.table, bodies);
+        crate::body::table::encode_write(&self.device, encoder, &self.bodies.table, bodies);
         let uniform = GasUniform::new(&self.params, bodies.len() as u32);
         gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         if !bodies.is_empty() || had > 0 {
@@ -569,7 +569,7 @@ impl GpuGas {
         solid: &Grid<u8>,
         source: &Grid<u8>,
     ) -> Result<(), GpuError> {
-        gpu::check_masks(solid, source, (self.height as usize, self.width as usize))?;
+        crate::scene::check_masks(solid, source, (self.height as usize, self.width as usize))?;
         let solid = if self.bodies.list.is_empty() { solid.clone() } else { crate::body::walls(solid) };
         let bits = solid_bits(&solid, source);
         self.solid_mask = solid;
@@ -626,7 +626,7 @@ impl GpuGas {
     /// number of bodies in it.
     fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
         let n = self.bodies.list.len();
-        (n > 0).then(|| (gpu::bodies::copy(&self.device, &self.queue, &self.bodies.table, n), n))
+        (n > 0).then(|| (crate::body::table::copy(&self.device, &self.queue, &self.bodies.table, n), n))
     }
 
     /// The current state texture (`rgba32float`: density, momentum x, momentum y, 0).
@@ -860,7 +860,7 @@ impl GpuModel for GpuGas {
         crate::body::drive(&mut list, index, velocity, spin)?;
         super::bodies::check(&list)?;
         self.bodies.list = list;
-        gpu::bodies::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
+        crate::body::table::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
         Ok(())
     }
 }
@@ -884,7 +884,7 @@ async fn assemble(
         Some((bits, table, n)) => {
             let bits: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::read_texture_async(device, queue, bits, 4).await?);
             let solid = Grid::from_vec(w as usize, h as usize, bits.iter().map(|&b| solid_value(b)).collect());
-            (solid.expect("size"), gpu::bodies::read(device, &table, n).await?)
+            (solid.expect("size"), crate::body::table::read(device, &table, n).await?)
         }
     };
     Ok(GasState { density: field(0), momentum_x: field(1), momentum_y: field(2), solid, source, bodies })

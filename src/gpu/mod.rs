@@ -5,7 +5,6 @@
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
 
-pub mod bodies;
 mod caps;
 mod checkpoint;
 mod edit;
@@ -437,25 +436,6 @@ pub fn upload(queue: &wgpu::Queue, texture: &wgpu::Texture, bytes: &[u8], bytes_
         },
         texture.size(),
     );
-}
-
-/// Checks that a solid and a source mask (`(H, W)` each) are both of the grid's `shape`.
-///
-/// # Errors
-/// [`GpuError::Validation`] giving both masks' shapes and the grid's.
-pub fn check_masks(
-    solid: &crate::grid::Grid<u8>,
-    source: &crate::grid::Grid<u8>,
-    shape: (usize, usize),
-) -> Result<(), GpuError> {
-    if solid.shape() != shape || source.shape() != shape {
-        return Err(GpuError::Validation(format!(
-            "masks are {:?} and {:?}, grid is {shape:?}",
-            solid.shape(),
-            source.shape()
-        )));
-    }
-    Ok(())
 }
 
 /// Runs `f` (resource and pipeline creation) inside validation and out-of-memory error scopes,

@@ -348,7 +348,7 @@ impl GpuSmoke {
         solid: &Grid<u8>,
         source: &Grid<u8>,
     ) -> Result<(), GpuError> {
-        gpu::check_masks(solid, source, (self.height as usize, self.width as usize))?;
+        crate::scene::check_masks(solid, source, (self.height as usize, self.width as usize))?;
         self.solid_mask = solid.clone();
         self.source_mask = source.clone();
         self.source_rect = ImpulseRect::sources(solid, source);
@@ -523,7 +523,7 @@ impl GpuSmoke {
         if st.bodies.is_empty() {
             return None;
         }
-        let copy = gpu::bodies::copy(&self.device, &self.queue, &st.fields.bodies, st.bodies.len());
+        let copy = crate::body::table::copy(&self.device, &self.queue, &st.fields.bodies, st.bodies.len());
         Some((copy, st.bodies.len()))
     }
 
@@ -535,7 +535,7 @@ impl GpuSmoke {
     pub fn bodies(&self) -> Result<Vec<Body>, GpuError> {
         match self.bodies_copy() {
             None => Ok(Vec::new()),
-            Some((buffer, n)) => gpu::wait(&self.device, gpu::bodies::read(&self.device, &buffer, n))?,
+            Some((buffer, n)) => gpu::wait(&self.device, crate::body::table::read(&self.device, &buffer, n))?,
         }
     }
 
@@ -899,7 +899,7 @@ impl GpuModel for GpuSmoke {
         };
         let had = st.bodies.len();
         st.bodies = bodies.to_vec();
-        gpu::bodies::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
+        crate::body::table::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
         self.encode_param_writes(encoder);
         let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
         if !bodies.is_empty() {
@@ -946,7 +946,7 @@ impl GpuModel for GpuSmoke {
         crate::body::drive(&mut bodies, index, (vx, vy), spin)?;
         check_bodies(&bodies, &self.params)?;
         st.bodies = bodies;
-        gpu::bodies::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
+        crate::body::table::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
         // The faces beside the bodies at their new velocities now (so that a cell a body leaves
         // next keeps the velocity it has when it leaves), over the cells the bodies cover.
         st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);
@@ -1038,7 +1038,7 @@ async fn assemble(
         None => (fields, solid),
     };
     let bodies = match bodies {
-        Some((buffer, n)) => gpu::bodies::read(device, &buffer, n).await?,
+        Some((buffer, n)) => crate::body::table::read(device, &buffer, n).await?,
         None => Vec::new(),
     };
     let (velocity_x, velocity_y, rest) = if fields[0].format() == RG32 {

@@ -63,7 +63,7 @@ impl StaggeredFields {
         let after = crate::gpu::texture_2d(device, "smoke/staggered/after", (w, h), R32, usage);
         let walls =
             crate::gpu::texture_2d(device, "smoke/staggered/walls", (w, h), wgpu::TextureFormat::R32Uint, usage);
-        let bodies = crate::gpu::bodies::table(device, "smoke/bodies");
+        let bodies = crate::body::table::table(device, "smoke/bodies");
         let hat =
             |label, size| crate::gpu::texture_2d(device, label, size, R32, usage).create_view(&Default::default());
         Self {

@@ -13,6 +13,8 @@
 //! The GPU twin of [`Body::contains`] and [`Body::velocity_at`] is `shaders/common/body.wgsl`,
 //! with the same arithmetic in the same order.
 
+pub mod table;
+
 use crate::grid::Grid;
 use std::fmt;
 

@@ -1,10 +1,10 @@
 //! The GPU's body table, shared by the models with moving bodies: a buffer of
-//! [`crate::body::MAX_BODIES`] [`GpuBody`] (48 bytes each; `struct Body` in
+//! [`MAX_BODIES`] [`GpuBody`] (48 bytes each; `struct Body` in
 //! `shaders/common/body.wgsl`), which the models' move passes write as storage and their other
 //! passes read as a uniform array, and its readback.
 
-use super::GpuError;
-use crate::body::{Body, GpuBody, MAX_BODIES};
+use super::{Body, GpuBody, MAX_BODIES};
+use crate::gpu::GpuError;
 
 /// A body table for [`MAX_BODIES`] bodies (storage, uniform, copy source and destination).
 pub fn table(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
@@ -23,7 +23,7 @@ pub fn table(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
 pub fn encode_write(device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, table: &wgpu::Buffer, bodies: &[Body]) {
     if !bodies.is_empty() {
         let rows: Vec<GpuBody> = bodies.iter().map(Body::gpu).collect();
-        super::in_order::write_buffer(device, encoder, table, 0, bytemuck::cast_slice(&rows));
+        crate::gpu::in_order::write_buffer(device, encoder, table, 0, bytemuck::cast_slice(&rows));
     }
 }
 
@@ -39,8 +39,8 @@ pub fn encode_drive(
 ) {
     // GpuBody: velocity at bytes 8..16, spin at 20..24.
     let at = (index * std::mem::size_of::<GpuBody>()) as u64;
-    super::in_order::write_buffer(device, encoder, table, at + 8, bytemuck::cast_slice(&[vx, vy]));
-    super::in_order::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
+    crate::gpu::in_order::write_buffer(device, encoder, table, at + 8, bytemuck::cast_slice(&[vx, vy]));
+    crate::gpu::in_order::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
 }
 
 /// A readable copy of the first `n` (> 0) bodies of `table`, its copy recorded and submitted
@@ -64,6 +64,6 @@ pub fn copy(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n:
 /// # Errors
 /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
 pub async fn read(device: &wgpu::Device, copy: &wgpu::Buffer, n: usize) -> Result<Vec<Body>, GpuError> {
-    let bytes = super::map_read_async(device, copy, (n * std::mem::size_of::<GpuBody>()) as u64).await?;
+    let bytes = crate::gpu::map_read_async(device, copy, (n * std::mem::size_of::<GpuBody>()) as u64).await?;
     Ok(bytemuck::pod_collect_to_vec::<u8, GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
 }
