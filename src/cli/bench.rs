@@ -58,11 +58,16 @@ const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning p
 fn bench_bodies(n: usize, kind: ModelKind) -> Vec<eddy_fluid::body::Body> {
     use eddy_fluid::body::{Body, Shape};
     let n = n as f32;
+    let plate = Body::new(
+        Shape::Box { half_width: n / 16.0, half_height: eddy_fluid::body::PLATE_THICKNESS / 2.0 },
+        0.7 * n,
+        0.75 * n,
+    );
     let (v, spin) = match kind {
         ModelKind::Gas => (0.2, 0.15 / (n / 16.0 + 1.0)),
-        // The drift grows with the grid up to 512 cells, and the plate (reach n / 16) turns
-        // slower on larger grids, so that no point outruns the check.
-        _ => (0.02 * n.min(512.0), 192.0 / n),
+        // The drift grows with the grid up to 512 cells; the plate's corners move 12 cells a
+        // time unit (1.5 cells a step at the default dt) on every grid.
+        _ => (0.02 * n.min(512.0), 12.0 / plate.reach()),
     };
     vec![
         Body { vx: v, vy: -0.5 * v, ..Body::new(Shape::Circle { radius: n / 16.0 }, 0.25 * n, 0.6 * n) },
@@ -71,14 +76,7 @@ fn bench_bodies(n: usize, kind: ModelKind) -> Vec<eddy_fluid::body::Body> {
             vx: -v,
             ..Body::new(Shape::Box { half_width: n / 16.0, half_height: n / 32.0 }, 0.75 * n, 0.3 * n)
         },
-        Body {
-            spin,
-            ..Body::new(
-                Shape::Box { half_width: n / 16.0, half_height: eddy_fluid::body::PLATE_THICKNESS / 2.0 },
-                0.7 * n,
-                0.75 * n,
-            )
-        },
+        Body { spin, ..plate },
     ]
 }
 
