@@ -775,7 +775,7 @@ fn statistics_asked_for_earlier_do_not_stand_in_for_fresh_ones() {
 /// iterations a dispatch, 493 with buoyancy 28 and the impulse 36 as passes of their own, 818 at
 /// one iteration a dispatch, 944 unpacked).
 #[test]
-fn the_seeds_step_records_16_dispatches_moving_261_bytes_a_cell() {
+fn the_gpu_gems_step_records_16_dispatches_moving_261_bytes_a_cell() {
     use eddy_fluid::smoke::{SmokeParams, SmokePreset};
     let gpu = common::gpu();
     let params = ModelParams::Smoke(SmokeParams::preset(SmokePreset::GpuGems));

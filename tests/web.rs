@@ -137,7 +137,7 @@ async fn smoke_one_step_matches_the_cpu_mirror() {
 /// The collocated GPU Gems step (`--pipeline gpu-gems`), whose advection pass also applies
 /// buoyancy and the sources' impulse and binds two uniforms beside its seven textures.
 #[wasm_bindgen_test]
-async fn the_seeds_smoke_step_matches_the_cpu_mirror() {
+async fn the_gpu_gems_smoke_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
     for (seed, (w, h)) in [(8, (37, 23)), (9, (64, 48))] {
         let state = states::random_smoke(w, h, seed, 0.1);
