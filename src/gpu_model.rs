@@ -75,7 +75,7 @@ pub trait GpuModel: Sized + 'static {
     /// What its statistics' reduction gives.
     type Stats: ModelStats;
 
-    /// Its name, as a log and a saved file's parameters call it (`water`, `heat`).
+    /// Its name, as messages call it (`water`, `heat`).
     const NAME: &'static str;
 
     /// Uploads `state` and builds the passes on the caller's device.

@@ -840,7 +840,7 @@ struct FieldView {
 
 /// Draws any model's scalar field ([`crate::GpuModel::scalar_view`]): open cells by a colour map
 /// over the view's range, solid cells grey. What eddy's runner draws frames of a model written
-/// outside eddy with ([`crate::model::Runner::frame`]).
+/// outside eddy with ([`crate::model::Runner`]'s `frame`).
 pub struct FieldRenderer(Fullscreen);
 
 impl FieldRenderer {

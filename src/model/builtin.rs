@@ -1,7 +1,7 @@
 //! [`BuiltIn`]: eddy's own models as one [`GpuModel`], whose state, parameters and statistics
 //! are [`AnyState`], [`ModelParams`] and [`AnyStats`]. The registry's one dispatch: each
 //! operation goes to the model inside through its own [`GpuModel`] implementation, and a fourth
-//! model is one line in [`each!`] and a variant here.
+//! model is one line in `each!` and a variant here.
 
 use super::ModelKind;
 use super::state::{AnyState, AnyStats, ModelParams};

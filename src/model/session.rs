@@ -144,10 +144,10 @@ impl Session {
 
     /// Runs `n` steps of the current model (recorded, not waited for), timed on the GPU where
     /// the device has timestamp queries ([`Session::gpu_time`]). A multigrid solve's V-cycle
-    /// count is planned at fixed steps ([`AnyModel::step_in_runs`]), which waits for the GPU there.
+    /// count is planned at fixed steps ([`super::Runner::step_in_runs`]), which waits for the GPU there.
     ///
     /// # Errors
-    /// As [`AnyModel::step_in_runs`]; the steps before the error count as run.
+    /// As [`super::Runner::step_in_runs`]; the steps before the error count as run.
     pub fn step(&mut self, n: u32) -> Result<(), GpuError> {
         if n == 0 {
             return Ok(());

@@ -735,7 +735,7 @@ impl GpuModel for GpuSmoke {
     /// Records `steps` steps into `encoder` with the V-cycle count planned so far: an
     /// application recording multigrid steps into its own encoder cuts them at
     /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
-    /// (as [`crate::model::AnyModel::step_in_runs`] does); otherwise the count stays the cold
+    /// (as [`crate::model::Runner::step_in_runs`] does); otherwise the count stays the cold
     /// start's. On the collocated grid one compute pass with 5 dispatches per step and the
     /// iterations' ([`crate::solver::packed::PackedJacobi::dispatch`]: 13 for 50); on the
     /// staggered grid the passes of [`StaggeredPass::STEP`] per step in one compute pass

@@ -49,7 +49,7 @@ pub enum RulePreset {
 }
 
 /// Rule constants, in units of a full cell's mass per cell per step. Uploaded as a uniform
-/// (`WaterParams` in `shaders/water/params.wgsl`); settable from the CLI and [`GpuWater::set_params`].
+/// (`WaterParams` in `shaders/water/params.wgsl`); settable from the CLI and [`crate::GpuModel::set_params`].
 /// Each field is one row of [`WaterParams::TABLE`], which gives its range and why.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WaterParams {
