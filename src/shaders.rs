@@ -113,29 +113,19 @@ modules! {
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"] => { crate::water::cpu::brush; };
     /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states.
-    GAS_PREDICT = "gas/predict": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"] => { crate::gas::cpu::predict; };
-    /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states, with moving bodies.
-    GAS_PREDICT_BODIES = "gas/predict_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"] => { crate::gas::cpu::predict; };
+    GAS_PREDICT = "gas/predict": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"] => { crate::gas::cpu::predict; };
     /// Gas pass 1: face fluxes.
     GAS_FACES = "gas/faces": ["common/grid.wgsl", "gas/params.wgsl", "gas/faces_constant.wgsl", "gas/faces.wgsl"] => { crate::gas::cpu::faces; };
     /// Gas pass 1 with the linear reconstruction (the predicted face states).
     GAS_FACES_LINEAR = "gas/faces_linear": ["common/grid.wgsl", "gas/params.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/faces_linear.wgsl", "gas/faces.wgsl"] => { crate::gas::cpu::faces_predicted; };
     /// Gas pass 2: outflow limiter.
-    GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/limit.wgsl"] => { crate::gas::cpu::limit; };
-    /// Gas pass 2: outflow limiter, with moving bodies.
-    GAS_LIMIT_BODIES = "gas/limit_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/limit.wgsl"] => { crate::gas::cpu::limit; };
+    GAS_LIMIT = "gas/limit": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/limit.wgsl"] => { crate::gas::cpu::limit; };
     /// Gas pass 2 with the linear reconstruction (its faces into walls read the predicted states).
-    GAS_LIMIT_LINEAR = "gas/limit_linear": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/limit_linear.wgsl", "gas/limit.wgsl"] => { crate::gas::cpu::limit; };
-    /// Gas pass 2 with the linear reconstruction (its faces into walls read the predicted states), with moving bodies.
-    GAS_LIMIT_LINEAR_BODIES = "gas/limit_linear_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/limit_linear.wgsl", "gas/limit.wgsl"] => { crate::gas::cpu::limit; };
+    GAS_LIMIT_LINEAR = "gas/limit_linear": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/limit_linear.wgsl", "gas/limit.wgsl"] => { crate::gas::cpu::limit; };
     /// Gas pass 3: gather, walls, damping, drain, sources.
-    GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/apply.wgsl"] => { crate::gas::cpu::apply; };
-    /// Gas pass 3: gather, walls, damping, drain, sources, with moving bodies.
-    GAS_APPLY_BODIES = "gas/apply_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/apply.wgsl"] => { crate::gas::cpu::apply; };
+    GAS_APPLY = "gas/apply": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/walls.wgsl", "gas/ghost_constant.wgsl", "gas/ghost.wgsl", "gas/apply.wgsl"] => { crate::gas::cpu::apply; };
     /// Gas pass 3 with the linear reconstruction.
-    GAS_APPLY_LINEAR = "gas/apply_linear": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/without_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/apply_linear.wgsl", "gas/apply.wgsl"] => { crate::gas::cpu::apply; };
-    /// Gas pass 3 with the linear reconstruction, with moving bodies.
-    GAS_APPLY_LINEAR_BODIES = "gas/apply_linear_bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/with_bodies.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/apply_linear.wgsl", "gas/apply.wgsl"] => { crate::gas::cpu::apply; };
+    GAS_APPLY_LINEAR = "gas/apply_linear": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/walls.wgsl", "gas/reconstruct.wgsl", "gas/predicted.wgsl", "gas/ghost_linear.wgsl", "gas/ghost.wgsl", "gas/apply_linear.wgsl", "gas/apply.wgsl"] => { crate::gas::cpu::apply; };
     /// Gas bodies: each moves one step.
     GAS_BODIES_MOVE = "gas/bodies_move": ["gas/params.wgsl", "common/body.wgsl", "gas/bodies_move.wgsl"] => { crate::body::Body::advance; };
     /// Gas bodies: rasterised into the solid bits over the walls'.

@@ -1,7 +1,6 @@
 // Uses: common/body.wgsl (body_velocity); common/grid.wgsl (inside); gas/params.wgsl (BODY_MASK,
-//   BODY_SHIFT, GasParams, WALL, direction, neighbour_is_wall, used_directions);
-//   gas/with_bodies.wgsl | gas/without_bodies.wgsl (BODIES); the pass's bindings (bodies, solid,
-//   state).
+//   BODY_SHIFT, GasParams, WALL, direction, neighbour_is_wall, used_directions); the pass's
+//   bindings (bodies, solid, state).
 // Gas walls as mirrors: the "ghost" beyond a blocked face, the mirror image of the open cells,
 // in the frame of a body's cell where one blocks the way. Shared by predict.wgsl,
 // limit.wgsl and apply.wgsl (all bind `state`, `solid` and the body table `bodies`); ghost.wgsl
@@ -67,11 +66,14 @@ fn mirrored(q: vec3<f32>, sign: vec2<f32>) -> vec3<f32> {
     return vec3<f32>(q.x, q.yz * sign);
 }
 
+// Whether the pass is built for a grid with bodies: a pipeline-overridable constant
+// (src/gas/gpu.rs builds the wall passes with it true once a model has bodies), so the passes
+// built without bodies drop the body code (llvmpipe runs both sides of every `if` with masks:
+// as a test of params.bodies, its texture loads would slow every gas step, bodies or none).
+override BODIES: bool = false;
+
 // The velocity (cells/step) of what blocks direction j of open cell p: the rigid velocity of
-// the body whose cell it is at the face's midpoint, else 0 (a wall, the box's edge). BODIES
-// (without_bodies.wgsl, with_bodies.wgsl) is a constant, so the passes built without bodies
-// drop this code (llvmpipe runs both sides of every `if` with masks: as a test of
-// params.bodies, its texture loads would slow every gas step, bodies or none).
+// the body whose cell it is at the face's midpoint, else 0 (a wall, the box's edge).
 // CPU mirror: `wall_velocity` in src/gas/bodies.rs.
 fn wall_velocity(p: vec2<i32>, j: u32, params: GasParams) -> vec2<f32> {
     if !BODIES {

@@ -144,14 +144,25 @@ impl PredictedTextures {
 
 /// What the passes that see walls bind besides their own textures: the parameters' uniform,
 /// the ping-pong state, the solid bits and the body table; and whether they are built for a
-/// grid with bodies (`shaders/gas/with_bodies.wgsl`) or without (`without_bodies.wgsl`, whose
-/// build drops the body code).
+/// grid with bodies (`override BODIES` in `shaders/gas/walls.wgsl`; the build without drops the
+/// body code).
 struct Walled<'a> {
     with_bodies: bool,
     uniform: &'a wgpu::Buffer,
     state: &'a PingPong,
     solid: &'a wgpu::TextureView,
     bodies: &'a wgpu::Buffer,
+}
+
+impl Walled<'_> {
+    /// `source`'s kernel built for this grid: `[without, with]` its labels (the profile and
+    /// the bench name the two builds apart), `override BODIES` set when it has bodies.
+    fn kernel(&self, device: &wgpu::Device, [without, with]: [&'static str; 2], source: &str) -> Kernel {
+        match self.with_bodies {
+            false => Kernel::new(device, without, source),
+            true => Kernel::with_constants(device, with, source, &[("BODIES", 1.0)]),
+        }
+    }
 }
 
 /// Pass 0 of the linear reconstruction: the predictor (`predict.wgsl`). Bind group `i` reads
@@ -163,10 +174,7 @@ struct PredictPass {
 
 impl PredictPass {
     fn new(device: &wgpu::Device, w: &Walled<'_>, predicted: &PredictedTextures) -> Self {
-        let kernel = match w.with_bodies {
-            false => Kernel::new(device, "gas/predict", shaders::GAS_PREDICT),
-            true => Kernel::new(device, "gas/predict_bodies", shaders::GAS_PREDICT_BODIES),
-        };
+        let kernel = w.kernel(device, ["gas/predict", "gas/predict_bodies"], shaders::GAS_PREDICT);
         let bind_groups = w.state.views().each_ref().map(|state| {
             let mut entries = vec![w.uniform.as_entire_binding(), View(state), View(w.solid)];
             entries.extend(predicted.views());
@@ -228,11 +236,9 @@ impl LimitPass {
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = match (predicted, w.with_bodies) {
-            (None, false) => Kernel::new(device, "gas/limit", shaders::GAS_LIMIT),
-            (None, true) => Kernel::new(device, "gas/limit_bodies", shaders::GAS_LIMIT_BODIES),
-            (Some(_), false) => Kernel::new(device, "gas/limit_linear", shaders::GAS_LIMIT_LINEAR),
-            (Some(_), true) => Kernel::new(device, "gas/limit_linear_bodies", shaders::GAS_LIMIT_LINEAR_BODIES),
+        let kernel = match predicted {
+            None => w.kernel(device, ["gas/limit", "gas/limit_bodies"], shaders::GAS_LIMIT),
+            Some(_) => w.kernel(device, ["gas/limit_linear", "gas/limit_linear_bodies"], shaders::GAS_LIMIT_LINEAR),
         };
         let bind_groups = w.state.views().each_ref().map(|state| {
             let mut entries = vec![
@@ -265,11 +271,9 @@ impl ApplyPass {
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = match (predicted, w.with_bodies) {
-            (None, false) => Kernel::new(device, "gas/apply", shaders::GAS_APPLY),
-            (None, true) => Kernel::new(device, "gas/apply_bodies", shaders::GAS_APPLY_BODIES),
-            (Some(_), false) => Kernel::new(device, "gas/apply_linear", shaders::GAS_APPLY_LINEAR),
-            (Some(_), true) => Kernel::new(device, "gas/apply_linear_bodies", shaders::GAS_APPLY_LINEAR_BODIES),
+        let kernel = match predicted {
+            None => w.kernel(device, ["gas/apply", "gas/apply_bodies"], shaders::GAS_APPLY),
+            Some(_) => w.kernel(device, ["gas/apply_linear", "gas/apply_linear_bodies"], shaders::GAS_APPLY_LINEAR),
         };
         let views = w.state.views();
         let bind_groups = [0, 1].map(|i| {
