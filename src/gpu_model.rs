@@ -159,6 +159,16 @@ pub trait GpuModel: Sized + 'static {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     fn state_reader(&self) -> impl Future<Output = Result<Self::State, GpuError>> + 'static;
 
+    /// The state read back, as a future that never blocks (it completes once the device has
+    /// been polled after the GPU did the work). It reads the fields themselves, so they must not
+    /// change before it completes; [`Self::state_reader`] copies them first (the default here).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    fn read_state_async(&self) -> impl Future<Output = Result<Self::State, GpuError>> + '_ {
+        self.state_reader()
+    }
+
     /// The textures holding the state, for [`gpu::Checkpoint`]: copying them back restores
     /// the model's fields.
     fn state_textures(&self) -> Vec<&wgpu::Texture>;
@@ -309,7 +319,7 @@ impl<M: GpuModel> crate::Simulation for M {
 
     /// Reads the state back (waits for the GPU).
     fn read_state(&mut self) -> Result<M::State, Error> {
-        Ok(gpu::wait(self.device(), self.state_reader())??)
+        Ok(gpu::wait(self.device(), self.read_state_async())??)
     }
 
     fn steps_done(&self) -> u64 {

@@ -614,18 +614,6 @@ impl GpuGas {
         self.brush.encode(&self.device, encoder, &mut self.state, bytemuck::bytes_of(&u));
     }
 
-    /// The state read back, as a future that never blocks (it completes once the device has been
-    /// polled after the GPU did the work); masks are the
-    /// ones last uploaded.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
-    pub async fn read_state_async(&self) -> Result<GasState, GpuError> {
-        let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        let bodies = self.bodies_copy().map(|(table, n)| (&self.solid, table, n));
-        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), masks, bodies).await
-    }
-
     /// With bodies, a readable copy of the body table (recorded and submitted now) and the
     /// number of bodies in it.
     fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
@@ -786,6 +774,13 @@ impl GpuModel for GpuGas {
     /// The texture holding the state, for [`gpu::Checkpoint`].
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
         vec![self.state.current()]
+    }
+
+    /// The masks are the ones last uploaded.
+    async fn read_state_async(&self) -> Result<GasState, GpuError> {
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        let bodies = self.bodies_copy().map(|(table, n)| (&self.solid, table, n));
+        assemble(&self.device, &self.queue, self.state.current(), (self.width, self.height), masks, bodies).await
     }
 
     /// A reader of the state as it is now, which borrows nothing (see

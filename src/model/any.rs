@@ -243,7 +243,7 @@ impl AnyModel {
     /// # Errors
     /// As [`AnyModel::read_state`].
     pub async fn read_state_async(&self) -> Result<AnyState, GpuError> {
-        self.state_reader().await
+        self.sim().read_state_async().await
     }
 
     /// A reader of the state as it is now that borrows nothing: the fields are copied on the GPU

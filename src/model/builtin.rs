@@ -56,11 +56,6 @@ impl BuiltIn {
             BuiltIn::Gas(_) => ModelKind::Gas,
         }
     }
-
-    /// The smoke model inside, if it is smoke (its renderer reads its fields).
-    pub fn smoke(&self) -> Option<&GpuSmoke> {
-        if let BuiltIn::Smoke(s) = self { Some(s) } else { None }
-    }
 }
 
 impl GpuModel for BuiltIn {
@@ -171,6 +166,14 @@ impl GpuModel for BuiltIn {
             }
         };
         reader
+    }
+
+    async fn read_state_async(&self) -> Result<AnyState, GpuError> {
+        Ok(match self {
+            BuiltIn::Water(m) => AnyState::Water(m.read_state_async().await?),
+            BuiltIn::Smoke(m) => AnyState::Smoke(m.read_state_async().await?),
+            BuiltIn::Gas(m) => AnyState::Gas(m.read_state_async().await?),
+        })
     }
 
     fn state_textures(&self) -> Vec<&wgpu::Texture> {

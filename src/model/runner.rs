@@ -132,13 +132,13 @@ impl<M: GpuModel> Runner<M> {
     }
 
     /// Reads the whole state back. Waits for the GPU (native targets; see
-    /// [`GpuModel::state_reader`]).
+    /// [`GpuModel::read_state_async`]).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_state(&self) -> Result<M::State, GpuError> {
-        gpu::wait(self.model.device(), self.model.state_reader())?
+        gpu::wait(self.model.device(), self.model.read_state_async())?
     }
 
     /// Reads the state back and writes it, with the step reached and the parameters, as `.npz`
@@ -206,13 +206,14 @@ impl<M: GpuModel> Runner<M> {
         area: impl Into<crate::render::Area>,
         map: ColourMap,
     ) -> Result<(), GpuError> {
+        if self.model.scalar_view().is_none() {
+            return Err(GpuError::Validation(format!("{} has no scalar view to draw", M::NAME)));
+        }
         let device = self.model.device().clone();
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             self.painter = Some((format, crate::render::FieldRenderer::new(&device, format)?));
         }
-        let Some(view) = self.model.scalar_view() else {
-            return Err(GpuError::Validation(format!("{} has no scalar view to draw", M::NAME)));
-        };
+        let view = self.model.scalar_view().expect("checked above");
         let painter = &mut self.painter.as_mut().expect("made above").1;
         let drawing = painter.prepare(&device, encoder, area, self.model.size(), view, map);
         crate::render::draw_cleared(encoder, target, &drawing);

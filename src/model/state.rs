@@ -167,11 +167,7 @@ impl ModelParams {
     /// line takes it, exactly (every digit an f32 keeps; `auto` for one left unset): what a saved
     /// state carries ([`PARAMETERS_ARRAY`]) and [`Self::from_text`] reads back.
     pub fn to_text(&self) -> String {
-        self.kind()
-            .params()
-            .into_iter()
-            .filter_map(|info| Some(format!("{} = {}\n", info.name, info.format_exact(self.get(info.name)?))))
-            .collect()
+        with_params!(self, p => crate::gpu_model::ModelParameters::to_text(p))
     }
 
     /// `kind`'s parameters from `text` as [`Self::to_text`] writes it: the defaults, then the

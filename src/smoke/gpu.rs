@@ -503,19 +503,6 @@ impl GpuSmoke {
         self.plan.cycles()
     }
 
-    /// The state read back, as a future that never blocks (it completes once the device has been
-    /// polled after the GPU did the work); masks are the
-    /// ones last uploaded.
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
-    pub async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
-        let fields = self.state_fields();
-        let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        let bodies = self.bodies_copy();
-        assemble(&self.device, &self.queue, fields.as_slice(), (self.width, self.height), masks, bodies).await
-    }
-
     /// With bodies, a readable copy of the body table (recorded and submitted now) and the
     /// number of bodies in it.
     fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
@@ -861,6 +848,14 @@ impl GpuModel for GpuSmoke {
                 f.dye.current(),
             ],
         }
+    }
+
+    /// The masks are the ones last uploaded.
+    async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
+        let fields = self.state_fields();
+        let masks = (self.solid_mask.clone(), self.source_mask.clone());
+        let bodies = self.bodies_copy();
+        assemble(&self.device, &self.queue, fields.as_slice(), (self.width, self.height), masks, bodies).await
     }
 
     /// A reader of the state as it is now, which borrows nothing (see

@@ -361,17 +361,6 @@ impl GpuWater {
         gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
     }
 
-    /// The state read back, as a future that never blocks (it completes once the device has been
-    /// polled after the GPU did the work): mass, and the
-    /// solid mask last uploaded.
-    ///
-    /// # Errors
-    /// As [`GpuWater::read_mass`].
-    pub async fn read_state_async(&self) -> Result<WaterState, GpuError> {
-        let mass = gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await?;
-        Ok(WaterState { mass, solid: self.solid_mask.clone() })
-    }
-
     /// The current mass texture (`r32float`), e.g. to render it.
     pub fn mass_view(&self) -> &wgpu::TextureView {
         self.mass.current_view()
@@ -474,6 +463,12 @@ impl GpuModel for GpuWater {
         self.stats.settle(&self.device).await;
         self.request_stats();
         Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
+    }
+
+    /// The mass; the solid mask is the one last uploaded.
+    async fn read_state_async(&self) -> Result<WaterState, GpuError> {
+        let mass = gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await?;
+        Ok(WaterState { mass, solid: self.solid_mask.clone() })
     }
 
     fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
