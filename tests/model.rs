@@ -310,115 +310,189 @@ fn saved_arrays_are_the_registrys_in_its_order() {
     }
 }
 
-/// Every view of every model draws (each bound texture has the usages a draw needs), and a
-/// field that varies draws as more than one colour; smoke on both grids.
+/// `m` rounded up to 1, 2 or 5 times a power of ten, at least 1e-6: the scale the signed smoke
+/// views are drawn over, as their docs define it (`SmokeField::Divergence`), computed here in f64.
+fn round_up_1_2_5(m: f32) -> f32 {
+    let m = m as f64;
+    (-6..=38)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|f| f * 10f64.powi(e)))
+        .find(|&s| s >= m * (1.0 - 1e-7))
+        .expect("a finite field") as f32
+}
+
+/// What gas's views draw at each cell's centre, as `GasRenderer` documents its resampling: the
+/// value at each cell corner is the mean of the open cells around it (0 where none is), and a
+/// cell's centre the mean of its four corners.
+fn corner_means_at_centres(field: &Grid<f32>, solid: &Grid<u8>) -> Grid<f32> {
+    let (h, w) = field.shape();
+    let corner = |r: usize, c: usize| {
+        let around = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            .into_iter()
+            .filter(|&(i, j)| i >= 1 && j >= 1 && i <= h && j <= w && solid[(i - 1, j - 1)] == 0)
+            .map(|(i, j)| field[(i - 1, j - 1)] as f64);
+        let (sum, n) = around.fold((0.0, 0.0), |(s, n), v| (s + v, n + 1.0));
+        sum / f64::max(n, 1.0)
+    };
+    Grid::from_fn(w, h, |r, c| {
+        ((corner(r, c) + corner(r, c + 1) + corner(r + 1, c) + corner(r + 1, c + 1)) / 4.0) as f32
+    })
+}
+
+/// The field view `view` of `state` draws, `(H, W)`, and the range a colour map spans over it,
+/// as the registry's view docs (`eddy_fluid::model::ModelInfo::views`) state them, written here
+/// rather than read from the renderer. `None` for the views drawn in their own colours only
+/// (the staggered dye, checked channel by channel; gas velocity, the direction wheel:
+/// `gas_velocity_draws_the_direction_wheel`).
+fn documented_field(state: &AnyState, params: &ModelParams, view: &str) -> Option<(Grid<f32>, (f32, f32))> {
+    let signed = |f: &Grid<f32>, solid: &Grid<u8>| {
+        let open = f.as_slice().iter().zip(solid.as_slice()).filter(|(_, s)| **s == 0);
+        let s = round_up_1_2_5(open.fold(0.0f32, |m, (v, _)| m.max(v.abs())));
+        (-s, s)
+    };
+    match (state, params, view) {
+        (AnyState::Water(s), _, "mass") => Some((s.mass.clone(), (0.0, 1.5))),
+        (AnyState::Gas(s), _, "density") => Some((corner_means_at_centres(&s.density, &s.solid), (0.5, 2.5))),
+        (AnyState::Smoke(s), ModelParams::Smoke(p), view) => {
+            let staggered = s.layout() == eddy_fluid::smoke::GridLayout::Staggered;
+            match view {
+                "dye" if staggered => None,
+                "dye" | "density" => Some((s.density.clone(), (0.0, 1.0))),
+                "temperature" => Some((s.temperature.clone(), (0.0, p.impulse_temperature.abs()))),
+                "velocity" => {
+                    let (u, v) = s.centre_velocity();
+                    let speed = u.as_slice().iter().zip(v.as_slice()).map(|(x, y)| x.hypot(*y)).collect();
+                    Some((Grid::from_vec(u.width(), u.height(), speed).unwrap(), (0.0, 20.0)))
+                }
+                "pressure" => Some((s.pressure.clone(), (-10.0, 10.0))),
+                "divergence" => Some((s.divergence.clone(), signed(&s.divergence, &s.solid))),
+                "vorticity" => {
+                    let w = eddy_fluid::smoke::staggered::cpu::vorticity(&s.velocity_x, &s.velocity_y, &s.solid);
+                    let range = signed(&w, &s.solid);
+                    Some((w, range))
+                }
+                _ => panic!("smoke has no view {view}"),
+            }
+        }
+        (_, _, "velocity") => None,
+        (state, _, view) => panic!("{} has no view {view}", state.kind()),
+    }
+}
+
+/// Every view of every model (smoke on both grids) draws the field it names. At scale 3 a cell's
+/// centre pixel sits on its centre, where smoke's bilinear resampling gives the cell's own value
+/// and water's and gas's nearest lookup always do, so:
+/// - in a colour map (viridis), the legend spans the range the view's docs give
+///   ([`documented_field`]; within 1e-6, the GPU's f32 powers of ten) and each open cell's pixel
+///   is the map's table at `(v - low) / (high - low)`, within one entry either way (`t` rounded
+///   to 1/255 in f32 on the GPU may land on the next entry);
+/// - in the view's own colours, a pixel is a function of the cell's value, each channel moving
+///   one way as the value grows (water darkens, white smoke brightens; each dye channel with its
+///   own dye), within 1 of 255 where two values are close.
+/// A view bound to the wrong texture, channel or scale fails the first; a map run backwards or a
+/// channel from another field the second.
 #[test]
-fn every_view_of_every_model_draws() {
+fn every_view_draws_its_field_over_the_documented_range() {
+    use eddy_fluid::colour::{ColourMap, Legend};
     use eddy_fluid::render::FrameTarget;
     use eddy_fluid::smoke::{SmokeParams, SmokePreset};
     let gpu = common::gpu();
     let mut cases: Vec<(AnyState, ModelParams)> =
-        random_states(40, 30, 4).into_iter().map(|s| (s.clone(), ModelParams::defaults(s.kind()))).collect();
+        random_states(30, 20, 5).into_iter().map(|s| (s.clone(), ModelParams::defaults(s.kind()))).collect();
     let collocated = ModelParams::Smoke(SmokeParams::preset(SmokePreset::GpuGems));
-    cases.push((AnyState::Smoke(common::random_smoke(40, 30, 4, 0.1)), collocated));
+    cases.push((AnyState::Smoke(common::random_smoke(30, 20, 5, 0.1)), collocated));
     for (state, params) in cases {
-        let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
-        model.step(2).unwrap();
-        let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
-        for view in state.kind().info().views {
-            model.set_view(view.name).unwrap();
-            let image = target
-                .render(&gpu.device, &gpu.queue, |encoder, t, size| model.draw(encoder, t, FrameTarget::FORMAT, size))
-                .unwrap();
-            gpu.check().unwrap_or_else(|e| panic!("{} view {}: {e}", state.kind(), view.name));
-            let first = image.get_pixel(0, 0);
-            assert!(image.pixels().any(|p| p != first), "{} view {} drew one colour", state.kind(), view.name);
-        }
-    }
-}
-
-/// What a colour-mapped view draws is the CPU colour map applied to the field: at scale 3 a
-/// cell's centre pixel sits on its centre, where smoke's bilinear resampling gives the cell's
-/// own value and water's nearest lookup always does, so that pixel must be the map's lookup
-/// table at `(v - low) / (high - low)` for the legend's range. Tolerance: one table entry either
-/// way (`t` rounded to 1/255 in f32 on the GPU may land on the neighbouring entry at an edge).
-/// Solid cells and the velocity view (its own hue wheel) are checked elsewhere. The divergence
-/// is drawn over its own scale, computed on the GPU: the legend (read back a draw or two later)
-/// must give the CPU mirror's [`eddy_fluid::render::field_scale`] exactly, and the pixels follow it.
-#[test]
-fn mapped_views_draw_the_colour_map_of_each_cell() {
-    use eddy_fluid::colour::{ColourMap, Legend};
-    use eddy_fluid::render::FrameTarget;
-    let gpu = common::gpu();
-    let water = AnyState::Water(common::random_water(30, 20, 5, 0.1));
-    let smoke = AnyState::Smoke(common::random_smoke_staggered(30, 20, 5, 0.1));
-    let views = ["density", "temperature", "velocity", "pressure", "divergence"];
-    for (state, views) in [(water, &["mass"][..]), (smoke, &views[..])] {
-        let params = ModelParams::defaults(state.kind());
         let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).unwrap();
         model.step(3).unwrap();
         let now = model.read_state().unwrap();
+        let solid = now.vtk_fields().1.clone();
         let target = FrameTarget::new(&gpu.device, model.size(), 3).unwrap();
-        for &view in views {
+        let collocated = matches!(&now, AnyState::Smoke(s) if s.layout() == eddy_fluid::smoke::GridLayout::Collocated);
+        let name = format!("{}{}", state.kind(), if collocated { " (collocated)" } else { "" });
+        for view in state.kind().info().views.iter().map(|v| v.name) {
+            if collocated && view == "vorticity" {
+                continue; // the curl is the staggered grid's (the view's docs say so)
+            }
             model.set_view(view).unwrap();
-            model.set_colour_map(ColourMap::Viridis);
-            let mut draw = || {
-                target
-                    .render(&gpu.device, &gpu.queue, |encoder, t, size| {
-                        model.draw(encoder, t, FrameTarget::FORMAT, size)
+            let draw = |model: &mut AnyModel, map| {
+                model.set_colour_map(map);
+                // A signed view's scale, computed for the first draws, reaches the legend by the third.
+                let images: Vec<_> = (0..3)
+                    .map(|_| {
+                        target
+                            .render(&gpu.device, &gpu.queue, |encoder, t, size| {
+                                model.draw(encoder, t, FrameTarget::FORMAT, size)
+                            })
+                            .unwrap()
                     })
-                    .unwrap()
+                    .collect();
+                gpu.check().unwrap_or_else(|e| panic!("{name} view {view}: {e}"));
+                images.into_iter().last().unwrap()
             };
-            // The scale computed for the first draws reaches the legend by the third.
-            let image = draw();
-            draw();
-            draw();
-            gpu.check().unwrap();
-            let Legend::Scale { low, high, map, .. } = model.legend() else { panic!("{view}: a scale") };
-            let (field, solid): (Grid<f32>, &Grid<u8>) = match &now {
-                AnyState::Water(s) => (s.mass.clone(), &s.solid),
-                AnyState::Smoke(s) => {
-                    let field = match view {
-                        "density" => s.density.clone(),
-                        "temperature" => s.temperature.clone(),
-                        "pressure" => s.pressure.clone(),
-                        "divergence" => {
-                            let scale = eddy_fluid::render::field_scale(&s.divergence, &s.solid);
-                            assert_eq!((low, high), (-scale, scale), "the divergence's scale is the mirror's");
-                            assert!(scale > 1e-3, "a field that is not all 0 ({scale})");
-                            s.divergence.clone()
-                        }
-                        _ => {
-                            let (u, v) = s.centre_velocity();
-                            let speed = u.as_slice().iter().zip(v.as_slice()).map(|(x, y)| x.hypot(*y)).collect();
-                            Grid::from_vec(u.width(), u.height(), speed).unwrap()
-                        }
-                    };
-                    (field, &s.solid)
-                }
-                AnyState::Gas(_) => unreachable!(),
-            };
-            let lut = map.lut();
-            let mut checked = 0;
-            for r in 0..field.height() {
-                for c in 0..field.width() {
-                    if solid[(r, c)] != 0 {
-                        continue;
-                    }
+            let centre =
+                |image: &image::RgbaImage, r: usize, c: usize| image.get_pixel(3 * c as u32 + 1, 3 * r as u32 + 1).0;
+            let open: Vec<(usize, usize)> = (0..solid.height())
+                .flat_map(|r| (0..solid.width()).map(move |c| (r, c)))
+                .filter(|&at| solid[at] == 0)
+                .collect();
+            assert!(open.len() > 400, "{name}: only {} open cells", open.len());
+
+            // In a colour map.
+            if let Some((field, (low, high))) = documented_field(&now, &params, view) {
+                let image = draw(&mut model, ColourMap::Viridis);
+                let Legend::Scale { low: l, high: h, map, .. } = model.legend() else {
+                    panic!("{name} view {view}: no scale in a colour map")
+                };
+                let off = (l - low).abs().max((h - high).abs());
+                assert!(off <= 1e-6 * high.abs(), "{name} view {view}: legend [{l}, {h}], its docs [{low}, {high}]");
+                assert!(
+                    field.as_slice().iter().any(|v| (v - field[open[0]]).abs() > 0.05 * (high - low)),
+                    "{name} {view}: a field that varies"
+                );
+                let lut = map.lut();
+                for &(r, c) in &open {
                     let t = ((field[(r, c)] - low) / (high - low)).clamp(0.0, 1.0);
                     let i = (t * 255.0).round() as usize;
-                    let px = image.get_pixel(3 * c as u32 + 1, 3 * r as u32 + 1).0;
+                    let px = centre(&image, r, c);
                     let near = (i.saturating_sub(1)..=(i + 1).min(255)).any(|j| lut[j][..3] == px[..3]);
                     assert!(
                         near,
-                        "{view} cell ({r}, {c}) = {}: drew {px:?}, the map gives {:?}",
+                        "{name} view {view} cell ({r}, {c}) = {}: drew {px:?}, the map gives {:?}",
                         field[(r, c)],
                         lut[i]
                     );
-                    checked += 1;
                 }
             }
-            assert!(checked > 400, "{view}: only {checked} open cells");
+
+            // In its own colours, where it has them.
+            let image = draw(&mut model, ColourMap::Own);
+            if !matches!(model.legend(), Legend::Own(_)) {
+                continue;
+            }
+            let channels: Vec<Grid<f32>> = match (&now, view) {
+                (AnyState::Smoke(s), "dye") if !collocated => s.dye.to_vec(),
+                _ => vec![documented_field(&now, &params, view).expect("a field").0; 3],
+            };
+            // Water's air (below `min_mass`) is one colour of its own, above the map.
+            let air = match &params {
+                ModelParams::Water(p) => p.min_mass,
+                _ => f32::NEG_INFINITY,
+            };
+            for (k, field) in channels.iter().enumerate() {
+                let (mut cells, dry): (Vec<_>, Vec<_>) = open.iter().partition(|&&at| field[at] >= air);
+                let colours: std::collections::HashSet<_> = dry.iter().map(|&(r, c)| centre(&image, r, c)).collect();
+                assert!(colours.len() <= 1, "{name} view {view}: air drawn in {} colours", colours.len());
+                cells.sort_by(|&a, &b| field[a].total_cmp(&field[b]));
+                let steps: Vec<i32> = cells
+                    .windows(2)
+                    .map(|p| centre(&image, p[1].0, p[1].1)[k] as i32 - centre(&image, p[0].0, p[0].1)[k] as i32)
+                    .collect();
+                let (up, down) = (steps.iter().filter(|&&d| d > 1).count(), steps.iter().filter(|&&d| d < -1).count());
+                assert!(
+                    up == 0 || down == 0,
+                    "{name} view {view}, channel {k}: {up} steps up and {down} down as the value grows"
+                );
+                assert!(up + down > 0, "{name} view {view}, channel {k}: one colour for every value");
+            }
         }
     }
 }

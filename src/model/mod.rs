@@ -122,7 +122,7 @@ static WATER: ModelInfo = ModelInfo {
         name: "mass",
         unit: "full cells",
         shape: "(H, W) float32",
-        doc: "water per cell; 1 = full, more = compressed",
+        doc: "water per cell; 1 = full, more = compressed; a colour map spans 0 to 1.5",
     }],
     arrays: &[
         FieldInfo { name: "mass", unit: "full cells", shape: "(H, W) float32", doc: "water per cell, >= 0" },
