@@ -308,6 +308,26 @@ impl Collocated {
         f.velocity.swap();
     }
 
+    /// Records `steps` steps over the `(w, h)` grid into `encoder`, in one compute pass: for
+    /// each, [`SmokePass::Advect`], then the projection with `iterations` Jacobi iterations
+    /// ([`Self::encode_projection`]): 5 dispatches a step and the iterations'
+    /// ([`PackedJacobi::dispatch`]: 13 for 50).
+    pub(super) fn encode_steps(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: u32,
+        iterations: u32,
+        f: &mut Fields,
+        size: (u32, u32),
+    ) {
+        let mut pass =
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("smoke step"), timestamp_writes: None });
+        for _ in 0..steps {
+            self.encode(&mut pass, SmokePass::Advect, f, size);
+            self.encode_projection(&mut pass, iterations, f, size);
+        }
+    }
+
     /// Records the Jacobi iterations' right-hand side scale, `-alpha` of `p`, into `encoder`.
     pub(super) fn encode_params(
         &self,

@@ -723,38 +723,15 @@ impl GpuModel for GpuSmoke {
     /// application recording multigrid steps into its own encoder cuts them at
     /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
     /// (as [`crate::model::Runner::step_in_runs`] does); otherwise the count stays the cold
-    /// start's. On the collocated grid one compute pass with 5 dispatches per step and the
-    /// iterations' ([`crate::solver::packed::PackedJacobi::dispatch`]: 13 for 50); on the
-    /// staggered grid the passes of [`StaggeredPass::STEP`] per step in one compute pass
-    /// (V-cycles record passes of their own), then [`StaggeredPass::Centres`] once.
+    /// start's. Each grid records its own step: [`Collocated::encode_steps`], or the staggered
+    /// grid's [`StaggeredPass::steps`] ([`StaggeredPasses::encode`]).
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        match self.pipeline {
-            Pipeline::Collocated(_) => {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("smoke step"),
-                    timestamp_writes: None,
-                });
-                for _ in 0..steps {
-                    self.encode_pass(&mut pass, SmokePass::Advect);
-                    // Divergence, Jacobi iterations, gradient: the first packs the iterations'
-                    // input and the last unpacks their result.
-                    let Pipeline::Collocated(c) = &self.pipeline else { unreachable!() };
-                    c.encode_projection(
-                        &mut pass,
-                        self.params.jacobi_iterations,
-                        &mut self.fields,
-                        (self.width, self.height),
-                    );
-                }
+        match &self.pipeline {
+            Pipeline::Collocated(c) => {
+                let size = (self.width, self.height);
+                c.encode_steps(encoder, steps, self.params.jacobi_iterations, &mut self.fields, size)
             }
-            Pipeline::Staggered(_) => {
-                // One list for all the steps (one compute pass when the solve fits in it), and
-                // the cell-centre velocity and divergence left once, after the last.
-                let mut passes: Vec<StaggeredPass> =
-                    std::iter::repeat_n(StaggeredPass::STEP, steps as usize).flatten().collect();
-                passes.push(StaggeredPass::Centres);
-                self.encode_staggered(encoder, &passes, IMPULSE_STEP, true);
-            }
+            Pipeline::Staggered(_) => self.encode_staggered(encoder, &StaggeredPass::steps(steps), IMPULSE_STEP, true),
         }
         self.steps += steps as u64;
     }

@@ -160,6 +160,15 @@ impl StaggeredPass {
         StaggeredPass::Solve,
         StaggeredPass::Gradient,
     ];
+
+    /// The passes of `steps` whole steps: [`Self::STEP`] for each, then
+    /// [`StaggeredPass::Centres`] once, which leaves the cell-centre velocity and the divergence
+    /// for the views and statistics.
+    pub fn steps(steps: u32) -> Vec<StaggeredPass> {
+        let mut passes: Vec<StaggeredPass> = std::iter::repeat_n(Self::STEP, steps as usize).flatten().collect();
+        passes.push(StaggeredPass::Centres);
+        passes
+    }
 }
 
 /// What recording a staggered step reads from the model that owns the grid
