@@ -1,6 +1,6 @@
 //! Parameters as data: one [`ParamSpec`] row per parameter of a model, from which eddy builds
-//! validation, the command line's options and `--help`, the viewer's keys and title, and
-//! (later) the egui panel.
+//! validation, the command line's options and `--help`, the viewer's keys, title and panel, the
+//! Python module's keywords and what a saved state records.
 //!
 //! A row says what the parameter is (name as the CLI spells it, symbol, unit, one-line doc, the
 //! default and where it comes from), which values are allowed and why ([`ParamKind`]: a range

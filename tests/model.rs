@@ -387,7 +387,8 @@ fn documented_field(state: &AnyState, params: &ModelParams, view: &str) -> Optio
 ///   to 1/255 in f32 on the GPU may land on the next entry);
 /// - in the view's own colours, a pixel is a function of the cell's value, each channel moving
 ///   one way as the value grows (water darkens, white smoke brightens; each dye channel with its
-///   own dye), within 1 of 255 where two values are close.
+///   own dye), within 1 of 255 where two values are close; water's air is one colour of its own.
+///
 /// A view bound to the wrong texture, channel or scale fails the first; a map run backwards or a
 /// channel from another field the second.
 #[test]

@@ -409,11 +409,6 @@ pub fn texture_2d(
     })
 }
 
-/// Whether `device` runs on the CPU ([`DeviceCaps::runs_on_cpu`]).
-pub fn runs_on_cpu(device: &wgpu::Device) -> bool {
-    DeviceCaps::of(device).runs_on_cpu
-}
-
 /// A `size`-byte uniform buffer that can be written with `queue.write_buffer`.
 pub fn uniform_buffer(device: &wgpu::Device, label: &str, size: usize) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {

@@ -320,8 +320,8 @@ impl Collocated {
         f: &mut Fields,
         size: (u32, u32),
     ) {
-        let mut pass =
-            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("smoke step"), timestamp_writes: None });
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("smoke step"), timestamp_writes: None });
         for _ in 0..steps {
             self.encode(&mut pass, SmokePass::Advect, f, size);
             self.encode_projection(&mut pass, iterations, f, size);
