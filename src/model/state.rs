@@ -45,6 +45,28 @@ macro_rules! with_params {
     };
 }
 
+/// Runs `$body` with `$s` bound to the state inside, whatever the model.
+macro_rules! with_state {
+    ($state:expr, $s:ident => $body:expr) => {
+        match $state {
+            AnyState::Water($s) => $body,
+            AnyState::Smoke($s) => $body,
+            AnyState::Gas($s) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with `$s` bound to the statistics inside, whatever the model.
+macro_rules! with_stats {
+    ($stats:expr, $s:ident => $body:expr) => {
+        match $stats {
+            AnyStats::Water($s) => $body,
+            AnyStats::Smoke($s) => $body,
+            AnyStats::Gas($s) => $body,
+        }
+    };
+}
+
 fn get<P: ParamTable>(p: &P, name: &str) -> Option<Value> {
     P::spec(name).map(|s| (s.get)(p))
 }
@@ -246,11 +268,7 @@ impl AnyState {
 
     /// `(H, W)`.
     pub fn shape(&self) -> (usize, usize) {
-        match self {
-            AnyState::Water(s) => s.shape(),
-            AnyState::Smoke(s) => s.shape(),
-            AnyState::Gas(s) => s.shape(),
-        }
+        with_state!(self, s => crate::ModelState::shape(s))
     }
 
     /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature; gas
@@ -618,11 +636,7 @@ pub enum AnyStats {
 impl AnyStats {
     /// The conserved total: water's mass, smoke's density, gas' mass.
     pub fn total(&self) -> f64 {
-        match self {
-            AnyStats::Water(s) => s.total_mass,
-            AnyStats::Smoke(s) => s.total_density,
-            AnyStats::Gas(s) => s.total_mass,
-        }
+        with_stats!(self, s => crate::ModelStats::total(s))
     }
 
     /// Smoke: whether the last multigrid solve stopped at its V-cycle cap above the tolerance
@@ -633,11 +647,7 @@ impl AnyStats {
 
     /// Cells with a NaN or infinite value.
     pub fn non_finite(&self) -> u64 {
-        match self {
-            AnyStats::Water(s) => s.non_finite,
-            AnyStats::Smoke(s) => s.non_finite,
-            AnyStats::Gas(s) => s.non_finite,
-        }
+        with_stats!(self, s => crate::ModelStats::non_finite(s))
     }
 
     /// The first sum over the state that is not finite although every cell is: values so large
@@ -682,12 +692,7 @@ impl AnyStats {
 
     /// One line describing the state ([`crate::ModelStats::line`]).
     pub fn line(&self) -> String {
-        use crate::ModelStats;
-        match self {
-            AnyStats::Water(s) => s.line(),
-            AnyStats::Smoke(s) => s.line(),
-            AnyStats::Gas(s) => s.line(),
-        }
+        with_stats!(self, s => crate::ModelStats::line(s))
     }
 }
 
@@ -697,20 +702,12 @@ impl crate::ModelState for AnyState {
     }
 
     fn solid(&self) -> &Grid<u8> {
-        match self {
-            AnyState::Water(s) => &s.solid,
-            AnyState::Smoke(s) => &s.solid,
-            AnyState::Gas(s) => &s.solid,
-        }
+        with_state!(self, s => crate::ModelState::solid(s))
     }
 
     #[cfg(feature = "npz")]
     fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
-        match self {
-            AnyState::Water(s) => s.write_to(npz),
-            AnyState::Smoke(s) => s.write_to(npz),
-            AnyState::Gas(s) => s.write_to(npz),
-        }
+        with_state!(self, s => crate::ModelState::write_npz(s, npz))
     }
 }
 
