@@ -1,7 +1,7 @@
 //! [`BuiltIn`]: eddy's own models as one [`GpuModel`], whose state, parameters and statistics
 //! are [`AnyState`], [`ModelParams`] and [`AnyStats`]. The registry's one dispatch: each
-//! operation goes to the model inside through its own [`GpuModel`] implementation, and a fourth
-//! model is one line in `each!` and a variant here.
+//! operation goes to the model inside through its own [`GpuModel`] implementation
+//! (`each_model!`, in `model/mod.rs`, lists the models once for every such match).
 
 use super::ModelKind;
 use super::state::{AnyState, AnyStats, ModelParams};
@@ -22,17 +22,6 @@ pub enum BuiltIn {
     Smoke(Box<GpuSmoke>),
     /// [`crate::gas`].
     Gas(Box<GpuGas>),
-}
-
-/// Runs `$body` with `$m` bound to the model inside (as its own type), whatever the model.
-macro_rules! each {
-    ($model:expr, $m:ident => $body:expr) => {
-        match $model {
-            BuiltIn::Water($m) => $body,
-            BuiltIn::Smoke($m) => $body,
-            BuiltIn::Gas($m) => $body,
-        }
-    };
 }
 
 /// `params` unwrapped for `$model`'s own type, or the error that they are another model's.
@@ -83,15 +72,15 @@ impl GpuModel for BuiltIn {
     }
 
     fn device(&self) -> &wgpu::Device {
-        each!(self, m => m.device())
+        each_model!(BuiltIn, self, m => m.device())
     }
 
     fn queue(&self) -> &wgpu::Queue {
-        each!(self, m => m.queue())
+        each_model!(BuiltIn, self, m => m.queue())
     }
 
     fn size(&self) -> (u32, u32) {
-        each!(self, m => m.size())
+        each_model!(BuiltIn, self, m => m.size())
     }
 
     fn params(&self) -> ModelParams {
@@ -111,27 +100,27 @@ impl GpuModel for BuiltIn {
     }
 
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
-        each!(self, m => m.encode_steps(encoder, steps))
+        each_model!(BuiltIn, self, m => m.encode_steps(encoder, steps))
     }
 
     fn steps_recorded(&self) -> u64 {
-        each!(self, m => m.steps_recorded())
+        each_model!(BuiltIn, self, m => m.steps_recorded())
     }
 
     fn steps_to_plan(&self) -> Option<u64> {
-        each!(self, m => m.steps_to_plan())
+        each_model!(BuiltIn, self, m => m.steps_to_plan())
     }
 
     fn plan_solver(&mut self) -> Result<(), GpuError> {
-        each!(self, m => m.plan_solver())
+        each_model!(BuiltIn, self, m => m.plan_solver())
     }
 
     fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
-        each!(self, m => m.encode_stats(encoder))
+        each_model!(BuiltIn, self, m => m.encode_stats(encoder))
     }
 
     fn stats_requested(&self) -> bool {
-        each!(self, m => m.stats_requested())
+        each_model!(BuiltIn, self, m => m.stats_requested())
     }
 
     fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>> {
@@ -177,27 +166,27 @@ impl GpuModel for BuiltIn {
     }
 
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
-        each!(self, m => m.state_textures())
+        each_model!(BuiltIn, self, m => m.state_textures())
     }
 
     fn solid_mask(&self) -> &Grid<u8> {
-        each!(self, m => m.solid_mask())
+        each_model!(BuiltIn, self, m => m.solid_mask())
     }
 
     fn source_mask(&self) -> Option<&Grid<u8>> {
-        each!(self, m => m.source_mask())
+        each_model!(BuiltIn, self, m => m.source_mask())
     }
 
     fn body_list(&self) -> &[Body] {
-        each!(self, m => m.body_list())
+        each_model!(BuiltIn, self, m => m.body_list())
     }
 
     fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
-        each!(self, m => m.encode_bodies(encoder, bodies))
+        each_model!(BuiltIn, self, m => m.encode_bodies(encoder, bodies))
     }
 
     fn encode_bodies_restored(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
-        each!(self, m => m.encode_bodies_restored(encoder, bodies))
+        each_model!(BuiltIn, self, m => m.encode_bodies_restored(encoder, bodies))
     }
 
     fn encode_drive(
@@ -207,10 +196,10 @@ impl GpuModel for BuiltIn {
         velocity: (f32, f32),
         spin: f32,
     ) -> Result<(), Error> {
-        each!(self, m => m.encode_drive(encoder, index, velocity, spin))
+        each_model!(BuiltIn, self, m => m.encode_drive(encoder, index, velocity, spin))
     }
 
     fn restored(&mut self) {
-        each!(self, m => m.restored())
+        each_model!(BuiltIn, self, m => m.restored())
     }
 }

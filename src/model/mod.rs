@@ -7,6 +7,20 @@
 //! table ([`params::ParamTable::TABLE`]); this module says which models exist, and [`any`] and
 //! [`state`] are the one place that matches on the model.
 
+/// Runs `$body` with `$x` bound to what `$value`, a `$kind::Water(..)`, `$kind::Smoke(..)` or
+/// `$kind::Gas(..)`, holds, as its own type: the one list of the models' variants that
+/// [`BuiltIn`], [`ModelParams`], [`AnyState`] and [`AnyStats`] are matched through where every
+/// model does the same.
+macro_rules! each_model {
+    ($kind:ident, $value:expr, $x:ident => $body:expr) => {
+        match $value {
+            $kind::Water($x) => $body,
+            $kind::Smoke($x) => $body,
+            $kind::Gas($x) => $body,
+        }
+    };
+}
+
 mod action;
 pub mod any;
 pub mod builtin;

@@ -34,39 +34,6 @@ pub enum ModelParams {
     Gas(GasParams),
 }
 
-/// Runs `$body` with `$p` bound to the parameter struct inside, whatever the model.
-macro_rules! with_params {
-    ($params:expr, $p:ident => $body:expr) => {
-        match $params {
-            ModelParams::Water($p) => $body,
-            ModelParams::Smoke($p) => $body,
-            ModelParams::Gas($p) => $body,
-        }
-    };
-}
-
-/// Runs `$body` with `$s` bound to the state inside, whatever the model.
-macro_rules! with_state {
-    ($state:expr, $s:ident => $body:expr) => {
-        match $state {
-            AnyState::Water($s) => $body,
-            AnyState::Smoke($s) => $body,
-            AnyState::Gas($s) => $body,
-        }
-    };
-}
-
-/// Runs `$body` with `$s` bound to the statistics inside, whatever the model.
-macro_rules! with_stats {
-    ($stats:expr, $s:ident => $body:expr) => {
-        match $stats {
-            AnyStats::Water($s) => $body,
-            AnyStats::Smoke($s) => $body,
-            AnyStats::Gas($s) => $body,
-        }
-    };
-}
-
 fn get<P: ParamTable>(p: &P, name: &str) -> Option<Value> {
     P::spec(name).map(|s| (s.get)(p))
 }
@@ -92,7 +59,7 @@ impl ModelParams {
 
     /// The value of parameter `name`, `None` if the model has no such parameter.
     pub fn get(&self, name: &str) -> Option<Value> {
-        with_params!(self, p => get(p, name))
+        each_model!(ModelParams, self, p => get(p, name))
     }
 
     /// Sets parameter `name` after checking it; nothing changes on error.
@@ -100,7 +67,7 @@ impl ModelParams {
     /// # Errors
     /// [`ParamError`] when the value is out of range or the model has no such parameter.
     pub fn set(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        with_params!(self, p => p.set_checked(name, value))
+        each_model!(ModelParams, self, p => p.set_checked(name, value))
     }
 
     /// Sets `name` as an interactive control does ([`ParamTable::set_fitted`]): in its row's
@@ -110,7 +77,7 @@ impl ModelParams {
     /// [`ParamError`] when the value is out of its row's range or the parameter is not this
     /// model's; nothing changes on error.
     pub fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        with_params!(self, p => p.set_fitted(name, value))
+        each_model!(ModelParams, self, p => p.set_fitted(name, value))
     }
 
     /// Sets `name` checking only its row ([`ParamTable::set_row_only`]): call
@@ -120,7 +87,7 @@ impl ModelParams {
     /// [`ParamError`] when the value is out of its row's range or the parameter is not this
     /// model's.
     pub fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        with_params!(self, p => p.set_row_only(name, value))
+        each_model!(ModelParams, self, p => p.set_row_only(name, value))
     }
 
     /// When the model has a parameter-set row (`preset` or `pipeline`) with a choice named
@@ -145,7 +112,7 @@ impl ModelParams {
     /// Why the parameter `name` does nothing with these parameters, if it does nothing
     /// ([`ParamTable::unused`]).
     pub fn unused(&self, name: &str) -> Option<String> {
-        with_params!(self, p => p.unused(name))
+        each_model!(ModelParams, self, p => p.unused(name))
     }
 
     /// Checks every parameter against its row.
@@ -153,7 +120,7 @@ impl ModelParams {
     /// # Errors
     /// [`ParamError`] for the first one out of range.
     pub fn check(&self) -> Result<(), ParamError> {
-        with_params!(self, p => p.check())
+        each_model!(ModelParams, self, p => p.check())
     }
 
     /// The parameter whose viewer key is `key` (lower case lowers, upper case raises) moved one
@@ -166,7 +133,7 @@ impl ModelParams {
         let Some(info) = self.kind().params().into_iter().find(|p| p.key == Some(lower)) else { return Ok(None) };
         let value = self.get(info.name).expect("a row of this model");
         let next = info.nudge(value, key != lower);
-        with_params!(self, p => p.set_fitted(info.name, next))?;
+        each_model!(ModelParams, self, p => p.set_fitted(info.name, next))?;
         Ok(Some(info))
     }
 
@@ -189,7 +156,7 @@ impl ModelParams {
     /// line takes it, exactly (every digit an f32 keeps; `auto` for one left unset): what a saved
     /// state carries ([`PARAMETERS_ARRAY`]) and [`Self::from_text`] reads back.
     pub fn to_text(&self) -> String {
-        with_params!(self, p => crate::gpu_model::ModelParameters::to_text(p))
+        each_model!(ModelParams, self, p => crate::gpu_model::ModelParameters::to_text(p))
     }
 
     /// `kind`'s parameters from `text` as [`Self::to_text`] writes it: the defaults, then the
@@ -268,7 +235,7 @@ impl AnyState {
 
     /// `(H, W)`.
     pub fn shape(&self) -> (usize, usize) {
-        with_state!(self, s => crate::ModelState::shape(s))
+        each_model!(AnyState, self, s => crate::ModelState::shape(s))
     }
 
     /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature; gas
@@ -636,7 +603,7 @@ pub enum AnyStats {
 impl AnyStats {
     /// The conserved total: water's mass, smoke's density, gas' mass.
     pub fn total(&self) -> f64 {
-        with_stats!(self, s => crate::ModelStats::total(s))
+        each_model!(AnyStats, self, s => crate::ModelStats::total(s))
     }
 
     /// Smoke: whether the last multigrid solve stopped at its V-cycle cap above the tolerance
@@ -647,7 +614,7 @@ impl AnyStats {
 
     /// Cells with a NaN or infinite value.
     pub fn non_finite(&self) -> u64 {
-        with_stats!(self, s => crate::ModelStats::non_finite(s))
+        each_model!(AnyStats, self, s => crate::ModelStats::non_finite(s))
     }
 
     /// The first sum over the state that is not finite although every cell is: values so large
@@ -692,7 +659,7 @@ impl AnyStats {
 
     /// One line describing the state ([`crate::ModelStats::line`]).
     pub fn line(&self) -> String {
-        with_stats!(self, s => crate::ModelStats::line(s))
+        each_model!(AnyStats, self, s => crate::ModelStats::line(s))
     }
 }
 
@@ -702,12 +669,12 @@ impl crate::ModelState for AnyState {
     }
 
     fn solid(&self) -> &Grid<u8> {
-        with_state!(self, s => crate::ModelState::solid(s))
+        each_model!(AnyState, self, s => crate::ModelState::solid(s))
     }
 
     #[cfg(feature = "npz")]
     fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
-        with_state!(self, s => crate::ModelState::write_npz(s, npz))
+        each_model!(AnyState, self, s => crate::ModelState::write_npz(s, npz))
     }
 }
 
