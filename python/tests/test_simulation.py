@@ -348,7 +348,9 @@ def test_the_examples_run_and_give_their_numbers(tmp_path):
     assert len(rows) == 30, out
     assert all(abs(float(ours) - float(ghia) - float(d)) <= 1.5e-5 for ghia, ours, d in rows), out
     worst = float(re.search(r"largest difference (\d\.\d+) of the lid speed", out).group(1))
-    assert abs(worst - max(abs(float(d)) for _, _, d in rows)) <= 5e-5 and worst <= 0.02, out
+    # The largest is printed to 4 decimals, each difference to 5: they agree within 5.5e-5.
+    assert abs(worst - max(abs(float(d)) for _, _, d in rows)) <= 6e-5 and worst <= 0.02, out
+    assert "steady=True" in out, out
     assert (tmp_path / "cavity.png").stat().st_size > 10_000
 
     # The plume: the source keeps adding smoke (the total grows) and it rises (row 0 at the

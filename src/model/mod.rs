@@ -4,8 +4,9 @@
 //!
 //! The command line, the viewer and the bench read these tables; none of them lists models or
 //! parameters of its own. A model's own module (`water`, `smoke`, `gas`) holds its parameter
-//! table ([`params::ParamTable::TABLE`]); this module says which models exist, and [`any`] and
-//! [`state`] are the one place that matches on the model.
+//! table ([`params::ParamTable::TABLE`]); this module says which models exist and lists their
+//! variants once (`each_model!`), through which [`builtin`], [`any`] and [`state`] reach each
+//! model where every model does the same; their other matches hold what differs per model.
 
 /// Runs `$body` with `$x` bound to what `$value`, a `$kind::Water(..)`, `$kind::Smoke(..)` or
 /// `$kind::Gas(..)`, holds, as its own type: the one list of the models' variants that
@@ -196,13 +197,13 @@ static SMOKE: ModelInfo = ModelInfo {
             name: "divergence",
             unit: "per time unit",
             shape: "(H, W) float32",
-            doc: "before the last projection, blue - red at +-1",
+            doc: "before the last projection, blue - red over its largest magnitude rounded up to 1, 2 or 5 x 10^k",
         },
         FieldInfo {
             name: "vorticity",
             unit: "per time unit",
             shape: "(H, W) float32",
-            doc: "curl dv/dx - du/dy (staggered grid), blue - red at +-1",
+            doc: "curl dv/dx - du/dy (staggered grid; 0 on the collocated grid), blue - red as the divergence",
         },
     ],
     arrays: &[

@@ -310,8 +310,9 @@ impl Collocated {
 
     /// Records `steps` steps over the `(w, h)` grid into `encoder`, in one compute pass: for
     /// each, [`SmokePass::Advect`], then the projection with `iterations` Jacobi iterations
-    /// ([`Self::encode_projection`]): 5 dispatches a step and the iterations'
-    /// ([`PackedJacobi::dispatch`]: 13 for 50).
+    /// ([`Self::encode_projection`]): advection, the packed divergence, the iterations
+    /// ([`PackedJacobi::dispatch_iterations`]: 13 dispatches for 50) and the packed gradient,
+    /// 16 dispatches a step for 50.
     pub(super) fn encode_steps(
         &self,
         encoder: &mut wgpu::CommandEncoder,

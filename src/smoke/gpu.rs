@@ -724,8 +724,8 @@ impl GpuModel for GpuSmoke {
     /// [`GpuSmoke::steps_to_plan`] and calls [`GpuSmoke::plan_solver`] after submitting each run
     /// (as [`crate::model::Runner::step_in_runs`] does); otherwise the count stays the cold
     /// start's. Each grid records its own step: the collocated grid's four passes
-    /// (`collocated.rs`), or the staggered grid's [`StaggeredPass::steps`]
-    /// (`staggered/gpu.rs`).
+    /// (`collocated.rs`), or the staggered grid's passes ([`StaggeredPass::STEP`] each step, then
+    /// [`StaggeredPass::Centres`]; `staggered/gpu.rs`).
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
         match &self.pipeline {
             Pipeline::Collocated(c) => {

@@ -164,7 +164,7 @@ impl StaggeredPass {
     /// The passes of `steps` whole steps: [`Self::STEP`] for each, then
     /// [`StaggeredPass::Centres`] once, which leaves the cell-centre velocity and the divergence
     /// for the views and statistics.
-    pub fn steps(steps: u32) -> Vec<StaggeredPass> {
+    pub(crate) fn steps(steps: u32) -> Vec<StaggeredPass> {
         let mut passes: Vec<StaggeredPass> = std::iter::repeat_n(Self::STEP, steps as usize).flatten().collect();
         passes.push(StaggeredPass::Centres);
         passes
