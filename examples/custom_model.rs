@@ -237,7 +237,8 @@ impl GpuModel for GpuHeat {
             let bits: Vec<u32> = state.solid.as_slice().iter().map(|&s| (s != 0) as u32).collect();
             gpu::upload(queue, &solid, bytemuck::cast_slice(&bits), 4);
             let solid_view = solid.create_view(&Default::default());
-            let step = Kernel::new(device, "heat/step", STEP);
+            // `try_new`: a shader that does not parse is an error with its line and column.
+            let step = Kernel::try_new(device, "heat/step", STEP)?;
             let [a, b] = temperature.views();
             let group = |from: &wgpu::TextureView, to: &wgpu::TextureView| {
                 let resources = [
@@ -250,8 +251,8 @@ impl GpuModel for GpuHeat {
             };
             let groups = [group(a, b), group(b, a)];
             let source = format!("{STATS}\n{}", eddy_fluid::shaders::REDUCE);
-            let stats = Reduction::new(device, "heat/stats", &source, height);
-            GpuHeat {
+            let stats = Reduction::try_new(device, "heat/stats", &source, height)?;
+            Ok::<_, GpuError>(GpuHeat {
                 device: device.clone(),
                 queue: queue.clone(),
                 params,
@@ -263,8 +264,8 @@ impl GpuModel for GpuHeat {
                 groups,
                 stats,
                 steps: 0,
-            }
-        })?;
+            })
+        })??;
         queue.write_buffer(&model.uniform, 0, &Self::uniform_bytes(&params));
         gpu::upload(queue, model.temperature.current(), bytemuck::cast_slice(state.temperature.as_slice()), 4);
         Ok(model)
@@ -413,6 +414,31 @@ mod tests {
         let worst = worst.fold(0.0f32, f32::max);
         assert!(worst <= 1e-6, "GPU and CPU differ by {worst}");
         assert_eq!(got.solid, want.solid);
+    }
+
+    /// What a model written outside eddy gets wrong is an error, not a panic or a silent zero: a
+    /// shader that does not parse names its line and column, and a reduction whose bind group
+    /// does not match its shader (here the walls bound as `r32float` where the shader reads
+    /// `u32`) makes `stats` fail with the device's validation error.
+    #[test]
+    fn a_bad_shader_or_a_bad_reduction_is_an_error() {
+        let gpu = gpu();
+        let broken = STEP.replace("let t = textureLoad(t_in, p, 0).r;", "let t = textureLoad(tt, p, 0).r;");
+        let Err(e) = Kernel::try_new(&gpu.device, "heat/step", &broken) else { panic!("a shader that does not parse") };
+        let (line, text) = broken.lines().enumerate().find(|(_, l)| l.contains("textureLoad(tt")).unwrap();
+        let at = format!("line {}, column {}", line + 1, text.find("tt,").unwrap() + 1);
+        let message = e.to_string();
+        assert!(message.contains(&format!("WGSL `heat/step` cannot be reflected: {at}")), "{message}");
+        assert!(message.contains("`tt`"), "{message}");
+
+        let mut sim = GpuHeat::new(&gpu.device, &gpu.queue, &room(16, 12), HeatParams::default()).unwrap();
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING;
+        let wrong = gpu::texture_2d(&gpu.device, "wrong", (16, 12), wgpu::TextureFormat::R32Float, usage);
+        sim.solid_view = wrong.create_view(&Default::default());
+        match sim.stats() {
+            Err(GpuError::Validation(why)) => assert!(why.contains("heat/stats"), "{why}"),
+            other => panic!("a rejected reduction gave {other:?}"),
+        }
     }
 
     /// Exact solution of the scheme: with insulated edges the cosine `cos(pi k (x + 1/2) / W)` is

@@ -270,12 +270,16 @@ pub trait GpuModel: Sized + 'static {
     }
 
     /// The statistics, waiting for the GPU (native targets; [`Self::stats_async`] never waits).
+    /// The reduction is recorded and submitted inside error scopes, so a reduction the device
+    /// rejects (a bind group that does not match its shader) is an error here, not statistics
+    /// of zeros.
     ///
     /// # Errors
-    /// As [`Self::collect_stats`].
+    /// As [`Self::collect_stats`]; [`GpuError::Validation`] / `OutOfMemory` when the device
+    /// rejects the reduction.
     #[cfg(not(target_arch = "wasm32"))]
     fn stats(&self) -> Result<Self::Stats, GpuError> {
-        gpu::wait(self.device(), self.stats_async())?
+        gpu::scoped(self.device(), || gpu::wait(self.device(), self.stats_async()))??
     }
 }
 

@@ -165,6 +165,16 @@ modules! {
 }
 
 /// The reduction's half of a statistics pass (`shaders/common/reduce.wgsl`), for a model written
-/// outside eddy: its own per-cell half (declaring `grid_size()` and `cell_quantities(p)`, its
-/// bindings from 1 up) comes first, this after, and [`crate::gpu::Reduction`] runs the pair.
+/// outside eddy: its own per-cell half comes first, this after, and [`crate::gpu::Reduction`]
+/// runs the pair. The per-cell half declares:
+/// - `fn grid_size() -> vec2<u32>`, the grid's `(W, H)`;
+/// - `fn cell_quantities(p: vec2<i32>) -> Quantities`, what cell `p` contributes: `q.sum` and
+///   `q.more` (eight sums), `q.lo` (two minima), `q.hi` (two maxima). `var q: Quantities` starts
+///   all 0; an unused minimum or maximum holds `BIG` or `-BIG`;
+/// - its bindings, in group 0 from binding 1 up (binding 0 is the rows' results).
+///
+/// It may call `non_finite(x)` (1 for NaN and infinities, else 0) and use `BIG` (3e38), both
+/// declared here. [`crate::gpu::Totals`] gives back the same slots: `sum`, `more`, `min(k)`,
+/// `max(k)`, `count(k)`. `examples/custom_model.rs` fills the first two sums and one minimum
+/// and maximum.
 pub const REDUCE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/common/reduce.wgsl"));

@@ -102,10 +102,40 @@ impl Kernel {
     /// # Panics
     /// As [`Kernel::new`].
     pub fn with_constants(device: &wgpu::Device, label: &'static str, source: &str, constants: &[(&str, f64)]) -> Self {
+        match Self::try_with_constants(device, label, source, constants) {
+            Ok(kernel) => kernel,
+            Err(super::GpuError::Validation(why)) => panic!("eddy's {why}"),
+            Err(e) => panic!("eddy's WGSL `{label}`: {e}"),
+        }
+    }
+
+    /// [`Kernel::new`] for WGSL that may not reflect (a model written outside eddy): the
+    /// error instead of a panic.
+    ///
+    /// # Errors
+    /// [`super::GpuError::Validation`] saying which shader and why, with the line and column of a
+    /// parse error: ``WGSL `heat/step` cannot be reflected: line 12, column 9: no definition in
+    /// scope for identifier: `tt` ``. Errors the device finds later surface through its error
+    /// scopes, as for [`Kernel::new`].
+    pub fn try_new(device: &wgpu::Device, label: &'static str, source: &str) -> Result<Self, super::GpuError> {
+        Self::try_with_constants(device, label, source, &[])
+    }
+
+    /// [`Kernel::with_constants`], with [`Kernel::try_new`]'s errors.
+    ///
+    /// # Errors
+    /// As [`Kernel::try_new`].
+    pub fn try_with_constants(
+        device: &wgpu::Device,
+        label: &'static str,
+        source: &str,
+        constants: &[(&str, f64)],
+    ) -> Result<Self, super::GpuError> {
         let reflect = |source: &str| {
-            super::reflect::reflect(source).unwrap_or_else(|e| panic!("eddy's WGSL `{label}` cannot be reflected: {e}"))
+            super::reflect::reflect(source)
+                .map_err(|e| super::GpuError::Validation(format!("WGSL `{label}` cannot be reflected: {e}")))
         };
-        let mut reflection = reflect(source);
+        let mut reflection = reflect(source)?;
         // Counted from the layout as written: a fitted (sampled) read moves the same texels.
         let texel_bytes = reflection.entries.iter().map(texel_bytes).collect();
         let fitted;
@@ -113,7 +143,7 @@ impl Kernel {
             > super::DeviceCaps::of(device).storage_textures_per_stage
         {
             fitted = super::fit::sampled_reads(source);
-            reflection = reflect(&fitted);
+            reflection = reflect(&fitted)?;
             fitted.as_str()
         } else {
             source
@@ -137,7 +167,7 @@ impl Kernel {
             compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
             cache: None,
         });
-        Self { pipeline, layout, label, workgroup, texel_bytes, group_bytes: Default::default() }
+        Ok(Self { pipeline, layout, label, workgroup, texel_bytes, group_bytes: Default::default() })
     }
 
     /// The kernel's name (its shader's path under `shaders/`, without `.wgsl`).

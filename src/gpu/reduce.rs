@@ -76,6 +76,14 @@ impl Reduction {
         Self::with_kernel(device, std::sync::Arc::new(Kernel::new(device, label, source)), height)
     }
 
+    /// [`Reduction::new`] for WGSL that may not reflect (a model written outside eddy).
+    ///
+    /// # Errors
+    /// As [`Kernel::try_new`].
+    pub fn try_new(device: &wgpu::Device, label: &'static str, source: &str, height: u32) -> Result<Self, GpuError> {
+        Ok(Self::with_kernel(device, std::sync::Arc::new(Kernel::try_new(device, label, source)?), height))
+    }
+
     /// Another reduction of the same pass for a grid `height` rows tall, with its own buffers and
     /// requests but this one's pipeline (no shader compiled again: for many requests in flight
     /// at once, as a solve's residual after each V-cycle).

@@ -26,7 +26,10 @@ pub struct Reflection {
 /// textures, 3D or multisampled textures, a storage format wgpu does not know).
 pub fn reflect(source: &str) -> Result<Reflection, String> {
     use naga::{AddressSpace, ImageClass, ImageDimension, ScalarKind, TypeInner};
-    let module = naga::front::wgsl::parse_str(source).map_err(|e| e.message().to_string())?;
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| match e.location(source) {
+        Some(at) => format!("line {}, column {}: {}", at.line_number, at.line_position, e.message()),
+        None => e.message().to_string(),
+    })?;
     let main = module
         .entry_points
         .iter()
