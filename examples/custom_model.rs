@@ -18,7 +18,7 @@ use eddy_fluid::gpu::{self, GpuError, Kernel, PingPong, Reduction};
 use eddy_fluid::gpu_model::ScalarView;
 use eddy_fluid::model::Runner;
 use eddy_fluid::params::{ParamInfo, ParamSpec, ParamTable, Range, Value};
-use eddy_fluid::{Error, GpuModel, Grid, ModelState, ModelStats, wgpu};
+use eddy_fluid::{Error, GpuModel, Grid, ModelState, ModelStats, bytemuck, wgpu};
 
 /// The step (binding 0 the uniform, 1 the temperature read, 2 the solid bits, 3 the temperature
 /// written). CPU twin: [`cpu_step`].

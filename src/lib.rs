@@ -124,6 +124,10 @@ check_twins!();
 /// need not match the version in its own `Cargo.toml`.
 pub use wgpu;
 
+/// The bytemuck eddy uploads with (`cast_slice` of a field's `f32`s to the bytes of a texture
+/// write): a model written outside eddy need not add it to its own `Cargo.toml`.
+pub use bytemuck;
+
 pub use error::{Error, ParamError};
 pub use gpu_model::{GpuModel, ModelState, ModelStats};
 pub use grid::Grid;
