@@ -206,14 +206,13 @@ impl<M: GpuModel> Runner<M> {
         area: impl Into<crate::render::Area>,
         map: ColourMap,
     ) -> Result<(), GpuError> {
-        if self.model.scalar_view().is_none() {
+        let Some(view) = self.model.scalar_view() else {
             return Err(GpuError::Validation(format!("{} has no scalar view to draw", M::NAME)));
-        }
+        };
         let device = self.model.device().clone();
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             self.painter = Some((format, crate::render::FieldRenderer::new(&device, format)?));
         }
-        let view = self.model.scalar_view().expect("checked above");
         let painter = &mut self.painter.as_mut().expect("made above").1;
         let drawing = painter.prepare(&device, encoder, area, self.model.size(), view, map);
         crate::render::draw_cleared(encoder, target, &drawing);

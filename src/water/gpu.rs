@@ -467,8 +467,7 @@ impl GpuModel for GpuWater {
 
     /// The mass; the solid mask is the one last uploaded.
     async fn read_state_async(&self) -> Result<WaterState, GpuError> {
-        let mass = gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await?;
-        Ok(WaterState { mass, solid: self.solid_mask.clone() })
+        Ok(WaterState { mass: self.read_mass_async().await?, solid: self.solid_mask.clone() })
     }
 
     fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
