@@ -16,9 +16,12 @@
 
 use eddy_fluid::gpu::{self, GpuError, Kernel, PingPong, Reduction};
 use eddy_fluid::gpu_model::ScalarView;
-use eddy_fluid::model::Runner;
+use eddy_fluid::model::{CustomModel, FieldInfo, ModelInfo, Runner};
+use eddy_fluid::npz::NpzReader;
 use eddy_fluid::params::{ParamInfo, ParamSpec, ParamTable, Range, Value};
+use eddy_fluid::scene::{Scene, SceneError};
 use eddy_fluid::{Error, GpuModel, Grid, ModelState, ModelStats, bytemuck, wgpu};
+use std::path::Path;
 
 /// The step (binding 0 the uniform, 1 the temperature read, 2 the solid bits, 3 the temperature
 /// written). CPU twin: [`cpu_step`].
@@ -350,6 +353,57 @@ impl GpuModel for GpuHeat {
     }
 }
 
+/// What eddy's registry knows of heat, so that its session, `eddy run` and `eddy view` run it.
+impl CustomModel for GpuHeat {
+    const INFO: ModelInfo = ModelInfo {
+        name: "heat",
+        about: "heat diffusion, the explicit five-point scheme (examples/custom_model.rs)",
+        views: &[FieldInfo { name: "temperature", unit: "", shape: "(H, W) float32", doc: "inferno from 0 to 1" }],
+        arrays: &[
+            FieldInfo { name: "temperature", unit: "", shape: "(H, W) float32", doc: "temperature, finite" },
+            FieldInfo { name: "solid", unit: "", shape: "(H, W) uint8", doc: "1 = insulating wall, 0 = open" },
+        ],
+        presets: &[("room", "a walled room, a wall across part of it, a hot block in cold air")],
+        bench_scene: "room",
+        left_button: "nothing (heat has no tools)",
+        storage_formats: &[(wgpu::TextureFormat::R32Float, "temperature")],
+        storage_read_write: &[],
+        storage_textures_per_stage: 1,
+        textures: &[("temperature, r32float", 4, 2), ("solid bits, r32uint", 4, 1)],
+        state_bytes_per_cell: 4,
+        host_bytes_per_cell: 5,
+    };
+
+    fn preset(name: &str, size: (usize, usize), _seed: u64, _params: &HeatParams) -> Result<HeatState, SceneError> {
+        match (name, size) {
+            ("room", (w, h)) if w >= 8 && h >= 8 => Ok(room(w, h)),
+            (_, (width, height)) => Err(SceneError::BadSize { width, height, reason: "the room needs 8x8 cells" }),
+        }
+    }
+
+    /// A PNG scene's walls, its fluid (blue) as hot cells.
+    fn from_scene(scene: &Scene, _params: &HeatParams) -> Option<HeatState> {
+        let temperature = scene.fluid.clone();
+        Some(HeatState { temperature, solid: scene.solid.clone() })
+    }
+
+    fn read_npz(npz: &mut NpzReader, path: &Path) -> Result<HeatState, SceneError> {
+        let temperature = npz.read_f32("temperature")?;
+        let solid = npz.read_u8_opt("solid")?.unwrap_or_else(|| temperature.map(|_| 0));
+        if solid.shape() != temperature.shape() {
+            let (a_shape, b_shape) = (temperature.shape(), solid.shape());
+            let path = path.to_path_buf();
+            return Err(SceneError::ShapeMismatch { path, a: "temperature", a_shape, b: "solid", b_shape });
+        }
+        if let Some(i) = temperature.as_slice().iter().position(|t| !t.is_finite()) {
+            let (row, col, w) = (i / temperature.width(), i % temperature.width(), temperature.width());
+            let (path, value) = (path.to_path_buf(), temperature.as_slice()[row * w + col]);
+            return Err(SceneError::BadValue { path, array: "temperature", row, col, value, expected: "finite" });
+        }
+        Ok(HeatState { temperature, solid })
+    }
+}
+
 fn from_totals(t: &gpu::Totals) -> HeatStats {
     HeatStats { total_heat: t.sum[0], min: t.min(0), max: t.max(0), non_finite: t.count(1) }
 }
@@ -439,6 +493,67 @@ mod tests {
             Err(GpuError::Validation(why)) => assert!(why.contains("heat/stats"), "{why}"),
             other => panic!("a rejected reduction gave {other:?}"),
         }
+    }
+
+    /// eddy's session runs heat once it is registered, as it runs its own models: from its
+    /// preset, a parameter set by name (and a bad one refused with the table's message), steps,
+    /// statistics against the CPU twin, a `.npz` save that eddy's loader knows as heat's, and a
+    /// frame drawn from its scalar view.
+    #[test]
+    fn eddys_session_runs_it_once_registered() {
+        use eddy_fluid::model::{Action, AnyState, ModelParams, Session, SessionOptions, Start};
+        use eddy_fluid::scene::SceneSource;
+        let kind = eddy_fluid::model::register::<GpuHeat>().unwrap();
+        assert_eq!(eddy_fluid::model::register::<GpuHeat>().unwrap(), kind, "registering again gives the same kind");
+        assert_eq!(eddy_fluid::ModelKind::from_name("heat"), Some(kind));
+        let gpu = gpu();
+        let options = SessionOptions {
+            params: ModelParams::defaults(kind),
+            start: Start::Scene(SceneSource::parse("room").unwrap()),
+            size: (40, 24),
+            seed: 1,
+        };
+        let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).unwrap();
+        let start = HeatStats::of(&room(40, 24));
+        let bad = session.apply(&Action::Set("diffusivity", Value::Real(0.3))).unwrap_err().to_string();
+        assert!(bad.contains("diffusivity") && bad.contains("1/4"), "{bad}");
+        session.apply(&Action::Set("diffusivity", Value::Real(0.24))).unwrap();
+        session.step(200).unwrap();
+
+        let mut want = room(40, 24);
+        for _ in 0..200 {
+            cpu_step(&mut want, &HeatParams { diffusivity: 0.24 });
+        }
+        let AnyState::Custom(got) = session.model().read_state().unwrap() else { panic!("not heat's state") };
+        let got = got.downcast::<GpuHeat>().unwrap().clone();
+        let worst = got.temperature.as_slice().iter().zip(want.temperature.as_slice()).map(|(a, b)| (a - b).abs());
+        assert!(worst.fold(0.0f32, f32::max) <= 1e-6);
+        let stats = session.model_ref().stats().unwrap();
+        assert!((stats.total() - start.total_heat).abs() < 1e-3 * start.total_heat, "{}", stats.line());
+        let eddy_fluid::model::AnyStats::Custom(own) = &stats else { panic!("not heat's statistics") };
+        let (own, cpu) = (own.downcast::<GpuHeat>().unwrap(), HeatStats::of(&got));
+        assert!((own.total_heat - cpu.total_heat).abs() < 1e-4, "{own:?} against {cpu:?}");
+        assert_eq!((own.min, own.max, own.non_finite), (cpu.min, cpu.max, 0));
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("heat.npz");
+        session.model().save_npz(&path).unwrap();
+        let (loaded, step) = AnyState::load_npz(&path, None).unwrap();
+        assert_eq!((loaded.kind(), step), (kind, 200));
+        assert_eq!(loaded, AnyState::custom::<GpuHeat>(got.clone()).unwrap());
+        let params = AnyState::read_parameters(&path, kind).unwrap().unwrap();
+        assert_eq!(params.get("diffusivity"), Some(Value::Real(0.24)));
+
+        let target = eddy_fluid::render::FrameTarget::new(&gpu.device, (40, 24), 1).unwrap();
+        let frame = target
+            .render(&gpu.device, &gpu.queue, |encoder, view, size| {
+                session.model().draw(encoder, view, eddy_fluid::render::FrameTarget::FORMAT, size)
+            })
+            .unwrap();
+        let lut = eddy_fluid::colour::ColourMap::Inferno.lut();
+        let (r, c) = (12, 10);
+        let t = got.temperature[(r, c)];
+        assert_eq!(frame.get_pixel(c as u32, r as u32).0, lut[(t.clamp(0.0, 1.0) * 255.0).round() as usize], "{t}");
     }
 
     /// Exact solution of the scheme: with insulated edges the cosine `cos(pi k (x + 1/2) / W)` is

@@ -52,7 +52,7 @@ impl<P: ParamTable> ModelParameters for P {
 }
 
 /// A model's statistics, reduced on the GPU (or computed from a state on the CPU).
-pub trait ModelStats: Copy + std::fmt::Debug + 'static {
+pub trait ModelStats: Clone + std::fmt::Debug + 'static {
     /// The conserved total (water's mass, smoke's density, gas' mass, the custom model's heat).
     fn total(&self) -> f64;
 

@@ -99,6 +99,7 @@ fn reduction_counts_non_finite_cells_and_names_the_first() {
                 s.momentum_x[a] = f32::NAN;
                 s.density[b] = f32::INFINITY;
             }
+            AnyState::Custom(_) => unreachable!("eddy's own models only"),
         }
         // Uploaded as is (AnyModel does not validate a state: that is the loader's job).
         let params = ModelParams::defaults(kind);
@@ -113,6 +114,7 @@ fn reduction_counts_non_finite_cells_and_names_the_first() {
             ModelKind::Water => ("mass", a),
             ModelKind::Smoke => ("velocity", b),
             ModelKind::Gas => ("density", b),
+            ModelKind::Custom(_) => unreachable!("eddy's own models only"),
         };
         let (field, row, col) = state.first_non_finite().unwrap();
         assert_eq!((field, (row, col)), expected, "{kind}");
@@ -130,7 +132,7 @@ fn rollback_restores_the_checkpointed_state_exactly() {
         match state {
             AnyState::Smoke(s) => s.bodies.push(spinning(4.0)),
             AnyState::Gas(s) => s.bodies.push(spinning(0.15)),
-            AnyState::Water(_) => {}
+            AnyState::Water(_) | AnyState::Custom(_) => {}
         }
     }
     for state in random_states(48, 32, 3).into_iter().chain(moving) {
@@ -148,7 +150,7 @@ fn rollback_restores_the_checkpointed_state_exactly() {
         let bodies: &[eddy_fluid::body::Body] = match &at {
             AnyState::Smoke(s) => &s.bodies,
             AnyState::Gas(s) => &s.bodies,
-            AnyState::Water(_) => &[],
+            AnyState::Water(_) | AnyState::Custom(_) => &[],
         };
         assert_eq!(model.bodies(), bodies, "{}: the bodies' list goes back too", state.kind());
         // Smoke's statistics read the centre velocities, made again from the restored faces.
@@ -295,7 +297,7 @@ fn saved_arrays_are_the_registrys_in_its_order() {
             AnyState::Gas(s) => {
                 s.bodies.push(eddy_fluid::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=0.1,spin=0.05").unwrap())
             }
-            AnyState::Water(_) => {}
+            AnyState::Water(_) | AnyState::Custom(_) => {}
         }
         let path = dir.path().join(format!("{kind}.npz"));
         state.save_npz(&path, 5).unwrap();

@@ -360,7 +360,7 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
         match &mut state {
             AnyState::Smoke(s) => s.bodies = bench_bodies(n, kind),
             AnyState::Gas(s) => s.bodies = bench_bodies(n, kind),
-            AnyState::Water(_) => {}
+            AnyState::Water(_) | AnyState::Custom(_) => {}
         }
     }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;

@@ -1,8 +1,8 @@
 //! [`AnyModel`]: one type that runs, measures, saves and draws any of eddy's models on the GPU
-//! (a [`Runner`] of [`BuiltIn`], with the renderers, views and tools of each model), and
+//! (a [`Runner`] of [`AnyGpuModel`], with the renderers, views and tools of each model), and
 //! [`cpu_reference`] for its CPU twin. The CLI and the viewer only call it.
 
-use super::builtin::BuiltIn;
+use super::any_gpu::AnyGpuModel;
 use super::memory;
 use super::runner::Runner;
 use super::state::{AnyState, AnyStats, ModelParams};
@@ -15,7 +15,7 @@ use crate::gas::GasBrush;
 use crate::gpu::{self, GpuError, StepTimer};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
-use crate::render::{Area, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
+use crate::render::{Area, FieldRenderer, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
 use crate::smoke::Impulse;
 use crate::water::Brush;
 
@@ -24,13 +24,15 @@ enum Painter {
     Water(WaterRenderer),
     Smoke(SmokeRenderer),
     Gas(GasRenderer),
+    /// A registered model's scalar view ([`GpuModel::scalar_view`]).
+    Field(FieldRenderer),
 }
 
-/// Any of eddy's models on the GPU ([`BuiltIn`]) on a [`Runner`], with its renderer and the
+/// Any of eddy's models on the GPU ([`AnyGpuModel`]) on a [`Runner`], with its renderer and the
 /// field it shows: step, statistics, save, load, tools, draw. Holds clones of the device and
 /// queue it was made with.
 pub struct AnyModel {
-    runner: Runner<BuiltIn>,
+    runner: Runner<AnyGpuModel>,
     device: wgpu::Device,
     queue: wgpu::Queue,
     view: usize,
@@ -69,7 +71,7 @@ impl AnyModel {
         let (h, w) = state.shape();
         gpu::check_grid_size(device, w, h)?;
         let estimate = memory::check(kind, (w, h), memory::Extras::default(), None, &device.limits())?;
-        let model = BuiltIn::new(device, queue, state, *params).map_err(|e| match e {
+        let model = AnyGpuModel::new(device, queue, state, *params).map_err(|e| match e {
             Error::Gpu(GpuError::OutOfMemory(m) | GpuError::Validation(m)) => {
                 Error::Gpu(GpuError::OutOfMemory(format!(
                     "{kind} at {w}x{h} needs about {} of GPU memory; the device said: {m}",
@@ -91,15 +93,15 @@ impl AnyModel {
     }
 
     /// The runner it is: the model and the steps, checkpoint and saves around it.
-    pub fn runner(&self) -> &Runner<BuiltIn> {
+    pub fn runner(&self) -> &Runner<AnyGpuModel> {
         &self.runner
     }
 
-    fn sim(&self) -> &BuiltIn {
+    fn sim(&self) -> &AnyGpuModel {
         self.runner.model()
     }
 
-    fn sim_mut(&mut self) -> &mut BuiltIn {
+    fn sim_mut(&mut self) -> &mut AnyGpuModel {
         self.runner.model_mut()
     }
 
@@ -315,12 +317,17 @@ impl AnyModel {
     pub fn legend(&self) -> Legend {
         let map = self.colour_map();
         match self.sim() {
-            BuiltIn::Water(_) => WaterRenderer::legend(map),
-            BuiltIn::Smoke(s) => match &self.painter {
+            AnyGpuModel::Water(_) => WaterRenderer::legend(map),
+            AnyGpuModel::Smoke(s) => match &self.painter {
                 Some((_, Painter::Smoke(r))) => r.legend_drawn(s, self.smoke_field(), map),
                 _ => SmokeRenderer::legend(s, self.smoke_field(), map),
             },
-            BuiltIn::Gas(_) => GasRenderer::legend(self.gas_field(), map),
+            AnyGpuModel::Gas(_) => GasRenderer::legend(self.gas_field(), map),
+            AnyGpuModel::Custom(m) => {
+                let (low, high) = m.scalar_view().map_or((0.0, 1.0), |v| v.range);
+                let map = if map == ColourMap::Own { ColourMap::Inferno } else { map };
+                Legend::Scale { low, high, unit: self.kind().info().views[0].unit, map }
+            }
         }
     }
 
@@ -358,6 +365,7 @@ impl AnyModel {
                 ModelKind::Water => Painter::Water(WaterRenderer::new(&self.device, format)?),
                 ModelKind::Smoke => Painter::Smoke(SmokeRenderer::new(&self.device, format)?),
                 ModelKind::Gas => Painter::Gas(GasRenderer::new(&self.device, format)?),
+                ModelKind::Custom(_) => Painter::Field(FieldRenderer::new(&self.device, format)?),
             };
             self.painter = Some((format, painter));
         }
@@ -365,9 +373,15 @@ impl AnyModel {
         let (area, map) = (area.into(), self.colour_map());
         let (smoke_field, gas_field) = (self.smoke_field(), self.gas_field());
         Ok(match (&mut self.painter.as_mut().expect("made above").1, self.runner.model()) {
-            (Painter::Water(r), BuiltIn::Water(s)) => r.prepare(d, encoder, area, s, map),
-            (Painter::Smoke(r), BuiltIn::Smoke(s)) => r.prepare(d, encoder, area, s, smoke_field, map),
-            (Painter::Gas(r), BuiltIn::Gas(s)) => r.prepare(d, encoder, area, s, gas_field, map),
+            (Painter::Water(r), AnyGpuModel::Water(s)) => r.prepare(d, encoder, area, s, map),
+            (Painter::Smoke(r), AnyGpuModel::Smoke(s)) => r.prepare(d, encoder, area, s, smoke_field, map),
+            (Painter::Gas(r), AnyGpuModel::Gas(s)) => r.prepare(d, encoder, area, s, gas_field, map),
+            (Painter::Field(r), AnyGpuModel::Custom(s)) => {
+                let Some(view) = s.scalar_view() else {
+                    return Err(GpuError::Validation(format!("{} has no scalar view to draw", s.kind())));
+                };
+                r.prepare(d, encoder, area, s.size(), view, map)
+            }
             _ => unreachable!("the painter is made for the sim's model"),
         })
     }
@@ -460,7 +474,7 @@ impl AnyModel {
         }
         let (w, h) = self.size();
         match (self.sim(), self.params()) {
-            (BuiltIn::Smoke(_), p) => (p.splat_radius(w as usize) * 0.5).max(1.5),
+            (AnyGpuModel::Smoke(_), p) => (p.splat_radius(w as usize) * 0.5).max(1.5),
             _ => (w.max(h) as f32 / 64.0).max(1.5),
         }
     }
@@ -508,7 +522,7 @@ impl AnyModel {
         let stamps = s.stamps(radius);
         let fluid = s.tool == Tool::Fluid && !s.erase;
         match self.runner.model_mut() {
-            BuiltIn::Water(w) => {
+            AnyGpuModel::Water(w) => {
                 if walls {
                     w.encode_solid(encoder, &solid)?;
                 }
@@ -524,7 +538,7 @@ impl AnyModel {
                     }
                 }
             }
-            BuiltIn::Smoke(sm) => {
+            AnyGpuModel::Smoke(sm) => {
                 if walls {
                     sm.encode_masks(encoder, &solid, &source)?;
                 }
@@ -542,7 +556,7 @@ impl AnyModel {
                     sm.encode_splat(encoder, &splat);
                 }
             }
-            BuiltIn::Gas(g) => {
+            AnyGpuModel::Gas(g) => {
                 if walls {
                     g.encode_masks(encoder, &solid, &source)?;
                 }
@@ -555,6 +569,8 @@ impl AnyModel {
                     }
                 }
             }
+            // The contract has no edits: a registered model's tools do nothing.
+            AnyGpuModel::Custom(_) => {}
         }
         Ok(())
     }
@@ -570,7 +586,7 @@ impl AnyModel {
     /// [`AnyModel::click`] recorded into `encoder`, in recording order.
     pub fn encode_click(&mut self, encoder: &mut wgpu::CommandEncoder, at: (f32, f32)) {
         let radius = self.brush_radius();
-        if let BuiltIn::Gas(g) = self.runner.model_mut() {
+        if let AnyGpuModel::Gas(g) = self.runner.model_mut() {
             g.encode_brush(encoder, &GasBrush::blast(at, radius));
         }
     }
@@ -587,8 +603,8 @@ pub fn check_bodies(params: &ModelParams, bodies: &[crate::body::Body]) -> Resul
     match params {
         ModelParams::Smoke(p) => crate::smoke::check_bodies(bodies, p),
         ModelParams::Gas(_) => crate::gas::bodies::check(bodies),
-        ModelParams::Water(_) if bodies.is_empty() => Ok(()),
-        ModelParams::Water(_) => Err(crate::gpu_model::no_bodies("water")),
+        ModelParams::Water(_) | ModelParams::Custom(_) if bodies.is_empty() => Ok(()),
+        p => Err(crate::gpu_model::no_bodies(p.kind().name())),
     }
 }
 

@@ -5,26 +5,28 @@
 //! The command line, the viewer and the bench read these tables; none of them lists models or
 //! parameters of its own. A model's own module (`water`, `smoke`, `gas`) holds its parameter
 //! table ([`params::ParamTable::TABLE`]); this module says which models exist and lists their
-//! variants once (`each_model!`), through which [`builtin`], [`any`] and [`state`] reach each
+//! variants once (`each_model!`), through which [`any_gpu`], [`any`] and [`state`] reach each
 //! model where every model does the same; their other matches hold what differs per model.
 
-/// Runs `$body` with `$x` bound to what `$value`, a `$kind::Water(..)`, `$kind::Smoke(..)` or
-/// `$kind::Gas(..)`, holds, as its own type: the one list of the models' variants that
-/// [`BuiltIn`], [`ModelParams`], [`AnyState`] and [`AnyStats`] are matched through where every
-/// model does the same.
+/// Runs `$body` with `$x` bound to what `$value`, a `$kind::Water(..)`, `$kind::Smoke(..)`,
+/// `$kind::Gas(..)` or `$kind::Custom(..)` (a registered model's, [`custom`]), holds, as its own
+/// type: the one list of the models' variants that [`AnyGpuModel`], [`ModelParams`], [`AnyState`]
+/// and [`AnyStats`] are matched through where every model does the same.
 macro_rules! each_model {
     ($kind:ident, $value:expr, $x:ident => $body:expr) => {
         match $value {
             $kind::Water($x) => $body,
             $kind::Smoke($x) => $body,
             $kind::Gas($x) => $body,
+            $kind::Custom($x) => $body,
         }
     };
 }
 
 mod action;
 pub mod any;
-pub mod builtin;
+pub mod any_gpu;
+pub mod custom;
 pub mod memory;
 pub mod runner;
 pub mod session;
@@ -39,7 +41,8 @@ pub use crate::params;
 pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use action::{Action, MAX_STROKE_POINTS};
 pub use any::{AnyModel, check_bodies};
-pub use builtin::BuiltIn;
+pub use any_gpu::AnyGpuModel;
+pub use custom::{CustomModel, register};
 pub use runner::Runner;
 pub use session::{Done, Session, SessionOptions, Start, changes};
 pub use state::{AnyState, AnyStats, ModelParams, PARAMETERS_ARRAY, STEP_ARRAY};
@@ -60,6 +63,8 @@ pub enum ModelKind {
     Smoke,
     /// The mass-and-momentum flow automaton ([`crate::gas`]).
     Gas,
+    /// A model written outside eddy and registered ([`custom::register`]).
+    Custom(custom::CustomId),
 }
 
 /// One field a model can draw or saves: its name (as `--field` takes it), unit and `.npz` shape.
@@ -78,8 +83,6 @@ pub struct FieldInfo {
 /// What a model is: everything the front ends need besides running it.
 #[derive(Debug)]
 pub struct ModelInfo {
-    /// Which model.
-    pub kind: ModelKind,
     /// Its name, as `--mode` takes it.
     pub name: &'static str,
     /// One line: what it is and where it comes from.
@@ -130,7 +133,6 @@ const BODIES: FieldInfo = FieldInfo {
 };
 
 static WATER: ModelInfo = ModelInfo {
-    kind: ModelKind::Water,
     name: "water",
     about: "compressible-water cellular automaton (J. Elsts, Simple Fluid Simulation With Cellular Automata, 2009; and its Unity port)",
     views: &[FieldInfo {
@@ -164,7 +166,6 @@ static WATER: ModelInfo = ModelInfo {
 };
 
 static SMOKE: ModelInfo = ModelInfo {
-    kind: ModelKind::Smoke,
     name: "smoke",
     about: "GPU Gems ch. 38 Eulerian smoke on a staggered (MAC) grid: advection, buoyancy, impulse, divergence, Jacobi or multigrid pressure solve, gradient subtraction (Harris 2004; Rideout 2010; Harlow & Welch 1965)",
     views: &[
@@ -281,7 +282,6 @@ static SMOKE: ModelInfo = ModelInfo {
 };
 
 static GAS: ModelInfo = ModelInfo {
-    kind: ModelKind::Gas,
     name: "gas",
     about: "mass-and-momentum flow automaton (dtosoftware, Fluid dynamics part 2, 2012) with an isothermal pressure",
     views: &[
@@ -341,8 +341,16 @@ static GAS: ModelInfo = ModelInfo {
 pub const SHARED_PARAMS: &[&str] = &["left-edge", "right-edge", "top-edge", "bottom-edge", "inflow"];
 
 impl ModelKind {
-    /// Every model, in the order the viewer's Tab and 1/2/3 keys go through them.
+    /// eddy's own models, in the order the viewer's Tab and 1/2/3 keys go through them.
     pub const ALL: [ModelKind; 3] = [ModelKind::Water, ModelKind::Smoke, ModelKind::Gas];
+
+    /// Every model: eddy's own ([`ModelKind::ALL`]), then those registered
+    /// ([`custom::register`]) in the order they were.
+    pub fn all() -> Vec<ModelKind> {
+        let mut all = Self::ALL.to_vec();
+        all.extend(custom::registered());
+        all
+    }
 
     /// Its table row.
     pub fn info(self) -> &'static ModelInfo {
@@ -350,6 +358,7 @@ impl ModelKind {
             ModelKind::Water => &WATER,
             ModelKind::Smoke => &SMOKE,
             ModelKind::Gas => &GAS,
+            ModelKind::Custom(id) => custom::info(id),
         }
     }
 
@@ -360,7 +369,7 @@ impl ModelKind {
 
     /// The model named `name` (case-insensitive).
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
+        Self::all().into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
     }
 
     /// Its parameters, in CLI order.
@@ -372,6 +381,7 @@ impl ModelKind {
             ModelKind::Water => infos::<WaterParams>(),
             ModelKind::Smoke => infos::<SmokeParams>(),
             ModelKind::Gas => infos::<GasParams>(),
+            ModelKind::Custom(id) => custom::params(id),
         }
     }
 
@@ -385,27 +395,31 @@ impl ModelKind {
         self.info().presets[0].0
     }
 
-    /// The first model (in [`ModelKind::ALL`]'s order) that has parameter `name`, and its row.
+    /// The first model (in [`ModelKind::all`]'s order) that has parameter `name`, and its row.
     /// A name in [`SHARED_PARAMS`] has a row in two models: [`ModelKind::param_rows`] gives both.
     pub fn owning_param(name: &str) -> Option<(ModelKind, &'static ParamInfo)> {
         Self::param_rows(name).into_iter().next()
     }
 
-    /// Every model that has parameter `name`, with its row, in [`ModelKind::ALL`]'s order: one
+    /// Every model that has parameter `name`, with its row, in [`ModelKind::all`]'s order: one
     /// model, or two for a name in [`SHARED_PARAMS`], none for an unknown name.
     pub fn param_rows(name: &str) -> Vec<(ModelKind, &'static ParamInfo)> {
-        Self::ALL.into_iter().filter_map(|k| k.params().into_iter().find(|p| p.name == name).map(|p| (k, p))).collect()
+        Self::all()
+            .into_iter()
+            .filter_map(|k| k.params().into_iter().find(|p| p.name == name).map(|p| (k, p)))
+            .collect()
     }
 
     /// The model whose preset is `name`.
     pub fn owning_preset(name: &str) -> Option<ModelKind> {
-        Self::ALL.into_iter().find(|k| k.info().presets.iter().any(|(n, _)| *n == name))
+        Self::all().into_iter().find(|k| k.info().presets.iter().any(|(n, _)| *n == name))
     }
 
-    /// The model whose state has these `.npz` arrays: `mass` is water, `velocity` or
-    /// `temperature` smoke, `momentum` gas; `None` when they do not say (e.g. `density` alone).
+    /// The model whose state has these `.npz` arrays: a registered model's when they are
+    /// exactly its arrays; else `mass` is water, `velocity` or `temperature` smoke, `momentum`
+    /// gas; `None` when they do not say (e.g. `density` alone).
     pub fn of_arrays(names: &[String]) -> Option<ModelKind> {
-        Self::ALL.into_iter().find(|k| k.marks(names))
+        custom::registered().into_iter().rev().chain(Self::ALL).find(|k| k.marks(names))
     }
 
     /// What an adapter needs to run these models (see [`crate::gpu::Requirements`]).
@@ -432,12 +446,14 @@ impl ModelKind {
     }
 
     /// Whether `names` has an array only this model saves (`mass`; `velocity`, `temperature`;
-    /// `momentum`; not `bodies`, which smoke and gas both save), see [`ModelKind::of_arrays`].
+    /// `momentum`; not `bodies`, which smoke and gas both save), or, for a registered model,
+    /// are exactly the arrays it saves; see [`ModelKind::of_arrays`].
     pub fn marks(self, names: &[String]) -> bool {
         let marks: &[&str] = match self {
             ModelKind::Water => &["mass"],
             ModelKind::Smoke => &["velocity", "temperature"],
             ModelKind::Gas => &["momentum"],
+            ModelKind::Custom(id) => return custom::marks(id, names),
         };
         names.iter().any(|n| marks.contains(&n.as_str()))
     }
@@ -500,7 +516,7 @@ impl SceneSource {
 
 /// `basin, u-tube, random (water), plume (smoke), explosion, wind (gas)`.
 fn preset_names() -> String {
-    ModelKind::ALL
+    ModelKind::all()
         .iter()
         .map(|k| {
             let names: Vec<_> = k.info().presets.iter().map(|p| p.0).collect();

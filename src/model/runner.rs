@@ -1,5 +1,5 @@
 //! [`Runner`]: what runs any [`GpuModel`], eddy's own ([`super::AnyModel`] is a runner of
-//! [`super::BuiltIn`]) or one written outside eddy (`examples/custom_model.rs`): steps in runs
+//! [`super::AnyGpuModel`]) or one written outside eddy (`examples/custom_model.rs`): steps in runs
 //! that end at the model's plan points, timed when asked; statistics; the state read back and
 //! saved as `.npz` with its step and parameters; checkpoints on the GPU and rolling back to
 //! them; frames drawn for PNG files.

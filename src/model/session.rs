@@ -9,6 +9,7 @@ use super::{AnyModel, AnyState, ModelKind, ModelParams, Value, memory};
 use crate::error::Error;
 use crate::gpu::{GpuError, GpuTime, StepTimer};
 use crate::scene::SceneSource;
+use std::collections::BTreeMap;
 
 /// Where the first model starts.
 #[derive(Clone)]
@@ -54,29 +55,39 @@ pub fn changes(changed: &[(&'static str, String, String)]) -> String {
     changed.iter().map(|(name, before, after)| format!("{name} {before} -> {after}")).collect::<Vec<_>>().join(", ")
 }
 
-/// The three models' slots, their parameters and the current one; see the module docs.
+/// The models' slots (eddy's and those registered), their parameters and the current one; see
+/// the module docs.
 pub struct Session {
     device: wgpu::Device,
     queue: wgpu::Queue,
     adapter: wgpu::Adapter,
     info: wgpu::AdapterInfo,
     options: SessionOptions,
-    models: [Option<AnyModel>; 3],
-    params: [ModelParams; 3],
+    slots: BTreeMap<ModelKind, Slot>,
     current: ModelKind,
-    /// Where each model starts when reset, once it was restarted or loaded since the session
-    /// began (`None`: [`SessionOptions::start`] or the model's default preset).
-    origins: [Option<Start>; 3],
-    /// The size each model's restarted scene was made at.
-    sizes: [(usize, usize); 3],
     /// Steps taken by all models since the session began (a script's clock).
     steps: u64,
     /// Times each [`Session::step`] where the device has timestamp queries.
     timer: Option<StepTimer>,
 }
 
-fn slot(kind: ModelKind) -> usize {
-    ModelKind::ALL.iter().position(|&k| k == kind).expect("every model is in ALL")
+/// One model's place in a [`Session`].
+struct Slot {
+    /// The model, once made.
+    model: Option<AnyModel>,
+    /// The parameters it is (re)made with.
+    params: ModelParams,
+    /// Where it starts when reset, once it was restarted or loaded since the session began
+    /// (`None`: [`SessionOptions::start`] or the model's default preset).
+    origin: Option<Start>,
+    /// The size its restarted scene was made at.
+    size: (usize, usize),
+}
+
+/// The tag of `kind`'s steps in the step timer: its place in [`ModelKind::all`] (registered
+/// models are only ever added after the others).
+fn tag(kind: ModelKind) -> u32 {
+    ModelKind::all().iter().position(|&k| k == kind).unwrap_or(0) as u32
 }
 
 impl Session {
@@ -91,35 +102,47 @@ impl Session {
         adapter: &wgpu::Adapter,
         options: SessionOptions,
     ) -> Result<Self, Error> {
-        let (kind, size) = (options.params.kind(), options.size);
-        let mut params = ModelKind::ALL.map(ModelParams::defaults);
-        params[slot(kind)] = options.params;
+        let kind = options.params.kind();
         let mut session = Session {
             device: device.clone(),
             queue: queue.clone(),
             adapter: adapter.clone(),
             info: adapter.get_info(),
             options,
-            models: [None, None, None],
-            params,
+            slots: BTreeMap::new(),
             current: kind,
-            origins: [None, None, None],
-            sizes: [size; 3],
             steps: 0,
             timer: StepTimer::new(device, queue),
         };
+        session.slot_mut(kind).params = session.options.params;
         session.switch(kind)?;
         Ok(session)
     }
 
+    /// `kind`'s slot, made with its defaults on first use.
+    fn slot_mut(&mut self, kind: ModelKind) -> &mut Slot {
+        let size = self.options.size;
+        self.slots.entry(kind).or_insert_with(|| Slot {
+            model: None,
+            params: ModelParams::defaults(kind),
+            origin: None,
+            size,
+        })
+    }
+
+    fn slot(&self, kind: ModelKind) -> Option<&Slot> {
+        self.slots.get(&kind)
+    }
+
     /// The current model.
     pub fn model(&mut self) -> &mut AnyModel {
-        self.models[slot(self.current)].as_mut().expect("the current model exists")
+        let current = self.current;
+        self.slot_mut(current).model.as_mut().expect("the current model exists")
     }
 
     /// The current model, shared.
     pub fn model_ref(&self) -> &AnyModel {
-        self.models[slot(self.current)].as_ref().expect("the current model exists")
+        self.slot(self.current).and_then(|s| s.model.as_ref()).expect("the current model exists")
     }
 
     /// Which model is current.
@@ -129,7 +152,7 @@ impl Session {
 
     /// Whether `kind` has been created (switching to it keeps its state).
     pub fn has(&self, kind: ModelKind) -> bool {
-        self.models[slot(kind)].is_some()
+        self.slot(kind).is_some_and(|s| s.model.is_some())
     }
 
     /// Steps taken by all models since the session began.
@@ -152,10 +175,11 @@ impl Session {
         if n == 0 {
             return Ok(());
         }
-        let tag = slot(self.current);
-        let model = self.models[tag].as_mut().expect("the current model exists");
+        let tag = tag(self.current);
+        let current = self.current;
+        let model = self.slots.get_mut(&current).and_then(|s| s.model.as_mut()).expect("the current model exists");
         let before = model.steps_done();
-        let result = model.step_timed(n, self.timer.as_mut(), tag as u32);
+        let result = model.step_timed(n, self.timer.as_mut(), tag);
         self.steps += model.steps_done() - before;
         result
     }
@@ -171,7 +195,7 @@ impl Session {
     /// passes; see [`StepTimer`]). Does not wait: `None` when none arrived yet, or when steps
     /// are not timed ([`Session::timed`]).
     pub fn gpu_time(&mut self) -> Option<GpuTime> {
-        let tag = slot(self.current) as u32;
+        let tag = tag(self.current);
         self.timer.as_mut()?.take(tag)
     }
 
@@ -183,9 +207,9 @@ impl Session {
     /// Why `kind` cannot start (an adapter that lacks what it needs, a grid too large for it, a
     /// scene it cannot read); the current model stays current and runs on.
     pub fn switch(&mut self, kind: ModelKind) -> Result<(), Error> {
-        let i = slot(kind);
-        if self.models[i].is_none() {
-            self.models[i] = Some(self.create(kind)?);
+        if !self.has(kind) {
+            let model = self.create(kind)?;
+            self.slot_mut(kind).model = Some(model);
         }
         self.current = kind;
         Ok(())
@@ -197,14 +221,15 @@ impl Session {
             return Err(Error::Message(format!("{kind} cannot start: this adapter lacks {}", lacks.join(", "))));
         }
         let o = &self.options;
-        let params = self.params[slot(kind)];
+        let (params, origin, size) = match self.slot(kind) {
+            Some(s) => (s.params, s.origin.as_ref(), s.size),
+            None => (ModelParams::defaults(kind), None, o.size),
+        };
         let first = o.params.kind() == kind;
         let preset = || AnyState::start(&SceneSource::Preset(kind.default_scene().into()), o.size, o.seed, &params);
-        let (state, step) = match self.origins[slot(kind)].as_ref().unwrap_or(&o.start) {
-            Start::Scene(source) if self.origins[slot(kind)].is_some() => {
-                (AnyState::start(source, self.sizes[slot(kind)], o.seed, &params)?, 0)
-            }
-            Start::State(state, step) if first || self.origins[slot(kind)].is_some() => ((**state).clone(), *step),
+        let (state, step) = match origin.unwrap_or(&o.start) {
+            Start::Scene(source) if origin.is_some() => (AnyState::start(source, size, o.seed, &params)?, 0),
+            Start::State(state, step) if first || origin.is_some() => ((**state).clone(), *step),
             Start::Scene(source) if first => (AnyState::start(source, o.size, o.seed, &params)?, 0),
             // A PNG serves every model that can read its colours (red sources are not water's).
             Start::Scene(source @ SceneSource::Png(_)) => {
@@ -223,15 +248,15 @@ impl Session {
     /// # Errors
     /// As [`Self::switch`].
     pub fn reset(&mut self) -> Result<(), Error> {
-        let i = slot(self.current);
+        let current = self.current;
         let old = self.model_ref();
         let (params, view, map, brush) = (old.params(), old.view(), old.colour_map(), old.chosen_brush());
-        self.params[i] = params;
-        let mut model = self.create(self.current)?;
+        self.slot_mut(current).params = params;
+        let mut model = self.create(current)?;
         model.set_view(view).map_err(Error::Message)?;
         model.set_colour_map(map);
         model.set_brush_radius(brush);
-        self.models[i] = Some(model);
+        self.slot_mut(current).model = Some(model);
         Ok(())
     }
 
@@ -253,23 +278,24 @@ impl Session {
     /// As [`AnyModel::new`] and [`memory::check`].
     pub fn replace(&mut self, state: &AnyState, step: u64, params: Option<ModelParams>) -> Result<(), Error> {
         let kind = state.kind();
-        let i = slot(kind);
-        let params = match (params, &self.models[i]) {
+        let params = match (params, self.slot(kind)) {
             (Some(p), _) if p.kind() == kind => p,
-            (_, Some(m)) => m.params(),
-            (_, None) => self.params[i],
+            (_, Some(Slot { model: Some(m), .. })) => m.params(),
+            (_, Some(s)) => s.params,
+            (_, None) => ModelParams::defaults(kind),
         };
         let (h, w) = state.shape();
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, state, &params, step)?;
-        if let Some(old) = &self.models[i] {
+        if let Some(old) = self.slot(kind).and_then(|s| s.model.as_ref()) {
             model.set_view(old.view()).map_err(Error::Message)?;
             model.set_colour_map(old.colour_map());
             model.set_brush_radius(old.chosen_brush());
         }
-        self.models[i] = Some(model);
+        let slot = self.slot_mut(kind);
+        slot.model = Some(model);
+        slot.origin = Some(Start::State(Box::new(state.clone()), step));
         self.current = kind;
-        self.origins[i] = Some(Start::State(Box::new(state.clone()), step));
         Ok(())
     }
 
@@ -283,7 +309,6 @@ impl Session {
     /// [`Error::Message`] for a preset of another model; as [`AnyState::start`] (an unknown
     /// preset, an unreadable PNG, a bad size) and [`Self::replace`].
     pub fn restart(&mut self, scene: &SceneSource, size: (usize, usize)) -> Result<(), Error> {
-        let i = slot(self.current);
         let kind = self.current;
         if let SceneSource::Preset(name) = scene
             && let Some(owner) = ModelKind::owning_preset(name).filter(|&k| k != kind)
@@ -303,8 +328,9 @@ impl Session {
         };
         let state = AnyState::start(scene, size, self.options.seed, &params)?;
         self.replace(&state, 0, set.then_some(params))?;
-        self.origins[i] = Some(Start::Scene(scene.clone()));
-        self.sizes[i] = size;
+        let slot = self.slot_mut(kind);
+        slot.origin = Some(Start::Scene(scene.clone()));
+        slot.size = size;
         Ok(())
     }
 
@@ -394,14 +420,15 @@ impl Session {
     /// The bodies `kind` holds now (none in a model not made yet: its start has none of the
     /// command line's, which are the first model's).
     pub fn bodies_of(&self, kind: ModelKind) -> Vec<crate::body::Body> {
-        self.models[slot(kind)].as_ref().map_or_else(Vec::new, |m| m.bodies().to_vec())
+        self.slot(kind).and_then(|s| s.model.as_ref()).map_or_else(Vec::new, |m| m.bodies().to_vec())
     }
 
     /// The parameters `kind` runs with (or will, once made current).
     pub fn params_of(&self, kind: ModelKind) -> ModelParams {
-        match &self.models[slot(kind)] {
-            Some(model) => model.params(),
-            None => self.params[slot(kind)],
+        match self.slot(kind) {
+            Some(Slot { model: Some(model), .. }) => model.params(),
+            Some(s) => s.params,
+            None => ModelParams::defaults(kind),
         }
     }
 }

@@ -238,7 +238,7 @@ impl Request {
                 ModelParams::Gas(_) => {
                     crate::gas::bodies::check(&self.bodies).map_err(|e| usage(format!("--body: {e}")))?
                 }
-                ModelParams::Water(_) => {
+                ModelParams::Water(_) | ModelParams::Custom(_) => {
                     return Err(usage(format!("--body: bodies move through smoke and gas, and this run is {kind}")));
                 }
             }
@@ -280,7 +280,12 @@ impl Setup {
                 let (state, _) = AnyState::load_npz_within(&path, Some(self.kind), limits)?;
                 (state, step)
             }
-            Origin::Png(_, scene) => (AnyState::from_scene(self.kind, &scene, &self.params), 0),
+            Origin::Png(path, scene) => {
+                let state = AnyState::from_scene(self.kind, &scene, &self.params);
+                let refused =
+                    || usage(format!("--scene {}: {} does not start from PNG scenes", path.display(), self.kind));
+                (state.ok_or_else(refused)?, 0)
+            }
             Origin::Preset { name, size, seed } => {
                 (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
             }
@@ -322,7 +327,7 @@ pub fn unused_on(state: &AnyState, given: &[&str]) -> Option<String> {
             &[("dye-hue", "colours the smoke of source cells"), ("splat-radius", "sizes the plume scene's source")],
         ),
         AnyState::Gas(s) => (&s.source, &[("wind", "is the velocity source cells blow at")]),
-        AnyState::Water(_) => return None,
+        AnyState::Water(_) | AnyState::Custom(_) => return None,
     };
     if source.as_slice().iter().any(|&c| c != 0) {
         return None;

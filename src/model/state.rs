@@ -4,6 +4,7 @@
 
 use super::ModelKind;
 use super::ParamInfo;
+use super::custom::{self, CustomParams, CustomState, CustomStats};
 use crate::error::ParamError;
 use crate::gas::{GasParams, GasState, GasStats};
 use crate::grid::Grid;
@@ -32,6 +33,21 @@ pub enum ModelParams {
     Smoke(SmokeParams),
     /// Gas'.
     Gas(GasParams),
+    /// A registered model's ([`custom`]).
+    Custom(CustomParams),
+}
+
+/// `each_model!` for the parameters' table operations, a registered model's through its own
+/// table ([`CustomParams`]).
+macro_rules! each_params {
+    ($value:expr, $via:ident, $p:ident => $body:expr) => {
+        match $value {
+            ModelParams::Water($p) => $body,
+            ModelParams::Smoke($p) => $body,
+            ModelParams::Gas($p) => $body,
+            ModelParams::Custom(c) => c.$via(|$p| $body),
+        }
+    };
 }
 
 fn get<P: ParamTable>(p: &P, name: &str) -> Option<Value> {
@@ -45,6 +61,7 @@ impl ModelParams {
             ModelKind::Water => ModelParams::Water(WaterParams::default()),
             ModelKind::Smoke => ModelParams::Smoke(SmokeParams::default()),
             ModelKind::Gas => ModelParams::Gas(GasParams::default()),
+            ModelKind::Custom(_) => ModelParams::Custom(CustomParams::defaults(kind)),
         }
     }
 
@@ -54,12 +71,18 @@ impl ModelParams {
             ModelParams::Water(_) => ModelKind::Water,
             ModelParams::Smoke(_) => ModelKind::Smoke,
             ModelParams::Gas(_) => ModelKind::Gas,
+            ModelParams::Custom(p) => p.kind(),
         }
     }
 
     /// The value of parameter `name`, `None` if the model has no such parameter.
     pub fn get(&self, name: &str) -> Option<Value> {
-        each_model!(ModelParams, self, p => get(p, name))
+        match self {
+            ModelParams::Water(p) => get(p, name),
+            ModelParams::Smoke(p) => get(p, name),
+            ModelParams::Gas(p) => get(p, name),
+            ModelParams::Custom(p) => p.read(|p| p.get(name)),
+        }
     }
 
     /// Sets parameter `name` after checking it; nothing changes on error.
@@ -67,7 +90,7 @@ impl ModelParams {
     /// # Errors
     /// [`ParamError`] when the value is out of range or the model has no such parameter.
     pub fn set(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        each_model!(ModelParams, self, p => p.set_checked(name, value))
+        each_params!(self, with, p => p.set_checked(name, value))
     }
 
     /// Sets `name` as an interactive control does ([`ParamTable::set_fitted`]): in its row's
@@ -77,7 +100,7 @@ impl ModelParams {
     /// [`ParamError`] when the value is out of its row's range or the parameter is not this
     /// model's; nothing changes on error.
     pub fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        each_model!(ModelParams, self, p => p.set_fitted(name, value))
+        each_params!(self, with, p => p.set_fitted(name, value))
     }
 
     /// Sets `name` checking only its row ([`ParamTable::set_row_only`]): call
@@ -87,7 +110,7 @@ impl ModelParams {
     /// [`ParamError`] when the value is out of its row's range or the parameter is not this
     /// model's.
     pub fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        each_model!(ModelParams, self, p => p.set_row_only(name, value))
+        each_params!(self, with, p => p.set_row_only(name, value))
     }
 
     /// When the model has a parameter-set row (`preset` or `pipeline`) with a choice named
@@ -112,7 +135,7 @@ impl ModelParams {
     /// Why the parameter `name` does nothing with these parameters, if it does nothing
     /// ([`ParamTable::unused`]).
     pub fn unused(&self, name: &str) -> Option<String> {
-        each_model!(ModelParams, self, p => p.unused(name))
+        each_params!(self, read, p => p.unused(name))
     }
 
     /// Checks every parameter against its row.
@@ -120,7 +143,7 @@ impl ModelParams {
     /// # Errors
     /// [`ParamError`] for the first one out of range.
     pub fn check(&self) -> Result<(), ParamError> {
-        each_model!(ModelParams, self, p => p.check())
+        each_params!(self, read, p => p.check())
     }
 
     /// The parameter whose viewer key is `key` (lower case lowers, upper case raises) moved one
@@ -133,7 +156,7 @@ impl ModelParams {
         let Some(info) = self.kind().params().into_iter().find(|p| p.key == Some(lower)) else { return Ok(None) };
         let value = self.get(info.name).expect("a row of this model");
         let next = info.nudge(value, key != lower);
-        each_model!(ModelParams, self, p => p.set_fitted(info.name, next))?;
+        each_params!(self, with, p => p.set_fitted(info.name, next))?;
         Ok(Some(info))
     }
 
@@ -221,6 +244,8 @@ pub enum AnyState {
     Smoke(SmokeState),
     /// Gas'.
     Gas(GasState),
+    /// A registered model's ([`custom`]).
+    Custom(CustomState),
 }
 
 impl AnyState {
@@ -230,6 +255,7 @@ impl AnyState {
             AnyState::Water(_) => ModelKind::Water,
             AnyState::Smoke(_) => ModelKind::Smoke,
             AnyState::Gas(_) => ModelKind::Gas,
+            AnyState::Custom(s) => s.kind(),
         }
     }
 
@@ -239,9 +265,10 @@ impl AnyState {
     }
 
     /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature; gas
-    /// with an inflow edge already streaming, [`GasState::streaming`]).
-    pub fn from_scene(kind: ModelKind, scene: &Scene, params: &ModelParams) -> Self {
-        match (kind, params) {
+    /// with an inflow edge already streaming, [`GasState::streaming`]); `None` for a registered
+    /// model that does not start from scenes ([`custom::CustomModel::from_scene`]).
+    pub fn from_scene(kind: ModelKind, scene: &Scene, params: &ModelParams) -> Option<Self> {
+        Some(match (kind, params) {
             (ModelKind::Water, _) => AnyState::Water(WaterState::from_scene(scene)),
             (ModelKind::Smoke, ModelParams::Smoke(p)) => {
                 AnyState::Smoke(SmokeState::from_scene(scene, p.ambient_temperature))
@@ -249,7 +276,11 @@ impl AnyState {
             (ModelKind::Smoke, _) => AnyState::Smoke(SmokeState::from_scene(scene, 0.0)),
             (ModelKind::Gas, ModelParams::Gas(p)) => AnyState::Gas(GasState::from_scene(scene).streaming(p)),
             (ModelKind::Gas, _) => AnyState::Gas(GasState::from_scene(scene)),
-        }
+            (ModelKind::Custom(_), ModelParams::Custom(p)) if p.kind() == kind => {
+                AnyState::Custom(custom::from_scene(scene, p)?)
+            }
+            (ModelKind::Custom(_), _) => AnyState::Custom(custom::from_scene(scene, &CustomParams::defaults(kind))?),
+        })
     }
 
     /// The state `params`' model starts in from a scene file or preset; presets are built at
@@ -264,11 +295,32 @@ impl AnyState {
         params: &ModelParams,
     ) -> Result<Self, SceneError> {
         let kind = params.kind();
-        let scene = match source {
-            SceneSource::Preset(name) if name == "plume" => Scene::plume(size.0, size.1, params.splat_radius(size.0))?,
+        let scene = match (source, params) {
+            (SceneSource::Preset(name), _) if name == "plume" => {
+                Scene::plume(size.0, size.1, params.splat_radius(size.0))?
+            }
+            (SceneSource::Preset(name), ModelParams::Custom(p)) => {
+                if !kind.info().presets.iter().any(|(n, _)| n == name) {
+                    let presets: Vec<&str> = kind.info().presets.iter().map(|(n, _)| *n).collect();
+                    let presets = format!("{} ({kind})", presets.join(", "));
+                    return Err(SceneError::UnknownScene { name: name.clone(), presets });
+                }
+                return Ok(AnyState::Custom(custom::preset(name, size, seed, p)?));
+            }
             _ => Scene::load(source, size, seed, Self::colours(kind))?,
         };
-        Ok(Self::from_scene(kind, &scene, params))
+        let path = match source {
+            SceneSource::Png(path) => path.as_path(),
+            SceneSource::Preset(name) => Path::new(name),
+        };
+        Self::from_scene(kind, &scene, params).ok_or_else(|| Self::no_scenes(kind, path))
+    }
+
+    /// Why a registered model that does not start from scenes cannot start from `path`.
+    fn no_scenes(kind: ModelKind, path: &Path) -> SceneError {
+        let presets: Vec<&str> = kind.info().presets.iter().map(|(n, _)| *n).collect();
+        let message = format!("{kind} does not start from PNG scenes; start it from a preset ({})", presets.join(", "));
+        SceneError::WrongModel { path: path.to_path_buf(), message }
     }
 
     /// The state `params`' model starts in from a PNG scene's bytes (a file picked or dropped in
@@ -278,7 +330,8 @@ impl AnyState {
     /// As [`Scene::from_png_bytes`].
     pub fn from_png_bytes(name: &Path, bytes: &[u8], params: &ModelParams) -> Result<Self, SceneError> {
         let kind = params.kind();
-        Ok(Self::from_scene(kind, &Scene::from_png_bytes(name, bytes, Self::colours(kind))?, params))
+        let scene = Scene::from_png_bytes(name, bytes, Self::colours(kind))?;
+        Self::from_scene(kind, &scene, params).ok_or_else(|| Self::no_scenes(kind, name))
     }
 
     /// The PNG colours a model reads: red sources only where the model has sources.
@@ -346,7 +399,11 @@ impl AnyState {
         kind: Option<ModelKind>,
     ) -> Result<(ModelKind, (usize, usize), u64), SceneError> {
         let kind = Self::kind_of(&npz.array_names(), path, kind)?;
-        let first = if kind == ModelKind::Water { "mass" } else { "density" };
+        let first = match kind {
+            ModelKind::Water => "mass",
+            ModelKind::Custom(_) => kind.info().arrays[0].name,
+            _ => "density",
+        };
         let shape = npz.shape(first)?;
         let step = npz.read_scalar_i64(STEP_ARRAY)?.unwrap_or(0) as u64;
         let side = |k: usize| shape.get(k).copied().unwrap_or(0) as usize;
@@ -391,6 +448,7 @@ impl AnyState {
             ModelKind::Water => AnyState::Water(WaterState::read_from(&mut npz, path)?),
             ModelKind::Smoke => AnyState::Smoke(SmokeState::read_from(&mut npz, path)?),
             ModelKind::Gas => AnyState::Gas(GasState::read_from(&mut npz, path)?),
+            ModelKind::Custom(_) => AnyState::Custom(custom::read_npz(kind, &mut npz, path)?),
         };
         Ok((state, step))
     }
@@ -399,7 +457,12 @@ impl AnyState {
     /// tell; an error when they tell another, several, or none.
     #[cfg(feature = "npz")]
     fn kind_of(names: &[String], path: &Path, kind: Option<ModelKind>) -> Result<ModelKind, SceneError> {
-        let owners: Vec<ModelKind> = ModelKind::ALL.into_iter().filter(|k| k.marks(names)).collect();
+        // A registered model's arrays are exactly its own: that settles it.
+        let registered = ModelKind::of_arrays(names).filter(|k| matches!(k, ModelKind::Custom(_)));
+        let owners: Vec<ModelKind> = match registered {
+            Some(k) => vec![k],
+            None => ModelKind::ALL.into_iter().filter(|k| k.marks(names)).collect(),
+        };
         if owners.len() > 1 {
             let owners: Vec<&str> = owners.iter().map(|k| k.name()).collect();
             return Err(SceneError::WrongModel {
@@ -534,6 +597,7 @@ impl AnyState {
             (AnyState::Water(s), ModelParams::Water(p)) => AnyStats::Water(WaterStats::of(s, p.min_mass)),
             (AnyState::Smoke(s), ModelParams::Smoke(p)) => AnyStats::Smoke(SmokeStats::of(s, p)),
             (AnyState::Gas(s), ModelParams::Gas(_)) => AnyStats::Gas(GasStats::of(s)),
+            // A registered model's CPU statistics are its own to give.
             _ => return None,
         })
     }
@@ -563,6 +627,7 @@ impl AnyState {
                 let momentum = Field::vector("momentum", &s.momentum_x, &s.momentum_y);
                 (vec![Field::scalar("density", &s.density), momentum], &s.solid)
             }
+            AnyState::Custom(s) => (Vec::new(), crate::ModelState::solid(s)),
         }
     }
 
@@ -581,6 +646,8 @@ impl AnyState {
             AnyState::Gas(s) => {
                 vec![("density", &s.density), ("momentum", &s.momentum_x), ("momentum", &s.momentum_y)]
             }
+            // A registered model's statistics count its non-finite cells.
+            AnyState::Custom(_) => Vec::new(),
         };
         fields.into_iter().find_map(|(name, g)| {
             let i = g.as_slice().iter().position(|v| !v.is_finite())?;
@@ -590,7 +657,7 @@ impl AnyState {
 }
 
 /// Statistics of one model, computed on the GPU by reduction (or on the CPU from a state).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum AnyStats {
     /// Water's.
     Water(WaterStats),
@@ -598,10 +665,13 @@ pub enum AnyStats {
     Smoke(SmokeStats),
     /// Gas'.
     Gas(GasStats),
+    /// A registered model's ([`custom`]).
+    Custom(CustomStats),
 }
 
 impl AnyStats {
-    /// The conserved total: water's mass, smoke's density, gas' mass.
+    /// The total: water's mass, smoke's density, gas' mass (conserved by the step in a closed
+    /// box), a registered model's [`crate::ModelStats::total`].
     pub fn total(&self) -> f64 {
         each_model!(AnyStats, self, s => crate::ModelStats::total(s))
     }
@@ -645,7 +715,7 @@ impl AnyStats {
         match self {
             AnyStats::Smoke(s) => Some(s.kinetic_energy),
             AnyStats::Gas(s) => Some(s.kinetic_energy),
-            AnyStats::Water(_) => None,
+            AnyStats::Water(_) | AnyStats::Custom(_) => None,
         }
     }
 

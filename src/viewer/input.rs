@@ -157,7 +157,7 @@ impl Live {
         match self.session.model_ref().params() {
             crate::model::ModelParams::Smoke(p) => Some((p.dt, 2.0)),
             crate::model::ModelParams::Gas(_) => Some((1.0, crate::gas::bodies::MAX_BODY_SPEED)),
-            crate::model::ModelParams::Water(_) => None,
+            crate::model::ModelParams::Water(_) | crate::model::ModelParams::Custom(_) => None,
         }
     }
 

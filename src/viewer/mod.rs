@@ -874,7 +874,7 @@ impl Live {
         let max_speed = match stats {
             crate::model::AnyStats::Smoke(s) => Some(s.max_speed as f64),
             crate::model::AnyStats::Gas(s) => Some(s.max_speed as f64),
-            crate::model::AnyStats::Water(_) => None,
+            crate::model::AnyStats::Water(_) | crate::model::AnyStats::Custom(_) => None,
         };
         let residual = match stats {
             crate::model::AnyStats::Smoke(s) => Some(s.solver_residual),

@@ -1,0 +1,752 @@
+//! Models written outside eddy, registered beside water, smoke and gas ([`register`]): a
+//! [`GpuModel`] that also says what the registry says of eddy's own ([`CustomModel`]) becomes a
+//! [`ModelKind`] that the [`super::Session`], and so `eddy run`, `eddy view` and their scripts,
+//! run as they run eddy's own: parameters by name from its table, scenes from its presets,
+//! statistics, `.npz` saves and loads, frames drawn from its scalar view.
+//!
+//! The registry holds each model's operations behind an object-safe trait, so that
+//! [`ModelParams`], [`AnyState`] and [`AnyStats`] carry a registered model's values without
+//! knowing its types: parameters as their table's values ([`CustomParams`]), states and
+//! statistics shared behind an `Arc` ([`CustomState`], [`CustomStats`]).
+
+use super::state::{AnyState, AnyStats, ModelParams};
+use super::{ModelInfo, ModelKind, ParamInfo};
+use crate::error::{Error, ParamError};
+use crate::gpu::GpuError;
+use crate::gpu_model::{GpuModel, ModelParameters, ModelState, ModelStats, ScalarView};
+use crate::grid::Grid;
+#[cfg(feature = "npz")]
+use crate::npz::{Npz, NpzReader};
+use crate::params::{ParamTable, Value};
+use crate::scene::{Scene, SceneError};
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::future::Future;
+#[cfg(feature = "npz")]
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::{Arc, RwLock};
+use wgpu::{WasmNotSend, WasmNotSendSync};
+
+/// What a [`GpuModel`] written outside eddy gives besides the contract, to be registered
+/// ([`register`]) and run by the session, the CLI and the viewer as eddy's own models are.
+pub trait CustomModel:
+    GpuModel<Params: ParamTable, State: PartialEq + fmt::Debug + WasmNotSendSync, Stats: PartialEq + WasmNotSendSync>
+    + WasmNotSend
+{
+    /// Its row of the registry: name (as `--mode` takes it; [`GpuModel::NAME`]), fields, presets,
+    /// GPU needs and memory per cell. It draws one field, its [`GpuModel::scalar_view`], so
+    /// `views` names one; `arrays` are the arrays its [`ModelState::write_npz`] writes, in
+    /// order, which is how a state file is known to be its own.
+    const INFO: ModelInfo;
+
+    /// The state preset `name` (one of [`ModelInfo::presets`]) starts in at `size` `(W, H)`
+    /// cells, `seed` for anything random.
+    ///
+    /// # Errors
+    /// [`SceneError::BadSize`] for a size the preset cannot be drawn at.
+    fn preset(name: &str, size: (usize, usize), seed: u64, params: &Self::Params) -> Result<Self::State, SceneError>;
+
+    /// The state a PNG scene starts in (its walls, fluid and sources, [`Scene`]); `None`, the
+    /// default, for a model that does not start from PNG scenes.
+    fn from_scene(_scene: &Scene, _params: &Self::Params) -> Option<Self::State> {
+        None
+    }
+
+    /// Reads a state its [`ModelState::write_npz`] wrote (or NumPy, with the same arrays).
+    ///
+    /// # Errors
+    /// As [`NpzReader`]'s reads: [`SceneError::MissingArray`], [`SceneError::BadArray`],
+    /// [`SceneError::ShapeMismatch`].
+    #[cfg(feature = "npz")]
+    fn read_npz(npz: &mut NpzReader, path: &Path) -> Result<Self::State, SceneError>;
+}
+
+/// Most parameters a registered model's table may have.
+pub const MAX_PARAMS: usize = 16;
+
+/// Which registered model: an index into the registry, made only by [`register`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CustomId(u16);
+
+/// Registers `M`, so that the registry, the session, the CLI and the viewer know it; registering
+/// the same type again gives the same kind.
+///
+/// # Errors
+/// [`Error::Message`] saying what to change: a name, preset or parameter name another model
+/// has, a name that [`GpuModel::NAME`] and [`CustomModel::INFO`] give differently, no preset,
+/// not exactly one view, no arrays, more than [`MAX_PARAMS`] parameters.
+pub fn register<M: CustomModel>() -> Result<ModelKind, Error> {
+    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = registry.iter().position(|e| e.ops.model_type() == TypeId::of::<M>()) {
+        return Ok(ModelKind::Custom(CustomId(i as u16)));
+    }
+    let info = M::INFO;
+    let refuse = |why: String| Err(Error::Message(format!("model {:?} cannot be registered: {why}", info.name)));
+    if info.name != M::NAME {
+        return refuse(format!("GpuModel::NAME is {:?}; give both the same name", M::NAME));
+    }
+    let taken = |k: ModelKind| k.name().eq_ignore_ascii_case(info.name);
+    let builtin = ModelKind::ALL.into_iter();
+    let others: Vec<ModelKind> =
+        builtin.chain((0..registry.len()).map(|i| ModelKind::Custom(CustomId(i as u16)))).collect();
+    // The registry's lock is held: read the others' rows from it, not through ModelKind.
+    let row = |k: ModelKind| match k {
+        ModelKind::Custom(CustomId(i)) => registry[i as usize].info,
+        k => k.info(),
+    };
+    let params = |k: ModelKind| match k {
+        ModelKind::Custom(CustomId(i)) => registry[i as usize].ops.params(),
+        k => k.params(),
+    };
+    if info.name.is_empty() || info.name.contains(char::is_whitespace) {
+        return refuse("a model's name is one word, as --mode takes it".into());
+    }
+    if let Some(k) = others.iter().find(|&&k| taken(k) || row(k).name.eq_ignore_ascii_case(info.name)) {
+        return refuse(format!("{k} is a model already; choose another name"));
+    }
+    if info.presets.is_empty() {
+        return refuse("it has no preset to start from; list at least one in ModelInfo::presets".into());
+    }
+    for (preset, _) in info.presets {
+        if let Some(k) = others.iter().find(|&&k| row(k).presets.iter().any(|(p, _)| p.eq_ignore_ascii_case(preset))) {
+            return refuse(format!("preset {preset:?} is {k}'s; choose another name"));
+        }
+    }
+    if info.views.len() != 1 {
+        return refuse(format!("it lists {} views; a registered model draws one, its scalar view", info.views.len()));
+    }
+    if info.arrays.is_empty() {
+        return refuse("ModelInfo::arrays is empty; list the arrays its state saves".into());
+    }
+    let own = M::Params::TABLE;
+    if own.len() > MAX_PARAMS {
+        return refuse(format!("it has {} parameters; at most {MAX_PARAMS}", own.len()));
+    }
+    for spec in own {
+        if let Some(k) = others.iter().find(|&&k| params(k).iter().any(|p| p.name == spec.info.name)) {
+            return refuse(format!("parameter {:?} is {k}'s; choose another name", spec.info.name));
+        }
+    }
+    let info: &'static ModelInfo = Box::leak(Box::new(info));
+    let ops: &'static dyn Ops = Box::leak(Box::new(Of::<M>(std::marker::PhantomData)));
+    registry.push(Entry { info, ops });
+    Ok(ModelKind::Custom(CustomId(registry.len() as u16 - 1)))
+}
+
+/// The kind `M` was registered as, `None` before [`register`].
+pub fn kind_of<M: CustomModel>() -> Option<ModelKind> {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    let i = registry.iter().position(|e| e.ops.model_type() == TypeId::of::<M>())?;
+    Some(ModelKind::Custom(CustomId(i as u16)))
+}
+
+/// Every registered model, in the order they were registered.
+pub(crate) fn registered() -> Vec<ModelKind> {
+    let n = REGISTRY.read().unwrap_or_else(|e| e.into_inner()).len();
+    (0..n).map(|i| ModelKind::Custom(CustomId(i as u16))).collect()
+}
+
+/// A registered model's row of the registry.
+pub(crate) fn info(id: CustomId) -> &'static ModelInfo {
+    entry(id).info
+}
+
+/// A registered model's parameter rows.
+pub(crate) fn params(id: CustomId) -> Vec<&'static ParamInfo> {
+    entry(id).ops.params()
+}
+
+/// Whether `names` are exactly the arrays registered model `id` saves (with the step and the
+/// parameters, which every save has).
+pub(crate) fn marks(id: CustomId, names: &[String]) -> bool {
+    let arrays = entry(id).info.arrays;
+    let common = [super::STEP_ARRAY, super::PARAMETERS_ARRAY];
+    let own: Vec<&String> = names.iter().filter(|n| !common.contains(&n.as_str())).collect();
+    own.len() == arrays.len() && arrays.iter().all(|a| own.iter().any(|n| *n == a.name))
+}
+
+struct Entry {
+    info: &'static ModelInfo,
+    ops: &'static dyn Ops,
+}
+
+static REGISTRY: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
+
+fn entry(id: CustomId) -> Entry {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    let e = &registry[id.0 as usize];
+    Entry { info: e.info, ops: e.ops }
+}
+
+fn ops(kind: ModelKind) -> &'static dyn Ops {
+    match kind {
+        ModelKind::Custom(id) => entry(id).ops,
+        _ => unreachable!("only a registered model has custom operations"),
+    }
+}
+
+/// A registered model's parameters: its table's values, in the table's order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CustomParams {
+    kind: ModelKind,
+    values: [Value; MAX_PARAMS],
+}
+
+impl CustomParams {
+    /// The defaults of registered model `kind`.
+    pub(crate) fn defaults(kind: ModelKind) -> Self {
+        ops(kind).defaults(kind)
+    }
+
+    /// Which model these belong to.
+    pub fn kind(&self) -> ModelKind {
+        self.kind
+    }
+
+    /// These parameters as the model's own type; `None` when they are not `P`'s.
+    pub fn typed<P: ParamTable>(&self) -> Option<P> {
+        let mut p = P::default();
+        if ops(self.kind).params_type() != TypeId::of::<P>() {
+            return None;
+        }
+        for (spec, &v) in P::TABLE.iter().zip(&self.values) {
+            (spec.set)(&mut p, v);
+        }
+        Some(p)
+    }
+
+    /// Runs `f` on these parameters as the model's own type, keeping what it changes.
+    pub(crate) fn with<R>(&mut self, f: impl FnOnce(&mut dyn DynParams) -> R) -> R {
+        let mut f = Some(f);
+        let mut out = None;
+        ops(self.kind).with_params(&mut self.values, &mut |p| out = Some((f.take().expect("called once"))(p)));
+        out.expect("with_params calls back once")
+    }
+
+    /// [`Self::with`] on a copy, for a question that changes nothing.
+    pub(crate) fn read<R>(&self, f: impl FnOnce(&mut dyn DynParams) -> R) -> R {
+        let mut copy = *self;
+        copy.with(f)
+    }
+}
+
+impl ModelParameters for CustomParams {
+    fn to_text(&self) -> String {
+        self.read(|p| p.to_text())
+    }
+}
+
+/// A [`ParamTable`]'s operations, object-safe, for a registered model's parameters.
+pub(crate) trait DynParams {
+    fn get(&self, name: &str) -> Option<Value>;
+    fn set_checked(&mut self, name: &str, value: Value) -> Result<(), ParamError>;
+    fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError>;
+    fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError>;
+    fn unused(&self, name: &str) -> Option<String>;
+    fn check(&self) -> Result<(), ParamError>;
+    fn to_text(&self) -> String;
+}
+
+impl<P: ParamTable> DynParams for P {
+    fn get(&self, name: &str) -> Option<Value> {
+        P::spec(name).map(|s| (s.get)(self))
+    }
+    fn set_checked(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        ParamTable::set_checked(self, name, value)
+    }
+    fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        ParamTable::set_fitted(self, name, value)
+    }
+    fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        ParamTable::set_row_only(self, name, value)
+    }
+    fn unused(&self, name: &str) -> Option<String> {
+        ParamTable::unused(self, name)
+    }
+    fn check(&self) -> Result<(), ParamError> {
+        ParamTable::check(self)
+    }
+    fn to_text(&self) -> String {
+        ModelParameters::to_text(self)
+    }
+}
+
+/// A registered model's state on the CPU, shared (states are not changed in place).
+#[derive(Clone)]
+pub struct CustomState {
+    kind: ModelKind,
+    state: Arc<dyn DynState>,
+}
+
+impl CustomState {
+    /// Which model it is a state of.
+    pub fn kind(&self) -> ModelKind {
+        self.kind
+    }
+
+    /// The state as the model's own type; `None` when it is another model's.
+    pub fn downcast<M: CustomModel>(&self) -> Option<&M::State> {
+        self.state.as_any().downcast_ref()
+    }
+}
+
+impl AnyState {
+    /// `state` of registered model `M` as an [`AnyState`] (what [`super::Session`] and
+    /// [`super::Start::State`] take).
+    ///
+    /// # Errors
+    /// [`Error::Message`] when `M` is not registered ([`register`]).
+    pub fn custom<M: CustomModel>(state: M::State) -> Result<Self, Error> {
+        let kind = kind_of::<M>().ok_or_else(|| Error::Message(format!("{} is not registered", M::NAME)))?;
+        Ok(AnyState::Custom(CustomState { kind, state: Arc::new(state) }))
+    }
+}
+
+impl fmt::Debug for CustomState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.state.fmt_debug(f)
+    }
+}
+
+impl PartialEq for CustomState {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.state.eq_dyn(other.state.as_any())
+    }
+}
+
+impl ModelState for CustomState {
+    fn shape(&self) -> (usize, usize) {
+        self.state.shape()
+    }
+
+    fn solid(&self) -> &Grid<u8> {
+        self.state.solid()
+    }
+
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
+        self.state.write_npz(npz)
+    }
+}
+
+trait DynState: Any + WasmNotSendSync {
+    fn as_any(&self) -> &dyn Any;
+    fn shape(&self) -> (usize, usize);
+    fn solid(&self) -> &Grid<u8>;
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError>;
+    fn eq_dyn(&self, other: &dyn Any) -> bool;
+    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+impl<S: ModelState + PartialEq + fmt::Debug + WasmNotSendSync> DynState for S {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn shape(&self) -> (usize, usize) {
+        ModelState::shape(self)
+    }
+    fn solid(&self) -> &Grid<u8> {
+        ModelState::solid(self)
+    }
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
+        ModelState::write_npz(self, npz)
+    }
+    fn eq_dyn(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<S>() == Some(self)
+    }
+    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A registered model's statistics, shared.
+#[derive(Clone)]
+pub struct CustomStats {
+    stats: Arc<dyn DynStats>,
+}
+
+impl CustomStats {
+    /// The statistics as the model's own type; `None` when they are another model's.
+    pub fn downcast<M: CustomModel>(&self) -> Option<&M::Stats> {
+        self.stats.as_any().downcast_ref()
+    }
+}
+
+impl fmt::Debug for CustomStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.stats.fmt_debug(f)
+    }
+}
+
+impl PartialEq for CustomStats {
+    fn eq(&self, other: &Self) -> bool {
+        self.stats.eq_dyn(other.stats.as_any())
+    }
+}
+
+impl ModelStats for CustomStats {
+    fn total(&self) -> f64 {
+        self.stats.total()
+    }
+
+    fn non_finite(&self) -> u64 {
+        self.stats.non_finite()
+    }
+
+    fn line(&self) -> String {
+        self.stats.line()
+    }
+}
+
+trait DynStats: Any + WasmNotSendSync {
+    fn as_any(&self) -> &dyn Any;
+    fn total(&self) -> f64;
+    fn non_finite(&self) -> u64;
+    fn line(&self) -> String;
+    fn eq_dyn(&self, other: &dyn Any) -> bool;
+    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+impl<S: ModelStats + PartialEq + WasmNotSendSync> DynStats for S {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn total(&self) -> f64 {
+        ModelStats::total(self)
+    }
+    fn non_finite(&self) -> u64 {
+        ModelStats::non_finite(self)
+    }
+    fn line(&self) -> String {
+        ModelStats::line(self)
+    }
+    fn eq_dyn(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<S>() == Some(self)
+    }
+    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+fn stats_of<M: CustomModel>(stats: M::Stats) -> AnyStats {
+    AnyStats::Custom(CustomStats { stats: Arc::new(stats) })
+}
+
+/// A future the registry's types come out of.
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T, GpuError>> + 'a>>;
+
+/// A registered model on the GPU: [`GpuModel`] with the registry's types, object-safe. What
+/// [`super::AnyGpuModel::Custom`] holds.
+pub struct CustomGpu(Box<dyn DynModel>);
+
+impl CustomGpu {
+    /// Builds registered model `params.kind()` from `state` on the caller's device.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        state: &CustomState,
+        params: &CustomParams,
+    ) -> Result<Self, Error> {
+        Ok(CustomGpu(ops(params.kind).build(device, queue, state, params)?))
+    }
+
+    /// The model inside, as its own type; `None` when it is another.
+    pub fn downcast<M: CustomModel>(&self) -> Option<&M> {
+        self.0.as_any().downcast_ref::<Wrapped<M>>().map(|w| &w.model)
+    }
+}
+
+impl std::ops::Deref for CustomGpu {
+    type Target = dyn DynModel;
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+impl std::ops::DerefMut for CustomGpu {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut *self.0
+    }
+}
+
+/// [`GpuModel`] with the registry's types, object-safe (see [`CustomGpu`]).
+#[doc(hidden)]
+#[allow(missing_docs)]
+pub trait DynModel: Any + WasmNotSend {
+    fn as_any(&self) -> &dyn Any;
+    fn kind(&self) -> ModelKind;
+    fn device(&self) -> &wgpu::Device;
+    fn queue(&self) -> &wgpu::Queue;
+    fn size(&self) -> (u32, u32);
+    fn params(&self) -> ModelParams;
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: ModelParams) -> Result<(), Error>;
+    fn set_params(&mut self, params: ModelParams) -> Result<(), Error>;
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32);
+    fn steps_recorded(&self) -> u64;
+    fn steps_to_plan(&self) -> Option<u64>;
+    fn plan_solver(&mut self) -> Result<(), GpuError>;
+    fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder);
+    fn stats_requested(&self) -> bool;
+    fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>>;
+    fn stats_async(&self) -> Boxed<'_, AnyStats>;
+    fn state_reader(&self) -> Boxed<'static, AnyState>;
+    fn read_state_async(&self) -> Boxed<'_, AnyState>;
+    fn state_textures(&self) -> Vec<&wgpu::Texture>;
+    fn solid_mask(&self) -> &Grid<u8>;
+    fn source_mask(&self) -> Option<&Grid<u8>>;
+    fn scalar_view(&self) -> Option<ScalarView<'_>>;
+    fn body_list(&self) -> &[crate::body::Body];
+    fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[crate::body::Body]) -> Result<(), Error>;
+    fn encode_bodies_restored(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+    ) -> Result<(), Error>;
+    fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        velocity: (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error>;
+    fn restored(&mut self);
+}
+
+struct Wrapped<M: CustomModel> {
+    model: M,
+    kind: ModelKind,
+}
+
+impl<M: CustomModel> Wrapped<M> {
+    fn own(&self, params: ModelParams) -> Result<M::Params, Error> {
+        match params {
+            ModelParams::Custom(p) if p.kind == self.kind => Ok(p.typed().expect("the kind's own parameter type")),
+            p => Err(ParamError::new("mode", p.kind(), format!("this model is {}", self.kind)).into()),
+        }
+    }
+
+    fn state(&self, state: M::State) -> AnyState {
+        AnyState::Custom(CustomState { kind: self.kind, state: Arc::new(state) })
+    }
+}
+
+fn params_of<P: ParamTable>(kind: ModelKind, p: &P) -> CustomParams {
+    let mut values = [Value::Auto; MAX_PARAMS];
+    for (v, spec) in values.iter_mut().zip(P::TABLE) {
+        *v = (spec.get)(p);
+    }
+    CustomParams { kind, values }
+}
+
+impl<M: CustomModel> DynModel for Wrapped<M> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn kind(&self) -> ModelKind {
+        self.kind
+    }
+    fn device(&self) -> &wgpu::Device {
+        self.model.device()
+    }
+    fn queue(&self) -> &wgpu::Queue {
+        self.model.queue()
+    }
+    fn size(&self) -> (u32, u32) {
+        self.model.size()
+    }
+    fn params(&self) -> ModelParams {
+        ModelParams::Custom(params_of(self.kind, &self.model.params()))
+    }
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: ModelParams) -> Result<(), Error> {
+        let p = self.own(params)?;
+        self.model.encode_params(encoder, p)
+    }
+    fn set_params(&mut self, params: ModelParams) -> Result<(), Error> {
+        let p = self.own(params)?;
+        self.model.set_params(p)
+    }
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32) {
+        self.model.encode_steps(encoder, steps)
+    }
+    fn steps_recorded(&self) -> u64 {
+        self.model.steps_recorded()
+    }
+    fn steps_to_plan(&self) -> Option<u64> {
+        self.model.steps_to_plan()
+    }
+    fn plan_solver(&mut self) -> Result<(), GpuError> {
+        self.model.plan_solver()
+    }
+    fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.model.encode_stats(encoder)
+    }
+    fn stats_requested(&self) -> bool {
+        self.model.stats_requested()
+    }
+    fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>> {
+        Some(self.model.collect_stats()?.map(stats_of::<M>))
+    }
+    fn stats_async(&self) -> Boxed<'_, AnyStats> {
+        Box::pin(async move { Ok(stats_of::<M>(self.model.stats_async().await?)) })
+    }
+    fn state_reader(&self) -> Boxed<'static, AnyState> {
+        let (reader, kind) = (self.model.state_reader(), self.kind);
+        Box::pin(async move { Ok(AnyState::Custom(CustomState { kind, state: Arc::new(reader.await?) })) })
+    }
+    fn read_state_async(&self) -> Boxed<'_, AnyState> {
+        Box::pin(async move { Ok(self.state(self.model.read_state_async().await?)) })
+    }
+    fn state_textures(&self) -> Vec<&wgpu::Texture> {
+        self.model.state_textures()
+    }
+    fn solid_mask(&self) -> &Grid<u8> {
+        self.model.solid_mask()
+    }
+    fn source_mask(&self) -> Option<&Grid<u8>> {
+        self.model.source_mask()
+    }
+    fn scalar_view(&self) -> Option<ScalarView<'_>> {
+        self.model.scalar_view()
+    }
+    fn body_list(&self) -> &[crate::body::Body] {
+        self.model.body_list()
+    }
+    fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[crate::body::Body]) -> Result<(), Error> {
+        self.model.encode_bodies(encoder, bodies)
+    }
+    fn encode_bodies_restored(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[crate::body::Body],
+    ) -> Result<(), Error> {
+        self.model.encode_bodies_restored(encoder, bodies)
+    }
+    fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        velocity: (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        self.model.encode_drive(encoder, index, velocity, spin)
+    }
+    fn restored(&mut self) {
+        self.model.restored()
+    }
+}
+
+/// What the registry does with a registered model's types, object-safe: one per model.
+trait Ops: Send + Sync {
+    fn model_type(&self) -> TypeId;
+    fn params_type(&self) -> TypeId;
+    fn params(&self) -> Vec<&'static ParamInfo>;
+    fn defaults(&self, kind: ModelKind) -> CustomParams;
+    fn with_params(&self, values: &mut [Value; MAX_PARAMS], f: &mut dyn FnMut(&mut dyn DynParams));
+    fn build(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        state: &CustomState,
+        params: &CustomParams,
+    ) -> Result<Box<dyn DynModel>, Error>;
+    fn preset(
+        &self,
+        name: &str,
+        size: (usize, usize),
+        seed: u64,
+        params: &CustomParams,
+    ) -> Result<CustomState, SceneError>;
+    fn scene_state(&self, scene: &Scene, params: &CustomParams) -> Option<CustomState>;
+    #[cfg(feature = "npz")]
+    fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError>;
+}
+
+struct Of<M>(std::marker::PhantomData<fn() -> M>);
+
+impl<M: CustomModel> Of<M> {
+    fn typed(params: &CustomParams) -> M::Params {
+        params.typed().expect("the kind's own parameter type")
+    }
+
+    fn state(kind: ModelKind, state: M::State) -> CustomState {
+        CustomState { kind, state: Arc::new(state) }
+    }
+}
+
+impl<M: CustomModel> Ops for Of<M> {
+    fn model_type(&self) -> TypeId {
+        TypeId::of::<M>()
+    }
+    fn params_type(&self) -> TypeId {
+        TypeId::of::<M::Params>()
+    }
+    fn params(&self) -> Vec<&'static ParamInfo> {
+        M::Params::TABLE.iter().map(|s| &s.info).collect()
+    }
+    fn defaults(&self, kind: ModelKind) -> CustomParams {
+        params_of(kind, &M::Params::default())
+    }
+    fn with_params(&self, values: &mut [Value; MAX_PARAMS], f: &mut dyn FnMut(&mut dyn DynParams)) {
+        let mut p = M::Params::default();
+        for (spec, &v) in M::Params::TABLE.iter().zip(values.iter()) {
+            (spec.set)(&mut p, v);
+        }
+        f(&mut p);
+        for (v, spec) in values.iter_mut().zip(M::Params::TABLE) {
+            *v = (spec.get)(&p);
+        }
+    }
+    fn build(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        state: &CustomState,
+        params: &CustomParams,
+    ) -> Result<Box<dyn DynModel>, Error> {
+        let Some(own) = state.state.as_any().downcast_ref::<M::State>() else {
+            return Err(Error::Message(format!("the state is not a {} state", M::NAME)));
+        };
+        let model = M::new(device, queue, own, Self::typed(params))?;
+        Ok(Box::new(Wrapped { model, kind: params.kind }))
+    }
+    fn preset(
+        &self,
+        name: &str,
+        size: (usize, usize),
+        seed: u64,
+        params: &CustomParams,
+    ) -> Result<CustomState, SceneError> {
+        Ok(Self::state(params.kind, M::preset(name, size, seed, &Self::typed(params))?))
+    }
+    fn scene_state(&self, scene: &Scene, params: &CustomParams) -> Option<CustomState> {
+        Some(Self::state(params.kind, M::from_scene(scene, &Self::typed(params))?))
+    }
+    #[cfg(feature = "npz")]
+    fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
+        Ok(Self::state(kind, M::read_npz(npz, path)?))
+    }
+}
+
+/// The state registered model `params.kind()` starts in from preset `name`.
+pub(crate) fn preset(
+    name: &str,
+    size: (usize, usize),
+    seed: u64,
+    params: &CustomParams,
+) -> Result<CustomState, SceneError> {
+    ops(params.kind).preset(name, size, seed, params)
+}
+
+/// The state registered model `params.kind()` starts in from a PNG scene, if it reads them.
+pub(crate) fn from_scene(scene: &Scene, params: &CustomParams) -> Option<CustomState> {
+    ops(params.kind).scene_state(scene, params)
+}
+
+/// Reads a state of registered model `kind`.
+#[cfg(feature = "npz")]
+pub(crate) fn read_npz(kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
+    ops(kind).read_npz(kind, npz, path)
+}
