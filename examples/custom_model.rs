@@ -1,11 +1,20 @@
-//! A model written outside eddy and run by eddy's runner: heat diffusion, one WGSL pass and its
-//! CPU twin, through the public API only ([`GpuModel`], [`Runner`], `eddy_fluid::gpu`'s
-//! textures, kernels and reduction). The runner steps it, reduces its statistics, saves it as
-//! `.npz` and draws PNG frames of it with the code that runs eddy's own models.
+//! A model written outside eddy and run by eddy: heat diffusion, one WGSL pass and its CPU twin,
+//! through the public API only ([`GpuModel`], [`CustomModel`], `eddy_fluid::gpu`'s textures,
+//! kernels and reduction). Registered ([`eddy_fluid::model::register`]), it is one of the
+//! `eddy` command's models, run by the code that runs eddy's own: `main` is the `eddy` command
+//! with heat added, so
 //!
-//! `cargo run --release --example custom_model -- [OUT_DIR]` (default `custom_model_out/`);
-//! its tests (`cargo test --release --example custom_model`) hold the GPU step to the CPU twin
-//! and both to the exact decay of a cosine mode.
+//! ```text
+//! cargo run --release --example custom_model -- run --mode heat --steps 2000 \
+//!     --diffusivity 0.24 --save heat.npz --frames out/ --every 500
+//! cargo run --release --example custom_model -- view --mode heat
+//! ```
+//!
+//! step it, print its statistics, save it as `.npz` and draw PNG frames (and the viewer shows
+//! it, with its parameter in the panel). Without the registry, [`eddy_fluid::model::Runner`] runs any
+//! [`GpuModel`] alone. The tests (`cargo test --release --example custom_model`) hold the GPU
+//! step to the CPU twin and both to the exact decay of a cosine mode, and run it through eddy's
+//! session and runner.
 //!
 //! The model: temperature `T`, `(H, W)`, row 0 at the top; walls insulate (no heat crosses a
 //! face to a solid cell or the grid's edge). Each step is the explicit five-point scheme
@@ -16,7 +25,8 @@
 
 use eddy_fluid::gpu::{self, GpuError, Kernel, PingPong, Reduction};
 use eddy_fluid::gpu_model::ScalarView;
-use eddy_fluid::model::{CustomModel, FieldInfo, ModelInfo, Runner};
+use eddy_fluid::model::custom::CpuStep;
+use eddy_fluid::model::{CustomModel, FieldInfo, ModelInfo};
 use eddy_fluid::npz::NpzReader;
 use eddy_fluid::params::{ParamInfo, ParamSpec, ParamTable, Range, Value};
 use eddy_fluid::scene::{Scene, SceneError};
@@ -387,6 +397,8 @@ impl CustomModel for GpuHeat {
         Some(HeatState { temperature, solid: scene.solid.clone() })
     }
 
+    const CPU_STEP: Option<CpuStep<Self>> = Some(cpu_step);
+
     fn read_npz(npz: &mut NpzReader, path: &Path) -> Result<HeatState, SceneError> {
         let temperature = npz.read_f32("temperature")?;
         let solid = npz.read_u8_opt("solid")?.unwrap_or_else(|| temperature.map(|_| 0));
@@ -424,28 +436,21 @@ fn room(w: usize, h: usize) -> HeatState {
     HeatState { temperature, solid }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "custom_model_out".into()));
-    std::fs::create_dir_all(&out)?;
-    let gpu = gpu::Gpu::headless()?;
-    println!("adapter: {}", gpu.adapter_label());
-    let model = GpuHeat::new(&gpu.device, &gpu.queue, &room(160, 100), HeatParams::default())?;
-    let mut runner = Runner::new(model, 0);
-    for _ in 0..5 {
-        runner.step(400)?;
-        println!("step {:5}: {}", runner.steps_done(), runner.stats()?.line());
-        let frame = runner.frame(4, eddy_fluid::colour::ColourMap::Inferno)?;
-        frame.save(out.join(format!("frame_{:06}.png", runner.steps_done())))?;
+/// The `eddy` command with heat registered: `run`, `view` and `bench` take `--mode heat`, its
+/// `--diffusivity`, its `room` preset, and load its `.npz` states.
+fn main() -> std::process::ExitCode {
+    if let Err(e) = eddy_fluid::model::register::<GpuHeat>() {
+        eprintln!("custom_model: error: {e}");
+        return std::process::ExitCode::FAILURE;
     }
-    runner.save_npz(&out.join("heat.npz"))?;
-    println!("wrote {}", out.display());
-    Ok(())
+    eddy_fluid::cli::main()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use eddy_fluid::Simulation;
+    use eddy_fluid::model::Runner;
 
     fn gpu() -> gpu::Gpu {
         gpu::Gpu::headless().expect("a GPU adapter (on a machine without one: Mesa's lavapipe)")
@@ -554,6 +559,49 @@ mod tests {
         let (r, c) = (12, 10);
         let t = got.temperature[(r, c)];
         assert_eq!(frame.get_pixel(c as u32, r as u32).0, lut[(t.clamp(0.0, 1.0) * 255.0).round() as usize], "{t}");
+    }
+
+    /// The `eddy` command with heat registered (what `main` runs): `eddy run --mode heat` steps
+    /// it with the parameter given, saves a state that is the CPU twin's after as many steps,
+    /// and writes a frame every `--every` steps; a value out of the table's range is a usage
+    /// error (status 2), and `--vtk`, which heat has no fields for, is refused before any step.
+    #[test]
+    fn the_eddy_command_runs_it() {
+        use std::process::ExitCode;
+        eddy_fluid::model::register::<GpuHeat>().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (save, frames) = (dir.path().join("heat.npz"), dir.path().join("frames"));
+        let run = |extra: &[&str]| {
+            let mut args = vec!["eddy", "run", "--mode", "heat", "--size", "48x32", "--steps", "300"];
+            args.extend_from_slice(extra);
+            eddy_fluid::cli::main_with(args)
+        };
+        let (save_arg, frames_arg) = (save.to_str().unwrap(), frames.to_str().unwrap());
+        let done = run(&["--diffusivity", "0.24", "--save", save_arg, "--frames", frames_arg, "--every", "100"]);
+        assert_eq!(done, ExitCode::SUCCESS);
+
+        let mut want = room(48, 32);
+        for _ in 0..300 {
+            cpu_step(&mut want, &HeatParams { diffusivity: 0.24 });
+        }
+        let mut npz = NpzReader::open(&save).unwrap();
+        assert_eq!(npz.read_scalar_i64("step").unwrap(), Some(300));
+        assert_eq!(npz.read_text_opt("parameters").unwrap().as_deref(), Some("diffusivity = 0.24\n"));
+        let got = GpuHeat::read_npz(&mut npz, &save).unwrap();
+        let worst = got.temperature.as_slice().iter().zip(want.temperature.as_slice()).map(|(a, b)| (a - b).abs());
+        assert!(worst.fold(0.0f32, f32::max) <= 1e-6);
+        assert_eq!(got.solid, want.solid);
+        let mut written: Vec<String> =
+            std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        written.sort();
+        assert_eq!(written, ["frame_000000.png", "frame_000100.png", "frame_000200.png", "frame_000300.png"]);
+
+        let untouched = std::fs::read(&save).unwrap();
+        assert_eq!(run(&["--diffusivity", "0.3", "--save", save_arg]), ExitCode::from(2));
+        let vtk = dir.path().join("vtk");
+        assert_eq!(run(&["--vtk", vtk.to_str().unwrap(), "--save", save_arg]), ExitCode::from(2));
+        assert!(!vtk.exists());
+        assert_eq!(std::fs::read(&save).unwrap(), untouched, "a refused run leaves the save alone");
     }
 
     /// Exact solution of the scheme: with insulated edges the cosine `cos(pi k (x + 1/2) / W)` is

@@ -79,6 +79,8 @@
 #![warn(missing_docs)]
 
 pub mod body;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod colour;
 pub mod edge;
 pub mod error;

@@ -158,7 +158,7 @@ struct RawRecording {
 
 impl Script {
     /// Checks the script's parameter changes and bodies against what the run really starts
-    /// with (`current`, and each model's `params` and `bodies` in [`ModelKind::ALL`]'s order: the
+    /// with (`current`, and each model's `params` and `bodies` in [`ModelKind::all`]'s order: the
     /// command line's options are in them), following the actions through the run: the model
     /// current at each, its parameters, and the bodies added, driven and removed so far (a body
     /// in water, a 17th body, one too fast, a body that does not exist, the collocated grid
@@ -170,10 +170,11 @@ impl Script {
     pub fn check_from(
         &self,
         mut current: ModelKind,
-        mut params: [ModelParams; 3],
-        bodies: [Vec<Body>; 3],
+        mut params: Vec<ModelParams>,
+        bodies: Vec<Vec<Body>>,
     ) -> Result<(), String> {
-        let slot = |k: ModelKind| ModelKind::ALL.iter().position(|&x| x == k).expect("in ALL");
+        let all = ModelKind::all();
+        let slot = |k: ModelKind| all.iter().position(|&x| x == k).expect("every model is in all()");
         let start = bodies.clone();
         let mut bodies = bodies;
         for Timed { at, number, action } in &self.actions {
@@ -260,7 +261,7 @@ impl Script {
             return Err(format!("{} actions: at most {MAX_ACTIONS}", raw.action.len()));
         }
         // The model current at each action: its parameters and views are the ones it may name.
-        let mut current = mode.or(script_mode).unwrap_or(ModelKind::ALL[0]);
+        let mut current = mode.or(script_mode).unwrap_or(ModelKind::all()[0]);
         let mut actions = Vec::new();
         let mut last = 0;
         for (i, a) in raw.action.into_iter().enumerate() {
@@ -307,7 +308,7 @@ impl Script {
 /// A model by its name, or the message naming the models.
 fn model_named(name: &str) -> Result<ModelKind, String> {
     ModelKind::from_name(name).ok_or_else(|| {
-        let names: Vec<_> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+        let names: Vec<_> = ModelKind::all().iter().map(|k| k.name()).collect();
         format!("{name:?} is not a model; the models are {}", names.join(", "))
     })
 }

@@ -2,10 +2,10 @@
 
 use super::out::{note, say};
 use super::{BenchArgs, Exit, Result, usage};
-use eddy_fluid::gpu::{Gpu, GpuError};
-use eddy_fluid::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
-use eddy_fluid::scene::SceneSource;
-use eddy_fluid::smoke::{SmokeParams, SmokePreset};
+use crate::gpu::{Gpu, GpuError};
+use crate::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
+use crate::scene::SceneSource;
+use crate::smoke::{SmokeParams, SmokePreset};
 use std::time::Instant;
 
 /// The parameter sets measured: the defaults, for smoke the other pipelines and solvers, for gas
@@ -13,9 +13,9 @@ use std::time::Instant;
 fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     let defaults = ModelParams::defaults(kind);
     if kind == ModelKind::Gas {
-        let constant = eddy_fluid::gas::GasParams {
-            reconstruction: eddy_fluid::gas::Reconstruction::Constant,
-            ..eddy_fluid::gas::GasParams::default()
+        let constant = crate::gas::GasParams {
+            reconstruction: crate::gas::Reconstruction::Constant,
+            ..crate::gas::GasParams::default()
         };
         return vec![
             ("default: linear reconstruction (second order)", defaults),
@@ -33,7 +33,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
         (WITH_BODIES, defaults),
         (
             "staggered, Jacobi x 50, semi-Lagrangian",
-            smoke(SmokeParams { advection: eddy_fluid::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..d }),
+            smoke(SmokeParams { advection: crate::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..d }),
         ),
         (
             "gpu-gems: collocated, Jacobi x 50 (the GPU Gems / Rideout step)",
@@ -41,7 +41,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
         ),
         (
             "staggered, multigrid to 1e-4",
-            smoke(SmokeParams { solver: eddy_fluid::smoke::Solver::Multigrid, tolerance: 1e-4, ..d }),
+            smoke(SmokeParams { solver: crate::smoke::Solver::Multigrid, tolerance: 1e-4, ..d }),
         ),
     ]
 }
@@ -53,13 +53,13 @@ const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning p
 /// Three bodies on an `n x n` scene, each about `n / 8` across, moving through it: a circle
 /// drifting right and up, a turned box drifting left, a plate spinning in place. Smoke's move in
 /// cells per time unit, their fastest points at most about 1.5 cells a step at the default `dt`
-/// (within smoke's 2, [`eddy_fluid::smoke::check_bodies`], on every grid); gas's in cells per
-/// step, their fastest points within [`eddy_fluid::gas::bodies::MAX_BODY_SPEED`].
-fn bench_bodies(n: usize, kind: ModelKind) -> Vec<eddy_fluid::body::Body> {
-    use eddy_fluid::body::{Body, Shape};
+/// (within smoke's 2, [`crate::smoke::check_bodies`], on every grid); gas's in cells per
+/// step, their fastest points within [`crate::gas::bodies::MAX_BODY_SPEED`].
+fn bench_bodies(n: usize, kind: ModelKind) -> Vec<crate::body::Body> {
+    use crate::body::{Body, Shape};
     let n = n as f32;
     let plate = Body::new(
-        Shape::Box { half_width: n / 16.0, half_height: eddy_fluid::body::PLATE_THICKNESS / 2.0 },
+        Shape::Box { half_width: n / 16.0, half_height: crate::body::PLATE_THICKNESS / 2.0 },
         0.7 * n,
         0.75 * n,
     );
@@ -80,7 +80,7 @@ fn bench_bodies(n: usize, kind: ModelKind) -> Vec<eddy_fluid::body::Body> {
     ]
 }
 
-/// Steps whose dispatches and bytes are counted per row ([`eddy_fluid::gpu::tally`]).
+/// Steps whose dispatches and bytes are counted per row ([`crate::gpu::tally`]).
 const TALLY_STEPS: u64 = 16;
 
 /// The longest single Jacobi run the solver race times, seconds: on a CPU adapter the count
@@ -212,10 +212,10 @@ pub fn bench(args: BenchArgs) -> Result {
         return Err(usage("--sizes: give one or more grid sides >= 1, e.g. 256,512"));
     }
     if let Some(path) = &args.json {
-        if !eddy_fluid::files::has_extension(path, "json") {
+        if !crate::files::has_extension(path, "json") {
             return Err(usage(format!("--json {}: give a file name ending in .json", path.display())));
         }
-        eddy_fluid::files::check_writable_file(path).map_err(usage)?;
+        crate::files::check_writable_file(path).map_err(usage)?;
     }
     if args.cpu_max_size == 0 {
         return Err(usage("--cpu-max-size 0: give a grid side >= 1 (or --no-cpu to skip the CPU reference)"));
@@ -225,7 +225,7 @@ pub fn bench(args: BenchArgs) -> Result {
     // Ctrl-C stops between timed runs; the rows measured so far are kept (and written).
     super::run::catch_signals();
     for &n in &args.sizes {
-        eddy_fluid::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
+        crate::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
         memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
             .map_err(usage)?;
     }
@@ -278,7 +278,7 @@ pub fn bench(args: BenchArgs) -> Result {
     report.interrupted = interrupted;
     let mut written = String::new();
     if let Some(path) = &args.json {
-        eddy_fluid::files::write_atomically(path, |w| {
+        crate::files::write_atomically(path, |w| {
             serde_json::to_writer_pretty(&mut *w, &report).map_err(std::io::Error::other)?;
             std::io::Write::write_all(w, b"\n")
         })?;
@@ -365,7 +365,7 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
     // GPU time per step from timestamp queries, where the device has them.
-    let timer = std::cell::RefCell::new(eddy_fluid::gpu::StepTimer::new(&gpu.device, &gpu.queue));
+    let timer = std::cell::RefCell::new(crate::gpu::StepTimer::new(&gpu.device, &gpu.queue));
     // The spans collected since the last call: the mean GPU time per step.
     let take = || {
         let mut timer = timer.borrow_mut();
@@ -395,9 +395,9 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     // What a step records: dispatches, and the bytes their layouts move per cell, over 16
     // steps (a multigrid plan point and the staggered grid's once-per-run centres pass
     // included, as they fall).
-    eddy_fluid::gpu::tally::start();
+    crate::gpu::tally::start();
     model.step(TALLY_STEPS as u32)?;
-    let tally = eddy_fluid::gpu::tally::finish().unwrap_or_default();
+    let tally = crate::gpu::tally::finish().unwrap_or_default();
     let (dispatches, bytes) = (tally.dispatches as f64 / TALLY_STEPS as f64, tally.bytes as f64 / TALLY_STEPS as f64);
     let cells = (n * n) as f64;
     let passes = if args.passes {
@@ -411,6 +411,9 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     drop(model);
     // The CPU reference of the defaults only: it is what the GPU is tested against.
     let cpu = if args.no_cpu || label != variants(kind)[0].0 {
+        None
+    } else if !kind.has_cpu_twin() {
+        note!("bench: {kind} registered no CPU twin (CustomModel::CPU_STEP): the GPU alone is timed");
         None
     } else if n > args.cpu_max_size {
         note!(
@@ -454,13 +457,13 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
 /// `None` where the device has no timestamps inside passes. A pass's GB/s is its bytes over its
 /// own time.
 fn profile_passes(gpu: &Gpu, model: &mut AnyModel, cells: f64) -> Result<Option<Vec<PassRow>>> {
-    let mut all: Vec<eddy_fluid::gpu::profile::PassTime> = Vec::new();
+    let mut all: Vec<crate::gpu::profile::PassTime> = Vec::new();
     for _ in 0..PROFILE_STEPS {
-        if !eddy_fluid::gpu::profile::start(&gpu.device) {
+        if !crate::gpu::profile::start(&gpu.device) {
             return Ok(None);
         }
         model.step(1)?;
-        let profile = eddy_fluid::gpu::profile::finish(&gpu.device, &gpu.queue)?.unwrap_or_default();
+        let profile = crate::gpu::profile::finish(&gpu.device, &gpu.queue)?.unwrap_or_default();
         for p in profile.passes {
             match all.iter_mut().find(|a| a.label == p.label) {
                 Some(a) => {
@@ -500,10 +503,10 @@ fn roofline(gpu: &Gpu, runs: usize, seconds: f64) -> Result<f64> {
     const RGBA32: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
     let size = (ROOFLINE_SIDE, ROOFLINE_SIDE);
     let usage = wgpu::TextureUsages::STORAGE_BINDING;
-    let textures = [0, 1].map(|_| eddy_fluid::gpu::texture_2d(&gpu.device, "bench/roofline", size, RGBA32, usage));
+    let textures = [0, 1].map(|_| crate::gpu::texture_2d(&gpu.device, "bench/roofline", size, RGBA32, usage));
     let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
-    let kernel = eddy_fluid::gpu::scoped(&gpu.device, || {
-        eddy_fluid::gpu::Kernel::new(&gpu.device, "bench/roofline", eddy_fluid::shaders::COPY)
+    let kernel = crate::gpu::scoped(&gpu.device, || {
+        crate::gpu::Kernel::new(&gpu.device, "bench/roofline", crate::shaders::COPY)
     })?;
     let view = wgpu::BindingResource::TextureView;
     let groups = [(0, 1), (1, 0)].map(|(a, b)| kernel.bind_group(&gpu.device, &[view(&views[a]), view(&views[b])]));
@@ -529,17 +532,17 @@ fn roofline(gpu: &Gpu, runs: usize, seconds: f64) -> Result<f64> {
 /// How many Jacobi iterations and how many V-cycles bring a random divergence's relative
 /// residual to 1e-4 on an `n x n` box, and how long each takes on the GPU (median of `runs`).
 fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
-    use eddy_fluid::Grid;
-    use eddy_fluid::solver::GpuMultigrid;
-    use eddy_fluid::solver::gpu::ResidualStats;
+    use crate::Grid;
+    use crate::solver::GpuMultigrid;
+    use crate::solver::gpu::ResidualStats;
     const TOLERANCE: f64 = 1e-4;
     let mut rng = fastrand::Rng::with_seed(9);
     let solid = Grid::filled(n, n, 0u8);
     let u = Grid::from_fn(n + 1, n, |_, c| if c == 0 || c == n { 0.0 } else { rng.f32() * 2.0 - 1.0 });
     let v = Grid::from_fn(n, n + 1, |r, _| if r == 0 || r == n { 0.0 } else { rng.f32() * 2.0 - 1.0 });
-    let rhs = eddy_fluid::smoke::staggered::poisson_rhs(&u, &v, &solid, 1.0);
+    let rhs = crate::smoke::staggered::poisson_rhs(&u, &v, &solid, 1.0);
     let zero = Grid::filled(n, n, 0.0f32);
-    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, eddy_fluid::solver::NEUMANN, Default::default())?;
+    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, crate::solver::NEUMANN, Default::default())?;
     let stats = ResidualStats::new(&gpu.device, n as u32);
     let relative = || -> Result<f64> {
         let (r, b) = stats.norms(&gpu.device, &gpu.queue, mg.pressure_view(), mg.rhs_view(), mg.solid_view(), 1.0)?;
@@ -624,18 +627,18 @@ fn significant(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use eddy_fluid::ModelKind;
+    use crate::ModelKind;
 
     /// The bodies rows' bodies pass each model's own check at every grid `eddy bench` may be
     /// given a side of (powers of two and between), with the default parameters.
     #[test]
     fn bench_bodies_pass_the_models_checks_on_every_grid() {
-        let smoke = eddy_fluid::smoke::SmokeParams::default();
+        let smoke = crate::smoke::SmokeParams::default();
         for n in [16, 64, 100, 256, 384, 512, 1000, 1024, 2048, 4096, 16384] {
             let bodies = super::bench_bodies(n, ModelKind::Smoke);
-            eddy_fluid::smoke::check_bodies(&bodies, &smoke).unwrap_or_else(|e| panic!("smoke at {n}: {e}"));
+            crate::smoke::check_bodies(&bodies, &smoke).unwrap_or_else(|e| panic!("smoke at {n}: {e}"));
             let bodies = super::bench_bodies(n, ModelKind::Gas);
-            eddy_fluid::gas::bodies::check(&bodies).unwrap_or_else(|e| panic!("gas at {n}: {e}"));
+            crate::gas::bodies::check(&bodies).unwrap_or_else(|e| panic!("gas at {n}: {e}"));
         }
     }
 

@@ -1,18 +1,21 @@
-//! Command-line arguments (clap) and the `run` and `bench` commands. Every model option is
-//! generated from the model registry's parameter tables ([`eddy_fluid::model`]); nothing here lists
-//! models or parameters.
+//! The `eddy` command ([`main`]): command-line arguments (clap) and the `run`, `bench` and
+//! `view` commands. Every model option is generated from the model registry's parameter tables
+//! ([`crate::model`]), registered models' too; nothing here lists models or parameters.
 
-pub mod bench;
-pub mod out;
-pub mod run;
-pub mod setup;
+pub(crate) mod bench;
+mod entry;
+pub(crate) mod out;
+pub(crate) mod run;
+pub(crate) mod setup;
 
+pub use entry::{main, main_with};
+
+use crate::model::{ModelKind, ParamInfo, Value};
 use clap::{Args, Parser, Subcommand};
-use eddy_fluid::model::{ModelKind, ParamInfo, Value};
 use std::path::PathBuf;
 
 /// How a command ends when it does not succeed, and the exit status it gives.
-pub enum Exit {
+pub(crate) enum Exit {
     /// The command line is wrong (unknown option, malformed value, a value out of its range, an
     /// option of another model): exit 2.
     Usage(Box<dyn std::error::Error>),
@@ -30,21 +33,21 @@ impl<E: Into<Box<dyn std::error::Error>>> From<E> for Exit {
 }
 
 /// A usage error (exit 2).
-pub fn usage(message: impl Into<Box<dyn std::error::Error>>) -> Exit {
+pub(crate) fn usage(message: impl Into<Box<dyn std::error::Error>>) -> Exit {
     Exit::Usage(message.into())
 }
 
 /// Refuses an output path whose extension is not `ext` (`--save x.png` would write a zip where
 /// a picture was, and `--screenshot w.npz` a picture over a state).
-pub fn check_extension(option: &str, path: &std::path::Path, ext: &str) -> Result {
-    if eddy_fluid::files::has_extension(path, ext) {
+pub(crate) fn check_extension(option: &str, path: &std::path::Path, ext: &str) -> Result {
+    if crate::files::has_extension(path, ext) {
         return Ok(());
     }
     Err(usage(format!("{option} {}: give a path ending in .{ext}", path.display())))
 }
 
 /// What the commands return.
-pub type Result<T = ()> = std::result::Result<T, Exit>;
+pub(crate) type Result<T = ()> = std::result::Result<T, Exit>;
 
 /// eddy: 2D fluids as WGSL compute passes on wgpu (water, smoke, gas), each with a CPU reference.
 ///
@@ -58,16 +61,16 @@ pub type Result<T = ()> = std::result::Result<T, Exit>;
     args_conflicts_with_subcommands = true,
     after_help = format!("{}\n\n{EXIT_STATUS}", viewer_help())
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
     /// Options of `view`, when no command is given.
     #[command(flatten)]
-    pub view: ViewArgs,
+    pub(crate) view: ViewArgs,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Open a window and run a model live (the default command).
     #[command(after_help = viewer_help())]
     View(ViewArgs),
@@ -88,42 +91,42 @@ const EXIT_STATUS: &str = "Exit status: 0 done; 1 the command failed (a file, th
 /// `--mode`: a model's name.
 fn parse_mode(s: &str) -> std::result::Result<ModelKind, String> {
     ModelKind::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+        let names: Vec<_> = ModelKind::all().iter().map(|k| k.name()).collect();
         format!("{s:?} is not a model; the models are {}", names.join(", "))
     })
 }
 
 /// Where a run starts and by which rules: shared by `view` and `run`.
 #[derive(Args, Debug, Clone)]
-pub struct SimArgs {
+pub(crate) struct SimArgs {
     #[arg(long, value_parser = parse_mode, help = mode_help())]
-    pub mode: Option<ModelKind>,
+    pub(crate) mode: Option<ModelKind>,
     #[arg(long, help = scene_help())]
-    pub scene: Option<String>,
+    pub(crate) scene: Option<String>,
     /// Start from a saved .npz state instead of a scene (its arrays tell the model).
     #[arg(long, value_name = "STATE.npz")]
-    pub load: Option<PathBuf>,
+    pub(crate) load: Option<PathBuf>,
     /// Size of a preset scene, WxH cells [default: 192x128] (a PNG scene or a loaded state has
     /// its own).
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
-    pub size: Option<(usize, usize)>,
+    pub(crate) size: Option<(usize, usize)>,
     /// Seed of the `random` preset [default: 1].
     #[arg(long)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// A rigid body moving through the smoke or gas (repeat for more, at most 16):
     /// SHAPE:KEY=VALUE,... with shape circle (r), box (w, h) or plate (length), the centre x, y
     /// (cells from the top-left corner, y down) and optionally angle (radians, clockwise on
     /// screen), vx, vy and spin (smoke: cells and radians per time unit, at most 2 cells a step
     /// at the fastest point; gas: per step, at most 0.25). E.g. circle:x=40,y=64,r=8,vx=0.5.
     /// Smoke's bodies need the staggered grid.
-    #[arg(long = "body", value_name = "SHAPE:KEY=VALUE,...", value_parser = eddy_fluid::body::Body::parse)]
-    pub bodies: Vec<eddy_fluid::body::Body>,
+    #[arg(long = "body", value_name = "SHAPE:KEY=VALUE,...", value_parser = crate::body::Body::parse)]
+    pub(crate) bodies: Vec<crate::body::Body>,
     #[command(flatten)]
-    pub params: ParamArgs,
+    pub(crate) params: ParamArgs,
     /// A script plays in this run ([`SimArgs::fill_from`]): its `set` actions may make an
     /// option that does nothing at the start count later, so such options are not refused.
     #[arg(skip)]
-    pub scripted: bool,
+    pub(crate) scripted: bool,
 }
 
 /// Parses `WxH` (e.g. `256x128`).
@@ -137,15 +140,15 @@ fn parse_size(s: &str) -> std::result::Result<(usize, usize), String> {
 /// The model parameters given on the command line: one option per row of every model's table
 /// (`--dt`, `--diffusion`, ...), generated from the tables.
 #[derive(Clone, Debug, Default)]
-pub struct ParamArgs {
+pub(crate) struct ParamArgs {
     /// `(model, row, value)` for each option given, in table order.
-    pub given: Vec<(ModelKind, &'static ParamInfo, Value)>,
+    pub(crate) given: Vec<(ModelKind, &'static ParamInfo, Value)>,
 }
 
 impl clap::FromArgMatches for ParamArgs {
     fn from_arg_matches(m: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
         let mut given = Vec::new();
-        for kind in ModelKind::ALL {
+        for kind in ModelKind::all() {
             for info in kind.params() {
                 if let Some(v) = m.get_one::<Value>(info.name) {
                     given.push((kind, info, *v));
@@ -163,12 +166,12 @@ impl clap::FromArgMatches for ParamArgs {
 
 impl clap::Args for ParamArgs {
     fn augment_args(mut cmd: clap::Command) -> clap::Command {
-        for kind in ModelKind::ALL {
-            let defaults = eddy_fluid::model::ModelParams::defaults(kind);
+        for kind in ModelKind::all() {
+            let defaults = crate::model::ModelParams::defaults(kind);
             for info in kind.params() {
                 let rows = ModelKind::param_rows(info.name);
                 if rows[0].0 != kind {
-                    continue; // a shared option (eddy_fluid::model::SHARED_PARAMS): added with its first model's
+                    continue; // a shared option (crate::model::SHARED_PARAMS): added with its first model's
                 }
                 let default = defaults.get(info.name).expect("a row of this model");
                 let mut help = info.help(default);
@@ -177,7 +180,7 @@ impl clap::Args for ParamArgs {
                 }
                 for &(other, row) in &rows[1..] {
                     let default =
-                        eddy_fluid::model::ModelParams::defaults(other).get(row.name).expect("a row of this model");
+                        crate::model::ModelParams::defaults(other).get(row.name).expect("a row of this model");
                     help = format!("{help}\n{other}: {}", row.help(default));
                 }
                 // A shared option goes under a heading of its own, naming its models.
@@ -188,10 +191,10 @@ impl clap::Args for ParamArgs {
                     format!("{} ({})", kind.info().name, kind.info().about)
                 };
                 let value_name = match info.kind {
-                    eddy_fluid::model::ParamKind::Pair(_) => "X,Y",
-                    eddy_fluid::model::ParamKind::Count { .. } => "N",
-                    eddy_fluid::model::ParamKind::Choice(_) => "CHOICE",
-                    eddy_fluid::model::ParamKind::Real(_) => "NUMBER",
+                    crate::model::ParamKind::Pair(_) => "X,Y",
+                    crate::model::ParamKind::Count { .. } => "N",
+                    crate::model::ParamKind::Choice(_) => "CHOICE",
+                    crate::model::ParamKind::Real(_) => "NUMBER",
                 };
                 cmd = cmd.arg(
                     clap::Arg::new(info.name)
@@ -213,161 +216,161 @@ impl clap::Args for ParamArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct ViewArgs {
+pub(crate) struct ViewArgs {
     #[command(flatten)]
-    pub sim: SimArgs,
+    pub(crate) sim: SimArgs,
     /// Simulation steps per displayed frame, 1..=1000 [default: automatic, as many as fit 12 ms
     /// of stepping per frame; the panel's Time section changes it].
     #[arg(long, value_name = "N")]
-    pub steps_per_frame: Option<u32>,
+    pub(crate) steps_per_frame: Option<u32>,
     /// Window points per cell, 1..=64 (initial window size; the window fits the screen).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub scale: u32,
+    pub(crate) scale: u32,
     #[arg(long, help = field_help("The field shown at start (V cycles through them)"))]
-    pub field: Option<String>,
+    pub(crate) field: Option<String>,
     /// Quit after this many frames (for automated checks; with --screenshot).
     #[arg(long)]
-    pub frames: Option<u64>,
+    pub(crate) frames: Option<u64>,
     /// Save what the window shows, panel included, as a PNG (a .png path) when the viewer ends
     /// after --frames or at a --script's `quit` (one of them is required).
     #[arg(long, value_name = "PATH.png")]
-    pub screenshot: Option<PathBuf>,
+    pub(crate) screenshot: Option<PathBuf>,
     /// Start paused (Space runs).
     #[arg(long)]
-    pub paused: bool,
+    pub(crate) paused: bool,
     #[arg(long, value_name = "NAME", help = colour_map_help())]
-    pub colour_map: Option<String>,
+    pub(crate) colour_map: Option<String>,
     /// Play a script of timed actions (TOML; see docs/scripts.md): switch model, set
     /// parameters, draw strokes, take screenshots, record GIFs, save, quit. Its mode, scene, size
     /// and seed apply unless given here.
     #[arg(long, value_name = "FILE.toml")]
-    pub script: Option<PathBuf>,
+    pub(crate) script: Option<PathBuf>,
     /// Keep the fluid moving on its own: random strokes every few frames, and the next model
     /// (reset) every 1800 frames; for a screen left running.
     #[arg(long)]
-    pub demo: bool,
+    pub(crate) demo: bool,
     /// Start with the panel hidden (F2 shows it).
     #[arg(long)]
-    pub no_panel: bool,
+    pub(crate) no_panel: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
-    pub sim: SimArgs,
+    pub(crate) sim: SimArgs,
     /// Number of steps to run [default: 1000, or with --script its last action's step].
     #[arg(long, value_name = "N")]
-    pub steps: Option<u64>,
+    pub(crate) steps: Option<u64>,
     /// Write the final state here (a .npz path; written to a temporary file and renamed, so an
     /// existing file is replaced only by a complete one, never a read-only one). Checked to be
     /// writable before the first step. Arrays per model: see "State files" below.
     #[arg(long, value_name = "OUT.npz")]
-    pub save: Option<PathBuf>,
+    pub(crate) save: Option<PathBuf>,
     /// Write PNG frames into this directory (frame_000000.png, ... numbered by step), created if
     /// missing; a directory that already holds frame_*.png files is refused (they would be
     /// overwritten or mixed with the new ones).
     #[arg(long, value_name = "DIR")]
-    pub frames: Option<PathBuf>,
+    pub(crate) frames: Option<PathBuf>,
     /// With --frames and --vtk: write a frame (and a VTK file) every K steps (and the first and
     /// last).
     #[arg(long, value_name = "K", default_value_t = 100)]
-    pub every: u64,
+    pub(crate) every: u64,
     /// Write the fields as VTK XML ImageData into this directory (step_00000100.vti, ... every
     /// --every steps, and series.pvd listing them with their times, which ParaView opens as a
     /// time series), created if missing; a directory that already holds step_*.vti files is
     /// refused. Cell data, y up: row 0 of the .npz arrays is the top row (docs/formats.md).
     #[arg(long, value_name = "DIR")]
-    pub vtk: Option<PathBuf>,
+    pub(crate) vtk: Option<PathBuf>,
     /// With --frames: pixels per cell, 1..=64.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub scale: u32,
+    pub(crate) scale: u32,
     #[arg(long, help = field_help("The field drawn into frames"))]
-    pub field: Option<String>,
+    pub(crate) field: Option<String>,
     #[arg(long, value_name = "NAME", help = colour_map_help())]
-    pub colour_map: Option<String>,
+    pub(crate) colour_map: Option<String>,
     /// Write an animated GIF of the run (frames every --gif-every steps, at --scale pixels per
     /// cell, at most 1000 frames, playing at --fps; written to a temporary file and renamed when
     /// complete).
     #[arg(long, value_name = "OUT.gif")]
-    pub gif: Option<PathBuf>,
+    pub(crate) gif: Option<PathBuf>,
     /// With --gif: steps between its frames.
     #[arg(long, value_name = "K", default_value_t = 10)]
-    pub gif_every: u64,
+    pub(crate) gif_every: u64,
     /// Write an H.264 video (MP4) of the run, which browsers and players play (frames every
     /// --video-every steps, at --scale pixels per cell, at most 90000 frames and 3840x2160
     /// pixels, playing at --fps; written to a temporary file and renamed when complete).
     #[arg(long, value_name = "OUT.mp4")]
-    pub video: Option<PathBuf>,
+    pub(crate) video: Option<PathBuf>,
     /// With --video: steps between its frames.
     #[arg(long, value_name = "K", default_value_t = 10)]
-    pub video_every: u64,
+    pub(crate) video_every: u64,
     /// With --gif and --video: frames a second they play at (GIF: 1 to 50, each frame's delay
     /// rounded to whole hundredths of a second; video: 1 to 60) [default: 25].
     #[arg(long, value_name = "F")]
-    pub fps: Option<f64>,
+    pub(crate) fps: Option<f64>,
     /// Play a script of timed actions (TOML; see docs/scripts.md); the same file gives
     /// the same --save on the same adapter. Its mode, scene, size and seed apply unless given
     /// here; --steps defaults to its last action's step.
     #[arg(long, value_name = "FILE.toml")]
-    pub script: Option<PathBuf>,
+    pub(crate) script: Option<PathBuf>,
     /// Smoke: stop early once the largest change of any velocity component over one time unit,
     /// divided by the largest speed, falls below TOL (checked every time unit, by reading the
     /// velocity back); prints the step and time reached. --steps stays the limit.
     #[arg(long, value_name = "TOL")]
-    pub steady: Option<f64>,
+    pub(crate) steady: Option<f64>,
 }
 
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Fluid model.
     #[arg(long, value_parser = parse_mode, default_value = "water")]
-    pub mode: ModelKind,
+    pub(crate) mode: ModelKind,
     /// Square grid sizes to measure (cells per side), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "256,512,1024")]
-    pub sizes: Vec<usize>,
+    pub(crate) sizes: Vec<usize>,
     /// Timed runs per size, 1..=100; the median is reported.
     #[arg(long, default_value_t = 5)]
-    pub runs: usize,
+    pub(crate) runs: usize,
     /// Seconds each timed run should last (the step count is calibrated to it, at least 2
     /// steps; the default matches the Taichi peer's runs), 0.01..=60.
     #[arg(long, default_value_t = 1.0)]
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Skip the CPU reference.
     #[arg(long)]
-    pub no_cpu: bool,
+    pub(crate) no_cpu: bool,
     /// The largest grid side the CPU reference is timed at: it steps one core's worth of cells,
     /// a step taking seconds at 1024x1024 and minutes beyond; larger sizes get GPU rows only.
     #[arg(long, value_name = "SIDE", default_value_t = 1024)]
-    pub cpu_max_size: usize,
+    pub(crate) cpu_max_size: usize,
     /// Skip the smoke solver race (the pressure solve alone, Jacobi against V-cycles).
     #[arg(long)]
-    pub no_race: bool,
+    pub(crate) no_race: bool,
     /// Add a table per row: each pass's GPU time (timestamps around each dispatch, where the
     /// adapter has them inside passes), share of the step, dispatches and bytes, sorted by time.
     #[arg(long)]
-    pub passes: bool,
+    pub(crate) passes: bool,
     /// Also write everything measured to this JSON file (written whole at the end).
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
 }
 
 /// `--mode`'s help: the models, from the registry.
 fn mode_help() -> String {
-    let names: Vec<&str> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+    let names: Vec<&str> = ModelKind::all().iter().map(|k| k.name()).collect();
     format!(
         "Fluid model: {} [default: what --load's arrays or --scene's preset belong to, else {}]",
         names.join(", "),
-        ModelKind::ALL[0]
+        ModelKind::all()[0]
     )
 }
 
 /// `--scene`'s help: the scene colours and every model's presets, from the registry.
 fn scene_help() -> String {
-    let presets: Vec<String> = ModelKind::ALL
+    let presets: Vec<String> = ModelKind::all()
         .iter()
         .map(|k| format!("{} ({k})", k.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")))
         .collect();
-    let defaults: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{} for {k}", k.default_scene())).collect();
+    let defaults: Vec<String> = ModelKind::all().iter().map(|k| format!("{} for {k}", k.default_scene())).collect();
     format!(
         "Scene: a PNG file (black = solid, blue = water / smoke / dense gas, white or transparent = empty, \
          red = smoke or gas source) or a preset: {} [default: {}]",
@@ -378,7 +381,7 @@ fn scene_help() -> String {
 
 /// `--colour-map`'s help: the maps.
 fn colour_map_help() -> String {
-    let names: Vec<&str> = eddy_fluid::colour::ColourMap::ALL.iter().map(|m| m.name()).collect();
+    let names: Vec<&str> = crate::colour::ColourMap::ALL.iter().map(|m| m.name()).collect();
     format!(
         "Colour map of the field: {} [default: own: the field's own look, else inferno, or blue-red for signed fields]",
         names.join(", ")
@@ -388,15 +391,15 @@ fn colour_map_help() -> String {
 /// Checks every file a script writes can be written, before the first step, and that no file
 /// gets two writers: two of the script's recordings, or the script and one of `options` (an
 /// output option's name and path, e.g. `("--gif", Some(path))`).
-pub fn check_script_outputs(
-    script: &eddy_fluid::script::Script,
+pub(crate) fn check_script_outputs(
+    script: &crate::script::Script,
     options: &[(&str, Option<&std::path::Path>)],
 ) -> Result {
     let recordings: Vec<&std::path::Path> = script
         .actions
         .iter()
         .filter_map(|t| match &t.action {
-            eddy_fluid::script::Action::Record { path, .. } => Some(path.as_path()),
+            crate::script::Action::Record { path, .. } => Some(path.as_path()),
             _ => None,
         })
         .collect();
@@ -410,7 +413,7 @@ pub fn check_script_outputs(
         }
     }
     for path in script.outputs() {
-        eddy_fluid::files::check_writable_file(path)
+        crate::files::check_writable_file(path)
             .map_err(|e| usage(format!("the script writes {}: {e}", path.display())))?;
         if let Some((option, _)) = options.iter().find(|(_, p)| *p == Some(path)) {
             return Err(usage(format!(
@@ -424,14 +427,14 @@ pub fn check_script_outputs(
 
 /// `--field`'s help: every model's fields, from the registry.
 fn field_help(what: &str) -> String {
-    let fields: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.view_names())).collect();
+    let fields: Vec<String> = ModelKind::all().iter().map(|k| format!("{k}: {}", k.view_names())).collect();
     format!("{what}: {} [default: the model's first]", fields.join("; "))
 }
 
 /// `eddy run --help`'s closing text: the state files' arrays, from the registry.
 fn run_help() -> String {
     let mut text = String::from("State files (.npz, row 0 at the top; also an int64 `step`):\n");
-    for kind in ModelKind::ALL {
+    for kind in ModelKind::all() {
         let arrays: Vec<String> =
             kind.info().arrays.iter().map(|a| format!("{} {} ({})", a.name, a.shape, a.doc)).collect();
         text.push_str(&format!("  {kind}: {}\n", arrays.join("; ")));
@@ -447,16 +450,16 @@ fn run_help() -> String {
 
 /// `eddy view --help`'s closing text: every key and mouse action, the parameter keys from the
 /// tables.
-pub fn viewer_help() -> String {
+pub(crate) fn viewer_help() -> String {
     #[cfg(feature = "viewer")]
-    return eddy_fluid::viewer::controls::help_text();
+    return crate::viewer::controls::help_text();
     #[cfg(not(feature = "viewer"))]
     return "This eddy was built without the viewer (feature `viewer`).".to_string();
 }
 
 impl SimArgs {
     /// Takes a script's mode, scene, size and seed where the command line gave none.
-    pub fn fill_from(&mut self, script: &eddy_fluid::script::Script) {
+    pub fn fill_from(&mut self, script: &crate::script::Script) {
         self.scripted = true;
         if self.load.is_none() {
             self.mode = self.mode.or(script.mode);

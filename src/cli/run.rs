@@ -4,14 +4,14 @@
 
 use super::out::{note, say};
 use super::{Exit, Result, RunArgs, usage};
-use eddy_fluid::colour::ColourMap;
-use eddy_fluid::files;
-use eddy_fluid::gpu::{Gpu, GpuError};
-use eddy_fluid::model::params::readable;
-use eddy_fluid::model::{AnyModel, AnyStats, Done, ModelKind, Session, SessionOptions, Start, memory};
-use eddy_fluid::record::{DEFAULT_FPS, Format, Recorder};
-use eddy_fluid::render::FrameTarget;
-use eddy_fluid::script::{Action, Player, Script};
+use crate::colour::ColourMap;
+use crate::files;
+use crate::gpu::{Gpu, GpuError};
+use crate::model::params::readable;
+use crate::model::{AnyModel, AnyStats, Done, ModelKind, Session, SessionOptions, Start, memory};
+use crate::record::{DEFAULT_FPS, Format, Recorder};
+use crate::render::FrameTarget;
+use crate::script::{Action, Player, Script};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -87,7 +87,7 @@ pub fn run(mut args: RunArgs) -> Result {
     if script.is_none() {
         let given: Vec<&str> =
             args.sim.params.given.iter().filter(|(owner, ..)| *owner == kind).map(|(_, info, _)| info.name).collect();
-        if let Some(why) = eddy_fluid::model::start::unused_on(&state, &given) {
+        if let Some(why) = crate::model::start::unused_on(&state, &given) {
             return Err(usage(why));
         }
     }
@@ -106,8 +106,8 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     if let Some(script) = &script {
         // Against the parameters the run starts with, the command line's options among them.
-        let params = ModelKind::ALL.map(|k| session.params_of(k));
-        let bodies = ModelKind::ALL.map(|k| session.bodies_of(k));
+        let params = ModelKind::all().into_iter().map(|k| session.params_of(k)).collect();
+        let bodies = ModelKind::all().into_iter().map(|k| session.bodies_of(k)).collect();
         let path = args.script.as_deref().unwrap_or(std::path::Path::new("")).display();
         script.check_from(session.current(), params, bodies).map_err(|e| usage(format!("script {path}: {e}")))?;
     }
@@ -127,7 +127,7 @@ pub fn run(mut args: RunArgs) -> Result {
 
     // Smoke's step in time units (water and gas count steps).
     let dt = match params.get("dt") {
-        Some(eddy_fluid::model::Value::Real(dt)) => Some(dt),
+        Some(crate::model::Value::Real(dt)) => Some(dt),
         _ => None,
     };
     let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
@@ -175,6 +175,12 @@ fn check_options(args: &RunArgs, kind: ModelKind) -> Result<f64> {
         if !(tol.is_finite() && tol > 0.0) {
             return Err(usage(format!("--steady {tol}: the tolerance must be a number > 0, e.g. 1e-5")));
         }
+    }
+    if args.vtk.is_some() && matches!(kind, ModelKind::Custom(_)) {
+        return Err(usage(format!(
+            "--vtk writes the fields of eddy's own models, and {kind} is registered from outside: save its state \
+             with --save (.npz) or draw it with --frames"
+        )));
     }
     Ok(args.fps.unwrap_or(DEFAULT_FPS))
 }
@@ -233,7 +239,7 @@ struct Outputs<'a> {
     args: &'a RunArgs,
     /// Smoke's step in time units (the VTK series' times); water and gas count steps.
     dt: Option<f32>,
-    vtk: Option<eddy_fluid::vtk::Series>,
+    vtk: Option<crate::vtk::Series>,
     recordings: Vec<Recording>,
     player: Option<Player>,
 }
@@ -247,7 +253,7 @@ impl<'a> Outputs<'a> {
             let cap = recorder.format().max_frames();
             recordings.push(Recording { recorder, every, cap, next: 0 });
         }
-        let vtk = args.vtk.as_deref().map(eddy_fluid::vtk::Series::new);
+        let vtk = args.vtk.as_deref().map(crate::vtk::Series::new);
         Ok(Outputs { gpu, args, dt, vtk, recordings, player: script.map(Player::new) })
     }
 
@@ -287,7 +293,7 @@ impl<'a> Outputs<'a> {
         for action in player.due(done) {
             let what = action.describe();
             match session.apply(&action).map_err(|e| format!("the script's action at step {done} ({what}): {e}"))? {
-                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", eddy_fluid::model::changes(&changed)),
+                Done::Set(kind, changed) => note!("step {done}: {kind}: {}", crate::model::changes(&changed)),
                 Done::Applied => {}
                 Done::Front => match action {
                     Action::Screenshot(path, scale) => {
@@ -442,7 +448,7 @@ fn run_steps(
         }
         session.model().checkpoint();
         ran.checks += 1;
-        if let eddy_fluid::model::AnyStats::Smoke(s) = &stats
+        if let crate::model::AnyStats::Smoke(s) = &stats
             && s.solver_capped
         {
             ran.capped += 1;
@@ -461,10 +467,10 @@ fn run_steps(
             && done.is_multiple_of(per_unit)
         {
             let now = or_keep!(session.model().read_state());
-            if let (Some(eddy_fluid::model::AnyState::Smoke(before)), eddy_fluid::model::AnyState::Smoke(after)) =
+            if let (Some(crate::model::AnyState::Smoke(before)), crate::model::AnyState::Smoke(after)) =
                 (&last_velocity, &now)
             {
-                let change = eddy_fluid::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
+                let change = crate::smoke::cavity::steady_change(before, after, per_unit as f32 * dt);
                 if (change as f64) < tol {
                     ran.steady_at = Some((done, change));
                     if outputs.every() && !done.is_multiple_of(args.every) {
@@ -517,8 +523,8 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
     if ran.capped > 0 {
         let params = model.params();
         let get = |name| match params.get(name) {
-            Some(eddy_fluid::model::Value::Count(n)) => n.to_string(),
-            Some(eddy_fluid::model::Value::Real(v)) => readable(v as f64, 2),
+            Some(crate::model::Value::Count(n)) => n.to_string(),
+            Some(crate::model::Value::Real(v)) => readable(v as f64, 2),
             _ => "?".to_string(),
         };
         note!(
@@ -552,7 +558,7 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
         say!("frames in {}", dir.display());
     }
     if let Some(dir) = &args.vtk {
-        say!("VTK series in {}", dir.join(eddy_fluid::vtk::Series::COLLECTION).display());
+        say!("VTK series in {}", dir.join(crate::vtk::Series::COLLECTION).display());
     }
     Ok(())
 }
@@ -643,7 +649,7 @@ fn save_interrupted(model: &mut AnyModel, args: &RunArgs, done: u64, steps: u64)
 
 /// Names a non-finite value (or a sum that overflows though every cell is finite), rolls back
 /// to the last finite state and saves it.
-fn save_last_finite(model: &mut AnyModel, args: &RunArgs, stats: &eddy_fluid::model::AnyStats) -> Exit {
+fn save_last_finite(model: &mut AnyModel, args: &RunArgs, stats: &crate::model::AnyStats) -> Exit {
     let step = model.steps_done();
     let cells = stats.non_finite();
     let place = match model.read_state().map(|s| s.first_non_finite()) {

@@ -1,10 +1,10 @@
-//! From `SimArgs` to what a run starts with: [`eddy_fluid::model::start`] does the work (the Python
+//! From `SimArgs` to what a run starts with: [`crate::model::start`] does the work (the Python
 //! module shares it); its usage errors exit 2, its file errors 1.
 
 use super::{Exit, Result, SimArgs, usage};
-use eddy_fluid::model::ModelKind;
-pub use eddy_fluid::model::start::Origin;
-use eddy_fluid::model::start::{Request, Setup, StartError};
+use crate::model::ModelKind;
+pub use crate::model::start::Origin;
+use crate::model::start::{Request, Setup, StartError};
 
 /// A usage error exits 2, a file's error 1.
 pub fn exit(e: StartError) -> Exit {

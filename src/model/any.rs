@@ -627,6 +627,11 @@ pub fn cpu_reference(state: AnyState, params: ModelParams) -> Result<CpuSteps, E
         (AnyState::Water(s), ModelParams::Water(p)) => boxed(CpuWater::new(s, p)?),
         (AnyState::Smoke(s), ModelParams::Smoke(p)) => boxed(CpuSmoke::new(s, p)?),
         (AnyState::Gas(s), ModelParams::Gas(p)) => boxed(CpuGas::new(s, p)?),
+        (AnyState::Custom(s), ModelParams::Custom(p)) if s.kind() == p.kind() => {
+            let kind = p.kind();
+            super::custom::cpu_reference(s, p)
+                .ok_or_else(|| Error::Message(format!("{kind} registered no CPU twin (CustomModel::CPU_STEP)")))?
+        }
         (s, p) => return Err(ParamError::new("mode", p.kind(), format!("the state is a {} state", s.kind())).into()),
     })
 }

@@ -53,6 +53,10 @@ pub trait CustomModel:
         None
     }
 
+    /// One step of its CPU twin, the mirror its GPU step is tested against, which `eddy bench`
+    /// times beside the GPU; `None`, the default, for a model without one.
+    const CPU_STEP: Option<CpuStep<Self>> = None;
+
     /// Reads a state its [`ModelState::write_npz`] wrote (or NumPy, with the same arrays).
     ///
     /// # Errors
@@ -61,6 +65,9 @@ pub trait CustomModel:
     #[cfg(feature = "npz")]
     fn read_npz(npz: &mut NpzReader, path: &Path) -> Result<Self::State, SceneError>;
 }
+
+/// One step of a model's CPU twin ([`CustomModel::CPU_STEP`]).
+pub type CpuStep<M> = fn(&mut <M as GpuModel>::State, &<M as GpuModel>::Params);
 
 /// Most parameters a registered model's table may have.
 pub const MAX_PARAMS: usize = 16;
@@ -155,6 +162,17 @@ pub(crate) fn info(id: CustomId) -> &'static ModelInfo {
 /// A registered model's parameter rows.
 pub(crate) fn params(id: CustomId) -> Vec<&'static ParamInfo> {
     entry(id).ops.params()
+}
+
+/// Registered model `id`'s CPU twin from `state`: a function that runs `n` steps; `None` when it
+/// registered none ([`CustomModel::CPU_STEP`]).
+pub(crate) fn cpu_reference(state: CustomState, params: CustomParams) -> Option<super::any::CpuSteps> {
+    ops(params.kind).cpu_reference(state, params)
+}
+
+/// Whether registered model `id` has a CPU twin ([`CustomModel::CPU_STEP`]).
+pub(crate) fn has_cpu_twin(id: CustomId) -> bool {
+    entry(id).ops.has_cpu_twin()
 }
 
 /// Whether `names` are exactly the arrays registered model `id` saves (with the step and the
@@ -660,6 +678,8 @@ trait Ops: Send + Sync {
         params: &CustomParams,
     ) -> Result<CustomState, SceneError>;
     fn scene_state(&self, scene: &Scene, params: &CustomParams) -> Option<CustomState>;
+    fn has_cpu_twin(&self) -> bool;
+    fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<super::any::CpuSteps>;
     #[cfg(feature = "npz")]
     fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError>;
 }
@@ -723,6 +743,20 @@ impl<M: CustomModel> Ops for Of<M> {
     }
     fn scene_state(&self, scene: &Scene, params: &CustomParams) -> Option<CustomState> {
         Some(Self::state(params.kind, M::from_scene(scene, &Self::typed(params))?))
+    }
+    fn has_cpu_twin(&self) -> bool {
+        M::CPU_STEP.is_some()
+    }
+    fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<super::any::CpuSteps> {
+        let step = M::CPU_STEP?;
+        let mut state = state.state.as_any().downcast_ref::<M::State>()?.clone();
+        let params = Self::typed(&params);
+        Some(Box::new(move |n| {
+            for _ in 0..n {
+                step(&mut state, &params);
+            }
+            Ok(())
+        }))
     }
     #[cfg(feature = "npz")]
     fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {

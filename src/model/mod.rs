@@ -458,6 +458,15 @@ impl ModelKind {
         names.iter().any(|n| marks.contains(&n.as_str()))
     }
 
+    /// Whether it has a CPU twin of its whole step ([`any::cpu_reference`]): eddy's models do; a
+    /// registered model when it gave one ([`CustomModel::CPU_STEP`]).
+    pub fn has_cpu_twin(self) -> bool {
+        match self {
+            ModelKind::Custom(id) => custom::has_cpu_twin(id),
+            _ => true,
+        }
+    }
+
     /// Index of field `name` among [`ModelInfo::views`].
     ///
     /// # Errors

@@ -34,7 +34,7 @@ pub type ParamKey = (char, &'static str, String);
 
 /// The keys of the parameters, per model.
 pub fn parameter_keys() -> Vec<(ModelKind, Vec<ParamKey>)> {
-    ModelKind::ALL
+    ModelKind::all()
         .iter()
         .map(|&kind| {
             let keys = kind.params().into_iter().filter_map(|p| p.key.map(|k| (k, p.name, p.allowed()))).collect();
@@ -45,7 +45,7 @@ pub fn parameter_keys() -> Vec<(ModelKind, Vec<ParamKey>)> {
 
 /// What the left button's fluid tool does in each model: `water: ...; smoke: ...; gas: ...`.
 pub fn fluid_tools() -> String {
-    let tools: Vec<String> = ModelKind::ALL.iter().map(|k| format!("{k}: {}", k.info().left_button)).collect();
+    let tools: Vec<String> = ModelKind::all().iter().map(|k| format!("{k}: {}", k.info().left_button)).collect();
     tools.join("; ")
 }
 

@@ -28,9 +28,11 @@ impl Live {
             Key::Named(NamedKey::F12) => self.command(Command::Screenshot),
             Key::Named(NamedKey::Space) => self.controls.paused = !self.controls.paused,
             Key::Named(NamedKey::Tab) => self.switch_next(),
-            Key::Character(c @ ("1" | "2" | "3")) => {
+            Key::Character(c @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")) => {
                 let i: usize = c.parse().expect("a digit");
-                self.act(&Action::Model(ModelKind::ALL[i - 1]));
+                if let Some(&kind) = ModelKind::all().get(i - 1) {
+                    self.act(&Action::Model(kind));
+                }
             }
             Key::Character(".") => self.step_once = true,
             Key::Character("b" | "B") => self.toggle_body_tool(),

@@ -256,7 +256,7 @@ async fn connect(
     surface: &wgpu::Surface<'static>,
     kind: ModelKind,
 ) -> Result<Gpu, GpuError> {
-    let all = ModelKind::requirements(&ModelKind::ALL);
+    let all = ModelKind::requirements(&ModelKind::all());
     match Gpu::with_instance(instance.clone(), Some(surface), &all).await {
         Err(GpuError::Unsupported { .. }) => {
             Gpu::with_instance(instance.clone(), Some(surface), &ModelKind::requirements(&[kind])).await
@@ -309,8 +309,8 @@ impl App {
 
         let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, o.session.clone())?;
         if let Some(script) = &o.script {
-            let params = ModelKind::ALL.map(|k| session.params_of(k));
-            let bodies = ModelKind::ALL.map(|k| session.bodies_of(k));
+            let params = ModelKind::all().into_iter().map(|k| session.params_of(k)).collect();
+            let bodies = ModelKind::all().into_iter().map(|k| session.bodies_of(k)).collect();
             script.check_from(session.current(), params, bodies).map_err(|e| UsageError(format!("script: {e}")))?;
         }
         if let Some(f) = &o.field {
@@ -635,12 +635,13 @@ impl Live {
         note!("{}", self.controls.notice);
     }
 
-    /// Switches to the next model after the current one (in [`ModelKind::ALL`]'s order) that
+    /// Switches to the next model after the current one (in [`ModelKind::all`]'s order) that
     /// can start; those that cannot say why in the notice.
     fn switch_next(&mut self) {
-        let from = ModelKind::ALL.iter().position(|&k| k == self.session.current()).expect("in ALL");
-        for k in 1..ModelKind::ALL.len() {
-            let kind = ModelKind::ALL[(from + k) % ModelKind::ALL.len()];
+        let all = ModelKind::all();
+        let from = all.iter().position(|&k| k == self.session.current()).expect("every model is in all()");
+        for k in 1..all.len() {
+            let kind = all[(from + k) % all.len()];
             self.act(&Action::Model(kind));
             if self.session.current() == kind {
                 return;

@@ -10,7 +10,7 @@ use crate::model::{AnyModel, ModelKind, ParamInfo, ParamKind, Session, Value};
 use crate::record::Format;
 use crate::script::Action;
 use egui::{Color32, RichText};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 
 /// Largest steps per frame the viewer takes (more freezes the window between frames).
@@ -167,17 +167,16 @@ impl Sample {
 /// The statistics over time, per model, and the last line of text.
 #[derive(Default)]
 pub struct History {
-    samples: [VecDeque<Sample>; 3],
+    samples: BTreeMap<ModelKind, VecDeque<Sample>>,
     /// The last statistics line of each model.
-    pub line: [String; 3],
+    pub line: BTreeMap<ModelKind, String>,
 }
 
 impl History {
     /// Adds a sample of `kind` (dropping the oldest beyond the plot's length; a sample at an
     /// earlier step than the last, after a reset, starts the plot again).
     pub fn push(&mut self, kind: ModelKind, sample: Sample, line: String) {
-        let i = slot(kind);
-        let samples = &mut self.samples[i];
+        let samples = self.samples.entry(kind).or_default();
         if samples.back().is_some_and(|s| s.step > sample.step) {
             samples.clear();
         }
@@ -185,17 +184,13 @@ impl History {
             samples.pop_front();
         }
         samples.push_back(sample);
-        self.line[i] = line;
+        self.line.insert(kind, line);
     }
 
     /// The last sample of `kind`, if any.
     pub fn last(&self, kind: ModelKind) -> Option<&Sample> {
-        self.samples[slot(kind)].back()
+        self.samples.get(&kind)?.back()
     }
-}
-
-fn slot(kind: ModelKind) -> usize {
-    ModelKind::ALL.iter().position(|&k| k == kind).expect("in ALL")
 }
 
 /// Builds the panel (unless hidden), the help overlay, and returns what was asked for.
@@ -230,9 +225,14 @@ fn contents(
     header(ui, session, c, out);
     time(ui, model, c, out);
     scene(ui, model.kind(), c, out);
-    tools(ui, model, out);
-    if model.kind() != ModelKind::Water {
-        bodies(ui, model, c, out);
+    // A registered model takes no edits: the contract has none (strokes and bodies do nothing).
+    match model.kind() {
+        ModelKind::Smoke | ModelKind::Gas => {
+            tools(ui, model, out);
+            bodies(ui, model, c, out);
+        }
+        ModelKind::Water => tools(ui, model, out),
+        ModelKind::Custom(_) => {}
     }
     view(ui, model, out);
     statistics(ui, session, c, history);
@@ -259,7 +259,7 @@ fn header(ui: &mut egui::Ui, session: &Session, c: &mut Controls, out: &mut Vec<
         ui.colored_label(Color32::from_rgb(255, 190, 90), &c.notice);
     }
     ui.horizontal(|ui| {
-        for k in ModelKind::ALL {
+        for k in ModelKind::all() {
             let label = if session.has(k) || k == kind { k.name().to_string() } else { format!("{} ·", k.name()) };
             if ui.selectable_label(k == kind, label).on_hover_text(k.info().about).clicked() && k != kind {
                 out.push(Command::Act(Action::Model(k)));
@@ -403,11 +403,10 @@ fn view(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
 fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &History) {
     let kind = session.model_ref().kind();
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| {
-        let i = slot(kind);
-        for part in history.line[i].split(", ") {
+        for part in history.line.get(&kind).map_or("", String::as_str).split(", ") {
             ui.label(RichText::new(part).small().monospace());
         }
-        if let Some(last) = history.samples[i].back() {
+        if let Some(last) = history.last(kind) {
             let gpu = match last.gpu_ms {
                 Some(ms) => format!("GPU {ms:.3} ms/step"),
                 None if !session.timed() => "GPU time: no timestamp queries on this device".into(),
@@ -420,8 +419,13 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
                 ui.selectable_value(&mut c.plotted, s, s.name());
             }
         });
-        let points: Vec<[f64; 2]> =
-            history.samples[i].iter().filter_map(|s| s.get(c.plotted).map(|v| [s.step, v])).collect();
+        let points: Vec<[f64; 2]> = history
+            .samples
+            .get(&kind)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get(c.plotted).map(|v| [s.step, v]))
+            .collect();
         if points.is_empty() {
             ui.label(RichText::new(format!("{kind} has no {}", c.plotted.name())).small());
         } else {
