@@ -35,10 +35,7 @@ macro_rules! params_for {
             (AnyGpuModel::Water($m), ModelParams::Water($p)) => $body,
             (AnyGpuModel::Smoke($m), ModelParams::Smoke($p)) => $body,
             (AnyGpuModel::Gas($m), ModelParams::Gas($p)) => $body,
-            (AnyGpuModel::Custom($m), p @ ModelParams::Custom(_)) => {
-                let $p = p;
-                $body
-            }
+            (AnyGpuModel::Custom($m), ModelParams::Custom($p)) => $body,
             (m, p) => Err(ParamError::new("mode", p.kind(), format!("this model is {}", m.kind())).into()),
         }
     };
@@ -100,7 +97,7 @@ impl GpuModel for AnyGpuModel {
             AnyGpuModel::Water(m) => ModelParams::Water(m.params()),
             AnyGpuModel::Smoke(m) => ModelParams::Smoke(m.params()),
             AnyGpuModel::Gas(m) => ModelParams::Gas(m.params()),
-            AnyGpuModel::Custom(m) => m.params(),
+            AnyGpuModel::Custom(m) => ModelParams::Custom(m.params()),
         }
     }
 
@@ -141,7 +138,7 @@ impl GpuModel for AnyGpuModel {
             AnyGpuModel::Water(m) => m.collect_stats()?.map(AnyStats::Water),
             AnyGpuModel::Smoke(m) => m.collect_stats()?.map(AnyStats::Smoke),
             AnyGpuModel::Gas(m) => m.collect_stats()?.map(AnyStats::Gas),
-            AnyGpuModel::Custom(m) => m.collect_stats()?,
+            AnyGpuModel::Custom(m) => m.collect_stats()?.map(AnyStats::Custom),
         })
     }
 
@@ -150,7 +147,7 @@ impl GpuModel for AnyGpuModel {
             AnyGpuModel::Water(m) => AnyStats::Water(m.stats_async().await?),
             AnyGpuModel::Smoke(m) => AnyStats::Smoke(m.stats_async().await?),
             AnyGpuModel::Gas(m) => AnyStats::Gas(m.stats_async().await?),
-            AnyGpuModel::Custom(m) => m.stats_async().await?,
+            AnyGpuModel::Custom(m) => AnyStats::Custom(m.stats_async().await?),
         })
     }
 
@@ -168,7 +165,10 @@ impl GpuModel for AnyGpuModel {
                 let r = m.state_reader();
                 Box::pin(async move { Ok(AnyState::Gas(r.await?)) })
             }
-            AnyGpuModel::Custom(m) => m.state_reader(),
+            AnyGpuModel::Custom(m) => {
+                let r = m.state_reader();
+                Box::pin(async move { Ok(AnyState::Custom(r.await?)) })
+            }
         };
         reader
     }
@@ -178,7 +178,7 @@ impl GpuModel for AnyGpuModel {
             AnyGpuModel::Water(m) => AnyState::Water(m.read_state_async().await?),
             AnyGpuModel::Smoke(m) => AnyState::Smoke(m.read_state_async().await?),
             AnyGpuModel::Gas(m) => AnyState::Gas(m.read_state_async().await?),
-            AnyGpuModel::Custom(m) => m.read_state_async().await?,
+            AnyGpuModel::Custom(m) => AnyState::Custom(m.read_state_async().await?),
         })
     }
 

@@ -5,11 +5,10 @@
 //! statistics, `.npz` saves and loads, frames drawn from its scalar view.
 //!
 //! The registry holds each model's operations behind an object-safe trait, so that
-//! [`ModelParams`], [`AnyState`] and [`AnyStats`] carry a registered model's values without
+//! [`super::ModelParams`], [`super::AnyState`] and [`super::AnyStats`] carry a registered model's values without
 //! knowing its types: parameters as their table's values ([`CustomParams`]), states and
 //! statistics shared behind an `Arc` ([`CustomState`], [`CustomStats`]).
 
-use super::state::{AnyState, AnyStats, ModelParams};
 use super::{ModelInfo, ModelKind, ParamInfo};
 use crate::error::{Error, ParamError};
 use crate::gpu::GpuError;
@@ -69,6 +68,9 @@ pub trait CustomModel:
 /// One step of a model's CPU twin ([`CustomModel::CPU_STEP`]).
 pub type CpuStep<M> = fn(&mut <M as GpuModel>::State, &<M as GpuModel>::Params);
 
+/// A CPU twin as a function that runs `n` steps (what [`super::any::cpu_reference`] gives).
+type CpuSteps = Box<dyn FnMut(u32) -> Result<(), Error>>;
+
 /// Most parameters a registered model's table may have.
 pub const MAX_PARAMS: usize = 16;
 
@@ -84,61 +86,59 @@ pub struct CustomId(u16);
 /// has, a name that [`GpuModel::NAME`] and [`CustomModel::INFO`] give differently, no preset,
 /// not exactly one view, no arrays, more than [`MAX_PARAMS`] parameters.
 pub fn register<M: CustomModel>() -> Result<ModelKind, Error> {
+    if let Some(kind) = kind_of::<M>() {
+        return Ok(kind);
+    }
+    let info = M::INFO;
+    let params: Vec<&'static ParamInfo> = M::Params::TABLE.iter().map(|s| &s.info).collect();
+    check(&info, M::NAME, &params)
+        .map_err(|why| Error::Message(format!("model {:?} cannot be registered: {why}", info.name)))?;
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = registry.iter().position(|e| e.ops.model_type() == TypeId::of::<M>()) {
         return Ok(ModelKind::Custom(CustomId(i as u16)));
-    }
-    let info = M::INFO;
-    let refuse = |why: String| Err(Error::Message(format!("model {:?} cannot be registered: {why}", info.name)));
-    if info.name != M::NAME {
-        return refuse(format!("GpuModel::NAME is {:?}; give both the same name", M::NAME));
-    }
-    let taken = |k: ModelKind| k.name().eq_ignore_ascii_case(info.name);
-    let builtin = ModelKind::ALL.into_iter();
-    let others: Vec<ModelKind> =
-        builtin.chain((0..registry.len()).map(|i| ModelKind::Custom(CustomId(i as u16)))).collect();
-    // The registry's lock is held: read the others' rows from it, not through ModelKind.
-    let row = |k: ModelKind| match k {
-        ModelKind::Custom(CustomId(i)) => registry[i as usize].info,
-        k => k.info(),
-    };
-    let params = |k: ModelKind| match k {
-        ModelKind::Custom(CustomId(i)) => registry[i as usize].ops.params(),
-        k => k.params(),
-    };
-    if info.name.is_empty() || info.name.contains(char::is_whitespace) {
-        return refuse("a model's name is one word, as --mode takes it".into());
-    }
-    if let Some(k) = others.iter().find(|&&k| taken(k) || row(k).name.eq_ignore_ascii_case(info.name)) {
-        return refuse(format!("{k} is a model already; choose another name"));
-    }
-    if info.presets.is_empty() {
-        return refuse("it has no preset to start from; list at least one in ModelInfo::presets".into());
-    }
-    for (preset, _) in info.presets {
-        if let Some(k) = others.iter().find(|&&k| row(k).presets.iter().any(|(p, _)| p.eq_ignore_ascii_case(preset))) {
-            return refuse(format!("preset {preset:?} is {k}'s; choose another name"));
-        }
-    }
-    if info.views.len() != 1 {
-        return refuse(format!("it lists {} views; a registered model draws one, its scalar view", info.views.len()));
-    }
-    if info.arrays.is_empty() {
-        return refuse("ModelInfo::arrays is empty; list the arrays its state saves".into());
-    }
-    let own = M::Params::TABLE;
-    if own.len() > MAX_PARAMS {
-        return refuse(format!("it has {} parameters; at most {MAX_PARAMS}", own.len()));
-    }
-    for spec in own {
-        if let Some(k) = others.iter().find(|&&k| params(k).iter().any(|p| p.name == spec.info.name)) {
-            return refuse(format!("parameter {:?} is {k}'s; choose another name", spec.info.name));
-        }
     }
     let info: &'static ModelInfo = Box::leak(Box::new(info));
     let ops: &'static dyn Ops = Box::leak(Box::new(Of::<M>(std::marker::PhantomData)));
     registry.push(Entry { info, ops });
     Ok(ModelKind::Custom(CustomId(registry.len() as u16 - 1)))
+}
+
+/// Why a model with row `info`, `GpuModel::NAME` `name` and parameter rows `params` cannot join
+/// the models registered so far; see [`register`].
+fn check(info: &ModelInfo, name: &str, params: &[&ParamInfo]) -> Result<(), String> {
+    if info.name != name {
+        return Err(format!("GpuModel::NAME is {name:?}; give both the same name"));
+    }
+    if info.name.is_empty() || !info.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err("a model's name is one word of letters, digits, - and _, as --mode takes it".into());
+    }
+    let others = ModelKind::all();
+    if let Some(k) = others.iter().find(|k| k.name().eq_ignore_ascii_case(info.name)) {
+        return Err(format!("{k} is a model already; choose another name"));
+    }
+    if info.presets.is_empty() {
+        return Err("it has no preset to start from; list at least one in ModelInfo::presets".into());
+    }
+    for (preset, _) in info.presets {
+        if let Some(k) = others.iter().find(|k| k.info().presets.iter().any(|(p, _)| p.eq_ignore_ascii_case(preset))) {
+            return Err(format!("preset {preset:?} is {k}'s; choose another name"));
+        }
+    }
+    if info.views.len() != 1 {
+        return Err(format!("it lists {} views; a registered model draws one, its scalar view", info.views.len()));
+    }
+    if info.arrays.is_empty() {
+        return Err("ModelInfo::arrays is empty; list the arrays its state saves".into());
+    }
+    if params.len() > MAX_PARAMS {
+        return Err(format!("it has {} parameters; at most {MAX_PARAMS}", params.len()));
+    }
+    for p in params {
+        if let Some(k) = others.iter().find(|k| k.params().iter().any(|q| q.name == p.name)) {
+            return Err(format!("parameter {:?} is {k}'s; choose another name", p.name));
+        }
+    }
+    Ok(())
 }
 
 /// The kind `M` was registered as, `None` before [`register`].
@@ -166,7 +166,7 @@ pub(crate) fn params(id: CustomId) -> Vec<&'static ParamInfo> {
 
 /// Registered model `id`'s CPU twin from `state`: a function that runs `n` steps; `None` when it
 /// registered none ([`CustomModel::CPU_STEP`]).
-pub(crate) fn cpu_reference(state: CustomState, params: CustomParams) -> Option<super::any::CpuSteps> {
+pub(crate) fn cpu_reference(state: CustomState, params: CustomParams) -> Option<CpuSteps> {
     ops(params.kind).cpu_reference(state, params)
 }
 
@@ -224,14 +224,7 @@ impl CustomParams {
 
     /// These parameters as the model's own type; `None` when they are not `P`'s.
     pub fn typed<P: ParamTable>(&self) -> Option<P> {
-        let mut p = P::default();
-        if ops(self.kind).params_type() != TypeId::of::<P>() {
-            return None;
-        }
-        for (spec, &v) in P::TABLE.iter().zip(&self.values) {
-            (spec.set)(&mut p, v);
-        }
-        Some(p)
+        (ops(self.kind).params_type() == TypeId::of::<P>()).then(|| from_values(&self.values))
     }
 
     /// Runs `f` on these parameters as the model's own type, keeping what it changes.
@@ -298,6 +291,20 @@ pub struct CustomState {
 }
 
 impl CustomState {
+    /// `state` of registered model `M`, which is `kind`.
+    fn new<M: CustomModel>(kind: ModelKind, state: M::State) -> Self {
+        CustomState { kind, state: Arc::new(state) }
+    }
+
+    /// `state` of registered model `M`.
+    ///
+    /// # Errors
+    /// [`Error::Message`] when `M` is not registered ([`register`]).
+    pub fn of<M: CustomModel>(state: M::State) -> Result<Self, Error> {
+        let kind = kind_of::<M>().ok_or_else(|| Error::Message(format!("{} is not registered", M::NAME)))?;
+        Ok(Self::new::<M>(kind, state))
+    }
+
     /// Which model it is a state of.
     pub fn kind(&self) -> ModelKind {
         self.kind
@@ -306,18 +313,6 @@ impl CustomState {
     /// The state as the model's own type; `None` when it is another model's.
     pub fn downcast<M: CustomModel>(&self) -> Option<&M::State> {
         self.state.as_any().downcast_ref()
-    }
-}
-
-impl AnyState {
-    /// `state` of registered model `M` as an [`AnyState`] (what [`super::Session`] and
-    /// [`super::Start::State`] take).
-    ///
-    /// # Errors
-    /// [`Error::Message`] when `M` is not registered ([`register`]).
-    pub fn custom<M: CustomModel>(state: M::State) -> Result<Self, Error> {
-        let kind = kind_of::<M>().ok_or_else(|| Error::Message(format!("{} is not registered", M::NAME)))?;
-        Ok(AnyState::Custom(CustomState { kind, state: Arc::new(state) }))
     }
 }
 
@@ -449,8 +444,8 @@ impl<S: ModelStats + PartialEq + WasmNotSendSync> DynStats for S {
     }
 }
 
-fn stats_of<M: CustomModel>(stats: M::Stats) -> AnyStats {
-    AnyStats::Custom(CustomStats { stats: Arc::new(stats) })
+fn stats_of<M: CustomModel>(stats: M::Stats) -> CustomStats {
+    CustomStats { stats: Arc::new(stats) }
 }
 
 /// A future the registry's types come out of.
@@ -499,19 +494,19 @@ pub trait DynModel: Any + WasmNotSend {
     fn device(&self) -> &wgpu::Device;
     fn queue(&self) -> &wgpu::Queue;
     fn size(&self) -> (u32, u32);
-    fn params(&self) -> ModelParams;
-    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: ModelParams) -> Result<(), Error>;
-    fn set_params(&mut self, params: ModelParams) -> Result<(), Error>;
+    fn params(&self) -> CustomParams;
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: CustomParams) -> Result<(), Error>;
+    fn set_params(&mut self, params: CustomParams) -> Result<(), Error>;
     fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, steps: u32);
     fn steps_recorded(&self) -> u64;
     fn steps_to_plan(&self) -> Option<u64>;
     fn plan_solver(&mut self) -> Result<(), GpuError>;
     fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder);
     fn stats_requested(&self) -> bool;
-    fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>>;
-    fn stats_async(&self) -> Boxed<'_, AnyStats>;
-    fn state_reader(&self) -> Boxed<'static, AnyState>;
-    fn read_state_async(&self) -> Boxed<'_, AnyState>;
+    fn collect_stats(&self) -> Option<Result<CustomStats, GpuError>>;
+    fn stats_async(&self) -> Boxed<'_, CustomStats>;
+    fn state_reader(&self) -> Boxed<'static, CustomState>;
+    fn read_state_async(&self) -> Boxed<'_, CustomState>;
     fn state_textures(&self) -> Vec<&wgpu::Texture>;
     fn solid_mask(&self) -> &Grid<u8>;
     fn source_mask(&self) -> Option<&Grid<u8>>;
@@ -539,24 +534,34 @@ struct Wrapped<M: CustomModel> {
 }
 
 impl<M: CustomModel> Wrapped<M> {
-    fn own(&self, params: ModelParams) -> Result<M::Params, Error> {
-        match params {
-            ModelParams::Custom(p) if p.kind == self.kind => Ok(p.typed().expect("the kind's own parameter type")),
-            p => Err(ParamError::new("mode", p.kind(), format!("this model is {}", self.kind)).into()),
+    fn own(&self, params: CustomParams) -> Result<M::Params, Error> {
+        match params.typed() {
+            Some(p) if params.kind == self.kind => Ok(p),
+            _ => Err(ParamError::new("mode", params.kind, format!("this model is {}", self.kind)).into()),
         }
-    }
-
-    fn state(&self, state: M::State) -> AnyState {
-        AnyState::Custom(CustomState { kind: self.kind, state: Arc::new(state) })
     }
 }
 
 fn params_of<P: ParamTable>(kind: ModelKind, p: &P) -> CustomParams {
+    CustomParams { kind, values: to_values(p) }
+}
+
+/// `P` from its table's values, in the table's order.
+fn from_values<P: ParamTable>(values: &[Value; MAX_PARAMS]) -> P {
+    let mut p = P::default();
+    for (spec, &v) in P::TABLE.iter().zip(values) {
+        (spec.set)(&mut p, v);
+    }
+    p
+}
+
+/// `p`'s values, in its table's order (the slots past the table's rows [`Value::Auto`]).
+fn to_values<P: ParamTable>(p: &P) -> [Value; MAX_PARAMS] {
     let mut values = [Value::Auto; MAX_PARAMS];
     for (v, spec) in values.iter_mut().zip(P::TABLE) {
         *v = (spec.get)(p);
     }
-    CustomParams { kind, values }
+    values
 }
 
 impl<M: CustomModel> DynModel for Wrapped<M> {
@@ -575,14 +580,14 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
     fn size(&self) -> (u32, u32) {
         self.model.size()
     }
-    fn params(&self) -> ModelParams {
-        ModelParams::Custom(params_of(self.kind, &self.model.params()))
+    fn params(&self) -> CustomParams {
+        params_of(self.kind, &self.model.params())
     }
-    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: ModelParams) -> Result<(), Error> {
+    fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: CustomParams) -> Result<(), Error> {
         let p = self.own(params)?;
         self.model.encode_params(encoder, p)
     }
-    fn set_params(&mut self, params: ModelParams) -> Result<(), Error> {
+    fn set_params(&mut self, params: CustomParams) -> Result<(), Error> {
         let p = self.own(params)?;
         self.model.set_params(p)
     }
@@ -604,18 +609,18 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
     fn stats_requested(&self) -> bool {
         self.model.stats_requested()
     }
-    fn collect_stats(&self) -> Option<Result<AnyStats, GpuError>> {
+    fn collect_stats(&self) -> Option<Result<CustomStats, GpuError>> {
         Some(self.model.collect_stats()?.map(stats_of::<M>))
     }
-    fn stats_async(&self) -> Boxed<'_, AnyStats> {
+    fn stats_async(&self) -> Boxed<'_, CustomStats> {
         Box::pin(async move { Ok(stats_of::<M>(self.model.stats_async().await?)) })
     }
-    fn state_reader(&self) -> Boxed<'static, AnyState> {
+    fn state_reader(&self) -> Boxed<'static, CustomState> {
         let (reader, kind) = (self.model.state_reader(), self.kind);
-        Box::pin(async move { Ok(AnyState::Custom(CustomState { kind, state: Arc::new(reader.await?) })) })
+        Box::pin(async move { Ok(Of::<M>::state(kind, reader.await?)) })
     }
-    fn read_state_async(&self) -> Boxed<'_, AnyState> {
-        Box::pin(async move { Ok(self.state(self.model.read_state_async().await?)) })
+    fn read_state_async(&self) -> Boxed<'_, CustomState> {
+        Box::pin(async move { Ok(Of::<M>::state(self.kind, self.model.read_state_async().await?)) })
     }
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
         self.model.state_textures()
@@ -679,7 +684,7 @@ trait Ops: Send + Sync {
     ) -> Result<CustomState, SceneError>;
     fn scene_state(&self, scene: &Scene, params: &CustomParams) -> Option<CustomState>;
     fn has_cpu_twin(&self) -> bool;
-    fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<super::any::CpuSteps>;
+    fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<CpuSteps>;
     #[cfg(feature = "npz")]
     fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError>;
 }
@@ -692,7 +697,7 @@ impl<M: CustomModel> Of<M> {
     }
 
     fn state(kind: ModelKind, state: M::State) -> CustomState {
-        CustomState { kind, state: Arc::new(state) }
+        CustomState::new::<M>(kind, state)
     }
 }
 
@@ -710,14 +715,9 @@ impl<M: CustomModel> Ops for Of<M> {
         params_of(kind, &M::Params::default())
     }
     fn with_params(&self, values: &mut [Value; MAX_PARAMS], f: &mut dyn FnMut(&mut dyn DynParams)) {
-        let mut p = M::Params::default();
-        for (spec, &v) in M::Params::TABLE.iter().zip(values.iter()) {
-            (spec.set)(&mut p, v);
-        }
+        let mut p: M::Params = from_values(values);
         f(&mut p);
-        for (v, spec) in values.iter_mut().zip(M::Params::TABLE) {
-            *v = (spec.get)(&p);
-        }
+        *values = to_values(&p);
     }
     fn build(
         &self,
@@ -747,7 +747,7 @@ impl<M: CustomModel> Ops for Of<M> {
     fn has_cpu_twin(&self) -> bool {
         M::CPU_STEP.is_some()
     }
-    fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<super::any::CpuSteps> {
+    fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<CpuSteps> {
         let step = M::CPU_STEP?;
         let mut state = state.state.as_any().downcast_ref::<M::State>()?.clone();
         let params = Self::typed(&params);
@@ -783,4 +783,53 @@ pub(crate) fn from_scene(scene: &Scene, params: &CustomParams) -> Option<CustomS
 #[cfg(feature = "npz")]
 pub(crate) fn read_npz(kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
     ops(kind).read_npz(kind, npz, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::FieldInfo;
+
+    const FIELD: FieldInfo = FieldInfo { name: "heat", unit: "", shape: "(H, W) float32", doc: "" };
+
+    fn row(name: &'static str, presets: &'static [(&'static str, &'static str)], views: usize) -> ModelInfo {
+        ModelInfo {
+            name,
+            about: "a test row",
+            views: &[FIELD, FIELD][..views],
+            arrays: &[FIELD],
+            presets,
+            bench_scene: "",
+            left_button: "",
+            storage_formats: &[],
+            storage_read_write: &[],
+            storage_textures_per_stage: 1,
+            textures: &[],
+            state_bytes_per_cell: 4,
+            host_bytes_per_cell: 4,
+        }
+    }
+
+    /// Each refusal says what clashes or what is missing; a row that clashes with nothing
+    /// passes.
+    #[test]
+    fn registration_refuses_what_would_clash_or_cannot_run() {
+        let rooms: &[(&str, &str)] = &[("room", "")];
+        let dt = ModelKind::Smoke.params().into_iter().find(|p| p.name == "dt").unwrap();
+        let cases: [(ModelInfo, &str, Vec<&ParamInfo>, &str); 8] = [
+            (row("Water", rooms, 1), "Water", vec![], "water is a model already"),
+            (row("heat", rooms, 1), "Heat", vec![], "GpuModel::NAME is \"Heat\""),
+            (row("hot air", rooms, 1), "hot air", vec![], "one word"),
+            (row("heat", &[("Plume", "")], 1), "heat", vec![], "preset \"Plume\" is smoke's"),
+            (row("heat", &[], 1), "heat", vec![], "no preset"),
+            (row("heat", rooms, 2), "heat", vec![], "lists 2 views"),
+            (row("heat", rooms, 1), "heat", vec![dt], "parameter \"dt\" is smoke's"),
+            (row("heat", rooms, 1), "heat", vec![dt; MAX_PARAMS + 1], "17 parameters; at most 16"),
+        ];
+        for (info, name, params, why) in cases {
+            let got = check(&info, name, &params).unwrap_err();
+            assert!(got.contains(why), "{got:?} does not say {why:?}");
+        }
+        check(&row("heat", rooms, 1), "heat", &[]).unwrap();
+    }
 }

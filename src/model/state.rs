@@ -264,6 +264,15 @@ impl AnyState {
         each_model!(AnyState, self, s => crate::ModelState::shape(s))
     }
 
+    /// `state` of registered model `M` as an [`AnyState`] (what [`super::Session`] and
+    /// [`super::Start::State`] take).
+    ///
+    /// # Errors
+    /// [`crate::Error::Message`] when `M` is not registered ([`custom::register`]).
+    pub fn custom<M: custom::CustomModel>(state: M::State) -> Result<Self, crate::Error> {
+        Ok(AnyState::Custom(CustomState::of::<M>(state)?))
+    }
+
     /// The state `kind` starts in from `scene` with `params` (smoke's ambient temperature; gas
     /// with an inflow edge already streaming, [`GasState::streaming`]); `None` for a registered
     /// model that does not start from scenes ([`custom::CustomModel::from_scene`]).
