@@ -240,6 +240,51 @@ impl CustomParams {
         let mut copy = *self;
         copy.with(f)
     }
+
+    // The table operations by the names `ParamTable` gives them, so that `each_model!` reaches
+    // these parameters as it reaches eddy's own.
+
+    /// The value of parameter `name`, `None` if the model has no such parameter.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.read(|p| p.get(name))
+    }
+
+    /// [`ParamTable::set_checked`].
+    ///
+    /// # Errors
+    /// As [`ParamTable::set_checked`].
+    pub fn set_checked(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        self.with(|p| p.set_checked(name, value))
+    }
+
+    /// [`ParamTable::set_fitted`].
+    ///
+    /// # Errors
+    /// As [`ParamTable::set_fitted`].
+    pub fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        self.with(|p| p.set_fitted(name, value))
+    }
+
+    /// [`ParamTable::set_row_only`].
+    ///
+    /// # Errors
+    /// As [`ParamTable::set_row_only`].
+    pub fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        self.with(|p| p.set_row_only(name, value))
+    }
+
+    /// [`ParamTable::unused`].
+    pub fn unused(&self, name: &str) -> Option<String> {
+        self.read(|p| p.unused(name))
+    }
+
+    /// [`ParamTable::check`].
+    ///
+    /// # Errors
+    /// As [`ParamTable::check`].
+    pub fn check(&self) -> Result<(), ParamError> {
+        self.read(|p| p.check())
+    }
 }
 
 impl ModelParameters for CustomParams {

@@ -37,19 +37,6 @@ pub enum ModelParams {
     Custom(CustomParams),
 }
 
-/// `each_model!` for the parameters' table operations, a registered model's through its own
-/// table ([`CustomParams`]).
-macro_rules! each_params {
-    ($value:expr, $via:ident, $p:ident => $body:expr) => {
-        match $value {
-            ModelParams::Water($p) => $body,
-            ModelParams::Smoke($p) => $body,
-            ModelParams::Gas($p) => $body,
-            ModelParams::Custom(c) => c.$via(|$p| $body),
-        }
-    };
-}
-
 fn get<P: ParamTable>(p: &P, name: &str) -> Option<Value> {
     P::spec(name).map(|s| (s.get)(p))
 }
@@ -81,7 +68,7 @@ impl ModelParams {
             ModelParams::Water(p) => get(p, name),
             ModelParams::Smoke(p) => get(p, name),
             ModelParams::Gas(p) => get(p, name),
-            ModelParams::Custom(p) => p.read(|p| p.get(name)),
+            ModelParams::Custom(p) => p.get(name),
         }
     }
 
@@ -90,7 +77,7 @@ impl ModelParams {
     /// # Errors
     /// [`ParamError`] when the value is out of range or the model has no such parameter.
     pub fn set(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        each_params!(self, with, p => p.set_checked(name, value))
+        each_model!(ModelParams, self, p => p.set_checked(name, value))
     }
 
     /// Sets `name` as an interactive control does ([`ParamTable::set_fitted`]): in its row's
@@ -100,7 +87,7 @@ impl ModelParams {
     /// [`ParamError`] when the value is out of its row's range or the parameter is not this
     /// model's; nothing changes on error.
     pub fn set_fitted(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        each_params!(self, with, p => p.set_fitted(name, value))
+        each_model!(ModelParams, self, p => p.set_fitted(name, value))
     }
 
     /// Sets `name` checking only its row ([`ParamTable::set_row_only`]): call
@@ -110,7 +97,7 @@ impl ModelParams {
     /// [`ParamError`] when the value is out of its row's range or the parameter is not this
     /// model's.
     pub fn set_row_only(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
-        each_params!(self, with, p => p.set_row_only(name, value))
+        each_model!(ModelParams, self, p => p.set_row_only(name, value))
     }
 
     /// When the model has a parameter-set row (`preset` or `pipeline`) with a choice named
@@ -135,7 +122,7 @@ impl ModelParams {
     /// Why the parameter `name` does nothing with these parameters, if it does nothing
     /// ([`ParamTable::unused`]).
     pub fn unused(&self, name: &str) -> Option<String> {
-        each_params!(self, read, p => p.unused(name))
+        each_model!(ModelParams, self, p => p.unused(name))
     }
 
     /// Checks every parameter against its row.
@@ -143,7 +130,7 @@ impl ModelParams {
     /// # Errors
     /// [`ParamError`] for the first one out of range.
     pub fn check(&self) -> Result<(), ParamError> {
-        each_params!(self, read, p => p.check())
+        each_model!(ModelParams, self, p => p.check())
     }
 
     /// The parameter whose viewer key is `key` (lower case lowers, upper case raises) moved one
@@ -156,7 +143,7 @@ impl ModelParams {
         let Some(info) = self.kind().params().into_iter().find(|p| p.key == Some(lower)) else { return Ok(None) };
         let value = self.get(info.name).expect("a row of this model");
         let next = info.nudge(value, key != lower);
-        each_params!(self, with, p => p.set_fitted(info.name, next))?;
+        each_model!(ModelParams, self, p => p.set_fitted(info.name, next))?;
         Ok(Some(info))
     }
 
