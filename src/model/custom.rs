@@ -35,7 +35,7 @@ pub trait CustomModel:
 {
     /// Its row of the registry: name (as `--mode` takes it; [`GpuModel::NAME`]), fields, presets,
     /// GPU needs and memory per cell. It draws one field, its [`GpuModel::scalar_view`], so
-    /// `views` names one; `arrays` are the arrays its [`ModelState::write_npz`] writes, in
+    /// `views` names one; `arrays` are the arrays its `ModelState::write_npz` writes, in
     /// order, which is how a state file is known to be its own.
     const INFO: ModelInfo;
 
