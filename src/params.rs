@@ -442,6 +442,11 @@ pub trait ParamTable: Copy + Default + PartialEq + fmt::Debug + 'static {
         Self::TABLE.iter().find(|s| s.info.name == name)
     }
 
+    /// The value of parameter `name`, `None` if the table has no such row.
+    fn get(&self, name: &str) -> Option<Value> {
+        Self::spec(name).map(|s| (s.get)(self))
+    }
+
     /// Sets `name` to `value` after checking it; nothing changes on error.
     ///
     /// # Errors

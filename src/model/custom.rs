@@ -306,7 +306,7 @@ pub(crate) trait DynParams {
 
 impl<P: ParamTable> DynParams for P {
     fn get(&self, name: &str) -> Option<Value> {
-        P::spec(name).map(|s| (s.get)(self))
+        ParamTable::get(self, name)
     }
     fn set_checked(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
         ParamTable::set_checked(self, name, value)
@@ -388,20 +388,34 @@ impl ModelState for CustomState {
     }
 }
 
-trait DynState: Any + WasmNotSendSync {
+/// A value of a registered model's own type behind a pointer: compared, printed and cast back
+/// as that type. What [`DynState`] and [`DynStats`] share.
+trait Erased: Any + WasmNotSendSync {
     fn as_any(&self) -> &dyn Any;
-    fn shape(&self) -> (usize, usize);
-    fn solid(&self) -> &Grid<u8>;
-    #[cfg(feature = "npz")]
-    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError>;
     fn eq_dyn(&self, other: &dyn Any) -> bool;
     fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
-impl<S: ModelState + PartialEq + fmt::Debug + WasmNotSendSync> DynState for S {
+impl<T: PartialEq + fmt::Debug + WasmNotSendSync + 'static> Erased for T {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    fn eq_dyn(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+trait DynState: Erased {
+    fn shape(&self) -> (usize, usize);
+    fn solid(&self) -> &Grid<u8>;
+    #[cfg(feature = "npz")]
+    fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError>;
+}
+
+impl<S: ModelState + PartialEq + fmt::Debug + WasmNotSendSync> DynState for S {
     fn shape(&self) -> (usize, usize) {
         ModelState::shape(self)
     }
@@ -411,12 +425,6 @@ impl<S: ModelState + PartialEq + fmt::Debug + WasmNotSendSync> DynState for S {
     #[cfg(feature = "npz")]
     fn write_npz(&self, npz: &mut Npz) -> Result<(), SceneError> {
         ModelState::write_npz(self, npz)
-    }
-    fn eq_dyn(&self, other: &dyn Any) -> bool {
-        other.downcast_ref::<S>() == Some(self)
-    }
-    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
     }
 }
 
@@ -459,19 +467,13 @@ impl ModelStats for CustomStats {
     }
 }
 
-trait DynStats: Any + WasmNotSendSync {
-    fn as_any(&self) -> &dyn Any;
+trait DynStats: Erased {
     fn total(&self) -> f64;
     fn non_finite(&self) -> u64;
     fn line(&self) -> String;
-    fn eq_dyn(&self, other: &dyn Any) -> bool;
-    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
 impl<S: ModelStats + PartialEq + WasmNotSendSync> DynStats for S {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn total(&self) -> f64 {
         ModelStats::total(self)
     }
@@ -480,12 +482,6 @@ impl<S: ModelStats + PartialEq + WasmNotSendSync> DynStats for S {
     }
     fn line(&self) -> String {
         ModelStats::line(self)
-    }
-    fn eq_dyn(&self, other: &dyn Any) -> bool {
-        other.downcast_ref::<S>() == Some(self)
-    }
-    fn fmt_debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
     }
 }
 

@@ -37,10 +37,6 @@ pub enum ModelParams {
     Custom(CustomParams),
 }
 
-fn get<P: ParamTable>(p: &P, name: &str) -> Option<Value> {
-    P::spec(name).map(|s| (s.get)(p))
-}
-
 impl ModelParams {
     /// The defaults of `kind` (each row's documented default).
     pub fn defaults(kind: ModelKind) -> Self {
@@ -64,12 +60,7 @@ impl ModelParams {
 
     /// The value of parameter `name`, `None` if the model has no such parameter.
     pub fn get(&self, name: &str) -> Option<Value> {
-        match self {
-            ModelParams::Water(p) => get(p, name),
-            ModelParams::Smoke(p) => get(p, name),
-            ModelParams::Gas(p) => get(p, name),
-            ModelParams::Custom(p) => p.get(name),
-        }
+        each_model!(ModelParams, self, p => p.get(name))
     }
 
     /// Sets parameter `name` after checking it; nothing changes on error.
