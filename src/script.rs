@@ -158,8 +158,8 @@ struct RawRecording {
 
 impl Script {
     /// Checks the script's parameter changes and bodies against what the run really starts
-    /// with (`current`, and each model's `params` and `bodies` in [`ModelKind::all`]'s order: the
-    /// command line's options are in them), following the actions through the run: the model
+    /// with (`session`: its current model, and each model's parameters and bodies, the command
+    /// line's options among them), following the actions through the run: the model
     /// current at each, its parameters, and the bodies added, driven and removed so far (a body
     /// in water, a 17th body, one too fast, a body that does not exist, the collocated grid
     /// while bodies move). [`Self::parse`] could only check values against the defaults.
@@ -167,14 +167,12 @@ impl Script {
     /// # Errors
     /// One line naming the action's number and step, what it does as the script says it, and
     /// why it cannot.
-    pub fn check_from(
-        &self,
-        mut current: ModelKind,
-        mut params: Vec<ModelParams>,
-        bodies: Vec<Vec<Body>>,
-    ) -> Result<(), String> {
+    pub fn check_from(&self, session: &crate::model::Session) -> Result<(), String> {
         let all = ModelKind::all();
-        let slot = |k: ModelKind| all.iter().position(|&x| x == k).expect("every model is in all()");
+        let mut current = session.current();
+        let mut params: Vec<ModelParams> = all.iter().map(|&k| session.params_of(k)).collect();
+        let bodies: Vec<Vec<Body>> = all.iter().map(|&k| session.bodies_of(k)).collect();
+        let slot = |k: ModelKind| k.index();
         let start = bodies.clone();
         let mut bodies = bodies;
         for Timed { at, number, action } in &self.actions {

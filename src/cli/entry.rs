@@ -10,15 +10,13 @@ use std::process::ExitCode;
 /// Runs the `eddy` command on this process's arguments (`view` by default, `run`, `bench`; see
 /// `eddy --help`): every registered model is one of its `--mode`s, with its parameters as
 /// options. Returns the exit status: 0, 1 when the command failed, 2 for a usage error, 130
-/// when interrupted. Call it first thing in `main`, before any thread starts (it may set an
-/// environment variable for Mesa's Vulkan layer).
+/// when interrupted.
 pub fn main() -> ExitCode {
-    quiet_device_select();
     main_with(std::env::args_os())
 }
 
 /// [`main`] on `args` (the program's name first, as `std::env::args_os` gives it), for a test
-/// or a program that makes its own command line; it leaves the environment alone.
+/// or a program that makes its own command line.
 pub fn main_with(args: impl IntoIterator<Item = impl Into<std::ffi::OsString> + Clone>) -> ExitCode {
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).try_init();
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
@@ -107,22 +105,6 @@ fn clap_error(e: clap::Error, command: Option<String>) -> ExitCode {
     };
     note!("eddy: error: {message}{tip}; see {see}");
     ExitCode::from(2)
-}
-
-/// Mesa's device-select Vulkan layer prints `error: XDG_RUNTIME_DIR is invalid or not set` for
-/// every Vulkan instance when `XDG_RUNTIME_DIR` is not a directory (containers, CI, ssh without a
-/// login session). The layer only matters to pick a GPU with `MESA_VK_DEVICE_SELECT`; so when
-/// `XDG_RUNTIME_DIR` is unusable and the user set neither that nor `NODEVICE_SELECT`, eddy turns
-/// the layer off for itself with `NODEVICE_SELECT=1`. Done first thing in `main`, before any
-/// thread exists, which is what makes `set_var` sound.
-fn quiet_device_select() {
-    let runtime_ok = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
-    let user_chose =
-        std::env::var_os("NODEVICE_SELECT").is_some() || std::env::var_os("MESA_VK_DEVICE_SELECT").is_some();
-    if !runtime_ok && !user_chose {
-        // SAFETY: called at the start of `main`, before any other thread is spawned.
-        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
-    }
 }
 
 #[cfg(feature = "viewer")]

@@ -471,3 +471,29 @@ impl SimArgs {
         self.seed = self.seed.or(script.seed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A registered model's parameters may take no name the command already gives an option:
+    /// the registry's list of those names is every long option of `run`, `view` and `bench`
+    /// (and the top level) that is no model's parameter, and nothing else.
+    #[test]
+    fn the_registry_knows_the_commands_own_options() {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut longs: Vec<&str> = cmd.get_arguments().filter_map(|a| a.get_long()).collect();
+        for sub in cmd.get_subcommands() {
+            longs.extend(sub.get_arguments().filter_map(|a| a.get_long()));
+        }
+        let params: Vec<&str> = ModelKind::ALL.iter().flat_map(|k| k.params()).map(|p| p.name).collect();
+        longs.retain(|l| !params.contains(l));
+        longs.sort();
+        longs.dedup();
+        let mut listed = crate::model::custom::COMMAND_OPTIONS.to_vec();
+        listed.sort();
+        assert_eq!(longs, listed);
+    }
+}

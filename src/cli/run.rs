@@ -106,10 +106,8 @@ pub fn run(mut args: RunArgs) -> Result {
     }
     if let Some(script) = &script {
         // Against the parameters the run starts with, the command line's options among them.
-        let params = ModelKind::all().into_iter().map(|k| session.params_of(k)).collect();
-        let bodies = ModelKind::all().into_iter().map(|k| session.bodies_of(k)).collect();
         let path = args.script.as_deref().unwrap_or(std::path::Path::new("")).display();
-        script.check_from(session.current(), params, bodies).map_err(|e| usage(format!("script {path}: {e}")))?;
+        script.check_from(&session).map_err(|e| usage(format!("script {path}: {e}")))?;
     }
     let (w, h) = session.model_ref().size();
     check_recordings(&args, script.as_ref(), (w * args.scale, h * args.scale), fps)?;

@@ -29,6 +29,10 @@ use wgpu::{WasmNotSend, WasmNotSendSync};
 
 /// What a [`GpuModel`] written outside eddy gives besides the contract, to be registered
 /// ([`register`]) and run by the session, the CLI and the viewer as eddy's own models are.
+///
+/// Its parameters travel through the session as their table's values, so every field of
+/// `Params` should be a row of its table: one that is not is at its default whenever the
+/// session hands the parameters back.
 pub trait CustomModel:
     GpuModel<Params: ParamTable, State: PartialEq + fmt::Debug + WasmNotSendSync, Stats: PartialEq + WasmNotSendSync>
     + WasmNotSend
@@ -78,51 +82,124 @@ pub const MAX_PARAMS: usize = 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CustomId(u16);
 
+impl CustomId {
+    /// Its place among the registered models, in the order they were registered.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// Registers `M`, so that the registry, the session, the CLI and the viewer know it; registering
 /// the same type again gives the same kind.
 ///
 /// # Errors
 /// [`Error::Message`] saying what to change: a name, preset or parameter name another model
-/// has, a name that [`GpuModel::NAME`] and [`CustomModel::INFO`] give differently, no preset,
-/// not exactly one view, no arrays, more than [`MAX_PARAMS`] parameters.
+/// has, or the same set of `.npz` arrays; a name that [`GpuModel::NAME`] and
+/// [`CustomModel::INFO`] give differently, or that is not one lower-case word; a preset name
+/// with capitals, a `bench_scene` that is not a preset; no preset, not exactly one view, no
+/// arrays; a parameter named as one of the `eddy` command's own options ([`COMMAND_OPTIONS`])
+/// or with a viewer key the viewer keeps ([`VIEWER_KEYS`]); more than [`MAX_PARAMS`]
+/// parameters; more models than the registry holds (65,535).
 pub fn register<M: CustomModel>() -> Result<ModelKind, Error> {
-    if let Some(kind) = kind_of::<M>() {
-        return Ok(kind);
-    }
-    let info = M::INFO;
-    let params: Vec<&'static ParamInfo> = M::Params::TABLE.iter().map(|s| &s.info).collect();
-    check(&info, M::NAME, &params)
-        .map_err(|why| Error::Message(format!("model {:?} cannot be registered: {why}", info.name)))?;
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = registry.iter().position(|e| e.ops.model_type() == TypeId::of::<M>()) {
-        return Ok(ModelKind::Custom(CustomId(i as u16)));
+    if let Some(i) = position::<M>(&registry) {
+        return Ok(ModelKind::Custom(CustomId(i)));
     }
-    let info: &'static ModelInfo = Box::leak(Box::new(info));
     let ops: &'static dyn Ops = Box::leak(Box::new(Of::<M>(std::marker::PhantomData)));
-    registry.push(Entry { info, ops });
-    Ok(ModelKind::Custom(CustomId(registry.len() as u16 - 1)))
+    // The others' rows from eddy's tables and from the registry held here (asking ModelKind for
+    // a registered model's row would wait on this lock).
+    let mut others: Vec<(&ModelInfo, Vec<&ParamInfo>)> =
+        ModelKind::ALL.iter().map(|k| (k.info(), k.params())).collect();
+    others.extend(registry.iter().map(|e| (e.info, e.ops.params())));
+    let info = M::INFO;
+    check(&info, M::NAME, &ops.params(), &others)
+        .map_err(|why| Error::Message(format!("model {:?} cannot be registered: {why}", info.name)))?;
+    let id = u16::try_from(registry.len())
+        .map_err(|_| Error::Message(format!("model {:?} cannot be registered: the registry is full", info.name)))?;
+    registry.push(Entry { info: Box::leak(Box::new(info)), ops });
+    Ok(ModelKind::Custom(CustomId(id)))
 }
 
+/// The long options of the `eddy` command's `run`, `view` and `bench` besides the models'
+/// parameters: a registered model's parameter may not take one of these names (a test of the
+/// command holds the list to its options).
+pub const COMMAND_OPTIONS: &[&str] = &[
+    "body",
+    "colour-map",
+    "cpu-max-size",
+    "demo",
+    "every",
+    "field",
+    "fps",
+    "frames",
+    "gif",
+    "gif-every",
+    "help",
+    "json",
+    "load",
+    "mode",
+    "no-cpu",
+    "no-panel",
+    "no-race",
+    "passes",
+    "paused",
+    "runs",
+    "save",
+    "scale",
+    "scene",
+    "screenshot",
+    "script",
+    "seconds",
+    "seed",
+    "size",
+    "sizes",
+    "steady",
+    "steps",
+    "steps-per-frame",
+    "version",
+    "video",
+    "video-every",
+    "vtk",
+];
+
+/// The keys the viewer keeps for itself (digits switch models; see
+/// `viewer::controls::CONTROLS`): a registered model's parameter may not take one as its key.
+pub const VIEWER_KEYS: &str = "0123456789.bgmrv?";
+
 /// Why a model with row `info`, `GpuModel::NAME` `name` and parameter rows `params` cannot join
-/// the models registered so far; see [`register`].
-fn check(info: &ModelInfo, name: &str, params: &[&ParamInfo]) -> Result<(), String> {
+/// `others` (each model's row and parameter rows); see [`register`].
+fn check(
+    info: &ModelInfo,
+    name: &str,
+    params: &[&ParamInfo],
+    others: &[(&ModelInfo, Vec<&ParamInfo>)],
+) -> Result<(), String> {
     if info.name != name {
         return Err(format!("GpuModel::NAME is {name:?}; give both the same name"));
     }
-    if info.name.is_empty() || !info.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err("a model's name is one word of letters, digits, - and _, as --mode takes it".into());
+    let word = |s: &str| {
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+    };
+    if !word(info.name) {
+        return Err("a model's name is one lower-case word (letters, digits, - and _), as --mode takes it".into());
     }
-    let others = ModelKind::all();
-    if let Some(k) = others.iter().find(|k| k.name().eq_ignore_ascii_case(info.name)) {
-        return Err(format!("{k} is a model already; choose another name"));
+    if let Some((o, _)) = others.iter().find(|(o, _)| o.name.eq_ignore_ascii_case(info.name)) {
+        return Err(format!("{} is a model already; choose another name", o.name));
     }
     if info.presets.is_empty() {
         return Err("it has no preset to start from; list at least one in ModelInfo::presets".into());
     }
     for (preset, _) in info.presets {
-        if let Some(k) = others.iter().find(|k| k.info().presets.iter().any(|(p, _)| p.eq_ignore_ascii_case(preset))) {
-            return Err(format!("preset {preset:?} is {k}'s; choose another name"));
+        if !word(preset) {
+            return Err(format!("preset {preset:?} is not one lower-case word, as --scene takes it"));
         }
+        if let Some((o, _)) = others.iter().find(|(o, _)| o.presets.iter().any(|(p, _)| p.eq_ignore_ascii_case(preset)))
+        {
+            return Err(format!("preset {preset:?} is {}'s; choose another name", o.name));
+        }
+    }
+    if !info.presets.iter().any(|(p, _)| *p == info.bench_scene) {
+        return Err(format!("its bench_scene {:?} is not one of its presets", info.bench_scene));
     }
     if info.views.len() != 1 {
         return Err(format!("it lists {} views; a registered model draws one, its scalar view", info.views.len()));
@@ -130,22 +207,44 @@ fn check(info: &ModelInfo, name: &str, params: &[&ParamInfo]) -> Result<(), Stri
     if info.arrays.is_empty() {
         return Err("ModelInfo::arrays is empty; list the arrays its state saves".into());
     }
+    let same = |a: &[super::FieldInfo], b: &[super::FieldInfo]| {
+        a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| y.name == x.name))
+    };
+    if let Some((o, _)) = others.iter().find(|(o, _)| same(o.arrays, info.arrays)) {
+        return Err(format!(
+            "{}'s states save the same arrays, so a file could not say which model it is; name one of them otherwise",
+            o.name
+        ));
+    }
     if params.len() > MAX_PARAMS {
         return Err(format!("it has {} parameters; at most {MAX_PARAMS}", params.len()));
     }
     for p in params {
-        if let Some(k) = others.iter().find(|k| k.params().iter().any(|q| q.name == p.name)) {
-            return Err(format!("parameter {:?} is {k}'s; choose another name", p.name));
+        if let Some((o, _)) = others.iter().find(|(_, rows)| rows.iter().any(|q| q.name == p.name)) {
+            return Err(format!("parameter {:?} is {}'s; choose another name", p.name, o.name));
+        }
+        if COMMAND_OPTIONS.contains(&p.name) {
+            return Err(format!(
+                "parameter {:?} is one of the eddy command's own options; choose another name",
+                p.name
+            ));
+        }
+        if let Some(key) = p.key.filter(|k| VIEWER_KEYS.contains(k.to_ascii_lowercase())) {
+            return Err(format!("parameter {:?}'s viewer key {key:?} is one the viewer keeps ({VIEWER_KEYS})", p.name));
         }
     }
     Ok(())
 }
 
+/// Where `M` is in `registry`.
+fn position<M: CustomModel>(registry: &[Entry]) -> Option<u16> {
+    registry.iter().position(|e| e.ops.model_type() == TypeId::of::<M>()).map(|i| i as u16)
+}
+
 /// The kind `M` was registered as, `None` before [`register`].
 pub fn kind_of<M: CustomModel>() -> Option<ModelKind> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
-    let i = registry.iter().position(|e| e.ops.model_type() == TypeId::of::<M>())?;
-    Some(ModelKind::Custom(CustomId(i as u16)))
+    Some(ModelKind::Custom(CustomId(position::<M>(&registry)?)))
 }
 
 /// Every registered model, in the order they were registered.
@@ -167,7 +266,7 @@ pub(crate) fn params(id: CustomId) -> Vec<&'static ParamInfo> {
 /// Registered model `id`'s CPU twin from `state`: a function that runs `n` steps; `None` when it
 /// registered none ([`CustomModel::CPU_STEP`]).
 pub(crate) fn cpu_reference(state: CustomState, params: CustomParams) -> Option<CpuSteps> {
-    ops(params.kind).cpu_reference(state, params)
+    ops(params.id).cpu_reference(state, params)
 }
 
 /// Whether registered model `id` has a CPU twin ([`CustomModel::CPU_STEP`]).
@@ -197,41 +296,38 @@ fn entry(id: CustomId) -> Entry {
     Entry { info: e.info, ops: e.ops }
 }
 
-fn ops(kind: ModelKind) -> &'static dyn Ops {
-    match kind {
-        ModelKind::Custom(id) => entry(id).ops,
-        _ => unreachable!("only a registered model has custom operations"),
-    }
+fn ops(id: CustomId) -> &'static dyn Ops {
+    entry(id).ops
 }
 
 /// A registered model's parameters: its table's values, in the table's order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CustomParams {
-    kind: ModelKind,
+    id: CustomId,
     values: [Value; MAX_PARAMS],
 }
 
 impl CustomParams {
     /// The defaults of registered model `kind`.
-    pub(crate) fn defaults(kind: ModelKind) -> Self {
-        ops(kind).defaults(kind)
+    pub(crate) fn defaults(id: CustomId) -> Self {
+        ops(id).defaults(id)
     }
 
     /// Which model these belong to.
     pub fn kind(&self) -> ModelKind {
-        self.kind
+        ModelKind::Custom(self.id)
     }
 
     /// These parameters as the model's own type; `None` when they are not `P`'s.
     pub fn typed<P: ParamTable>(&self) -> Option<P> {
-        (ops(self.kind).params_type() == TypeId::of::<P>()).then(|| from_values(&self.values))
+        (ops(self.id).params_type() == TypeId::of::<P>()).then(|| from_values(&self.values))
     }
 
     /// Runs `f` on these parameters as the model's own type, keeping what it changes.
     pub(crate) fn with<R>(&mut self, f: impl FnOnce(&mut dyn DynParams) -> R) -> R {
         let mut f = Some(f);
         let mut out = None;
-        ops(self.kind).with_params(&mut self.values, &mut |p| out = Some((f.take().expect("called once"))(p)));
+        ops(self.id).with_params(&mut self.values, &mut |p| out = Some((f.take().expect("called once"))(p)));
         out.expect("with_params calls back once")
     }
 
@@ -331,14 +427,14 @@ impl<P: ParamTable> DynParams for P {
 /// A registered model's state on the CPU, shared (states are not changed in place).
 #[derive(Clone)]
 pub struct CustomState {
-    kind: ModelKind,
+    id: CustomId,
     state: Arc<dyn DynState>,
 }
 
 impl CustomState {
     /// `state` of registered model `M`, which is `kind`.
-    fn new<M: CustomModel>(kind: ModelKind, state: M::State) -> Self {
-        CustomState { kind, state: Arc::new(state) }
+    fn new<M: CustomModel>(id: CustomId, state: M::State) -> Self {
+        CustomState { id, state: Arc::new(state) }
     }
 
     /// `state` of registered model `M`.
@@ -346,13 +442,14 @@ impl CustomState {
     /// # Errors
     /// [`Error::Message`] when `M` is not registered ([`register`]).
     pub fn of<M: CustomModel>(state: M::State) -> Result<Self, Error> {
-        let kind = kind_of::<M>().ok_or_else(|| Error::Message(format!("{} is not registered", M::NAME)))?;
-        Ok(Self::new::<M>(kind, state))
+        let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+        let id = position::<M>(&registry).ok_or_else(|| Error::Message(format!("{} is not registered", M::NAME)))?;
+        Ok(Self::new::<M>(CustomId(id), state))
     }
 
     /// Which model it is a state of.
     pub fn kind(&self) -> ModelKind {
-        self.kind
+        ModelKind::Custom(self.id)
     }
 
     /// The state as the model's own type; `None` when it is another model's.
@@ -369,7 +466,7 @@ impl fmt::Debug for CustomState {
 
 impl PartialEq for CustomState {
     fn eq(&self, other: &Self) -> bool {
-        self.kind == other.kind && self.state.eq_dyn(other.state.as_any())
+        self.id == other.id && self.state.eq_dyn(other.state.as_any())
     }
 }
 
@@ -504,7 +601,7 @@ impl CustomGpu {
         state: &CustomState,
         params: &CustomParams,
     ) -> Result<Self, Error> {
-        Ok(CustomGpu(ops(params.kind).build(device, queue, state, params)?))
+        Ok(CustomGpu(ops(params.id).build(device, queue, state, params)?))
     }
 
     /// The model inside, as its own type; `None` when it is another.
@@ -571,20 +668,23 @@ pub trait DynModel: Any + WasmNotSend {
 
 struct Wrapped<M: CustomModel> {
     model: M,
-    kind: ModelKind,
+    id: CustomId,
 }
 
 impl<M: CustomModel> Wrapped<M> {
     fn own(&self, params: CustomParams) -> Result<M::Params, Error> {
         match params.typed() {
-            Some(p) if params.kind == self.kind => Ok(p),
-            _ => Err(ParamError::new("mode", params.kind, format!("this model is {}", self.kind)).into()),
+            Some(p) if params.id == self.id => Ok(p),
+            _ => {
+                Err(ParamError::new("mode", params.kind(), format!("this model is {}", ModelKind::Custom(self.id)))
+                    .into())
+            }
         }
     }
 }
 
-fn params_of<P: ParamTable>(kind: ModelKind, p: &P) -> CustomParams {
-    CustomParams { kind, values: to_values(p) }
+fn params_of<P: ParamTable>(id: CustomId, p: &P) -> CustomParams {
+    CustomParams { id, values: to_values(p) }
 }
 
 /// `P` from its table's values, in the table's order.
@@ -610,7 +710,7 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
         self
     }
     fn kind(&self) -> ModelKind {
-        self.kind
+        ModelKind::Custom(self.id)
     }
     fn device(&self) -> &wgpu::Device {
         self.model.device()
@@ -622,7 +722,7 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
         self.model.size()
     }
     fn params(&self) -> CustomParams {
-        params_of(self.kind, &self.model.params())
+        params_of(self.id, &self.model.params())
     }
     fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: CustomParams) -> Result<(), Error> {
         let p = self.own(params)?;
@@ -657,11 +757,11 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
         Box::pin(async move { Ok(stats_of::<M>(self.model.stats_async().await?)) })
     }
     fn state_reader(&self) -> Boxed<'static, CustomState> {
-        let (reader, kind) = (self.model.state_reader(), self.kind);
-        Box::pin(async move { Ok(Of::<M>::state(kind, reader.await?)) })
+        let (reader, id) = (self.model.state_reader(), self.id);
+        Box::pin(async move { Ok(Of::<M>::state(id, reader.await?)) })
     }
     fn read_state_async(&self) -> Boxed<'_, CustomState> {
-        Box::pin(async move { Ok(Of::<M>::state(self.kind, self.model.read_state_async().await?)) })
+        Box::pin(async move { Ok(Of::<M>::state(self.id, self.model.read_state_async().await?)) })
     }
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
         self.model.state_textures()
@@ -707,7 +807,7 @@ trait Ops: Send + Sync {
     fn model_type(&self) -> TypeId;
     fn params_type(&self) -> TypeId;
     fn params(&self) -> Vec<&'static ParamInfo>;
-    fn defaults(&self, kind: ModelKind) -> CustomParams;
+    fn defaults(&self, id: CustomId) -> CustomParams;
     fn with_params(&self, values: &mut [Value; MAX_PARAMS], f: &mut dyn FnMut(&mut dyn DynParams));
     fn build(
         &self,
@@ -727,7 +827,7 @@ trait Ops: Send + Sync {
     fn has_cpu_twin(&self) -> bool;
     fn cpu_reference(&self, state: CustomState, params: CustomParams) -> Option<CpuSteps>;
     #[cfg(feature = "npz")]
-    fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError>;
+    fn read_npz(&self, id: CustomId, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError>;
 }
 
 struct Of<M>(std::marker::PhantomData<fn() -> M>);
@@ -737,8 +837,8 @@ impl<M: CustomModel> Of<M> {
         params.typed().expect("the kind's own parameter type")
     }
 
-    fn state(kind: ModelKind, state: M::State) -> CustomState {
-        CustomState::new::<M>(kind, state)
+    fn state(id: CustomId, state: M::State) -> CustomState {
+        CustomState::new::<M>(id, state)
     }
 }
 
@@ -752,8 +852,8 @@ impl<M: CustomModel> Ops for Of<M> {
     fn params(&self) -> Vec<&'static ParamInfo> {
         M::Params::TABLE.iter().map(|s| &s.info).collect()
     }
-    fn defaults(&self, kind: ModelKind) -> CustomParams {
-        params_of(kind, &M::Params::default())
+    fn defaults(&self, id: CustomId) -> CustomParams {
+        params_of(id, &M::Params::default())
     }
     fn with_params(&self, values: &mut [Value; MAX_PARAMS], f: &mut dyn FnMut(&mut dyn DynParams)) {
         let mut p: M::Params = from_values(values);
@@ -771,7 +871,7 @@ impl<M: CustomModel> Ops for Of<M> {
             return Err(Error::Message(format!("the state is not a {} state", M::NAME)));
         };
         let model = M::new(device, queue, own, Self::typed(params))?;
-        Ok(Box::new(Wrapped { model, kind: params.kind }))
+        Ok(Box::new(Wrapped { model, id: params.id }))
     }
     fn preset(
         &self,
@@ -780,10 +880,10 @@ impl<M: CustomModel> Ops for Of<M> {
         seed: u64,
         params: &CustomParams,
     ) -> Result<CustomState, SceneError> {
-        Ok(Self::state(params.kind, M::preset(name, size, seed, &Self::typed(params))?))
+        Ok(Self::state(params.id, M::preset(name, size, seed, &Self::typed(params))?))
     }
     fn scene_state(&self, scene: &Scene, params: &CustomParams) -> Option<CustomState> {
-        Some(Self::state(params.kind, M::from_scene(scene, &Self::typed(params))?))
+        Some(Self::state(params.id, M::from_scene(scene, &Self::typed(params))?))
     }
     fn has_cpu_twin(&self) -> bool {
         M::CPU_STEP.is_some()
@@ -800,8 +900,8 @@ impl<M: CustomModel> Ops for Of<M> {
         }))
     }
     #[cfg(feature = "npz")]
-    fn read_npz(&self, kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
-        Ok(Self::state(kind, M::read_npz(npz, path)?))
+    fn read_npz(&self, id: CustomId, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
+        Ok(Self::state(id, M::read_npz(npz, path)?))
     }
 }
 
@@ -812,18 +912,18 @@ pub(crate) fn preset(
     seed: u64,
     params: &CustomParams,
 ) -> Result<CustomState, SceneError> {
-    ops(params.kind).preset(name, size, seed, params)
+    ops(params.id).preset(name, size, seed, params)
 }
 
 /// The state registered model `params.kind()` starts in from a PNG scene, if it reads them.
 pub(crate) fn from_scene(scene: &Scene, params: &CustomParams) -> Option<CustomState> {
-    ops(params.kind).scene_state(scene, params)
+    ops(params.id).scene_state(scene, params)
 }
 
 /// Reads a state of registered model `kind`.
 #[cfg(feature = "npz")]
-pub(crate) fn read_npz(kind: ModelKind, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
-    ops(kind).read_npz(kind, npz, path)
+pub(crate) fn read_npz(id: CustomId, npz: &mut NpzReader, path: &Path) -> Result<CustomState, SceneError> {
+    ops(id).read_npz(id, npz, path)
 }
 
 #[cfg(test)]
@@ -840,7 +940,7 @@ mod tests {
             views: &[FIELD, FIELD][..views],
             arrays: &[FIELD],
             presets,
-            bench_scene: "",
+            bench_scene: presets.first().map_or("", |p| p.0),
             left_button: "",
             storage_formats: &[],
             storage_read_write: &[],
@@ -855,22 +955,36 @@ mod tests {
     /// passes.
     #[test]
     fn registration_refuses_what_would_clash_or_cannot_run() {
+        let others: Vec<(&ModelInfo, Vec<&ParamInfo>)> =
+            ModelKind::ALL.iter().map(|k| (k.info(), k.params())).collect();
         let rooms: &[(&str, &str)] = &[("room", "")];
-        let dt = ModelKind::Smoke.params().into_iter().find(|p| p.name == "dt").unwrap();
-        let cases: [(ModelInfo, &str, Vec<&ParamInfo>, &str); 8] = [
-            (row("Water", rooms, 1), "Water", vec![], "water is a model already"),
+        let smoke = ModelKind::Smoke.params();
+        let dt = smoke.iter().find(|p| p.name == "dt").unwrap();
+        let steps = ParamInfo::real("steps", "n", "", crate::params::Range::closed(0.0, 1.0, "", ""));
+        let keyed = ParamInfo::real("heat-rate", "k", "", crate::params::Range::closed(0.0, 1.0, "", "")).key('r', 0.1);
+        let mut water_arrays = row("heat", rooms, 1);
+        water_arrays.arrays = ModelKind::Water.info().arrays;
+        let mut bench = row("heat", rooms, 1);
+        bench.bench_scene = "hall";
+        let cases: [(ModelInfo, &str, Vec<&ParamInfo>, &str); 13] = [
+            (row("water", rooms, 1), "water", vec![], "water is a model already"),
             (row("heat", rooms, 1), "Heat", vec![], "GpuModel::NAME is \"Heat\""),
-            (row("hot air", rooms, 1), "hot air", vec![], "one word"),
-            (row("heat", &[("Plume", "")], 1), "heat", vec![], "preset \"Plume\" is smoke's"),
+            (row("hot air", rooms, 1), "hot air", vec![], "one lower-case word"),
+            (row("heat", &[("plume", "")], 1), "heat", vec![], "preset \"plume\" is smoke's"),
+            (row("heat", &[("Room", "")], 1), "heat", vec![], "preset \"Room\" is not one lower-case word"),
             (row("heat", &[], 1), "heat", vec![], "no preset"),
+            (bench, "heat", vec![], "bench_scene \"hall\" is not one of its presets"),
             (row("heat", rooms, 2), "heat", vec![], "lists 2 views"),
+            (water_arrays, "heat", vec![], "water's states save the same arrays"),
             (row("heat", rooms, 1), "heat", vec![dt], "parameter \"dt\" is smoke's"),
+            (row("heat", rooms, 1), "heat", vec![&steps], "one of the eddy command's own options"),
+            (row("heat", rooms, 1), "heat", vec![&keyed], "viewer key 'r' is one the viewer keeps"),
             (row("heat", rooms, 1), "heat", vec![dt; MAX_PARAMS + 1], "17 parameters; at most 16"),
         ];
         for (info, name, params, why) in cases {
-            let got = check(&info, name, &params).unwrap_err();
+            let got = check(&info, name, &params, &others).unwrap_err();
             assert!(got.contains(why), "{got:?} does not say {why:?}");
         }
-        check(&row("heat", rooms, 1), "heat", &[]).unwrap();
+        check(&row("heat", rooms, 1), "heat", &[], &others).unwrap();
     }
 }

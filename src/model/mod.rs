@@ -341,7 +341,8 @@ static GAS: ModelInfo = ModelInfo {
 pub const SHARED_PARAMS: &[&str] = &["left-edge", "right-edge", "top-edge", "bottom-edge", "inflow"];
 
 impl ModelKind {
-    /// eddy's own models, in the order the viewer's Tab and 1/2/3 keys go through them.
+    /// eddy's own models: the first of [`ModelKind::all`], which the viewer's Tab and 1 to 9
+    /// keys go through.
     pub const ALL: [ModelKind; 3] = [ModelKind::Water, ModelKind::Smoke, ModelKind::Gas];
 
     /// Every model: eddy's own ([`ModelKind::ALL`]), then those registered
@@ -350,6 +351,14 @@ impl ModelKind {
         let mut all = Self::ALL.to_vec();
         all.extend(custom::registered());
         all
+    }
+
+    /// Its place in [`ModelKind::all`].
+    pub fn index(self) -> usize {
+        match self {
+            ModelKind::Custom(id) => Self::ALL.len() + id.index(),
+            k => Self::ALL.iter().position(|&x| x == k).expect("eddy's models are in ALL"),
+        }
     }
 
     /// Its table row.

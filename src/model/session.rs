@@ -84,10 +84,9 @@ struct Slot {
     size: (usize, usize),
 }
 
-/// The tag of `kind`'s steps in the step timer: its place in [`ModelKind::all`] (registered
-/// models are only ever added after the others).
+/// The tag of `kind`'s steps in the step timer.
 fn tag(kind: ModelKind) -> u32 {
-    ModelKind::all().iter().position(|&k| k == kind).unwrap_or(0) as u32
+    kind.index() as u32
 }
 
 impl Session {

@@ -44,7 +44,7 @@ impl ModelParams {
             ModelKind::Water => ModelParams::Water(WaterParams::default()),
             ModelKind::Smoke => ModelParams::Smoke(SmokeParams::default()),
             ModelKind::Gas => ModelParams::Gas(GasParams::default()),
-            ModelKind::Custom(_) => ModelParams::Custom(CustomParams::defaults(kind)),
+            ModelKind::Custom(id) => ModelParams::Custom(CustomParams::defaults(id)),
         }
     }
 
@@ -266,7 +266,7 @@ impl AnyState {
             (ModelKind::Custom(_), ModelParams::Custom(p)) if p.kind() == kind => {
                 AnyState::Custom(custom::from_scene(scene, p)?)
             }
-            (ModelKind::Custom(_), _) => AnyState::Custom(custom::from_scene(scene, &CustomParams::defaults(kind))?),
+            (ModelKind::Custom(id), _) => AnyState::Custom(custom::from_scene(scene, &CustomParams::defaults(id))?),
         })
     }
 
@@ -435,7 +435,7 @@ impl AnyState {
             ModelKind::Water => AnyState::Water(WaterState::read_from(&mut npz, path)?),
             ModelKind::Smoke => AnyState::Smoke(SmokeState::read_from(&mut npz, path)?),
             ModelKind::Gas => AnyState::Gas(GasState::read_from(&mut npz, path)?),
-            ModelKind::Custom(_) => AnyState::Custom(custom::read_npz(kind, &mut npz, path)?),
+            ModelKind::Custom(id) => AnyState::Custom(custom::read_npz(id, &mut npz, path)?),
         };
         Ok((state, step))
     }

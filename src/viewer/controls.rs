@@ -14,7 +14,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "B",
         "smoke and gas: the body tool on the left button: drag a body (its speed is the drag's), place one, Shift+click removes, the wheel spins",
     ),
-    ("Tab, 1 / 2 / 3", "switch model: water, smoke, gas (each keeps its state)"),
+    ("Tab, 1 / 2 / 3", "switch model: water, smoke, gas, then 4 to 9 any registered (each keeps its state)"),
     ("Space", "pause / run"),
     (".", "one step (paused)"),
     ("R", "reset the scene (parameters kept)"),

@@ -309,9 +309,7 @@ impl App {
 
         let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, o.session.clone())?;
         if let Some(script) = &o.script {
-            let params = ModelKind::all().into_iter().map(|k| session.params_of(k)).collect();
-            let bodies = ModelKind::all().into_iter().map(|k| session.bodies_of(k)).collect();
-            script.check_from(session.current(), params, bodies).map_err(|e| UsageError(format!("script: {e}")))?;
+            script.check_from(&session).map_err(|e| UsageError(format!("script: {e}")))?;
         }
         if let Some(f) = &o.field {
             session.model().set_view(f)?;
@@ -639,7 +637,7 @@ impl Live {
     /// can start; those that cannot say why in the notice.
     fn switch_next(&mut self) {
         let all = ModelKind::all();
-        let from = all.iter().position(|&k| k == self.session.current()).expect("every model is in all()");
+        let from = self.session.current().index();
         for k in 1..all.len() {
             let kind = all[(from + k) % all.len()];
             self.act(&Action::Model(kind));
