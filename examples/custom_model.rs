@@ -601,6 +601,13 @@ mod tests {
         let vtk = dir.path().join("vtk");
         assert_eq!(run(&["--vtk", vtk.to_str().unwrap(), "--save", save_arg]), ExitCode::from(2));
         assert!(!vtk.exists());
+        // Nor can a script switch a VTK run over to heat.
+        let script = dir.path().join("to_heat.toml");
+        std::fs::write(&script, "[[action]]\nat = 5\nmodel = \"heat\"\n").unwrap();
+        let water = ["eddy", "run", "--mode", "water", "--steps", "10", "--vtk", vtk.to_str().unwrap()];
+        let status = eddy_fluid::cli::main_with(water.into_iter().chain(["--script", script.to_str().unwrap()]));
+        assert_eq!(status, ExitCode::from(2));
+        assert!(!vtk.exists());
         assert_eq!(std::fs::read(&save).unwrap(), untouched, "a refused run leaves the save alone");
     }
 

@@ -69,7 +69,7 @@ pub fn run(mut args: RunArgs) -> Result {
     let steps = args.steps.unwrap_or_else(|| script.as_ref().map_or(1000, |s| s.end().max(1)));
     let setup = args.sim.setup()?;
     let kind = setup.kind;
-    let fps = check_options(&args, kind)?;
+    let fps = check_options(&args, kind, script.as_ref())?;
     let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
     kind.view(view).map_err(|e| usage(format!("--field {e}")))?;
     let colour_map = args.colour_map.as_deref().map(ColourMap::from_name).transpose().map_err(usage)?;
@@ -150,8 +150,9 @@ fn load_script(args: &mut RunArgs) -> Result<Option<Script>> {
 }
 
 /// The options that do not name a file: steps between outputs, the frame rate (returned, or
-/// its default) and `--steady`.
-fn check_options(args: &RunArgs, kind: ModelKind) -> Result<f64> {
+/// its default), `--steady`, and `--vtk` for a registered model (the run's or one a script
+/// switches to).
+fn check_options(args: &RunArgs, kind: ModelKind, script: Option<&Script>) -> Result<f64> {
     if args.every == 0 {
         return Err(usage("--every must be at least 1 step"));
     }
@@ -174,7 +175,13 @@ fn check_options(args: &RunArgs, kind: ModelKind) -> Result<f64> {
             return Err(usage(format!("--steady {tol}: the tolerance must be a number > 0, e.g. 1e-5")));
         }
     }
-    if args.vtk.is_some() && matches!(kind, ModelKind::Custom(_)) {
+    let switches = script.into_iter().flat_map(|s| &s.actions).filter_map(|t| match t.action {
+        Action::Model(k) => Some(k),
+        _ => None,
+    });
+    if let Some(kind) = std::iter::once(kind).chain(switches).find(|k| matches!(k, ModelKind::Custom(_)))
+        && args.vtk.is_some()
+    {
         return Err(usage(format!(
             "--vtk writes the fields of eddy's own models, and {kind} is registered from outside: save its state \
              with --save (.npz) or draw it with --frames"
