@@ -5,9 +5,10 @@
 //! statistics, `.npz` saves and loads, frames drawn from its scalar view.
 //!
 //! The registry holds each model's operations behind an object-safe trait, so that
-//! [`super::ModelParams`], [`super::AnyState`] and [`super::AnyStats`] carry a registered model's values without
-//! knowing its types: parameters as their table's values ([`CustomParams`]), states and
-//! statistics shared behind an `Arc` ([`CustomState`], [`CustomStats`]).
+//! [`super::ModelParams`], [`super::AnyState`] and [`super::AnyStats`] carry a registered
+//! model's values without knowing its types: parameters as their table's values
+//! ([`CustomParams`]), states and statistics shared behind an `Arc` ([`CustomState`],
+//! [`CustomStats`]).
 
 use super::{ModelInfo, ModelKind, ParamInfo};
 use crate::error::{Error, ParamError};
@@ -40,7 +41,8 @@ pub trait CustomModel:
     /// Its row of the registry: name (as `--mode` takes it; [`GpuModel::NAME`]), fields, presets,
     /// GPU needs and memory per cell. It draws one field, its [`GpuModel::scalar_view`], so
     /// `views` names one; `arrays` are the arrays its `ModelState::write_npz` writes, in
-    /// order, which is how a state file is known to be its own.
+    /// order, which is how a state file is known to be its own. [`register`] says what it
+    /// refuses.
     const INFO: ModelInfo;
 
     /// The state preset `name` (one of [`ModelInfo::presets`]) starts in at `size` `(W, H)`
