@@ -598,6 +598,8 @@ mod tests {
 
         let untouched = std::fs::read(&save).unwrap();
         assert_eq!(run(&["--diffusivity", "0.3", "--save", save_arg]), ExitCode::from(2));
+        let tiny = ["eddy", "run", "--mode", "heat", "--size", "4x4", "--save", save_arg];
+        assert_eq!(eddy_fluid::cli::main_with(tiny), ExitCode::from(2), "the preset's own refusal of a size");
         let vtk = dir.path().join("vtk");
         assert_eq!(run(&["--vtk", vtk.to_str().unwrap(), "--save", save_arg]), ExitCode::from(2));
         assert!(!vtk.exists());

@@ -8,7 +8,7 @@
 use super::{AnyState, ModelKind, ModelParams, ParamInfo, Value, memory};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::scene::{Colours, DEFAULT_PRESET_SIZE, Scene, SceneSource};
+use crate::scene::{Colours, DEFAULT_PRESET_SIZE, Scene, SceneError, SceneSource};
 use std::path::PathBuf;
 
 /// What a run is asked to start from: each field as `eddy run`'s option of the same name.
@@ -287,7 +287,13 @@ impl Setup {
                 (state.ok_or_else(refused)?, 0)
             }
             Origin::Preset { name, size, seed } => {
-                (AnyState::start(&SceneSource::Preset(name), size, seed, &self.params)?, 0)
+                // A size the preset cannot be drawn at is the command line's to fix (--size).
+                let state = AnyState::start(&SceneSource::Preset(name), size, seed, &self.params);
+                let state = state.map_err(|e| match e {
+                    SceneError::BadSize { .. } => usage(format!("--size: {e}")),
+                    e => e.into(),
+                })?;
+                (state, 0)
             }
         };
         if !self.bodies.is_empty() {
