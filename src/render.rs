@@ -852,6 +852,23 @@ impl FieldRenderer {
         Ok(Self(Fullscreen::new(device, "render/field", shaders::RENDER_FIELD, format, Blend::Opaque)?))
     }
 
+    /// How a scalar view over `range` (in `unit`) is coloured with `map`: as [`Self::prepare`]
+    /// draws it.
+    pub fn legend(range: (f32, f32), unit: &'static str, map: ColourMap) -> Legend {
+        let (low, high) = Self::ends(range);
+        Legend::Scale { low, high, unit, map: Self::map(map) }
+    }
+
+    /// The values at the map's two ends: the view's range, widened to 1 when it is empty.
+    fn ends((low, high): (f32, f32)) -> (f32, f32) {
+        (low, if high > low { high } else { low + 1.0 })
+    }
+
+    /// [`ColourMap::Own`] reads as [`ColourMap::Inferno`].
+    fn map(map: ColourMap) -> ColourMap {
+        if map == ColourMap::Own { ColourMap::Inferno } else { map }
+    }
+
     /// Prepares a draw of `field` (a `(W, H)` grid) filling `area` of a target with `map`
     /// ([`ColourMap::Own`] reads as [`ColourMap::Inferno`]); record it with [`Drawing::render`].
     pub fn prepare(
@@ -864,18 +881,17 @@ impl FieldRenderer {
         map: ColourMap,
     ) -> Drawing {
         let area = area.into();
-        let (low, high) = field.range;
+        let (low, high) = Self::ends(field.range);
         let view = FieldView {
             grid: [grid.0 as f32, grid.1 as f32],
             area_size: [area.size.0, area.size.1],
             area_origin: [area.origin.0, area.origin.1],
             low,
-            high: if high > low { high } else { low + 1.0 },
+            high,
             srgb_target: self.0.srgb as u32,
             _pad: [0; 3],
         };
-        let map = if map == ColourMap::Own { ColourMap::Inferno } else { map };
-        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field.field, field.solid, map, None)
+        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field.field, field.solid, Self::map(map), None)
     }
 }
 

@@ -366,10 +366,7 @@ fn mode_help() -> String {
 
 /// `--scene`'s help: the scene colours and every model's presets, from the registry.
 fn scene_help() -> String {
-    let presets: Vec<String> = ModelKind::all()
-        .iter()
-        .map(|k| format!("{} ({k})", k.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")))
-        .collect();
+    let presets: Vec<String> = ModelKind::all().iter().map(|k| format!("{} ({k})", k.preset_names())).collect();
     let defaults: Vec<String> = ModelKind::all().iter().map(|k| format!("{} for {k}", k.default_scene())).collect();
     format!(
         "Scene: a PNG file (black = solid, blue = water / smoke / dense gas, white or transparent = empty, \

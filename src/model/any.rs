@@ -324,9 +324,8 @@ impl AnyModel {
             },
             AnyGpuModel::Gas(_) => GasRenderer::legend(self.gas_field(), map),
             AnyGpuModel::Custom(m) => {
-                let (low, high) = m.scalar_view().map_or((0.0, 1.0), |v| v.range);
-                let map = if map == ColourMap::Own { ColourMap::Inferno } else { map };
-                Legend::Scale { low, high, unit: self.kind().info().views[0].unit, map }
+                let range = m.scalar_view().map_or((0.0, 1.0), |v| v.range);
+                FieldRenderer::legend(range, self.kind().info().views[0].unit, map)
             }
         }
     }

@@ -674,13 +674,13 @@ struct Wrapped<M: CustomModel> {
 }
 
 impl<M: CustomModel> Wrapped<M> {
+    /// `params` as `M`'s own, when they are this model's (one id, one parameter type).
     fn own(&self, params: CustomParams) -> Result<M::Params, Error> {
-        match params.typed() {
-            Some(p) if params.id == self.id => Ok(p),
-            _ => {
-                Err(ParamError::new("mode", params.kind(), format!("this model is {}", ModelKind::Custom(self.id)))
-                    .into())
-            }
+        if params.id == self.id {
+            Ok(from_values(&params.values))
+        } else {
+            let this = ModelKind::Custom(self.id);
+            Err(ParamError::new("mode", params.kind(), format!("this model is {this}")).into())
         }
     }
 }
@@ -835,8 +835,9 @@ trait Ops: Send + Sync {
 struct Of<M>(std::marker::PhantomData<fn() -> M>);
 
 impl<M: CustomModel> Of<M> {
+    /// `params` as `M`'s own: the registry calls `M`'s operations only with its id's.
     fn typed(params: &CustomParams) -> M::Params {
-        params.typed().expect("the kind's own parameter type")
+        from_values(&params.values)
     }
 
     fn state(id: CustomId, state: M::State) -> CustomState {
@@ -852,7 +853,7 @@ impl<M: CustomModel> Ops for Of<M> {
         TypeId::of::<M::Params>()
     }
     fn params(&self) -> Vec<&'static ParamInfo> {
-        M::Params::TABLE.iter().map(|s| &s.info).collect()
+        super::infos::<M::Params>()
     }
     fn defaults(&self, id: CustomId) -> CustomParams {
         params_of(id, &M::Params::default())

@@ -334,6 +334,11 @@ static GAS: ModelInfo = ModelInfo {
     host_bytes_per_cell: 14,
 };
 
+/// The rows of `P`'s table, in CLI order.
+fn infos<P: ParamTable>() -> Vec<&'static ParamInfo> {
+    P::TABLE.iter().map(|s| &s.info).collect()
+}
+
 /// The parameters two models share by name: the box's edges and the speed through its inflow
 /// edges, smoke's and gas's. Each model's row says what the option means there, with
 /// its own range; a run applies its own model's row, so `--left-edge inflow` means the same
@@ -383,9 +388,6 @@ impl ModelKind {
 
     /// Its parameters, in CLI order.
     pub fn params(self) -> Vec<&'static ParamInfo> {
-        fn infos<P: ParamTable>() -> Vec<&'static ParamInfo> {
-            P::TABLE.iter().map(|s| &s.info).collect()
-        }
         match self {
             ModelKind::Water => infos::<WaterParams>(),
             ModelKind::Smoke => infos::<SmokeParams>(),
@@ -492,6 +494,11 @@ impl ModelKind {
     pub fn view_names(self) -> String {
         self.info().views.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
     }
+
+    /// Names of [`ModelInfo::presets`], comma-separated, for messages.
+    pub fn preset_names(self) -> String {
+        self.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+    }
 }
 
 impl fmt::Display for ModelKind {
@@ -516,7 +523,7 @@ impl SceneSource {
         } else if path.exists() || lower.ends_with(".png") {
             Ok(SceneSource::Png(path.to_path_buf()))
         } else {
-            Err(SceneError::UnknownScene { name: s.to_string(), presets: preset_names() })
+            Err(SceneError::UnknownScene { name: s.to_string(), presets: all_preset_names() })
         }
     }
 }
@@ -533,15 +540,8 @@ impl SceneSource {
 }
 
 /// `basin, u-tube, random (water), plume (smoke), explosion, wind (gas)`.
-fn preset_names() -> String {
-    ModelKind::all()
-        .iter()
-        .map(|k| {
-            let names: Vec<_> = k.info().presets.iter().map(|p| p.0).collect();
-            format!("{} ({k})", names.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+fn all_preset_names() -> String {
+    ModelKind::all().iter().map(|k| format!("{} ({k})", k.preset_names())).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]

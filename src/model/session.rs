@@ -312,10 +312,9 @@ impl Session {
         if let SceneSource::Preset(name) = scene
             && let Some(owner) = ModelKind::owning_preset(name).filter(|&k| k != kind)
         {
-            let presets: Vec<_> = kind.info().presets.iter().map(|(n, _)| *n).collect();
             return Err(Error::Message(format!(
                 "{name} is a {owner} preset; {kind}'s presets are {}",
-                presets.join(", ")
+                kind.preset_names()
             )));
         }
         // A preset made for a parameter set (smoke's cavity and channel, gas's tunnel) starts

@@ -156,7 +156,7 @@ impl Request {
             return Err(usage(format!(
                 "--scene {name} is a {owner} preset, and this run is {kind}: use --mode {owner} (or drop --mode), \
                  or one of {kind}'s presets: {}",
-                kind.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+                kind.preset_names()
             )));
         }
         let mut params = ModelParams::defaults(kind);

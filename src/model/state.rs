@@ -288,8 +288,7 @@ impl AnyState {
             }
             (SceneSource::Preset(name), ModelParams::Custom(p)) => {
                 if !kind.info().presets.iter().any(|(n, _)| n == name) {
-                    let presets: Vec<&str> = kind.info().presets.iter().map(|(n, _)| *n).collect();
-                    let presets = format!("{} ({kind})", presets.join(", "));
+                    let presets = format!("{} ({kind})", kind.preset_names());
                     return Err(SceneError::UnknownScene { name: name.clone(), presets });
                 }
                 return Ok(AnyState::Custom(custom::preset(name, size, seed, p)?));
@@ -305,8 +304,8 @@ impl AnyState {
 
     /// Why a registered model that does not start from scenes cannot start from `path`.
     fn no_scenes(kind: ModelKind, path: &Path) -> SceneError {
-        let presets: Vec<&str> = kind.info().presets.iter().map(|(n, _)| *n).collect();
-        let message = format!("{kind} does not start from PNG scenes; start it from a preset ({})", presets.join(", "));
+        let message =
+            format!("{kind} does not start from PNG scenes; start it from a preset ({})", kind.preset_names());
         SceneError::WrongModel { path: path.to_path_buf(), message }
     }
 
@@ -444,11 +443,11 @@ impl AnyState {
     /// tell; an error when they tell another, several, or none.
     #[cfg(feature = "npz")]
     fn kind_of(names: &[String], path: &Path, kind: Option<ModelKind>) -> Result<ModelKind, SceneError> {
+        let found = ModelKind::of_arrays(names);
         // A registered model's arrays are exactly its own: that settles it.
-        let registered = ModelKind::of_arrays(names).filter(|k| matches!(k, ModelKind::Custom(_)));
-        let owners: Vec<ModelKind> = match registered {
-            Some(k) => vec![k],
-            None => ModelKind::ALL.into_iter().filter(|k| k.marks(names)).collect(),
+        let owners: Vec<ModelKind> = match found {
+            Some(k @ ModelKind::Custom(_)) => vec![k],
+            _ => ModelKind::ALL.into_iter().filter(|k| k.marks(names)).collect(),
         };
         if owners.len() > 1 {
             let owners: Vec<&str> = owners.iter().map(|k| k.name()).collect();
@@ -461,7 +460,6 @@ impl AnyState {
                 ),
             });
         }
-        let found = ModelKind::of_arrays(names);
         let kind = match (kind, found) {
             (Some(k), Some(f)) if k != f => {
                 return Err(SceneError::WrongModel {
