@@ -23,7 +23,7 @@
 //! stable for `a <= 1/4`. Every face's flux leaves one cell and enters the other, so the total
 //! heat is conserved.
 
-use eddy_fluid::gpu::{self, GpuError, Kernel, PingPong, Reduction};
+use eddy_fluid::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong, Reduction};
 use eddy_fluid::gpu_model::ScalarView;
 use eddy_fluid::model::custom::CpuStep;
 use eddy_fluid::model::{CustomModel, FieldInfo, ModelInfo};
@@ -242,6 +242,9 @@ impl GpuModel for GpuHeat {
         let (h, w) = state.shape();
         gpu::check_grid_size(device, w, h)?;
         let (width, height) = (w as u32, h as u32);
+        // What the adapter changes (whether the pass's reads are fitted to fewer storage
+        // textures), derived once for every kernel of the model.
+        let caps = DeviceCaps::of(device);
         let model = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "heat/params", 16);
             let temperature = PingPong::new(device, "heat/temperature", width, height, wgpu::TextureFormat::R32Float);
@@ -251,7 +254,7 @@ impl GpuModel for GpuHeat {
             gpu::upload(queue, &solid, bytemuck::cast_slice(&bits), 4);
             let solid_view = solid.create_view(&Default::default());
             // `try_new`: a shader that does not parse is an error with its line and column.
-            let step = Kernel::try_new(device, "heat/step", STEP)?;
+            let step = Kernel::try_new(device, &caps, "heat/step", STEP)?;
             let [a, b] = temperature.views();
             let group = |from: &wgpu::TextureView, to: &wgpu::TextureView| {
                 let resources = [
@@ -264,7 +267,7 @@ impl GpuModel for GpuHeat {
             };
             let groups = [group(a, b), group(b, a)];
             let source = format!("{STATS}\n{}", eddy_fluid::shaders::REDUCE);
-            let stats = Reduction::try_new(device, "heat/stats", &source, height)?;
+            let stats = Reduction::try_new(device, &caps, "heat/stats", &source, height)?;
             Ok::<_, GpuError>(GpuHeat {
                 device: device.clone(),
                 queue: queue.clone(),
@@ -483,7 +486,9 @@ mod tests {
     fn a_bad_shader_or_a_bad_reduction_is_an_error() {
         let gpu = gpu();
         let broken = STEP.replace("let t = textureLoad(t_in, p, 0).r;", "let t = textureLoad(tt, p, 0).r;");
-        let Err(e) = Kernel::try_new(&gpu.device, "heat/step", &broken) else { panic!("a shader that does not parse") };
+        let Err(e) = Kernel::try_new(&gpu.device, &gpu.caps, "heat/step", &broken) else {
+            panic!("a shader that does not parse")
+        };
         let (line, text) = broken.lines().enumerate().find(|(_, l)| l.contains("textureLoad(tt")).unwrap();
         let at = format!("line {}, column {}", line + 1, text.find("tt,").unwrap() + 1);
         let message = e.to_string();

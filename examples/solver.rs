@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = Gpu::headless()?;
     let n = 512;
     let pr = problem(n, 2);
-    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &pr.solid, NEUMANN, Settings::default())?;
+    let mg = GpuMultigrid::new(&gpu.device, &gpu.caps, &gpu.queue, &pr.solid, NEUMANN, Settings::default())?;
     let zero = Grid::filled(n, n, 0.0);
     let mut times = Vec::new();
     for cycles in [0u32, 20] {

@@ -9,7 +9,7 @@
 
 use crate::colour::{ColourMap, Legend};
 use crate::gas::GpuGas;
-use crate::gpu::{self, GpuError};
+use crate::gpu::{self, DeviceCaps, GpuError};
 use crate::gpu_model::GpuModel;
 use crate::shaders;
 use crate::smoke::GpuSmoke;
@@ -560,7 +560,13 @@ struct SmokeView {
 /// Draws one field of a [`GpuSmoke`], interpolated bilinearly between cell centres; solids grey.
 /// The signed fields (divergence, vorticity) are drawn over a scale taken from the field itself
 /// on the GPU ([`field_scale`]).
-pub struct SmokeRenderer(Fullscreen, Option<FieldScale>);
+pub struct SmokeRenderer {
+    pass: Fullscreen,
+    /// The caps of the device it draws on, for the scale's kernel.
+    caps: DeviceCaps,
+    /// The signed fields' scale, built when one is first drawn.
+    scale: Option<FieldScale>,
+}
 
 /// The smallest colour scale [`field_scale`] gives (a field that is all 0 draws at it).
 pub const MIN_FIELD_SCALE: f32 = 1e-6;
@@ -616,7 +622,7 @@ enum ScaleReadback {
 }
 
 impl FieldScale {
-    fn new(device: &wgpu::Device) -> Self {
+    fn new(device: &wgpu::Device, caps: &DeviceCaps) -> Self {
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("field scale"),
             size: 4,
@@ -629,7 +635,7 @@ impl FieldScale {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let kernel = gpu::Kernel::new(device, "render/field_scale", shaders::RENDER_FIELD_SCALE);
+        let kernel = gpu::Kernel::new(device, caps, "render/field_scale", shaders::RENDER_FIELD_SCALE);
         Self { kernel, buffer, staging, readback: ScaleReadback::Idle, last: None }
     }
 
@@ -705,7 +711,8 @@ impl SmokeRenderer {
     /// # Errors
     /// As [`WaterRenderer::new`].
     pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
-        Ok(Self(Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, format, blend)?, None))
+        let pass = Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, format, blend)?;
+        Ok(Self { pass, caps: DeviceCaps::of(device), scale: None })
     }
 
     /// The shader's field index and the value at the map's high end for `field` of `sim`.
@@ -725,7 +732,7 @@ impl SmokeRenderer {
     /// [`Self::legend`], with the signed fields' scale the one [`field_scale`] gave on the GPU
     /// for a recent draw (read back without waiting; until one arrives, 1).
     pub fn legend_drawn(&self, sim: &GpuSmoke, field: SmokeField, map: ColourMap) -> Legend {
-        match (Self::legend(sim, field, map), self.1.as_ref().and_then(|f| f.last)) {
+        match (Self::legend(sim, field, map), self.scale.as_ref().and_then(|f| f.last)) {
             (Legend::Scale { unit, map, .. }, Some((drawn, s))) if drawn == field => {
                 Legend::Scale { low: -s, high: s, unit, map }
             }
@@ -790,21 +797,21 @@ impl SmokeRenderer {
             area_size: [area.size.0, area.size.1],
             area_origin: [area.origin.0, area.origin.1],
             field: index,
-            srgb_target: self.0.srgb as u32,
+            srgb_target: self.pass.srgb as u32,
             scale,
             use_map: matches!(legend, Legend::Scale { .. }) as u32,
-            alpha: self.0.alpha(),
+            alpha: self.pass.alpha(),
             _pad: 0.0,
         };
         // The signed fields' scale from the field itself, computed before the draw reads it.
         let patch = if matches!(field, SmokeField::Divergence | SmokeField::Vorticity) {
-            let scale = self.1.get_or_insert_with(|| FieldScale::new(device));
+            let scale = self.scale.get_or_insert_with(|| FieldScale::new(device, &self.caps));
             scale.encode(device, encoder, field, texture, sim.solid_view());
             Some((&scale.buffer, std::mem::offset_of!(SmokeView, scale) as u64))
         } else {
             None
         };
-        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), texture, sim.solid_view(), lut_map, patch)
+        self.pass.prepare(device, encoder, area, bytemuck::bytes_of(&view), texture, sim.solid_view(), lut_map, patch)
     }
 
     /// Records a draw of `sim`'s `field` filling `area` of `target`, in a render pass of its

@@ -873,7 +873,7 @@ fn the_gpu_gems_step_records_16_dispatches_moving_261_bytes_a_cell() {
 #[test]
 fn a_dispatch_over_part_of_its_textures_counts_that_part() {
     let gpu = common::gpu();
-    let kernel = eddy_fluid::gpu::Kernel::new(&gpu.device, "common/copy", eddy_fluid::shaders::COPY);
+    let kernel = eddy_fluid::gpu::Kernel::new(&gpu.device, &gpu.caps, "common/copy", eddy_fluid::shaders::COPY);
     let usage = wgpu::TextureUsages::STORAGE_BINDING;
     let format = wgpu::TextureFormat::Rgba32Float;
     let [a, b] = ["a", "b"].map(|label| {

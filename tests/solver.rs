@@ -266,7 +266,7 @@ fn gpu_v_cycles_match_the_cpu() {
         let mut rng = fastrand::Rng::with_seed(seed + 10);
         let start = Grid::from_fn(w, h, |r, c| if solid[(r, c)] == 0 { rng.f32() - 0.5 } else { 0.0 });
         let cpu = Multigrid::with_dirichlet(&solid, dirichlet, Settings::default());
-        let g = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, dirichlet, Settings::default()).unwrap();
+        let g = GpuMultigrid::new(&gpu.device, &gpu.caps, &gpu.queue, &solid, dirichlet, Settings::default()).unwrap();
         assert_eq!(g.level_count(), cpu.levels.len());
         g.upload(&gpu.queue, &rhs, &start);
         let mut p = start.clone();
@@ -319,7 +319,7 @@ fn gpu_sweeps_match_the_cpu_bit_for_bit() {
         let mut rng = fastrand::Rng::with_seed(seed + 40);
         let start = Grid::from_fn(w, h, |r, c| if solid[(r, c)] == 0 { rng.f32() - 0.5 } else { 0.0 });
         let problem = Poisson { solid: solid.clone(), rhs: rhs.clone(), dirichlet, ghosts: AT_CENTRES };
-        let g = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, dirichlet, Settings::default()).unwrap();
+        let g = GpuMultigrid::new(&gpu.device, &gpu.caps, &gpu.queue, &solid, dirichlet, Settings::default()).unwrap();
         assert!(g.packs_cycles(), "{w}x{h} sweeps its finest level packed");
         let mut cpu = start.clone();
         let mut reference: Vec<f64> = start.as_slice().iter().map(|&v| v as f64).collect();
@@ -353,7 +353,7 @@ fn odd_sweep_counts_are_refused_on_the_gpu() {
     let solid = discs(64, 48);
     for (pre, post) in [(1, 2), (2, 3)] {
         let settings = Settings { pre, post, ..Settings::default() };
-        let Err(e) = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, NEUMANN, settings) else {
+        let Err(e) = GpuMultigrid::new(&gpu.device, &gpu.caps, &gpu.queue, &solid, NEUMANN, settings) else {
             panic!("{pre} and {post} sweeps were accepted");
         };
         let message = e.to_string();
@@ -388,7 +388,7 @@ fn gpu_jacobi_iterations_match_the_cpu_bit_for_bit() {
         let mut rng = fastrand::Rng::with_seed(seed + 20);
         let start = Grid::from_fn(w, h, |r, c| if solid[(r, c)] == 0 { rng.f32() - 0.5 } else { 0.0 });
         let problem = Poisson { solid: solid.clone(), rhs: rhs.clone(), dirichlet, ghosts: AT_CENTRES };
-        let g = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, dirichlet, Settings::default()).unwrap();
+        let g = GpuMultigrid::new(&gpu.device, &gpu.caps, &gpu.queue, &solid, dirichlet, Settings::default()).unwrap();
         let mut cpu = start.clone();
         let mut reference: Vec<f64> = start.as_slice().iter().map(|&v| v as f64).collect();
         let mut done = 0;
@@ -418,7 +418,7 @@ fn gpu_jacobi_iterations_match_the_cpu_bit_for_bit() {
 }
 
 /// The four-iterations pass (`jacobi_quad.wgsl`) at every strip length an adapter may get
-/// (`eddy_fluid::solver::packed::quad_strip`: 32 rows an invocation on a CPU adapter, 8 on others)
+/// (`eddy_fluid::gpu::DeviceCaps::strip`: 32 rows an invocation on a CPU adapter, 8 on others)
 /// and at 1 and 5 (strips that end inside the grid's last rows), against the CPU's iterations,
 /// bit for bit as above: a strip's first rows and its last read the rows around it as the
 /// strip before and after do.
@@ -447,14 +447,8 @@ fn every_quad_strip_gives_the_cpus_iterations() {
     let (pressure, b) = (texture("pressure"), texture("rhs"));
     let views = [&pressure, &b].map(|t| t.create_view(&Default::default()));
     for strip in [1, 5, 8, 32] {
-        let jacobi = PackedJacobi::with_quad_strip(
-            &gpu.device,
-            &gpu.queue,
-            (w as u32, h as u32),
-            &[&views[0]],
-            &views[1],
-            strip,
-        );
+        let caps = eddy_fluid::gpu::DeviceCaps { strip, ..gpu.caps.clone() };
+        let jacobi = PackedJacobi::new(&gpu.device, &caps, &gpu.queue, (w as u32, h as u32), &[&views[0]], &views[1]);
         eddy_fluid::gpu::upload(&gpu.queue, &pressure, bytemuck::cast_slice(start.as_slice()), 4);
         eddy_fluid::gpu::upload(&gpu.queue, &b, bytemuck::cast_slice(rhs.as_slice()), 4);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());

@@ -4,6 +4,7 @@ mod common;
 
 use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
+use eddy_fluid::gpu::DeviceCaps;
 use eddy_fluid::water::{Boundary, CpuWater, GpuWater, RulePreset, WaterParams};
 
 fn params(preset: RulePreset, boundary: Boundary) -> WaterParams {
@@ -65,7 +66,8 @@ fn every_strip_matches_cpu_exactly() {
         let mut c = CpuWater::new(state.clone(), p).unwrap();
         c.step(5).unwrap();
         for strip in [1, 5, 8, 32] {
-            let mut g = GpuWater::with_strip(&gpu.device, &gpu.queue, &state, p, strip).unwrap();
+            let caps = DeviceCaps { strip, ..gpu.caps.clone() };
+            let mut g = GpuWater::with_caps(&gpu.device, &caps, &gpu.queue, &state, p).unwrap();
             g.step(5).unwrap();
             let name = format!("water-strip{strip}-{w}x{h}");
             common::assert_fields_close(&name, &g.read_state().unwrap(), c.state(), 0.0);

@@ -506,7 +506,7 @@ fn roofline(gpu: &Gpu, runs: usize, seconds: f64) -> Result<f64> {
     let textures = [0, 1].map(|_| crate::gpu::texture_2d(&gpu.device, "bench/roofline", size, RGBA32, usage));
     let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
     let kernel = crate::gpu::scoped(&gpu.device, || {
-        crate::gpu::Kernel::new(&gpu.device, "bench/roofline", crate::shaders::COPY)
+        crate::gpu::Kernel::new(&gpu.device, &gpu.caps, "bench/roofline", crate::shaders::COPY)
     })?;
     let view = wgpu::BindingResource::TextureView;
     let groups = [(0, 1), (1, 0)].map(|(a, b)| kernel.bind_group(&gpu.device, &[view(&views[a]), view(&views[b])]));
@@ -542,8 +542,8 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
     let v = Grid::from_fn(n, n + 1, |r, _| if r == 0 || r == n { 0.0 } else { rng.f32() * 2.0 - 1.0 });
     let rhs = crate::smoke::staggered::poisson_rhs(&u, &v, &solid, 1.0);
     let zero = Grid::filled(n, n, 0.0f32);
-    let mg = GpuMultigrid::new(&gpu.device, &gpu.queue, &solid, crate::solver::NEUMANN, Default::default())?;
-    let stats = ResidualStats::new(&gpu.device, n as u32);
+    let mg = GpuMultigrid::new(&gpu.device, &gpu.caps, &gpu.queue, &solid, crate::solver::NEUMANN, Default::default())?;
+    let stats = ResidualStats::new(&gpu.device, &gpu.caps, n as u32);
     let relative = || -> Result<f64> {
         let (r, b) = stats.norms(&gpu.device, &gpu.queue, mg.pressure_view(), mg.rhs_view(), mg.solid_view(), 1.0)?;
         Ok(r / b)

@@ -20,7 +20,7 @@
 
 use super::{GasBrush, GasParams, GasState, GasStats, Neighbours};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, PingPong};
+use crate::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::shaders;
@@ -157,10 +157,16 @@ struct Walled<'a> {
 impl Walled<'_> {
     /// `source`'s kernel built for this grid: `[without, with]` its labels (the profile and
     /// the bench name the two builds apart), `override BODIES` set when it has bodies.
-    fn kernel(&self, device: &wgpu::Device, [without, with]: [&'static str; 2], source: &str) -> Kernel {
+    fn kernel(
+        &self,
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        [without, with]: [&'static str; 2],
+        source: &str,
+    ) -> Kernel {
         match self.with_bodies {
-            false => Kernel::new(device, without, source),
-            true => Kernel::with_constants(device, with, source, &[("BODIES", 1.0)]),
+            false => Kernel::new(device, caps, without, source),
+            true => Kernel::with_constants(device, caps, with, source, &[("BODIES", 1.0)]),
         }
     }
 }
@@ -173,8 +179,8 @@ struct PredictPass {
 }
 
 impl PredictPass {
-    fn new(device: &wgpu::Device, w: &Walled<'_>, predicted: &PredictedTextures) -> Self {
-        let kernel = w.kernel(device, ["gas/predict", "gas/predict_bodies"], shaders::GAS_PREDICT);
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, w: &Walled<'_>, predicted: &PredictedTextures) -> Self {
+        let kernel = w.kernel(device, caps, ["gas/predict", "gas/predict_bodies"], shaders::GAS_PREDICT);
         let bind_groups = w.state.views().each_ref().map(|state| {
             let mut entries = vec![w.uniform.as_entire_binding(), View(state), View(w.solid)];
             entries.extend(predicted.views());
@@ -196,20 +202,21 @@ struct FacesPass {
 impl FacesPass {
     fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         (label, source): (&'static str, &str),
-        uniform: &wgpu::Buffer,
-        state: &PingPong,
-        solid: &wgpu::TextureView,
+        w: &Walled<'_>,
         faces: &FaceTextures,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
-        let kernel = Kernel::new(device, label, source);
-        let bind_groups = state.views().each_ref().map(|state| {
+        // One build with or without bodies: a face into a wall (a body's cells are walls in the
+        // solid bits) carries nothing, and the faces read no body table.
+        let kernel = Kernel::new(device, caps, label, source);
+        let bind_groups = w.state.views().each_ref().map(|state| {
             let cells = predicted.map_or(state, |p| &p.0[0]);
             let mut entries = vec![
-                uniform.as_entire_binding(),
+                w.uniform.as_entire_binding(),
                 View(cells),
-                View(solid),
+                View(w.solid),
                 View(&faces.0[0]),
                 View(&faces.0[1]),
                 View(&faces.0[2]),
@@ -231,14 +238,17 @@ struct LimitPass {
 impl LimitPass {
     fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         w: &Walled<'_>,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
         let kernel = match predicted {
-            None => w.kernel(device, ["gas/limit", "gas/limit_bodies"], shaders::GAS_LIMIT),
-            Some(_) => w.kernel(device, ["gas/limit_linear", "gas/limit_linear_bodies"], shaders::GAS_LIMIT_LINEAR),
+            None => w.kernel(device, caps, ["gas/limit", "gas/limit_bodies"], shaders::GAS_LIMIT),
+            Some(_) => {
+                w.kernel(device, caps, ["gas/limit_linear", "gas/limit_linear_bodies"], shaders::GAS_LIMIT_LINEAR)
+            }
         };
         let bind_groups = w.state.views().each_ref().map(|state| {
             let mut entries = vec![
@@ -266,14 +276,17 @@ struct ApplyPass {
 impl ApplyPass {
     fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         w: &Walled<'_>,
         faces: &FaceTextures,
         factor: &wgpu::TextureView,
         predicted: Option<&PredictedTextures>,
     ) -> Self {
         let kernel = match predicted {
-            None => w.kernel(device, ["gas/apply", "gas/apply_bodies"], shaders::GAS_APPLY),
-            Some(_) => w.kernel(device, ["gas/apply_linear", "gas/apply_linear_bodies"], shaders::GAS_APPLY_LINEAR),
+            None => w.kernel(device, caps, ["gas/apply", "gas/apply_bodies"], shaders::GAS_APPLY),
+            Some(_) => {
+                w.kernel(device, caps, ["gas/apply_linear", "gas/apply_linear_bodies"], shaders::GAS_APPLY_LINEAR)
+            }
         };
         let views = w.state.views();
         let bind_groups = [0, 1].map(|i| {
@@ -315,6 +328,7 @@ struct BodyPasses {
 impl BodyPasses {
     fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         uniform: &wgpu::Buffer,
         state: &PingPong,
         solid: &wgpu::TextureView,
@@ -324,15 +338,15 @@ impl BodyPasses {
         let usage =
             wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST;
         let walls = gpu::texture_2d(device, "gas/walls", size, wgpu::TextureFormat::R32Uint, usage);
-        let moves = Kernel::new(device, "gas/bodies_move", shaders::GAS_BODIES_MOVE);
+        let moves = Kernel::new(device, caps, "gas/bodies_move", shaders::GAS_BODIES_MOVE);
         let moves_group = moves.bind_group(device, &[uniform.as_entire_binding(), table.as_entire_binding()]);
-        let rasterise = Kernel::new(device, "gas/bodies", shaders::GAS_BODIES);
+        let rasterise = Kernel::new(device, caps, "gas/bodies", shaders::GAS_BODIES);
         let walls_view = walls.create_view(&Default::default());
         let rasterise_group = rasterise.bind_group(
             device,
             &[uniform.as_entire_binding(), table.as_entire_binding(), View(&walls_view), View(solid)],
         );
-        let handoff = Kernel::new(device, "gas/handoff", shaders::GAS_HANDOFF);
+        let handoff = Kernel::new(device, caps, "gas/handoff", shaders::GAS_HANDOFF);
         let views = state.views();
         let handoff_groups = [0, 1].map(|i| {
             handoff
@@ -368,11 +382,17 @@ struct WalledPasses {
 }
 
 impl WalledPasses {
-    fn new(device: &wgpu::Device, w: &Walled<'_>, t: &StepTextures, predicted: Option<&PredictedTextures>) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        w: &Walled<'_>,
+        t: &StepTextures,
+        predicted: Option<&PredictedTextures>,
+    ) -> Self {
         WalledPasses {
-            predict: predicted.map(|p| PredictPass::new(device, w, p)),
-            limit: LimitPass::new(device, w, &t.faces, &t.factor, predicted),
-            apply: ApplyPass::new(device, w, &t.faces, &t.factor, predicted),
+            predict: predicted.map(|p| PredictPass::new(device, caps, w, p)),
+            limit: LimitPass::new(device, caps, w, &t.faces, &t.factor, predicted),
+            apply: ApplyPass::new(device, caps, w, &t.faces, &t.factor, predicted),
         }
     }
 }
@@ -400,6 +420,9 @@ struct StepTextures {
 pub struct GpuGas {
     device: wgpu::Device,
     queue: wgpu::Queue,
+    /// The caps it was built with: the passes with bodies, built when the first body comes, use
+    /// them again.
+    caps: DeviceCaps,
     width: u32,
     height: u32,
     params: GasParams,
@@ -426,6 +449,20 @@ impl GpuGas {
     /// the device's `max_texture_dimension_2d`; [`GpuError::Validation`] / `OutOfMemory` if the
     /// device rejects a resource.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, state: &GasState, params: GasParams) -> Result<Self, Error> {
+        Self::with_caps(device, &DeviceCaps::of(device), queue, state, params)
+    }
+
+    /// [`GpuGas::new`] with `device`'s caps handed in rather than derived ([`DeviceCaps::of`]).
+    ///
+    /// # Errors
+    /// As [`GpuGas::new`].
+    pub fn with_caps(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        queue: &wgpu::Queue,
+        state: &GasState,
+        params: GasParams,
+    ) -> Result<Self, Error> {
         params.validate()?;
         let (h, w) = state.shape();
         gpu::check_device(device, "gas", super::STORAGE_TEXTURES_PER_STAGE)?;
@@ -452,8 +489,8 @@ impl GpuGas {
                         .map(|label| storage_view(device, label, size, RGBA)),
                 ),
             };
-            let stats = gpu::Reduction::new(device, "gas/stats", shaders::GAS_STATS, size.1);
-            let bodies = BodyPasses::new(device, &uniform, &pingpong, &solid_view, size);
+            let stats = gpu::Reduction::new(device, caps, "gas/stats", shaders::GAS_STATS, size.1);
+            let bodies = BodyPasses::new(device, caps, &uniform, &pingpong, &solid_view, size);
             let walled = Walled {
                 with_bodies: false,
                 uniform: &uniform,
@@ -467,9 +504,9 @@ impl GpuGas {
                         None => ("gas/faces", shaders::GAS_FACES),
                         Some(_) => ("gas/faces_linear", shaders::GAS_FACES_LINEAR),
                     };
-                    FacesPass::new(device, kernel, &uniform, &pingpong, &solid_view, &textures.faces, predicted)
+                    FacesPass::new(device, caps, kernel, &walled, &textures.faces, predicted)
                 },
-                without_bodies: WalledPasses::new(device, &walled, &textures, predicted),
+                without_bodies: WalledPasses::new(device, caps, &walled, &textures, predicted),
                 with_bodies: None,
             };
             GpuGas {
@@ -479,6 +516,7 @@ impl GpuGas {
                 textures,
                 brush: gpu::EditPass::new(
                     device,
+                    caps,
                     "gas/brush",
                     shaders::GAS_BRUSH,
                     std::mem::size_of::<BrushUniform>(),
@@ -486,6 +524,7 @@ impl GpuGas {
                     &solid_view,
                 ),
                 device: device.clone(),
+                caps: caps.clone(),
                 queue: queue.clone(),
                 width: size.0,
                 height: size.1,
@@ -531,9 +570,9 @@ impl GpuGas {
                 solid: &self.solid_view,
                 bodies: &self.bodies.table,
             };
-            let device = &self.device;
-            self.constant.with_bodies = Some(WalledPasses::new(device, &walled, &self.textures, None));
-            let linear = WalledPasses::new(device, &walled, &self.textures, Some(&self.textures.predicted));
+            let (device, caps) = (&self.device, &self.caps);
+            self.constant.with_bodies = Some(WalledPasses::new(device, caps, &walled, &self.textures, None));
+            let linear = WalledPasses::new(device, caps, &walled, &self.textures, Some(&self.textures.predicted));
             self.linear.with_bodies = Some(linear);
         }
         let had = self.bodies.list.len();

@@ -1,7 +1,10 @@
 //! [`DeviceCaps`]: what the adapter changes, derived in one place from a device (or an adapter's
 //! information and limits), after re_renderer's `DeviceCaps`. Every adapter-dependent choice
 //! reads it: the strips the row-walking passes take, whether a pass's reads are fitted to fewer
-//! storage textures, whether the GPU's memory is the machine's.
+//! storage textures, whether the GPU's memory is the machine's. It is derived once, when a
+//! device is opened ([`super::Gpu::caps`]) or a model is built on a bare device (its `new`), and
+//! handed to every kernel and pass constructor; caps with another strip run every strip on one
+//! adapter (the tests do).
 
 /// Texel rows one invocation walks in the passes that walk a column of rows, on a CPU adapter:
 /// the rows above and the values an invocation works out before its first row are spread over

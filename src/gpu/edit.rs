@@ -15,13 +15,14 @@ impl EditPass {
     /// Builds the pass for `source` over `field` (texels of the format `source` declares).
     pub fn new(
         device: &wgpu::Device,
+        caps: &super::DeviceCaps,
         label: &'static str,
         source: &str,
         uniform_size: usize,
         field: &PingPong,
         solid: &wgpu::TextureView,
     ) -> Self {
-        let kernel = Kernel::new(device, label, source);
+        let kernel = Kernel::new(device, caps, label, source);
         let uniform = super::uniform_buffer(device, label, uniform_size);
         let bind_groups = [0, 1].map(|i| {
             kernel.bind_group(

@@ -82,8 +82,10 @@ impl Kernel {
     /// Compiles `source` and builds the pipeline with the group-0 layout and workgroup size its
     /// WGSL declares ([`super::reflect`]).
     ///
-    /// Where the pass binds more storage textures than the device allows per stage, the
-    /// read-only ones become sampled textures, in the WGSL and so in the layout (see
+    /// `caps` are `device`'s ([`super::DeviceCaps::of`], derived once by the model that builds
+    /// the kernel). Where the pass binds more storage textures than
+    /// [`super::DeviceCaps::storage_textures_per_stage`] allows, the read-only ones become
+    /// sampled textures, in the WGSL and so in the layout (see
     /// `src/gpu/fit.rs`): the same texels, within WebGPU's default limit of 4.
     ///
     /// Creation errors surface through the device's error scopes (see [`crate::gpu::scoped`]).
@@ -92,8 +94,8 @@ impl Kernel {
     /// When `source` cannot be reflected (it does not parse, or binds what eddy's passes do
     /// not): eddy's own WGSL always can, which `tests/shader_validation.rs` checks for every
     /// module.
-    pub fn new(device: &wgpu::Device, label: &'static str, source: &str) -> Self {
-        Self::with_constants(device, label, source, &[])
+    pub fn new(device: &wgpu::Device, caps: &super::DeviceCaps, label: &'static str, source: &str) -> Self {
+        Self::with_constants(device, caps, label, source, &[])
     }
 
     /// [`Kernel::new`] with values for the shader's pipeline-overridable constants (WGSL
@@ -101,8 +103,14 @@ impl Kernel {
     ///
     /// # Panics
     /// As [`Kernel::new`].
-    pub fn with_constants(device: &wgpu::Device, label: &'static str, source: &str, constants: &[(&str, f64)]) -> Self {
-        match Self::try_with_constants(device, label, source, constants) {
+    pub fn with_constants(
+        device: &wgpu::Device,
+        caps: &super::DeviceCaps,
+        label: &'static str,
+        source: &str,
+        constants: &[(&str, f64)],
+    ) -> Self {
+        match Self::try_with_constants(device, caps, label, source, constants) {
             Ok(kernel) => kernel,
             Err(super::GpuError::Validation(why)) => panic!("eddy's {why}"),
             Err(e) => panic!("eddy's WGSL `{label}`: {e}"),
@@ -117,8 +125,13 @@ impl Kernel {
     /// parse error: ``WGSL `heat/step` cannot be reflected: line 12, column 9: no definition in
     /// scope for identifier: `tt` ``. Errors the device finds later surface through its error
     /// scopes, as for [`Kernel::new`].
-    pub fn try_new(device: &wgpu::Device, label: &'static str, source: &str) -> Result<Self, super::GpuError> {
-        Self::try_with_constants(device, label, source, &[])
+    pub fn try_new(
+        device: &wgpu::Device,
+        caps: &super::DeviceCaps,
+        label: &'static str,
+        source: &str,
+    ) -> Result<Self, super::GpuError> {
+        Self::try_with_constants(device, caps, label, source, &[])
     }
 
     /// [`Kernel::with_constants`], with [`Kernel::try_new`]'s errors.
@@ -127,6 +140,7 @@ impl Kernel {
     /// As [`Kernel::try_new`].
     pub fn try_with_constants(
         device: &wgpu::Device,
+        caps: &super::DeviceCaps,
         label: &'static str,
         source: &str,
         constants: &[(&str, f64)],
@@ -139,9 +153,7 @@ impl Kernel {
         // Counted from the layout as written: a fitted (sampled) read moves the same texels.
         let texel_bytes = reflection.entries.iter().map(texel_bytes).collect();
         let fitted;
-        let source = if super::fit::storage_count(&reflection.entries)
-            > super::DeviceCaps::of(device).storage_textures_per_stage
-        {
+        let source = if super::fit::storage_count(&reflection.entries) > caps.storage_textures_per_stage {
             fitted = super::fit::sampled_reads(source);
             reflection = reflect(&fitted)?;
             fitted.as_str()

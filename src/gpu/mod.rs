@@ -52,6 +52,8 @@ pub struct Gpu {
     pub device: wgpu::Device,
     /// The device's queue.
     pub queue: wgpu::Queue,
+    /// What the adapter changes, derived once when the device is opened.
+    pub caps: DeviceCaps,
     fault: Arc<Mutex<Option<GpuError>>>,
 }
 
@@ -179,7 +181,8 @@ impl Gpu {
                 sink.lock().unwrap().get_or_insert(GpuError::DeviceLost(format!("{reason:?}: {message}")));
             }
         });
-        Ok(Self { instance, adapter, device, queue, fault })
+        let caps = DeviceCaps::of(&device);
+        Ok(Self { instance, adapter, device, queue, caps, fault })
     }
 
     /// `"name (backend, device type)"`, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.

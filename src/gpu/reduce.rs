@@ -72,16 +72,28 @@ impl Reduction {
     /// staging buffer of `height x 48` bytes; binding 0 is the row results, the model's own
     /// bindings (1 and up) are what `source` declares. Creation errors surface through the device's error scopes
     /// ([`super::scoped`]), as for [`Kernel::new`].
-    pub fn new(device: &wgpu::Device, label: &'static str, source: &str, height: u32) -> Self {
-        Self::with_kernel(device, std::sync::Arc::new(Kernel::new(device, label, source)), height)
+    pub fn new(
+        device: &wgpu::Device,
+        caps: &super::DeviceCaps,
+        label: &'static str,
+        source: &str,
+        height: u32,
+    ) -> Self {
+        Self::with_kernel(device, std::sync::Arc::new(Kernel::new(device, caps, label, source)), height)
     }
 
     /// [`Reduction::new`] for WGSL that may not reflect (a model written outside eddy).
     ///
     /// # Errors
     /// As [`Kernel::try_new`].
-    pub fn try_new(device: &wgpu::Device, label: &'static str, source: &str, height: u32) -> Result<Self, GpuError> {
-        Ok(Self::with_kernel(device, std::sync::Arc::new(Kernel::try_new(device, label, source)?), height))
+    pub fn try_new(
+        device: &wgpu::Device,
+        caps: &super::DeviceCaps,
+        label: &'static str,
+        source: &str,
+        height: u32,
+    ) -> Result<Self, GpuError> {
+        Ok(Self::with_kernel(device, std::sync::Arc::new(Kernel::try_new(device, caps, label, source)?), height))
     }
 
     /// Another reduction of the same pass for a grid `height` rows tall, with its own buffers and

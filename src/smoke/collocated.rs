@@ -19,7 +19,7 @@
 //! (velocity, scalars) or `[v][p]` (velocity, pressure), and picks by the current ones.
 
 use super::fields::Fields;
-use crate::gpu::Kernel;
+use crate::gpu::{DeviceCaps, Kernel};
 use crate::shaders;
 use crate::solver::packed::PackedJacobi;
 use wgpu::BindingResource::TextureView as View;
@@ -81,8 +81,14 @@ struct AdvectPass {
 }
 
 impl AdvectPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, impulse: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(device, "smoke/advect", shaders::SMOKE_ADVECT);
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        uniform: &wgpu::Buffer,
+        impulse: &wgpu::Buffer,
+        f: &Fields,
+    ) -> Self {
+        let kernel = Kernel::new(device, caps, "smoke/advect", shaders::SMOKE_ADVECT);
         let groups =
             pairs(|v, s| three_field_group(device, &kernel, uniform, f, (v, s), &[impulse.as_entire_binding()]));
         Self { kernel, groups }
@@ -97,8 +103,8 @@ struct ImpulsePass {
 }
 
 impl ImpulsePass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(device, "smoke/impulse", shaders::SMOKE_IMPULSE);
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, uniform: &wgpu::Buffer, f: &Fields) -> Self {
+        let kernel = Kernel::new(device, caps, "smoke/impulse", shaders::SMOKE_IMPULSE);
         let groups = pairs(|v, s| three_field_group(device, &kernel, uniform, f, (v, s), &[]));
         Self { kernel, groups }
     }
@@ -113,8 +119,8 @@ struct DivergencePass {
 }
 
 impl DivergencePass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(device, "smoke/divergence", shaders::SMOKE_DIVERGENCE);
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, uniform: &wgpu::Buffer, f: &Fields) -> Self {
+        let kernel = Kernel::new(device, caps, "smoke/divergence", shaders::SMOKE_DIVERGENCE);
         let groups = pairs(|v, p| {
             kernel.bind_group(
                 device,
@@ -138,8 +144,8 @@ struct GradientPass {
 }
 
 impl GradientPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields) -> Self {
-        let kernel = Kernel::new(device, "smoke/gradient", shaders::SMOKE_GRADIENT);
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, uniform: &wgpu::Buffer, f: &Fields) -> Self {
+        let kernel = Kernel::new(device, caps, "smoke/gradient", shaders::SMOKE_GRADIENT);
         let groups = pairs(|v, p| {
             kernel.bind_group(
                 device,
@@ -169,8 +175,14 @@ struct PackedProjection {
 }
 
 impl PackedProjection {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, f: &Fields, jacobi: &PackedJacobi) -> Self {
-        let divergence = Kernel::new(device, "smoke/divergence_packed", shaders::SMOKE_DIVERGENCE_PACKED);
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        uniform: &wgpu::Buffer,
+        f: &Fields,
+        jacobi: &PackedJacobi,
+    ) -> Self {
+        let divergence = Kernel::new(device, caps, "smoke/divergence_packed", shaders::SMOKE_DIVERGENCE_PACKED);
         let packed = jacobi.packed_pressure_views();
         let divergence_groups = pairs(|v, p| {
             divergence.bind_group(
@@ -187,7 +199,7 @@ impl PackedProjection {
                 ],
             )
         });
-        let gradient = Kernel::new(device, "smoke/gradient_packed", shaders::SMOKE_GRADIENT_PACKED);
+        let gradient = Kernel::new(device, caps, "smoke/gradient_packed", shaders::SMOKE_GRADIENT_PACKED);
         let gradient_groups = packed.map(|from| {
             pairs(|v, p| {
                 gradient.bind_group(
@@ -241,6 +253,7 @@ impl Collocated {
     /// ([`super::fields::IMPULSE_STEP`] for pass 1, [`super::fields::IMPULSE_SPLAT`] for splats).
     pub(super) fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         queue: &wgpu::Queue,
         uniform: &wgpu::Buffer,
         impulses: &[wgpu::Buffer; 2],
@@ -249,14 +262,14 @@ impl Collocated {
         use super::fields::{IMPULSE_SPLAT, IMPULSE_STEP};
         let size = f.divergence.size();
         let [p0, p1] = f.pressure.views();
-        let jacobi = PackedJacobi::new(device, queue, (size.width, size.height), &[p0, p1], &f.divergence_view);
+        let jacobi = PackedJacobi::new(device, caps, queue, (size.width, size.height), &[p0, p1], &f.divergence_view);
         Self {
-            advect: AdvectPass::new(device, uniform, &impulses[IMPULSE_STEP], f),
-            divergence: DivergencePass::new(device, uniform, f),
-            projection: PackedProjection::new(device, uniform, f, &jacobi),
+            advect: AdvectPass::new(device, caps, uniform, &impulses[IMPULSE_STEP], f),
+            divergence: DivergencePass::new(device, caps, uniform, f),
+            projection: PackedProjection::new(device, caps, uniform, f, &jacobi),
             jacobi,
-            gradient: GradientPass::new(device, uniform, f),
-            splat: ImpulsePass::new(device, &impulses[IMPULSE_SPLAT], f),
+            gradient: GradientPass::new(device, caps, uniform, f),
+            splat: ImpulsePass::new(device, caps, &impulses[IMPULSE_SPLAT], f),
         }
     }
 

@@ -17,7 +17,7 @@ use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses, 
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, check_bodies};
 use crate::body::Body;
 use crate::error::Error;
-use crate::gpu::{self, GpuError, PingPong};
+use crate::gpu::{self, DeviceCaps, GpuError, PingPong};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::shaders;
@@ -145,6 +145,8 @@ enum Pipeline {
 pub struct GpuSmoke {
     device: wgpu::Device,
     queue: wgpu::Queue,
+    /// The caps it was built with: the residual probes and a rebuild use them again.
+    caps: DeviceCaps,
     width: u32,
     height: u32,
     params: SmokeParams,
@@ -183,6 +185,21 @@ impl GpuSmoke {
         state: &SmokeState,
         params: SmokeParams,
     ) -> Result<Self, Error> {
+        Self::with_caps(device, &DeviceCaps::of(device), queue, state, params)
+    }
+
+    /// [`GpuSmoke::new`] with `device`'s caps handed in rather than derived ([`DeviceCaps::of`]);
+    /// a change of grid rebuilds with the same caps.
+    ///
+    /// # Errors
+    /// As [`GpuSmoke::new`].
+    pub fn with_caps(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        queue: &wgpu::Queue,
+        state: &SmokeState,
+        params: SmokeParams,
+    ) -> Result<Self, Error> {
         params.validate()?;
         let state = state.clone().for_run(&params);
         let (h, w) = state.shape();
@@ -192,7 +209,7 @@ impl GpuSmoke {
         let size = (w as u32, h as u32);
         let solver = match params.grid {
             GridLayout::Staggered => {
-                Some(GpuMultigrid::new(device, queue, &state.solid, params.dirichlet(), Default::default())?)
+                Some(GpuMultigrid::new(device, caps, queue, &state.solid, params.dirichlet(), Default::default())?)
             }
             GridLayout::Collocated => None,
         };
@@ -222,9 +239,11 @@ impl GpuSmoke {
                     .create_view(&Default::default()),
                 dye: PingPong::new(device, "smoke/dye", size.0, size.1, RGBA32),
             };
-            let stats = gpu::Reduction::new(device, "smoke/stats", shaders::SMOKE_STATS, size.1);
+            let stats = gpu::Reduction::new(device, caps, "smoke/stats", shaders::SMOKE_STATS, size.1);
             let pipeline = match solver {
-                None => Pipeline::Collocated(Box::new(Collocated::new(device, queue, &uniform, &impulses, &fields))),
+                None => {
+                    Pipeline::Collocated(Box::new(Collocated::new(device, caps, queue, &uniform, &impulses, &fields)))
+                }
                 Some(solver) => {
                     let shared = Shared {
                         uniform: &uniform,
@@ -238,16 +257,17 @@ impl GpuSmoke {
                         dye: &fields.dye,
                     };
                     let staggered = StaggeredFields::new(device, size);
-                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, &shared, staggered, solver)))
+                    Pipeline::Staggered(Box::new(StaggeredPasses::new(device, caps, &shared, staggered, solver)))
                 }
             };
             GpuSmoke {
                 stats,
-                residual: ResidualStats::new(device, size.1),
-                plan_residual: ResidualStats::new(device, size.1),
+                residual: ResidualStats::new(device, caps, size.1),
+                plan_residual: ResidualStats::new(device, caps, size.1),
                 probes: None,
                 pipeline,
                 device: device.clone(),
+                caps: caps.clone(),
                 queue: queue.clone(),
                 width: size.0,
                 height: size.1,
@@ -406,6 +426,7 @@ impl GpuSmoke {
         };
         let cx = StepContext {
             device: &self.device,
+            caps: &self.caps,
             params: &self.params,
             plan: self.plan,
             steps_done: self.steps,
@@ -663,7 +684,7 @@ impl GpuModel for GpuSmoke {
             {
                 let steps = self.steps;
                 let state = gpu::wait(&self.device, self.read_state_async())??;
-                *self = Self::new(&self.device.clone(), &self.queue.clone(), &state, params)?;
+                *self = Self::with_caps(&self.device.clone(), &self.caps.clone(), &self.queue.clone(), &state, params)?;
                 self.steps = steps;
                 // The solver starts again here, with its first plan points (1, 2, 4, 8 steps on).
                 self.plan = CyclePlan::new(params.tolerance, params.max_cycles, steps);

@@ -12,7 +12,7 @@ use super::multigrid::{Multigrid, Settings};
 use super::packed::PackedJacobi;
 use super::packed_levels::{LevelTextures, PackedLevels};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel};
+use crate::gpu::{self, DeviceCaps, GpuError, Kernel};
 use crate::grid::Grid;
 use crate::shaders;
 
@@ -138,7 +138,7 @@ impl Coarse {
     }
 
     /// The kernel for `mg`'s levels; its tables are written by [`Coarse::encode_tables`].
-    fn new(device: &wgpu::Device, mg: &Multigrid, levels: &[Level]) -> Self {
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, mg: &Multigrid, levels: &[Level]) -> Self {
         use wgpu::util::DeviceExt;
         let first = Self::first(&mg.levels);
         let settings = mg.settings;
@@ -161,7 +161,7 @@ impl Coarse {
         let shapes = table("solver/coarse shapes", 16 * held);
         let walls = table("solver/coarse walls", 4 * coarse_start(mg, first, mg.levels.len()) as u64);
         let ghosts = table("solver/coarse ghosts", 16 * held);
-        let kernel = Kernel::new(device, "solver/coarse", shaders::SOLVER_COARSE);
+        let kernel = Kernel::new(device, caps, "solver/coarse", shaders::SOLVER_COARSE);
         let [p, rhs] = &levels[first].fields().1;
         let group = kernel.bind_group(
             device,
@@ -207,6 +207,7 @@ impl GpuMultigrid {
     /// `settings.post` is odd (the packed levels sweep two at a time, [`super::packed_levels`]).
     pub fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         queue: &wgpu::Queue,
         solid: &Grid<u8>,
         dirichlet: DirichletEdges,
@@ -220,11 +221,12 @@ impl GpuMultigrid {
             )));
         }
         gpu::check_grid_size(device, solid.width(), solid.height())?;
-        gpu::scoped(device, || Self::build(device, queue, solid, dirichlet, settings)).map_err(Error::from)
+        gpu::scoped(device, || Self::build(device, caps, queue, solid, dirichlet, settings)).map_err(Error::from)
     }
 
     fn build(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         queue: &wgpu::Queue,
         solid: &Grid<u8>,
         dirichlet: DirichletEdges,
@@ -256,7 +258,7 @@ impl GpuMultigrid {
             })
             .collect();
         let [p, rhs] = &levels[0].fields().1;
-        let jacobi = PackedJacobi::new(device, queue, levels[0].size, &[p], rhs);
+        let jacobi = PackedJacobi::new(device, caps, queue, levels[0].size, &[p], rhs);
         let packed = (first > 0).then(|| {
             let textures: Vec<LevelTextures<'_>> = levels
                 .iter()
@@ -267,10 +269,10 @@ impl GpuMultigrid {
                     fields: l.fields.as_ref().map(|(_, [p, b])| (p, b)),
                 })
                 .collect();
-            PackedLevels::new(device, &jacobi, &textures, first)
+            PackedLevels::new(device, caps, &jacobi, &textures, first)
         });
-        let coarse = Coarse::new(device, &mg, &levels);
-        let coarsen = Kernel::new(device, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
+        let coarse = Coarse::new(device, caps, &mg, &levels);
+        let coarsen = Kernel::new(device, caps, "solver/coarsen_walls", shaders::SOLVER_COARSEN_WALLS);
         let (mut groups_c, mut uniforms) = (Vec::new(), Vec::new());
         for l in 0..levels.len().saturating_sub(1) {
             let uniform = gpu::uniform_buffer(device, "solver/coarsen", 16);
@@ -579,8 +581,8 @@ impl CycleProbes {
 
     /// For a grid `height` rows tall, every edge with no flux: [`CycleProbes::COUNT`] reductions
     /// sharing one pipeline.
-    pub fn new(device: &wgpu::Device, height: u32) -> Self {
-        let first = ResidualStats::new(device, height);
+    pub fn new(device: &wgpu::Device, caps: &DeviceCaps, height: u32) -> Self {
+        let first = ResidualStats::new(device, caps, height);
         let mut probes: Vec<ResidualStats> = (1..Self::COUNT).map(|_| first.sibling(device, height)).collect();
         probes.insert(0, first);
         Self { probes, recorded: 0 }
@@ -643,8 +645,8 @@ pub struct ResidualStats {
 
 impl ResidualStats {
     /// For a grid `height` rows tall, every edge with no flux (see [`ResidualStats::set_dirichlet`]).
-    pub fn new(device: &wgpu::Device, height: u32) -> Self {
-        let reduction = gpu::Reduction::new(device, "solver/stats", shaders::SOLVER_STATS, height);
+    pub fn new(device: &wgpu::Device, caps: &DeviceCaps, height: u32) -> Self {
+        let reduction = gpu::Reduction::new(device, caps, "solver/stats", shaders::SOLVER_STATS, height);
         Self { reduction, scale: gpu::uniform_buffer(device, "solver/stats scale", 16), dirichlet: 0 }
     }
 

@@ -16,7 +16,7 @@
 //! on lavapipe a workgroup-memory load at a per-invocation address costs about 100 ns.
 
 use crate::gpu::packed::{CELLS_PER_TEXEL, pack_bits, packed_size};
-use crate::gpu::{self, Kernel};
+use crate::gpu::{self, DeviceCaps, Kernel};
 use crate::grid::Grid;
 use crate::shaders;
 use crate::solver::DirichletEdges;
@@ -54,20 +54,12 @@ const PADDING: u32 = crate::gpu::packed::WALL_PADDING;
 /// Texel rows one invocation of `jacobi_pair.wgsl` walks down (its `STRIP`).
 const PAIR_STRIP: u32 = 8;
 
-/// Texel rows one invocation of `jacobi_quad.wgsl` writes on `device` (the shader's `override
-/// STRIP`): [`crate::gpu::DeviceCaps::strip`]. The six rows that fill an invocation's windows
-/// are spread over the rows it writes; on a GPU 8 keeps the quad's walk (14 rows) near the
-/// pair's (10) and its invocations as many.
-pub fn quad_strip(device: &wgpu::Device) -> u32 {
-    crate::gpu::DeviceCaps::of(device).strip
-}
-
 /// Packed Jacobi iterations over one grid: the packed textures, the five kernels and their bind
 /// groups for a set of pressure textures (e.g. both of a ping-pong pair) and one right-hand side.
 pub struct PackedJacobi {
     size: (u32, u32),
     packed: (u32, u32),
-    /// Texel rows an invocation of the quad writes ([`quad_strip`]).
+    /// Texel rows an invocation of the quad writes ([`DeviceCaps::strip`]).
     quad_strip: u32,
     scale: wgpu::Buffer,
     walls: wgpu::Texture,
@@ -93,31 +85,25 @@ impl PackedJacobi {
     /// [`PackedJacobi::encode_rhs_scale`], 1 at first). Walls start open: record
     /// [`PackedJacobi::encode_walls`].
     ///
+    /// `jacobi_quad.wgsl` writes [`DeviceCaps::strip`] texel rows an invocation (its `override
+    /// STRIP`, 1 or more): the six rows that fill an invocation's windows are spread over the rows
+    /// it writes; on a GPU 8 keeps the quad's walk (14 rows) near the pair's (10) and its
+    /// invocations as many. Any strip gives the same results, bit for bit, so a test may hand in
+    /// caps with another.
+    ///
     /// Creation errors surface through the device's error scopes ([`gpu::scoped`]).
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        size: (u32, u32),
-        pressures: &[&wgpu::TextureView],
-        rhs: &wgpu::TextureView,
-    ) -> Self {
-        Self::with_quad_strip(device, queue, size, pressures, rhs, quad_strip(device))
-    }
-
-    /// [`PackedJacobi::new`] with `jacobi_quad.wgsl` writing `quad_strip` texel rows an
-    /// invocation (1 or more) instead of [`quad_strip`]'s choice for the adapter: to measure
-    /// another, or test every strip on one adapter. The results are the same, bit for bit.
     ///
     /// # Panics
-    /// When `quad_strip` is 0.
-    pub fn with_quad_strip(
+    /// When `caps.strip` is 0.
+    pub fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         queue: &wgpu::Queue,
         size: (u32, u32),
         pressures: &[&wgpu::TextureView],
         rhs: &wgpu::TextureView,
-        quad_strip: u32,
     ) -> Self {
+        let quad_strip = caps.strip;
         assert!(quad_strip > 0, "a strip of no rows");
         let packed = packed_size(size.0, size.1);
         // TEXTURE_BINDING: on a device with fewer storage textures per stage than a pass binds,
@@ -133,16 +119,17 @@ impl PackedJacobi {
         let scale = gpu::uniform_buffer(device, "solver/pack scale", 16);
         queue.write_buffer(&scale, 0, bytemuck::bytes_of(&[1.0f32, 0.0, 0.0, 0.0]));
         let kernels = [
-            Kernel::new(device, "solver/pack", shaders::SOLVER_PACK),
-            Kernel::new(device, "solver/jacobi_packed", shaders::SOLVER_JACOBI_PACKED),
-            Kernel::new(device, "solver/jacobi_pair", shaders::SOLVER_JACOBI_PAIR),
+            Kernel::new(device, caps, "solver/pack", shaders::SOLVER_PACK),
+            Kernel::new(device, caps, "solver/jacobi_packed", shaders::SOLVER_JACOBI_PACKED),
+            Kernel::new(device, caps, "solver/jacobi_pair", shaders::SOLVER_JACOBI_PAIR),
             Kernel::with_constants(
                 device,
+                caps,
                 "solver/jacobi_quad",
                 shaders::SOLVER_JACOBI_QUAD,
                 &[("STRIP", quad_strip as f64)],
             ),
-            Kernel::new(device, "common/unpack", shaders::UNPACK),
+            Kernel::new(device, caps, "common/unpack", shaders::UNPACK),
         ];
         let pack_groups = pressures
             .iter()
@@ -190,8 +177,8 @@ impl PackedJacobi {
         gpu::in_order::upload(device, encoder, &self.walls, bytemuck::cast_slice(&packed_walls(solid, dirichlet)), 4);
     }
 
-    /// Texel rows an invocation of `jacobi_quad.wgsl` writes ([`quad_strip`], or the one
-    /// [`PackedJacobi::with_quad_strip`] was given).
+    /// Texel rows an invocation of `jacobi_quad.wgsl` writes: the [`DeviceCaps::strip`] it was
+    /// built with.
     pub fn quad_strip(&self) -> u32 {
         self.quad_strip
     }

@@ -27,7 +27,7 @@
 
 use super::packed::PackedJacobi;
 use crate::gpu::packed::packed_size;
-use crate::gpu::{self, Kernel};
+use crate::gpu::{self, DeviceCaps, Kernel};
 use crate::shaders;
 use wgpu::BindingResource::TextureView as View;
 
@@ -80,6 +80,7 @@ impl PackedLevels {
     /// `jacobi`'s packed textures.
     pub(super) fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         jacobi: &PackedJacobi,
         levels: &[LevelTextures<'_>],
         first: usize,
@@ -88,15 +89,16 @@ impl PackedLevels {
         let kernels = [
             Kernel::with_constants(
                 device,
+                caps,
                 "solver/smooth_quad",
                 shaders::SOLVER_SMOOTH_QUAD,
                 &[("STRIP", strip as f64)],
             ),
-            Kernel::new(device, "solver/restrict_to_packed", shaders::SOLVER_RESTRICT_TO_PACKED),
-            Kernel::new(device, "solver/restrict_packed", shaders::SOLVER_RESTRICT_PACKED),
-            Kernel::new(device, "solver/prolong_from_packed", shaders::SOLVER_PROLONG_FROM_PACKED),
-            Kernel::new(device, "solver/prolong_packed", shaders::SOLVER_PROLONG_PACKED),
-            Kernel::new(device, "solver/pack_walls", shaders::SOLVER_PACK_WALLS),
+            Kernel::new(device, caps, "solver/restrict_to_packed", shaders::SOLVER_RESTRICT_TO_PACKED),
+            Kernel::new(device, caps, "solver/restrict_packed", shaders::SOLVER_RESTRICT_PACKED),
+            Kernel::new(device, caps, "solver/prolong_from_packed", shaders::SOLVER_PROLONG_FROM_PACKED),
+            Kernel::new(device, caps, "solver/prolong_packed", shaders::SOLVER_PROLONG_PACKED),
+            Kernel::new(device, caps, "solver/pack_walls", shaders::SOLVER_PACK_WALLS),
         ];
         // TEXTURE_BINDING: on a device with fewer storage textures per stage than a pass binds,
         // its reads are sampled (gpu::fit); COPY_DST: the walls' uploads.

@@ -7,7 +7,7 @@
 //! formulations agree to the bit.
 //!
 //! The pass runs in the packed layout ([`crate::gpu::packed`]: four cells of a row a
-//! `rgba32float` texel), each invocation walking a column of [`step_strip`] rows of two texels so
+//! `rgba32float` texel), each invocation walking a column of [`DeviceCaps::strip`] rows of two texels so
 //! that each row's outflows are computed once and every texel is read about once: on lavapipe
 //! texel operations and dispatches, not bytes, bound a step, and this keeps both few.
 //! The mass keeps one cell a texel between runs of steps (the renderer, the brush, the
@@ -18,7 +18,7 @@
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::error::Error;
-use crate::gpu::{self, GpuError, Kernel, PingPong};
+use crate::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::shaders;
@@ -103,7 +103,7 @@ impl Packed {
 }
 
 /// The step (`shaders/water/step.wgsl`): outflows and gather in one pass, each invocation a
-/// column of `strip` rows of two texels. Bind group `j` reads packed mass texture `j` and
+/// column of [`DeviceCaps::strip`] rows of two texels. Bind group `j` reads packed mass texture `j` and
 /// writes `1 - j`.
 struct StepPass {
     kernel: Kernel,
@@ -111,16 +111,11 @@ struct StepPass {
     strip: u32,
 }
 
-/// Texel rows one invocation of the water step walks down on `device` (the `override STRIP` of
-/// `shaders/water/step.wgsl`): [`gpu::DeviceCaps::strip`]. Each walks up, and works out the
-/// outflows of, the rows above its first once, so longer strips spread that over more rows.
-pub fn step_strip(device: &wgpu::Device) -> u32 {
-    gpu::DeviceCaps::of(device).strip
-}
-
 impl StepPass {
-    fn new(device: &wgpu::Device, uniform: &wgpu::Buffer, packed: &Packed, strip: u32) -> Self {
-        let kernel = Kernel::with_constants(device, "water/step", shaders::WATER_STEP, &[("STRIP", strip as f64)]);
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, uniform: &wgpu::Buffer, packed: &Packed) -> Self {
+        let strip = caps.strip;
+        let kernel =
+            Kernel::with_constants(device, caps, "water/step", shaders::WATER_STEP, &[("STRIP", strip as f64)]);
         let bind_groups = [0, 1].map(|j| {
             kernel.bind_group(device, &[uniform.as_entire_binding(), View(&packed.mass[j]), View(&packed.mass[1 - j])])
         });
@@ -141,14 +136,15 @@ struct PackPasses {
 impl PackPasses {
     fn new(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         uniform: &wgpu::Buffer,
         mass: &PingPong,
         solid: &wgpu::TextureView,
         packed: &Packed,
     ) -> Self {
         let kernels = [
-            Kernel::new(device, "water/pack", shaders::WATER_PACK),
-            Kernel::with_constants(device, "water/unpack", shaders::UNPACK, &[("MAGNITUDE", 1.0)]),
+            Kernel::new(device, caps, "water/pack", shaders::WATER_PACK),
+            Kernel::with_constants(device, caps, "water/unpack", shaders::UNPACK, &[("MAGNITUDE", 1.0)]),
         ];
         let pack = [0, 1].map(|i| {
             let entries = [uniform.as_entire_binding(), View(&mass.views()[i]), View(solid), View(&packed.mass[0])];
@@ -202,26 +198,26 @@ impl GpuWater {
         state: &WaterState,
         params: WaterParams,
     ) -> Result<Self, Error> {
-        Self::with_strip(device, queue, state, params, step_strip(device))
+        Self::with_caps(device, &DeviceCaps::of(device), queue, state, params)
     }
 
-    /// [`GpuWater::new`] with the step walking `strip` texel rows an invocation (1 or more)
-    /// instead of [`step_strip`]'s choice for the adapter: to measure strips, and to test that
-    /// every strip gives the same result.
+    /// [`GpuWater::new`] with `device`'s caps handed in rather than derived: the step walks
+    /// [`DeviceCaps::strip`] texel rows an invocation (1 or more), so a test can run every strip
+    /// on one adapter and find the same result.
     ///
     /// # Errors
     /// As [`GpuWater::new`].
     ///
     /// # Panics
-    /// When `strip` is 0.
-    pub fn with_strip(
+    /// When `caps.strip` is 0.
+    pub fn with_caps(
         device: &wgpu::Device,
+        caps: &DeviceCaps,
         queue: &wgpu::Queue,
         state: &WaterState,
         params: WaterParams,
-        strip: u32,
     ) -> Result<Self, Error> {
-        assert!(strip > 0, "a strip of no rows");
+        assert!(caps.strip > 0, "a strip of no rows");
         params.validate()?;
         let (h, w) = state.shape();
         gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
@@ -237,17 +233,18 @@ impl GpuWater {
                 gpu::texture_2d(device, "water/solid", (width, height), wgpu::TextureFormat::R32Uint, bits_usage);
             let solid_view = solid.create_view(&Default::default());
             let packed = Packed::new(device, (width, height));
-            let step = StepPass::new(device, &uniform, &packed, strip);
-            let packing = PackPasses::new(device, &uniform, &mass, &solid_view, &packed);
+            let step = StepPass::new(device, caps, &uniform, &packed);
+            let packing = PackPasses::new(device, caps, &uniform, &mass, &solid_view, &packed);
             let brush = gpu::EditPass::new(
                 device,
+                caps,
                 "water/brush",
                 shaders::WATER_BRUSH,
                 std::mem::size_of::<BrushUniform>(),
                 &mass,
                 &solid_view,
             );
-            let stats = gpu::Reduction::new(device, "water/stats", shaders::WATER_STATS, height);
+            let stats = gpu::Reduction::new(device, caps, "water/stats", shaders::WATER_STATS, height);
             GpuWater {
                 stats,
                 device: device.clone(),

@@ -13,7 +13,7 @@
 pub mod cpu;
 mod gpu;
 
-pub use gpu::{GpuWater, step_strip};
+pub use gpu::GpuWater;
 
 /// Most storage textures one water pass writes: 1 (the step writes the new packed mass, the
 /// brush the new mass). A device must allow this many per shader stage

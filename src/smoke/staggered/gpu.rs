@@ -12,7 +12,7 @@
 //! solver's finest level. After the projection, `staggered_centres.wgsl` writes the
 //! cell-centre velocity and the divergence left (`after`), which the statistics read.
 
-use crate::gpu::{Kernel, PingPong};
+use crate::gpu::{DeviceCaps, Kernel, PingPong};
 use crate::shaders;
 use crate::smoke::fields::Fields;
 use crate::smoke::{Advection, SmokeParams, Solver};
@@ -175,6 +175,8 @@ impl StaggeredPass {
 /// ([`StaggeredPasses::encode`]).
 pub(in crate::smoke) struct StepContext<'a> {
     pub device: &'a wgpu::Device,
+    /// The device's caps, for what is made on first use.
+    pub caps: &'a DeviceCaps,
     pub params: &'a SmokeParams,
     /// The V-cycle plan ([`crate::solver::plan`]), and the steps recorded before these.
     pub plan: CyclePlan,
@@ -208,13 +210,13 @@ struct AdvectionPasses {
 }
 
 impl AdvectionPasses {
-    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
         let [hu, hv, ht, hd] = &f.hats;
         let (u, v) = (f.u.views(), f.v.views());
         let (t, d) = (shared.temperature.views(), shared.density.views());
         let uniform = || shared.uniform.as_entire_binding();
         let advect_velocity =
-            Kernel::new(device, "smoke/staggered_advect_velocity", shaders::SMOKE_STAGGERED_ADVECT_VELOCITY);
+            Kernel::new(device, caps, "smoke/staggered_advect_velocity", shaders::SMOKE_STAGGERED_ADVECT_VELOCITY);
         let advect_velocity_groups = [0, 1].map(|i| {
             [(&u[1 - i], &v[1 - i]), (hu, hv)].map(|(to_u, to_v)| {
                 advect_velocity.bind_group(
@@ -223,8 +225,12 @@ impl AdvectionPasses {
                 )
             })
         });
-        let maccormack_velocity =
-            Kernel::new(device, "smoke/staggered_maccormack_velocity", shaders::SMOKE_STAGGERED_MACCORMACK_VELOCITY);
+        let maccormack_velocity = Kernel::new(
+            device,
+            caps,
+            "smoke/staggered_maccormack_velocity",
+            shaders::SMOKE_STAGGERED_MACCORMACK_VELOCITY,
+        );
         let maccormack_velocity_groups = [0, 1].map(|i| {
             maccormack_velocity.bind_group(
                 device,
@@ -242,7 +248,7 @@ impl AdvectionPasses {
         });
         let c = shared.dye.views();
         let advect_scalars =
-            Kernel::new(device, "smoke/staggered_advect_scalars", shaders::SMOKE_STAGGERED_ADVECT_SCALARS);
+            Kernel::new(device, caps, "smoke/staggered_advect_scalars", shaders::SMOKE_STAGGERED_ADVECT_SCALARS);
         let advect_scalars_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
                 [0, 1].map(|k| {
@@ -266,8 +272,12 @@ impl AdvectionPasses {
                 })
             })
         });
-        let maccormack_scalars =
-            Kernel::new(device, "smoke/staggered_maccormack_scalars", shaders::SMOKE_STAGGERED_MACCORMACK_SCALARS);
+        let maccormack_scalars = Kernel::new(
+            device,
+            caps,
+            "smoke/staggered_maccormack_scalars",
+            shaders::SMOKE_STAGGERED_MACCORMACK_SCALARS,
+        );
         let maccormack_scalars_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
                 [0, 1].map(|k| {
@@ -315,12 +325,12 @@ struct ForcePasses {
 }
 
 impl ForcePasses {
-    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
         let [hu, hv, ..] = &f.hats;
         let (u, v) = (f.u.views(), f.v.views());
         let (t, d) = (shared.temperature.views(), shared.density.views());
         let uniform = || shared.uniform.as_entire_binding();
-        let viscosity = Kernel::new(device, "smoke/staggered_viscosity", shaders::SMOKE_STAGGERED_VISCOSITY);
+        let viscosity = Kernel::new(device, caps, "smoke/staggered_viscosity", shaders::SMOKE_STAGGERED_VISCOSITY);
         let viscosity_groups = [0, 1].map(|i| {
             let steps =
                 [((&u[i], &v[i]), (hu, hv)), ((hu, hv), (&u[1 - i], &v[1 - i])), ((&u[1 - i], &v[1 - i]), (hu, hv))];
@@ -331,15 +341,16 @@ impl ForcePasses {
                 )
             })
         });
-        let vorticity = Kernel::new(device, "smoke/staggered_vorticity", shaders::SMOKE_STAGGERED_VORTICITY);
+        let vorticity = Kernel::new(device, caps, "smoke/staggered_vorticity", shaders::SMOKE_STAGGERED_VORTICITY);
         let vorticity_groups = [0, 1].map(|i| {
             vorticity
                 .bind_group(device, &[uniform(), View(&u[i]), View(&v[i]), View(shared.solid), View(shared.vorticity)])
         });
-        let confinement = Kernel::new(device, "smoke/staggered_confinement", shaders::SMOKE_STAGGERED_CONFINEMENT);
+        let confinement =
+            Kernel::new(device, caps, "smoke/staggered_confinement", shaders::SMOKE_STAGGERED_CONFINEMENT);
         let confinement_group =
             confinement.bind_group(device, &[uniform(), View(shared.vorticity), View(shared.solid), View(&f.force)]);
-        let forces = Kernel::new(device, "smoke/staggered_forces", shaders::SMOKE_STAGGERED_FORCES);
+        let forces = Kernel::new(device, caps, "smoke/staggered_forces", shaders::SMOKE_STAGGERED_FORCES);
         let forces_groups = [0, 1].map(|i| {
             [0, 1].map(|s| {
                 forces.bind_group(
@@ -376,11 +387,11 @@ struct ImpulsePasses {
 }
 
 impl ImpulsePasses {
-    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
+    fn new(device: &wgpu::Device, caps: &DeviceCaps, shared: &Shared<'_>, f: &StaggeredFields) -> Self {
         let (u, v) = (f.u.views(), f.v.views());
         let (t, d) = (shared.temperature.views(), shared.density.views());
         let c = shared.dye.views();
-        let impulse = Kernel::new(device, "smoke/staggered_impulse", shaders::SMOKE_STAGGERED_IMPULSE);
+        let impulse = Kernel::new(device, caps, "smoke/staggered_impulse", shaders::SMOKE_STAGGERED_IMPULSE);
         let impulse_groups = [0, 1].map(|which| {
             [0, 1].map(|i| {
                 [0, 1].map(|s| {
@@ -398,7 +409,8 @@ impl ImpulsePasses {
                 })
             })
         });
-        let impulse_dye = Kernel::new(device, "smoke/staggered_impulse_dye", shaders::SMOKE_STAGGERED_IMPULSE_DYE);
+        let impulse_dye =
+            Kernel::new(device, caps, "smoke/staggered_impulse_dye", shaders::SMOKE_STAGGERED_IMPULSE_DYE);
         let impulse_dye_groups = [0, 1].map(|which| {
             [0, 1].map(|k| {
                 impulse_dye.bind_group(
@@ -408,7 +420,7 @@ impl ImpulsePasses {
             })
         });
         let stash =
-            Kernel::new(device, "smoke/staggered_impulse_dye_stash", shaders::SMOKE_STAGGERED_IMPULSE_DYE_STASH);
+            Kernel::new(device, caps, "smoke/staggered_impulse_dye_stash", shaders::SMOKE_STAGGERED_IMPULSE_DYE_STASH);
         let stash_groups = [0, 1].map(|which| {
             [0, 1].map(|k| {
                 stash.bind_group(device, &[shared.impulses[which].as_entire_binding(), View(&c[k]), View(&c[1 - k])])
@@ -433,10 +445,16 @@ struct ProjectionPasses {
 }
 
 impl ProjectionPasses {
-    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields, solver: &GpuMultigrid) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        shared: &Shared<'_>,
+        f: &StaggeredFields,
+        solver: &GpuMultigrid,
+    ) -> Self {
         let (u, v) = (f.u.views(), f.v.views());
         let uniform = || shared.uniform.as_entire_binding();
-        let divergence = Kernel::new(device, "smoke/staggered_divergence", shaders::SMOKE_STAGGERED_DIVERGENCE);
+        let divergence = Kernel::new(device, caps, "smoke/staggered_divergence", shaders::SMOKE_STAGGERED_DIVERGENCE);
         let divergence_groups = [0, 1].map(|i| {
             divergence.bind_group(
                 device,
@@ -451,7 +469,7 @@ impl ProjectionPasses {
                 ],
             )
         });
-        let gradient = Kernel::new(device, "smoke/staggered_gradient", shaders::SMOKE_STAGGERED_GRADIENT);
+        let gradient = Kernel::new(device, caps, "smoke/staggered_gradient", shaders::SMOKE_STAGGERED_GRADIENT);
         let gradient_groups = [0, 1].map(|i| {
             gradient.bind_group(
                 device,
@@ -461,7 +479,7 @@ impl ProjectionPasses {
         let jacobi = solver.jacobi();
         let packed_pressures = jacobi.packed_pressure_views();
         let divergence_packed =
-            Kernel::new(device, "smoke/staggered_divergence_packed", shaders::SMOKE_STAGGERED_DIVERGENCE_PACKED);
+            Kernel::new(device, caps, "smoke/staggered_divergence_packed", shaders::SMOKE_STAGGERED_DIVERGENCE_PACKED);
         let divergence_packed_groups = [0, 1].map(|i| {
             divergence_packed.bind_group(
                 device,
@@ -478,7 +496,7 @@ impl ProjectionPasses {
             )
         });
         let gradient_packed =
-            Kernel::new(device, "smoke/staggered_gradient_packed", shaders::SMOKE_STAGGERED_GRADIENT_PACKED);
+            Kernel::new(device, caps, "smoke/staggered_gradient_packed", shaders::SMOKE_STAGGERED_GRADIENT_PACKED);
         let gradient_packed_groups = [0, 1].map(|i| {
             packed_pressures.map(|from| {
                 gradient_packed.bind_group(
@@ -494,7 +512,7 @@ impl ProjectionPasses {
                 )
             })
         });
-        let centres = Kernel::new(device, "smoke/staggered_centres", shaders::SMOKE_STAGGERED_CENTRES);
+        let centres = Kernel::new(device, caps, "smoke/staggered_centres", shaders::SMOKE_STAGGERED_CENTRES);
         let centres_groups = [0, 1].map(|i| {
             centres.bind_group(
                 device,
@@ -528,12 +546,18 @@ struct BodyPasses {
 }
 
 impl BodyPasses {
-    fn new(device: &wgpu::Device, shared: &Shared<'_>, f: &StaggeredFields, solver: &GpuMultigrid) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        shared: &Shared<'_>,
+        f: &StaggeredFields,
+        solver: &GpuMultigrid,
+    ) -> Self {
         let (u, v) = (f.u.views(), f.v.views());
         let uniform = || shared.uniform.as_entire_binding();
-        let bodies_move = Kernel::new(device, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
+        let bodies_move = Kernel::new(device, caps, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
         let bodies_move_group = bodies_move.bind_group(device, &[uniform(), f.bodies.as_entire_binding()]);
-        let rasterise = Kernel::new(device, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
+        let rasterise = Kernel::new(device, caps, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
         let body_rect = crate::gpu::uniform_buffer(device, "smoke/body rect", 16);
         let rasterise_group = rasterise.bind_group(
             device,
@@ -545,7 +569,7 @@ impl BodyPasses {
                 View(shared.solid),
             ],
         );
-        let body_faces = Kernel::new(device, "smoke/staggered_body_faces", shaders::SMOKE_STAGGERED_BODY_FACES);
+        let body_faces = Kernel::new(device, caps, "smoke/staggered_body_faces", shaders::SMOKE_STAGGERED_BODY_FACES);
         let body_faces_groups = [0, 1].map(|i| {
             body_faces.bind_group(
                 device,
@@ -559,7 +583,8 @@ impl BodyPasses {
                 ],
             )
         });
-        let solver_walls = Kernel::new(device, "smoke/staggered_solver_walls", shaders::SMOKE_STAGGERED_SOLVER_WALLS);
+        let solver_walls =
+            Kernel::new(device, caps, "smoke/staggered_solver_walls", shaders::SMOKE_STAGGERED_SOLVER_WALLS);
         let solver_walls_group = solver_walls.bind_group(
             device,
             &[uniform(), View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())],
@@ -595,14 +620,20 @@ pub(crate) struct StaggeredPasses {
 }
 
 impl StaggeredPasses {
-    pub fn new(device: &wgpu::Device, shared: &Shared<'_>, fields: StaggeredFields, solver: GpuMultigrid) -> Self {
+    pub fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        shared: &Shared<'_>,
+        fields: StaggeredFields,
+        solver: GpuMultigrid,
+    ) -> Self {
         let f = &fields;
         Self {
-            advection: AdvectionPasses::new(device, shared, f),
-            forces: ForcePasses::new(device, shared, f),
-            impulse: ImpulsePasses::new(device, shared, f),
-            projection: ProjectionPasses::new(device, shared, f, &solver),
-            body: BodyPasses::new(device, shared, f, &solver),
+            advection: AdvectionPasses::new(device, caps, shared, f),
+            forces: ForcePasses::new(device, caps, shared, f),
+            impulse: ImpulsePasses::new(device, caps, shared, f),
+            projection: ProjectionPasses::new(device, caps, shared, f, &solver),
+            body: BodyPasses::new(device, caps, shared, f, &solver),
             bodies: Vec::new(),
             rect: (0, 0),
             impulse_rects: Default::default(),
@@ -668,7 +699,7 @@ impl StaggeredPasses {
             let (packed_in, packed_out) = (n > 0 && packs(n - 1), unpacks(n));
             let probes = match which == StaggeredPass::Solve && ends_at_plan_point(solves) {
                 true => Some(cx.probes.get_or_insert_with(|| {
-                    let mut probes = CycleProbes::new(cx.device, self.size.1);
+                    let mut probes = CycleProbes::new(cx.device, cx.caps, self.size.1);
                     probes.set_dirichlet(&cx.params.dirichlet());
                     probes
                 })),
