@@ -15,7 +15,7 @@ use crate::gas::GasBrush;
 use crate::gpu::{self, GpuError, StepTimer};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
-use crate::render::{Area, FieldRenderer, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
+use crate::render::{Area, Blend, FieldRenderer, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
 use crate::smoke::Impulse;
 use crate::water::Brush;
 
@@ -37,6 +37,8 @@ pub struct AnyModel {
     queue: wgpu::Queue,
     view: usize,
     painter: Option<(wgpu::TextureFormat, Painter)>,
+    /// How draws combine with the target ([`AnyModel::set_blend`]).
+    blend: Blend,
     /// Hue (degrees) of the next smoke splat's dye: each splat turns it, so drags cycle hues.
     hue: f32,
     /// The colour map of each view (indexed like [`super::ModelInfo::views`]).
@@ -86,6 +88,7 @@ impl AnyModel {
             queue: queue.clone(),
             view: 0,
             painter: None,
+            blend: Blend::Opaque,
             hue: 0.0,
             maps: vec![ColourMap::Own; kind.info().views.len()],
             brush: None,
@@ -360,10 +363,11 @@ impl AnyModel {
         area: impl Into<Area>,
     ) -> Result<crate::render::Drawing, GpuError> {
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
+            let (d, blend) = (&self.device, self.blend);
             let painter = match self.kind() {
-                ModelKind::Water => Painter::Water(WaterRenderer::new(&self.device, format)?),
-                ModelKind::Smoke => Painter::Smoke(SmokeRenderer::new(&self.device, format)?),
-                ModelKind::Gas => Painter::Gas(GasRenderer::new(&self.device, format)?),
+                ModelKind::Water => Painter::Water(WaterRenderer::with_blend(d, format, blend)?),
+                ModelKind::Smoke => Painter::Smoke(SmokeRenderer::with_blend(d, format, blend)?),
+                ModelKind::Gas => Painter::Gas(GasRenderer::with_blend(d, format, blend)?),
                 ModelKind::Custom(_) => Painter::Field(FieldRenderer::new(&self.device, format)?),
             };
             self.painter = Some((format, painter));
@@ -383,6 +387,17 @@ impl AnyModel {
             }
             _ => unreachable!("the painter is made for the sim's model"),
         })
+    }
+
+    /// How the draws [`AnyModel::prepare`] makes from now on combine with the target: opaque (the
+    /// default), or premultiplied alpha where the renderer has it, so water's air and smoke's
+    /// empty cells show what is behind ([`Blend::Alpha`]; a registered model's field stays
+    /// opaque).
+    pub fn set_blend(&mut self, blend: Blend) {
+        if blend != self.blend {
+            self.blend = blend;
+            self.painter = None;
+        }
     }
 
     /// Records a draw of the current field filling `area` of `target` (a `format` texture; a
@@ -571,6 +586,28 @@ impl AnyModel {
             // The contract has no edits: a registered model's tools do nothing.
             AnyGpuModel::Custom(_) => {}
         }
+        Ok(())
+    }
+
+    /// Applies a smoke splat with its own velocity and dye now (the web component's `splat`; the
+    /// viewer's drags use [`AnyModel::stroke`], whose splats cycle hues).
+    ///
+    /// # Errors
+    /// [`Error::Message`] when the model is not smoke, or the splat's numbers are not finite or
+    /// its radius is not positive; nothing is recorded.
+    pub fn splat(&mut self, impulse: &crate::smoke::Impulse) -> Result<(), Error> {
+        let AnyGpuModel::Smoke(s) = self.runner.model_mut() else {
+            return Err(Error::Message(format!("a splat of dye is smoke's; this model is {}", self.kind())));
+        };
+        let i = impulse;
+        let numbers = [i.center.0, i.center.1, i.radius, i.temperature, i.density, i.velocity.0, i.velocity.1];
+        if numbers.iter().chain(&i.dye).any(|v| !v.is_finite()) || i.radius <= 0.0 {
+            return Err(Error::Message(format!(
+                "a splat needs finite numbers and a radius above 0 (got {numbers:?}, dye {:?})",
+                i.dye
+            )));
+        }
+        s.splat(impulse);
         Ok(())
     }
 
