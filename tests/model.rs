@@ -897,3 +897,121 @@ fn a_dispatch_over_part_of_its_textures_counts_that_part() {
     assert_eq!(count(None), 32 * 40 * 30);
     assert_eq!(count(Some(0.25)), 32 * 40 * 30 / 4);
 }
+
+/// Empty smoke (no density, no dye, no walls) in a `w` x `h` box.
+fn empty_smoke(w: usize, h: usize) -> AnyState {
+    let scene = eddy_fluid::scene::Scene {
+        solid: Grid::filled(w, h, 0),
+        fluid: Grid::filled(w, h, 0.0),
+        source: Grid::filled(w, h, 0),
+    };
+    AnyState::Smoke(eddy_fluid::smoke::SmokeState::from_scene(&scene, 0.0))
+}
+
+/// `AnyModel::splat` (the web component's splat): in smoke, the disc gets the impulse's density
+/// and its dye colour, and the faces in it its velocity, while cells beyond the disc stay
+/// empty; another model, a number that is not finite or a radius of 0 is refused with a
+/// message, and nothing is recorded.
+#[test]
+fn a_smoke_splat_puts_its_dye_and_velocity_in_its_disc_and_bad_ones_are_refused() {
+    use eddy_fluid::smoke::Impulse;
+    let gpu = common::gpu();
+    let (w, h) = (32, 24);
+    let params = ModelParams::defaults(ModelKind::Smoke);
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &empty_smoke(w, h), &params, 0).unwrap();
+    let splat = Impulse {
+        center: (10.0, 12.0),
+        radius: 4.0,
+        temperature: 0.0,
+        density: 0.8,
+        velocity: (5.0, 0.0),
+        sources: false,
+        dye: [0.25, 0.5, 1.0],
+    };
+    for bad in [
+        Impulse { center: (f32::NAN, 12.0), ..splat },
+        Impulse { radius: 0.0, ..splat },
+        Impulse { velocity: (f32::INFINITY, 0.0), ..splat },
+        Impulse { dye: [0.0, f32::NAN, 0.0], ..splat },
+    ] {
+        let e = model.splat(&bad).unwrap_err().to_string();
+        assert!(e.contains("finite numbers and a radius above 0"), "{e}");
+    }
+    let before = model.read_state().unwrap();
+    assert_eq!(before, model.read_state().unwrap());
+    let AnyState::Smoke(s) = &before else { panic!("smoke") };
+    assert!(s.density.as_slice().iter().all(|&d| d == 0.0), "a refused splat changed the density");
+    model.splat(&splat).unwrap();
+    let AnyState::Smoke(s) = model.read_state().unwrap() else { panic!("smoke") };
+    let at = (12, 10); // (row, column) of the centre
+    assert!(s.density[at] > 0.5, "density at the splat's centre: {}", s.density[at]);
+    let dye = [s.dye[0][at], s.dye[1][at], s.dye[2][at]];
+    assert!(dye[2] > 0.5 && (dye[1] / dye[2] - 0.5).abs() < 0.05 && (dye[0] / dye[2] - 0.25).abs() < 0.05, "{dye:?}");
+    assert!(s.velocity_x[at] > 1.0, "velocity at the centre: {}", s.velocity_x[at]);
+    for (r, c) in [(12, 20), (2, 10), (22, 10), (12, 2)] {
+        assert_eq!(s.density[(r, c)], 0.0, "({r}, {c}) lies beyond the splat's disc");
+    }
+
+    let water = AnyState::Water(WaterState { mass: Grid::filled(w, h, 0.0), solid: Grid::filled(w, h, 0) });
+    let mut water =
+        AnyModel::new(&gpu.device, &gpu.queue, &water, &ModelParams::defaults(ModelKind::Water), 0).unwrap();
+    let e = water.splat(&splat).unwrap_err().to_string();
+    assert!(e.contains("smoke's") && e.contains("water"), "{e}");
+}
+
+/// `AnyModel::set_blend`: drawn with `Blend::Alpha` over a transparent target, empty smoke
+/// leaves the target transparent and a splat's dye is opaque where it is dense; drawn opaque
+/// (the default), every pixel is opaque.
+#[test]
+fn empty_smoke_drawn_with_alpha_leaves_the_target_transparent() {
+    use eddy_fluid::render::{Blend, FrameTarget};
+    use eddy_fluid::smoke::Impulse;
+    let gpu = common::gpu();
+    let params = ModelParams::defaults(ModelKind::Smoke);
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &empty_smoke(32, 24), &params, 0).unwrap();
+    model
+        .splat(&Impulse {
+            center: (8.0, 12.0),
+            radius: 3.0,
+            temperature: 0.0,
+            density: 1.0,
+            velocity: (0.0, 0.0),
+            sources: false,
+            dye: [1.0, 0.0, 0.0],
+        })
+        .unwrap();
+    let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
+    let mut draw = |model: &mut AnyModel| {
+        target
+            .render(&gpu.device, &gpu.queue, |encoder, view, size| {
+                let drawing = model.prepare(encoder, FrameTarget::FORMAT, size)?;
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: None,
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                drawing.render(&mut pass);
+                Ok(())
+            })
+            .unwrap()
+    };
+    let opaque = draw(&mut model);
+    assert!(opaque.pixels().all(|p| p.0[3] == 255), "an opaque draw left a pixel see-through");
+    model.set_blend(Blend::Alpha);
+    let layered = draw(&mut model);
+    // Pixels (x, y) = 2 x cells: the splat's centre, and empty air far from it.
+    let (centre, air) = (layered.get_pixel(16, 24).0, layered.get_pixel(50, 10).0);
+    assert_eq!(air, [0, 0, 0, 0], "empty air drawn with alpha");
+    assert!(centre[3] > 200 && centre[0] > 200 && centre[1] < 40, "the dense red dye drawn with alpha: {centre:?}");
+}
