@@ -981,7 +981,7 @@ fn empty_smoke_drawn_with_alpha_leaves_the_target_transparent() {
         })
         .unwrap();
     let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
-    let mut draw = |model: &mut AnyModel| {
+    let draw = |model: &mut AnyModel| {
         target
             .render(&gpu.device, &gpu.queue, |encoder, view, size| {
                 let drawing = model.prepare(encoder, FrameTarget::FORMAT, size)?;
