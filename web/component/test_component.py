@@ -301,6 +301,57 @@ def same_as_the_command(driver, port, eddy, work):
         f"`eddy run --buoyancy 3`, {other:.1e} from the run without; a bad value: {density['refused']!r}")
 
 
+def hostile(driver):
+    """Bad input, as a hostile page would give it: each refused with a message naming what was
+    wrong, and a fluid made afterwards (and the one already there) unharmed."""
+    r = run(driver, """
+        const m = await import('eddy-fluid');
+        const c = document.createElement('canvas');
+        c.style.cssText = 'width:64px;height:48px;position:absolute;left:0;top:0';
+        document.body.append(c);
+        const refused = async (what, f) => { try { await f(); return what + ': accepted'; } catch (e) { return what + ': ' + e.message; } };
+        const out = [];
+        for (const [what, options] of [
+            ['unknown option', { colour: '#fff' }], ['resolution 0', { resolution: 0 }],
+            ['resolution NaN', { resolution: NaN }], ['cellSize -1', { cellSize: -1 }],
+            ['stepsPerFrame 1.5', { stepsPerFrame: 1.5 }], ['colors red', { colors: ['red'] }],
+            ['colors empty', { colors: [] }], ['params a list', { params: [1] }],
+            ['model lava', { model: 'lava' }], ['scene of another model', { model: 'water', scene: 'plume' }],
+            ['a bad parameter value', { params: { vorticity: 'x' } }], ['an unknown parameter', { params: { vortex: 1 } }],
+        ]) out.push(await refused(what, () => m.create(c, options)));
+        const f = await m.create(c, { model: 'smoke', cellSize: 1, autoDemo: false, paused: true });
+        out.push(await refused('splat at NaN', () => f.splat({ x: NaN, y: 3 })));
+        out.push(await refused('splat radius -2', () => f.splat({ x: 3, y: 3, radius: -2 })));
+        out.push(await refused('splat colour', () => f.splat({ x: 3, y: 3, color: 'blue' })));
+        out.push(await refused('read a field smoke has not', () => f.read('mass')));
+        out.push(await refused('set null', () => f.set(null)));
+        out.push(await refused('setModel lava', () => f.setModel('lava')));
+        out.push(await refused('reset to a preset of another model', () => f.reset('basin')));
+        f.step(2);
+        const after = { model: f.model, steps: f.steps, grid: f.grid, density: (await f.read('density')).length };
+        f.destroy();
+        c.remove();
+        return { out, after };""")
+    want = {
+        "unknown option": 'no option "colour"', "resolution 0": "resolution is 0; it takes a whole number from 8 to 2048",
+        "resolution NaN": "resolution is NaN", "cellSize -1": "cellSize is -1", "stepsPerFrame 1.5": "a whole number",
+        "colors red": 'colour "red" is not #rrggbb', "colors empty": "colors is []", "params a list": "params is [1]",
+        "model lava": 'no model "lava"; the models are water, smoke, gas',
+        "scene of another model": "plume is a smoke preset; water's presets are",
+        "a bad parameter value": 'vorticity: "x" is not a number', "an unknown parameter": 'smoke has no parameter "vortex"',
+        "splat at NaN": "finite numbers", "splat radius -2": "radius above 0", "splat colour": 'colour "blue"',
+        "read a field smoke has not": 'smoke has no field "mass"; its fields: density', "set null": "set takes { name: value",
+        "setModel lava": 'no model "lava"', "reset to a preset of another model": "basin is a water preset",
+    }
+    for line in r["out"]:
+        what, _, message = line.partition(": ")
+        if want[what] not in message:
+            fail(f"{what}: {message!r} (wanted it to say {want[what]!r})")
+    if r["after"] != {"model": "smoke", "steps": 2, "grid": [64, 48], "density": 64 * 48}:
+        fail(f"after the refusals the fluid is {r['after']}")
+    say(f"{len(r['out'])} bad inputs refused, each naming what was wrong (e.g. {r['out'][1]!r}); the fluid ran on")
+
+
 def cycles(driver):
     """Check 5 (on the blank page the last check left)."""
     r = run(driver, """
@@ -451,6 +502,7 @@ def main():
         try:
             first_frame(driver, port)
             same_as_the_command(driver, port, os.path.abspath(args.eddy), work)
+            hostile(driver)
             cycles(driver)
             speed(driver)
             plain_page(driver, port)

@@ -53,6 +53,42 @@ const DEFAULTS = {
   moduleUrl: undefined,
 };
 
+/** Each numeric option's range: [least, most, whole numbers only]. */
+const RANGES = {
+  resolution: [8, 2048, true],
+  cellSize: [0.25, 64, false],
+  autoDemoDelay: [0, 3.6e6, false],
+  autoSpeed: [0, 100, false],
+  stepsPerFrame: [0, 64, true],
+  splatRadius: [0, 2048, false],
+  force: [0, 1e4, false],
+  seed: [0, 2 ** 32 - 1, true],
+};
+
+/** Refuses an option eddy-fluid does not have, or a value outside its range, naming both. */
+function check(options) {
+  for (const key of Object.keys(options)) {
+    if (!(key in DEFAULTS)) {
+      throw new TypeError(`eddy-fluid: no option ${JSON.stringify(key)}; the options are ${Object.keys(DEFAULTS).join(", ")}`);
+    }
+  }
+  for (const [key, [least, most, whole]] of Object.entries(RANGES)) {
+    if (!(key in options)) continue;
+    const v = options[key];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < least || v > most || (whole && !Number.isInteger(v))) {
+      const shown = typeof v === "number" ? String(v) : JSON.stringify(v);
+      throw new RangeError(`eddy-fluid: ${key} is ${shown}; it takes ${whole ? "a whole number" : "a number"} from ${least} to ${most}`);
+    }
+  }
+  if ("colors" in options && (!Array.isArray(options.colors) || options.colors.length === 0)) {
+    throw new TypeError(`eddy-fluid: colors is ${JSON.stringify(options.colors)}; it takes a list of "#rrggbb"`);
+  }
+  if ("params" in options && (typeof options.params !== "object" || options.params === null || Array.isArray(options.params))) {
+    throw new TypeError(`eddy-fluid: params is ${JSON.stringify(options.params)}; it takes { name: value, ... }`);
+  }
+  (options.colors ?? []).forEach(rgb);
+}
+
 /** `#rrggbb` (or `#rgb`) as [r, g, b], each 0 to 1. */
 function rgb(colour) {
   let hex = String(colour).trim().replace(/^#/, "");
@@ -68,7 +104,7 @@ function gridFor(css, ratio, o) {
   const device = [css[0] * ratio, css[1] * ratio];
   let cells = device.map((d) => Math.max(8, Math.round(d / o.cellSize)));
   const longest = Math.max(...cells);
-  const cap = Math.max(8, Math.min(2048, Math.floor(o.resolution)));
+  const cap = o.resolution;
   if (longest > cap) cells = cells.map((c) => Math.max(8, Math.round((c * cap) / longest)));
   return cells;
 }
@@ -152,6 +188,9 @@ export class EddyFluid extends EventTarget {
    * so a bad value throws the command line's message and nothing changes. Returns the changes.
    */
   set(params) {
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+      throw new TypeError(`eddy-fluid: set takes { name: value, ... }, not ${JSON.stringify(params)}`);
+    }
     const names = Object.keys(params);
     return this.#wasm.set(names, names.map((n) => String(params[n])));
   }
@@ -395,11 +434,8 @@ export class EddyFluid extends EventTarget {
  * what was wrong (no WebGPU: `UNSUPPORTED`; a bad option or parameter: eddy's message).
  */
 export async function create(canvas, options = {}) {
+  check(options);
   const o = { ...DEFAULTS, ...options };
-  for (const key of Object.keys(options)) {
-    if (!(key in DEFAULTS)) throw new TypeError(`eddy-fluid: no option ${JSON.stringify(key)}; the options are ${Object.keys(DEFAULTS).join(", ")}`);
-  }
-  o.colors.forEach(rgb);
   if (!supported()) throw new Error(UNSUPPORTED);
   await load(o.moduleUrl);
   const ratio = globalThis.devicePixelRatio || 1;
