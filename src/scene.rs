@@ -33,7 +33,7 @@ pub const MAX_PNG_BYTES: u64 = 256 << 20;
 /// The built-in scenes [`Scene::preset`] draws; which model each is made for is the registry's
 /// to say ([`crate::model::ModelInfo::presets`], which a test keeps equal to this list).
 pub const PRESETS: &[&str] =
-    &["basin", "u-tube", "random", "explosion", "wind", "tunnel", "plume", "cavity", "channel"];
+    &["basin", "u-tube", "random", "explosion", "wind", "tunnel", "plume", "cavity", "channel", "clear"];
 
 pub use crate::files::SceneError;
 
@@ -286,6 +286,9 @@ impl Scene {
                 s.fill_solid_disc((w * 0.25, h * 0.5 + 0.5), h * 0.1);
             }
             "plume" => return Self::plume(width, height, w / 8.0),
+            // Smoke's empty box: still air, no walls inside, no sources; splats and strokes
+            // make all there is (the web component's hero background).
+            "clear" => {}
             "cavity" => {
                 // The lid-driven cavity: all fluid in the closed box of the grid's edge (the
                 // lid, its top edge, moves with smoke's --lid). Smoke in the left half, to

@@ -247,6 +247,7 @@ static SMOKE: ModelInfo = ModelInfo {
             "channel",
             "flow past a cylinder: inflow left, outflow right, dye streaks from the inlet (starts --pipeline channel)",
         ),
+        ("clear", "a closed box of still air, nothing in it: splats and strokes make the smoke"),
     ],
     bench_scene: "plume",
     left_button: "inject hot smoke, pushed along the drag",

@@ -50,22 +50,12 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WINDOW = (1000, 800)
-# As web/test_page.py: what gave Chromium a WebGPU adapter drawing into canvases on Debian 12
-# machines without a GPU.
-FLAGS = [
-    "--enable-unsafe-webgpu",
-    "--enable-features=Vulkan",
-    "--use-vulkan=swiftshader",
-    "--use-angle=swiftshader",
-    "--disable-vulkan-surface",
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--enable-precise-memory-info",
-    "--js-flags=--expose-gc",
-    "--touch-events=enabled",
-    f"--window-size={WINDOW[0]},{WINDOW[1]}",
-]
+sys.path.insert(0, os.path.dirname(HERE))
+from test_page import FLAGS as PAGE_FLAGS  # noqa: E402 (web/test_page.py, beside this folder)
+
+# The viewer's page test's Chromium (WebGPU on SwiftShader, drawing into canvases on machines
+# without a GPU), with the JS heap measurable, collections on request, and touch input.
+FLAGS = PAGE_FLAGS + ["--enable-precise-memory-info", "--js-flags=--expose-gc", "--touch-events=enabled"]
 
 
 SHOTS = None
