@@ -155,7 +155,7 @@ export class EddyFluid extends EventTarget {
 
   /** The grid, [width, height] cells. */
   get grid() {
-    return this.#wasm.grid;
+    return Array.from(this.#wasm.grid);
   }
 
   /** Steps taken since the scene started. */
