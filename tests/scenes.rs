@@ -60,6 +60,20 @@ fn presets_have_water_and_solids_and_reject_zero_size() {
     assert!(matches!(SceneSource::parse("no-such-preset"), Err(SceneError::UnknownScene { .. })));
 }
 
+/// Smoke's `clear` preset is an empty box: no walls, no fluid, no sources, at any size; and the
+/// registry knows it as smoke's.
+#[test]
+fn the_clear_preset_is_empty() {
+    for (w, h) in [(8, 8), (64, 48), (33, 17)] {
+        let s = Scene::preset("clear", w, h, 0).unwrap();
+        assert_eq!(s.solid.shape(), (h, w));
+        assert!(s.solid.as_slice().iter().all(|&v| v == 0), "clear {w}x{h} has walls");
+        assert!(s.fluid.as_slice().iter().all(|&v| v == 0.0), "clear {w}x{h} has fluid");
+        assert!(s.source.as_slice().iter().all(|&v| v == 0), "clear {w}x{h} has sources");
+    }
+    assert_eq!(eddy_fluid::model::ModelKind::owning_preset("clear"), Some(eddy_fluid::model::ModelKind::Smoke));
+}
+
 #[test]
 fn npz_round_trip_keeps_shapes_and_values() {
     let dir = tempfile::tempdir().unwrap();
