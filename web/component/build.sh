@@ -33,7 +33,7 @@ out=web/component/pkg
 rm -rf "$out"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" \
-    "target/wasm32-unknown-unknown/$profile/eddy_component.wasm"
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$profile/eddy_component.wasm"
 wasm="$out/eddy_component_bg.wasm"
 
 sizes() { # FILE...: bytes raw, gzip -9 and brotli 11 of the files together
