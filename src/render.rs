@@ -562,8 +562,6 @@ struct SmokeView {
 /// on the GPU ([`field_scale`]).
 pub struct SmokeRenderer {
     pass: Fullscreen,
-    /// The caps of the device it draws on, for the scale's kernel.
-    caps: DeviceCaps,
     /// The signed fields' scale, built when one is first drawn.
     scale: Option<FieldScale>,
 }
@@ -712,7 +710,7 @@ impl SmokeRenderer {
     /// As [`WaterRenderer::new`].
     pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
         let pass = Fullscreen::new(device, "render/smoke", shaders::RENDER_SMOKE, format, blend)?;
-        Ok(Self { pass, caps: DeviceCaps::of(device), scale: None })
+        Ok(Self { pass, scale: None })
     }
 
     /// The shader's field index and the value at the map's high end for `field` of `sim`.
@@ -805,7 +803,7 @@ impl SmokeRenderer {
         };
         // The signed fields' scale from the field itself, computed before the draw reads it.
         let patch = if matches!(field, SmokeField::Divergence | SmokeField::Vorticity) {
-            let scale = self.scale.get_or_insert_with(|| FieldScale::new(device, &self.caps));
+            let scale = self.scale.get_or_insert_with(|| FieldScale::new(device, sim.caps()));
             scale.encode(device, encoder, field, texture, sim.solid_view());
             Some((&scale.buffer, std::mem::offset_of!(SmokeView, scale) as u64))
         } else {

@@ -617,6 +617,11 @@ impl GpuSmoke {
         }
     }
 
+    /// The caps it was built with ([`GpuSmoke::with_caps`]): what its renderer builds uses them.
+    pub fn caps(&self) -> &DeviceCaps {
+        &self.caps
+    }
+
     /// The solid/source bits texture (`r32uint`; bit 0 = solid, bit 5 = source).
     pub fn solid_view(&self) -> &wgpu::TextureView {
         &self.fields.solid_view
