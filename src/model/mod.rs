@@ -496,6 +496,18 @@ impl ModelKind {
         self.info().views.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
     }
 
+    /// Refuses preset `name` when it is another model's: `plume is a smoke preset; water's
+    /// presets are basin, u-tube, random`. A name no model has is the scene loader's to refuse.
+    ///
+    /// # Errors
+    /// That message.
+    pub fn own_preset(self, name: &str) -> Result<(), String> {
+        match Self::owning_preset(name).filter(|&k| k != self) {
+            Some(owner) => Err(format!("{name} is a {owner} preset; {self}'s presets are {}", self.preset_names())),
+            None => Ok(()),
+        }
+    }
+
     /// Names of [`ModelInfo::presets`], comma-separated, for messages.
     pub fn preset_names(self) -> String {
         self.info().presets.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")

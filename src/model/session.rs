@@ -309,13 +309,8 @@ impl Session {
     /// preset, an unreadable PNG, a bad size) and [`Self::replace`].
     pub fn restart(&mut self, scene: &SceneSource, size: (usize, usize)) -> Result<(), Error> {
         let kind = self.current;
-        if let SceneSource::Preset(name) = scene
-            && let Some(owner) = ModelKind::owning_preset(name).filter(|&k| k != kind)
-        {
-            return Err(Error::Message(format!(
-                "{name} is a {owner} preset; {kind}'s presets are {}",
-                kind.preset_names()
-            )));
+        if let SceneSource::Preset(name) = scene {
+            kind.own_preset(name).map_err(Error::Message)?;
         }
         // A preset made for a parameter set (smoke's cavity and channel, gas's tunnel) starts
         // with it, as `--scene` does; any other keeps the parameters as they are.

@@ -32,7 +32,7 @@ fn error(e: impl std::fmt::Display) -> JsError {
 
 /// The model named `name`, or an error listing the names there are.
 fn model_kind(name: &str) -> Result<ModelKind, JsError> {
-    ModelKind::all().into_iter().find(|k| k.name() == name).ok_or_else(|| {
+    ModelKind::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = ModelKind::all().iter().map(|k| k.name()).collect();
         error(format!("no model {name:?}; the models are {}", names.join(", ")))
     })
@@ -79,6 +79,10 @@ impl Fluid {
         let kind = model_kind(&model)?;
         let size = grid(width, height)?;
         let scene = if scene.is_empty() { kind.default_scene().to_string() } else { scene };
+        kind.own_preset(&scene).map_err(error)?;
+        // A preset made for a parameter set (smoke's cavity, gas's tunnel) starts with it.
+        let mut params = ModelParams::defaults(kind);
+        params.apply_scene_preset(&scene);
         let (pixels_w, pixels_h) = (canvas.width().max(1), canvas.height().max(1));
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends = wgpu::Backends::BROWSER_WEBGPU;
@@ -101,15 +105,9 @@ impl Fluid {
             false => wgpu::CompositeAlphaMode::Opaque,
         };
         surface.configure(&gpu.device, &config);
-        let options = SessionOptions {
-            params: ModelParams::defaults(kind),
-            start: Start::Scene(SceneSource::Preset(scene.clone())),
-            size,
-            seed: seed.into(),
-        };
-        let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(error)?;
-        // A preset made for a parameter set (smoke's cavity, gas's tunnel) starts with it.
-        session.restart(&SceneSource::Preset(scene), size).map_err(error)?;
+        let options =
+            SessionOptions { params, start: Start::Scene(SceneSource::Preset(scene)), size, seed: seed.into() };
+        let session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(error)?;
         Ok(Fluid { gpu, surface, config, session, transparent })
     }
 
