@@ -231,7 +231,7 @@ export class EddyFluid extends EventTarget {
    */
   splat({ x, y, dx = 0, dy = 0, radius, color, units = "css" }) {
     const [cx, cy] = this.#toCells(x, y, units);
-    const scale = units === "cells" ? 1 : this.#cellsPerCss();
+    const scale = units === "cells" ? 1 : 1 / this.#cssPerCell();
     const r = radius === undefined ? this.#radius() : radius * scale;
     const [red, green, blue] = rgb(color ?? this.#nextColour());
     this.#wasm.splat(cx, cy, dx * scale * this.#o.force, dy * scale * this.#o.force, r, red, green, blue);
@@ -356,10 +356,11 @@ export class EddyFluid extends EventTarget {
     return Math.max(2, Math.min(w, h) * 0.04);
   }
 
-  #cellsPerCss() {
+  /** CSS pixels a cell spans in the letterboxed draw: the grid fitted whole into the canvas. */
+  #cssPerCell() {
     const [w, h] = this.#wasm.grid;
     const c = this.#canvas;
-    return Math.min(w / Math.max(1, c.clientWidth), h / Math.max(1, c.clientHeight)) || 1;
+    return Math.min(c.clientWidth / w, c.clientHeight / h) || 1;
   }
 
   /** CSS pixels from the canvas's top-left (or cells) to cells, through the letterbox the draw uses. */
@@ -367,7 +368,7 @@ export class EddyFluid extends EventTarget {
     if (units === "cells") return [x, y];
     const [w, h] = this.#wasm.grid;
     const c = this.#canvas;
-    const scale = Math.min(c.clientWidth / w, c.clientHeight / h) || 1;
+    const scale = this.#cssPerCell();
     const ox = (c.clientWidth - w * scale) / 2;
     const oy = (c.clientHeight - h * scale) / 2;
     return [(x - ox) / scale, (y - oy) / scale];
