@@ -11,17 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
-have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "$want" ]; then
-    echo "web/build.sh: needs wasm-bindgen-cli $want (found: ${have:-none}):" >&2
-    echo "  cargo install wasm-bindgen-cli --version =$want" >&2
-    exit 1
-fi
-if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-    echo "web/build.sh: needs the wasm target: rustup target add wasm32-unknown-unknown" >&2
-    exit 1
-fi
+. web/wasm-tools.sh
+require_wasm_tools web/build.sh
 
 cargo build --release --target wasm32-unknown-unknown -p eddy-web
 rm -rf web/site

@@ -15,13 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
-have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have" != "$want" ]; then
-    echo "web/component/build.sh: needs wasm-bindgen-cli $want (found: ${have:-none}):" >&2
-    echo "  cargo install wasm-bindgen-cli --version =$want" >&2
-    exit 1
-fi
+. web/wasm-tools.sh
+require_wasm_tools web/component/build.sh
 if ! command -v npm >/dev/null; then
     echo "web/component/build.sh: needs npm (apt-get install npm)" >&2
     exit 1
