@@ -6,6 +6,12 @@
 //! viewer's window and the runner's PNG frames ([`FrameTarget`]), so both show the same pixels.
 //! A draw fills an [`Area`] of its target: the whole target, or a letterboxed rectangle in which
 //! cells stay square.
+//!
+//! Each model also has a styled [`Look`], made for people rather than for reading values: smoke
+//! lit and shaded ([`SmokeLitRenderer`], `render/smoke_lit.rs`), water as a surface with depth
+//! and foam ([`WaterSurfaceRenderer`], `render/water_surface.rs`), gas as a schlieren image
+//! ([`GasSchlierenRenderer`], `render/gas_schlieren.rs`). Each is a render pass with a CPU
+//! mirror (`shade`) that `tests/looks.rs` holds the GPU's pixels to.
 
 use crate::colour::{ColourMap, Legend};
 use crate::gas::GpuGas;
@@ -14,6 +20,58 @@ use crate::gpu_model::GpuModel;
 use crate::shaders;
 use crate::smoke::GpuSmoke;
 use crate::water::GpuWater;
+
+pub mod gas_schlieren;
+pub mod smoke_lit;
+pub mod water_surface;
+
+pub use gas_schlieren::GasSchlierenRenderer;
+pub use smoke_lit::SmokeLitRenderer;
+pub use water_surface::WaterSurfaceRenderer;
+
+/// How a model is drawn: its fields through colour maps, or its styled look.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Look {
+    /// The chosen field through its colour map ([`ColourMap`]): what a scientist reads values
+    /// from.
+    #[default]
+    Map,
+    /// The model's own look, made for people: smoke lit and shaded from its dye, with a glow
+    /// ([`SmokeLitRenderer`]); water as a surface with depth tint and foam
+    /// ([`WaterSurfaceRenderer`]); gas as a schlieren image of its density gradient
+    /// ([`GasSchlierenRenderer`]). The field chosen and its colour map do not apply. A model
+    /// registered outside eddy has none and draws its map.
+    Styled,
+}
+
+impl Look {
+    /// Every look, [`Look::Map`] first.
+    pub const ALL: [Look; 2] = [Look::Map, Look::Styled];
+
+    /// Its name, as `--look` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Look::Map => "map",
+            Look::Styled => "styled",
+        }
+    }
+
+    /// The look named `name` (case-insensitive).
+    ///
+    /// # Errors
+    /// A message listing the names, when `name` is none of them.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|l| l.name().eq_ignore_ascii_case(name.trim())).ok_or_else(|| {
+            format!("{name:?} is not a look; the looks are map (the field through its colour map) and styled")
+        })
+    }
+}
+
+impl std::fmt::Display for Look {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The rectangle of a render target a draw fills, pixels (x right, y down from the top-left).
 #[derive(Clone, Copy, Debug, PartialEq)]

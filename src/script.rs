@@ -25,7 +25,8 @@
 //!
 //! An action's keys (one or more per `[[action]]`, applied in this order): `model` (`water`,
 //! `smoke`, `gas`); `set` (a table of parameter = value); `view` (a field name); `colour-map`
-//! ([`ColourMap`] name); `brush` (radius in cells, or `"default"`); `reset = true` (the scene
+//! ([`ColourMap`] name); `look` (`map` or `styled`, [`crate::render::Look`]: every model from
+//! then on); `brush` (radius in cells, or `"default"`); `reset = true` (the scene
 //! again); `defaults = true` (the parameters back to their defaults); `stroke` (`tool` = `fluid`,
 //! `wall` or `erase`; `points` = `[[col, row], ...]` in cells, row 0 at the top; optional
 //! `radius`); `click = [col, row]` (the fluid tool without a drag: gas' explosion); `body =
@@ -112,6 +113,7 @@ struct RawAction {
     set: Option<toml::Table>,
     view: Option<String>,
     colour_map: Option<String>,
+    look: Option<String>,
     brush: Option<toml::Value>,
     reset: Option<bool>,
     defaults: Option<bool>,
@@ -314,7 +316,7 @@ fn model_named(name: &str) -> Result<ModelKind, String> {
 /// An `[[action]]` table's keys as actions, in the order they apply (the module docs); `n` is
 /// the action's number in the script, for messages.
 impl RawAction {
-    /// `model`, `set`, `view`, `colour-map`, `brush`, `reset`, `defaults`. Parameter names and
+    /// `model`, `set`, `view`, `colour-map`, `look`, `brush`, `reset`, `defaults`. Parameter names and
     /// each value's range are checked against the model current at this action (`current`, which
     /// a `model` key changes), as they will be; limits that tie parameters together wait for
     /// [`Script::check_from`], since the command line may change them.
@@ -355,6 +357,9 @@ impl RawAction {
         }
         if let Some(map) = &self.colour_map {
             out.push(Action::ColourMap(ColourMap::from_name(map).map_err(|e| format!("action {n}: {e}"))?));
+        }
+        if let Some(look) = &self.look {
+            out.push(Action::Look(crate::render::Look::from_name(look).map_err(|e| format!("action {n}: {e}"))?));
         }
         if let Some(brush) = &self.brush {
             let radius = match brush {

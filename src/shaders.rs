@@ -157,6 +157,14 @@ modules! {
     RENDER_GAS = "render/gas": ["render/fullscreen.wgsl", "render/gas.wgsl"] => {} "a renderer: tests/model.rs holds its pixels to the colour map and the direction wheel";
     /// Render: a smoke field (density, temperature, speed, pressure or divergence).
     RENDER_SMOKE = "render/smoke": ["render/fullscreen.wgsl", "render/smoke.wgsl"] => {} "a renderer: tests/model.rs holds its pixels to the colour map";
+    /// Smoke's styled look: the dye lit, shaded, self-shadowed, with a glow.
+    RENDER_SMOKE_LIT = "render/smoke_lit": ["render/fullscreen.wgsl", "render/smoke_lit.wgsl"] => { crate::render::smoke_lit::shade; };
+    /// Water's styled look: the surface, its depth tint and foam.
+    RENDER_WATER_SURFACE = "render/water_surface": ["render/fullscreen.wgsl", "render/water_surface.wgsl"] => { crate::render::water_surface::shade; };
+    /// Water's styled look: the foam kept between draws.
+    RENDER_WATER_FOAM = "render/water_foam": ["render/water_foam.wgsl"] => { crate::render::water_surface::foam; };
+    /// Gas's styled look: a numerical schlieren image of the density.
+    RENDER_GAS_SCHLIEREN = "render/gas_schlieren": ["render/fullscreen.wgsl", "render/gas_schlieren.wgsl"] => { crate::render::gas_schlieren::shade; };
     /// Render: any scalar field by a colour map over a range ([`crate::render::FieldRenderer`]).
     RENDER_FIELD = "render/field": ["render/fullscreen.wgsl", "render/field.wgsl"] => {} "a renderer: examples/custom_model.rs holds its pixels to the colour map";
     /// Render: the colour scale of a signed smoke field (divergence, vorticity), its largest

@@ -133,6 +133,7 @@ fn view(mut args: super::ViewArgs) -> super::Result {
         kind.view(f).map_err(|e| usage(format!("--field {e}")))?;
     }
     let colour_map = args.colour_map.as_deref().map(crate::colour::ColourMap::from_name).transpose().map_err(usage)?;
+    let look = args.look.as_deref().map(crate::render::Look::from_name).transpose().map_err(usage)?;
     if let Some(path) = &args.screenshot {
         let quits = script.as_ref().is_some_and(|s| s.actions.iter().any(|t| t.action == crate::script::Action::Quit));
         if args.frames.is_none() && !quits {
@@ -160,6 +161,7 @@ fn view(mut args: super::ViewArgs) -> super::Result {
         scale: args.scale,
         field: args.field,
         colour_map,
+        look,
         frames: args.frames,
         screenshot: args.screenshot,
         script,

@@ -240,6 +240,10 @@ pub(crate) struct ViewArgs {
     pub(crate) paused: bool,
     #[arg(long, value_name = "NAME", help = colour_map_help())]
     pub(crate) colour_map: Option<String>,
+    /// How the model is drawn: map (the field through its colour map) or styled (smoke lit and
+    /// shaded, water as a surface with foam, gas as a schlieren image) [default: map].
+    #[arg(long, value_name = "LOOK")]
+    pub(crate) look: Option<String>,
     /// Play a script of timed actions (TOML; see docs/scripts.md): switch model, set
     /// parameters, draw strokes, take screenshots, record GIFs, save, quit. Its mode, scene, size
     /// and seed apply unless given here.
@@ -288,6 +292,10 @@ pub(crate) struct RunArgs {
     pub(crate) field: Option<String>,
     #[arg(long, value_name = "NAME", help = colour_map_help())]
     pub(crate) colour_map: Option<String>,
+    /// How the model is drawn: map (the field through its colour map) or styled (smoke lit and
+    /// shaded, water as a surface with foam, gas as a schlieren image) [default: map].
+    #[arg(long, value_name = "LOOK")]
+    pub(crate) look: Option<String>,
     /// Write an animated GIF of the run (frames every --gif-every steps, at --scale pixels per
     /// cell, at most 1000 frames, playing at --fps; written to a temporary file and renamed when
     /// complete).

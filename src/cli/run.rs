@@ -73,6 +73,7 @@ pub fn run(mut args: RunArgs) -> Result {
     let view = args.field.as_deref().unwrap_or(kind.info().views[0].name);
     kind.view(view).map_err(|e| usage(format!("--field {e}")))?;
     let colour_map = args.colour_map.as_deref().map(ColourMap::from_name).transpose().map_err(usage)?;
+    let look = args.look.as_deref().map(crate::render::Look::from_name).transpose().map_err(usage)?;
     check_outputs(&args, fps)?;
     catch_signals();
 
@@ -103,6 +104,9 @@ pub fn run(mut args: RunArgs) -> Result {
     session.model().set_view(view).map_err(usage)?;
     if let Some(map) = colour_map {
         session.model().set_colour_map(map);
+    }
+    if let Some(look) = look {
+        session.set_look(look);
     }
     if let Some(script) = &script {
         // Against the parameters the run starts with, the command line's options among them.

@@ -29,6 +29,8 @@ pub enum Action {
     View(String),
     /// Colour the shown field with this map.
     ColourMap(ColourMap),
+    /// Draw every model this way: its field through the colour map, or its styled look.
+    Look(crate::render::Look),
     /// Brush radius, cells; `None`: the model's default.
     Brush(Option<f32>),
     /// Start the scene again (parameters kept).
@@ -107,6 +109,7 @@ impl Action {
             }
             Action::View(name) => format!("view = \"{name}\""),
             Action::ColourMap(map) => format!("colour-map = \"{}\"", map.name()),
+            Action::Look(look) => format!("look = \"{}\"", look.name()),
             Action::Brush(Some(r)) => format!("brush = {r}"),
             Action::Brush(None) => "brush = \"default\"".into(),
             Action::Reset => "reset = true".into(),

@@ -15,7 +15,10 @@ use crate::gas::GasBrush;
 use crate::gpu::{self, GpuError, StepTimer};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
-use crate::render::{Area, Blend, FieldRenderer, GasField, GasRenderer, SmokeField, SmokeRenderer, WaterRenderer};
+use crate::render::{
+    Area, Blend, FieldRenderer, GasField, GasRenderer, GasSchlierenRenderer, Look, SmokeField, SmokeLitRenderer,
+    SmokeRenderer, WaterRenderer, WaterSurfaceRenderer,
+};
 use crate::smoke::Impulse;
 use crate::water::Brush;
 
@@ -26,6 +29,10 @@ enum Painter {
     Gas(GasRenderer),
     /// A registered model's scalar view ([`GpuModel::scalar_view`]).
     Field(FieldRenderer),
+    /// The styled looks ([`Look::Styled`]).
+    WaterSurface(WaterSurfaceRenderer),
+    SmokeLit(SmokeLitRenderer),
+    GasSchlieren(GasSchlierenRenderer),
 }
 
 /// Any of eddy's models on the GPU ([`AnyGpuModel`]) on a [`Runner`], with its renderer and the
@@ -39,6 +46,10 @@ pub struct AnyModel {
     painter: Option<(wgpu::TextureFormat, Painter)>,
     /// How draws combine with the target ([`AnyModel::set_blend`]).
     blend: Blend,
+    /// How it is drawn ([`AnyModel::set_look`]).
+    look: Look,
+    /// The smoke look's light and glow ([`AnyModel::set_lighting`]).
+    lighting: crate::render::smoke_lit::Lighting,
     /// Hue (degrees) of the next smoke splat's dye: each splat turns it, so drags cycle hues.
     hue: f32,
     /// The colour map of each view (indexed like [`super::ModelInfo::views`]).
@@ -89,6 +100,8 @@ impl AnyModel {
             view: 0,
             painter: None,
             blend: Blend::Opaque,
+            look: Look::Map,
+            lighting: Default::default(),
             hue: 0.0,
             maps: vec![ColourMap::Own; kind.info().views.len()],
             brush: None,
@@ -319,6 +332,12 @@ impl AnyModel {
     /// the field's own colours, or a direction wheel.
     pub fn legend(&self) -> Legend {
         let map = self.colour_map();
+        match (self.look, self.sim()) {
+            (Look::Styled, AnyGpuModel::Water(_)) => return WaterSurfaceRenderer::legend(),
+            (Look::Styled, AnyGpuModel::Smoke(_)) => return SmokeLitRenderer::legend(),
+            (Look::Styled, AnyGpuModel::Gas(_)) => return GasSchlierenRenderer::legend(),
+            _ => {}
+        }
         match self.sim() {
             AnyGpuModel::Water(_) => WaterRenderer::legend(map),
             AnyGpuModel::Smoke(s) => match &self.painter {
@@ -364,11 +383,18 @@ impl AnyModel {
     ) -> Result<crate::render::Drawing, GpuError> {
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             let (d, blend) = (&self.device, self.blend);
-            let painter = match self.kind() {
-                ModelKind::Water => Painter::Water(WaterRenderer::with_blend(d, format, blend)?),
-                ModelKind::Smoke => Painter::Smoke(SmokeRenderer::with_blend(d, format, blend)?),
-                ModelKind::Gas => Painter::Gas(GasRenderer::with_blend(d, format, blend)?),
-                ModelKind::Custom(_) => Painter::Field(FieldRenderer::new(&self.device, format)?),
+            let painter = match (self.kind(), self.look, self.runner.model()) {
+                (ModelKind::Water, Look::Styled, AnyGpuModel::Water(s)) => {
+                    Painter::WaterSurface(WaterSurfaceRenderer::with_blend(d, s.caps(), format, blend)?)
+                }
+                (ModelKind::Smoke, Look::Styled, _) => Painter::SmokeLit(SmokeLitRenderer::with_blend(d, format, blend)?),
+                (ModelKind::Gas, Look::Styled, _) => {
+                    Painter::GasSchlieren(GasSchlierenRenderer::with_blend(d, format, blend)?)
+                }
+                (ModelKind::Water, ..) => Painter::Water(WaterRenderer::with_blend(d, format, blend)?),
+                (ModelKind::Smoke, ..) => Painter::Smoke(SmokeRenderer::with_blend(d, format, blend)?),
+                (ModelKind::Gas, ..) => Painter::Gas(GasRenderer::with_blend(d, format, blend)?),
+                (ModelKind::Custom(_), ..) => Painter::Field(FieldRenderer::new(&self.device, format)?),
             };
             self.painter = Some((format, painter));
         }
@@ -379,6 +405,12 @@ impl AnyModel {
             (Painter::Water(r), AnyGpuModel::Water(s)) => r.prepare(d, encoder, area, s, map),
             (Painter::Smoke(r), AnyGpuModel::Smoke(s)) => r.prepare(d, encoder, area, s, smoke_field, map),
             (Painter::Gas(r), AnyGpuModel::Gas(s)) => r.prepare(d, encoder, area, s, gas_field, map),
+            (Painter::WaterSurface(r), AnyGpuModel::Water(s)) => r.prepare(d, encoder, area, s),
+            (Painter::SmokeLit(r), AnyGpuModel::Smoke(s)) => {
+                r.lighting = self.lighting;
+                r.prepare(d, encoder, area, s)
+            }
+            (Painter::GasSchlieren(r), AnyGpuModel::Gas(s)) => r.prepare(d, encoder, area, s),
             (Painter::Field(r), AnyGpuModel::Custom(s)) => {
                 let Some(view) = s.scalar_view() else {
                     return Err(GpuError::Validation(format!("{} has no scalar view to draw", s.kind())));
@@ -398,6 +430,26 @@ impl AnyModel {
             self.blend = blend;
             self.painter = None;
         }
+    }
+
+    /// How the model is drawn: its field through the colour map ([`Look::Map`], the default) or
+    /// its styled look ([`Look::Styled`]).
+    pub fn look(&self) -> Look {
+        self.look
+    }
+
+    /// Draws with `look` from now on ([`Look::Styled`] for a model registered outside eddy draws
+    /// its map).
+    pub fn set_look(&mut self, look: Look) {
+        if look != self.look {
+            self.look = look;
+            self.painter = None;
+        }
+    }
+
+    /// The styled smoke's light and glow from now on ([`crate::render::smoke_lit::Lighting`]).
+    pub fn set_lighting(&mut self, lighting: crate::render::smoke_lit::Lighting) {
+        self.lighting = lighting;
     }
 
     /// Records a draw of the current field filling `area` of `target` (a `format` texture; a

@@ -69,6 +69,8 @@ pub struct Session {
     steps: u64,
     /// Times each [`Session::step`] where the device has timestamp queries.
     timer: Option<StepTimer>,
+    /// How every model is drawn ([`Session::set_look`]).
+    look: crate::render::Look,
 }
 
 /// One model's place in a [`Session`].
@@ -112,6 +114,7 @@ impl Session {
             current: kind,
             steps: 0,
             timer: StepTimer::new(device, queue),
+            look: crate::render::Look::Map,
         };
         session.slot_mut(kind).params = session.options.params;
         session.switch(kind)?;
@@ -238,7 +241,24 @@ impl Session {
         };
         let (h, w) = state.shape();
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
-        AnyModel::new(&self.device, &self.queue, &state, &params, step)
+        let mut model = AnyModel::new(&self.device, &self.queue, &state, &params, step)?;
+        model.set_look(self.look);
+        Ok(model)
+    }
+
+    /// How the models are drawn ([`crate::render::Look`]; the map, until set).
+    pub fn look(&self) -> crate::render::Look {
+        self.look
+    }
+
+    /// Draws every model, those made later too, with `look` from now on.
+    pub fn set_look(&mut self, look: crate::render::Look) {
+        self.look = look;
+        for slot in self.slots.values_mut() {
+            if let Some(model) = slot.model.as_mut() {
+                model.set_look(look);
+            }
+        }
     }
 
     /// Starts the current model's scene again with its parameters as they are now, keeping the
@@ -286,6 +306,7 @@ impl Session {
         let (h, w) = state.shape();
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, state, &params, step)?;
+        model.set_look(self.look);
         if let Some(old) = self.slot(kind).and_then(|s| s.model.as_ref()) {
             model.set_view(old.view()).map_err(Error::Message)?;
             model.set_colour_map(old.colour_map());
@@ -340,6 +361,7 @@ impl Session {
             Action::SetAll(values) => return self.set(values, false),
             Action::View(name) => self.model().set_view(name).map_err(Error::Message)?,
             Action::ColourMap(map) => self.model().set_colour_map(*map),
+            Action::Look(look) => self.set_look(*look),
             Action::Brush(radius) => self.model().set_brush_radius(*radius),
             Action::Reset => self.reset()?,
             Action::Defaults => self.reset_params()?,

@@ -20,6 +20,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("R", "reset the scene (parameters kept)"),
     ("V", "next field"),
     ("F3", "next colour map"),
+    ("F4", "next look: map, styled"),
     ("F2", "show / hide the panel"),
     ("F12", "screenshot of the simulation (PNG, the panel's scale)"),
     ("G", "start / stop recording a GIF"),

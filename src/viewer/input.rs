@@ -25,6 +25,11 @@ impl Live {
                 let i = ColourMap::ALL.iter().position(|&m| m == model.colour_map()).unwrap_or(0);
                 self.act(&Action::ColourMap(ColourMap::ALL[(i + 1) % ColourMap::ALL.len()]));
             }
+            Key::Named(NamedKey::F4) => {
+                let look = self.session.look();
+                let i = crate::render::Look::ALL.iter().position(|&l| l == look).unwrap_or(0);
+                self.act(&Action::Look(crate::render::Look::ALL[(i + 1) % crate::render::Look::ALL.len()]));
+            }
             Key::Named(NamedKey::F12) => self.command(Command::Screenshot),
             Key::Named(NamedKey::Space) => self.controls.paused = !self.controls.paused,
             Key::Named(NamedKey::Tab) => self.switch_next(),

@@ -101,6 +101,8 @@ pub struct ViewerOptions {
     pub field: Option<String>,
     /// The colour map of that field; `None`: its own.
     pub colour_map: Option<ColourMap>,
+    /// How the models are drawn; `None`: [`crate::render::Look::Map`].
+    pub look: Option<crate::render::Look>,
     /// Quit after this many frames.
     pub frames: Option<u64>,
     /// Save what the window shows (panel included) as a PNG when the viewer ends after `frames`
@@ -316,6 +318,9 @@ impl App {
         }
         if let Some(map) = o.colour_map {
             session.model().set_colour_map(map);
+        }
+        if let Some(look) = o.look {
+            session.set_look(look);
         }
         let ctx = egui::Context::default();
         let state = egui_winit::State::new(

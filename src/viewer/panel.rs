@@ -6,6 +6,7 @@
 
 use super::controls::{CONTROLS, fluid_tools, parameter_keys};
 use crate::colour::{ColourMap, Legend, direction_colour};
+use crate::render::Look;
 use crate::model::{AnyModel, ModelKind, ParamInfo, ParamKind, Session, Value};
 use crate::record::Format;
 use crate::script::Action;
@@ -373,6 +374,23 @@ fn tools(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
 fn view(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
     let kind = model.kind();
     egui::CollapsingHeader::new("View").default_open(true).show(ui, |ui| {
+        let look = model.look();
+        ui.horizontal(|ui| {
+            ui.label("look (F4):");
+            for l in Look::ALL {
+                let hint = match l {
+                    Look::Map => "the field through its colour map",
+                    Look::Styled => "smoke lit and shaded, water as a surface with foam, gas as a schlieren image",
+                };
+                if ui.selectable_label(l == look, l.name()).on_hover_text(hint).clicked() && l != look {
+                    out.push(Command::Act(Action::Look(l)));
+                }
+            }
+        });
+        if look == Look::Styled && !matches!(kind, crate::model::ModelKind::Custom(_)) {
+            draw_legend(ui, &model.legend());
+            return;
+        }
         let view = model.view();
         egui::ComboBox::from_label("field").selected_text(view).show_ui(ui, |ui| {
             for f in kind.info().views {

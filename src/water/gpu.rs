@@ -183,6 +183,8 @@ pub struct GpuWater {
     brush: gpu::EditPass,
     stats: gpu::Reduction,
     steps: u64,
+    /// The caps it was built with, for what is built later to draw it (the surface look's foam).
+    caps: DeviceCaps,
 }
 
 impl GpuWater {
@@ -262,6 +264,7 @@ impl GpuWater {
                 packing,
                 brush,
                 steps: 0,
+                caps: caps.clone(),
             }
         })?;
         sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&WaterUniform::new(&params, width)));
@@ -356,6 +359,11 @@ impl GpuWater {
     /// As [`GpuWater::read_mass`].
     pub async fn read_mass_async(&self) -> Result<Grid<f32>, GpuError> {
         gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
+    }
+
+    /// The caps of the device it runs on, as it was built with them.
+    pub fn caps(&self) -> &DeviceCaps {
+        &self.caps
     }
 
     /// The current mass texture (`r32float`), e.g. to render it.

@@ -62,6 +62,7 @@ pub fn start() {
         scale: 4,
         field: None,
         colour_map: None,
+        look: None,
         frames: None,
         screenshot: None,
         script: None,
