@@ -7,7 +7,7 @@
 //   normal     n = normalize(-RELIEF * grad A, 1)                 (gradient shading: A as a height)
 //   shadow     T = exp(-SHADOW * sum of A over SHADOW_STEPS samples toward the light)
 //   light      L = albedo * (AMBIENT + DIFFUSE * max(n . l, 0) * T), albedo = C / A
-//   bloom      G = bloom * mean of C over two rings of BLOOM_TAPS samples (radii 3 and 8 cells)
+//   bloom      G = bloom * mean of C over a ring of BLOOM_TAPS samples BLOOM_RADIUS cells away
 //   colour     = BACKGROUND * (1 - a) + min(L, 1) * a + G
 // With alpha = 1 the background is left out: premultiplied (min(L, 1) * a + G, a + max(G)).
 // Solid cells are grey. CPU mirror: `shade` in src/render/smoke_lit.rs.
@@ -32,12 +32,13 @@ const BACKGROUND: vec3<f32> = vec3<f32>(0.03, 0.04, 0.08);
 const OPACITY: f32 = 3.0;
 const RELIEF: f32 = 6.0;
 const LIGHT_HEIGHT: f32 = 0.8;
-const SHADOW: f32 = 0.08;
-const SHADOW_STEPS: i32 = 12;
-const SHADOW_STEP: f32 = 1.5; // cells between shadow samples
+const SHADOW: f32 = 0.16;
+const SHADOW_STEPS: i32 = 6;
+const SHADOW_STEP: f32 = 3.0; // cells between shadow samples
 const AMBIENT: f32 = 0.3;
 const DIFFUSE: f32 = 1.0;
-const BLOOM_TAPS: i32 = 8;
+const BLOOM_TAPS: i32 = 6;
+const BLOOM_RADIUS: f32 = 5.0;
 
 // The colour (rgb) and amount (w) of the smoke at texel c, clamped to the grid.
 fn texel(c: vec2<i32>) -> vec4<f32> {
@@ -94,9 +95,9 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         for (var i = 0; i < BLOOM_TAPS; i++) {
             let angle = 6.2831853 * f32(i) / f32(BLOOM_TAPS);
             let d = vec2<f32>(cos(angle), sin(angle));
-            glow += sample(u + 3.0 * d).rgb + sample(u + 8.0 * d).rgb;
+            glow += sample(u + BLOOM_RADIUS * d).rgb;
         }
-        glow *= view.bloom / f32(2 * BLOOM_TAPS);
+        glow *= view.bloom / f32(BLOOM_TAPS);
     }
     var colour: vec3<f32>;
     var alpha = 1.0;

@@ -30,12 +30,13 @@ const BACKGROUND: [f32; 3] = [0.03, 0.04, 0.08];
 const OPACITY: f32 = 3.0;
 const RELIEF: f32 = 6.0;
 const LIGHT_HEIGHT: f32 = 0.8;
-const SHADOW: f32 = 0.08;
-const SHADOW_STEPS: i32 = 12;
-const SHADOW_STEP: f32 = 1.5;
+const SHADOW: f32 = 0.16;
+const SHADOW_STEPS: i32 = 6;
+const SHADOW_STEP: f32 = 3.0;
 const AMBIENT: f32 = 0.3;
 const DIFFUSE: f32 = 1.0;
-const BLOOM_TAPS: i32 = 8;
+const BLOOM_TAPS: i32 = 6;
+const BLOOM_RADIUS: f32 = 5.0;
 
 /// How the light falls and glows: a [`SmokeLitRenderer`]'s settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,8 +44,8 @@ pub struct Lighting {
     /// Where the light is, a direction in the screen's plane (x right, y down; made unit
     /// length when drawn): `(-0.6, -0.8)`, the default, is up and to the left.
     pub light: (f32, f32),
-    /// The glow's strength, 0 (none) to about 1: the mean colour of the smoke 3 and 8 cells
-    /// around a pixel times this, added to it.
+    /// The glow's strength, 0 (none) to about 1: the mean colour of the smoke 5 cells around a
+    /// pixel times this, added to it.
     pub bloom: f32,
 }
 
@@ -206,12 +207,12 @@ pub fn shade(fields: &Fields<'_>, area: Area, lighting: Lighting, blend: Blend, 
         for i in 0..BLOOM_TAPS {
             let angle = std::f32::consts::TAU * i as f32 / BLOOM_TAPS as f32;
             let (dx, dy) = (angle.cos(), angle.sin());
-            let (near, far) = (fields.sample(ux + 3.0 * dx, uy + 3.0 * dy), fields.sample(ux + 8.0 * dx, uy + 8.0 * dy));
+            let tap = fields.sample(ux + BLOOM_RADIUS * dx, uy + BLOOM_RADIUS * dy);
             for c in 0..3 {
-                glow[c] += near[c] + far[c];
+                glow[c] += tap[c];
             }
         }
-        glow = glow.map(|g| g * bloom / (2 * BLOOM_TAPS) as f32);
+        glow = glow.map(|g| g * bloom / BLOOM_TAPS as f32);
     }
     match blend {
         Blend::Alpha => {

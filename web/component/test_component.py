@@ -308,6 +308,7 @@ def hostile(driver):
             ['colors empty', { colors: [] }], ['params a list', { params: [1] }],
             ['model lava', { model: 'lava' }], ['scene of another model', { model: 'water', scene: 'plume' }],
             ['a bad parameter value', { params: { vorticity: 'x' } }], ['an unknown parameter', { params: { vortex: 1 } }],
+            ['look shiny', { look: 'shiny' }], ['bloom 9', { bloom: 9 }],
         ]) out.push(await refused(what, () => m.create(c, options)));
         const f = await m.create(c, { model: 'smoke', cellSize: 1, autoDemo: false, paused: true });
         out.push(await refused('splat at NaN', () => f.splat({ x: NaN, y: 3 })));
@@ -317,6 +318,7 @@ def hostile(driver):
         out.push(await refused('set null', () => f.set(null)));
         out.push(await refused('setModel lava', () => f.setModel('lava')));
         out.push(await refused('reset to a preset of another model', () => f.reset('basin')));
+        out.push(await refused('setLook lit', () => f.setLook('lit')));
         f.step(2);
         const after = { model: f.model, steps: f.steps, grid: f.grid, density: (await f.read('density')).length };
         f.destroy();
@@ -332,6 +334,8 @@ def hostile(driver):
         "splat at NaN": "finite numbers", "splat radius -2": "radius above 0", "splat colour": 'colour "blue"',
         "read a field smoke has not": 'smoke has no field "mass"; its fields: density', "set null": "set takes { name: value",
         "setModel lava": 'no model "lava"', "reset to a preset of another model": "basin is a water preset",
+        "look shiny": 'look is "shiny"; it takes "styled" or "map"', "bloom 9": "bloom is 9; it takes a number from 0 to 4",
+        "setLook lit": 'look is "lit"',
     }
     for line in r["out"]:
         what, _, message = line.partition(": ")
@@ -340,6 +344,40 @@ def hostile(driver):
     if r["after"] != {"model": "smoke", "steps": 2, "grid": [64, 48], "density": 64 * 48}:
         fail(f"after the refusals the fluid is {r['after']}")
     say(f"{len(r['out'])} bad inputs refused, each naming what was wrong (e.g. {r['out'][1]!r}); the fluid ran on")
+
+
+def looks(driver):
+    """Each model in its styled look (the default) and in its colour map, the same state drawn
+    both ways: the two pictures differ, and the look reads back as set. With --shots, each pair
+    side by side (looks-MODEL.png)."""
+    for model, steps in (("smoke", 120), ("water", 60), ("gas", 80)):
+        styled = run(driver, """
+            const m = await import('eddy-fluid');
+            const c = document.createElement('canvas');
+            c.style.cssText = 'width:240px;height:180px;position:absolute;left:0;top:0';
+            document.body.append(c);
+            window.__f = await m.create(c, { model: '%s', cellSize: 2, autoDemo: false, paused: true });
+            window.__f.step(%d);
+            await new Promise((r) => setTimeout(r, 500));
+            return window.__f.look;""" % (model, steps))
+        pictures = [shot(driver).crop((0, 0, 240, 180))]
+        mapped = run(driver, """
+            window.__f.setLook('map');
+            await new Promise((r) => setTimeout(r, 500));
+            return window.__f.look;""")
+        pictures.append(shot(driver).crop((0, 0, 240, 180)))
+        run(driver, "window.__f.destroy(); document.querySelector('canvas').remove(); window.__f = null;")
+        if (styled, mapped) != ("styled", "map"):
+            fail(f"{model}: the looks read back as {styled!r} then {mapped!r}")
+        differ = sum(1 for a, b in zip(pictures[0].getdata(), pictures[1].getdata()) if max(abs(x - y) for x, y in zip(a, b)) > 24)
+        if differ < 240 * 180 // 10:
+            fail(f"{model}: the styled look and the map differ in only {differ} pixels")
+        if SHOTS:
+            pair = Image.new("RGB", (490, 180), "white")
+            pair.paste(pictures[0], (0, 0))
+            pair.paste(pictures[1], (250, 0))
+            pair.save(os.path.join(SHOTS, f"looks-{model}.png"))
+        say(f"{model}: styled and map drawn from one state, {differ} of {240 * 180} pixels differ")
 
 
 def cycles(driver):
@@ -437,9 +475,10 @@ def react_and_hero(driver, port):
 
     started(driver, f"http://127.0.0.1:{port}/hero.html")
     time.sleep(4)
-    keep(driver, "hero")
+    # Paused before the screenshots: a full-window canvas's frames are slow on software WebGPU.
     driver.execute_script("fluid.pause()")
     time.sleep(0.5)
+    keep(driver, "hero")
     img = shot(driver)
     corner = img.getpixel((5, 5))
     # The page's gradient starts at #0b1026: the canvas is transparent where there is no smoke.
@@ -493,6 +532,7 @@ def main():
             first_frame(driver, port)
             same_as_the_command(driver, port, os.path.abspath(args.eddy), work)
             hostile(driver)
+            looks(driver)
             cycles(driver)
             speed(driver)
             plain_page(driver, port)

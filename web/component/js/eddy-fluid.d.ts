@@ -16,6 +16,9 @@ export declare function load(moduleUrl?: string | URL): Promise<unknown>;
 /** The models: the water automaton, GPU Gems smoke (staggered, MacCormack), the gas automaton. */
 export type Model = "water" | "smoke" | "gas";
 
+/** How the fluid is drawn. */
+export type Look = "styled" | "map";
+
 export interface Options {
   /** Which model. Default "smoke". */
   model?: Model;
@@ -27,6 +30,10 @@ export interface Options {
   cellSize?: number;
   /** Empty fluid shows the page behind (smoke's empty air, water's air). Default false. */
   transparent?: boolean;
+  /** "styled": smoke lit and shaded with a glow, water as a surface with depth and foam, gas as a schlieren image; "map": the field through its colour map. Default "styled". */
+  look?: Look;
+  /** The styled smoke's glow, 0 (none) to 4. Default 0.3. */
+  bloom?: number;
   /** The pointer and touch stir the fluid. Default true. */
   interactive?: boolean;
   /** A point moves by itself and splats while the pointer is still. Default true (false under prefers-reduced-motion). */
@@ -85,6 +92,12 @@ export declare class EddyFluid extends EventTarget {
   readonly params: Record<string, string>;
   /** Sets parameters by name (checked together; throws eddy's message and changes nothing on a bad one); returns the changes. */
   set(params: Record<string, string | number>): string;
+  /** The look drawn. */
+  readonly look: Look;
+  /** Draws with `look` from now on; throws a RangeError for another name. */
+  setLook(look: Look): void;
+  /** Sets the styled smoke's glow, 0 to 4; throws a RangeError outside. */
+  setBloom(bloom: number): void;
   /** Makes `model` current on its default scene; throws for an unknown model. */
   setModel(model: Model): void;
   /** Starts the scene again, parameters kept; with `scene`, that preset (throws for an unknown one). */
@@ -114,7 +127,7 @@ export declare class EddyFluid extends EventTarget {
 export declare function create(canvas: HTMLCanvasElement, options?: Options): Promise<EddyFluid>;
 
 /**
- * `<eddy-fluid>`: attributes model, scene, resolution, cell-size, transparent, interactive,
+ * `<eddy-fluid>`: attributes model, scene, resolution, cell-size, transparent, look, bloom, interactive,
  * auto-demo, auto-demo-delay, auto-speed, steps-per-frame, splat-radius, force, colors
  * ("#a #b"), params ("name=value name=value"), paused, seed. Fires `ready` and `error`.
  */

@@ -39,6 +39,8 @@ const DEFAULTS = {
   resolution: 256,
   cellSize: 4,
   transparent: false,
+  look: "styled",
+  bloom: 0.3,
   interactive: true,
   autoDemo: true,
   autoDemoDelay: 2500,
@@ -62,8 +64,12 @@ const RANGES = {
   stepsPerFrame: [0, 64, true],
   splatRadius: [0, 2048, false],
   force: [0, 1e4, false],
+  bloom: [0, 4, false],
   seed: [0, 2 ** 32 - 1, true],
 };
+
+/** The looks: "styled" (smoke lit and shaded, water as a surface with foam, gas as schlieren) and "map" (the field's colour map). */
+const LOOKS = ["styled", "map"];
 
 /** Refuses an option eddy-fluid does not have, or a value outside its range, naming both. */
 function check(options) {
@@ -79,6 +85,9 @@ function check(options) {
       const shown = typeof v === "number" ? String(v) : JSON.stringify(v);
       throw new RangeError(`eddy-fluid: ${key} is ${shown}; it takes ${whole ? "a whole number" : "a number"} from ${least} to ${most}`);
     }
+  }
+  if ("look" in options && !LOOKS.includes(options.look)) {
+    throw new RangeError(`eddy-fluid: look is ${JSON.stringify(options.look)}; it takes ${LOOKS.map((l) => JSON.stringify(l)).join(" or ")}`);
   }
   if ("colors" in options && (!Array.isArray(options.colors) || options.colors.length === 0)) {
     throw new TypeError(`eddy-fluid: colors is ${JSON.stringify(options.colors)}; it takes a list of "#rrggbb"`);
@@ -193,6 +202,27 @@ export class EddyFluid extends EventTarget {
     }
     const names = Object.keys(params);
     return this.#wasm.set(names, names.map((n) => String(params[n])));
+  }
+
+  /** The look drawn: "styled" or "map". */
+  get look() {
+    return this.#wasm.look;
+  }
+
+  /** Draws with `look` from now on: "styled" (made for people) or "map" (the field's colour map). */
+  setLook(look) {
+    check({ look });
+    this.#o.look = look;
+    this.#wasm.set_look(look);
+    this.#redraw();
+  }
+
+  /** Sets the styled smoke's glow, 0 (none) to 4. */
+  setBloom(bloom) {
+    check({ bloom });
+    this.#o.bloom = bloom;
+    this.#wasm.set_bloom(bloom);
+    this.#redraw();
   }
 
   /** Makes `model` current, started on its default scene at the present grid. */
@@ -452,13 +482,13 @@ export async function create(canvas, options = {}) {
     throw new Error(/no.*adapter|WebGPU/i.test(message) ? `${UNSUPPORTED} (${message})` : message);
   }
   const names = Object.keys(o.params);
-  if (names.length) {
-    try {
-      wasm.set(names, names.map((n) => String(o.params[n])));
-    } catch (e) {
-      wasm.destroy();
-      throw e;
-    }
+  try {
+    wasm.set_look(o.look);
+    wasm.set_bloom(o.bloom);
+    if (names.length) wasm.set(names, names.map((n) => String(o.params[n])));
+  } catch (e) {
+    wasm.destroy();
+    throw e;
   }
   return new EddyFluid(wasm, canvas, o);
 }
@@ -469,6 +499,8 @@ const ATTRIBUTES = {
   resolution: "resolution",
   "cell-size": "cellSize",
   transparent: "transparent",
+  look: "look",
+  bloom: "bloom",
   interactive: "interactive",
   "auto-demo": "autoDemo",
   "auto-demo-delay": "autoDemoDelay",
@@ -499,7 +531,7 @@ function optionsOf(element) {
           return [name.trim(), (value ?? "").trim()];
         }),
       );
-    } else if (key === "model" || key === "scene") o[key] = v;
+    } else if (key === "model" || key === "scene" || key === "look") o[key] = v;
     else o[key] = Number(v);
   }
   return o;
@@ -518,7 +550,7 @@ export class EddyFluidElement extends (globalThis.HTMLElement ?? class {}) {
   #starting = null;
 
   static get observedAttributes() {
-    return ["model", "params", "paused"];
+    return ["model", "look", "params", "paused"];
   }
 
   constructor() {
@@ -574,6 +606,7 @@ export class EddyFluidElement extends (globalThis.HTMLElement ?? class {}) {
     if (!f) return;
     try {
       if (name === "model" && value) f.setModel(value);
+      else if (name === "look" && value) f.setLook(value);
       else if (name === "params" && value) f.set(optionsOf(this).params);
       else if (name === "paused") value === null || value === "false" ? f.resume() : f.pause();
     } catch (e) {

@@ -13,7 +13,8 @@ use eddy_fluid::Grid;
 use eddy_fluid::gpu::Gpu;
 use eddy_fluid::model::tools::{Stroke, Tool};
 use eddy_fluid::model::{Action, AnyState, Done, ModelKind, ModelParams, Session, SessionOptions, Start};
-use eddy_fluid::render::Blend;
+use eddy_fluid::render::smoke_lit::Lighting;
+use eddy_fluid::render::{Blend, Look};
 use eddy_fluid::scene::SceneSource;
 use eddy_fluid::smoke::Impulse;
 use eddy_fluid::wgpu;
@@ -56,6 +57,8 @@ pub struct Fluid {
     session: Session,
     /// Premultiplied alpha: water's air and smoke's empty cells show the page behind.
     transparent: bool,
+    /// The styled smoke's glow ([`eddy_fluid::render::smoke_lit::Lighting::bloom`]).
+    bloom: f32,
 }
 
 #[wasm_bindgen]
@@ -108,7 +111,36 @@ impl Fluid {
         let options =
             SessionOptions { params, start: Start::Scene(SceneSource::Preset(scene)), size, seed: seed.into() };
         let session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(error)?;
-        Ok(Fluid { gpu, surface, config, session, transparent })
+        Ok(Fluid { gpu, surface, config, session, transparent, bloom: Lighting::default().bloom })
+    }
+
+    /// Draws every model with the look named `look` from now on: `styled` (smoke lit and
+    /// shaded, water as a surface with foam, gas as a schlieren image) or `map` (the field
+    /// through its colour map, as `eddy view` shows it).
+    ///
+    /// # Errors
+    /// Another name, with the names.
+    pub fn set_look(&mut self, look: String) -> Result<(), JsError> {
+        self.session.set_look(Look::from_name(&look).map_err(error)?);
+        Ok(())
+    }
+
+    /// The look drawn: `styled` or `map`.
+    #[wasm_bindgen(getter)]
+    pub fn look(&self) -> String {
+        self.session.look().name().to_string()
+    }
+
+    /// The styled smoke's glow from now on, 0 (none) to 4.
+    ///
+    /// # Errors
+    /// A value that is not finite or lies outside 0 to 4.
+    pub fn set_bloom(&mut self, bloom: f32) -> Result<(), JsError> {
+        if !(bloom.is_finite() && (0.0..=4.0).contains(&bloom)) {
+            return Err(error(format!("bloom is {bloom}; it takes a number from 0 to 4")));
+        }
+        self.bloom = bloom;
+        Ok(())
     }
 
     /// Whether the canvas shows the page behind where the fluid is empty (`transparent`).
@@ -176,6 +208,7 @@ impl Fluid {
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         let model = self.session.model();
         model.set_blend(if self.transparent { Blend::Alpha } else { Blend::Opaque });
+        model.set_lighting(Lighting { bloom: self.bloom, ..Lighting::default() });
         let drawing =
             model.prepare(&mut encoder, self.config.format, (self.config.width, self.config.height)).map_err(error)?;
         let clear = if self.transparent { wgpu::Color::TRANSPARENT } else { wgpu::Color::BLACK };
