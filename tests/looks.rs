@@ -31,7 +31,10 @@ fn draw(gpu: &eddy_fluid::gpu::Gpu, model: &mut AnyModel) -> RgbaImage {
                     view,
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
                 depth_stencil_attachment: None,
                 timestamp_writes: None,
@@ -84,9 +87,18 @@ fn area(size: (u32, u32)) -> Area {
 }
 
 /// Smoke `w` x `h` with `density` and `dye(r, c)` and a 3 x 3 solid block at (row 4, col 4).
-fn smoke(w: usize, h: usize, solid_block: bool, dye: impl Fn(usize, usize) -> [f32; 3]) -> eddy_fluid::smoke::SmokeState {
+fn smoke(
+    w: usize,
+    h: usize,
+    solid_block: bool,
+    dye: impl Fn(usize, usize) -> [f32; 3],
+) -> eddy_fluid::smoke::SmokeState {
     let solid = Grid::from_fn(w, h, |r, c| (solid_block && (4..7).contains(&r) && (4..7).contains(&c)) as u8);
-    let scene = eddy_fluid::scene::Scene { solid: solid.clone(), fluid: Grid::filled(w, h, 0.0), source: Grid::filled(w, h, 0) };
+    let scene = eddy_fluid::scene::Scene {
+        solid: solid.clone(),
+        fluid: Grid::filled(w, h, 0.0),
+        source: Grid::filled(w, h, 0),
+    };
     let mut s = eddy_fluid::smoke::SmokeState::from_scene(&scene, 0.0);
     let colours = Grid::from_fn(w, h, |r, c| if solid[(r, c)] != 0 { [0.0; 3] } else { dye(r, c) });
     s.dye = [0, 1, 2].map(|i| colours.map(|d| d[i]));
@@ -327,7 +339,10 @@ fn each_look_matches_its_golden_image() {
             let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-failures");
             std::fs::create_dir_all(&out).unwrap();
             image.save(out.join(format!("look-{name}.png"))).unwrap();
-            panic!("{name}: differs from {} by up to {worst}/255, {mean:.2} on average (drawn: target/test-failures)", path.display());
+            panic!(
+                "{name}: differs from {} by up to {worst}/255, {mean:.2} on average (drawn: target/test-failures)",
+                path.display()
+            );
         }
     }
 }

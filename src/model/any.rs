@@ -387,7 +387,9 @@ impl AnyModel {
                 (ModelKind::Water, Look::Styled, AnyGpuModel::Water(s)) => {
                     Painter::WaterSurface(WaterSurfaceRenderer::with_blend(d, s.caps(), format, blend)?)
                 }
-                (ModelKind::Smoke, Look::Styled, _) => Painter::SmokeLit(SmokeLitRenderer::with_blend(d, format, blend)?),
+                (ModelKind::Smoke, Look::Styled, _) => {
+                    Painter::SmokeLit(SmokeLitRenderer::with_blend(d, format, blend)?)
+                }
                 (ModelKind::Gas, Look::Styled, _) => {
                     Painter::GasSchlieren(GasSchlierenRenderer::with_blend(d, format, blend)?)
                 }

@@ -92,7 +92,8 @@ impl GasSchlierenRenderer {
 /// a body's cell) filling `area`.
 pub fn shade(density: &Grid<f32>, solid: &Grid<u8>, strength: f32, area: Area, pixel: (f32, f32)) -> [f32; 4] {
     let (h, w) = density.shape();
-    let wall = |x: i32, y: i32| x < 0 || y < 0 || x >= w as i32 || y >= h as i32 || solid[(y as usize, x as usize)] != 0;
+    let wall =
+        |x: i32, y: i32| x < 0 || y < 0 || x >= w as i32 || y >= h as i32 || solid[(y as usize, x as usize)] != 0;
     let rho = |x: i32, y: i32| density[(y as usize, x as usize)];
     let beside = |x: i32, y: i32, own: f32| if wall(x, y) { own } else { rho(x, y) };
     let gradient = |x: i32, y: i32, here: f32| {

@@ -160,7 +160,8 @@ impl Fields<'_> {
         let (bx, by) = (x.floor(), y.floor());
         let (fx, fy) = (x - bx, y - by);
         let (bx, by) = (bx as i32, by as i32);
-        let (a, b, c, d) = (self.texel(bx, by), self.texel(bx + 1, by), self.texel(bx, by + 1), self.texel(bx + 1, by + 1));
+        let (a, b, c, d) =
+            (self.texel(bx, by), self.texel(bx + 1, by), self.texel(bx, by + 1), self.texel(bx + 1, by + 1));
         std::array::from_fn(|i| mix(mix(a[i], b[i], fx), mix(c[i], d[i], fx), fy))
     }
 }

@@ -93,14 +93,17 @@ impl WaterSurfaceRenderer {
         blend: Blend,
     ) -> Result<Self, GpuError> {
         let pass = Fullscreen::new(device, "render/water_surface", shaders::RENDER_WATER_SURFACE, format, blend)?;
-        let foam = gpu::scoped(device, || gpu::Kernel::new(device, caps, "render/water_foam", shaders::RENDER_WATER_FOAM))?;
+        let foam =
+            gpu::scoped(device, || gpu::Kernel::new(device, caps, "render/water_foam", shaders::RENDER_WATER_FOAM))?;
         let uniform = gpu::uniform_buffer(device, "render/water_foam", std::mem::size_of::<FoamUniform>());
         Ok(Self { pass, foam, uniform, state: None })
     }
 
     /// What the look shows, for a legend.
     pub fn legend() -> Legend {
-        Legend::Own("water deepening in colour with depth, lighter at the surface, foam where it moves fast; ground brown")
+        Legend::Own(
+            "water deepening in colour with depth, lighter at the surface, foam where it moves fast; ground brown",
+        )
     }
 
     /// Prepares a draw of `sim` filling `area` of a target; as [`super::WaterRenderer::prepare`].
@@ -119,7 +122,8 @@ impl WaterSurfaceRenderer {
         let fresh = self.state.as_ref().is_none_or(|s| s.textures[0].width() != w || s.textures[0].height() != h);
         if fresh {
             let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING;
-            let textures = [0, 1].map(|_| gpu::texture_2d(device, "water foam", (w, h), wgpu::TextureFormat::Rg32Float, usage));
+            let textures =
+                [0, 1].map(|_| gpu::texture_2d(device, "water foam", (w, h), wgpu::TextureFormat::Rg32Float, usage));
             let views = [0, 1].map(|i| textures[i].create_view(&Default::default()));
             self.state = Some(FoamState { textures, views, current: 0, drawn_at: None });
         }
@@ -191,7 +195,8 @@ pub fn shade(
     pixel: (f32, f32),
 ) -> [f32; 4] {
     let (h, w) = solid.shape();
-    let is_solid = |x: i32, y: i32| x < 0 || y < 0 || x >= w as i32 || y >= h as i32 || solid[(y as usize, x as usize)] & 1 != 0;
+    let is_solid =
+        |x: i32, y: i32| x < 0 || y < 0 || x >= w as i32 || y >= h as i32 || solid[(y as usize, x as usize)] & 1 != 0;
     let ux = (pixel.0 - area.origin.0) * w as f32 / area.size.0;
     let uy = (pixel.1 - area.origin.1) * h as f32 / area.size.1;
     let cell = ((ux.floor() as i32).clamp(0, w as i32 - 1), (uy.floor() as i32).clamp(0, h as i32 - 1));
@@ -221,7 +226,8 @@ pub fn shade(
     let deep = 1.0 - (-depth / DEPTH_SCALE).exp();
     let rim = 0.6 * (1.0 - (m - ISO) / RIM).clamp(0.0, 1.0);
     let froth = 0.9 * s[1].clamp(0.0, 1.0);
-    let water: [f32; 3] = std::array::from_fn(|i| mix(mix(mix(SHALLOW[i], DEEP[i], deep), SURFACE[i], rim), FOAM[i], froth));
+    let water: [f32; 3] =
+        std::array::from_fn(|i| mix(mix(mix(SHALLOW[i], DEEP[i], deep), SURFACE[i], rim), FOAM[i], froth));
     match blend {
         Blend::Alpha => [water[0] * cover, water[1] * cover, water[2] * cover, cover],
         Blend::Opaque => {

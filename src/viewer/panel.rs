@@ -6,9 +6,9 @@
 
 use super::controls::{CONTROLS, fluid_tools, parameter_keys};
 use crate::colour::{ColourMap, Legend, direction_colour};
-use crate::render::Look;
 use crate::model::{AnyModel, ModelKind, ParamInfo, ParamKind, Session, Value};
 use crate::record::Format;
+use crate::render::Look;
 use crate::script::Action;
 use egui::{Color32, RichText};
 use std::collections::{BTreeMap, VecDeque};
