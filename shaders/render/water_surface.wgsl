@@ -4,7 +4,8 @@
 // and through each cell's own value, so a one-cell drop stays; a solid cell, or one beyond the
 // grid, takes the value of the cell under the pixel, so water meets the ground without a gap)
 // and the surface drawn where it crosses ISO (half a full cell), anti-aliased over the width
-// the mass changes by across one pixel (from the spline's derivatives). Under the surface:
+// the mass changes by across one pixel (from the spline's derivatives); thinner water (spray, a
+// falling sheet) is drawn translucent, THIN * m / ISO opaque. Under the surface:
 //   depth  d = max(m - 1, 0) / max_compress   (cells of water above: Elsts' compression, a cell
 //                                               under d full cells holds about 1 + d max_compress)
 //   tint   = mix(SHALLOW, DEEP, 1 - exp(-d / DEPTH_SCALE)), lightened toward SURFACE within RIM
@@ -36,6 +37,7 @@ const DEEP: vec3<f32> = vec3<f32>(0.02, 0.12, 0.32);
 const SURFACE: vec3<f32> = vec3<f32>(0.70, 0.90, 1.0);
 const FOAM: vec3<f32> = vec3<f32>(0.97, 0.98, 1.0);
 const ISO: f32 = 0.5;
+const THIN: f32 = 0.6;
 const RIM: f32 = 0.4;
 const DEPTH_SCALE: f32 = 8.0;
 
@@ -95,7 +97,7 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
         let m = s.x;
         // The mass's change across one pixel: the spline's derivatives times cells per pixel.
         let width = max(0.5 * dot(abs(dm), view.grid / view.area_size), 1e-4);
-        let cover = smoothstep(ISO - width, ISO + width, m);
+        let cover = max(smoothstep(ISO - width, ISO + width, m), THIN * clamp(m / ISO, 0.0, 1.0));
         let depth = max(m - 1.0, 0.0) / max(view.max_compress, 1e-6);
         var water = mix(SHALLOW, DEEP, 1.0 - exp(-depth / DEPTH_SCALE));
         water = mix(water, SURFACE, 0.6 * clamp(1.0 - (m - ISO) / RIM, 0.0, 1.0));

@@ -30,7 +30,7 @@ enum Painter {
     /// A registered model's scalar view ([`GpuModel::scalar_view`]).
     Field(FieldRenderer),
     /// The styled looks ([`Look::Styled`]).
-    WaterSurface(WaterSurfaceRenderer),
+    WaterSurface(Box<WaterSurfaceRenderer>),
     SmokeLit(SmokeLitRenderer),
     GasSchlieren(GasSchlierenRenderer),
 }
@@ -385,7 +385,7 @@ impl AnyModel {
             let (d, blend) = (&self.device, self.blend);
             let painter = match (self.kind(), self.look, self.runner.model()) {
                 (ModelKind::Water, Look::Styled, AnyGpuModel::Water(s)) => {
-                    Painter::WaterSurface(WaterSurfaceRenderer::with_blend(d, s.caps(), format, blend)?)
+                    Painter::WaterSurface(Box::new(WaterSurfaceRenderer::with_blend(d, s.caps(), format, blend)?))
                 }
                 (ModelKind::Smoke, Look::Styled, _) => {
                     Painter::SmokeLit(SmokeLitRenderer::with_blend(d, format, blend)?)

@@ -87,9 +87,9 @@ impl GasSchlierenRenderer {
     }
 }
 
-/// The CPU mirror of `shaders/render/gas_schlieren.wgsl`: the colour (sRGB-encoded, 0 to 1, alpha
-/// 1) the look gives pixel centre `pixel`, for `density` and `solid` (`(H, W)`; non-zero a wall or
-/// a body's cell) filling `area`.
+/// The CPU mirror of `shaders/render/gas_schlieren.wgsl`: the colour (sRGB-encoded, 0 to 1, and
+/// opaque) the look gives pixel centre `pixel`, for `density` and `solid` (`(H, W)`; non-zero a
+/// wall or a body's cell) filling `area`.
 pub fn shade(density: &Grid<f32>, solid: &Grid<u8>, strength: f32, area: Area, pixel: (f32, f32)) -> [f32; 4] {
     let (h, w) = density.shape();
     let wall =

@@ -40,6 +40,7 @@ const DEEP: [f32; 3] = [0.02, 0.12, 0.32];
 const SURFACE: [f32; 3] = [0.70, 0.90, 1.0];
 const FOAM: [f32; 3] = [0.97, 0.98, 1.0];
 const ISO: f32 = 0.5;
+const THIN: f32 = 0.6;
 const RIM: f32 = 0.4;
 const DEPTH_SCALE: f32 = 8.0;
 const FOAM_FLOOR: f32 = 0.01;
@@ -221,7 +222,7 @@ pub fn shade(
     }
     let m = s[0];
     let width = (0.5 * (dm.0.abs() * w as f32 / area.size.0 + dm.1.abs() * h as f32 / area.size.1)).max(1e-4);
-    let cover = smoothstep(ISO - width, ISO + width, m);
+    let cover = smoothstep(ISO - width, ISO + width, m).max(THIN * (m / ISO).clamp(0.0, 1.0));
     let depth = (m - 1.0).max(0.0) / max_compress.max(1e-6);
     let deep = 1.0 - (-depth / DEPTH_SCALE).exp();
     let rim = 0.6 * (1.0 - (m - ISO) / RIM).clamp(0.0, 1.0);
