@@ -31,6 +31,13 @@ pub struct DeviceCaps {
     pub storage_textures_per_stage: u32,
     /// The largest side of a 2D texture, texels.
     pub max_texture_side: u32,
+    /// Compute pipelines are built when first dispatched rather than when their pass is made
+    /// ([`super::Kernel::pipeline`]): in a browser, whose GPU process compiles pipelines in the
+    /// order they are made, a first frame drawn before the first step then waits for none of
+    /// the step's. Errors building such a pipeline reach the device's uncaptured-error handler,
+    /// not the error scope the kernel was made in (eddy's own WGSL is validated by
+    /// `tests/shader_validation.rs`). On in the browser (wasm32), off elsewhere.
+    pub lazy_pipelines: bool,
 }
 
 impl DeviceCaps {
@@ -48,6 +55,7 @@ impl DeviceCaps {
             strip: if runs_on_cpu { CPU_STRIP } else { GPU_STRIP },
             storage_textures_per_stage: limits.max_storage_textures_per_shader_stage,
             max_texture_side: limits.max_texture_dimension_2d,
+            lazy_pipelines: cfg!(target_arch = "wasm32"),
         }
     }
 }

@@ -6,10 +6,12 @@
 /// `@workgroup_size(x, y)`; most passes run one invocation per cell, packed ones
 /// ([`crate::solver::packed`]) one per texel of four cells.
 pub struct Kernel {
-    /// The compute pipeline (entry point `main`).
-    pub pipeline: wgpu::ComputePipeline,
     /// Layout of `@group(0)`.
     pub layout: wgpu::BindGroupLayout,
+    /// The compute pipeline (entry point `main`), built from [`Self::recipe`] when the kernel
+    /// is made or, with [`super::DeviceCaps::lazy_pipelines`], when it is first dispatched.
+    pipeline: std::sync::OnceLock<wgpu::ComputePipeline>,
+    recipe: Recipe,
     label: &'static str,
     workgroup: (u32, u32),
     /// Per binding, the bytes a texel of it moves in one dispatch ([`texel_bytes`]).
@@ -17,6 +19,15 @@ pub struct Kernel {
     /// The bytes one dispatch moves with each bind group [`Kernel::bind_group`] made (what
     /// [`tally`] and [`super::profile`] count).
     group_bytes: std::sync::Mutex<Vec<(wgpu::BindGroup, u64)>>,
+}
+
+/// What a [`Kernel`]'s pipeline is built from.
+struct Recipe {
+    device: wgpu::Device,
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    /// Values of the shader's pipeline-overridable constants, by name.
+    constants: Vec<(String, f64)>,
 }
 
 /// The bytes a texel of the binding `entry` moves in one dispatch: a storage texture's texel
@@ -80,7 +91,8 @@ pub mod tally {
 
 impl Kernel {
     /// Compiles `source` and builds the pipeline with the group-0 layout and workgroup size its
-    /// WGSL declares ([`super::reflect`]).
+    /// WGSL declares ([`super::reflect`]); with [`super::DeviceCaps::lazy_pipelines`], the
+    /// pipeline when it is first dispatched ([`Kernel::pipeline`]).
     ///
     /// `caps` are `device`'s ([`super::DeviceCaps::of`], derived once by the model that builds
     /// the kernel). Where the pass binds more storage textures than
@@ -171,15 +183,41 @@ impl Kernel {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(label),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
-            cache: None,
-        });
-        Ok(Self { pipeline, layout, label, workgroup, texel_bytes, group_bytes: Default::default() })
+        let recipe = Recipe {
+            device: device.clone(),
+            module,
+            layout: pipeline_layout,
+            constants: constants.iter().map(|&(name, value)| (name.to_string(), value)).collect(),
+        };
+        let kernel = Self {
+            pipeline: Default::default(),
+            recipe,
+            layout,
+            label,
+            workgroup,
+            texel_bytes,
+            group_bytes: Default::default(),
+        };
+        if !caps.lazy_pipelines {
+            kernel.pipeline();
+        }
+        Ok(kernel)
+    }
+
+    /// The compute pipeline (entry point `main`), built now if it was not yet.
+    pub fn pipeline(&self) -> &wgpu::ComputePipeline {
+        self.pipeline.get_or_init(|| {
+            let r = &self.recipe;
+            let constants: Vec<(&str, f64)> = r.constants.iter().map(|(name, value)| (name.as_str(), *value)).collect();
+            r.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(self.label),
+                layout: Some(&r.layout),
+                module: &r.module,
+                entry_point: Some("main"),
+                compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                cache: None,
+            })
+        })
     }
 
     /// The kernel's name (its shader's path under `shaders/`, without `.wgsl`).
@@ -275,7 +313,7 @@ impl Kernel {
         width: u32,
         height: u32,
     ) {
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(self.pipeline());
         pass.set_bind_group(0, bind_group, &[]);
         let groups = (width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1));
         super::profile::around(pass, self.label, bytes, |pass| pass.dispatch_workgroups(groups.0, groups.1, 1));

@@ -139,6 +139,7 @@ pub const COMMAND_OPTIONS: &[&str] = &[
     "help",
     "json",
     "load",
+    "look",
     "mode",
     "no-cpu",
     "no-panel",
