@@ -12,7 +12,7 @@ mod common;
 
 use eddy_fluid::Grid;
 use eddy_fluid::model::{AnyModel, AnyState, ModelKind, ModelParams};
-use eddy_fluid::render::{Area, Blend, FrameTarget, Look, gas_schlieren, smoke_lit, water_surface};
+use eddy_fluid::render::{Area, Blend, Look, gas_schlieren, smoke_lit, water_surface};
 use eddy_fluid::water::WaterState;
 use image::{GenericImageView, RgbaImage};
 
@@ -21,30 +21,7 @@ const SCALE: u32 = 3;
 
 /// `model` drawn over a target cleared to transparent, `SCALE` pixels a cell.
 fn draw(gpu: &eddy_fluid::gpu::Gpu, model: &mut AnyModel) -> RgbaImage {
-    let target = FrameTarget::new(&gpu.device, model.size(), SCALE).unwrap();
-    target
-        .render(&gpu.device, &gpu.queue, |encoder, view, size| {
-            let drawing = model.prepare(encoder, FrameTarget::FORMAT, size)?;
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: None,
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            drawing.render(&mut pass);
-            Ok(())
-        })
-        .unwrap()
+    common::draw_over_transparent(gpu, model, SCALE)
 }
 
 fn styled(gpu: &eddy_fluid::gpu::Gpu, state: &AnyState, blend: Blend) -> AnyModel {

@@ -964,7 +964,7 @@ fn a_smoke_splat_puts_its_dye_and_velocity_in_its_disc_and_bad_ones_are_refused(
 /// (the default), every pixel is opaque.
 #[test]
 fn empty_smoke_drawn_with_alpha_leaves_the_target_transparent() {
-    use eddy_fluid::render::{Blend, FrameTarget};
+    use eddy_fluid::render::Blend;
     use eddy_fluid::smoke::Impulse;
     let gpu = common::gpu();
     let params = ModelParams::defaults(ModelKind::Smoke);
@@ -980,32 +980,7 @@ fn empty_smoke_drawn_with_alpha_leaves_the_target_transparent() {
             dye: [1.0, 0.0, 0.0],
         })
         .unwrap();
-    let target = FrameTarget::new(&gpu.device, model.size(), 2).unwrap();
-    let draw = |model: &mut AnyModel| {
-        target
-            .render(&gpu.device, &gpu.queue, |encoder, view, size| {
-                let drawing = model.prepare(encoder, FrameTarget::FORMAT, size)?;
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: None,
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
-                drawing.render(&mut pass);
-                Ok(())
-            })
-            .unwrap()
-    };
+    let draw = |model: &mut AnyModel| common::draw_over_transparent(&gpu, model, 2);
     let opaque = draw(&mut model);
     assert!(opaque.pixels().all(|p| p.0[3] == 255), "an opaque draw left a pixel see-through");
     model.set_blend(Blend::Alpha);

@@ -84,10 +84,15 @@ class Simulation:
         last multigrid solve stopped at ``max_cycles`` above ``tolerance``), and ``line`` as
         ``eddy run`` prints it."""
     def render(
-        self, field: Optional[str] = ..., colour_map: Optional[str] = ..., scale: int = ...
+        self,
+        field: Optional[str] = ...,
+        colour_map: Optional[str] = ...,
+        scale: int = ...,
+        look: Optional[str] = ...,
     ) -> npt.NDArray[np.uint8]:
-        """The picture ``eddy run --frames`` draws, (H * scale, W * scale, 3) uint8 RGB.
-        ValueError for an unknown field or colour map, or a scale outside 1..=64."""
+        """The picture ``eddy run --frames`` draws, (H * scale, W * scale, 3) uint8 RGB;
+        ``look``: ``"map"`` (default) or ``"styled"``, as ``--look``. ValueError for an unknown
+        field, colour map or look, or a scale outside 1..=64."""
     def stroke(
         self,
         points: Union[Sequence[Tuple[float, float]], npt.ArrayLike],

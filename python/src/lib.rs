@@ -398,24 +398,29 @@ impl Simulation {
 
     /// The picture `eddy run --frames` draws: `(H * scale, W * scale, 3)` uint8 RGB, row 0 at
     /// the top. `field`: one of the model's views (`eddy run --help` lists them; default the one
-    /// in use); `colour_map`: a map's name (default the field's own).
-    #[pyo3(signature = (field=None, colour_map=None, scale=1))]
+    /// in use); `colour_map`: a map's name (default the field's own); `look`: `map` (the
+    /// default: the field through the colour map) or `styled` (smoke lit and shaded, water as a
+    /// surface with foam, gas as a schlieren image; `field` and `colour_map` then do not apply).
+    #[pyo3(signature = (field=None, colour_map=None, scale=1, look=None))]
     fn render<'py>(
         &self,
         py: Python<'py>,
         field: Option<&str>,
         colour_map: Option<&str>,
         scale: u32,
+        look: Option<&str>,
     ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
         if !(1..=64).contains(&scale) {
             return Err(PyValueError::new_err(format!("scale {scale}: give 1..=64 pixels per cell")));
         }
         let map =
             colour_map.map(eddy_fluid::colour::ColourMap::from_name).transpose().map_err(PyValueError::new_err)?;
+        let look = look.map(eddy_fluid::render::Look::from_name).transpose().map_err(PyValueError::new_err)?;
         let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
         let mut session = self.lock(py);
         let model = session.model();
-        let (view, old_map) = (model.view(), model.colour_map());
+        let (view, old_map, old_look) = (model.view(), model.colour_map(), model.look());
+        model.set_look(look.unwrap_or(old_look));
         if let Some(field) = field {
             model.set_view(field).map_err(|e| PyValueError::new_err(format!("field {e}")))?;
         }
@@ -432,6 +437,7 @@ impl Simulation {
         });
         model.set_view(view).expect("the view it had");
         model.set_colour_map(old_map);
+        model.set_look(old_look);
         drop(session);
         let image = image?;
         let (w, h) = (image.width() as usize, image.height() as usize);

@@ -293,6 +293,24 @@ def test_render_draws_what_eddy_run_frames_draws(mode, field, tmp_path):
         sim.render(colour_map="plaid")
 
 
+@pytest.mark.parametrize("mode", ["water", "smoke", "gas"])
+def test_render_draws_the_styled_look_as_eddy_run_does(mode, tmp_path):
+    from PIL import Image
+
+    status, err = cli("run", "--mode", mode, "--size", "40x30", "--steps", 6, "--frames", tmp_path, "--every", 6,
+                      "--look", "styled")
+    assert status == 0, err
+    expected = np.asarray(Image.open(tmp_path / "frame_000006.png").convert("RGB"))
+    sim = eddy.Simulation(mode=mode, size=(40, 30))
+    sim.step(6)
+    styled = sim.render(look="styled")
+    assert styled.shape == expected.shape and not np.array_equal(styled, sim.render()), "the styled look drew the map"
+    if mode != "water":  # water's foam comes from the draws before: the run drew step 0 too
+        assert np.array_equal(styled, expected)
+    with pytest.raises(ValueError, match="not a look; the looks are map"):
+        sim.render(look="shiny")
+
+
 def test_strokes_pour_draw_and_erase_as_the_viewers_tools():
     sim = eddy.Simulation(mode="water", scene="random", size=(48, 32))
     mass = lambda: float(sim.state["mass"].astype(np.float64).sum())  # noqa: E731

@@ -25,7 +25,7 @@ use crate::water::Brush;
 /// The renderer of a model for one target format.
 enum Painter {
     Water(WaterRenderer),
-    Smoke(SmokeRenderer),
+    Smoke(Box<SmokeRenderer>),
     Gas(GasRenderer),
     /// A registered model's scalar view ([`GpuModel::scalar_view`]).
     Field(FieldRenderer),
@@ -394,7 +394,7 @@ impl AnyModel {
                     Painter::GasSchlieren(GasSchlierenRenderer::with_blend(d, format, blend)?)
                 }
                 (ModelKind::Water, ..) => Painter::Water(WaterRenderer::with_blend(d, format, blend)?),
-                (ModelKind::Smoke, ..) => Painter::Smoke(SmokeRenderer::with_blend(d, format, blend)?),
+                (ModelKind::Smoke, ..) => Painter::Smoke(Box::new(SmokeRenderer::with_blend(d, format, blend)?)),
                 (ModelKind::Gas, ..) => Painter::Gas(GasRenderer::with_blend(d, format, blend)?),
                 (ModelKind::Custom(_), ..) => Painter::Field(FieldRenderer::new(&self.device, format)?),
             };

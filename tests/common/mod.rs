@@ -104,3 +104,34 @@ pub fn assert_smoke_close(
         },
     );
 }
+
+/// `model` drawn over a target cleared to transparent (so `Blend::Alpha`'s see-through pixels
+/// show), `scale` pixels a cell: the image read back.
+#[cfg(feature = "png")]
+pub fn draw_over_transparent(gpu: &Gpu, model: &mut eddy_fluid::model::AnyModel, scale: u32) -> image::RgbaImage {
+    use eddy_fluid::render::FrameTarget;
+    let target = FrameTarget::new(&gpu.device, model.size(), scale).unwrap();
+    target
+        .render(&gpu.device, &gpu.queue, |encoder, view, size| {
+            let drawing = model.prepare(encoder, FrameTarget::FORMAT, size)?;
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: None,
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            drawing.render(&mut pass);
+            Ok(())
+        })
+        .unwrap()
+}
