@@ -10,7 +10,7 @@ export declare const UNSUPPORTED: string;
 /** Whether this browser offers WebGPU at all (`navigator.gpu`). */
 export declare function supported(): boolean;
 
-/** Loads and compiles the module once for the page (`create` calls it); `moduleUrl` overrides where the `.wasm` is. */
+/** Loads and compiles the module once for the page (`create` calls it), starting the browser's WebGPU meanwhile; `moduleUrl` overrides where the `.wasm` is. */
 export declare function load(moduleUrl?: string | URL): Promise<unknown>;
 
 /** The models: the water automaton, GPU Gems smoke (staggered, MacCormack), the gas automaton. */
