@@ -79,7 +79,11 @@ impl Reduction {
         source: &str,
         height: u32,
     ) -> Self {
-        Self::with_kernel(device, std::sync::Arc::new(Kernel::new(device, caps, label, source)), height)
+        // In the browser a kernel holds a `wgpu::Device` (to build its pipeline when first
+        // dispatched), which is neither Send nor Sync there: one thread, so the Arc is plain sharing.
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        let kernel = std::sync::Arc::new(Kernel::new(device, caps, label, source));
+        Self::with_kernel(device, kernel, height)
     }
 
     /// [`Reduction::new`] for WGSL that may not reflect (a model written outside eddy).
@@ -93,7 +97,10 @@ impl Reduction {
         source: &str,
         height: u32,
     ) -> Result<Self, GpuError> {
-        Ok(Self::with_kernel(device, std::sync::Arc::new(Kernel::try_new(device, caps, label, source)?), height))
+        // As in `new`.
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        let kernel = std::sync::Arc::new(Kernel::try_new(device, caps, label, source)?);
+        Ok(Self::with_kernel(device, kernel, height))
     }
 
     /// Another reduction of the same pass for a grid `height` rows tall, with its own buffers and
