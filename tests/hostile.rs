@@ -227,6 +227,7 @@ fn fixtures(dir: &Path, max_side: usize) {
             "channel-wall.toml",
             "mode = \"smoke\"\nscene = \"channel\"\n[[action]]\nat = 2\nset = { right-edge = \"wall\" }\n".to_string(),
         ),
+        ("shiny-look.toml", "[[action]]\nat = 2\nlook = \"shiny\"\n".to_string()),
     ];
     for (name, text) in scripts {
         std::fs::write(p(name), text).unwrap();
@@ -403,6 +404,9 @@ fn hostile_input_table() {
         ),
         row(&["run", "--steps", "5", "--colour-map", "jet"], 2, "the maps are own, inferno"),
         row(&["view", "--colour-map", "jet"], 2, "not a colour map"),
+        row(&["run", "--steps", "5", "--look", "lit"], 2, "\"lit\" is not a look; the looks are map"),
+        row(&["view", "--look", ""], 2, "is not a look"),
+        row(&["run", "--script", &d("shiny-look.toml")], 2, "action 1: \"shiny\" is not a look"),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
         // Sizes: refused before allocating, one line, with what fits.
