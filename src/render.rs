@@ -121,6 +121,11 @@ impl From<(u32, u32)> for Area {
     }
 }
 
+/// WGSL's `mix`, for the looks' CPU mirrors: `a` at `t = 0`, `b` at `t = 1`.
+fn mix(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}
+
 /// How a renderer's pixels combine with what the target already holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Blend {

@@ -2,7 +2,7 @@
 //! `shaders/render/gas_schlieren.wgsl`, whose header gives the formula), and its CPU mirror
 //! [`shade`].
 
-use super::{Area, Blend, Drawing, Fullscreen};
+use super::{Area, Blend, Drawing, Fullscreen, mix};
 use crate::colour::{ColourMap, Legend};
 use crate::gas::GpuGas;
 use crate::gpu::GpuError;
@@ -105,8 +105,7 @@ pub fn shade(density: &Grid<f32>, solid: &Grid<u8>, strength: f32, area: Area, p
         let gy = beside(x, y + 1, own) - beside(x, y - 1, own);
         0.5 * (gx * gx + gy * gy).sqrt()
     };
-    let ux = (pixel.0 - area.origin.0) * w as f32 / area.size.0;
-    let uy = (pixel.1 - area.origin.1) * h as f32 / area.size.1;
+    let (ux, uy) = area.cell_at(pixel, (w as u32, h as u32));
     let cell = ((ux.floor() as i32).clamp(0, w as i32 - 1), (uy.floor() as i32).clamp(0, h as i32 - 1));
     if wall(cell.0, cell.1) {
         return [WALL_COLOUR[0], WALL_COLOUR[1], WALL_COLOUR[2], 1.0];
@@ -115,7 +114,6 @@ pub fn shade(density: &Grid<f32>, solid: &Grid<u8>, strength: f32, area: Area, p
     let (x, y) = (ux - 0.5, uy - 0.5);
     let (bx, by) = (x.floor() as i32, y.floor() as i32);
     let (fx, fy) = (x - x.floor(), y - y.floor());
-    let mix = |a: f32, b: f32, t: f32| a * (1.0 - t) + b * t;
     let g = mix(
         mix(gradient(bx, by, here), gradient(bx + 1, by, here), fx),
         mix(gradient(bx, by + 1, here), gradient(bx + 1, by + 1, here), fx),

@@ -2,7 +2,7 @@
 //! (`shaders/render/smoke_lit.wgsl`, whose header gives the formulas), and its CPU mirror
 //! [`shade`].
 
-use super::{Area, Blend, Drawing, Fullscreen};
+use super::{Area, Blend, Drawing, Fullscreen, mix};
 use crate::colour::{ColourMap, Legend};
 use crate::gpu::GpuError;
 use crate::gpu_model::GpuModel;
@@ -166,17 +166,12 @@ impl Fields<'_> {
     }
 }
 
-fn mix(a: f32, b: f32, t: f32) -> f32 {
-    a * (1.0 - t) + b * t
-}
-
 /// The CPU mirror of `shaders/render/smoke_lit.wgsl`: the colour (sRGB-encoded, 0 to 1, with
 /// alpha; premultiplied when `blend` is [`Blend::Alpha`]) the look gives pixel centre `pixel`
 /// (pixels, in a target where `fields` fill `area`).
 pub fn shade(fields: &Fields<'_>, area: Area, lighting: Lighting, blend: Blend, pixel: (f32, f32)) -> [f32; 4] {
     let (h, w) = fields.density.shape();
-    let ux = (pixel.0 - area.origin.0) * w as f32 / area.size.0;
-    let uy = (pixel.1 - area.origin.1) * h as f32 / area.size.1;
+    let (ux, uy) = area.cell_at(pixel, (w as u32, h as u32));
     let cell = (uy.floor(), ux.floor());
     let solid = cell.0 >= 0.0
         && cell.1 >= 0.0

@@ -2,7 +2,7 @@
 //! where it moves fast (`shaders/render/water_surface.wgsl` and `water_foam.wgsl`, whose headers
 //! give the formulas), and their CPU mirrors [`foam`] and [`shade`].
 
-use super::{Area, Blend, Drawing, Fullscreen};
+use super::{Area, Blend, Drawing, Fullscreen, mix};
 use crate::colour::{ColourMap, Legend};
 use crate::gpu::{self, DeviceCaps, GpuError};
 use crate::gpu_model::GpuModel;
@@ -47,13 +47,10 @@ const FOAM_FLOOR: f32 = 0.01;
 const FOAM_GAIN: f32 = 10.0;
 const FOAM_KEEP: f32 = 0.97;
 
-/// The foam pass's state: (mass, foam) per cell as of the last draw, two `rg32float` textures
-/// in turn, and the step they were drawn at.
+/// The foam pass's state: (mass, foam) per cell as of the last draw (`rg32float`, the current
+/// texture of the pair; the pass writes the other), and the step it was drawn at.
 struct FoamState {
-    textures: [wgpu::Texture; 2],
-    views: [wgpu::TextureView; 2],
-    /// Which of the two holds the last draw's.
-    current: usize,
+    textures: gpu::PingPong,
     /// [`GpuModel::steps_recorded`] at the last draw; `None` before the first.
     drawn_at: Option<u64>,
 }
@@ -120,13 +117,11 @@ impl WaterSurfaceRenderer {
     ) -> Drawing {
         let (w, h) = sim.size();
         let area = area.into();
-        let fresh = self.state.as_ref().is_none_or(|s| s.textures[0].width() != w || s.textures[0].height() != h);
+        let fresh =
+            self.state.as_ref().is_none_or(|s| (s.textures.current().width(), s.textures.current().height()) != (w, h));
         if fresh {
-            let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING;
-            let textures =
-                [0, 1].map(|_| gpu::texture_2d(device, "water foam", (w, h), wgpu::TextureFormat::Rg32Float, usage));
-            let views = [0, 1].map(|i| textures[i].create_view(&Default::default()));
-            self.state = Some(FoamState { textures, views, current: 0, drawn_at: None });
+            let textures = gpu::PingPong::new(device, "water foam", w, h, wgpu::TextureFormat::Rg32Float);
+            self.state = Some(FoamState { textures, drawn_at: None });
         }
         let state = self.state.as_mut().expect("made above");
         let step = sim.steps_recorded();
@@ -136,19 +131,19 @@ impl WaterSurfaceRenderer {
             _pad: [0.0; 2],
         };
         gpu::in_order::write_buffer(device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
-        let (before, after) = (state.current, 1 - state.current);
+        let (before, after) = (state.textures.read_index(), 1 - state.textures.read_index());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             let resources = [
                 self.uniform.as_entire_binding(),
                 wgpu::BindingResource::TextureView(sim.mass_view()),
-                wgpu::BindingResource::TextureView(&state.views[before]),
+                wgpu::BindingResource::TextureView(&state.textures.views()[before]),
                 wgpu::BindingResource::TextureView(sim.solid_view()),
-                wgpu::BindingResource::TextureView(&state.views[after]),
+                wgpu::BindingResource::TextureView(&state.textures.views()[after]),
             ];
             self.foam.dispatch_once(&mut pass, device, &resources, w, h);
         }
-        state.current = after;
+        state.textures.swap();
         state.drawn_at = Some(step);
         let view = View {
             grid: [w as f32, h as f32],
@@ -160,7 +155,16 @@ impl WaterSurfaceRenderer {
             _pad: [0.0; 3],
         };
         let bytes = bytemuck::bytes_of(&view);
-        self.pass.prepare(device, encoder, area, bytes, &state.views[after], sim.solid_view(), ColourMap::Own, None)
+        self.pass.prepare(
+            device,
+            encoder,
+            area,
+            bytes,
+            state.textures.current_view(),
+            sim.solid_view(),
+            ColourMap::Own,
+            None,
+        )
     }
 }
 
@@ -198,8 +202,7 @@ pub fn shade(
     let (h, w) = solid.shape();
     let is_solid =
         |x: i32, y: i32| x < 0 || y < 0 || x >= w as i32 || y >= h as i32 || solid[(y as usize, x as usize)] & 1 != 0;
-    let ux = (pixel.0 - area.origin.0) * w as f32 / area.size.0;
-    let uy = (pixel.1 - area.origin.1) * h as f32 / area.size.1;
+    let (ux, uy) = area.cell_at(pixel, (w as u32, h as u32));
     let cell = ((ux.floor() as i32).clamp(0, w as i32 - 1), (uy.floor() as i32).clamp(0, h as i32 - 1));
     if is_solid(cell.0, cell.1) {
         return [GROUND[0], GROUND[1], GROUND[2], 1.0];
@@ -249,10 +252,6 @@ fn spline(f: f32) -> [f32; 4] {
 fn spline_slope(f: f32) -> [f32; 4] {
     let f2 = f * f;
     [-3.0 * f2 + 4.0 * f - 1.0, 9.0 * f2 - 10.0 * f, -9.0 * f2 + 8.0 * f + 1.0, 3.0 * f2 - 2.0 * f].map(|w| 0.5 * w)
-}
-
-fn mix(a: f32, b: f32, t: f32) -> f32 {
-    a * (1.0 - t) + b * t
 }
 
 /// WGSL's `smoothstep`.
