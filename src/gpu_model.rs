@@ -195,6 +195,12 @@ pub trait GpuModel: Sized + 'static {
         &[]
     }
 
+    /// The log of the fluid's forces on the bodies, one entry a step ([`crate::body::forces`]);
+    /// `None` for a model whose bodies feel no force (the default).
+    fn force_log(&mut self) -> Option<&mut crate::body::forces::ForceLog> {
+        None
+    }
+
     /// Records a replacement of the bodies into `encoder`.
     ///
     /// # Errors

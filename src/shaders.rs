@@ -68,6 +68,10 @@ modules! {
     SMOKE_STAGGERED_BODIES = "smoke/staggered_bodies": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_bodies.wgsl"] => { crate::smoke::staggered::bodies::rasterise; };
     /// Staggered smoke: the closed faces beside the bodies at their velocity.
     SMOKE_STAGGERED_BODY_FACES = "smoke/staggered_body_faces": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_body_faces.wgsl"] => { crate::smoke::staggered::bodies::rasterise; };
+    /// Staggered smoke: the fluid's force and torque on each body, into the force log.
+    SMOKE_STAGGERED_BODY_FORCES = "smoke/staggered_body_forces": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "common/force_log.wgsl", "smoke/staggered_body_forces.wgsl"] => { crate::smoke::staggered::bodies::forces; };
+    /// The force log's head counts a step.
+    FORCE_LOG_HEAD = "common/force_log_head": ["common/force_log.wgsl", "common/force_log_head.wgsl"] => { crate::body::forces::ForceLog::encode_step; };
     /// Staggered smoke: the pressure solve's walls from the rasterised solid bits.
     SMOKE_STAGGERED_SOLVER_WALLS = "smoke/staggered_solver_walls": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/edges.wgsl", "smoke/staggered_solver_walls.wgsl"] => { crate::solver::packed::packed_walls; crate::solver::wall_bits; };
     /// Staggered smoke: cell-centre velocity and the divergence after the projection.

@@ -13,6 +13,7 @@
 //! The GPU twin of [`Body::contains`] and [`Body::velocity_at`] is `shaders/common/body.wgsl`,
 //! with the same arithmetic in the same order.
 
+pub mod forces;
 pub mod table;
 
 use crate::grid::Grid;
@@ -422,6 +423,7 @@ mod tests {
         for source in [
             SMOKE_STAGGERED_BODIES,
             SMOKE_STAGGERED_BODY_FACES,
+            SMOKE_STAGGERED_BODY_FORCES,
             GAS_BODIES,
             GAS_PREDICT,
             GAS_LIMIT,
@@ -432,6 +434,11 @@ mod tests {
             assert!(source.contains(&format!("array<Body, {MAX_BODIES}>")), "a body table of another size");
         }
         assert_eq!(std::mem::size_of::<GpuBody>(), 48, "struct Body in shaders/common/body.wgsl is 48 bytes");
+        // The force log's shape: its steps and bodies a step.
+        assert!(FORCE_LOG_HEAD.contains(&format!("const FORCE_LOG_STEPS: u32 = {}u;", forces::LOG_STEPS)));
+        assert!(FORCE_LOG_HEAD.contains(&format!("const LOGGED_BODIES: u32 = {MAX_BODIES}u;")));
+        let slots = forces::LOG_STEPS * MAX_BODIES;
+        assert!(FORCE_LOG_HEAD.contains(&format!("forces: array<vec4<f32>, {slots}>")));
     }
 
     #[test]

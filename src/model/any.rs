@@ -478,6 +478,48 @@ impl AnyModel {
         self.sim().body_list()
     }
 
+    /// Records a read of the fluid's forces on the bodies into `encoder`: the steps logged since
+    /// the last read ([`crate::body::forces::ForceLog::encode_request`]), which
+    /// [`AnyModel::collect_forces`] gives once the encoder is submitted and the device polled.
+    /// Nothing for a model whose bodies feel no force.
+    pub fn encode_forces_request(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        let device = self.sim().device().clone();
+        if let Some(log) = self.sim_mut().force_log() {
+            log.encode_request(&device, encoder);
+        }
+    }
+
+    /// The steps' forces of the last [`AnyModel::encode_forces_request`] if they have arrived,
+    /// oldest first (`None`: not yet, or nothing asked). Never waits.
+    ///
+    /// # Errors
+    /// [`GpuError::Readback`] / [`GpuError::DeviceLost`].
+    pub fn collect_forces(&mut self) -> Option<Result<Vec<crate::body::forces::StepForces>, GpuError>> {
+        let device = self.sim().device().clone();
+        self.sim_mut().force_log()?.collect(&device)
+    }
+
+    /// The forces of every step logged since the last read, oldest first (at most the last
+    /// [`crate::body::forces::LOG_STEPS`]; none for a model whose bodies feel no force), waiting
+    /// for the GPU.
+    ///
+    /// # Errors
+    /// [`GpuError::Readback`] / [`GpuError::DeviceLost`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_forces(&mut self) -> Result<Vec<crate::body::forces::StepForces>, GpuError> {
+        let (device, queue) = (self.sim().device().clone(), self.sim().queue().clone());
+        match self.sim_mut().force_log() {
+            Some(log) => log.read(&device, &queue),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The last step's forces read so far ([`AnyModel::read_forces`], [`AnyModel::collect_forces`]),
+    /// a [`crate::body::forces::Force`] per body; `None` before any.
+    pub fn latest_forces(&mut self) -> Option<crate::body::forces::StepForces> {
+        self.sim_mut().force_log()?.latest().cloned()
+    }
+
     /// Replaces the bodies now ([`GpuModel::set_bodies`]).
     ///
     /// # Errors

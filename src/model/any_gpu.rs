@@ -202,6 +202,16 @@ impl GpuModel for AnyGpuModel {
         each_model!(AnyGpuModel, self, m => m.body_list())
     }
 
+    fn force_log(&mut self) -> Option<&mut crate::body::forces::ForceLog> {
+        match self {
+            AnyGpuModel::Water(m) => m.force_log(),
+            AnyGpuModel::Smoke(m) => m.force_log(),
+            AnyGpuModel::Gas(m) => m.force_log(),
+            // A registered model's bodies feel no force from eddy.
+            AnyGpuModel::Custom(_) => None,
+        }
+    }
+
     fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
         each_model!(AnyGpuModel, self, m => m.encode_bodies(encoder, bodies))
     }

@@ -913,6 +913,14 @@ impl GpuModel for GpuSmoke {
         Ok(())
     }
 
+    /// The staggered grid's force log (the collocated grid has no bodies).
+    fn force_log(&mut self) -> Option<&mut crate::body::forces::ForceLog> {
+        match &mut self.pipeline {
+            Pipeline::Staggered(st) => Some(st.force_log()),
+            Pipeline::Collocated(_) => None,
+        }
+    }
+
     /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
     /// GPU moves its own (the same arithmetic; [`GpuSmoke::bodies`] reads the GPU's back), for
     /// a front end that finds the body under the pointer without waiting for the GPU.

@@ -141,15 +141,19 @@ pub enum StaggeredPass {
     /// [`StaggeredPass::Solve`], it reads the packed result and unpacks it into the pressure
     /// texture as it goes.
     Gradient,
+    /// The fluid's force and torque on each body, into the force log ([`super::bodies::forces`]);
+    /// nothing without bodies.
+    BodyForces,
     /// Cell-centre velocity and the divergence left ([`super::cpu::centres`]).
     Centres,
 }
 
 impl StaggeredPass {
-    /// One step's passes, in order (the bodies, then GPU Gems 38.3's: advect, diffuse, add forces, project);
+    /// One step's passes, in order (the bodies, then GPU Gems 38.3's: advect, diffuse, add forces, project;
+    /// then the fluid's forces on the bodies);
     /// [`StaggeredPass::Centres`], which only the views and statistics read, runs once after
     /// a batch of steps.
-    pub const STEP: [StaggeredPass; 9] = [
+    pub const STEP: [StaggeredPass; 10] = [
         StaggeredPass::Bodies,
         StaggeredPass::AdvectScalars,
         StaggeredPass::AdvectVelocity,
@@ -159,6 +163,7 @@ impl StaggeredPass {
         StaggeredPass::Divergence,
         StaggeredPass::Solve,
         StaggeredPass::Gradient,
+        StaggeredPass::BodyForces,
     ];
 
     /// The passes of `steps` whole steps: [`Self::STEP`] for each, then
@@ -540,6 +545,10 @@ struct BodyPasses {
     faces: Pass<[wgpu::BindGroup; 2]>,
     /// `staggered_solver_walls.wgsl`.
     solver_walls: Pass<wgpu::BindGroup>,
+    /// `staggered_body_forces.wgsl`, `[uv]`.
+    forces: Pass<[wgpu::BindGroup; 2]>,
+    /// The forces' log, which `forces` writes.
+    log: crate::body::forces::ForceLog,
     /// `struct BodyRect` of `shaders/smoke/staggered_bodies.wgsl`: the cells the body passes
     /// cover in the steps recorded next.
     rect: wgpu::Buffer,
@@ -589,11 +598,29 @@ impl BodyPasses {
             device,
             &[uniform(), View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())],
         );
+        let log = crate::body::forces::ForceLog::new(device, caps, "smoke/force log");
+        let forces = Kernel::new(device, caps, "smoke/staggered_body_forces", shaders::SMOKE_STAGGERED_BODY_FORCES);
+        let forces_groups = [0, 1].map(|i| {
+            forces.bind_group(
+                device,
+                &[
+                    uniform(),
+                    f.bodies.as_entire_binding(),
+                    View(shared.solid),
+                    View(&u[i]),
+                    View(&v[i]),
+                    View(solver.pressure_view()),
+                    log.buffer.as_entire_binding(),
+                ],
+            )
+        });
         Self {
             moves: (bodies_move, bodies_move_group),
             rasterise: (rasterise, rasterise_group),
             faces: (body_faces, body_faces_groups),
             solver_walls: (solver_walls, solver_walls_group),
+            forces: (forces, forces_groups),
+            log,
             rect: body_rect,
         }
     }
@@ -728,6 +755,7 @@ impl StaggeredPasses {
                     result = self.solver.dispatch_solve(pass, solve, packed_in, packed_out);
                 }
                 StaggeredPass::Gradient if n > 0 && unpacks(n - 1) => self.dispatch_gradient_packed(pass, result),
+                StaggeredPass::BodyForces => self.dispatch_body_forces(pass, cx.steps_done + solves),
                 _ => {
                     let f = &mut *cx.fields;
                     let scalars = (&mut f.temperature, &mut f.density, &mut f.dye);
@@ -735,6 +763,22 @@ impl StaggeredPasses {
                 }
             }
         }
+    }
+
+    /// Records the bodies' forces pass (nothing without bodies) and its count in the force log,
+    /// as model step `step`'s.
+    pub fn dispatch_body_forces(&mut self, pass: &mut wgpu::ComputePass<'_>, step: u64) {
+        let n = self.bodies.len();
+        if n > 0 {
+            let group = &self.body.forces.1[self.fields.u.read_index()];
+            self.body.forces.0.dispatch(pass, group, 64 * n as u32, 1);
+            self.body.log.encode_step(pass, step, n);
+        }
+    }
+
+    /// The bodies' force log.
+    pub fn force_log(&mut self) -> &mut crate::body::forces::ForceLog {
+        &mut self.body.log
     }
 
     /// Records the vorticity pass on the current faces.
@@ -941,7 +985,7 @@ impl StaggeredPasses {
                 self.projection.gradient.0.dispatch(pass, &self.projection.gradient.1[i], w + 1, h + 1)
             }
             StaggeredPass::Centres => self.projection.centres.0.dispatch(pass, &self.projection.centres.1[i], w, h),
-            StaggeredPass::Solve => unreachable!("the solve records its own passes"),
+            StaggeredPass::Solve | StaggeredPass::BodyForces => unreachable!("{which:?} records itself"),
         }
     }
 }
