@@ -407,6 +407,19 @@ fn hostile_input_table() {
         row(&["run", "--steps", "5", "--look", "lit"], 2, "\"lit\" is not a look; the looks are map"),
         row(&["view", "--look", ""], 2, "is not a look"),
         row(&["run", "--script", &d("shiny-look.toml")], 2, "action 1: \"shiny\" is not a look"),
+        // --forces: a model with bodies that feel forces, a .csv, a path of its own.
+        row(&["run", "--steps", "5", "--forces", &d("f.csv")], 2, "--forces: water does not log forces on bodies"),
+        row(&["run", "--mode", "smoke", "--steps", "5", "--forces", &d("f.txt")], 2, "--forces"),
+        row(
+            &["run", "--mode", "smoke", "--steps", "5", "--forces", &d("same.npz"), "--save", &d("same.npz")],
+            2,
+            "--forces",
+        ),
+        row(
+            &["run", "--mode", "smoke", "--grid", "collocated", "--steps", "5", "--forces", &d("f.csv")],
+            2,
+            "smoke on the staggered grid does",
+        ),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
         // Sizes: refused before allocating, one line, with what fits.

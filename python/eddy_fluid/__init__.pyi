@@ -112,6 +112,16 @@ class Simulation:
         (``circle`` with ``radius``, or ``box`` with ``width``, ``height``; cells), ``x``, ``y``
         (cells, y down), ``angle`` (radians), ``vx``, ``vy`` (cells per time unit in smoke, per
         step in gas), ``spin`` (radians per time unit, or per step)."""
+    def forces(self) -> npt.NDArray[np.float32]:
+        """The fluid's force and torque on each body over the last step, float32 ``(N, 3)``:
+        row ``i`` is body ``i``'s ``[fx, fy, torque]`` (force per unit depth, cell masses x
+        cells / time unit^2, the fluid's density 1 a cell; y down; torque about the body's
+        centre, positive from x towards y). ValueError where bodies feel no force (water, gas,
+        smoke on the collocated grid)."""
+    def force_log(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """Every step logged since the last read (by this or ``forces``; the log holds the last
+        256 steps): ``(steps, forces)``, int64 ``(S,)`` and float32 ``(S, N, 3)`` as ``forces``
+        gives them (NaN for bodies a step did not have)."""
     def add_body(self, spec: str) -> int:
         """Adds a body as ``eddy run --body`` takes it (``"circle:x=40,y=32,r=8,vx=0.5"``;
         ``box`` takes ``w``, ``h``; ``plate`` ``length``); returns its index. ValueError for a

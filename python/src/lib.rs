@@ -518,6 +518,63 @@ impl Simulation {
         }
     }
 
+    /// The fluid's force and torque on each body over the last step, float32 `(N, 3)`: row `i`
+    /// is body `i`'s `[fx, fy, torque]` (force per unit depth in cell masses x cells / time
+    /// unit^2, the fluid's density 1 a cell; y down; torque about the body's centre, positive
+    /// from x towards y). NaN rows before the first step with bodies. Reads the force log, as
+    /// `force_log` does. ValueError where bodies feel no force (water; smoke on the collocated
+    /// grid; gas).
+    fn forces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        use numpy::PyArrayMethods;
+        let mut session = self.lock(py);
+        let model = session.model();
+        if !model.logs_forces() {
+            return Err(PyValueError::new_err(format!("{} does not log forces on bodies", model.kind())));
+        }
+        model.read_forces().map_err(gpu_error)?;
+        let n = model.bodies().len();
+        let last = model.latest_forces();
+        let rows: Vec<f32> = (0..n)
+            .flat_map(|i| match last.as_ref().and_then(|s| s.forces.get(i)) {
+                Some(f) => [f.fx, f.fy, f.torque],
+                None => [f32::NAN; 3],
+            })
+            .collect();
+        numpy::PyArray1::from_vec(py, rows).reshape([n, 3])
+    }
+
+    /// The fluid's forces on the bodies at every step logged since the last read (by this or
+    /// `forces`; the log holds the last 256 steps, so read at least that often): `(steps,
+    /// forces)`, `steps` int64 `(S,)` the step numbers, `forces` float32 `(S, N, 3)` each step's
+    /// `[fx, fy, torque]` per body as `forces()` gives them (NaN for bodies a step did not have).
+    /// ValueError as `forces`.
+    #[allow(clippy::type_complexity)]
+    fn force_log<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, numpy::PyArray1<i64>>, Bound<'py, numpy::PyArray3<f32>>)> {
+        use numpy::PyArrayMethods;
+        let mut session = self.lock(py);
+        let model = session.model();
+        if !model.logs_forces() {
+            return Err(PyValueError::new_err(format!("{} does not log forces on bodies", model.kind())));
+        }
+        let logged = model.read_forces().map_err(gpu_error)?;
+        let n = logged.iter().map(|s| s.forces.len()).max().unwrap_or(0);
+        let steps: Vec<i64> = logged.iter().map(|s| s.step as i64).collect();
+        let values: Vec<f32> = logged
+            .iter()
+            .flat_map(|s| {
+                (0..n).flat_map(|i| match s.forces.get(i) {
+                    Some(f) => [f.fx, f.fy, f.torque],
+                    None => [f32::NAN; 3],
+                })
+            })
+            .collect();
+        let s = steps.len();
+        Ok((numpy::PyArray1::from_vec(py, steps), numpy::PyArray1::from_vec(py, values).reshape([s, n, 3])?))
+    }
+
     /// The rigid bodies moving through the smoke or gas, where the steps run so far leave them:
     /// a dict each, `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells),
     /// `x`, `y` (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit in smoke,

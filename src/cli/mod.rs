@@ -4,6 +4,7 @@
 
 pub(crate) mod bench;
 mod entry;
+pub(crate) mod forces;
 pub(crate) mod out;
 pub(crate) mod run;
 pub(crate) mod setup;
@@ -316,6 +317,14 @@ pub(crate) struct RunArgs {
     /// rounded to whole hundredths of a second; video: 1 to 60) [default: 25].
     #[arg(long, value_name = "F")]
     pub(crate) fps: Option<f64>,
+    /// Write the fluid's force and torque on every body, every step, to this CSV file
+    /// (step,time,body,fx,fy,torque,drag_coefficient,lift_coefficient: force per unit depth in
+    /// cell masses x cells / time unit^2, the fluid 1 a cell; y down; the coefficients against
+    /// the stream an inflow edge drives and the body's extent across it, else empty). Smoke on
+    /// the staggered grid. Written beside the target as the run goes and renamed over it when
+    /// the run ends, however it ends.
+    #[arg(long, value_name = "OUT.csv")]
+    pub(crate) forces: Option<PathBuf>,
     /// Play a script of timed actions (TOML; see docs/scripts.md); the same file gives
     /// the same --save on the same adapter. Its mode, scene, size and seed apply unless given
     /// here; --steps defaults to its last action's step.

@@ -132,6 +132,11 @@ pub fn run(mut args: RunArgs) -> Result {
         Some(crate::model::Value::Real(dt)) => Some(dt),
         _ => None,
     };
+    if args.forces.is_some() && !session.model().logs_forces() {
+        return Err(usage(format!(
+            "--forces: {kind} does not log forces on bodies (smoke on the staggered grid does: --mode smoke)"
+        )));
+    }
     let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
     let ran = run_steps(&mut session, &gpu, &args, &mut outputs, steps, dt)?;
     report(&mut session, &args, kind, &start, &ran, steps)
@@ -218,6 +223,14 @@ fn check_outputs(args: &RunArgs, fps: f64) -> Result {
         super::check_extension(option, path, format.extension())?;
         format.check_fps(fps).map_err(|e| usage(format!("--fps: {e}")))?;
     }
+    if let Some(path) = &args.forces {
+        files::check_writable_file(path).map_err(|e| usage(format!("--forces: {e}")))?;
+        super::check_extension("--forces", path, "csv")?;
+        let taken = [&args.save, &args.gif, &args.video, &args.frames, &args.vtk];
+        if taken.iter().any(|p| p.as_ref() == Some(path)) {
+            return Err(usage("--forces names the same path as another output: give it its own"));
+        }
+    }
     if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
         note!("note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved");
     }
@@ -251,6 +264,8 @@ struct Outputs<'a> {
     vtk: Option<crate::vtk::Series>,
     recordings: Vec<Recording>,
     player: Option<Player>,
+    /// --forces's CSV.
+    forces: Option<super::forces::ForcesCsv>,
 }
 
 impl<'a> Outputs<'a> {
@@ -263,7 +278,8 @@ impl<'a> Outputs<'a> {
             recordings.push(Recording { recorder, every, cap, next: 0 });
         }
         let vtk = args.vtk.as_deref().map(crate::vtk::Series::new);
-        Ok(Outputs { gpu, args, dt, vtk, recordings, player: script.map(Player::new) })
+        let forces = args.forces.as_deref().map(super::forces::ForcesCsv::new).transpose()?;
+        Ok(Outputs { gpu, args, dt, vtk, recordings, player: script.map(Player::new), forces })
     }
 
     /// The simulation view at `scale` pixels per cell.
@@ -359,12 +375,33 @@ impl<'a> Outputs<'a> {
         if let Some(p) = &self.player {
             n = p.steps_until_next(done, n).max(1);
         }
+        if self.forces.is_some() {
+            // Read before the force log's oldest steps are overwritten.
+            n = n.min(crate::body::forces::LOG_STEPS as u64);
+        }
         n
     }
 
-    /// Finishes the recordings being made.
+    /// Writes the forces logged since the last call (--forces).
+    fn forces(&mut self, session: &mut Session) -> Result {
+        match &mut self.forces {
+            Some(csv) => csv.write(session.model(), self.dt.unwrap_or(1.0)),
+            None => Ok(()),
+        }
+    }
+
+    /// Finishes the recordings being made and the forces' CSV.
     fn finish(&mut self) -> Result {
-        std::mem::take(&mut self.recordings).into_iter().try_for_each(finish_recording)
+        let recordings = std::mem::take(&mut self.recordings).into_iter().try_for_each(finish_recording);
+        let forces = match self.forces.take() {
+            Some(csv) => {
+                let path = self.args.forces.as_deref().unwrap_or(std::path::Path::new("")).display().to_string();
+                csv.finish().map(|rows| note!("wrote {rows} rows of forces to {path}"))
+            }
+            None => Ok(()),
+        };
+        // Both are finished whatever either does; the first failure is the one said.
+        recordings.and(forces)
     }
 }
 
@@ -455,6 +492,7 @@ fn run_steps(
             let saved = save_last_finite(session.model(), args, &stats);
             return Err(also(saved, outputs.finish()));
         }
+        or_keep!(outputs.forces(session));
         session.model().checkpoint();
         ran.checks += 1;
         if let crate::model::AnyStats::Smoke(s) = &stats
@@ -528,6 +566,20 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
         say!("{} (start {:.4}, change {sign}{})", end.line(), start.total(), readable(change, 4));
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
+    }
+    if model.logs_forces() && !model.bodies().is_empty() {
+        model.read_forces()?;
+        if let Some(last) = model.latest_forces() {
+            for (i, f) in last.forces.iter().enumerate() {
+                say!(
+                    "body {i}: the fluid's force ({}, {}), torque {} (cell masses x cells / time unit^2, y down; step {})",
+                    readable(f.fx as f64, 4),
+                    readable(f.fy as f64, 4),
+                    readable(f.torque as f64, 4),
+                    last.step
+                );
+            }
+        }
     }
     if ran.capped > 0 {
         let params = model.params();

@@ -478,6 +478,11 @@ impl AnyModel {
         self.sim().body_list()
     }
 
+    /// Whether the model logs the fluid's forces on its bodies ([`GpuModel::force_log`]).
+    pub fn logs_forces(&mut self) -> bool {
+        self.sim_mut().force_log().is_some()
+    }
+
     /// Records a read of the fluid's forces on the bodies into `encoder`: the steps logged since
     /// the last read ([`crate::body::forces::ForceLog::encode_request`]), which
     /// [`AnyModel::collect_forces`] gives once the encoder is submitted and the device polled.
@@ -487,6 +492,13 @@ impl AnyModel {
         if let Some(log) = self.sim_mut().force_log() {
             log.encode_request(&device, encoder);
         }
+    }
+
+    /// [`AnyModel::encode_forces_request`] in an encoder of its own, submitted.
+    pub fn request_forces(&mut self) {
+        let mut encoder = self.sim().device().create_command_encoder(&Default::default());
+        self.encode_forces_request(&mut encoder);
+        self.sim().queue().submit([encoder.finish()]);
     }
 
     /// The steps' forces of the last [`AnyModel::encode_forces_request`] if they have arrived,

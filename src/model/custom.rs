@@ -132,6 +132,7 @@ pub const COMMAND_OPTIONS: &[&str] = &[
     "demo",
     "every",
     "field",
+    "forces",
     "fps",
     "frames",
     "gif",

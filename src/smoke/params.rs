@@ -305,6 +305,16 @@ impl SmokeParams {
 }
 
 impl SmokeParams {
+    /// The stream the first inflow edge drives (left, right, top, bottom): its speed
+    /// ([`SmokeParams::inflow`], cells per time unit) and direction into the box (a unit vector,
+    /// y down); `None` without an inflow edge or with `inflow` 0. The reference flow of the
+    /// drag and lift coefficients ([`crate::body::forces::Reference`]).
+    pub fn stream(&self) -> Option<(f32, (f32, f32))> {
+        let edge = (0..4).find(|&e| self.edges[e] == EdgeKind::Inflow).filter(|_| self.inflow != 0.0)?;
+        let inward = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)][edge];
+        Some((self.inflow.abs(), if self.inflow > 0.0 { inward } else { (-inward.0, -inward.1) }))
+    }
+
     /// Refuses inflow edges with no outflow edge: the fluid is incompressible (the projection
     /// makes the divergence 0 in every cell), so the volume an inflow pushes in each step must
     /// leave through an outflow, the only edge where the pressure is held ([`Self::dirichlet`]).

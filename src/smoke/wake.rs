@@ -94,17 +94,20 @@ impl Wake {
         }
     }
 
-    /// The starting state: fluid at rest but for a kick across the wake (`v` = 0.2 U over the
+    /// The starting state: the cylinder, a body held still (its cells those whose centres lie
+    /// in the disc; the fluid's force on it is logged each step, [`crate::body::forces`]), and
+    /// fluid at rest but for a kick across the wake (`v` = 0.2 U over the
     /// 2 D behind the cylinder, on one side of it), so that the street need not wait for
     /// rounding to break the symmetry (from rest it took some 1,100 time units to saturate).
     pub fn state(&self) -> SmokeState {
         let (w, h) = self.size;
         let d = self.diameter;
         let (xc, yc) = self.centre();
-        let mut scene =
+        let scene =
             Scene { solid: Grid::filled(w, h, 0), fluid: Grid::filled(w, h, 0.0), source: Grid::filled(w, h, 0) };
-        scene.fill_solid_disc((xc, yc), d / 2.0);
         let mut state = SmokeState::from_scene(&scene, 0.0);
+        state.bodies = vec![crate::body::Body::new(crate::body::Shape::Circle { radius: d / 2.0 }, xc, yc)];
+        super::staggered::bodies::rasterise(&mut state);
         for r in (yc - d).max(0.0) as usize..(yc as usize).min(h) {
             for c in (xc + d) as usize..((xc + 3.0 * d) as usize).min(w) {
                 state.velocity_y[(r, c)] = 0.2;
@@ -119,6 +122,98 @@ impl Wake {
         let (xc, _) = self.centre();
         (self.size.1 / 2, ((xc + 2.0 * self.diameter) as usize).min(self.size.0 - 1))
     }
+}
+
+/// Published values for the flow past a circular cylinder, an unconfined one: the steady
+/// wake's drag coefficient and the length of its recirculation bubble behind the cylinder, in
+/// diameters, at Re 20 and 40; the shedding wake's mean drag coefficient and lift amplitude at
+/// Re 100.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Published {
+    /// Who measured or computed it.
+    pub source: &'static str,
+    /// Reynolds number `U D / nu`.
+    pub reynolds: f32,
+    /// The (mean) drag coefficient.
+    pub drag: f32,
+    /// The bubble's length `L / D` from the cylinder's rear (steady wakes; NaN where not given).
+    pub bubble: f32,
+    /// The lift coefficient's amplitude (shedding wakes; NaN for steady ones).
+    pub lift: f32,
+}
+
+/// The values [`Published`] holds, by source:
+/// - Dennis & Chang, "Numerical solutions for steady flow past a circular cylinder at Reynolds
+///   numbers up to 100", J. Fluid Mech. 42 (1970) 471-489;
+/// - Fornberg, "A numerical study of steady viscous flow past a circular cylinder", J. Fluid
+///   Mech. 98 (1980) 819-855;
+/// - Coutanceau & Bouard, "Experimental determination of the main features of the viscous flow
+///   in the wake of a circular cylinder in uniform translation. Part 1. Steady flow", J. Fluid
+///   Mech. 79 (1977) 231-256 (the bubble only; measured);
+/// - Park, Kwon & Choi, "Numerical solutions of flow past a circular cylinder at Reynolds
+///   numbers up to 160", KSME Int. J. 12 (1998) 1200-1205;
+/// - Liu, Zheng & Sung, "Preconditioned multigrid methods for unsteady incompressible flows",
+///   J. Comput. Phys. 139 (1998) 35-57.
+pub const PUBLISHED: [Published; 8] = {
+    const N: f32 = f32::NAN;
+    const fn row(source: &'static str, reynolds: f32, drag: f32, bubble: f32, lift: f32) -> Published {
+        Published { source, reynolds, drag, bubble, lift }
+    }
+    [
+        row("Dennis & Chang 1970", 20.0, 2.045, 0.94, N),
+        row("Fornberg 1980", 20.0, 2.000, 0.91, N),
+        row("Coutanceau & Bouard 1977", 20.0, N, 0.93, N),
+        row("Dennis & Chang 1970", 40.0, 1.522, 2.345, N),
+        row("Fornberg 1980", 40.0, 1.498, 2.24, N),
+        row("Coutanceau & Bouard 1977", 40.0, N, 2.13, N),
+        row("Park, Kwon & Choi 1998", 100.0, 1.33, N, 0.332),
+        row("Liu, Zheng & Sung 1998", 100.0, 1.350, N, 0.339),
+    ]
+};
+
+/// The recirculation bubble's length behind the cylinder, in diameters from its rear: where
+/// the `u` faces on the wake's centreline (the row through the cylinder's centre) turn from
+/// backward to forward flow, interpolated linearly between the faces; 0 when no face behind the
+/// cylinder flows backward, `None` when the flow is backward to the box's end.
+pub fn bubble_length(wake: &Wake, state: &SmokeState) -> Option<f32> {
+    let (xc, yc) = wake.centre();
+    let row = yc.floor() as usize;
+    let u = &state.velocity_x;
+    let w = wake.size.0;
+    // The first open face behind the cylinder's centre, then the cylinder's rear.
+    let first = (xc.ceil() as usize..w).find(|&c| super::staggered::u_open(&state.solid, row, c))?;
+    let rear = xc + wake.diameter / 2.0;
+    if u[(row, first)] >= 0.0 {
+        return Some(0.0);
+    }
+    (first..w).find(|&c| u[(row, c + 1)] >= 0.0).map(|c| {
+        let (a, b) = (u[(row, c)], u[(row, c + 1)]);
+        let zero = c as f32 + a / (a - b);
+        (zero - rear) / wake.diameter
+    })
+}
+
+/// The drag coefficient from the momentum the stream loses between two columns of `u` faces, 2
+/// cells inside each end of the box: `sum (P + u^2)` down the first minus down the second, over
+/// `1/2 U^2 D` (U 1, the fluid's density 1; `P` the pressure, `p / (h dt)` of the solve's `p`,
+/// the mean of the two cells beside each face). In a steady flow between slip walls (which take
+/// no x momentum) this is the fluid's force on the cylinder, found without looking at the
+/// cylinder: a check of [`crate::body::forces`] that omits only the viscous normal stress
+/// `2 nu du/dx` across the two columns.
+pub fn drag_from_momentum(wake: &Wake, state: &SmokeState) -> f64 {
+    let p = wake.params();
+    let (w, h) = wake.size;
+    let to_pressure = 1.0 / (p.cell_size * p.dt);
+    let flux = |c: usize| -> f64 {
+        (0..h)
+            .map(|r| {
+                let pressure = 0.5 * (state.pressure[(r, c - 1)] + state.pressure[(r, c)]) * to_pressure;
+                let u = state.velocity_x[(r, c)];
+                (pressure + u * u) as f64
+            })
+            .sum()
+    };
+    (flux(2) - flux(w - 2)) / (0.5 * wake.diameter as f64)
 }
 
 /// The period of `v` sampled every `dt` time units, and the whole cycles it was read over:

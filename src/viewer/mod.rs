@@ -354,6 +354,7 @@ impl App {
             plotted: Series::Total,
             notice: String::new(),
             body_tool: false,
+            forces: Vec::new(),
         };
         let demo = o.demo.then(|| fastrand::Rng::with_seed(o.session.seed));
         Ok(Live {
@@ -851,6 +852,11 @@ impl Live {
                 self.stats_pending = None;
                 return Ok(());
             }
+            if let Some(Ok(steps)) = self.session.model().collect_forces()
+                && let Some(last) = steps.last()
+            {
+                self.controls.forces = last.forces.clone();
+            }
             let Some(stats) = self.session.model_ref().collect_stats() else {
                 self.dirty = true; // look again next frame, paused or not
                 return Ok(());
@@ -862,6 +868,10 @@ impl Live {
             return Ok(());
         }
         self.session.model_ref().request_stats();
+        self.session.model().request_forces();
+        if self.session.model_ref().bodies().is_empty() {
+            self.controls.forces.clear();
+        }
         self.stats_pending = Some(self.session.current());
         self.dirty = true;
         Ok(())

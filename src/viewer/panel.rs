@@ -64,6 +64,9 @@ pub struct Controls {
     pub notice: String,
     /// The left button moves bodies (smoke and gas; `B`).
     pub body_tool: bool,
+    /// The fluid's forces on the bodies at the last step read (with the statistics), a
+    /// [`crate::body::forces::Force`] per body.
+    pub forces: Vec<crate::body::forces::Force>,
 }
 
 /// What the panel asks for.
@@ -498,6 +501,13 @@ fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<C
                 }
             };
             ui.label(format!("{i}: {shape} at ({:.1}, {:.1}), {:.0} deg", b.x, b.y, b.angle.to_degrees()));
+            if let Some(f) = c.forces.get(i) {
+                ui.label(RichText::new(format!("force ({:.3}, {:.3}), torque {:.3}", f.fx, f.fy, f.torque)).small())
+                    .on_hover_text(
+                        "the fluid's force on the body over the last step read: cell masses x cells / time unit^2 \
+                         (the fluid 1 a cell), y down; torque about its centre, from x towards y",
+                    );
+            }
             ui.horizontal(|ui| {
                 let (mut vx, mut vy, mut spin) = (b.vx, b.vy, b.spin);
                 // Gas's time unit is its step: finer steps for its slower bodies.
