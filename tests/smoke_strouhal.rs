@@ -9,7 +9,7 @@
 //! cylinder 8 D from the inlet and 12 D from the outlet, D = 20 cells, a blockage D / H of 1/12.
 //! Viscosity nu = U D / Re, the `channel` pipeline's multigrid and MacCormack.
 //!
-//! Measured on an NVIDIA H200 (`examples/strouhal.rs`, 6-7 cycles over 42 D / U after 25 D / U),
+//! Measured on an NVIDIA H200 (what is now `examples/cylinder.rs`, from a probe of v behind the cylinder, 6-7 cycles over 42 D / U after 25 D / U),
 //! Re = 100 unless said, with the earlier outflow (its faces shifted to balance the box's net
 //! flux, no pressure condition there); the outflow held at pressure 0 moved this test's box by
 //! -0.4% on lavapipe. A shorter window does not do: after 400 time units the swing still grows
@@ -47,11 +47,11 @@ use eddy_fluid::smoke::wake::{PUBLISHED, Wake, bubble_length, drag_from_momentum
 /// Williamson's St at Re = 100 (his universal curve, 1996; 0.1643 from his 1988 fit).
 const WILLIAMSON_ST: f64 = 0.164;
 
-/// The wake of `setup` on the GPU, and its probe.
-fn wake(g: &eddy_fluid::gpu::Gpu, setup: &Wake) -> (GpuSmoke, (usize, usize)) {
+/// The wake of `setup` on the GPU.
+fn wake(g: &eddy_fluid::gpu::Gpu, setup: &Wake) -> GpuSmoke {
     let params = setup.params();
     params.validate().unwrap();
-    (GpuSmoke::new(&g.device, &g.queue, &setup.state(), params).unwrap(), setup.probe())
+    GpuSmoke::new(&g.device, &g.queue, &setup.state(), params).unwrap()
 }
 
 /// The drag and lift coefficients of every step logged since the last read (U 1, D the
@@ -61,26 +61,6 @@ fn coefficients(g: &eddy_fluid::gpu::Gpu, sim: &mut GpuSmoke, setup: &Wake) -> V
     let reference = Reference::across(&cylinder, 1.0, (1.0, 0.0));
     let logged = sim.force_log().unwrap().read(&g.device, &g.queue).unwrap();
     logged.iter().map(|s| s.forces[0].coefficients(&reference)).collect()
-}
-
-/// `n` samples of the probe's v, one every `every` steps, and the drag and lift coefficients of
-/// every step.
-fn sample(
-    g: &eddy_fluid::gpu::Gpu,
-    sim: &mut GpuSmoke,
-    setup: &Wake,
-    n: u32,
-    every: u32,
-) -> (Vec<f32>, Vec<(f32, f32)>) {
-    let mut forces = Vec::new();
-    let v = (0..n)
-        .map(|_| {
-            sim.step(every).unwrap();
-            forces.extend(coefficients(g, sim, setup));
-            sim.read_state().unwrap().velocity_y[setup.probe()]
-        })
-        .collect();
-    (v, forces)
 }
 
 /// Steps `time` time units, reading the force log as it goes (it holds 256 steps).
@@ -101,55 +81,53 @@ fn mean(v: impl Iterator<Item = f32>) -> f64 {
     sum / n as f64
 }
 
-/// The period from the zero crossings of v at a probe 2 D behind the cylinder, over 1,000 time
-/// units after 600, sampled every 2. The step is 1 time unit, twice the `channel` pipeline's (the
-/// inflow crosses a cell a step, about 1.5 beside the cylinder, which MacCormack's
-/// semi-Lagrangian traces allow), in half the time: about 3 minutes on lavapipe beside the
-/// steady tests, against 6 at 0.5. Allowed: 5% of Williamson's (the wake's target). Measured on lavapipe
-/// over this window: St 0.1637, -0.4%, the swing's halves 1.04 and 1.06 (at the step 0.5:
-/// 0.1671, +1.9%; see the module docs). The wake must oscillate (the probe's v swings
-/// by more than 0.3 U) and be periodic (the swing of each half of the window within 10% of the
-/// other's).
+/// The period of the lift on the cylinder (from the fluid's force on it every step, read from
+/// the force log), over 1,000 time units after 600. The step is 1 time unit, twice the `channel`
+/// pipeline's (the inflow crosses a cell a step, about 1.5 beside the cylinder, which
+/// MacCormack's semi-Lagrangian traces allow), in half the time: about 3 minutes on lavapipe
+/// beside the steady tests, against 6 at 0.5. Allowed: 5% of Williamson's (the wake's target).
+/// Measured on lavapipe over this window: St 0.1647, +0.4% (from the zero crossings of v at a
+/// probe 2 D behind the cylinder, as the module docs' table was measured: 0.1637, -0.2%; at
+/// the step 0.5: 0.1671, +1.9%). The wake must oscillate (C_L swings by more than 0.3) and be
+/// periodic (the swing of each half of the window within 10% of the other's).
 ///
-/// The fluid's force on the cylinder over the same window: the mean drag coefficient and the
-/// lift coefficient's amplitude (half its swing) against Park, Kwon & Choi (1998; 1.33, 0.332)
-/// and Liu, Zheng & Sung (1998; 1.350, 0.339), unconfined cylinders. Measured: C_D MEASURED_CD,
-/// C_L amplitude MEASURED_CL; allowed 20% of their mean for C_D, 25% for C_L (the blockage of
-/// 1/12 between slip walls raises both: at Re 40 halving it lowered C_D by 4.7%, and the steady
-/// tests below see the drag 17-19% above the unconfined solutions).
+/// The mean drag coefficient and the lift coefficient's amplitude (half its swing) over the same
+/// window, against Park, Kwon & Choi (1998; 1.33, 0.332) and Liu, Zheng & Sung (1998; 1.350,
+/// 0.339), unconfined cylinders. Measured: C_D 1.485 (+10.8% from their mean), C_L amplitude
+/// 0.309 (-7.9%); allowed 20% for C_D, 25% for C_L (confined between slip walls at a blockage
+/// of 1/12, with the inlet 8 D upstream: the steady wakes below see their drag 17-19% above the
+/// unconfined solutions, of which halving the blockage takes 4.7% at Re 40; the smoke model's
+/// page has the table).
 #[test]
 fn the_cylinder_wake_at_re_100_sheds_within_5_percent_of_williamsons_strouhal_number() {
     let g = common::gpu();
     let (w, h, d, u) = (400usize, 240usize, 20.0f32, 1.0f32);
     let setup = Wake { dt: 1.0, ..Wake::new((w, h), d, 100.0) };
-    let (mut sim, _) = wake(&g, &setup);
-    // 600 time units for the street to form and settle, then 1,000 sampled every 2 steps.
+    let mut sim = wake(&g, &setup);
+    // 600 time units for the street to form and settle, then 1,000 sampled every step.
     let dt = setup.dt as f64;
-    let every = (2.0 / dt) as u32;
     settle(&g, &mut sim, &setup, 600.0);
-    let (v, forces) = sample(&g, &mut sim, &setup, (1000.0 / dt) as u32 / every, every);
-    let swing = swing_of(&v);
+    let forces = settle(&g, &mut sim, &setup, 1000.0);
+    assert_eq!(forces.len() as f64, 1000.0 / dt, "a force every step of the window");
+    let lift: Vec<f32> = forces.iter().map(|f| f.1).collect();
+    let swing = swing_of(&lift);
     // Periodic: the swing of each half of the window within 10% of the other's.
-    let (first, second) = (swing_of(&v[..v.len() / 2]), swing_of(&v[v.len() / 2..]));
-    eprintln!("swing: first half {first:.3}, second half {second:.3}");
-    assert!((first / second - 1.0).abs() < 0.1, "not yet periodic: the swing went from {first} to {second}");
-    let (t, cycles) = period(&v, every as f64 * dt).expect("the wake oscillates");
+    let (first, second) = (swing_of(&lift[..lift.len() / 2]), swing_of(&lift[lift.len() / 2..]));
+    assert!((first / second - 1.0).abs() < 0.1, "not yet periodic: the lift's swing went from {first} to {second}");
+    let (t, cycles) = period(&lift, dt).expect("the wake oscillates");
     let st = d as f64 / (t * u as f64);
     let off = st / WILLIAMSON_ST - 1.0;
     let drag = mean(forces.iter().map(|f| f.0));
-    let lift: Vec<f32> = forces.iter().map(|f| f.1).collect();
-    let lift_amplitude = 0.5 * swing_of(&lift) as f64;
+    let lift_amplitude = 0.5 * swing as f64;
     eprintln!(
         "Re 100, D {d} cells, blockage 1/{}, slip side walls: period {t:.2} time units over {cycles} cycles, \
-         St {st:.4} ({:+.1}% from Williamson's {WILLIAMSON_ST}); v swings by {swing:.3}; \
-         mean C_D {drag:.4}, C_L amplitude {lift_amplitude:.4} over {} steps",
+         St {st:.4} ({:+.1}% from Williamson's {WILLIAMSON_ST}); mean C_D {drag:.4}, C_L amplitude \
+         {lift_amplitude:.4} (its halves' swings {first:.3}, {second:.3})",
         h as f32 / d,
         100.0 * off,
-        forces.len()
     );
-    assert!(swing > 0.3 * u, "the wake hardly oscillates: v swings by {swing}");
+    assert!(swing > 0.3, "the wake hardly oscillates: C_L swings by {swing}");
     assert!(off.abs() <= 0.05, "St {st:.4} is {:+.1}% from Williamson's {WILLIAMSON_ST}", 100.0 * off);
-    assert_eq!(forces.len() as f64, 1600.0 / dt, "a force every step");
     let published = PUBLISHED.iter().filter(|p| p.reynolds == 100.0);
     let (their_drag, their_lift) = (mean(published.clone().map(|p| p.drag)), mean(published.map(|p| p.lift)));
     assert!((drag / their_drag - 1.0).abs() <= 0.2, "mean C_D {drag:.4} against {their_drag:.4}");
@@ -162,15 +140,17 @@ fn the_cylinder_wake_at_re_100_sheds_within_5_percent_of_williamsons_strouhal_nu
 
 /// A steady wake at `re` (below the onset of shedding, Re about 47; Williamson 1996, sect. 2):
 /// D 16 cells in 288 x 192 (blockage 1/12), `settle` time units, then a window of 100: the lift
-/// stays near 0 and its disturbance (the kick) decays, the drag coefficient is steady (its
+/// stays near 0 (its swing below 0.02) and its disturbance (the kick) decays (or is already below
+/// 1e-3, rounding's level), the drag coefficient is steady (its
 /// window's halves within 0.1%) and held to the published steady solutions, the same drag comes
-/// out of the momentum the stream loses between the box's ends (the force on the body checked
-/// by a conservation law, not by its own sums), and the recirculation bubble's length is
-/// held to the published ones.
+/// out of the momentum the stream loses between the box's ends within 7% (the force on the body
+/// checked by a conservation law, not by its own sums; the balance cannot be exact, as the
+/// semi-Lagrangian advection conserves momentum only approximately), and the recirculation
+/// bubble's length is held to the published ones.
 fn steady_wake(re: f32, settle_time: f32, drag_within: f64, bubble_within: f64) {
     let g = common::gpu();
     let setup = Wake::new((288, 192), 16.0, re);
-    let (mut sim, _) = wake(&g, &setup);
+    let mut sim = wake(&g, &setup);
     settle(&g, &mut sim, &setup, settle_time);
     let forces = settle(&g, &mut sim, &setup, 100.0);
     let half = forces.len() / 2;
@@ -186,9 +166,11 @@ fn steady_wake(re: f32, settle_time: f32, drag_within: f64, bubble_within: f64) 
         "Re {re}: C_D {drag:.4} (halves {drag_first:.4}, {drag_second:.4}; from the momentum balance {balance:.4}), \
          bubble L/D {bubble:.3}, C_L swings {first:.2e} then {second:.2e}"
     );
-    assert!(first < 0.02 && second < first, "the wake at Re {re} is not steady: C_L swings {first}, then {second}");
+    // Steady: the lift's swing small, and decaying unless already at rounding's level.
+    let decays = second < first || second < 1e-3;
+    assert!(first < 0.02 && decays, "the wake at Re {re} is not steady: C_L swings {first}, then {second}");
     assert!((drag_first / drag_second - 1.0).abs() < 1e-3, "the drag still changes: {drag_first}, then {drag_second}");
-    assert!((balance / drag - 1.0).abs() < 0.05, "C_D {drag} on the body, {balance} from the momentum balance");
+    assert!((balance / drag - 1.0).abs() < 0.07, "C_D {drag} on the body, {balance} from the momentum balance");
     for p in PUBLISHED.iter().filter(|p| p.reynolds == re) {
         if !p.drag.is_nan() {
             let off = drag / p.drag as f64 - 1.0;
@@ -202,7 +184,7 @@ fn steady_wake(re: f32, settle_time: f32, drag_within: f64, bubble_within: f64) 
 
 /// Re 20, after 400 time units. Measured: C_D 2.411 (+17.9% from Dennis & Chang's 2.045, +20.6%
 /// from Fornberg's 2.000), L/D 0.932 (-0.9%, +2.4%, +0.2% from Dennis & Chang's, Fornberg's and
-/// Coutanceau & Bouard's); the momentum balance's C_D within MEASURED_BALANCE_20. Allowed: C_D
+/// Coutanceau & Bouard's); the momentum balance's C_D 2.297, 4.8% lower. Allowed: C_D
 /// within 24% (the blockage: see the module docs and the smoke model's page, where halving it
 /// lowers C_D by 4.7% at Re 40), L/D within 8%.
 #[test]

@@ -5,7 +5,7 @@
 //! 2742): St = 0.164 at Re = 100. Below Re of about 47 the wake is steady.
 //!
 //! [`Wake`] lays out the box that stands for open flow (`tests/smoke_strouhal.rs`,
-//! `examples/strouhal.rs`): a uniform inflow through the left edge, outflow through the right,
+//! `examples/cylinder.rs`): a uniform inflow through the left edge, outflow through the right,
 //! free-slip top and bottom edges (no boundary layers growing from the inlet; with no-slip side
 //! walls the `channel` scene sheds 19% fast), a cylinder of `diameter` cells `upstream`
 //! diameters from the inlet, half a cell off the centreline, viscosity `nu = U D / Re`, the
@@ -16,7 +16,7 @@
 //! sheds 10% fast (St 0.180 at D 24, and more on finer grids: 0.184 at D 48, 0.186 at D 64),
 //! whatever the grid, the blockage, the step or the solver's tolerance; at 6 D it is 1% fast, at 8
 //! D within 2.5% from D 16 to 32, and at 10 D 0.1% (README "The smoke model", measured on an
-//! NVIDIA H200 with `examples/strouhal.rs`). So [`Wake::new`] puts it 8 D upstream.
+//! NVIDIA H200 with what is now `examples/cylinder.rs`, from a probe of v behind the cylinder). So [`Wake::new`] puts it 8 D upstream.
 
 use super::{Advection, EdgeKind, SmokeParams, SmokePreset, SmokeState};
 use crate::grid::Grid;
