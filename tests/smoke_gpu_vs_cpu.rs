@@ -116,7 +116,7 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// iteration); and two sets with inflow and outflow edges, every edge kind on both
 /// axes, with the viscosity's ghosts beyond them and the pressure held at 0 beyond the outflows
 /// (the packed Jacobi passes reading 0 there): semi-Lagrangian from the left into outflows right and top, a slip wall
-/// below; MacCormack from the right into outflows left and bottom; and multigrid from the left
+/// below; MacCormack from the right (a parabolic profile) into outflows left and bottom; and multigrid from the left
 /// into outflows right and bottom (every level holding them at 0).
 fn staggered_sets() -> [SmokeParams; 7] {
     use eddy_fluid::smoke::EdgeKind::{Inflow, Outflow, Slip, Wall};
@@ -142,7 +142,13 @@ fn staggered_sets() -> [SmokeParams; 7] {
             inflow: 1.5,
             ..d
         },
-        SmokeParams { reynolds: Some(40.0), edges: [Outflow, Inflow, Wall, Outflow], inflow: 2.5, ..d },
+        SmokeParams {
+            reynolds: Some(40.0),
+            edges: [Outflow, Inflow, Wall, Outflow],
+            inflow: 2.5,
+            inflow_profile: eddy_fluid::smoke::InflowProfile::Parabolic,
+            ..d
+        },
         SmokeParams {
             solver: Solver::Multigrid,
             tolerance: 1e-30,

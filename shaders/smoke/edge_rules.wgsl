@@ -1,6 +1,6 @@
 // Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP); smoke/edges.wgsl (EDGE_BOTTOM, EDGE_INFLOW,
 //   EDGE_LEFT, EDGE_RIGHT, EDGE_SLIP, EDGE_TOP, EDGE_WALL, edge_kind); smoke/faces.wgsl (open_at);
-//   smoke/params.wgsl (SOLID, body_id, has); the pass's bindings (params, solid).
+//   smoke/params.wgsl (INFLOW_UNIFORM, SOLID, body_id, has); the pass's bindings (params, solid).
 // What the velocity's advection passes do with each face (edges.wgsl; they bind the velocity
 // before the advection as `u` and `v`). CPU mirror: `FaceRule`, `u_rule`, `v_rule` in
 // src/smoke/staggered/mod.rs.
@@ -11,15 +11,28 @@ struct FaceRule {
     value: f32,
 };
 
+// The speed into the box of face `index` of the `count` along an inflow edge: uniform, or the
+// parabola 6 s (1 - s), s = (index + 1/2) / count, over its mean at the faces' centres.
+// CPU mirror: `SmokeParams::inflow_at` in src/smoke/params.rs.
+fn inflow_at(index: i32, count: i32) -> f32 {
+    if params.inflow_profile == INFLOW_UNIFORM {
+        return params.inflow;
+    }
+    let n = f32(count);
+    let s = (f32(index) + 0.5) / n;
+    return params.inflow * (6.0 * s * (1.0 - s)) / (1.0 + 0.5 / (n * n));
+}
+
 // A face on edge `edge` beside a cell that is open or not; `sign` the edge's inward direction,
-// `next` the velocity of the face one cell inside (an outflow's zero gradient).
-fn edge_rule(edge: u32, inner_open: bool, sign: f32, next: f32) -> FaceRule {
+// `next` the velocity of the face one cell inside (an outflow's zero gradient), `index` of
+// `count` its place along the edge.
+fn edge_rule(edge: u32, inner_open: bool, sign: f32, next: f32, index: i32, count: i32) -> FaceRule {
     let kind = edge_kind(edge);
     if !inner_open || kind == EDGE_WALL || kind == EDGE_SLIP {
         return FaceRule(false, 0.0);
     }
     if kind == EDGE_INFLOW {
-        return FaceRule(false, sign * params.inflow);
+        return FaceRule(false, sign * inflow_at(index, count));
     }
     return FaceRule(false, next);
 }
@@ -38,23 +51,25 @@ fn interior_rule(a: vec2<i32>, b: vec2<i32>, value: f32) -> FaceRule {
 // Vertical face p of (W + 1) x H.
 fn u_rule(p: vec2<i32>) -> FaceRule {
     let w = i32(textureDimensions(solid).x);
+    let h = i32(textureDimensions(solid).y);
     if p.x == 0 {
-        return edge_rule(EDGE_LEFT, open_at(solid, p), 1.0, textureLoad(u, p + RIGHT).r);
+        return edge_rule(EDGE_LEFT, open_at(solid, p), 1.0, textureLoad(u, p + RIGHT).r, p.y, h);
     }
     if p.x == w {
-        return edge_rule(EDGE_RIGHT, open_at(solid, p + LEFT), -1.0, textureLoad(u, p + LEFT).r);
+        return edge_rule(EDGE_RIGHT, open_at(solid, p + LEFT), -1.0, textureLoad(u, p + LEFT).r, p.y, h);
     }
     return interior_rule(p, p + LEFT, textureLoad(u, p).r);
 }
 
 // Horizontal face p of W x (H + 1).
 fn v_rule(p: vec2<i32>) -> FaceRule {
+    let w = i32(textureDimensions(solid).x);
     let h = i32(textureDimensions(solid).y);
     if p.y == 0 {
-        return edge_rule(EDGE_TOP, open_at(solid, p), 1.0, textureLoad(v, p + DOWN).r);
+        return edge_rule(EDGE_TOP, open_at(solid, p), 1.0, textureLoad(v, p + DOWN).r, p.x, w);
     }
     if p.y == h {
-        return edge_rule(EDGE_BOTTOM, open_at(solid, p + UP), -1.0, textureLoad(v, p + UP).r);
+        return edge_rule(EDGE_BOTTOM, open_at(solid, p + UP), -1.0, textureLoad(v, p + UP).r, p.x, w);
     }
     return interior_rule(p, p + UP, textureLoad(v, p).r);
 }

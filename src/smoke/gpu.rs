@@ -25,7 +25,7 @@ use crate::solver::GpuMultigrid;
 use crate::solver::gpu::{CycleProbes, ResidualStats};
 use crate::solver::plan::CyclePlan;
 
-/// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (80 bytes).
+/// Mirrors `struct SmokeParams` in `shaders/smoke/params.wgsl` (96 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct SmokeUniform {
@@ -49,6 +49,8 @@ struct SmokeUniform {
     edges: u32,
     inflow: f32,
     bodies: u32,
+    inflow_profile: u32,
+    _pad: [u32; 3],
 }
 
 impl SmokeUniform {
@@ -75,6 +77,8 @@ impl SmokeUniform {
             edges: p.edges.iter().enumerate().map(|(i, e)| (*e as u32) << (2 * i)).sum(),
             inflow: p.inflow,
             bodies: 0,
+            inflow_profile: p.inflow_profile as u32,
+            _pad: [0; 3],
         }
     }
 }

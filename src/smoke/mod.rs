@@ -43,8 +43,8 @@ pub mod staggered;
 pub mod wake;
 
 pub use params::{
-    Advection, BOTTOM, DEFAULT_VORTICITY, EDGE_OPTIONS, EdgeKind, GridLayout, LEFT, MAX_CYCLES, MAX_JACOBI_ITERATIONS,
-    RIGHT, SmokeParams, SmokePreset, Solver, TOP,
+    Advection, BOTTOM, DEFAULT_VORTICITY, EDGE_OPTIONS, EdgeKind, GridLayout, InflowProfile, LEFT, MAX_CYCLES,
+    MAX_JACOBI_ITERATIONS, RIGHT, SmokeParams, SmokePreset, Solver, TOP,
 };
 
 pub use collocated::SmokePass;

@@ -44,6 +44,20 @@ pub enum Advection {
 
 pub use crate::edge::{BOTTOM, EDGE_OPTIONS, EdgeKind, LEFT, RIGHT, TOP};
 
+/// How the speed into the box varies along an inflow edge ([`SmokeParams::inflow_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum InflowProfile {
+    /// [`SmokeParams::inflow`] on every face.
+    #[default]
+    Uniform,
+    /// A parabola across the edge, 0 at its two ends: a channel's developed (plane Poiseuille)
+    /// flow between walls at the edge's ends, `u = 6 U s (1 - s)` at `s` the face centre's place
+    /// along the edge (0 to 1), scaled so that the faces carry exactly `U` times their count
+    /// (the same flux as the uniform profile; White, *Viscous Fluid Flow*, 3rd ed. 2006, sect.
+    /// 3-2.3).
+    Parabolic,
+}
+
 /// The named parameter sets (`--pipeline`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SmokePreset {
@@ -120,8 +134,11 @@ pub struct SmokeParams {
     /// grid only.
     pub edges: [EdgeKind; 4],
     /// Speed of the flow into the box through its inflow edges, normal to them, cells per time
-    /// unit; >= 0. Default 1.
+    /// unit; >= 0. Default 1. The mean speed over an edge's faces with a profile
+    /// ([`SmokeParams::inflow_profile`]).
     pub inflow: f32,
+    /// How the inflow's speed varies along an inflow edge. Default uniform.
+    pub inflow_profile: InflowProfile,
     /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (GPU
     /// Gems' and Rideout's `ClearSurface`). Default on for the staggered preset, off for
     /// `gpu-gems` and `rideout`.
@@ -194,6 +211,7 @@ impl SmokeParams {
             lid: 0.0,
             edges: [EdgeKind::Wall; 4],
             inflow: 1.0,
+            inflow_profile: InflowProfile::Uniform,
             warm_start: false,
             dt: 0.125,
             buoyancy: 1.0,
@@ -305,6 +323,22 @@ impl SmokeParams {
 }
 
 impl SmokeParams {
+    /// The speed into the box of face `index` of the `count` faces along an inflow edge (from
+    /// the edge's top or left end), cells per time unit: [`SmokeParams::inflow`], or with the
+    /// parabolic profile `inflow 6 s (1 - s) / (1 + 1 / (2 count^2))`, `s = (index + 1/2) / count`
+    /// (the divisor is the parabola's mean over the faces' centres, so they carry `inflow count`).
+    /// Mirrors `inflow_at` in `shaders/smoke/edge_rules.wgsl`.
+    pub fn inflow_at(&self, index: usize, count: usize) -> f32 {
+        match self.inflow_profile {
+            InflowProfile::Uniform => self.inflow,
+            InflowProfile::Parabolic => {
+                let n = count as f32;
+                let s = (index as f32 + 0.5) / n;
+                self.inflow * (6.0 * s * (1.0 - s)) / (1.0 + 0.5 / (n * n))
+            }
+        }
+    }
+
     /// The stream the first inflow edge drives (left, right, top, bottom): its speed
     /// ([`SmokeParams::inflow`], cells per time unit) and direction into the box (a unit vector,
     /// y down); `None` without an inflow edge or with `inflow` 0. The reference flow of the
@@ -543,6 +577,17 @@ impl ParamTable for SmokeParams {
             .doc("speed of the flow into the box through its inflow edges, normal to them", "eddy"),
             get: |p| Value::Real(p.inflow),
             set: |p, v| p.inflow = v.real(),
+        },
+        ParamSpec {
+            info: ParamInfo::of("inflow-profile", "profile", "", ParamKind::Choice(&["uniform", "parabolic"])).doc(
+                "how the inflow's speed varies along an inflow edge: uniform, or parabolic (a channel's developed flow, \
+                 0 at the edge's ends, mean --inflow)",
+                "White, Viscous Fluid Flow (2006), 3-2.3",
+            ),
+            get: |p| Value::Choice(p.inflow_profile as usize),
+            set: |p, v| {
+                p.inflow_profile = if v.choice() == 1 { InflowProfile::Parabolic } else { InflowProfile::Uniform }
+            },
         },
         ParamSpec {
             info: ParamInfo::of("warm-start", "warm", "", ParamKind::Choice(&["off", "on"])).doc(

@@ -59,12 +59,20 @@ pub enum FaceRule {
 }
 
 /// The rule of a face on edge `edge` ([`super::LEFT`] ...) beside a cell that is open or not:
-/// a wall's 0, an inflow's speed into the box (`sign` the edge's inward direction along the
-/// face's axis), an outflow's copy of the face `next` one cell inside.
-fn edge_rule(p: &SmokeParams, edge: usize, inner_open: bool, sign: f32, next: (usize, usize)) -> FaceRule {
+/// a wall's 0, an inflow's speed into the box ([`SmokeParams::inflow_at`] face `along` of the
+/// edge's `(index, count)`; `sign` the edge's inward direction along the face's axis), an
+/// outflow's copy of the face `next` one cell inside.
+fn edge_rule(
+    p: &SmokeParams,
+    edge: usize,
+    inner_open: bool,
+    sign: f32,
+    next: (usize, usize),
+    along: (usize, usize),
+) -> FaceRule {
     match (inner_open, p.edges[edge]) {
         (false, _) | (_, super::EdgeKind::Wall | super::EdgeKind::Slip) => FaceRule::Fixed(0.0),
-        (true, super::EdgeKind::Inflow) => FaceRule::Fixed(sign * p.inflow),
+        (true, super::EdgeKind::Inflow) => FaceRule::Fixed(sign * p.inflow_at(along.0, along.1)),
         (true, super::EdgeKind::Outflow) => FaceRule::Copy(next.0, next.1),
     }
 }
@@ -72,13 +80,14 @@ fn edge_rule(p: &SmokeParams, edge: usize, inner_open: bool, sign: f32, next: (u
 /// The advection's rule for vertical face `(r, c)` of `(H, W + 1)`: inside the box, advected when
 /// open ([`u_open`]), else kept when beside a body's cell (it holds the body's velocity there,
 /// [`bodies::rasterise`]), else the wall's 0; on the left and right edges, as the edge is
-/// ([`SmokeParams::edges`]: wall 0, inflow `+-inflow` into the box, outflow the face inside).
+/// ([`SmokeParams::edges`]: wall 0, inflow `+-`[`SmokeParams::inflow_at`] into the box, outflow
+/// the face inside).
 pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
-    let w = solid.shape().1;
+    let (h, w) = solid.shape();
     if c == 0 {
-        edge_rule(p, super::LEFT, solid[(r, 0)] == 0, 1.0, (r, 1))
+        edge_rule(p, super::LEFT, solid[(r, 0)] == 0, 1.0, (r, 1), (r, h))
     } else if c == w {
-        edge_rule(p, super::RIGHT, solid[(r, w - 1)] == 0, -1.0, (r, w - 1))
+        edge_rule(p, super::RIGHT, solid[(r, w - 1)] == 0, -1.0, (r, w - 1), (r, h))
     } else if u_open(solid, r, c) {
         FaceRule::Advected
     } else if bodies::is_body(solid[(r, c - 1)]) || bodies::is_body(solid[(r, c)]) {
@@ -90,11 +99,11 @@ pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule
 
 /// [`u_rule`] for horizontal face `(r, c)` of `(H + 1, W)`, on the top and bottom edges.
 pub fn v_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
-    let h = solid.shape().0;
+    let (h, w) = solid.shape();
     if r == 0 {
-        edge_rule(p, super::TOP, solid[(0, c)] == 0, 1.0, (1, c))
+        edge_rule(p, super::TOP, solid[(0, c)] == 0, 1.0, (1, c), (c, w))
     } else if r == h {
-        edge_rule(p, super::BOTTOM, solid[(h - 1, c)] == 0, -1.0, (h - 1, c))
+        edge_rule(p, super::BOTTOM, solid[(h - 1, c)] == 0, -1.0, (h - 1, c), (c, w))
     } else if v_open(solid, r, c) {
         FaceRule::Advected
     } else if bodies::is_body(solid[(r - 1, c)]) || bodies::is_body(solid[(r, c)]) {
