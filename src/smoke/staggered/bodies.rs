@@ -141,17 +141,19 @@ pub fn forces(s: &SmokeState, p: &SmokeParams) -> Vec<Force> {
             let x = at(u, r, c);
             for step in [-1, 1] {
                 let n = r + step;
-                if (0..h).contains(&n) && !is_u_open(n, c) {
-                    if let Some(i) = beside((n, c - 1), (n, c)) {
-                        let shear = 2.0 * nu * (x - at(u, n, c));
-                        sum.add(i, (c as f32, r as f32 + 0.5 + 0.5 * step as f32), (shear, 0.0));
-                    }
+                if (0..h).contains(&n)
+                    && !is_u_open(n, c)
+                    && let Some(i) = beside((n, c - 1), (n, c))
+                {
+                    let shear = 2.0 * nu * (x - at(u, n, c));
+                    sum.add(i, (c as f32, r as f32 + 0.5 + 0.5 * step as f32), (shear, 0.0));
                 }
                 let m = c + step;
-                if (1..w).contains(&m) && !is_u_open(r, m) {
-                    if let Some(i) = beside((r, m - 1), (r, m)) {
-                        sum.add(i, (m as f32, r as f32 + 0.5), (nu * (x - at(u, r, m)), 0.0));
-                    }
+                if (1..w).contains(&m)
+                    && !is_u_open(r, m)
+                    && let Some(i) = beside((r, m - 1), (r, m))
+                {
+                    sum.add(i, (m as f32, r as f32 + 0.5), (nu * (x - at(u, r, m)), 0.0));
                 }
             }
         }
@@ -164,17 +166,19 @@ pub fn forces(s: &SmokeState, p: &SmokeParams) -> Vec<Force> {
             let y = at(v, r, c);
             for step in [-1, 1] {
                 let n = c + step;
-                if (0..w).contains(&n) && !is_v_open(r, n) {
-                    if let Some(i) = beside((r - 1, n), (r, n)) {
-                        let shear = 2.0 * nu * (y - at(v, r, n));
-                        sum.add(i, (c as f32 + 0.5 + 0.5 * step as f32, r as f32), (0.0, shear));
-                    }
+                if (0..w).contains(&n)
+                    && !is_v_open(r, n)
+                    && let Some(i) = beside((r - 1, n), (r, n))
+                {
+                    let shear = 2.0 * nu * (y - at(v, r, n));
+                    sum.add(i, (c as f32 + 0.5 + 0.5 * step as f32, r as f32), (0.0, shear));
                 }
                 let m = r + step;
-                if (1..h).contains(&m) && !is_v_open(m, c) {
-                    if let Some(i) = beside((m - 1, c), (m, c)) {
-                        sum.add(i, (c as f32 + 0.5, m as f32), (0.0, nu * (y - at(v, m, c))));
-                    }
+                if (1..h).contains(&m)
+                    && !is_v_open(m, c)
+                    && let Some(i) = beside((m - 1, c), (m, c))
+                {
+                    sum.add(i, (c as f32 + 0.5, m as f32), (0.0, nu * (y - at(v, m, c))));
                 }
             }
         }
