@@ -416,9 +416,9 @@ fn hostile_input_table() {
             "--forces",
         ),
         row(
-            &["run", "--mode", "smoke", "--grid", "collocated", "--steps", "5", "--forces", &d("f.csv")],
+            &["run", "--mode", "smoke", "--pipeline", "gpu-gems", "--steps", "5", "--forces", &d("f.csv")],
             2,
-            "smoke on the staggered grid does",
+            "--forces: smoke's collocated grid has no bodies",
         ),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),

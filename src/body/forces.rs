@@ -263,13 +263,6 @@ impl ForceLog {
         self.latest.as_ref()
     }
 
-    /// Forgets the steps logged (a model's bodies replaced, or its state restored): a request
-    /// gives only steps logged after this.
-    pub fn forget(&mut self) {
-        self.requested = self.count;
-        self.latest = None;
-    }
-
     /// The forces of `steps` from a mapped `copy` of the log, which must show `head` steps.
     fn unpack(
         &mut self,

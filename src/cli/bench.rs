@@ -31,6 +31,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
     vec![
         ("default: staggered, Jacobi x 50, MacCormack, confinement", defaults),
         (WITH_BODIES, defaults),
+        (WITH_16_BODIES, defaults),
         (
             "staggered, Jacobi x 50, semi-Lagrangian",
             smoke(SmokeParams { advection: crate::smoke::Advection::SemiLagrangian, vorticity: 0.0, ..d }),
@@ -49,6 +50,23 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
 /// The smoke and gas rows with moving bodies: the default step on the same scene with
 /// [`bench_bodies`], whose cost is this row's time over the default row's.
 const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning plate)";
+
+/// The smoke row with the most bodies a model holds ([`crate::body::MAX_BODIES`]), held still
+/// ([`sixteen_bodies`]): the bodies' passes and their forces each step, whose cost is this row's
+/// time over the default row's.
+const WITH_16_BODIES: &str = "default with 16 bodies at rest (a 4 x 4 array of discs; their forces every step)";
+
+/// Sixteen discs at rest on an `n x n` scene, a 4 x 4 array, each `n / 16` across.
+fn sixteen_bodies(n: usize) -> Vec<crate::body::Body> {
+    use crate::body::{Body, Shape};
+    let n = n as f32;
+    (0..16)
+        .map(|i| {
+            let (x, y) = ((i % 4) as f32 + 0.5, (i / 4) as f32 + 0.5);
+            Body::new(Shape::Circle { radius: n / 32.0 }, x * n / 4.0, y * n / 4.0)
+        })
+        .collect()
+}
 
 /// Three bodies on an `n x n` scene, each about `n / 8` across, moving through it: a circle
 /// drifting right and up, a turned box drifting left, a plate spinning in place. Smoke's move in
@@ -362,6 +380,11 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
             AnyState::Gas(s) => s.bodies = bench_bodies(n, kind),
             AnyState::Water(_) | AnyState::Custom(_) => {}
         }
+    }
+    if label == WITH_16_BODIES
+        && let AnyState::Smoke(s) = &mut state
+    {
+        s.bodies = sixteen_bodies(n);
     }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
     // GPU time per step from timestamp queries, where the device has them.

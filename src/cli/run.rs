@@ -133,9 +133,13 @@ pub fn run(mut args: RunArgs) -> Result {
         _ => None,
     };
     if args.forces.is_some() && !session.model().logs_forces() {
-        return Err(usage(format!(
-            "--forces: {kind} does not log forces on bodies (smoke on the staggered grid does: --mode smoke)"
-        )));
+        return Err(usage(match kind {
+            ModelKind::Smoke => {
+                "--forces: smoke's collocated grid has no bodies (the staggered grid, --grid staggered, logs their forces)"
+                    .to_string()
+            }
+            _ => format!("--forces: {kind} does not log forces on bodies (smoke on the staggered grid does: --mode smoke)"),
+        }));
     }
     let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
     let ran = run_steps(&mut session, &gpu, &args, &mut outputs, steps, dt)?;
