@@ -188,7 +188,8 @@ fn smoke_steps_splat_stats_and_walls_run_in_recording_order() {
 
 /// Bodies in an application's encoder: steps, a body added, steps, the body driven
 /// anew, steps, all recorded into one encoder, take effect in recording order: the state equals
-/// the CPU reference doing the same in that order, and not the one where the drive came first.
+/// the CPU reference doing the same in that order, and not the one where the drive came first;
+/// a read of the fluid's forces recorded between them holds the steps before it.
 #[test]
 fn smoke_bodies_and_their_drives_run_in_recording_order() {
     let (device, queue) = app_device();
@@ -200,9 +201,12 @@ fn smoke_bodies_and_their_drives_run_in_recording_order() {
     gpu.encode_steps(&mut encoder, 2);
     gpu.encode_bodies(&mut encoder, &[disc]).unwrap();
     gpu.encode_steps(&mut encoder, 3);
+    // The fluid's forces on the body so far, read where the encoder has got to.
+    gpu.force_log().unwrap().encode_request(&device, &mut encoder);
     gpu.encode_drive(&mut encoder, 0, (-2.0, 5.0), 0.5).unwrap();
     gpu.encode_steps(&mut encoder, 3);
     queue.submit([encoder.finish()]);
+    let logged = collect(&device, || gpu.force_log().unwrap().collect(&device)).unwrap();
     let got = gpu.read_state().unwrap();
 
     let mut cpu = CpuSmoke::new(state.clone(), p).unwrap();
@@ -211,6 +215,16 @@ fn smoke_bodies_and_their_drives_run_in_recording_order() {
     s.bodies = vec![disc];
     let mut cpu = CpuSmoke::new(s, p).unwrap();
     cpu.step(3).unwrap();
+    // The request holds the three steps with the body before it, the last one's forces the
+    // CPU mirror's of the state there (to the steps' own agreement; the forces sum many faces).
+    assert_eq!(logged.iter().map(|s| s.step).collect::<Vec<_>>(), [3, 4, 5]);
+    let mirror = eddy_fluid::smoke::staggered::bodies::forces(cpu.state(), &p)[0];
+    let f = logged[2].forces[0];
+    let scale = mirror.fx.abs().max(mirror.fy.abs()).max(1.0);
+    assert!(
+        (f.fx - mirror.fx).abs() < 1e-2 * scale && (f.fy - mirror.fy).abs() < 1e-2 * scale,
+        "the logged force {f:?}, the CPU mirror's {mirror:?}"
+    );
     let mut s = cpu.state().clone();
     (s.bodies[0].vx, s.bodies[0].vy, s.bodies[0].spin) = (-2.0, 5.0, 0.5);
     let mut cpu = CpuSmoke::new(s, p).unwrap();
