@@ -115,7 +115,7 @@ fn collocated_sets() -> [SmokeParams; 2] {
 /// the rest: 12 is 3 quads, 50 is 12 and a pair, the moved values' 7 a quad, a pair and a single
 /// iteration); and two sets with inflow and outflow edges, every edge kind on both
 /// axes, with the viscosity's ghosts beyond them and the pressure held at 0 beyond the outflows
-/// (the packed Jacobi passes reading 0 there): semi-Lagrangian from the left into outflows right and top, a slip wall
+/// (the packed Jacobi passes reading 0 there): semi-Lagrangian from the left (a custom profile) into outflows right and top, a slip wall
 /// below; MacCormack from the right (a parabolic profile) into outflows left and bottom; and multigrid from the left
 /// into outflows right and bottom (every level holding them at 0).
 fn staggered_sets() -> [SmokeParams; 7] {
@@ -140,6 +140,8 @@ fn staggered_sets() -> [SmokeParams; 7] {
             viscosity: 0.7,
             edges: [Inflow, Outflow, Outflow, Slip],
             inflow: 1.5,
+            // The random state's left faces are the profile, each kept.
+            inflow_profile: eddy_fluid::smoke::InflowProfile::Custom,
             ..d
         },
         SmokeParams {

@@ -112,6 +112,12 @@ class Simulation:
         (``circle`` with ``radius``, or ``box`` with ``width``, ``height``; cells), ``x``, ``y``
         (cells, y down), ``angle`` (radians), ``vx``, ``vy`` (cells per time unit in smoke, per
         step in gas), ``spin`` (radians per time unit, or per step)."""
+    def set_inflow_profile(self, edge: str, speeds: Sequence[float]) -> None:
+        """Smoke: inflow edge ``edge`` (``"left"``, ``"right"``, ``"top"``, ``"bottom"``) gets a
+        speed into the box per face (cells per time unit; ``H`` values from the top for the left
+        and right edges, ``W`` from the left for the top and bottom), and the profile becomes
+        ``custom``: each face keeps its speed. ValueError for another model, an edge that is not
+        an inflow, the wrong count, or a speed outside 0 to 100."""
     def forces(self) -> npt.NDArray[np.float32]:
         """The fluid's force and torque on each body over the last step, float32 ``(N, 3)``:
         row ``i`` is body ``i``'s ``[fx, fy, torque]`` (force per unit depth, cell masses x

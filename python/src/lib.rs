@@ -543,6 +543,40 @@ impl Simulation {
         numpy::PyArray1::from_vec(py, rows).reshape([n, 3])
     }
 
+    /// Gives smoke's inflow edge `edge` (`"left"`, `"right"`, `"top"` or `"bottom"`) a speed into
+    /// the box per face, cells per time unit, from the edge's top (left and right edges: `H`
+    /// values) or left end (top and bottom: `W`), and makes the inflow profile `custom`: each
+    /// inflow face keeps its speed from then on (a saved state keeps them). ValueError for
+    /// another model, an edge that is not an inflow, the wrong count, or a speed outside 0 to
+    /// 100; nothing changes then.
+    fn set_inflow_profile(&self, py: Python<'_>, edge: &str, speeds: Vec<f32>) -> PyResult<()> {
+        use eddy_fluid::smoke::{EdgeKind, GridLayout, InflowProfile};
+        let mut session = self.lock(py);
+        let ModelParams::Smoke(mut params) = session.params_of(session.current()) else {
+            return Err(PyValueError::new_err("set_inflow_profile: inflow profiles are smoke's"));
+        };
+        let sides = ["left", "right", "top", "bottom"];
+        let Some(e) = sides.iter().position(|s| *s == edge) else {
+            return Err(PyValueError::new_err(format!(
+                "set_inflow_profile: {edge:?} is not an edge (left, right, top or bottom)"
+            )));
+        };
+        if params.grid != GridLayout::Staggered || params.edges[e] != EdgeKind::Inflow {
+            return Err(PyValueError::new_err(format!(
+                "set_inflow_profile: the {edge} edge is not an inflow: make it one first ({edge}_edge=\"inflow\", \
+                 on the staggered grid)"
+            )));
+        }
+        let step = session.model_ref().steps_done();
+        let AnyState::Smoke(mut state) = session.model().read_state().map_err(py_error)? else {
+            return Err(PyValueError::new_err("set_inflow_profile: inflow profiles are smoke's"));
+        };
+        eddy_fluid::smoke::staggered::set_inflow_profile(&mut state, e, &speeds)
+            .map_err(|e| PyValueError::new_err(format!("set_inflow_profile: {e}")))?;
+        params.inflow_profile = InflowProfile::Custom;
+        session.replace(&AnyState::Smoke(state), step, Some(ModelParams::Smoke(params))).map_err(py_error)
+    }
+
     /// The fluid's forces on the bodies at every step logged since the last read (by this or
     /// `forces`; the log holds the last 256 steps, so read at least that often): `(steps,
     /// forces)`, `steps` int64 `(S,)` the step numbers, `forces` float32 `(S, N, 3)` each step's

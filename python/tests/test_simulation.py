@@ -609,3 +609,29 @@ def test_forces_on_bodies_every_step_and_the_last():
     assert np.isfinite(forces).all()
     with pytest.raises(ValueError, match="water does not log forces on bodies"):
         eddy.Simulation(mode="water", size=(16, 16)).forces()
+
+
+def test_an_inflow_edge_takes_any_profile_and_keeps_it():
+    # A channel's inflow given as an array: the faces hold it step after step, and the flux in
+    # is its sum; a wrong count, speed or edge changes nothing.
+    sim = eddy.Simulation(mode="smoke", scene="clear", size=(48, 24), left_edge="inflow", right_edge="outflow",
+                          solver="multigrid")
+    speeds = np.linspace(0.2, 1.4, 24).astype(np.float32)
+    sim.set_inflow_profile("left", speeds)
+    assert sim.params["inflow_profile"] == "custom"
+    sim.step(20)
+    u = sim.state["velocity_x"]
+    assert np.allclose(u[:, 0], speeds), u[:, 0]
+    # What comes in leaves (the outflow), within the solve's tolerance.
+    assert abs(u[:, -1].sum() - speeds.sum()) < 1e-2 * speeds.sum()
+    for edge, values, says in [
+        ("left", np.ones(23), "24 faces and 23 speeds"),
+        ("left", np.full(24, -1.0), "0 to 100"),
+        ("top", np.ones(48), "not an inflow"),
+        ("middle", np.ones(24), "not an edge"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            sim.set_inflow_profile(edge, values)
+    assert np.allclose(sim.state["velocity_x"][:, 0], speeds)
+    with pytest.raises(ValueError, match="smoke's"):
+        eddy.Simulation(mode="water", size=(16, 16)).set_inflow_profile("left", np.ones(16))

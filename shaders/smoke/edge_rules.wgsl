@@ -1,6 +1,6 @@
 // Uses: common/grid.wgsl (DOWN, LEFT, RIGHT, UP); smoke/edges.wgsl (EDGE_BOTTOM, EDGE_INFLOW,
 //   EDGE_LEFT, EDGE_RIGHT, EDGE_SLIP, EDGE_TOP, EDGE_WALL, edge_kind); smoke/faces.wgsl (open_at);
-//   smoke/params.wgsl (INFLOW_UNIFORM, SOLID, body_id, has); the pass's bindings (params, solid).
+//   smoke/params.wgsl (INFLOW_CUSTOM, INFLOW_UNIFORM, SOLID, body_id, has); the pass's bindings (params, solid).
 // What the velocity's advection passes do with each face (edges.wgsl; they bind the velocity
 // before the advection as `u` and `v`). CPU mirror: `FaceRule`, `u_rule`, `v_rule` in
 // src/smoke/staggered/mod.rs.
@@ -24,12 +24,15 @@ fn inflow_at(index: i32, count: i32) -> f32 {
 }
 
 // A face on edge `edge` beside a cell that is open or not; `sign` the edge's inward direction,
-// `next` the velocity of the face one cell inside (an outflow's zero gradient), `index` of
-// `count` its place along the edge.
-fn edge_rule(edge: u32, inner_open: bool, sign: f32, next: f32, index: i32, count: i32) -> FaceRule {
+// `own` its velocity (a custom profile's inflow keeps it), `next` the velocity of the face one
+// cell inside (an outflow's zero gradient), `index` of `count` its place along the edge.
+fn edge_rule(edge: u32, inner_open: bool, sign: f32, own: f32, next: f32, index: i32, count: i32) -> FaceRule {
     let kind = edge_kind(edge);
     if !inner_open || kind == EDGE_WALL || kind == EDGE_SLIP {
         return FaceRule(false, 0.0);
+    }
+    if kind == EDGE_INFLOW && params.inflow_profile == INFLOW_CUSTOM {
+        return FaceRule(false, own);
     }
     if kind == EDGE_INFLOW {
         return FaceRule(false, sign * inflow_at(index, count));
@@ -53,10 +56,10 @@ fn u_rule(p: vec2<i32>) -> FaceRule {
     let w = i32(textureDimensions(solid).x);
     let h = i32(textureDimensions(solid).y);
     if p.x == 0 {
-        return edge_rule(EDGE_LEFT, open_at(solid, p), 1.0, textureLoad(u, p + RIGHT).r, p.y, h);
+        return edge_rule(EDGE_LEFT, open_at(solid, p), 1.0, textureLoad(u, p).r, textureLoad(u, p + RIGHT).r, p.y, h);
     }
     if p.x == w {
-        return edge_rule(EDGE_RIGHT, open_at(solid, p + LEFT), -1.0, textureLoad(u, p + LEFT).r, p.y, h);
+        return edge_rule(EDGE_RIGHT, open_at(solid, p + LEFT), -1.0, textureLoad(u, p).r, textureLoad(u, p + LEFT).r, p.y, h);
     }
     return interior_rule(p, p + LEFT, textureLoad(u, p).r);
 }
@@ -66,10 +69,10 @@ fn v_rule(p: vec2<i32>) -> FaceRule {
     let w = i32(textureDimensions(solid).x);
     let h = i32(textureDimensions(solid).y);
     if p.y == 0 {
-        return edge_rule(EDGE_TOP, open_at(solid, p), 1.0, textureLoad(v, p + DOWN).r, p.x, w);
+        return edge_rule(EDGE_TOP, open_at(solid, p), 1.0, textureLoad(v, p).r, textureLoad(v, p + DOWN).r, p.x, w);
     }
     if p.y == h {
-        return edge_rule(EDGE_BOTTOM, open_at(solid, p + UP), -1.0, textureLoad(v, p + UP).r, p.x, w);
+        return edge_rule(EDGE_BOTTOM, open_at(solid, p + UP), -1.0, textureLoad(v, p).r, textureLoad(v, p + UP).r, p.x, w);
     }
     return interior_rule(p, p + UP, textureLoad(v, p).r);
 }

@@ -24,13 +24,14 @@ struct SmokeParams {
     edges: u32,                   // 2 bits an edge (left, right, top, bottom): 0 wall, 1 inflow, 2 outflow, 3 slip
     inflow: f32,                  // speed into the box through inflow edges, cells per time unit
     bodies: u32,                  // rigid bodies in the body table (0: none, and no body passes run)
-    inflow_profile: u32,          // 0 uniform, 1 parabolic (SmokeParams::inflow_at)
+    inflow_profile: u32,          // 0 uniform, 1 parabolic (SmokeParams::inflow_at), 2 custom (faces keep theirs)
     _pad0: u32,
     _pad1: u32,
     _pad2: u32,
 };
 
 const INFLOW_UNIFORM: u32 = 0u;
+const INFLOW_CUSTOM: u32 = 2u;
 
 // Solid texture bits (built on the CPU when walls change): bit 0 = this cell is solid;
 // bits 1..4 = the neighbour on the left / right / above / below is solid or outside the grid;

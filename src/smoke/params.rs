@@ -56,6 +56,10 @@ pub enum InflowProfile {
     /// (the same flux as the uniform profile; White, *Viscous Fluid Flow*, 3rd ed. 2006, sect.
     /// 3-2.3).
     Parabolic,
+    /// Each inflow face keeps the speed it holds: a profile given as an array
+    /// ([`crate::smoke::staggered::set_inflow_profile`], Python's `set_inflow_profile`), which a
+    /// saved state keeps. A face a wall closes holds 0 from then on.
+    Custom,
 }
 
 /// The named parameter sets (`--pipeline`).
@@ -327,11 +331,12 @@ impl SmokeParams {
     /// the edge's top or left end), cells per time unit: [`SmokeParams::inflow`], or with the
     /// parabolic profile `inflow 6 s (1 - s) / (1 + 1 / (2 count^2))`, `s = (index + 1/2) / count`
     /// (the divisor is the parabola's mean over the faces' centres, so they carry `inflow count`).
-    /// Mirrors `inflow_at` in `shaders/smoke/edge_rules.wgsl`.
+    /// Mirrors `inflow_at` in `shaders/smoke/edge_rules.wgsl`. (A custom profile's faces keep their
+    /// own speeds: the rules never ask this of it.)
     pub fn inflow_at(&self, index: usize, count: usize) -> f32 {
         match self.inflow_profile {
             InflowProfile::Uniform => self.inflow,
-            InflowProfile::Parabolic => {
+            InflowProfile::Parabolic | InflowProfile::Custom => {
                 let n = count as f32;
                 let s = (index as f32 + 0.5) / n;
                 self.inflow * (6.0 * s * (1.0 - s)) / (1.0 + 0.5 / (n * n))
@@ -579,14 +584,25 @@ impl ParamTable for SmokeParams {
             set: |p, v| p.inflow = v.real(),
         },
         ParamSpec {
-            info: ParamInfo::of("inflow-profile", "profile", "", ParamKind::Choice(&["uniform", "parabolic"])).doc(
-                "how the inflow's speed varies along an inflow edge: uniform, or parabolic (a channel's developed flow, \
-                 0 at the edge's ends, mean --inflow)",
+            info: ParamInfo::of(
+                "inflow-profile",
+                "profile",
+                "",
+                ParamKind::Choice(&["uniform", "parabolic", "custom"]),
+            )
+            .doc(
+                "how the inflow's speed varies along an inflow edge: uniform, parabolic (a channel's developed flow, \
+                 0 at the edge's ends, mean --inflow), or custom (each face keeps the speed it holds: an array given \
+                 from Python or the library, kept in saved states)",
                 "White, Viscous Fluid Flow (2006), 3-2.3",
             ),
             get: |p| Value::Choice(p.inflow_profile as usize),
             set: |p, v| {
-                p.inflow_profile = if v.choice() == 1 { InflowProfile::Parabolic } else { InflowProfile::Uniform }
+                p.inflow_profile = match v.choice() {
+                    1 => InflowProfile::Parabolic,
+                    2 => InflowProfile::Custom,
+                    _ => InflowProfile::Uniform,
+                }
             },
         },
         ParamSpec {

@@ -60,21 +60,61 @@ pub enum FaceRule {
 
 /// The rule of a face on edge `edge` ([`super::LEFT`] ...) beside a cell that is open or not:
 /// a wall's 0, an inflow's speed into the box ([`SmokeParams::inflow_at`] face `along` of the
-/// edge's `(index, count)`; `sign` the edge's inward direction along the face's axis), an
-/// outflow's copy of the face `next` one cell inside.
+/// edge's `(index, count)`; `sign` the edge's inward direction along the face's axis; with a
+/// custom profile the face `own` keeps its own), an outflow's copy of the face `next` one cell
+/// inside.
 fn edge_rule(
     p: &SmokeParams,
     edge: usize,
     inner_open: bool,
     sign: f32,
-    next: (usize, usize),
+    (own, next): ((usize, usize), (usize, usize)),
     along: (usize, usize),
 ) -> FaceRule {
     match (inner_open, p.edges[edge]) {
         (false, _) | (_, super::EdgeKind::Wall | super::EdgeKind::Slip) => FaceRule::Fixed(0.0),
+        (true, super::EdgeKind::Inflow) if p.inflow_profile == super::InflowProfile::Custom => {
+            FaceRule::Copy(own.0, own.1)
+        }
         (true, super::EdgeKind::Inflow) => FaceRule::Fixed(sign * p.inflow_at(along.0, along.1)),
         (true, super::EdgeKind::Outflow) => FaceRule::Copy(next.0, next.1),
     }
+}
+
+/// Gives inflow edge `edge` ([`super::LEFT`] ...) of `s` the speeds into the box `speeds`, one a
+/// face from the edge's top or left end (`H` for the left and right edges, `W` for the top and
+/// bottom), cells per time unit: its faces hold them (the right and bottom edges' negated, as
+/// their inward direction is). With [`super::InflowProfile::Custom`] the faces keep them; the
+/// other profiles' rules overwrite them at the next step.
+///
+/// # Errors
+/// A message when `speeds` is not one a face, or holds a value that is not finite or outside 0
+/// to 100 (the inflow's range); nothing changes.
+pub fn set_inflow_profile(s: &mut SmokeState, edge: usize, speeds: &[f32]) -> Result<(), String> {
+    let (h, w) = s.shape();
+    let count = if edge < super::TOP { h } else { w };
+    let name = ["left", "right", "top", "bottom"][edge];
+    if speeds.len() != count {
+        return Err(format!(
+            "the {name} edge has {count} faces and {} speeds were given: give one a face, from its {} end",
+            speeds.len(),
+            if edge < super::TOP { "top" } else { "left" }
+        ));
+    }
+    if let Some(bad) = speeds.iter().find(|v| !(0.0..=100.0).contains(*v)) {
+        return Err(format!(
+            "an inflow speed of {bad} on the {name} edge: speeds into the box are 0 to 100 cells/time unit"
+        ));
+    }
+    for (i, &speed) in speeds.iter().enumerate() {
+        match edge {
+            super::LEFT => s.velocity_x[(i, 0)] = speed,
+            super::RIGHT => s.velocity_x[(i, w)] = -speed,
+            super::TOP => s.velocity_y[(0, i)] = speed,
+            _ => s.velocity_y[(h, i)] = -speed,
+        }
+    }
+    Ok(())
 }
 
 /// The advection's rule for vertical face `(r, c)` of `(H, W + 1)`: inside the box, advected when
@@ -85,9 +125,9 @@ fn edge_rule(
 pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
     let (h, w) = solid.shape();
     if c == 0 {
-        edge_rule(p, super::LEFT, solid[(r, 0)] == 0, 1.0, (r, 1), (r, h))
+        edge_rule(p, super::LEFT, solid[(r, 0)] == 0, 1.0, ((r, 0), (r, 1)), (r, h))
     } else if c == w {
-        edge_rule(p, super::RIGHT, solid[(r, w - 1)] == 0, -1.0, (r, w - 1), (r, h))
+        edge_rule(p, super::RIGHT, solid[(r, w - 1)] == 0, -1.0, ((r, w), (r, w - 1)), (r, h))
     } else if u_open(solid, r, c) {
         FaceRule::Advected
     } else if bodies::is_body(solid[(r, c - 1)]) || bodies::is_body(solid[(r, c)]) {
@@ -101,9 +141,9 @@ pub fn u_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule
 pub fn v_rule(solid: &Grid<u8>, p: &SmokeParams, r: usize, c: usize) -> FaceRule {
     let (h, w) = solid.shape();
     if r == 0 {
-        edge_rule(p, super::TOP, solid[(0, c)] == 0, 1.0, (1, c), (c, w))
+        edge_rule(p, super::TOP, solid[(0, c)] == 0, 1.0, ((0, c), (1, c)), (c, w))
     } else if r == h {
-        edge_rule(p, super::BOTTOM, solid[(h - 1, c)] == 0, -1.0, (h - 1, c), (c, w))
+        edge_rule(p, super::BOTTOM, solid[(h - 1, c)] == 0, -1.0, ((h, c), (h - 1, c)), (c, w))
     } else if v_open(solid, r, c) {
         FaceRule::Advected
     } else if bodies::is_body(solid[(r - 1, c)]) || bodies::is_body(solid[(r, c)]) {
