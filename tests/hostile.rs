@@ -407,6 +407,22 @@ fn hostile_input_table() {
         row(&["run", "--steps", "5", "--look", "lit"], 2, "\"lit\" is not a look; the looks are map"),
         row(&["view", "--look", ""], 2, "is not a look"),
         row(&["run", "--script", &d("shiny-look.toml")], 2, "action 1: \"shiny\" is not a look"),
+        // A custom inflow profile needs speeds to keep.
+        row(
+            &[
+                "run",
+                "--mode",
+                "smoke",
+                "--left-edge",
+                "inflow",
+                "--right-edge",
+                "outflow",
+                "--inflow-profile",
+                "custom",
+            ],
+            2,
+            "--inflow-profile custom keeps the speeds the inflow faces hold, and this run's are all 0",
+        ),
         // --forces: a model with bodies that feel forces, a .csv, a path of its own.
         row(&["run", "--steps", "5", "--forces", &d("f.csv")], 2, "--forces: water does not log forces on bodies"),
         row(&["run", "--mode", "smoke", "--steps", "5", "--forces", &d("f.txt")], 2, "--forces"),

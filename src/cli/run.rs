@@ -97,6 +97,9 @@ pub fn run(mut args: RunArgs) -> Result {
             "the state is at step {first_step}, and {steps} more steps pass the largest step a .npz holds (2^63 - 1): run fewer"
         )));
     }
+    if let Some(why) = custom_inflow_unset(&params, &state) {
+        return Err(usage(why));
+    }
     let (h, w) = state.shape();
     let start = Start::State(Box::new(state), first_step);
     let options = SessionOptions { params, start, size: (w, h), seed };
@@ -144,6 +147,34 @@ pub fn run(mut args: RunArgs) -> Result {
     let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
     let ran = run_steps(&mut session, &gpu, &args, &mut outputs, steps, dt)?;
     report(&mut session, &args, kind, &start, &ran, steps)
+}
+
+/// Why `--inflow-profile custom` would run no inflow: the profile keeps the speeds the inflow
+/// faces hold, and the starting state's are all 0 (a new scene's, or a state saved without a
+/// profile).
+fn custom_inflow_unset(params: &crate::model::ModelParams, state: &crate::model::AnyState) -> Option<String> {
+    use crate::smoke::{EdgeKind, InflowProfile};
+    let (crate::model::ModelParams::Smoke(p), crate::model::AnyState::Smoke(s)) = (params, state) else {
+        return None;
+    };
+    if p.inflow_profile != InflowProfile::Custom || s.layout() != crate::smoke::GridLayout::Staggered {
+        return None;
+    }
+    let (h, w) = s.shape();
+    let faces = |e: usize| -> Vec<f32> {
+        match e {
+            0 => (0..h).map(|r| s.velocity_x[(r, 0)]).collect(),
+            1 => (0..h).map(|r| s.velocity_x[(r, w)]).collect(),
+            2 => (0..w).map(|c| s.velocity_y[(0, c)]).collect(),
+            _ => (0..w).map(|c| s.velocity_y[(h, c)]).collect(),
+        }
+    };
+    let inflows: Vec<usize> = (0..4).filter(|&e| p.edges[e] == EdgeKind::Inflow).collect();
+    (!inflows.is_empty() && inflows.iter().all(|&e| faces(e).iter().all(|&v| v == 0.0))).then(|| {
+        "--inflow-profile custom keeps the speeds the inflow faces hold, and this run's are all 0: --load a state \
+         saved with a profile (Python's set_inflow_profile gives one), or use --inflow-profile uniform or parabolic"
+            .to_string()
+    })
 }
 
 /// `--script`'s script, with its mode, scene, size and seed filled into the options not given,
