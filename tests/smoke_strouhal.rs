@@ -9,9 +9,10 @@
 //! cylinder 8 D from the inlet and 12 D from the outlet, D = 20 cells, a blockage D / H of 1/12.
 //! Viscosity nu = U D / Re, the `channel` pipeline's multigrid and MacCormack.
 //!
-//! Measured on an NVIDIA H200 (what is now `examples/cylinder.rs`, from a probe of v behind the cylinder, 6-7 cycles over 42 D / U after 25 D / U),
-//! Re = 100 unless said, with the earlier outflow (its faces shifted to balance the box's net
-//! flux, no pressure condition there); the outflow held at pressure 0 moved this test's box by
+//! Measured on an NVIDIA H200 (what is now `examples/cylinder.rs`, from a probe of v behind
+//! the cylinder, 6-7 cycles over 42 D / U after 25 D / U), Re = 100 unless said, with the
+//! earlier outflow (its faces shifted to balance the box's net flux, no pressure condition
+//! there); the outflow held at pressure 0 moved this test's box by
 //! -0.4% on lavapipe. A shorter window does not do: after 400 time units the swing still grows
 //! (its halves 0.96 and 1.08 over the next 800), after 300 more so (St 3-4% low).
 //!

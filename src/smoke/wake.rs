@@ -16,7 +16,8 @@
 //! sheds 10% fast (St 0.180 at D 24, and more on finer grids: 0.184 at D 48, 0.186 at D 64),
 //! whatever the grid, the blockage, the step or the solver's tolerance; at 6 D it is 1% fast, at 8
 //! D within 2.5% from D 16 to 32, and at 10 D 0.1% (README "The smoke model", measured on an
-//! NVIDIA H200 with what is now `examples/cylinder.rs`, from a probe of v behind the cylinder). So [`Wake::new`] puts it 8 D upstream.
+//! NVIDIA H200 with what is now `examples/cylinder.rs`, from a probe of v behind the
+//! cylinder). So [`Wake::new`] puts it 8 D upstream.
 
 use super::{Advection, EdgeKind, SmokeParams, SmokePreset, SmokeState};
 use crate::grid::Grid;
