@@ -57,6 +57,9 @@ impl EdgeKind {
 /// The edge options' names, in the edges' order (`[left, right, top, bottom]`).
 pub const EDGE_OPTIONS: [&str; 4] = ["left-edge", "right-edge", "top-edge", "bottom-edge"];
 
+/// The edges' names, in their order: what messages and Python's edge arguments call them.
+pub const EDGE_NAMES: [&str; 4] = ["left", "right", "top", "bottom"];
+
 /// Index of the left edge in a model's `edges`; then [`RIGHT`], [`TOP`], [`BOTTOM`].
 pub const LEFT: usize = 0;
 /// Index of the right edge.

@@ -116,6 +116,16 @@ fn py_value<'py>(py: Python<'py>, info: &ParamInfo, value: Value) -> PyResult<Bo
     })
 }
 
+/// `n` rows `[fx, fy, torque]` of `forces`, flat; NaN rows for bodies past its end.
+fn force_rows(forces: &[eddy_fluid::body::forces::Force], n: usize) -> Vec<f32> {
+    (0..n)
+        .flat_map(|i| match forces.get(i) {
+            Some(f) => [f.fx, f.fy, f.torque],
+            None => [f32::NAN; 3],
+        })
+        .collect()
+}
+
 fn params_dict<'py>(py: Python<'py>, params: &ModelParams) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     for info in params.kind().params() {
@@ -534,12 +544,7 @@ impl Simulation {
         model.read_forces().map_err(gpu_error)?;
         let n = model.bodies().len();
         let last = model.latest_forces();
-        let rows: Vec<f32> = (0..n)
-            .flat_map(|i| match last.as_ref().and_then(|s| s.forces.get(i)) {
-                Some(f) => [f.fx, f.fy, f.torque],
-                None => [f32::NAN; 3],
-            })
-            .collect();
+        let rows = force_rows(last.as_ref().map_or(&[], |s| &s.forces), n);
         numpy::PyArray1::from_vec(py, rows).reshape([n, 3])
     }
 
@@ -555,8 +560,7 @@ impl Simulation {
         let ModelParams::Smoke(mut params) = session.params_of(session.current()) else {
             return Err(PyValueError::new_err("set_inflow_profile: inflow profiles are smoke's"));
         };
-        let sides = ["left", "right", "top", "bottom"];
-        let Some(e) = sides.iter().position(|s| *s == edge) else {
+        let Some(e) = eddy_fluid::edge::EDGE_NAMES.iter().position(|s| *s == edge) else {
             return Err(PyValueError::new_err(format!(
                 "set_inflow_profile: {edge:?} is not an edge (left, right, top or bottom)"
             )));
@@ -596,15 +600,7 @@ impl Simulation {
         let logged = model.read_forces().map_err(gpu_error)?;
         let n = logged.iter().map(|s| s.forces.len()).max().unwrap_or(0);
         let steps: Vec<i64> = logged.iter().map(|s| s.step as i64).collect();
-        let values: Vec<f32> = logged
-            .iter()
-            .flat_map(|s| {
-                (0..n).flat_map(|i| match s.forces.get(i) {
-                    Some(f) => [f.fx, f.fy, f.torque],
-                    None => [f32::NAN; 3],
-                })
-            })
-            .collect();
+        let values: Vec<f32> = logged.iter().flat_map(|s| force_rows(&s.forces, n)).collect();
         let s = steps.len();
         Ok((numpy::PyArray1::from_vec(py, steps), numpy::PyArray1::from_vec(py, values).reshape([s, n, 3])?))
     }

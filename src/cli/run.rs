@@ -160,17 +160,9 @@ fn custom_inflow_unset(params: &crate::model::ModelParams, state: &crate::model:
     if p.inflow_profile != InflowProfile::Custom || s.layout() != crate::smoke::GridLayout::Staggered {
         return None;
     }
-    let (h, w) = s.shape();
-    let faces = |e: usize| -> Vec<f32> {
-        match e {
-            0 => (0..h).map(|r| s.velocity_x[(r, 0)]).collect(),
-            1 => (0..h).map(|r| s.velocity_x[(r, w)]).collect(),
-            2 => (0..w).map(|c| s.velocity_y[(0, c)]).collect(),
-            _ => (0..w).map(|c| s.velocity_y[(h, c)]).collect(),
-        }
-    };
     let inflows: Vec<usize> = (0..4).filter(|&e| p.edges[e] == EdgeKind::Inflow).collect();
-    (!inflows.is_empty() && inflows.iter().all(|&e| faces(e).iter().all(|&v| v == 0.0))).then(|| {
+    let still = |e: usize| crate::smoke::staggered::inflow_speeds(s, e).iter().all(|&v| v == 0.0);
+    (!inflows.is_empty() && inflows.iter().all(|&e| still(e))).then(|| {
         "--inflow-profile custom keeps the speeds the inflow faces hold, and this run's are all 0: --load a state \
          saved with a profile (Python's set_inflow_profile gives one), or use --inflow-profile uniform or parabolic"
             .to_string()

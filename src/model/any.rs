@@ -496,6 +496,9 @@ impl AnyModel {
 
     /// [`AnyModel::encode_forces_request`] in an encoder of its own, submitted.
     pub fn request_forces(&mut self) {
+        if !self.logs_forces() {
+            return; // nothing to record: no empty command buffer
+        }
         let mut encoder = self.sim().device().create_command_encoder(&Default::default());
         self.encode_forces_request(&mut encoder);
         self.sim().queue().submit([encoder.finish()]);

@@ -370,8 +370,7 @@ impl SmokeParams {
         {
             return Ok(());
         }
-        let sides = ["left", "right", "top", "bottom"];
-        let named: Vec<&str> = inflows.iter().map(|&e| sides[e]).collect();
+        let named: Vec<&str> = inflows.iter().map(|&e| crate::edge::EDGE_NAMES[e]).collect();
         // The edge opposite the first inflow (where a channel's outflow is), else any that is not
         // an inflow, else the first inflow's opposite itself (all four are inflows).
         let opposite = |e: usize| e ^ 1;

@@ -81,6 +81,31 @@ fn edge_rule(
     }
 }
 
+/// Face `i` of edge `edge` ([`super::LEFT`] ...) of a `(H, W)` grid, from the edge's top or left
+/// end: whether it is a `u` face (else `v`), its `(row, col)` there, and the edge's inward
+/// direction along the face's axis.
+fn edge_face((h, w): (usize, usize), edge: usize, i: usize) -> (bool, (usize, usize), f32) {
+    match edge {
+        super::LEFT => (true, (i, 0), 1.0),
+        super::RIGHT => (true, (i, w), -1.0),
+        super::TOP => (false, (0, i), 1.0),
+        _ => (false, (h, i), -1.0),
+    }
+}
+
+/// The speeds into the box that edge `edge`'s faces hold in `s`, one a face from the edge's top
+/// or left end, cells per time unit: what [`set_inflow_profile`] gave them.
+pub fn inflow_speeds(s: &SmokeState, edge: usize) -> Vec<f32> {
+    let (h, w) = s.shape();
+    let count = if edge < super::TOP { h } else { w };
+    (0..count)
+        .map(|i| {
+            let (is_u, at, sign) = edge_face((h, w), edge, i);
+            sign * if is_u { s.velocity_x[at] } else { s.velocity_y[at] }
+        })
+        .collect()
+}
+
 /// Gives inflow edge `edge` ([`super::LEFT`] ...) of `s` the speeds into the box `speeds`, one a
 /// face from the edge's top or left end (`H` for the left and right edges, `W` for the top and
 /// bottom), cells per time unit: its faces hold them (the right and bottom edges' negated, as
@@ -93,7 +118,7 @@ fn edge_rule(
 pub fn set_inflow_profile(s: &mut SmokeState, edge: usize, speeds: &[f32]) -> Result<(), String> {
     let (h, w) = s.shape();
     let count = if edge < super::TOP { h } else { w };
-    let name = ["left", "right", "top", "bottom"][edge];
+    let name = crate::edge::EDGE_NAMES[edge];
     if speeds.len() != count {
         return Err(format!(
             "the {name} edge has {count} faces and {} speeds were given: give one a face, from its {} end",
@@ -107,12 +132,9 @@ pub fn set_inflow_profile(s: &mut SmokeState, edge: usize, speeds: &[f32]) -> Re
         ));
     }
     for (i, &speed) in speeds.iter().enumerate() {
-        match edge {
-            super::LEFT => s.velocity_x[(i, 0)] = speed,
-            super::RIGHT => s.velocity_x[(i, w)] = -speed,
-            super::TOP => s.velocity_y[(0, i)] = speed,
-            _ => s.velocity_y[(h, i)] = -speed,
-        }
+        let (is_u, at, sign) = edge_face((h, w), edge, i);
+        let faces = if is_u { &mut s.velocity_x } else { &mut s.velocity_y };
+        faces[at] = sign * speed;
     }
     Ok(())
 }
@@ -277,4 +299,25 @@ pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) 
     cpu::buoyancy(s, p);
     cpu::impulse(s, &super::Impulse::sources(p));
     project(s, p, multigrid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each edge's speeds, set and read back, land on that edge's faces with its inward sign.
+    #[test]
+    fn an_inflow_profile_set_reads_back_on_its_own_edge() {
+        let mut s = SmokeState::from_scene(&crate::scene::Scene::empty(5, 3).unwrap(), 0.0);
+        for (edge, count) in
+            [(super::super::LEFT, 3), (super::super::RIGHT, 3), (super::super::TOP, 5), (super::super::BOTTOM, 5)]
+        {
+            let speeds: Vec<f32> = (0..count).map(|i| 0.5 + i as f32).collect();
+            set_inflow_profile(&mut s, edge, &speeds).unwrap();
+            assert_eq!(inflow_speeds(&s, edge), speeds, "edge {edge}");
+        }
+        assert_eq!((s.velocity_x[(2, 5)], s.velocity_y[(3, 4)]), (-2.5, -4.5), "the right and bottom edges point in");
+        assert!(set_inflow_profile(&mut s, super::super::LEFT, &[1.0; 4]).unwrap_err().contains("3 faces and 4"));
+        assert!(set_inflow_profile(&mut s, super::super::TOP, &[f32::NAN; 5]).unwrap_err().contains("0 to 100"));
+    }
 }
