@@ -183,7 +183,8 @@ impl Npz {
             return Ok(());
         }
         let rows: Vec<f32> = bodies.iter().flat_map(|b| b.to_row()).collect();
-        self.write_f32("bodies", &Grid::from_vec(9, bodies.len(), rows).expect("9 a row"))
+        let row = crate::body::ROW;
+        self.write_f32("bodies", &Grid::from_vec(row, bodies.len(), rows).expect("ROW a row"))
     }
 
     /// Adds a 0-d int64 array (a scalar, e.g. the step the state was saved at).

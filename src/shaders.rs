@@ -70,6 +70,8 @@ modules! {
     SMOKE_STAGGERED_BODY_FACES = "smoke/staggered_body_faces": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "smoke/staggered_body_faces.wgsl"] => { crate::smoke::staggered::bodies::rasterise; };
     /// Staggered smoke: the fluid's force and torque on each body, into the force log.
     SMOKE_STAGGERED_BODY_FORCES = "smoke/staggered_body_forces": ["common/grid.wgsl", "smoke/params.wgsl", "common/body.wgsl", "common/force_log.wgsl", "smoke/staggered_body_forces.wgsl"] => { crate::smoke::staggered::bodies::forces; };
+    /// Free bodies: each one's velocity under the fluid's force just logged and gravity.
+    BODY_DYNAMICS = "common/body_dynamics": ["common/body.wgsl", "common/force_log.wgsl", "common/body_dynamics.wgsl"] => { crate::body::dynamics::advance; };
     /// The force log's head counts a step.
     FORCE_LOG_HEAD = "common/force_log_head": ["common/force_log.wgsl", "common/force_log_head.wgsl"] => { crate::body::forces::ForceLog::encode_step; };
     /// Staggered smoke: the pressure solve's walls from the rasterised solid bits.

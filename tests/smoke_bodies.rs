@@ -443,3 +443,109 @@ fn a_body_moving_through_closed_smoke_conserves_the_fluids_volume() {
     assert!(worst_sum < 1e-5 * speed as f64, "the open cells' net divergence is {worst_sum}");
     g.check().unwrap();
 }
+
+/// Free bodies, whole steps against the CPU reference: the three bodies free (a light disc, a
+/// heavy box turning, a plate as dense as the fluid) under gravity, in the default set and the
+/// multigrid's, from the states of the test above, after five steps (as there, 1e-4 of the
+/// largest value). Their velocities come from the forces each step, so they carry the state's
+/// rounding: allowed 1e-3 of the largest speed (measured 3e-6). The random walls leave nearly
+/// still cells walled in on three sides, where a velocity of 1e-7 either way decides the
+/// MacCormack step: from another random state (seed 13) one such cell's density differed by
+/// 3e-3 after five steps, the bodies' velocities agreeing to 2e-6.
+#[test]
+fn free_bodies_match_the_cpu_reference() {
+    let g = gpu();
+    let sets = body_sets();
+    for (k, p) in [(0, sets[0]), (2, sets[2])] {
+        let p = SmokeParams { gravity: 0.4, ..p };
+        let mut state = state_with_bodies(70, 48, 7 + k as u64);
+        for (b, density) in state.bodies.iter_mut().zip([0.5, 3.0, 1.0]) {
+            b.density = Some(density);
+        }
+        let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+        let mut cpu_sim = eddy_fluid::smoke::CpuSmoke::new(state.clone(), p).unwrap();
+        gpu_sim.step(5).unwrap();
+        cpu_sim.step(5).unwrap();
+        let name = format!("smoke-free-bodies-5-steps-params{k}");
+        let gpu_state = gpu_sim.read_state().unwrap();
+        assert_bodies_agree(&name, &gpu_state, cpu_sim.state());
+        assert_smoke_close(&name, &gpu_state, cpu_sim.state(), 1e-4);
+        let speed = |b: &Body| [b.vx.abs(), b.vy.abs(), b.spin.abs()];
+        let scale = cpu_sim.state().bodies.iter().flat_map(speed).fold(1e-3f32, f32::max);
+        for (gb, cb) in gpu_state.bodies.iter().zip(&cpu_sim.state().bodies) {
+            for (a, b) in [(gb.vx, cb.vx), (gb.vy, cb.vy), (gb.spin, cb.spin)] {
+                assert!((a - b).abs() <= 1e-3 * scale, "{name}: the GPU's {gb:?}, the CPU's {cb:?}");
+            }
+        }
+        // The test proves something: the free bodies changed their velocities.
+        for (now, then) in cpu_sim.state().bodies.iter().zip(&state.bodies) {
+            assert!((now.vx - then.vx).abs() + (now.vy - then.vy).abs() > 1e-3, "{name}: {now:?} kept its velocity");
+        }
+    }
+    g.check().unwrap();
+}
+
+/// A disc released from rest in fluid at rest under gravity starts with the acceleration `g (s
+/// - 1) / (s + 1)`, `s` its density ratio: its weight less its buoyancy, `(s - 1) A g`, moves its
+/// own mass `s A` and the fluid's added mass `m_a`, for a circle the displaced fluid's `A` (Lamb,
+/// "Hydrodynamics" (1932), art. 92; Batchelor (1967), sect. 6.4). The coupling's estimate of the
+/// added mass only sets how fast the acceleration settles; where it settles, `(s - 1) A g / (s A
+/// + m_a)`, holds whatever `m_a` the projection's pressure gives (src/body/dynamics.rs), so the
+/// `m_a` each density implies is the fluid's answer, and must be `A` at every density. Inviscid,
+/// the pressure solved by multigrid as far as f32 goes, a disc of radius 8 in a closed box 24
+/// radii wide (its walls add about `(R / L)^2`), over steps 2..12, before the disc has moved a
+/// cell. Measured: `m_a` 1.08..1.12 `A` (1.06..1.09 at radius 12 for `s` 0.05..10: the staircase
+/// disc acts wider than its area, as in the impulsive start above, and the lightest crosses most
+/// cells); allowed 0.97..1.15 `A`, so the acceleration is within 13% of `g (s - 1) / (s + 1)` for
+/// the lightest disc, 1.3% for `s` = 10. The lightest
+/// density a free body may have ([`eddy_fluid::body::MIN_DENSITY`]) is among them and runs on
+/// to step 72, finite and rising; one as dense as the fluid stays where it is (gravity and
+/// buoyancy cancel and nothing else pushes it).
+#[test]
+fn a_disc_released_from_rest_starts_with_the_added_mass_acceleration() {
+    let g = gpu();
+    let (n, radius, gravity) = (192usize, 8.0, 0.05);
+    let p = SmokeParams {
+        dt: 0.5,
+        gravity,
+        buoyancy: 0.0,
+        weight: 0.0,
+        vorticity: 0.0,
+        velocity_dissipation: 1.0,
+        advection: Advection::SemiLagrangian,
+        cell_size: 1.0,
+        ..converged(SmokeParams::default())
+    };
+    let mut s = SmokeState::from_scene(&eddy_fluid::scene::Scene::empty(n, n).unwrap(), 0.0);
+    s.source.as_mut_slice().fill(0);
+    s.density.as_mut_slice().fill(0.0);
+    for density in [eddy_fluid::body::MIN_DENSITY, 0.5, 1.0, 2.0, 10.0] {
+        let mut state = s.clone();
+        let centre = n as f32 / 2.0 + 0.3;
+        state.bodies = vec![Body { density: Some(density), ..Body::new(Shape::Circle { radius }, centre, centre) }];
+        let mut sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
+        sim.step(2).unwrap();
+        let start = sim.bodies().unwrap()[0];
+        sim.step(10).unwrap();
+        let end = sim.bodies().unwrap()[0];
+        let measured = (end.vy - start.vy) / (10.0 * p.dt);
+        let exact = gravity * (density - 1.0) / (density + 1.0);
+        if density == 1.0 {
+            sim.step(60).unwrap();
+            let later = sim.bodies().unwrap()[0];
+            println!("s = 1: moved ({}, {}) cells in 72 steps", later.x - centre, later.y - centre);
+            assert!((later.y - centre).abs() < 1e-4 && (later.x - centre).abs() < 1e-4, "a neutral disc moved: {later:?}");
+            continue;
+        }
+        let added = (density - 1.0) * gravity / measured - density;
+        println!("s = {density}: acceleration {measured:.5} (ideal {exact:.5}), added mass {added:.4} A");
+        assert!((0.97..1.15).contains(&added), "s = {density}: the fluid's added mass is {added} A");
+        assert!(end.vx.abs() < 0.02 * end.vy.abs(), "s = {density}: it drifts sideways {end:?}");
+        if density == eddy_fluid::body::MIN_DENSITY {
+            sim.step(60).unwrap();
+            let later = sim.bodies().unwrap()[0];
+            assert!(later.vy.is_finite() && later.vy < end.vy && later.y < end.y, "{later:?}");
+        }
+    }
+    g.check().unwrap();
+}

@@ -11,6 +11,10 @@ struct Body {
     size: vec2<f32>,     // a circle's (radius, 0), a box's (half width, half height)
     kind: u32,           // 0 circle, 1 box
     reach2: f32,         // beyond this squared distance from the centre no point is inside (with a margin)
+    density: f32,        // a free body's, relative to the fluid's; 0: driven (keeps its velocity)
+    accel_x: f32,        // a free body's acceleration over its last step, cells per time unit^2
+    accel_y: f32,
+    accel_spin: f32,     // radians per time unit^2
     _pad1: u32,
     _pad2: u32,
 };

@@ -6,20 +6,23 @@
 //! Coordinates are in cells, from the grid's top-left corner: x to the right, y down, so cell
 //! `(r, c)`'s centre is `(c + 0.5, r + 0.5)`. Angles are in radians from x towards y (clockwise
 //! on the screen, since y points down). Velocities are in cells per time unit, angular
-//! velocities in radians per time unit. A body's motion is prescribed: each step it moves by
-//! `dt` times its velocity and turns by `dt` times its angular velocity ([`Body::advance`]);
-//! the fluid does not push it back.
+//! velocities in radians per time unit. Each step a body moves by `dt` times its velocity and
+//! turns by `dt` times its angular velocity ([`Body::advance`]). A *driven* body keeps the
+//! velocity it is given (the fluid does not push it back); a *free* one, with a density
+//! ([`Body::density`]), changes it under the fluid's force and torque and gravity
+//! ([`dynamics`]).
 //!
 //! The GPU twin of [`Body::contains`] and [`Body::velocity_at`] is `shaders/common/body.wgsl`,
 //! with the same arithmetic in the same order.
 
+pub mod dynamics;
 pub mod forces;
 pub mod table;
 
 use crate::grid::Grid;
 use std::fmt;
 
-/// Most bodies a model holds (the GPU's body table, 48 bytes a body).
+/// Most bodies a model holds (the GPU's body table, 64 bytes a body).
 pub const MAX_BODIES: usize = 16;
 
 /// A body's shape, in its own frame (before rotation), in cells.
@@ -56,6 +59,14 @@ pub struct Body {
     pub vy: f32,
     /// Angular velocity, radians per time unit, in the sense of `angle`.
     pub spin: f32,
+    /// `None`: a driven body, which keeps its velocity. `Some(s)`: a free body, `s` times as
+    /// dense as the fluid (> 0), moved by the fluid's force and torque and by gravity
+    /// ([`dynamics`]).
+    pub density: Option<f32>,
+    /// A free body's acceleration over its last step `(ax, ay, angular)`, cells and radians per
+    /// time unit^2: the coupling's added-mass term carries it into the next step
+    /// ([`dynamics::advance`]); 0 for a driven body and a free one placed anew.
+    pub acceleration: [f32; 3],
 }
 
 /// Thickness of a `plate` ([`Body::parse`]), cells: two, so that at any angle it covers a
@@ -69,7 +80,20 @@ pub const MAX_EXTENT: f32 = 4.0 * crate::scene::MAX_SIDE as f32;
 impl Body {
     /// A body of `shape` at rest at `(x, y)`, unrotated.
     pub fn new(shape: Shape, x: f32, y: f32) -> Self {
-        Self { shape, x, y, angle: 0.0, vx: 0.0, vy: 0.0, spin: 0.0 }
+        Self { shape, x, y, angle: 0.0, vx: 0.0, vy: 0.0, spin: 0.0, density: None, acceleration: [0.0; 3] }
+    }
+
+    /// Whether the fluid moves the body ([`Body::density`] given).
+    pub fn is_free(&self) -> bool {
+        self.density.is_some()
+    }
+
+    /// Its area, cells^2: `pi r^2`, `4 half_width half_height`.
+    pub fn area(&self) -> f32 {
+        match self.shape {
+            Shape::Circle { radius } => std::f32::consts::PI * radius * radius,
+            Shape::Box { half_width, half_height } => 4.0 * half_width * half_height,
+        }
     }
 
     /// Whether point `(px, py)` (cells) is inside the body (its boundary included).
@@ -139,7 +163,8 @@ impl Body {
     /// Shapes and their sizes: `circle` (`r` the radius), `box` (`w`, `h` the full width and
     /// height), `plate` (`length`; [`PLATE_THICKNESS`] thick). Every shape takes `x`, `y` (the
     /// centre, required), `angle` (radians), `vx`, `vy` (cells per time unit) and `spin`
-    /// (radians per time unit), all 0 unless given.
+    /// (radians per time unit), all 0 unless given, and `density`: a free body that many times
+    /// as dense as the fluid ([`MIN_DENSITY`] to [`MAX_DENSITY`]; without it, a driven body).
     ///
     /// # Errors
     /// A message naming the unknown shape or key, the missing or repeated key, the value that
@@ -154,7 +179,7 @@ impl Body {
             "plate" => &["length"],
             other => return Err(format!("body '{spec}': unknown shape '{other}' (circle, box or plate)")),
         };
-        let keys = ["x", "y", "angle", "vx", "vy", "spin"];
+        let keys = ["x", "y", "angle", "vx", "vy", "spin", "density"];
         let mut values: Vec<(&str, f32)> = Vec::new();
         for pair in rest.split(',').filter(|p| !p.trim().is_empty()) {
             let (k, v) =
@@ -194,31 +219,44 @@ impl Body {
             vx: or0("vx"),
             vy: or0("vy"),
             spin: or0("spin"),
+            density: get("density"),
+            acceleration: [0.0; 3],
         };
         body.check_extent().map_err(|e| format!("body '{spec}': {e}"))?;
+        check_density(body.density).map_err(|e| format!("body '{spec}': {e}"))?;
         Ok(body)
     }
 
-    /// The body as a row of the `.npz` table `bodies`, float32 `(N, 9)`: `[kind, x, y, angle,
-    /// vx, vy, spin, a, b]`, kind 0 a circle (`a` its radius, `b` 0), 1 a box (`a`, `b` its half
-    /// width and half height).
-    pub fn to_row(&self) -> [f32; 9] {
+    /// The body as a row of the `.npz` table `bodies`, float32 `(N, 13)`: `[kind, x, y, angle,
+    /// vx, vy, spin, a, b, density, ax, ay, angular]`, kind 0 a circle (`a` its radius, `b` 0), 1
+    /// a box (`a`, `b` its half width and half height); `density` 0 for a driven body, then
+    /// [`Body::acceleration`].
+    pub fn to_row(&self) -> [f32; ROW] {
         let (kind, a, b) = match self.shape {
             Shape::Circle { radius } => (0.0, radius, 0.0),
             Shape::Box { half_width, half_height } => (1.0, half_width, half_height),
         };
-        [kind, self.x, self.y, self.angle, self.vx, self.vy, self.spin, a, b]
+        let [ax, ay, angular] = self.acceleration;
+        let density = self.density.unwrap_or(0.0);
+        [kind, self.x, self.y, self.angle, self.vx, self.vy, self.spin, a, b, density, ax, ay, angular]
     }
 
-    /// A body from a row of [`Body::to_row`]'s table.
+    /// A body from a row of [`Body::to_row`]'s table, or of its first [`DRIVEN_ROW`] columns
+    /// (a driven body, as states saved before free bodies hold them).
     ///
     /// # Errors
-    /// A message when the kind is not 0 or 1, a value is not finite, or a size not positive.
-    pub fn from_row(row: &[f32; 9]) -> Result<Body, String> {
+    /// A message when the row is neither length, the kind is not 0 or 1, a value is not finite,
+    /// a size not positive, or a density outside [`MIN_DENSITY`] to [`MAX_DENSITY`] (0: driven).
+    pub fn from_row(row: &[f32]) -> Result<Body, String> {
+        if row.len() != ROW && row.len() != DRIVEN_ROW {
+            return Err(format!("a body's row has {} values: {ROW} (or {DRIVEN_ROW}, a driven body's)", row.len()));
+        }
         if let Some(bad) = row.iter().find(|v| !v.is_finite()) {
             return Err(format!("a body's row holds {bad}, not a finite number"));
         }
-        let [kind, x, y, angle, vx, vy, spin, a, b] = *row;
+        let mut full = [0.0; ROW];
+        full[..row.len()].copy_from_slice(row);
+        let [kind, x, y, angle, vx, vy, spin, a, b, density, ax, ay, angular] = full;
         let shape = match kind {
             0.0 => Shape::Circle { radius: a },
             1.0 => Shape::Box { half_width: a, half_height: b },
@@ -227,7 +265,10 @@ impl Body {
         if a <= 0.0 || (kind == 1.0 && b <= 0.0) {
             return Err("a body's size (columns 7 and 8) must be positive".into());
         }
-        let body = Body { shape, x, y, angle, vx, vy, spin };
+        let density = (density != 0.0).then_some(density);
+        check_density(density)?;
+        let acceleration = if density.is_some() { [ax, ay, angular] } else { [0.0; 3] };
+        let body = Body { shape, x, y, angle, vx, vy, spin, density, acceleration };
         body.check_extent()?;
         Ok(body)
     }
@@ -243,6 +284,8 @@ impl Body {
             size: [row[7], row[8]],
             kind: row[0] as u32,
             reach2: 1.01 * self.reach() * self.reach() + 0.01,
+            density: row[9],
+            acceleration: self.acceleration,
             _pad: [0; 2],
         }
     }
@@ -262,6 +305,8 @@ impl Body {
             vx: g.velocity[0],
             vy: g.velocity[1],
             spin: g.spin,
+            density: (g.density > 0.0).then_some(g.density),
+            acceleration: g.acceleration,
         }
     }
 }
@@ -273,11 +318,15 @@ impl fmt::Display for Body {
             Shape::Circle { radius } => write!(f, "circle:r={radius}")?,
             Shape::Box { half_width, half_height } => write!(f, "box:w={},h={}", 2.0 * half_width, 2.0 * half_height)?,
         }
-        write!(f, ",x={},y={},angle={},vx={},vy={},spin={}", self.x, self.y, self.angle, self.vx, self.vy, self.spin)
+        write!(f, ",x={},y={},angle={},vx={},vy={},spin={}", self.x, self.y, self.angle, self.vx, self.vy, self.spin)?;
+        match self.density {
+            Some(density) => write!(f, ",density={density}"),
+            None => Ok(()),
+        }
     }
 }
 
-/// A body as the GPU holds it (48 bytes; mirrors `struct Body` in `shaders/common/body.wgsl`).
+/// A body as the GPU holds it (64 bytes; mirrors `struct Body` in `shaders/common/body.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct GpuBody {
@@ -296,7 +345,40 @@ pub struct GpuBody {
     /// The squared distance from the centre beyond which no point is inside, with a margin
     /// that rounding cannot cross (`1.01 reach^2 + 0.01`, cells^2): a cheap first test.
     pub reach2: f32,
+    /// A free body's density relative to the fluid's; 0 for a driven body.
+    pub density: f32,
+    /// [`Body::acceleration`].
+    pub acceleration: [f32; 3],
     _pad: [u32; 2],
+}
+
+/// Columns of a body's row in the `.npz` table `bodies` ([`Body::to_row`]).
+pub const ROW: usize = 13;
+
+/// Columns of a driven body's row in states saved before free bodies: the first 9 of [`ROW`].
+pub const DRIVEN_ROW: usize = 9;
+
+/// The lightest free body, times the fluid's density (a bubble of air in water). The coupling
+/// ([`dynamics`]) stayed stable in smoke at every density tried down to 1e-5, for a disc, a
+/// square and a plate, inviscid and viscous (`cargo run --release --example free_bodies`).
+pub const MIN_DENSITY: f32 = 0.001;
+
+/// The densest free body, times the fluid's density (gold in water is 19).
+pub const MAX_DENSITY: f32 = 1000.0;
+
+/// Refuses a free body's density outside [`MIN_DENSITY`] to [`MAX_DENSITY`] (`None`, a driven
+/// body, passes).
+///
+/// # Errors
+/// A message naming the density and the range.
+pub fn check_density(density: Option<f32>) -> Result<(), String> {
+    match density {
+        Some(s) if !(MIN_DENSITY..=MAX_DENSITY).contains(&s) => Err(format!(
+            "density {s}: a free body is {MIN_DENSITY} to {MAX_DENSITY} times as dense as the fluid (leave density out \
+             for a body that moves as it is told)"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The size the viewer gives a body it places on a `(w, h)`-cell grid: a sixteenth of the
@@ -433,7 +515,7 @@ mod tests {
         ] {
             assert!(source.contains(&format!("array<Body, {MAX_BODIES}>")), "a body table of another size");
         }
-        assert_eq!(std::mem::size_of::<GpuBody>(), 48, "struct Body in shaders/common/body.wgsl is 48 bytes");
+        assert_eq!(std::mem::size_of::<GpuBody>(), 64, "struct Body in shaders/common/body.wgsl is 64 bytes");
         // The force log's shape: its steps and bodies a step.
         assert!(FORCE_LOG_HEAD.contains(&format!("const FORCE_LOG_STEPS: u32 = {}u;", forces::LOG_STEPS)));
         assert!(FORCE_LOG_HEAD.contains(&format!("const LOGGED_BODIES: u32 = {MAX_BODIES}u;")));

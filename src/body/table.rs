@@ -1,5 +1,5 @@
 //! The GPU's body table, shared by the models with moving bodies: a buffer of
-//! [`MAX_BODIES`] [`GpuBody`] (48 bytes each; `struct Body` in
+//! [`MAX_BODIES`] [`GpuBody`] (64 bytes each; `struct Body` in
 //! `shaders/common/body.wgsl`), which the models' move passes write as storage and their other
 //! passes read as a uniform array, and its readback.
 

@@ -56,6 +56,12 @@ pub fn fastest(b: &crate::body::Body) -> f32 {
 pub fn check(bodies: &[crate::body::Body]) -> Result<(), Error> {
     crate::body::check_count(bodies.len()).map_err(Error::Message)?;
     for (i, b) in bodies.iter().enumerate() {
+        if b.is_free() {
+            return Err(Error::Message(format!(
+                "body {i} is free (it has a density): in gas bodies move as they are told, free bodies move in \
+                 smoke; leave density out"
+            )));
+        }
         let v = fastest(b);
         // A NaN speed is refused too.
         if v.is_nan() || v > MAX_BODY_SPEED {

@@ -342,8 +342,9 @@ impl GpuSmoke {
         if let Pipeline::Staggered(st) = &mut self.pipeline {
             st.impulse_rects[IMPULSE_STEP] = self.source_rect;
         }
-        if let Pipeline::Collocated(c) = &self.pipeline {
-            c.encode_params(&self.device, encoder, &self.params);
+        match &self.pipeline {
+            Pipeline::Collocated(c) => c.encode_params(&self.device, encoder, &self.params),
+            Pipeline::Staggered(st) => st.encode_dynamics_params(&self.device, encoder, &self.params),
         }
     }
 

@@ -143,6 +143,10 @@ pub struct SmokeParams {
     pub inflow: f32,
     /// How the inflow's speed varies along an inflow edge. Default uniform.
     pub inflow_profile: InflowProfile,
+    /// Gravity on free bodies ([`crate::body::dynamics`]), cells per time unit^2, down: a body
+    /// `s` times as dense as the fluid feels `(s - 1) A g`, its weight less the fluid's buoyancy.
+    /// Default 0. Staggered grid only (where bodies are).
+    pub gravity: f32,
     /// Start each pressure solve from the previous step's pressure (`true`) or from 0 (GPU
     /// Gems' and Rideout's `ClearSurface`). Default on for the staggered preset, off for
     /// `gpu-gems` and `rideout`.
@@ -216,6 +220,7 @@ impl SmokeParams {
             edges: [EdgeKind::Wall; 4],
             inflow: 1.0,
             inflow_profile: InflowProfile::Uniform,
+            gravity: 0.0,
             warm_start: false,
             dt: 0.125,
             buoyancy: 1.0,
@@ -603,6 +608,26 @@ impl ParamTable for SmokeParams {
                     _ => InflowProfile::Uniform,
                 }
             },
+        },
+        ParamSpec {
+            info: ParamInfo::real(
+                "gravity",
+                "g",
+                "cells/time unit^2",
+                Range::closed(
+                    -100.0,
+                    100.0,
+                    "stronger gravity than 100 cells/time unit^2 (up) is not run in eddy's tests",
+                    "stronger gravity than 100 cells/time unit^2 is not run in eddy's tests",
+                ),
+            )
+            .doc(
+                "gravity on free bodies (down; a body of density s feels (s - 1) A g, its weight less the fluid's \
+                 buoyancy; the fluid's hydrostatic pressure is taken whole)",
+                "Archimedes; eddy",
+            ),
+            get: |p| Value::Real(p.gravity),
+            set: |p, v| p.gravity = v.real(),
         },
         ParamSpec {
             info: ParamInfo::of("warm-start", "warm", "", ParamKind::Choice(&["off", "on"])).doc(

@@ -98,6 +98,26 @@ pub fn rasterise(s: &mut SmokeState) {
     }
 }
 
+/// Pass `common/body_dynamics.wgsl` after the forces pass: each free body's velocity under the
+/// fluid's force over the step just taken ([`forces`]) and gravity
+/// ([`crate::body::dynamics::advance`]). Nothing without free bodies.
+pub fn respond(s: &mut SmokeState, p: &SmokeParams) {
+    if !s.bodies.iter().any(crate::body::Body::is_free) {
+        return;
+    }
+    let forces = forces(s, p);
+    let (h, w) = s.shape();
+    let d = crate::body::dynamics::Dynamics {
+        dt: p.dt,
+        gravity: p.gravity,
+        max_step: crate::smoke::MAX_BODY_STEP,
+        size: (w as f32, h as f32),
+    };
+    for (body, force) in s.bodies.iter_mut().zip(forces) {
+        crate::body::dynamics::advance(body, force, &d);
+    }
+}
+
 /// Pass `staggered_body_forces.wgsl`: the fluid's force and torque on each body over the last
 /// step, from the pressure and the faces as the projection left them (see the module docs;
 /// units in [`crate::body::forces`]). `nu` is [`SmokeParams::viscosity_for`] the grid's width.

@@ -549,6 +549,8 @@ struct BodyPasses {
     forces: Pass<[wgpu::BindGroup; 2]>,
     /// The forces' log, which `forces` writes.
     log: crate::body::forces::ForceLog,
+    /// `common/body_dynamics.wgsl`: the free bodies' velocities from the forces just logged.
+    dynamics: crate::body::dynamics::BodyDynamics,
     /// `struct BodyRect` of `shaders/smoke/staggered_bodies.wgsl`: the cells the body passes
     /// cover in the steps recorded next.
     rect: wgpu::Buffer,
@@ -614,7 +616,9 @@ impl BodyPasses {
                 ],
             )
         });
+        let dynamics = crate::body::dynamics::BodyDynamics::new(device, caps, &f.bodies, &log.buffer);
         Self {
+            dynamics,
             moves: (bodies_move, bodies_move_group),
             rasterise: (rasterise, rasterise_group),
             faces: (body_faces, body_faces_groups),
@@ -765,15 +769,36 @@ impl StaggeredPasses {
         }
     }
 
-    /// Records the bodies' forces pass (nothing without bodies) and its count in the force log,
-    /// as model step `step`'s.
+    /// Records the bodies' forces pass (nothing without bodies), the free bodies' response to
+    /// them (`body_dynamics.wgsl`, with any free body) and their count in the force log, as
+    /// model step `step`'s.
     pub fn dispatch_body_forces(&mut self, pass: &mut wgpu::ComputePass<'_>, step: u64) {
         let n = self.bodies.len();
         if n > 0 {
             let group = &self.body.forces.1[self.fields.u.read_index()];
             self.body.forces.0.dispatch(pass, group, 64 * n as u32, 1);
+            if self.bodies.iter().any(crate::body::Body::is_free) {
+                self.body.dynamics.dispatch(pass, n);
+            }
             self.body.log.encode_step(pass, step, n);
         }
+    }
+
+    /// Records the write of the free bodies' pass's parameters (`params`' dt and gravity, the
+    /// grid's size, the bodies' count).
+    pub fn encode_dynamics_params(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        params: &SmokeParams,
+    ) {
+        let d = crate::body::dynamics::Dynamics {
+            dt: params.dt,
+            gravity: params.gravity,
+            max_step: crate::smoke::MAX_BODY_STEP,
+            size: (self.size.0 as f32, self.size.1 as f32),
+        };
+        self.body.dynamics.encode_params(device, encoder, &d, self.bodies.len());
     }
 
     /// The bodies' force log.
@@ -848,6 +873,8 @@ impl StaggeredPasses {
             }
             extend(b);
         }
+        // Where a free body goes only the GPU knows: the whole grid.
+        let whole = whole || self.bodies.iter().any(crate::body::Body::is_free);
         let (x0, y0, x1, y1) = if whole {
             (0, 0, w, h)
         } else {

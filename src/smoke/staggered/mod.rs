@@ -283,7 +283,8 @@ pub fn project(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid
 
 /// One staggered step: move and rasterise the bodies ([`bodies::step`], when there are any), advect velocity and scalars (both along the old velocity), viscous
 /// diffusion, vorticity confinement, buoyancy, the sources' impulse, the projection ([`project`]) (the order of GPU
-/// Gems 38.3: advect, diffuse, add forces, project).
+/// Gems 38.3: advect, diffuse, add forces, project); then the free bodies' response to the
+/// fluid's forces ([`bodies::respond`]).
 pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) -> Option<Report> {
     bodies::step(s, p);
     // Bodies change the walls every step: the multigrid's levels follow them.
@@ -298,7 +299,9 @@ pub fn step(s: &mut SmokeState, p: &SmokeParams, multigrid: Option<&Multigrid>) 
     cpu::confinement(s, p);
     cpu::buoyancy(s, p);
     cpu::impulse(s, &super::Impulse::sources(p));
-    project(s, p, multigrid)
+    let report = project(s, p, multigrid);
+    bodies::respond(s, p);
+    report
 }
 
 #[cfg(test)]
