@@ -75,7 +75,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 sim.step(1)?;
                 let body = sim.bodies()?[0];
                 if std::env::var("TRACE").as_deref() == Ok(name) {
-                    println!("  {step}: v ({:.5}, {:.5}) spin {:.5} a {:?}", body.vx, body.vy, body.spin, body.acceleration);
+                    println!(
+                        "  {step}: v ({:.5}, {:.5}) spin {:.5} a {:?}",
+                        body.vx, body.vy, body.spin, body.acceleration
+                    );
                 }
                 // The fastest point's acceleration.
                 let a = (((body.vx - last.vx).powi(2) + (body.vy - last.vy).powi(2)).sqrt()

@@ -195,6 +195,20 @@ pub trait GpuModel: Sized + 'static {
         &[]
     }
 
+    /// Brings [`Self::body_list`]'s free bodies to where the last read of the force log found
+    /// them (their motion is the GPU's alone); nothing by default.
+    fn refresh_bodies(&mut self) {}
+
+    /// Brings [`Self::body_list`] to the GPU's body table now, waiting for it; nothing by
+    /// default.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        Ok(())
+    }
+
     /// The log of the fluid's forces on the bodies, one entry a step ([`crate::body::forces`]);
     /// `None` for a model whose bodies feel no force (the default).
     fn force_log(&mut self) -> Option<&mut crate::body::forces::ForceLog> {

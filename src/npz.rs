@@ -173,7 +173,7 @@ impl Npz {
         self.write(name, &[h as u64, w as u64], grid.as_slice())
     }
 
-    /// Adds the rigid bodies as `bodies` float32 `(N, 9)`, a row a body
+    /// Adds the rigid bodies as `bodies` float32 `(N, 13)`, a row a body
     /// ([`crate::body::Body::to_row`]); nothing without bodies.
     ///
     /// # Errors
@@ -548,15 +548,16 @@ impl NpzReader {
         Ok(self.read_u8_values_opt(name)?.map(|g| g.map(|&v| (v != 0) as u8)))
     }
 
-    /// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]; none
-    /// when absent), and the `solid` mask (`None` when absent): without bodies non-zero = wall;
-    /// with bodies 1 = wall and a body's cell (`2 + i`) open, since the bodies are rasterised
+    /// The bodies of a `bodies` table, float32 `(N, 13)` ([`crate::body::Body::to_row`]), or
+    /// `(N, 9)` (driven bodies, as states saved before free bodies hold them; none when absent),
+    /// and the `solid` mask (`None` when absent): without bodies non-zero = wall; with bodies 1 =
+    /// wall and a body's cell (`2 + i`) open, since the bodies are rasterised
     /// anew when a run starts (read as walls, a loaded run would keep a wall where each body was
     /// saved).
     ///
     /// # Errors
-    /// As [`NpzReader::read_f32`]; [`SceneError::BadArray`] when the table is not `(N, 9)`, holds
-    /// more than [`crate::body::MAX_BODIES`] rows, or a row is not a body.
+    /// As [`NpzReader::read_f32`]; [`SceneError::BadArray`] when the table is not `(N, 13)` or
+    /// `(N, 9)`, holds more than [`crate::body::MAX_BODIES`] rows, or a row is not a body.
     pub fn read_bodies_and_solid(&mut self) -> Result<(Vec<crate::body::Body>, Option<Grid<u8>>), SceneError> {
         let bad =
             |path: &Path, message: String| SceneError::BadArray { path: path.to_path_buf(), name: "bodies", message };
@@ -567,14 +568,14 @@ impl NpzReader {
         };
         let bodies = match shape.as_deref() {
             None => Vec::new(),
-            // No bodies, as `numpy.zeros((0, 9))` writes it.
-            Some([0, 9]) => Vec::new(),
+            // No bodies, as `numpy.zeros((0, 13))` writes it.
+            Some([0, 13 | 9]) => Vec::new(),
             Some(shape) if shape.len() != 2 => {
                 return Err(bad(
                     &self.path,
                     format!(
-                        "has shape {}: a bodies table is (N, 9), a row a body (kind, x, y, angle, vx, vy, spin, a, \
-                         b); one body is shape (1, 9)",
+                        "has shape {}: a bodies table is (N, 13), a row a body (kind, x, y, angle, vx, vy, spin, \
+                         a, b, density, ax, ay, angular); one body is shape (1, 13)",
                         tuple(shape)
                     ),
                 ));
@@ -612,7 +613,6 @@ impl NpzReader {
     }
 }
 
-/// The bodies of a `bodies` table, float32 `(N, 9)` ([`crate::body::Body::to_row`]).
 /// A shape as NumPy writes it: `(9,)`, `(2, 9)`.
 fn tuple(shape: &[u64]) -> String {
     match shape {
@@ -621,15 +621,20 @@ fn tuple(shape: &[u64]) -> String {
     }
 }
 
+/// The bodies of a `bodies` table, float32 `(N, 13)` or `(N, 9)` ([`crate::body::Body::to_row`]).
 fn read_bodies(table: &Grid<f32>) -> Result<Vec<crate::body::Body>, String> {
+    use crate::body::{DRIVEN_ROW, ROW};
     let (n, width) = table.shape();
-    if width != 9 {
-        return Err(format!("shape ({n}, {width}): a body is a row of 9 (kind, x, y, angle, vx, vy, spin, a, b)"));
+    if width != ROW && width != DRIVEN_ROW {
+        return Err(format!(
+            "shape ({n}, {width}): a body is a row of {ROW} (kind, x, y, angle, vx, vy, spin, a, b, density, ax, ay, \
+             angular), or {DRIVEN_ROW} (a driven body's, without the last four)"
+        ));
     }
     crate::body::check_count(n)?;
     (0..n)
         .map(|i| {
-            let row: [f32; 9] = std::array::from_fn(|k| table[(i, k)]);
+            let row: Vec<f32> = (0..width).map(|k| table[(i, k)]).collect();
             crate::body::Body::from_row(&row).map_err(|e| format!("row {i}: {e}"))
         })
         .collect()

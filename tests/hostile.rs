@@ -243,6 +243,15 @@ fn fixtures(dir: &Path, max_side: usize) {
         &[("density.npy", npy("<f4", "(6, 8)", &[0u8; 192])), ("bodies.npy", npy("<f4", "(0, 9)", &[]))],
     );
     zip("water-bodies.npz", &[("mass.npy", mass8()), ("bodies.npy", npy("<f4", "(0, 9)", &[]))]);
+    // A free body a million times as dense as the fluid.
+    let dense: Vec<u8> = [0.0f32, 3.0, 3.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1e6, 0.0, 0.0, 0.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    zip(
+        "body-dense.npz",
+        &[("density.npy", npy("<f4", "(6, 8)", &[0u8; 192])), ("bodies.npy", npy("<f4", "(1, 13)", &dense))],
+    );
     zip("huge-step.npz", &[("mass.npy", mass8()), ("step.npy", npy("<u8", "()", &u64::MAX.to_le_bytes()))]);
     std::fs::create_dir_all(p("scripts")).unwrap();
     std::fs::write(p("scripts/beside.toml"), "scene = \"green.png\"\n[[action]]\nat = 2\nquit = true\n").unwrap();
@@ -323,7 +332,7 @@ fn hostile_input_table() {
             "staggered grid",
         ),
         row(&["run", "--load", &d("half-faces.npz"), "--mode", "smoke"], 1, "come in pairs"),
-        row(&["run", "--mode", "smoke", "--load", &d("body-row.npz")], 1, "a body is a row of 9"),
+        row(&["run", "--mode", "smoke", "--load", &d("body-row.npz")], 1, "a body is a row of 13"),
         row(&["run", "--mode", "smoke", "--load", &d("body-kind.npz")], 1, "row 0: a body's kind is 7"),
         row(&["run", "--mode", "gas", "--load", &d("body-kind.npz")], 1, "row 0: a body's kind is 7"),
         // Smoke and gas both save bodies: the table alone does not say which model a file is.
@@ -730,7 +739,20 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--body", "circle:x=5,y=5,r=2,spin=1e30"], 2, "smoke bodies move at most 2"),
         row(&["run", "--mode", "smoke", "--body", "circle:x=1e9,y=5,r=2"], 2, "x is 1.00e9 cells"),
         // Bodies tables.
-        row(&["run", "--mode", "smoke", "--load", &d("body-flat.npz")], 1, "has shape (9,): a bodies table is (N, 9)"),
+        row(&["run", "--mode", "smoke", "--load", &d("body-flat.npz")], 1, "has shape (9,): a bodies table is (N, 13)"),
+        row(&["run", "--mode", "smoke", "--load", &d("body-dense.npz")], 1, "row 0: density 1000000: a free body is"),
+        // Free bodies: a density in range, smoke only.
+        row(
+            &["run", "--mode", "smoke", "--body", "circle:x=5,y=5,r=2,density=0"],
+            2,
+            "density 0: a free body is 0.001",
+        ),
+        row(&["run", "--mode", "smoke", "--body", "circle:x=5,y=5,r=2,density=-1"], 2, "density -1: a free body is"),
+        row(
+            &["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2,density=2"],
+            2,
+            "body 0 is free (it has a density)",
+        ),
         row(&["run", "--mode", "smoke", "--load", &d("body-empty.npz"), "--steps", "1"], 0, "ran 1 steps"),
         row(&["run", "--mode", "water", "--load", &d("water-bodies.npz")], 1, "water has none"),
         row(&["run", "--load", &d("huge-step.npz")], 1, "a step count is at most 2^63 - 1"),

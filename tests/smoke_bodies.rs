@@ -534,7 +534,10 @@ fn a_disc_released_from_rest_starts_with_the_added_mass_acceleration() {
             sim.step(60).unwrap();
             let later = sim.bodies().unwrap()[0];
             println!("s = 1: moved ({}, {}) cells in 72 steps", later.x - centre, later.y - centre);
-            assert!((later.y - centre).abs() < 1e-4 && (later.x - centre).abs() < 1e-4, "a neutral disc moved: {later:?}");
+            assert!(
+                (later.y - centre).abs() < 1e-4 && (later.x - centre).abs() < 1e-4,
+                "a neutral disc moved: {later:?}"
+            );
             continue;
         }
         let added = (density - 1.0) * gravity / measured - density;

@@ -608,10 +608,15 @@ impl Simulation {
     /// The rigid bodies moving through the smoke or gas, where the steps run so far leave them:
     /// a dict each, `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells),
     /// `x`, `y` (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit in smoke,
-    /// per step in gas), `spin` (radians per time unit, or per step). Empty in water.
+    /// per step in gas), `spin` (radians per time unit, or per step), `free` (whether the fluid
+    /// moves it) and `density` (a free body's, times the fluid's; None for a driven one). Empty
+    /// in water. Free bodies are read back from the GPU.
     #[getter]
     fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let session = self.lock(py);
+        let mut session = self.lock(py);
+        if session.model_ref().bodies().iter().any(Body::is_free) {
+            session.model().sync_bodies().map_err(gpu_error)?;
+        }
         session
             .model_ref()
             .bodies()
@@ -633,6 +638,8 @@ impl Simulation {
                 {
                     d.set_item(k, decimal(v))?;
                 }
+                d.set_item("free", b.is_free())?;
+                d.set_item("density", b.density.map(decimal))?;
                 Ok(d)
             })
             .collect()

@@ -12,7 +12,7 @@
 //! L)`, `d` the flow's direction and `n` its left-hand normal (up on the screen for a flow to
 //! the right).
 
-use super::{Body, MAX_BODIES, Shape};
+use super::{Body, GpuBody, MAX_BODIES, Shape};
 use crate::gpu::{DeviceCaps, GpuError, Kernel};
 use std::collections::VecDeque;
 
@@ -128,6 +128,13 @@ pub struct ForceLog {
     pending: Option<Pending>,
     /// The last step's forces collected.
     latest: Option<StepForces>,
+    /// The model's body table, copied with each request ([`ForceLog::take_bodies`]).
+    table: Option<wgpu::Buffer>,
+    /// Counts the replacements of the bodies ([`ForceLog::bodies_replaced`]): a copy of the
+    /// table made before the last is not handed on.
+    generation: u64,
+    /// The bodies of the last request's copy of the table, not yet taken.
+    bodies: Option<Vec<Body>>,
 }
 
 /// A request in flight: its copy of the log, and the steps it holds.
@@ -137,10 +144,15 @@ struct Pending {
     steps: Vec<(u64, u64, usize)>,
     /// The GPU's head the copy must show.
     head: u64,
+    /// Bodies in the table's copy after the log, and the generation they are of.
+    bodies: (usize, u64),
 }
 
 /// Bytes of the log: the head (16 bytes, padded), then the slots.
 const LOG_BYTES: u64 = 16 + (LOG_STEPS * MAX_BODIES * 16) as u64;
+
+/// Bytes of a body table ([`super::table::table`]).
+const TABLE_BYTES: u64 = (MAX_BODIES * std::mem::size_of::<GpuBody>()) as u64;
 
 impl ForceLog {
     /// An empty log and its head pass.
@@ -161,7 +173,30 @@ impl ForceLog {
             requested: 0,
             pending: None,
             latest: None,
+            table: None,
+            generation: 0,
+            bodies: None,
         }
+    }
+
+    /// The log, whose requests also copy the model's body `table` (its free bodies move where
+    /// only the GPU knows: [`ForceLog::take_bodies`] hands them on).
+    pub fn with_bodies(device: &wgpu::Device, caps: &DeviceCaps, label: &str, table: &wgpu::Buffer) -> Self {
+        Self { table: Some(table.clone()), ..Self::new(device, caps, label) }
+    }
+
+    /// Says the model's bodies were replaced: a copy of the table requested before is not
+    /// handed on.
+    pub fn bodies_replaced(&mut self) {
+        self.generation += 1;
+        self.bodies = None;
+    }
+
+    /// The bodies as the last request's copy of the table held them (the table's first `n`, `n`
+    /// the bodies of the request's last step), once, if collected since the last take and the
+    /// bodies were not replaced since the request.
+    pub fn take_bodies(&mut self) -> Option<Vec<Body>> {
+        self.bodies.take()
     }
 
     /// Records the head's count of the step whose forces were just recorded (after the model's
@@ -185,18 +220,23 @@ impl ForceLog {
         }
         let steps: Vec<_> = self.logged.iter().copied().filter(|&(ordinal, ..)| ordinal >= self.requested).collect();
         self.requested = self.count;
+        let table_bytes = if self.table.is_some() { TABLE_BYTES } else { 0 };
         let copy = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("eddy force log readback"),
-            size: LOG_BYTES,
+            size: LOG_BYTES + table_bytes,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         encoder.copy_buffer_to_buffer(&self.buffer, 0, &copy, 0, LOG_BYTES);
+        if let Some(table) = &self.table {
+            encoder.copy_buffer_to_buffer(table, 0, &copy, LOG_BYTES, TABLE_BYTES);
+        }
+        let bodies = (steps.last().map_or(0, |s| s.2), self.generation);
         let (tx, rx) = futures_channel::oneshot::channel();
         encoder.map_buffer_on_submit(&copy, wgpu::MapMode::Read, .., move |r| {
             let _ = tx.send(r);
         });
-        self.pending = Some(Pending { copy, mapped: rx, steps, head: self.count });
+        self.pending = Some(Pending { copy, mapped: rx, steps, head: self.count, bodies });
     }
 
     /// Whether a request is in flight.
@@ -223,8 +263,8 @@ impl ForceLog {
                 "the force log's command buffer was never run (dropped unsubmitted, or the device was lost)".into(),
             )),
         };
-        let Pending { copy, steps, head, .. } = self.pending.take().expect("pending above");
-        Some(mapped.and_then(|()| self.unpack(&copy, &steps, head)))
+        let Pending { copy, steps, head, bodies, .. } = self.pending.take().expect("pending above");
+        Some(mapped.and_then(|()| self.unpack(&copy, &steps, head, bodies)))
     }
 
     /// The steps of the last request, as a future that never blocks: it completes once the
@@ -233,10 +273,10 @@ impl ForceLog {
     /// # Errors
     /// As [`ForceLog::collect`]; nothing requested gives no steps.
     pub async fn finish(&mut self, device: &wgpu::Device) -> Result<Vec<StepForces>, GpuError> {
-        let Some(Pending { copy, mapped, steps, head }) = self.pending.take() else { return Ok(Vec::new()) };
+        let Some(Pending { copy, mapped, steps, head, bodies }) = self.pending.take() else { return Ok(Vec::new()) };
         let _ = device; // the map completes when the device's owner polls it
         match mapped.await {
-            Ok(Ok(())) => self.unpack(&copy, &steps, head),
+            Ok(Ok(())) => self.unpack(&copy, &steps, head, bodies),
             Ok(Err(e)) => Err(GpuError::Readback(e.to_string())),
             Err(_) => Err(GpuError::Readback("the force log's command buffer was never run".into())),
         }
@@ -263,19 +303,25 @@ impl ForceLog {
         self.latest.as_ref()
     }
 
-    /// The forces of `steps` from a mapped `copy` of the log, which must show `head` steps.
+    /// The forces of `steps` from a mapped `copy` of the log, which must show `head` steps, and
+    /// `(n, generation)`: the bodies in the copy of the table after it.
     fn unpack(
         &mut self,
         copy: &wgpu::Buffer,
         steps: &[(u64, u64, usize)],
         head: u64,
+        (n, generation): (usize, u64),
     ) -> Result<Vec<StepForces>, GpuError> {
         let bytes = {
             let view = copy.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?;
             view.to_vec()
         };
         copy.unmap();
-        let words: &[f32] = bytemuck::cast_slice(&bytes);
+        if self.table.is_some() && generation == self.generation && n > 0 {
+            let table = &bytes[LOG_BYTES as usize..][..n * std::mem::size_of::<GpuBody>()];
+            self.bodies = Some(bytemuck::pod_collect_to_vec::<u8, GpuBody>(table).iter().map(Body::from_gpu).collect());
+        }
+        let words: &[f32] = bytemuck::cast_slice(&bytes[..LOG_BYTES as usize]);
         let logged = u64::from(words[0].to_bits());
         if logged != head % (1 << 32) {
             return Err(GpuError::Readback(format!(

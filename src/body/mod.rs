@@ -469,11 +469,20 @@ mod tests {
         assert_eq!((b.angle, b.spin), (0.25, -1.0));
         let p = Body::parse("plate:x=1,y=2,length=12").unwrap();
         assert_eq!(p.shape, Shape::Box { half_width: 6.0, half_height: PLATE_THICKNESS / 2.0 });
+        let f = Body { acceleration: [0.5, -0.25, 2.0], ..Body::parse("circle:x=4,y=5,r=3,density=0.5").unwrap() };
+        assert_eq!(f.density, Some(0.5));
+        assert!(f.is_free() && !c.is_free());
         for body in [c, b, p] {
             assert_eq!(Body::parse(&body.to_string()).unwrap(), body);
             assert_eq!(Body::from_row(&body.to_row()).unwrap(), body);
             assert_eq!(Body::from_gpu(&body.gpu()), body);
         }
+        // The text form leaves the acceleration out (a body placed anew starts without one).
+        assert_eq!(Body::parse(&f.to_string()).unwrap(), Body { acceleration: [0.0; 3], ..f });
+        assert_eq!(Body::from_row(&f.to_row()).unwrap(), f);
+        assert_eq!(Body::from_gpu(&f.gpu()), f);
+        // A row of 9, saved before free bodies, is a driven body.
+        assert_eq!(Body::from_row(&c.to_row()[..DRIVEN_ROW]).unwrap(), c);
     }
 
     #[test]
@@ -490,6 +499,8 @@ mod tests {
             ("circle:x=inf,y=1,r=2", "x must be finite"),
             ("box:x=1,y=1,w=2", "'h' is missing"),
             ("box:x=1,y=1,w=2,h", "'h' is not KEY=VALUE"),
+            ("circle:x=1,y=1,r=2,density=0", "density 0: a free body is 0.001 to 1000"),
+            ("circle:x=1,y=1,r=2,density=2000", "density 2000"),
         ] {
             let e = Body::parse(spec).unwrap_err();
             assert!(e.contains(says), "{spec}: {e}");
@@ -497,6 +508,10 @@ mod tests {
         assert!(Body::from_row(&[2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]).is_err());
         assert!(Body::from_row(&[0.0, f32::NAN, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]).is_err());
         assert!(Body::from_row(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]).is_err());
+        assert!(Body::from_row(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]).unwrap_err().contains("8 values"));
+        let mut dense = Body::new(Shape::Circle { radius: 1.0 }, 0.0, 0.0).to_row();
+        dense[9] = -3.0;
+        assert!(Body::from_row(&dense).unwrap_err().contains("density -3"));
     }
 
     #[test]

@@ -739,7 +739,7 @@ impl GasState {
     /// Writes `path` as NumPy `.npz`: `density` float32 `(H, W)`, `momentum` float32 `(H, W, 2)`
     /// (`[..., 0]` = x, towards increasing column; `[..., 1]` = y, towards increasing row = down),
     /// `solid` uint8 `(H, W)` (1 a wall, `2 + i` a cell of body `i`), `source` uint8 `(H, W)`;
-    /// with bodies, `bodies` float32 `(N, 9)`, a row a body ([`crate::body::Body::to_row`]).
+    /// with bodies, `bodies` float32 `(N, 13)`, a row a body ([`crate::body::Body::to_row`]).
     /// Row 0 is the top.
     ///
     /// # Errors

@@ -473,7 +473,8 @@ impl AnyModel {
     }
 
     /// The rigid bodies moving through the fluid ([`crate::body`]) where the steps recorded so
-    /// far leave them ([`GpuModel::body_list`]); none in water.
+    /// far leave them ([`GpuModel::body_list`]); free ones where the last read of the forces or
+    /// [`AnyModel::sync_bodies`] found them; none in water.
     pub fn bodies(&self) -> &[crate::body::Body] {
         self.sim().body_list()
     }
@@ -511,7 +512,9 @@ impl AnyModel {
     /// [`GpuError::Readback`] / [`GpuError::DeviceLost`].
     pub fn collect_forces(&mut self) -> Option<Result<Vec<crate::body::forces::StepForces>, GpuError>> {
         let device = self.sim().device().clone();
-        self.sim_mut().force_log()?.collect(&device)
+        let forces = self.sim_mut().force_log()?.collect(&device);
+        self.sim_mut().refresh_bodies();
+        forces
     }
 
     /// The forces of every step logged since the last read, oldest first (at most the last
@@ -523,10 +526,23 @@ impl AnyModel {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_forces(&mut self) -> Result<Vec<crate::body::forces::StepForces>, GpuError> {
         let (device, queue) = (self.sim().device().clone(), self.sim().queue().clone());
-        match self.sim_mut().force_log() {
+        let forces = match self.sim_mut().force_log() {
             Some(log) => log.read(&device, &queue),
             None => Ok(Vec::new()),
-        }
+        };
+        self.sim_mut().refresh_bodies();
+        forces
+    }
+
+    /// Brings [`AnyModel::bodies`] to where the GPU has them now, waiting for it: a free body
+    /// ([`crate::body::Body::density`]) moves where only the GPU knows, and [`AnyModel::bodies`]
+    /// otherwise shows it where the last read of the forces found it.
+    ///
+    /// # Errors
+    /// [`GpuError::Readback`] / [`GpuError::DeviceLost`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        self.sim_mut().sync_bodies()
     }
 
     /// The last step's forces read so far ([`AnyModel::read_forces`], [`AnyModel::collect_forces`]),

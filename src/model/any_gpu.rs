@@ -202,6 +202,26 @@ impl GpuModel for AnyGpuModel {
         each_model!(AnyGpuModel, self, m => m.body_list())
     }
 
+    fn refresh_bodies(&mut self) {
+        match self {
+            AnyGpuModel::Water(m) => m.refresh_bodies(),
+            AnyGpuModel::Smoke(m) => m.refresh_bodies(),
+            AnyGpuModel::Gas(m) => m.refresh_bodies(),
+            // A registered model's bodies move as its own passes say.
+            AnyGpuModel::Custom(_) => {}
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        match self {
+            AnyGpuModel::Water(m) => m.sync_bodies(),
+            AnyGpuModel::Smoke(m) => m.sync_bodies(),
+            AnyGpuModel::Gas(m) => m.sync_bodies(),
+            AnyGpuModel::Custom(_) => Ok(()),
+        }
+    }
+
     fn force_log(&mut self) -> Option<&mut crate::body::forces::ForceLog> {
         match self {
             AnyGpuModel::Water(m) => m.force_log(),

@@ -127,9 +127,9 @@ const SOURCE: FieldInfo = FieldInfo { name: "source", unit: "", shape: "(H, W) u
 const BODIES: FieldInfo = FieldInfo {
     name: "bodies",
     unit: "cells, radians, cells/time unit (gas: cells/step)",
-    shape: "(N, 9) float32",
-    doc: "rigid bodies, a row each: kind (0 circle, 1 box), x, y, angle, vx, vy, spin, size a, size b; \
-          solid marks a body's cells 2 + i",
+    shape: "(N, 13) float32",
+    doc: "rigid bodies, a row each: kind (0 circle, 1 box), x, y, angle, vx, vy, spin, size a, size b, density \
+          (a free body's, times the fluid's; 0 driven), ax, ay, angular acceleration; solid marks a body's cells 2 + i",
 };
 
 static WATER: ModelInfo = ModelInfo {

@@ -155,8 +155,16 @@ impl<M: GpuModel> Runner<M> {
     }
 
     /// Copies the current fields into a checkpoint on the GPU (allocated on first use), with
-    /// the step reached and the bodies. Submitted, not waited for; a texture copy, no readback.
+    /// the step reached and the bodies. Submitted, not waited for; a texture copy, no readback,
+    /// but where a body is free, natively, the bodies are read back (only the GPU knows where
+    /// they are; in a browser the last read of the forces says).
     pub fn checkpoint(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.model.body_list().iter().any(crate::body::Body::is_free)
+            && let Err(e) = self.model.sync_bodies()
+        {
+            log::warn!("the checkpoint keeps the free bodies where they were last read: {e}");
+        }
         let (device, queue) = (self.model.device().clone(), self.model.queue().clone());
         let mut encoder = device.create_command_encoder(&Default::default());
         let previous = self.checkpoint.take().map(|saved| saved.fields);

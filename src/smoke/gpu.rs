@@ -903,6 +903,7 @@ impl GpuModel for GpuSmoke {
         };
         let had = st.bodies.len();
         st.bodies = bodies.to_vec();
+        st.force_log().bodies_replaced();
         crate::body::table::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
         self.encode_param_writes(encoder);
         let Pipeline::Staggered(st) = &mut self.pipeline else { unreachable!() };
@@ -914,6 +915,24 @@ impl GpuModel for GpuSmoke {
         } else if had > 0 {
             let (solid, source) = (self.solid_mask.clone(), self.source_mask.clone());
             self.encode_masks(encoder, &solid, &source)?;
+        }
+        Ok(())
+    }
+
+    /// The free bodies where the last read of the force log found them.
+    fn refresh_bodies(&mut self) {
+        if let Pipeline::Staggered(st) = &mut self.pipeline {
+            st.refresh_bodies();
+        }
+    }
+
+    /// The bodies read back from the GPU's table.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        let read = self.bodies()?;
+        if let Pipeline::Staggered(st) = &mut self.pipeline {
+            st.force_log().bodies_replaced(); // a copy in flight is older
+            st.bodies = read;
         }
         Ok(())
     }

@@ -450,7 +450,7 @@ impl SmokeState {
     /// `velocity_y` `(H + 1, W)` (same signs); `density`, `temperature`, `pressure`,
     /// `divergence` float32 `(H, W)`, `dye` float32 `(H, W, 3)` (red, green, blue), `solid` and
     /// `source` uint8 `(H, W)` (`solid`: 1 a wall, `2 + i` a cell of body `i`); with bodies,
-    /// `bodies` float32 `(N, 9)`, a row a body ([`crate::body::Body::to_row`]). Row 0 is the top.
+    /// `bodies` float32 `(N, 13)`, a row a body ([`crate::body::Body::to_row`]). Row 0 is the top.
     ///
     /// # Errors
     /// [`SceneError::Io`].

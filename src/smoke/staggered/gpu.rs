@@ -600,7 +600,7 @@ impl BodyPasses {
             device,
             &[uniform(), View(shared.solid), View(solver.jacobi_walls_view()), View(solver.solid_view())],
         );
-        let log = crate::body::forces::ForceLog::new(device, caps, "smoke/force log");
+        let log = crate::body::forces::ForceLog::with_bodies(device, caps, "smoke/force log", &f.bodies);
         let forces = Kernel::new(device, caps, "smoke/staggered_body_forces", shaders::SMOKE_STAGGERED_BODY_FORCES);
         let forces_groups = [0, 1].map(|i| {
             forces.bind_group(
@@ -799,6 +799,20 @@ impl StaggeredPasses {
             size: (self.size.0 as f32, self.size.1 as f32),
         };
         self.body.dynamics.encode_params(device, encoder, &d, self.bodies.len());
+    }
+
+    /// Takes the free bodies the last read of the force log found into [`Self::bodies`] (the
+    /// driven ones there move as the GPU's do).
+    pub fn refresh_bodies(&mut self) {
+        if let Some(read) = self.body.log.take_bodies()
+            && read.len() == self.bodies.len()
+        {
+            for (body, read) in self.bodies.iter_mut().zip(read) {
+                if body.is_free() {
+                    *body = read;
+                }
+            }
+        }
     }
 
     /// The bodies' force log.
