@@ -485,22 +485,22 @@ fn free_bodies_match_the_cpu_reference() {
     g.check().unwrap();
 }
 
-/// A disc released from rest in fluid at rest under gravity starts with the acceleration `g (s
-/// - 1) / (s + 1)`, `s` its density ratio: its weight less its buoyancy, `(s - 1) A g`, moves its
-/// own mass `s A` and the fluid's added mass `m_a`, for a circle the displaced fluid's `A` (Lamb,
-/// "Hydrodynamics" (1932), art. 92; Batchelor (1967), sect. 6.4). The coupling's estimate of the
-/// added mass only sets how fast the acceleration settles; where it settles, `(s - 1) A g / (s A
-/// + m_a)`, holds whatever `m_a` the projection's pressure gives (src/body/dynamics.rs), so the
-/// `m_a` each density implies is the fluid's answer, and must be `A` at every density. Inviscid,
-/// the pressure solved by multigrid as far as f32 goes, a disc of radius 8 in a closed box 24
-/// radii wide (its walls add about `(R / L)^2`), over steps 2..12, before the disc has moved a
-/// cell. Measured: `m_a` 1.08..1.12 `A` (1.06..1.09 at radius 12 for `s` 0.05..10: the staircase
-/// disc acts wider than its area, as in the impulsive start above, and the lightest crosses most
-/// cells); allowed 0.97..1.15 `A`, so the acceleration is within 13% of `g (s - 1) / (s + 1)` for
-/// the lightest disc, 1.3% for `s` = 10. The lightest
-/// density a free body may have ([`eddy_fluid::body::MIN_DENSITY`]) is among them and runs on
-/// to step 72, finite and rising; one as dense as the fluid stays where it is (gravity and
-/// buoyancy cancel and nothing else pushes it).
+/// A disc released from rest in fluid at rest under gravity starts with the acceleration
+/// `g (s - 1) / (s + 1)`, `s` its density ratio: its weight less its buoyancy, `(s - 1) A g`,
+/// moves its own mass `s A` and the fluid's added mass `m_a`, for a circle the displaced fluid's
+/// `A` (Lamb, "Hydrodynamics" (1932), art. 92; Batchelor (1967), sect. 6.4). The coupling's
+/// estimate of the added mass only sets how fast the acceleration settles; where it settles,
+/// `(s - 1) A g / (s A + m_a)`, holds whatever `m_a` the projection's pressure gives
+/// (src/body/dynamics.rs), so the `m_a` each density implies is the fluid's answer, and must be
+/// `A` at every density. Inviscid, the pressure solved by multigrid as far as f32 goes, a disc of
+/// radius 8 in a closed box 24 radii wide (its walls add about `(R / L)^2`), over steps 2..12,
+/// before the disc has moved a cell. Measured: `m_a` 1.08..1.12 `A` (1.06..1.09 at radius 12 for
+/// `s` 0.05..10: the staircase disc acts wider than its area, as in the impulsive start above,
+/// and the lightest crosses most cells); allowed 0.97..1.15 `A`, so the acceleration is within
+/// 13% of `g (s - 1) / (s + 1)` for the lightest disc, 1.3% for `s` = 10. The lightest density a
+/// free body may have ([`eddy_fluid::body::MIN_DENSITY`]) is among them and runs on to step 72,
+/// finite and rising; one as dense as the fluid stays where it is (gravity and buoyancy cancel
+/// and nothing else pushes it).
 #[test]
 fn a_disc_released_from_rest_starts_with_the_added_mass_acceleration() {
     let g = gpu();
