@@ -611,6 +611,29 @@ def test_forces_on_bodies_every_step_and_the_last():
         eddy.Simulation(mode="water", size=(16, 16)).forces()
 
 
+def test_a_free_body_falls_and_is_read_back_where_the_gpu_has_it():
+    # A disc three times as dense as the fluid, released under gravity in clear smoke: it falls
+    # (y grows), its velocity read back; a light one rises; the state's table says the same.
+    sim = eddy.Simulation(mode="smoke", scene="clear", size=(48, 48), gravity=0.2, solver="multigrid",
+                          bodies=["circle:x=24,y=20,r=4,density=3", "circle:x=12,y=30,r=3,density=0.2"])
+    sim.step(40)
+    heavy, light = sim.bodies
+    assert heavy["free"] and heavy["density"] == 3.0
+    assert heavy["y"] > 21 and heavy["vy"] > 0, heavy
+    assert light["y"] < 29 and light["vy"] < 0, light
+    table = sim.state["bodies"]
+    assert table.shape == (2, 13) and table[0, 9] == 3.0
+    assert abs(table[0, 2] - heavy["y"]) < 1e-3
+    # A driven body stays driven; a bad density is refused and changes nothing.
+    sim.add_body("box:x=36,y=10,w=4,h=2,vx=0.5")
+    assert not sim.bodies[2]["free"] and sim.bodies[2]["density"] is None
+    with pytest.raises(ValueError, match="density 0: a free body is 0.001 to 1000"):
+        sim.add_body("circle:x=5,y=5,r=2,density=0")
+    assert len(sim.bodies) == 3
+    with pytest.raises(ValueError, match="in gas bodies move as they are told"):
+        eddy.Simulation(mode="gas", size=(32, 32), bodies="circle:x=16,y=16,r=3,density=2")
+
+
 def test_an_inflow_edge_takes_any_profile_and_keeps_it():
     # A channel's inflow given as an array: the faces hold it step after step, and the flux in
     # is its sum; a wrong count, speed or edge changes nothing.

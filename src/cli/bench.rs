@@ -51,19 +51,21 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
 /// [`bench_bodies`], whose cost is this row's time over the default row's.
 const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning plate)";
 
-/// The smoke row with the most bodies a model holds ([`crate::body::MAX_BODIES`]), held still
-/// ([`sixteen_bodies`]): the bodies' passes and their forces each step, whose cost is this row's
-/// time over the default row's.
-const WITH_16_BODIES: &str = "default with 16 bodies at rest (a 4 x 4 array of discs; their forces every step)";
+/// The smoke row with the most bodies a model holds ([`crate::body::MAX_BODIES`]), free
+/// ([`sixteen_bodies`]): the bodies' passes, their forces and their motion each step, whose cost
+/// is this row's time over the default row's.
+const WITH_16_BODIES: &str =
+    "default with 16 free bodies (a 4 x 4 array of discs as dense as the fluid; their forces and motion every step)";
 
-/// Sixteen discs at rest on an `n x n` scene, a 4 x 4 array, each `n / 16` across.
+/// Sixteen free discs as dense as the fluid, starting at rest on an `n x n` scene, a 4 x 4 array,
+/// each `n / 16` across.
 fn sixteen_bodies(n: usize) -> Vec<crate::body::Body> {
     use crate::body::{Body, Shape};
     let n = n as f32;
     (0..16)
         .map(|i| {
             let (x, y) = ((i % 4) as f32 + 0.5, (i / 4) as f32 + 0.5);
-            Body::new(Shape::Circle { radius: n / 32.0 }, x * n / 4.0, y * n / 4.0)
+            Body { density: Some(1.0), ..Body::new(Shape::Circle { radius: n / 32.0 }, x * n / 4.0, y * n / 4.0) }
         })
         .collect()
 }

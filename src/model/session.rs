@@ -136,6 +136,18 @@ impl Session {
         self.slots.get(&kind)
     }
 
+    /// Brings free bodies to where the GPU has them before the bodies are rewritten whole
+    /// (natively, waiting for it; in a browser they are where the last read of the forces found
+    /// them).
+    fn sync_free_bodies(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.model_ref().bodies().iter().any(crate::body::Body::is_free)
+            && let Err(e) = self.model().sync_bodies()
+        {
+            log::warn!("the free bodies stay where they were last read: {e}");
+        }
+    }
+
     /// The current model.
     pub fn model(&mut self) -> &mut AnyModel {
         let current = self.current;
@@ -377,12 +389,14 @@ impl Session {
             }
             Action::Click(at) => self.model().click(*at),
             Action::AddBody(body) => {
+                self.sync_free_bodies();
                 let mut bodies = self.model().bodies().to_vec();
                 bodies.push(*body);
                 self.model().set_bodies(&bodies)?;
             }
             Action::Drive { body, velocity, spin } => self.model().drive_body(*body, *velocity, *spin)?,
             Action::RemoveBody(index) => {
+                self.sync_free_bodies();
                 let mut bodies = self.model().bodies().to_vec();
                 crate::body::remove(&mut bodies, *index)?;
                 self.model().set_bodies(&bodies)?;

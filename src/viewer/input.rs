@@ -143,7 +143,8 @@ impl Live {
                 let count = self.session.model_ref().bodies().len();
                 let radius = crate::body::default_size(self.session.model_ref().size());
                 let (x, y) = self.cell_at(at);
-                self.act(&Action::AddBody(Body::new(Shape::Circle { radius }, x, y)));
+                let density = self.controls.body_density.filter(|_| self.session.current() == ModelKind::Smoke);
+                self.act(&Action::AddBody(Body { density, ..Body::new(Shape::Circle { radius }, x, y) }));
                 if self.session.model_ref().bodies().len() > count {
                     self.pointer.grabbed = Some(count);
                 }

@@ -355,6 +355,7 @@ impl App {
             notice: String::new(),
             body_tool: false,
             forces: Vec::new(),
+            body_density: None,
         };
         let demo = o.demo.then(|| fastrand::Rng::with_seed(o.session.seed));
         Ok(Live {
@@ -807,6 +808,7 @@ impl Live {
                 self.controls.steps_per_frame = steps;
             }
         }
+        self.follow_free_bodies();
         self.statistics()?;
         if self.minimized {
             return Ok(false);
@@ -839,6 +841,20 @@ impl Live {
             }
         }
         Ok(done)
+    }
+
+    /// With free bodies, reads the forces (and with them where the free bodies are) every frame
+    /// rather than every half second, so that the body tool finds a free body where it is drawn.
+    fn follow_free_bodies(&mut self) {
+        if !self.session.model_ref().bodies().iter().any(crate::body::Body::is_free) {
+            return;
+        }
+        if let Some(Ok(steps)) = self.session.model().collect_forces()
+            && let Some(last) = steps.last()
+        {
+            self.controls.forces = last.forces.clone();
+        }
+        self.session.model().request_forces();
     }
 
     /// Asks for the statistics (a GPU reduction) every half second, and reads them in a later

@@ -67,6 +67,9 @@ pub struct Controls {
     /// The fluid's forces on the bodies at the last step read (with the statistics), a
     /// [`crate::body::forces::Force`] per body.
     pub forces: Vec<crate::body::forces::Force>,
+    /// Smoke: the density of the bodies the body tool and the buttons place, times the fluid's
+    /// (`None`: driven bodies).
+    pub body_density: Option<f32>,
 }
 
 /// What the panel asks for.
@@ -500,7 +503,8 @@ fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<C
                     format!("box {:.1} x {:.1}", 2.0 * half_width, 2.0 * half_height)
                 }
             };
-            ui.label(format!("{i}: {shape} at ({:.1}, {:.1}), {:.0} deg", b.x, b.y, b.angle.to_degrees()));
+            let free = b.density.map_or(String::new(), |s| format!(", free, density {s}"));
+            ui.label(format!("{i}: {shape} at ({:.1}, {:.1}), {:.0} deg{free}", b.x, b.y, b.angle.to_degrees()));
             if let Some(f) = c.forces.get(i) {
                 ui.label(RichText::new(format!("force ({:.3}, {:.3}), torque {:.3}", f.fx, f.fy, f.torque)).small())
                     .on_hover_text(
@@ -525,6 +529,25 @@ fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<C
         }
         let unit = if kind == ModelKind::Gas { "step" } else { "time unit" };
         ui.label(RichText::new(format!("velocities in cells per {unit} (y down), spin in radians per {unit}")).small());
+        if kind == ModelKind::Smoke {
+            ui.horizontal(|ui| {
+                let mut free = c.body_density.is_some();
+                ui.checkbox(&mut free, "new bodies free").on_hover_text(
+                    "a free body is moved by the fluid's force and by gravity (the gravity parameter); a driven one \
+                     keeps the velocity it is given",
+                );
+                let mut density = c.body_density.unwrap_or(0.5);
+                ui.add_enabled(
+                    free,
+                    egui::DragValue::new(&mut density)
+                        .range(crate::body::MIN_DENSITY..=crate::body::MAX_DENSITY)
+                        .speed(0.01)
+                        .prefix("density "),
+                )
+                .on_hover_text("times the fluid's: below 1 it rises, above 1 it sinks");
+                c.body_density = free.then_some(density);
+            });
+        }
         let (w, h) = model.size();
         let (x, y, size) = (w as f32 / 2.0, h as f32 / 2.0, crate::body::default_size((w, h)));
         ui.horizontal(|ui| {
@@ -535,7 +558,8 @@ fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<C
             ];
             for (label, shape) in shapes {
                 if ui.small_button(label).clicked() {
-                    out.push(Command::Act(Action::AddBody(Body::new(shape, x, y))));
+                    let body = Body { density: c.body_density, ..Body::new(shape, x, y) };
+                    out.push(Command::Act(Action::AddBody(body)));
                 }
             }
         });
