@@ -57,7 +57,23 @@ fn body_advanced(b: Body, dt: f32) -> Body {
 
 // The cells the body passes cover this step (all that the bodies cover, covered, or cross, with
 // a margin; written on the CPU, `StaggeredPasses::plan_bodies`): one invocation a cell of it.
+// Either one rectangle (`per_body` 0: from `origin`, `size` cells), or a square of `size` cells
+// around each body (`per_body` 1: the dispatch's z is the body, the square's corner `half`
+// cells up and left of the cell holding its centre, where the body is now), whichever has fewer
+// cells: a few bodies in a large grid cover a small part of it, and a free body can be anywhere.
 struct BodyRect {
     origin: vec2<i32>,
     size: vec2<u32>,
+    half: i32,
+    per_body: u32,
+    _pad0: u32,
+    _pad1: u32,
 };
+
+// The cell of invocation `id` of a body pass over `rect`, for bodies `bodies`.
+fn body_rect_cell(rect: BodyRect, b: Body, id: vec3<u32>) -> vec2<i32> {
+    if rect.per_body != 0u {
+        return vec2<i32>(floor(b.centre)) - vec2<i32>(rect.half) + vec2<i32>(id.xy);
+    }
+    return rect.origin + vec2<i32>(id.xy);
+}

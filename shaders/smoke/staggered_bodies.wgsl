@@ -1,10 +1,11 @@
-// Uses: common/body.wgsl (Body, BodyRect, body_contains); common/grid.wgsl (inside);
+// Uses: common/body.wgsl (Body, BodyRect, body_contains, body_rect_cell); common/grid.wgsl (inside);
 //   smoke/params.wgsl (BODY_SHIFT, SOLID, SmokeParams, has).
 // Staggered smoke pass, the bodies rasterised, first of two: each cell's solid bits
 // from the walls (drawn or from the scene: `walls`, written on the CPU) and the bodies where
 // they are now: a cell that is not a wall is covered by the first body holding its centre
 // (bit 0 set, bits 8..15 the body's index + 1). Bits 1..4 keep the walls' neighbours (only the
-// collocated grid's passes read them, and it has no bodies). One invocation a cell.
+// collocated grid's passes read them, and it has no bodies). One invocation a cell of the rect
+// (per body, a cell of a body's square: cells in two squares are written twice, the same bits).
 // CPU mirror: `rasterise` in src/smoke/staggered/bodies.rs (its mask).
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -16,7 +17,7 @@
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let p = rect.origin + vec2<i32>(id.xy);
+    let p = body_rect_cell(rect, bodies[min(id.z, 15u)], id);
     if id.x >= rect.size.x || id.y >= rect.size.y || !inside(p, textureDimensions(walls)) {
         return;
     }

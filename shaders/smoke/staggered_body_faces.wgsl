@@ -1,10 +1,11 @@
-// Uses: common/body.wgsl (Body, BodyRect, body_velocity); common/grid.wgsl (LEFT, UP, inside);
+// Uses: common/body.wgsl (Body, BodyRect, body_rect_cell, body_velocity); common/grid.wgsl (LEFT, UP, inside);
 //   smoke/params.wgsl (SOLID, SmokeParams, body_id, has).
 // Staggered smoke pass, the bodies rasterised, second of two, after
 // staggered_bodies.wgsl: each closed face inside the box beside a body's cell at that body's
 // rigid velocity at the face's centre (the cell on the left or above first), a closed face
 // beside walls only at 0; open faces and the box's edge faces are left as they are.
-// One invocation a cell (col, row) of W x H: the u face on its left and the v face above it.
+// One invocation a cell (col, row) of the rect (or of a body's square, BodyRect): the u face on
+// its left and the v face above it (a face in two squares is written twice, the same value).
 // CPU mirror: `rasterise` in src/smoke/staggered/bodies.rs (its faces).
 
 @group(0) @binding(0) var<uniform> params: SmokeParams;
@@ -27,7 +28,7 @@ fn face_velocity(first: u32, second: u32, at: vec2<f32>, axis: u32) -> f32 {
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    let p = rect.origin + vec2<i32>(id.xy);
+    let p = body_rect_cell(rect, bodies[min(id.z, 15u)], id);
     if id.x >= rect.size.x || id.y >= rect.size.y || !inside(p, textureDimensions(solid)) {
         return;
     }

@@ -249,7 +249,7 @@ impl Kernel {
         height: u32,
     ) {
         let group = self.unremembered_group(device, resources);
-        self.dispatch_counted(pass, &group, self.bytes_bound(resources), width, height);
+        self.dispatch_counted(pass, &group, self.bytes_bound(resources), (width, height, 1));
     }
 
     /// The bytes a dispatch binding `resources` moves: each texture's texels times the bytes
@@ -286,8 +286,21 @@ impl Kernel {
 
     /// Records one dispatch of `width x height` invocations (cells, or texels of a packed pass).
     pub fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, bind_group: &wgpu::BindGroup, width: u32, height: u32) {
+        self.dispatch_layers(pass, bind_group, width, height, 1);
+    }
+
+    /// [`Kernel::dispatch`] `layers` times over, the invocations' z from 0 to `layers - 1` (the
+    /// kernel's workgroups are one deep).
+    pub fn dispatch_layers(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        bind_group: &wgpu::BindGroup,
+        width: u32,
+        height: u32,
+        layers: u32,
+    ) {
         let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
-        self.dispatch_counted(pass, bind_group, bytes, width, height);
+        self.dispatch_counted(pass, bind_group, bytes, (width, height, layers));
     }
 
     /// [`Kernel::dispatch`] for a pass that touches only `part` (0 to 1) of its textures'
@@ -302,7 +315,12 @@ impl Kernel {
         part: f64,
     ) {
         let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
-        self.dispatch_counted(pass, bind_group, (bytes as f64 * part.clamp(0.0, 1.0)).round() as u64, width, height);
+        self.dispatch_counted(
+            pass,
+            bind_group,
+            (bytes as f64 * part.clamp(0.0, 1.0)).round() as u64,
+            (width, height, 1),
+        );
     }
 
     fn dispatch_counted(
@@ -310,13 +328,12 @@ impl Kernel {
         pass: &mut wgpu::ComputePass<'_>,
         bind_group: &wgpu::BindGroup,
         bytes: u64,
-        width: u32,
-        height: u32,
+        (width, height, layers): (u32, u32, u32),
     ) {
         pass.set_pipeline(self.pipeline());
         pass.set_bind_group(0, bind_group, &[]);
         let groups = (width.div_ceil(self.workgroup.0), height.div_ceil(self.workgroup.1));
-        super::profile::around(pass, self.label, bytes, |pass| pass.dispatch_workgroups(groups.0, groups.1, 1));
+        super::profile::around(pass, self.label, bytes, |pass| pass.dispatch_workgroups(groups.0, groups.1, layers));
         tally::add(bytes);
     }
 }

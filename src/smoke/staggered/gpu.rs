@@ -569,7 +569,7 @@ impl BodyPasses {
         let bodies_move = Kernel::new(device, caps, "smoke/bodies_move", shaders::SMOKE_BODIES_MOVE);
         let bodies_move_group = bodies_move.bind_group(device, &[uniform(), f.bodies.as_entire_binding()]);
         let rasterise = Kernel::new(device, caps, "smoke/staggered_bodies", shaders::SMOKE_STAGGERED_BODIES);
-        let body_rect = crate::gpu::uniform_buffer(device, "smoke/body rect", 16);
+        let body_rect = crate::gpu::uniform_buffer(device, "smoke/body rect", 32);
         let rasterise_group = rasterise.bind_group(
             device,
             &[
@@ -643,8 +643,9 @@ pub(crate) struct StaggeredPasses {
     /// its own (`bodies_move.wgsl`), only to bound the region the body passes cover; the GPU's
     /// are the ones read back. Empty: the body passes do nothing.
     pub bodies: Vec<crate::body::Body>,
-    /// The size of the region [`BodyPasses::rect`] holds, cells.
-    rect: (u32, u32),
+    /// The size of the region [`BodyPasses::rect`] holds, cells, and its layers: 1, or the
+    /// bodies when it is a square around each.
+    rect: (u32, u32, u32),
     /// The nodes each impulse uniform's pass covers (`[i]`), as its uniform's origin says.
     pub(in crate::smoke) impulse_rects: [crate::smoke::fields::ImpulseRect; 2],
     size: (u32, u32),
@@ -666,7 +667,7 @@ impl StaggeredPasses {
             projection: ProjectionPasses::new(device, caps, shared, f, &solver),
             body: BodyPasses::new(device, caps, shared, f, &solver),
             bodies: Vec::new(),
-            rect: (0, 0),
+            rect: (0, 0, 0),
             impulse_rects: Default::default(),
             size: (f.after.width(), f.after.height()),
             fields,
@@ -862,7 +863,9 @@ impl StaggeredPasses {
     /// `whole`), records its write, and moves [`StaggeredPasses::bodies`] on by `steps` steps
     /// of `dt`: the reach of every body where it is now (where it was last rasterised, so its
     /// old cells are cleared) and where it will be (motion is linear, so the box between holds
-    /// the path), two cells wider for rounding, within the grid.
+    /// the path), two cells wider for rounding, within the grid; the whole grid with a free
+    /// body. Unless `whole`, a square around each body where it is at each step takes its
+    /// place when that is fewer cells (`struct BodyRect` in `shaders/common/body.wgsl`).
     pub fn plan_bodies(
         &mut self,
         device: &wgpu::Device,
@@ -887,9 +890,9 @@ impl StaggeredPasses {
             }
             extend(b);
         }
-        // Where a free body goes only the GPU knows: the whole grid.
-        let whole = whole || self.bodies.iter().any(crate::body::Body::is_free);
-        let (x0, y0, x1, y1) = if whole {
+        // Where a free body goes only the GPU knows: the whole grid (or squares around them).
+        let free = self.bodies.iter().any(crate::body::Body::is_free);
+        let (x0, y0, x1, y1) = if whole || free {
             (0, 0, w, h)
         } else {
             let clamp = |v: f32, hi: u32| v.clamp(0.0, hi as f32) as u32;
@@ -900,8 +903,20 @@ impl StaggeredPasses {
                 clamp(bounds[3].ceil(), h),
             )
         };
-        self.rect = (x1.saturating_sub(x0), y1.saturating_sub(y0));
-        let rect: [u32; 4] = [x0, y0, self.rect.0, self.rect.1];
+        let (rw, rh) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
+        // Or a square around each body where it is at each step: `half` cells each way from the
+        // cell of its centre holds it, where it was a step before (at most MAX_BODY_STEP cells
+        // away) and the faces beside both, whichever has fewer cells.
+        let reach = self.bodies.iter().map(crate::body::Body::reach).fold(0.0f32, f32::max);
+        let half = (reach + crate::smoke::MAX_BODY_STEP + 2.0).ceil() as u32;
+        let side = 2 * half + 1;
+        let per_body =
+            !whole && (self.bodies.len() as u64) * u64::from(side) * u64::from(side) < u64::from(rw) * u64::from(rh);
+        self.rect = match per_body {
+            true => (side, side, self.bodies.len() as u32),
+            false => (rw, rh, 1),
+        };
+        let rect: [u32; 8] = [x0, y0, self.rect.0, self.rect.1, half, per_body as u32, 0, 0];
         crate::gpu::in_order::write_buffer(device, encoder, &self.body.rect, 0, bytemuck::cast_slice(&rect));
     }
 
@@ -911,10 +926,11 @@ impl StaggeredPasses {
     /// With `multigrid`, also the coarse levels' walls (`GpuMultigrid::dispatch_coarsen_walls`).
     pub fn encode_rasterise(&self, pass: &mut wgpu::ComputePass<'_>, multigrid: bool) {
         let (w, h) = self.size;
-        let (rw, rh) = self.rect;
+        let (rw, rh, layers) = self.rect;
         if rw > 0 && rh > 0 {
-            self.body.rasterise.0.dispatch(pass, &self.body.rasterise.1, rw, rh);
-            self.body.faces.0.dispatch(pass, &self.body.faces.1[self.fields.u.read_index()], rw, rh);
+            self.body.rasterise.0.dispatch_layers(pass, &self.body.rasterise.1, rw, rh, layers);
+            let faces = &self.body.faces.1[self.fields.u.read_index()];
+            self.body.faces.0.dispatch_layers(pass, faces, rw, rh, layers);
         }
         let (pw, ph) = crate::gpu::packed::packed_size(w, h);
         self.body.solver_walls.0.dispatch(pass, &self.body.solver_walls.1, pw, ph);
