@@ -473,7 +473,8 @@ impl AnyModel {
     }
 
     /// The rigid bodies moving through the fluid ([`crate::body`]) where the steps recorded so
-    /// far leave them ([`GpuModel::body_list`]); free ones where the last read of the forces or
+    /// far leave them ([`GpuModel::body_list`]); free ones, whose motion only the GPU knows,
+    /// moved on at the velocity they had where the last read of the forces or
     /// [`AnyModel::sync_bodies`] found them; none in water.
     pub fn bodies(&self) -> &[crate::body::Body] {
         self.sim().body_list()

@@ -947,7 +947,8 @@ impl GpuModel for GpuSmoke {
 
     /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
     /// GPU moves its own (the same arithmetic; [`GpuSmoke::bodies`] reads the GPU's back), for
-    /// a front end that finds the body under the pointer without waiting for the GPU.
+    /// a front end that finds the body under the pointer without waiting for the GPU. A free
+    /// body moves on from where the last read found it at the velocity it had then.
     fn body_list(&self) -> &[Body] {
         match &self.pipeline {
             Pipeline::Staggered(st) => &st.bodies,
