@@ -485,6 +485,30 @@ fn free_bodies_match_the_cpu_reference() {
     g.check().unwrap();
 }
 
+/// A `(w, h)` box of clear smoke at rest, walled, without sources.
+fn still_fluid((w, h): (usize, usize)) -> SmokeState {
+    let mut s = SmokeState::from_scene(&eddy_fluid::scene::Scene::empty(w, h).unwrap(), 0.0);
+    s.source.as_mut_slice().fill(0);
+    s.density.as_mut_slice().fill(0.0);
+    s
+}
+
+/// An inviscid fluid that nothing but the bodies and the projection move (no buoyancy,
+/// confinement or dissipation), semi-Lagrangian, dt 0.5, the pressure solved as far as f32
+/// goes.
+fn still_inviscid() -> SmokeParams {
+    converged(SmokeParams {
+        dt: 0.5,
+        buoyancy: 0.0,
+        weight: 0.0,
+        vorticity: 0.0,
+        velocity_dissipation: 1.0,
+        advection: Advection::SemiLagrangian,
+        cell_size: 1.0,
+        ..SmokeParams::default()
+    })
+}
+
 /// A disc released from rest in fluid at rest under gravity starts with the acceleration
 /// `g (s - 1) / (s + 1)`, `s` its density ratio: its weight less its buoyancy, `(s - 1) A g`,
 /// moves its own mass `s A` and the fluid's added mass `m_a`, for a circle the displaced fluid's
@@ -505,20 +529,8 @@ fn free_bodies_match_the_cpu_reference() {
 fn a_disc_released_from_rest_starts_with_the_added_mass_acceleration() {
     let g = gpu();
     let (n, radius, gravity) = (192usize, 8.0, 0.05);
-    let p = SmokeParams {
-        dt: 0.5,
-        gravity,
-        buoyancy: 0.0,
-        weight: 0.0,
-        vorticity: 0.0,
-        velocity_dissipation: 1.0,
-        advection: Advection::SemiLagrangian,
-        cell_size: 1.0,
-        ..converged(SmokeParams::default())
-    };
-    let mut s = SmokeState::from_scene(&eddy_fluid::scene::Scene::empty(n, n).unwrap(), 0.0);
-    s.source.as_mut_slice().fill(0);
-    s.density.as_mut_slice().fill(0.0);
+    let p = SmokeParams { gravity, ..still_inviscid() };
+    let s = still_fluid((n, n));
     for density in [eddy_fluid::body::MIN_DENSITY, 0.5, 1.0, 2.0, 10.0] {
         let mut state = s.clone();
         let centre = n as f32 / 2.0 + 0.3;
@@ -568,19 +580,8 @@ fn a_disc_released_from_rest_starts_with_the_added_mass_acceleration() {
 fn a_free_body_and_the_fluid_exchange_momentum_and_only_the_walls_change_their_sum() {
     let g = gpu();
     let (w, h) = (160usize, 96usize);
-    let p = SmokeParams {
-        dt: 0.5,
-        buoyancy: 0.0,
-        weight: 0.0,
-        vorticity: 0.0,
-        velocity_dissipation: 1.0,
-        advection: Advection::SemiLagrangian,
-        cell_size: 1.0,
-        ..converged(SmokeParams::default())
-    };
-    let mut s = SmokeState::from_scene(&eddy_fluid::scene::Scene::empty(w, h).unwrap(), 0.0);
-    s.source.as_mut_slice().fill(0);
-    s.density.as_mut_slice().fill(0.0);
+    let p = still_inviscid();
+    let mut s = still_fluid((w, h));
     let disc = Body { vx: 0.25, density: Some(2.0), ..Body::new(Shape::Circle { radius: 8.0 }, 50.0, 48.3) };
     s.bodies = vec![disc];
     let mass = f64::from(eddy_fluid::body::dynamics::mass(&disc));
