@@ -333,6 +333,51 @@ fn a_loaded_state_goes_on_with_the_parameters_it_was_saved_with() {
     }
 }
 
+/// A free body's run: a disc three times as dense as the fluid sinks under gravity and a light
+/// box rises, and the summary says where each ended and how fast it moves (read back from the
+/// GPU; the dynamics are held to their CPU mirror in tests/smoke_bodies.rs); the saved state
+/// keeps their densities.
+#[test]
+fn run_says_where_the_fluid_took_each_free_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("free.npz");
+    let o = eddy(&[
+        "run",
+        "--mode",
+        "smoke",
+        "--scene",
+        "clear",
+        "--size",
+        "96x96",
+        "--steps",
+        "100",
+        "--gravity",
+        "0.1",
+        "--body",
+        "circle:x=48,y=30,r=6,density=3",
+        "--body",
+        "box:x=30,y=70,w=10,h=6,density=0.3",
+        "--body",
+        "circle:x=80,y=80,r=4",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let where_ = |body: &str| -> (f64, f64) {
+        let line = out.lines().find(|l| l.starts_with(body)).unwrap_or_else(|| panic!("no {body:?} in {out}"));
+        let at = line.split("at (").nth(1).unwrap();
+        let (x, rest) = at.split_once(", ").unwrap();
+        let y = rest.split(')').next().unwrap();
+        (x.parse().unwrap(), y.parse().unwrap())
+    };
+    assert!(where_("body 0 (free, density 3)").1 > 31.0, "{out}");
+    assert!(where_("body 1 (free, density 0.3)").1 < 69.0, "{out}");
+    assert!(!out.contains("body 2 (free"), "a driven body is not free: {out}");
+    let loaded = eddy(&["run", "--load", saved.to_str().unwrap(), "--steps", "1", "--gravity", "0.1"]);
+    assert!(text(&loaded).contains("body 0 (free, density 3)"), "{}", text(&loaded));
+}
+
 /// `--forces`: a still cylinder and a turning plate in a clear channel's stream, 300 steps (the force
 /// log holds 256, so the runner reads it as it goes): a row per body per step, in order, each
 /// step's time `step dt`; the drag coefficient is the x force over `1/2 U^2 D` (U the inflow, D

@@ -607,6 +607,20 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
                 );
             }
         }
+        // Where the fluid took the free bodies.
+        model.sync_bodies()?;
+        for (i, b) in model.bodies().iter().enumerate() {
+            if let Some(density) = b.density {
+                say!(
+                    "body {i} (free, density {density}): at ({}, {}), velocity ({}, {}) cells/time unit, spin {} rad/time unit",
+                    readable(b.x as f64, 4),
+                    readable(b.y as f64, 4),
+                    readable(b.vx as f64, 4),
+                    readable(b.vy as f64, 4),
+                    readable(b.spin as f64, 4)
+                );
+            }
+        }
     }
     if ran.capped > 0 {
         let params = model.params();
