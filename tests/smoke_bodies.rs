@@ -512,7 +512,7 @@ fn still_inviscid() -> SmokeParams {
 /// A disc released from rest in fluid at rest under gravity starts with the acceleration
 /// `g (s - 1) / (s + 1)`, `s` its density ratio: its weight less its buoyancy, `(s - 1) A g`,
 /// moves its own mass `s A` and the fluid's added mass `m_a`, for a circle the displaced fluid's
-/// `A` (Lamb, "Hydrodynamics" (1932), art. 92; Batchelor (1967), sect. 6.4). The coupling's
+/// `A` (Lamb, "Hydrodynamics" (1932), sect. 68; Batchelor (1967), sect. 6.4). The coupling's
 /// estimate of the added mass only sets how fast the acceleration settles; where it settles,
 /// `(s - 1) A g / (s A + m_a)`, holds whatever `m_a` the projection's pressure gives
 /// (src/body/dynamics.rs), so the `m_a` each density implies is the fluid's answer, and must be

@@ -14,7 +14,7 @@
 //!
 //! **The added-mass instability.** A body that speeds up pushes the fluid around it, and the
 //! projection answers within the step with a pressure force `-m_a a` (`m_a` the added mass: for
-//! a disc the displaced fluid's `A`, Lamb, "Hydrodynamics" (1932), art. 92). A coupling that
+//! a disc the displaced fluid's `A`, Lamb, "Hydrodynamics" (1932), sect. 68). A coupling that
 //! moves the body by the last step's force alone takes `a_(n+1) = (F - m_a a_n) / m`, whose
 //! error grows by `-m_a / m` a step: it blows up for any body lighter than its added mass (a
 //! disc lighter than the fluid). Here each step solves
@@ -74,7 +74,7 @@ pub fn inertia(body: &Body) -> f32 {
 
 /// The estimate of the added mass along the body's own `x` and `y` axes and of its added moment
 /// of inertia, `(M_x, M_y, M_turn)` (module docs): the ideal fluid's for the ellipse inside the
-/// shape (Lamb (1932), art. 71-72: `pi b^2`, `pi a^2`, `pi (a^2 - b^2)^2 / 8`), but at least
+/// shape (Lamb (1932), sect. 71-72: `pi b^2`, `pi a^2`, `pi (a^2 - b^2)^2 / 8`), but at least
 /// what the cells' staircase boundary carries (a layer of fluid a cell thick along the
 /// perimeter `P`; for turning a tenth of that layer at the body's reach `R`, `0.1 P R^2`), and
 /// for turning at least half the fluid a box's corners sweep (`(pi R^4 / 2 - J) / 2`, `J` the
@@ -202,7 +202,7 @@ mod tests {
             Body { density: Some(0.5), ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 0.0, 0.0) };
         assert_eq!(mass(&plate), 0.5 * 12.0 * 2.0);
         assert!((inertia(&plate) - mass(&plate) * (144.0 + 4.0) / 12.0).abs() < 1e-3);
-        // Across itself a flat plate of width 2a carries pi a^2 (Lamb (1932), art. 71); along
+        // Across itself a flat plate of width 2a carries pi a^2 (Lamb (1932), sect. 71); along
         // itself, the fluid a cell thick along its perimeter.
         let (mx, my, _) = added_mass(&plate);
         assert!((my - std::f32::consts::PI * 36.0).abs() < 1e-3 && mx == 28.0, "{mx} {my}");
