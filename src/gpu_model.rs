@@ -199,8 +199,8 @@ pub trait GpuModel: Sized + 'static {
     /// them (their motion is the GPU's alone); nothing by default.
     fn refresh_bodies(&mut self) {}
 
-    /// Brings [`Self::body_list`] to the GPU's body table now, waiting for it; nothing by
-    /// default.
+    /// Brings [`Self::body_list`] to the GPU's body table now, waiting for it, where the list
+    /// cannot follow the GPU itself (free bodies); nothing by default.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].

@@ -614,9 +614,7 @@ impl Simulation {
     #[getter]
     fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut session = self.lock(py);
-        if session.model_ref().bodies().iter().any(Body::is_free) {
-            session.model().sync_bodies().map_err(gpu_error)?;
-        }
+        session.model().sync_bodies().map_err(gpu_error)?;
         session
             .model_ref()
             .bodies()

@@ -537,7 +537,8 @@ impl AnyModel {
 
     /// Brings [`AnyModel::bodies`] to where the GPU has them now, waiting for it: a free body
     /// ([`crate::body::Body::density`]) moves where only the GPU knows, and [`AnyModel::bodies`]
-    /// otherwise shows it where the last read of the forces found it.
+    /// otherwise shows it where the last read of the forces found it. Without free bodies it
+    /// reads nothing.
     ///
     /// # Errors
     /// [`GpuError::Readback`] / [`GpuError::DeviceLost`].

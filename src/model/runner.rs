@@ -160,9 +160,7 @@ impl<M: GpuModel> Runner<M> {
     /// they are; in a browser the last read of the forces says).
     pub fn checkpoint(&mut self) {
         #[cfg(not(target_arch = "wasm32"))]
-        if self.model.body_list().iter().any(crate::body::Body::is_free)
-            && let Err(e) = self.model.sync_bodies()
-        {
+        if let Err(e) = self.model.sync_bodies() {
             log::warn!("the checkpoint keeps the free bodies where they were last read: {e}");
         }
         let (device, queue) = (self.model.device().clone(), self.model.queue().clone());

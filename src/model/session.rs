@@ -141,9 +141,7 @@ impl Session {
     /// them).
     fn sync_free_bodies(&mut self) {
         #[cfg(not(target_arch = "wasm32"))]
-        if self.model_ref().bodies().iter().any(crate::body::Body::is_free)
-            && let Err(e) = self.model().sync_bodies()
-        {
+        if let Err(e) = self.model().sync_bodies() {
             log::warn!("the free bodies stay where they were last read: {e}");
         }
     }

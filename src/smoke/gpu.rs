@@ -926,9 +926,13 @@ impl GpuModel for GpuSmoke {
         }
     }
 
-    /// The bodies read back from the GPU's table.
+    /// The bodies read back from the GPU's table, where a body is free (the driven ones the CPU
+    /// moves as the GPU does: nothing to read).
     #[cfg(not(target_arch = "wasm32"))]
     fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        if !self.body_list().iter().any(Body::is_free) {
+            return Ok(());
+        }
         let read = self.bodies()?;
         if let Pipeline::Staggered(st) = &mut self.pipeline {
             st.force_log().bodies_replaced(); // a copy in flight is older

@@ -849,12 +849,18 @@ impl Live {
         if !self.session.model_ref().bodies().iter().any(crate::body::Body::is_free) {
             return;
         }
+        self.collect_forces();
+        self.session.model().request_forces();
+    }
+
+    /// The last step's forces of a read that has arrived, for the panel (and, inside
+    /// [`crate::model::AnyModel::collect_forces`], the free bodies' places).
+    fn collect_forces(&mut self) {
         if let Some(Ok(steps)) = self.session.model().collect_forces()
             && let Some(last) = steps.last()
         {
             self.controls.forces = last.forces.clone();
         }
-        self.session.model().request_forces();
     }
 
     /// Asks for the statistics (a GPU reduction) every half second, and reads them in a later
@@ -868,11 +874,7 @@ impl Live {
                 self.stats_pending = None;
                 return Ok(());
             }
-            if let Some(Ok(steps)) = self.session.model().collect_forces()
-                && let Some(last) = steps.last()
-            {
-                self.controls.forces = last.forces.clone();
-            }
+            self.collect_forces();
             let Some(stats) = self.session.model_ref().collect_stats() else {
                 self.dirty = true; // look again next frame, paused or not
                 return Ok(());

@@ -98,6 +98,17 @@ pub fn rasterise(s: &mut SmokeState) {
     }
 }
 
+/// What the free bodies' pass needs of `p` on a `(W, H)` grid: its dt and gravity, the bodies'
+/// bound on a step ([`crate::smoke::MAX_BODY_STEP`]), the grid's edges.
+pub fn dynamics(p: &SmokeParams, (w, h): (usize, usize)) -> crate::body::dynamics::Dynamics {
+    crate::body::dynamics::Dynamics {
+        dt: p.dt,
+        gravity: p.gravity,
+        max_step: crate::smoke::MAX_BODY_STEP,
+        size: (w as f32, h as f32),
+    }
+}
+
 /// Pass `common/body_dynamics.wgsl` after the forces pass: each free body's velocity under the
 /// fluid's force over the step just taken ([`forces`]) and gravity
 /// ([`crate::body::dynamics::advance`]). Nothing without free bodies.
@@ -107,12 +118,7 @@ pub fn respond(s: &mut SmokeState, p: &SmokeParams) {
     }
     let forces = forces(s, p);
     let (h, w) = s.shape();
-    let d = crate::body::dynamics::Dynamics {
-        dt: p.dt,
-        gravity: p.gravity,
-        max_step: crate::smoke::MAX_BODY_STEP,
-        size: (w as f32, h as f32),
-    };
+    let d = dynamics(p, (w, h));
     for (body, force) in s.bodies.iter_mut().zip(forces) {
         crate::body::dynamics::advance(body, force, &d);
     }

@@ -785,20 +785,15 @@ impl StaggeredPasses {
         }
     }
 
-    /// Records the write of the free bodies' pass's parameters (`params`' dt and gravity, the
-    /// grid's size, the bodies' count).
+    /// Records the write of the free bodies' pass's parameters ([`super::bodies::dynamics`], the
+    /// bodies' count).
     pub fn encode_dynamics_params(
         &self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         params: &SmokeParams,
     ) {
-        let d = crate::body::dynamics::Dynamics {
-            dt: params.dt,
-            gravity: params.gravity,
-            max_step: crate::smoke::MAX_BODY_STEP,
-            size: (self.size.0 as f32, self.size.1 as f32),
-        };
+        let d = super::bodies::dynamics(params, (self.size.0 as usize, self.size.1 as usize));
         self.body.dynamics.encode_params(device, encoder, &d, self.bodies.len());
     }
 
