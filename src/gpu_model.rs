@@ -353,7 +353,9 @@ impl<M: GpuModel> crate::Simulation for M {
 
 /// Why a model without bodies refuses them.
 pub(crate) fn no_bodies(model: &str) -> Error {
-    Error::Message(format!("bodies move through smoke and gas, and this model is {model}: switch to smoke or gas"))
+    Error::Message(format!(
+        "bodies move through water, smoke and gas, and this model is {model}: switch to one of those"
+    ))
 }
 
 /// `v` with `digits` decimals, or `n/a` when it is an empty set's +-infinity or NaN (a

@@ -116,6 +116,14 @@ modules! {
     WATER_PACK = "water/pack": ["water/params.wgsl", "water/pack.wgsl"] => {} "a layout (solid cells as negated masses), held through the step: tests/water_gpu_vs_cpu.rs packs, steps and unpacks against the step's twin";
     /// Water statistics: per-row sums, minima and maxima.
     WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/stats.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
+    /// Water bodies: each moves one step, the table as it was kept.
+    WATER_BODIES_MOVE = "water/bodies_move": ["common/body.wgsl", "water/body_region.wgsl", "water/bodies_move.wgsl"] => { crate::body::Body::advance; };
+    /// Water bodies: the cells they cover made solid, the water of those newly covered pushed out.
+    WATER_BODIES = "water/bodies": ["water/params.wgsl", "common/body.wgsl", "water/body_region.wgsl", "water/bodies.wgsl"] => { crate::water::bodies::displace; };
+    /// Water bodies: the displacement's regions copied back.
+    WATER_BODIES_COPY = "water/bodies_copy": ["common/body.wgsl", "water/body_region.wgsl", "water/bodies_copy.wgsl"] => {} "a copy of the displacement's output, held through it: tests/water_bodies.rs compares the GPU's steps with bodies to the CPU reference";
+    /// Water bodies: Archimedes' force from the levels beside each body, into the force log.
+    WATER_BODY_FORCES = "water/body_forces": ["water/params.wgsl", "common/body.wgsl", "common/force_log.wgsl", "water/body_region.wgsl", "water/body_forces.wgsl"] => { crate::water::bodies::forces; };
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/brush.wgsl"] => { crate::water::cpu::brush; };
     /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states.

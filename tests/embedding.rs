@@ -268,7 +268,7 @@ const APP_PIXEL: [u8; 4] = [255, 0, 255, 255];
 fn half_full(w: usize, h: usize) -> eddy_fluid::water::WaterState {
     let solid = eddy_fluid::Grid::from_fn(w, h, |r, c| (r == 0 || c == 0 || r == h - 1 || c == w - 1) as u8);
     let mass = eddy_fluid::Grid::from_fn(w, h, |r, c| if r >= h / 2 && solid[(r, c)] == 0 { 1.0 } else { 0.0 });
-    eddy_fluid::water::WaterState { mass, solid }
+    eddy_fluid::water::WaterState { mass, solid, bodies: Vec::new() }
 }
 
 #[test]

@@ -55,12 +55,16 @@ fn fixtures(dir: &Path, max_side: usize) {
         .unwrap();
     let mut mass = Grid::filled(6, 4, 0.5f32);
     mass[(2, 3)] = f32::NAN;
-    eddy_fluid::water::WaterState { mass: mass.clone(), solid: Grid::filled(6, 4, 0) }.save_npz(&p("nan.npz")).unwrap();
-    eddy_fluid::water::WaterState { mass: Grid::filled(6, 4, 1e38), solid: Grid::filled(6, 4, 0) }
+    eddy_fluid::water::WaterState { mass: mass.clone(), solid: Grid::filled(6, 4, 0), bodies: Vec::new() }
+        .save_npz(&p("nan.npz"))
+        .unwrap();
+    eddy_fluid::water::WaterState { mass: Grid::filled(6, 4, 1e38), solid: Grid::filled(6, 4, 0), bodies: Vec::new() }
         .save_npz(&p("huge.npz"))
         .unwrap();
     mass[(2, 3)] = -1.0;
-    eddy_fluid::water::WaterState { mass, solid: Grid::filled(6, 4, 0) }.save_npz(&p("neg.npz")).unwrap();
+    eddy_fluid::water::WaterState { mass, solid: Grid::filled(6, 4, 0), bodies: Vec::new() }
+        .save_npz(&p("neg.npz"))
+        .unwrap();
     // A valid smoke state, and one at the edge of f32: hot enough that buoyancy overflows.
     let smoke = SmokeState::from_scene(&Scene::preset("plume", 32, 24, 0).unwrap(), 0.0);
     smoke.save_npz(&p("smoke.npz")).unwrap();
@@ -315,7 +319,11 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1"], 2, "'r' is missing"),
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=-2"], 2, "r must be positive"),
         row(&["run", "--mode", "smoke", "--body", "circle:x=1,y=1,r=2,vx=nan"], 2, "vx must be finite"),
-        row(&["run", "--mode", "water", "--body", "circle:x=5,y=5,r=2"], 2, "bodies move through smoke and gas"),
+        row(
+            &["run", "--mode", "water", "--body", "circle:x=5,y=5,r=2,vx=0.6"],
+            2,
+            "bodies in water move at most 0.5 cells/step",
+        ),
         row(
             &["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2,vx=1"],
             2,
@@ -754,7 +762,7 @@ fn hostile_input_table() {
             "body 0 is free (it has a density)",
         ),
         row(&["run", "--mode", "smoke", "--load", &d("body-empty.npz"), "--steps", "1"], 0, "ran 1 steps"),
-        row(&["run", "--mode", "water", "--load", &d("water-bodies.npz")], 1, "water has none"),
+        row(&["run", "--mode", "water", "--load", &d("water-bodies.npz"), "--steps", "1"], 0, "ran 1 steps"),
         row(&["run", "--load", &d("huge-step.npz")], 1, "a step count is at most 2^63 - 1"),
         // Messages that say the value given.
         row(&["run", "--mode", "gas", "--wind", "0.2000001,0"], 2, "its speed 0.2000001 is above 0.2"),

@@ -169,7 +169,7 @@ fn water_surface_and_its_foam_match_their_mirrors() {
             0.0
         }
     });
-    let state = WaterState { mass, solid: solid.clone() };
+    let state = WaterState { mass, solid: solid.clone(), bodies: Vec::new() };
     let params = ModelParams::defaults(ModelKind::Water);
     let ModelParams::Water(wp) = &params else { panic!("water") };
     let (max_compress, min_mass) = (wp.max_compress, wp.min_mass);
@@ -200,12 +200,13 @@ fn water_surface_and_its_foam_match_their_mirrors() {
 fn water_surface_is_flat_when_full_and_level_at_a_step() {
     let gpu = common::gpu();
     let (w, h) = (20usize, 16usize);
-    let full = WaterState { mass: Grid::filled(w, h, 1.0), solid: Grid::filled(w, h, 0) };
+    let full = WaterState { mass: Grid::filled(w, h, 1.0), solid: Grid::filled(w, h, 0), bodies: Vec::new() };
     let image = draw(&gpu, &mut styled(&gpu, &AnyState::Water(full), Blend::Opaque));
     assert_flat("full water", &image, bytes([0.25, 0.62, 0.88], 1.0));
     let level = WaterState {
         mass: Grid::from_fn(w, h, |r, _| if r >= h / 2 { 1.0 } else { 0.0 }),
         solid: Grid::from_fn(w, h, |_, c| (c == 0) as u8),
+        bodies: Vec::new(),
     };
     let image = draw(&gpu, &mut styled(&gpu, &AnyState::Water(level), Blend::Opaque));
     let edge = h as u32 / 2 * SCALE;
@@ -285,7 +286,7 @@ fn each_look_matches_its_golden_image() {
                 1.0 + 0.02 * (r as f32 - surface)
             }
         });
-        AnyState::Water(WaterState { mass, solid })
+        AnyState::Water(WaterState { mass, solid, bodies: Vec::new() })
     };
     let smoke = AnyState::Smoke(smoke(36, 30, true, blobs));
     let gas = {

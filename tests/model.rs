@@ -541,7 +541,11 @@ fn gas_velocity_draws_the_direction_wheel() {
 fn pouring_along_a_drag_leaves_a_stream() {
     use eddy_fluid::model::tools::{Stroke, Tool};
     let gpu = common::gpu();
-    let state = AnyState::Water(WaterState { mass: Grid::filled(96, 32, 0.0), solid: Grid::filled(96, 32, 0) });
+    let state = AnyState::Water(WaterState {
+        mass: Grid::filled(96, 32, 0.0),
+        solid: Grid::filled(96, 32, 0),
+        bodies: Vec::new(),
+    });
     let mut model =
         AnyModel::new(&gpu.device, &gpu.queue, &state, &ModelParams::defaults(ModelKind::Water), 0).unwrap();
     model.stroke(&Stroke { from: (10.0, 16.0), to: (86.0, 16.0), tool: Tool::Fluid, erase: false }).unwrap();
@@ -952,7 +956,8 @@ fn a_smoke_splat_puts_its_dye_and_velocity_in_its_disc_and_bad_ones_are_refused(
         assert_eq!(s.density[(r, c)], 0.0, "({r}, {c}) lies beyond the splat's disc");
     }
 
-    let water = AnyState::Water(WaterState { mass: Grid::filled(w, h, 0.0), solid: Grid::filled(w, h, 0) });
+    let water =
+        AnyState::Water(WaterState { mass: Grid::filled(w, h, 0.0), solid: Grid::filled(w, h, 0), bodies: Vec::new() });
     let mut water =
         AnyModel::new(&gpu.device, &gpu.queue, &water, &ModelParams::defaults(ModelKind::Water), 0).unwrap();
     let e = water.splat(&splat).unwrap_err().to_string();

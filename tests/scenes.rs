@@ -80,7 +80,7 @@ fn npz_round_trip_keeps_shapes_and_values() {
     let path = dir.path().join("state.npz");
     let mass = Grid::from_fn(5, 3, |r, c| (r * 5 + c) as f32 * 0.25);
     let solid = Grid::from_fn(5, 3, |r, c| ((r + c) % 3 == 0) as u8);
-    let state = WaterState { mass, solid }.validated(&path).unwrap();
+    let state = WaterState { mass, solid, bodies: Vec::new() }.validated(&path).unwrap();
     state.save_npz(&path).unwrap();
     let back = WaterState::load_npz(&path).unwrap();
     assert_eq!(back, state);
@@ -95,7 +95,7 @@ fn npz_with_nan_or_negative_mass_is_rejected() {
         let path = dir.path().join(format!("{name}.npz"));
         let mut mass = Grid::filled(4, 2, 0.5);
         mass[(1, 2)] = bad;
-        WaterState { mass, solid: Grid::filled(4, 2, 0) }.save_npz(&path).unwrap();
+        WaterState { mass, solid: Grid::filled(4, 2, 0), bodies: Vec::new() }.save_npz(&path).unwrap();
         match WaterState::load_npz(&path) {
             Err(SceneError::BadValue { row: 1, col: 2, .. }) => {}
             other => panic!("{name}: expected BadValue at [1, 2], got {other:?}"),

@@ -44,7 +44,7 @@ class Simulation:
         bodies: Union[str, Sequence[str], None] = ...,
         **params: Any,
     ) -> None:
-        """``bodies``: rigid bodies (smoke and gas), each as ``eddy run --body`` takes it; one
+        """``bodies``: rigid bodies, each as ``eddy run --body`` takes it; one
         string is one body. Velocities are in cells per time unit in smoke, cells per step in
         gas. NumPy arrays and scalars are taken as parameter values (``wind=np.array([0.1,
         0])``)."""
@@ -108,7 +108,7 @@ class Simulation:
         """A dab at (x, y) cells: ``stroke([(x, y)], ...)``."""
     @property
     def bodies(self) -> List[Dict[str, Any]]:
-        """The rigid bodies (smoke and gas) where the steps so far leave them: ``shape``
+        """The rigid bodies where the steps so far leave them: ``shape``
         (``circle`` with ``radius``, or ``box`` with ``width``, ``height``; cells), ``x``, ``y``
         (cells, y down), ``angle`` (radians), ``vx``, ``vy`` (cells per time unit in smoke, per
         step in gas), ``spin`` (radians per time unit, or per step)."""

@@ -532,8 +532,9 @@ impl Simulation {
     /// is body `i`'s `[fx, fy, torque]` (force per unit depth in cell masses x cells / time
     /// unit^2, the fluid's density 1 a cell; y down; torque about the body's centre, positive
     /// from x towards y). NaN rows before the first step with bodies. Reads the force log, as
-    /// `force_log` does. ValueError where bodies feel no force (water; smoke on the collocated
-    /// grid; gas).
+    /// `force_log` does. ValueError where bodies feel no force (smoke on the collocated grid;
+    /// gas; water that never had bodies). In water the force is the water's hydrostatic push
+    /// (Archimedes), per step^2.
     fn forces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
         use numpy::PyArrayMethods;
         let mut session = self.lock(py);
@@ -605,12 +606,12 @@ impl Simulation {
         Ok((numpy::PyArray1::from_vec(py, steps), numpy::PyArray1::from_vec(py, values).reshape([s, n, 3])?))
     }
 
-    /// The rigid bodies moving through the smoke or gas, where the steps run so far leave them:
-    /// a dict each, `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells),
-    /// `x`, `y` (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit in smoke,
-    /// per step in gas), `spin` (radians per time unit, or per step), `free` (whether the fluid
-    /// moves it) and `density` (a free body's, times the fluid's; None for a driven one). Empty
-    /// in water. Free bodies are read back from the GPU.
+    /// The rigid bodies in the fluid, where the steps run so far leave them: a dict each,
+    /// `shape` (`circle` with `radius`, or `box` with `width` and `height`, cells), `x`, `y`
+    /// (cells, y down), `angle` (radians), `vx`, `vy` (cells per time unit in smoke, per step in
+    /// water and gas), `spin` (radians per time unit, or per step), `free` (whether the fluid
+    /// moves it) and `density` (a free body's, times the fluid's; None for a driven one). Free
+    /// bodies are read back from the GPU.
     #[getter]
     fn bodies<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut session = self.lock(py);
@@ -643,7 +644,7 @@ impl Simulation {
             .collect()
     }
 
-    /// Adds a rigid body (smoke or gas): `spec` as `eddy run --body` takes it, e.g.
+    /// Adds a rigid body: `spec` as `eddy run --body` takes it, e.g.
     /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, water, more
     /// than 16 bodies, a body too fast ([`eddy_fluid::smoke::MAX_BODY_STEP`],
     /// [`eddy_fluid::gas::bodies::MAX_BODY_SPEED`]).

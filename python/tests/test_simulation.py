@@ -119,7 +119,10 @@ def test_bodies_move_as_the_command_line_and_a_script_move_them(tmp_path, mode):
         (lambda: sim.add_body("star:x=1,y=1"), "unknown shape"),
         (lambda: sim.drive_body(5, vx=1), "no body 5"),
         (lambda: sim.remove_body(3), "no body 3"),
-        (lambda: eddy.Simulation(mode="water", bodies=["circle:x=5,y=5,r=2"]), "bodies move through smoke and gas"),
+        (
+            lambda: eddy.Simulation(mode="water", bodies=["circle:x=5,y=5,r=2,vx=0.6"]),
+            "bodies in water move at most 0.5 cells/step",
+        ),
     ] + ([(lambda: sim.drive_body(0, vx=1), "gas bodies move at most 0.25 cells/step")] if mode == "gas" else []):
         with pytest.raises(ValueError, match=says):
             bad()

@@ -5,6 +5,10 @@
 // (m + M) a' = F + W + M a, in the body's axes (M the ideal ellipse's added mass, at least the
 // staircase's and, turning, a box's corners'); then the fastest point is held to max_step cells
 // a step and a body stops at the grid's edges. Driven bodies (density 0) are left as they are.
+// In water (`hydrostatic`) the pressure holds the buoyancy but does not answer the body's
+// acceleration: (m + f M) v' = (m + f M) v + dt (F + s A g) - dt k v', f the displaced fraction
+// the buoyancy gives, k the implicit rate of the quadratic drag (drag_coefficient) and of the
+// waves' linear damping (damping_ratio of critical).
 // One invocation a body.
 // CPU mirror: `advance` in src/body/dynamics.rs.
 
@@ -14,8 +18,12 @@ struct Dynamics {
     max_step: f32, // cells a step
     count: u32,    // bodies in the table
     size: vec2<f32>,
+    hydrostatic: u32,       // 0: smoke's projected coupling; 1: water's hydrostatic one
+    drag_coefficient: f32,  // C_d of the water's drag (hydrostatic only)
+    damping_ratio: f32,     // zeta of the water's damping (hydrostatic only)
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 };
 
 @group(0) @binding(0) var<uniform> d: Dynamics;
@@ -73,21 +81,52 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     my = max(my, perimeter);
     mt = max(max(mt, 0.1 * perimeter * reach * reach), corners);
     let m = s * area;
-    let fx = force.x;
-    let fy = force.y + (s - 1.0) * area * d.gravity;
     let sn = sin(b.angle);
     let cs = cos(b.angle);
-    let fbx = cs * fx + sn * fy;
-    let fby = cs * fy - sn * fx;
-    let abx = cs * b.accel_x + sn * b.accel_y;
-    let aby = cs * b.accel_y - sn * b.accel_x;
-    let nbx = (fbx + mx * abx) / (m + mx);
-    let nby = (fby + my * aby) / (m + my);
-    let new_turn = (force.z + mt * b.accel_spin) / (inertia + mt);
     let old = vec3<f32>(b.velocity, b.spin);
-    var vx = old.x + d.dt * (cs * nbx - sn * nby);
-    var vy = old.y + d.dt * (sn * nbx + cs * nby);
-    var spin = old.z + d.dt * new_turn;
+    var vx: f32;
+    var vy: f32;
+    var spin: f32;
+    if d.hydrostatic == 0u {
+        let fx = force.x;
+        let fy = force.y + (s - 1.0) * area * d.gravity;
+        let fbx = cs * fx + sn * fy;
+        let fby = cs * fy - sn * fx;
+        let abx = cs * b.accel_x + sn * b.accel_y;
+        let aby = cs * b.accel_y - sn * b.accel_x;
+        let nbx = (fbx + mx * abx) / (m + mx);
+        let nby = (fby + my * aby) / (m + my);
+        let new_turn = (force.z + mt * b.accel_spin) / (inertia + mt);
+        vx = old.x + d.dt * (cs * nbx - sn * nby);
+        vy = old.y + d.dt * (sn * nbx + cs * nby);
+        spin = old.z + d.dt * new_turn;
+    } else {
+        var f = 0.0;
+        if d.gravity > 0.0 {
+            f = clamp(-force.y / (area * d.gravity), 0.0, 1.0);
+        }
+        let fx = force.x;
+        let fy = force.y + s * area * d.gravity;
+        let fbx = cs * fx + sn * fy;
+        let fby = cs * fy - sn * fx;
+        let vbx = cs * old.x + sn * old.y;
+        let vby = cs * old.y - sn * old.x;
+        let r = sqrt(area / PI);
+        let k = d.drag_coefficient * f * r * sqrt(old.x * old.x + old.y * old.y);
+        let kt = d.drag_coefficient * f * abs(old.z) * r * r * r * r / 4.0;
+        let ex = m + f * mx;
+        let ey = m + f * my;
+        let et = inertia + f * mt;
+        let z = 2.0 * d.damping_ratio * min(10.0 * f, 1.0);
+        let kx = k + z * sqrt(d.gravity * 2.0 * r * ex);
+        let ky = k + z * sqrt(d.gravity * 2.0 * r * ey);
+        let kz = kt + z * sqrt(d.gravity * 8.0 * r * r * r / 12.0 * et);
+        let nbx = (vbx + d.dt * fbx / ex) / (1.0 + d.dt * kx / ex);
+        let nby = (vby + d.dt * fby / ey) / (1.0 + d.dt * ky / ey);
+        spin = (old.z + d.dt * force.z / et) / (1.0 + d.dt * kz / et);
+        vx = cs * nbx - sn * nby;
+        vy = sn * nbx + cs * nby;
+    }
     let fastest = (sqrt(vx * vx + vy * vy) + abs(spin) * reach) * d.dt;
     if fastest > d.max_step {
         let k = d.max_step / fastest;

@@ -1,6 +1,7 @@
 // Uses: render/fullscreen.wgsl (colour_map, to_linear).
 // Water field -> colour, after Elsts' water_sim drawing: thin water light blue, darkening
-// with mass; compressed water (mass > 1) darker still; solids in a ground colour.
+// with mass; compressed water (mass > 1) darker still; solids in a ground colour, bodies in a
+// wood colour (the solid bits' SOLID_BODY, 32, water/params.wgsl).
 // Nearest-cell lookup: each target pixel shows the cell under it. With a colour map
 // (use_map = 1) open cells take the map's colour at mass / map_high instead. With alpha = 1
 // air is transparent (alpha 0; the output is premultiplied).
@@ -19,10 +20,11 @@ struct View {
 
 @group(0) @binding(0) var<uniform> view: View;
 @group(0) @binding(1) var mass: texture_2d<f32>;
-@group(0) @binding(2) var solid: texture_2d<u32>; // bit 0: this cell is solid
+@group(0) @binding(2) var solid: texture_2d<u32>; // bit 0: this cell is solid; bit 5: a body's
 
 const AIR: vec3<f32> = vec3<f32>(0.96, 0.97, 0.98);
 const GROUND: vec3<f32> = vec3<f32>(0.42, 0.31, 0.22);
+const BODY: vec3<f32> = vec3<f32>(0.70, 0.50, 0.30);
 const THIN: vec3<f32> = vec3<f32>(0.55, 0.80, 1.0);
 const FULL: vec3<f32> = vec3<f32>(0.05, 0.33, 0.85);
 const DEEP: vec3<f32> = vec3<f32>(0.0, 0.10, 0.40);
@@ -33,9 +35,10 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let c = clamp(cell, vec2<i32>(0), vec2<i32>(view.grid) - 1);
     var colour = AIR;
     let m = textureLoad(mass, c, 0).r;
-    let is_solid = (textureLoad(solid, c, 0).r & 1u) != 0u;
+    let bits = textureLoad(solid, c, 0).r;
+    let is_solid = (bits & 33u) != 0u;
     if is_solid {
-        colour = GROUND;
+        colour = select(GROUND, BODY, (bits & 32u) != 0u);
     } else if view.use_map == 1u {
         colour = colour_map(m / view.map_high);
     } else if m >= view.min_mass {

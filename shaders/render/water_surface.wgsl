@@ -11,7 +11,8 @@
 //   tint   = mix(SHALLOW, DEEP, 1 - exp(-d / DEPTH_SCALE)), lightened toward SURFACE within RIM
 //            of mass above ISO (the top of the water), and toward FOAM by the foam
 //            (render/water_foam.wgsl, interpolated like the mass, at least 0).
-// Air is AIR, or transparent with alpha = 1 (premultiplied output); solids are GROUND.
+// Air is AIR, or transparent with alpha = 1 (premultiplied output); solids are GROUND, bodies
+// (the solid bits' SOLID_BODY, 32) BODY.
 // CPU mirror: `shade` in src/render/water_surface.rs.
 
 struct View {
@@ -28,10 +29,11 @@ struct View {
 
 @group(0) @binding(0) var<uniform> view: View;
 @group(0) @binding(1) var state: texture_2d<f32>; // rg32float: (mass, foam), render/water_foam.wgsl
-@group(0) @binding(2) var solid: texture_2d<u32>; // bit 0: solid
+@group(0) @binding(2) var solid: texture_2d<u32>; // bit 0: solid; bit 5: a body's
 
 const AIR: vec3<f32> = vec3<f32>(0.88, 0.93, 0.97);
 const GROUND: vec3<f32> = vec3<f32>(0.42, 0.31, 0.22);
+const BODY: vec3<f32> = vec3<f32>(0.70, 0.50, 0.30);
 const SHALLOW: vec3<f32> = vec3<f32>(0.25, 0.62, 0.88);
 const DEEP: vec3<f32> = vec3<f32>(0.02, 0.12, 0.32);
 const SURFACE: vec3<f32> = vec3<f32>(0.70, 0.90, 1.0);
@@ -46,7 +48,7 @@ fn is_solid(c: vec2<i32>) -> bool {
     if c.x < 0 || c.y < 0 || c.x >= size.x || c.y >= size.y {
         return true;
     }
-    return (textureLoad(solid, c, 0).r & 1u) != 0u;
+    return (textureLoad(solid, c, 0).r & 33u) != 0u;
 }
 
 // (mass, foam) at texel c; a solid or outside texel takes `here`'s.
@@ -74,7 +76,7 @@ fn spline_slope(f: f32) -> vec4<f32> {
 fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let u = (pos.xy - view.area_origin) * view.grid / view.area_size; // continuous cell coordinates
     let cell = clamp(vec2<i32>(floor(u)), vec2<i32>(0), vec2<i32>(view.grid) - 1);
-    var colour = GROUND;
+    var colour = select(GROUND, BODY, (textureLoad(solid, cell, 0).r & 32u) != 0u);
     var alpha = 1.0;
     if !is_solid(cell) {
         let here = textureLoad(state, cell, 0).rg;

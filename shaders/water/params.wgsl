@@ -10,6 +10,10 @@ struct WaterParams {
     side_share: f32,    // 1/4 (Elsts) or 1/2 (Unity port): share of a side difference that flows
     open_boundary: u32, // 1: outside the grid is empty air that swallows water; 0: solid wall
     width: u32,         // the grid's width, cells (the packed passes' padding lies past it)
+    gravity: f32,       // on bodies, cells/step^2, down (water/body_forces.wgsl)
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 // The solid texture (one cell a texel; `solid_bits` in src/water/gpu.rs, built when walls are
@@ -21,6 +25,10 @@ const SOLID_BELOW: u32 = 2u;
 const SOLID_LEFT: u32 = 4u;
 const SOLID_RIGHT: u32 = 8u;
 const SOLID_ABOVE: u32 = 16u;
+// A body covers the cell (written by water/bodies.wgsl each step, for the renderer; the passes
+// read bodies from the body table).
+const SOLID_BODY: u32 = 32u;
+
 
 // The stored mass of a cell beyond the grid's edges, as the step reads it and the pack writes
 // the padding cells past the last column (water/pack.wgsl, which stores a solid cell's mass

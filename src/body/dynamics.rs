@@ -33,6 +33,24 @@
 //! light disc's spin, which an ideal disc's fluid never feels, grew 2.5 times a step, and a
 //! light square's too. Too large an `M` is stable too, only slower to settle.
 //!
+//! **In water** ([`Coupling::Hydrostatic`]) the fluid's pressure is the automaton's, which is
+//! hydrostatic: it holds the buoyancy (the water a body displaces pushes it up by its weight,
+//! Archimedes) but does not answer the body's acceleration within the step as a projection does.
+//! So gravity pulls with the whole weight `s A g`, nothing is carried from the last step, and the
+//! water a body displaces, the fraction `f = -F_y / (A g)` of its area that the buoyancy says is
+//! under water (0 to 1), moves with it as added mass, `f M`, and drags it: quadratic drag
+//! `-(C_d / 2) f L |v| v` with `L = 2 sqrt(A / pi)` (the diameter of the disc of the body's
+//! area; `C_d` the drag coefficient, about 1 for bluff bodies, Hoerner, "Fluid-Dynamic Drag"
+//! (1965), ch. 3), and against turning `-C_d f |w| w R^4 / 4` (that drag on the two arms of a
+//! rod of half-length `R = L / 2` turning at `w`). The drag is taken implicitly (the speed it
+//! acts on is the new one, its rate the old speed's), so it never reverses a body however light.
+//! The automaton's water carries no waves away as real water does, which damps a floating
+//! body's bobbing within a few periods; so the water also damps the body linearly, at a
+//! fraction `zeta` of critical damping ([`crate::water::bodies::DAMPING_RATIO`]) for the
+//! stiffness of a waterline `L` wide (`g L`; turning, `g L^3 / 12`), times `f`.
+//! Each step solves, in the body's axes, `(m + f M) v' = (m + f M) v + dt (F + W) - dt k v'`,
+//! `k` the drag's and the damping's rates.
+//!
 //! Then the velocity is bounded as [`super::Body`]s are everywhere: its fastest point moves at
 //! most `max_step` cells a step (the smoke's [`crate::smoke::MAX_BODY_STEP`]), scaled down
 //! whole; and a body stops at the grid's edges (the part of its velocity towards an edge its
@@ -42,6 +60,24 @@
 use super::{Body, Shape};
 use crate::body::forces::Force;
 use crate::gpu::{DeviceCaps, Kernel};
+
+/// How the fluid's force answers a body (module docs): which terms [`advance`] adds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Coupling {
+    /// Smoke's: the projection's pressure answers the body's acceleration within the step (the
+    /// added-mass correction `M a` is carried), and the hydrostatic pressure is taken whole
+    /// (gravity pulls with `(s - 1) A g`).
+    Projected,
+    /// Water's: the automaton's pressure is hydrostatic and holds the buoyancy; gravity pulls with
+    /// the whole weight `s A g`, the displaced fraction of the added mass moves with the body and
+    /// the water drags it.
+    Hydrostatic {
+        /// `C_d` of the drag, dimensionless.
+        drag_coefficient: f32,
+        /// `zeta` of the waves' damping, the fraction of critical damping (module docs).
+        damping_ratio: f32,
+    },
+}
 
 /// What [`advance`] needs besides the body and its force.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +90,8 @@ pub struct Dynamics {
     pub max_step: f32,
     /// The grid `(W, H)`, cells: a body stops at its edges.
     pub size: (f32, f32),
+    /// How the fluid's force answers the body.
+    pub coupling: Coupling,
 }
 
 /// A free body's mass `s A`, cell masses (the fluid's density is 1 a cell).
@@ -104,21 +142,45 @@ pub fn advance(body: &mut Body, force: Force, d: &Dynamics) {
     let area = body.area();
     let (m, i) = (s * area, inertia(body));
     let (mx, my, mt) = added_mass(body);
-    // The force with gravity's, and the last acceleration, in the body's axes.
-    let (fx, fy) = (force.fx, force.fy + (s - 1.0) * area * d.gravity);
     let (sin, cos) = body.angle.sin_cos();
-    let [ax, ay, at] = body.acceleration;
-    let fbx = cos * fx + sin * fy;
-    let fby = cos * fy - sin * fx;
-    let abx = cos * ax + sin * ay;
-    let aby = cos * ay - sin * ax;
-    let nbx = (fbx + mx * abx) / (m + mx);
-    let nby = (fby + my * aby) / (m + my);
-    let new_turn = (force.torque + mt * at) / (i + mt);
     let old = (body.vx, body.vy, body.spin);
-    let mut vx = old.0 + d.dt * (cos * nbx - sin * nby);
-    let mut vy = old.1 + d.dt * (sin * nbx + cos * nby);
-    let mut spin = old.2 + d.dt * new_turn;
+    let (mut vx, mut vy, mut spin) = match d.coupling {
+        Coupling::Projected => {
+            // The force with gravity's, and the last acceleration, in the body's axes.
+            let (fx, fy) = (force.fx, force.fy + (s - 1.0) * area * d.gravity);
+            let [ax, ay, at] = body.acceleration;
+            let fbx = cos * fx + sin * fy;
+            let fby = cos * fy - sin * fx;
+            let abx = cos * ax + sin * ay;
+            let aby = cos * ay - sin * ax;
+            let nbx = (fbx + mx * abx) / (m + mx);
+            let nby = (fby + my * aby) / (m + my);
+            let new_turn = (force.torque + mt * at) / (i + mt);
+            (old.0 + d.dt * (cos * nbx - sin * nby), old.1 + d.dt * (sin * nbx + cos * nby), old.2 + d.dt * new_turn)
+        }
+        Coupling::Hydrostatic { drag_coefficient, damping_ratio } => {
+            // The displaced fraction, from the buoyancy; the force with the whole weight.
+            let f = if d.gravity > 0.0 { (-force.fy / (area * d.gravity)).clamp(0.0, 1.0) } else { 0.0 };
+            let (fx, fy) = (force.fx, force.fy + s * area * d.gravity);
+            let fbx = cos * fx + sin * fy;
+            let fby = cos * fy - sin * fx;
+            let vbx = cos * old.0 + sin * old.1;
+            let vby = cos * old.1 - sin * old.0;
+            // The drag's rates: (C_d / 2) f L |v| with L = 2 r, and C_d f |w| r^4 / 4.
+            let r = (area / std::f32::consts::PI).sqrt();
+            let k = drag_coefficient * f * r * (old.0 * old.0 + old.1 * old.1).sqrt();
+            let kt = drag_coefficient * f * old.2.abs() * r * r * r * r / 4.0;
+            let (ex, ey, et) = (m + f * mx, m + f * my, i + f * mt);
+            // The waves' damping: zeta of critical for the stiffness g L (turning, g L^3 / 12).
+            let z = 2.0 * damping_ratio * (10.0 * f).min(1.0);
+            let (kx, ky) = (k + z * (d.gravity * 2.0 * r * ex).sqrt(), k + z * (d.gravity * 2.0 * r * ey).sqrt());
+            let kt = kt + z * (d.gravity * 8.0 * r * r * r / 12.0 * et).sqrt();
+            let nbx = (vbx + d.dt * fbx / ex) / (1.0 + d.dt * kx / ex);
+            let nby = (vby + d.dt * fby / ey) / (1.0 + d.dt * ky / ey);
+            let turn = (old.2 + d.dt * force.torque / et) / (1.0 + d.dt * kt / et);
+            (cos * nbx - sin * nby, sin * nbx + cos * nby, turn)
+        }
+    };
     // The fastest point at most max_step a step.
     let reach = body.reach();
     let fastest = ((vx * vx + vy * vy).sqrt() + spin.abs() * reach) * d.dt;
@@ -137,7 +199,7 @@ pub fn advance(body: &mut Body, force: Force, d: &Dynamics) {
     (body.vx, body.vy, body.spin) = (vx, vy, spin);
 }
 
-/// The uniform of `body_dynamics.wgsl` (`struct Dynamics`, 32 bytes).
+/// The uniform of `body_dynamics.wgsl` (`struct Dynamics`, 48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 struct Uniform {
@@ -146,7 +208,10 @@ struct Uniform {
     max_step: f32,
     count: u32,
     size: [f32; 2],
-    _pad: [u32; 2],
+    hydrostatic: u32,
+    drag_coefficient: f32,
+    damping_ratio: f32,
+    _pad: [u32; 3],
 }
 
 /// The free bodies' pass, `shaders/common/body_dynamics.wgsl`, over a model's body table and
@@ -175,7 +240,16 @@ impl BodyDynamics {
             max_step: d.max_step,
             count: count as u32,
             size: [d.size.0, d.size.1],
-            _pad: [0; 2],
+            hydrostatic: matches!(d.coupling, Coupling::Hydrostatic { .. }) as u32,
+            drag_coefficient: match d.coupling {
+                Coupling::Projected => 0.0,
+                Coupling::Hydrostatic { drag_coefficient, .. } => drag_coefficient,
+            },
+            damping_ratio: match d.coupling {
+                Coupling::Projected => 0.0,
+                Coupling::Hydrostatic { damping_ratio, .. } => damping_ratio,
+            },
+            _pad: [0; 3],
         };
         crate::gpu::in_order::write_buffer(device, encoder, &self.uniform, 0, bytemuck::bytes_of(&u));
     }

@@ -388,7 +388,7 @@ pub fn default_size((w, h): (u32, u32)) -> f32 {
 }
 
 /// The `solid` value of a wall cell in a mask `(H, W)` that also marks bodies' cells: `1`; with
-/// bodies, `2 + i` marks a cell body `i` covers (rasterised again each step, smoke and gas).
+/// bodies, `2 + i` marks a cell body `i` covers (rasterised again each step, smoke and gas; water keeps its bodies out of its mask).
 pub const WALL: u8 = 1;
 
 /// Whether a `solid` value marks a body's cell (`2 + i` for body `i`).
@@ -527,6 +527,9 @@ mod tests {
             GAS_LIMIT_LINEAR,
             GAS_APPLY,
             GAS_APPLY_LINEAR,
+            WATER_BODIES,
+            WATER_BODIES_COPY,
+            WATER_BODY_FORCES,
         ] {
             assert!(source.contains(&format!("array<Body, {MAX_BODIES}>")), "a body table of another size");
         }

@@ -757,9 +757,9 @@ impl AnyModel {
     }
 }
 
-/// Refuses `bodies` that the model `params` belong to cannot move with them: any in water;
-/// smoke's and gas's own checks ([`crate::smoke::check_bodies`]: count, grid, speed a step;
-/// [`crate::gas::bodies::check`]: count, speed). What [`AnyModel::set_bodies`] and a change
+/// Refuses `bodies` that the model `params` belong to cannot move with them: each model's own
+/// checks ([`crate::water::bodies::check`]: count, speed; [`crate::smoke::check_bodies`]:
+/// count, grid, speed a step; [`crate::gas::bodies::check`]: count, speed). What [`AnyModel::set_bodies`] and a change
 /// of parameters refuse, without a model: a script is checked with it before its first step.
 ///
 /// # Errors
@@ -768,7 +768,8 @@ pub fn check_bodies(params: &ModelParams, bodies: &[crate::body::Body]) -> Resul
     match params {
         ModelParams::Smoke(p) => crate::smoke::check_bodies(bodies, p),
         ModelParams::Gas(_) => crate::gas::bodies::check(bodies),
-        ModelParams::Water(_) | ModelParams::Custom(_) if bodies.is_empty() => Ok(()),
+        ModelParams::Water(_) => crate::water::bodies::check(bodies),
+        ModelParams::Custom(_) if bodies.is_empty() => Ok(()),
         p => Err(crate::gpu_model::no_bodies(p.kind().name())),
     }
 }

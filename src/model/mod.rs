@@ -152,8 +152,9 @@ static WATER: ModelInfo = ModelInfo {
     ],
     bench_scene: "random",
     left_button: "pour water",
-    storage_formats: &[(R32, "mass"), (RGBA32, "packed mass"), (U32, "solid bits")],
-    storage_read_write: &[],
+    storage_formats: &[(R32, "mass"), (RGBA32, "packed mass"), (U32, "solid and body bits")],
+    // The bodies' displacement marks the cells they cover in the solid bits beside the walls.
+    storage_read_write: &[U32],
     storage_textures_per_stage: crate::water::STORAGE_TEXTURES_PER_STAGE,
     textures: &[
         ("mass, r32float", 4, 2),
@@ -341,10 +342,10 @@ fn infos<P: ParamTable>() -> Vec<&'static ParamInfo> {
 }
 
 /// The parameters two models share by name: the box's edges and the speed through its inflow
-/// edges, smoke's and gas's. Each model's row says what the option means there, with
-/// its own range; a run applies its own model's row, so `--left-edge inflow` means the same
-/// to the user in both.
-pub const SHARED_PARAMS: &[&str] = &["left-edge", "right-edge", "top-edge", "bottom-edge", "inflow"];
+/// edges, smoke's and gas's, and gravity on bodies, water's and smoke's. Each model's row says
+/// what the option means there, with its own range; a run applies its own model's row, so
+/// `--left-edge inflow` means the same to the user in both.
+pub const SHARED_PARAMS: &[&str] = &["left-edge", "right-edge", "top-edge", "bottom-edge", "inflow", "gravity"];
 
 impl ModelKind {
     /// eddy's own models: the first of [`ModelKind::all`], which the viewer's Tab and 1 to 9
@@ -458,7 +459,7 @@ impl ModelKind {
     }
 
     /// Whether `names` has an array only this model saves (`mass`; `velocity`, `temperature`;
-    /// `momentum`; not `bodies`, which smoke and gas both save), or, for a registered model,
+    /// `momentum`; not `bodies`, which every model saves), or, for a registered model,
     /// are exactly the arrays it saves; see [`ModelKind::of_arrays`].
     pub fn marks(self, names: &[String]) -> bool {
         let marks: &[&str] = match self {
@@ -570,7 +571,7 @@ mod tests {
         assert_eq!(names.len(), n - SHARED_PARAMS.len(), "a parameter name is used by two models and not shared");
         for name in SHARED_PARAMS {
             let rows = ModelKind::param_rows(name);
-            assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [ModelKind::Smoke, ModelKind::Gas], "{name}");
+            assert_eq!(rows.len(), 2, "{name}");
             // The same kind of value, so that one option parses for both.
             match (rows[0].1.kind, rows[1].1.kind) {
                 (ParamKind::Choice(a), ParamKind::Choice(b)) => assert_eq!(a, b, "{name}"),

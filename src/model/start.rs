@@ -26,7 +26,7 @@ pub struct Request {
     pub size: Option<(usize, usize)>,
     /// `--seed`: the `random` preset's seed.
     pub seed: Option<u64>,
-    /// `--body`: rigid bodies to add to the starting state (smoke; [`crate::body`]).
+    /// `--body`: rigid bodies to add to the starting state ([`crate::body`]).
     pub bodies: Vec<crate::body::Body>,
     /// The parameters given, `(model, row, value)`, in any order; an option that two models
     /// share ([`super::SHARED_PARAMS`]) once for each (the run applies its own model's).
@@ -238,8 +238,13 @@ impl Request {
                 ModelParams::Gas(_) => {
                     crate::gas::bodies::check(&self.bodies).map_err(|e| usage(format!("--body: {e}")))?
                 }
-                ModelParams::Water(_) | ModelParams::Custom(_) => {
-                    return Err(usage(format!("--body: bodies move through smoke and gas, and this run is {kind}")));
+                ModelParams::Water(_) => {
+                    crate::water::bodies::check(&self.bodies).map_err(|e| usage(format!("--body: {e}")))?
+                }
+                ModelParams::Custom(_) => {
+                    return Err(usage(format!(
+                        "--body: bodies move through water, smoke and gas, and this run is {kind}"
+                    )));
                 }
             }
         }
@@ -305,6 +310,10 @@ impl Setup {
                 (AnyState::Gas(s), _) => {
                     s.bodies.extend(self.bodies.iter().copied());
                     crate::gas::bodies::check(&s.bodies).map_err(|e| usage(format!("--body: {e}")))?;
+                }
+                (AnyState::Water(s), _) => {
+                    s.bodies.extend(self.bodies.iter().copied());
+                    crate::water::bodies::check(&s.bodies).map_err(|e| usage(format!("--body: {e}")))?;
                 }
                 _ => {}
             }

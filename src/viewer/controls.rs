@@ -12,7 +12,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("Mouse wheel", "brush radius (the circle under the pointer shows it)"),
     (
         "B",
-        "smoke and gas: the body tool on the left button: drag a body (its speed is the drag's), place one, Shift+click removes, the wheel spins",
+        "the body tool on the left button: drag a body (its speed is the drag's), place one, Shift+click removes, the wheel spins",
     ),
     ("Tab, 1 / 2 / 3", "switch model: water, smoke, gas, then 4 to 9 any registered (each keeps its state)"),
     ("Space", "pause / run"),

@@ -1,6 +1,6 @@
 //! What the keys, the mouse buttons and the wheel do in the viewer: the keyboard's shortcuts
 //! (the table in [`super::controls::CONTROLS`]), the tools under the buttons, and the body tool
-//! (place, drag, spin and remove a rigid body in smoke and gas).
+//! (place, drag, spin and remove a rigid body).
 
 use super::panel::Command;
 use super::{Error, Live};
@@ -75,14 +75,8 @@ impl Live {
         Ok(())
     }
 
-    /// The left button between the model's fluid tool and the body tool (smoke and gas).
+    /// The left button between the model's fluid tool and the body tool.
     pub(super) fn toggle_body_tool(&mut self) {
-        let kind = self.session.current();
-        if kind == ModelKind::Water {
-            self.controls.body_tool = false;
-            self.controls.notice = format!("bodies move through smoke and gas, and this is {kind}");
-            return;
-        }
         self.controls.body_tool = !self.controls.body_tool;
         self.controls.notice = if self.controls.body_tool {
             "body tool: drag a body (or place one), Shift+click removes, the wheel spins; B again for the fluid tool"
@@ -94,7 +88,7 @@ impl Live {
     }
 
     pub(super) fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result<(), Error> {
-        if button == MouseButton::Left && self.controls.body_tool && self.session.current() != ModelKind::Water {
+        if button == MouseButton::Left && self.controls.body_tool {
             self.body_tool(state == ElementState::Pressed);
             return Ok(());
         }
@@ -158,14 +152,16 @@ impl Live {
         self.session.model_ref().bodies().iter().copied().enumerate().find(|(_, b)| b.contains(x, y))
     }
 
-    /// The time unit of the model's body velocities (smoke's `dt`, gas's step) and the fastest a
-    /// dragged body moves, cells a step: 2 in smoke, [`crate::gas::bodies::MAX_BODY_SPEED`] in
-    /// gas, whose bodies push the gas as a piston does.
+    /// The time unit of the model's body velocities (smoke's `dt`, water's and gas's step) and
+    /// the fastest a dragged body moves, cells a step: 2 in smoke,
+    /// [`crate::water::bodies::MAX_BODY_STEP`] in water, [`crate::gas::bodies::MAX_BODY_SPEED`]
+    /// in gas, whose bodies push the gas as a piston does.
     pub(super) fn body_motion(&self) -> Option<(f32, f32)> {
         match self.session.model_ref().params() {
             crate::model::ModelParams::Smoke(p) => Some((p.dt, 2.0)),
             crate::model::ModelParams::Gas(_) => Some((1.0, crate::gas::bodies::MAX_BODY_SPEED)),
-            crate::model::ModelParams::Water(_) | crate::model::ModelParams::Custom(_) => None,
+            crate::model::ModelParams::Water(_) => Some((1.0, crate::water::bodies::MAX_BODY_STEP)),
+            crate::model::ModelParams::Custom(_) => None,
         }
     }
 
@@ -182,8 +178,9 @@ impl Live {
         };
         let time = steps.max(1) as f32 * dt;
         let (mut vx, mut vy) = ((to.0 - b.x) / time, (to.1 - b.y) / time);
-        // Gas's limit is on the body's fastest point: what its spin leaves for the drag.
-        let spinning = if self.session.current() == ModelKind::Gas { b.spin.abs() * b.reach() } else { 0.0 };
+        // Water's and gas's limits are on the body's fastest point: what its spin leaves.
+        let on_fastest = matches!(self.session.current(), ModelKind::Water | ModelKind::Gas);
+        let spinning = if on_fastest { b.spin.abs() * b.reach() } else { 0.0 };
         let most = (fastest - spinning).max(0.0) / dt;
         let speed = (vx * vx + vy * vy).sqrt();
         if speed > most {
@@ -195,11 +192,11 @@ impl Live {
     }
 
     /// The wheel over a body with the body tool: turns its spin by `notches` quarter radians
-    /// per time unit (smoke), or 0.02 radians a step (gas, whose step is its time unit). False
+    /// per time unit (smoke), or 0.02 radians a step (water and gas, whose step is the time unit). False
     /// when there is no body under the pointer.
     pub(super) fn spin_body(&mut self, notches: f32) -> bool {
         let Some((i, b)) = self.body_under_pointer() else { return false };
-        let notch = if self.session.current() == ModelKind::Gas { 0.02 } else { 0.25 };
+        let notch = if matches!(self.session.current(), ModelKind::Water | ModelKind::Gas) { 0.02 } else { 0.25 };
         self.act(&Action::Drive { body: i, velocity: (b.vx, b.vy), spin: b.spin + notch * notches });
         true
     }

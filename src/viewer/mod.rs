@@ -181,7 +181,7 @@ struct Pointer {
     held: Option<Tool>,
     shift: bool,
     moved: bool,
-    /// The body the body tool holds (smoke and gas), by index.
+    /// The body the body tool holds, by index.
     grabbed: Option<usize>,
 }
 

@@ -62,7 +62,7 @@ pub struct Controls {
     pub plotted: Series,
     /// A message for the user (an error, what a file did), shown at the panel's top.
     pub notice: String,
-    /// The left button moves bodies (smoke and gas; `B`).
+    /// The left button moves bodies (`B`).
     pub body_tool: bool,
     /// The fluid's forces on the bodies at the last step read (with the statistics), a
     /// [`crate::body::forces::Force`] per body.
@@ -234,11 +234,10 @@ fn contents(
     scene(ui, model.kind(), c, out);
     // A registered model takes no edits: the contract has none (strokes and bodies do nothing).
     match model.kind() {
-        ModelKind::Smoke | ModelKind::Gas => {
+        ModelKind::Water | ModelKind::Smoke | ModelKind::Gas => {
             tools(ui, model, out);
             bodies(ui, model, c, out);
         }
-        ModelKind::Water => tools(ui, model, out),
         ModelKind::Custom(_) => {}
     }
     view(ui, model, out);
@@ -488,7 +487,7 @@ fn parameters(ui: &mut egui::Ui, model: &AnyModel, out: &mut Vec<Command>) {
     });
 }
 
-/// The rigid bodies (smoke and gas): the body tool, a row per body (where it is; its velocity and spin
+/// The rigid bodies: the body tool, a row per body (where it is; its velocity and spin
 /// to edit; remove), and buttons that add one in the middle.
 fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<Command>) {
     use crate::body::{Body, PLATE_THICKNESS, Shape};

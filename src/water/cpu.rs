@@ -38,10 +38,16 @@ fn constrain(v: f32, lo: f32, hi: f32) -> f32 {
 /// of the sums does, and `shaders/water/step.wgsl` adds them in this loop's order to match it
 /// to the bit.
 pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
-    let (h, w) = state.mass.shape();
-    let mass = &state.mass;
-    let blocks = &state.solid;
-    let mut new_mass = mass.clone();
+    compression_step(&mut state.mass, &state.solid, p);
+}
+
+/// [`simulate_compression`] of `mass` with the cells non-zero in `blocks` `(H, W)` as ground
+/// (the walls, and with bodies the cells they cover: [`super::bodies`]). A ground cell's mass is
+/// kept as it is: no flow reaches it.
+pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParams) {
+    let (h, w) = field.shape();
+    let mut new_mass = field.clone();
+    let mass = &*field;
     // Outside the grid: ground (wall) or air of mass 0 whose water is removed (open).
     let ground = |r: isize, c: isize| match blocks.get(r, c) {
         Some(&s) => s != 0,
@@ -123,7 +129,7 @@ pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
             }
         }
     }
-    state.mass = new_mass;
+    *field = new_mass;
 }
 
 /// The brush (`shaders/water/brush.wgsl`): inside the disc, a non-solid cell becomes

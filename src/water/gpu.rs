@@ -17,6 +17,9 @@
 //! the masses it loads anyway instead of from a texture of solid bits beside them.
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
+use crate::body::dynamics::BodyDynamics;
+use crate::body::forces::ForceLog;
+use crate::body::{Body, GpuBody};
 use crate::error::Error;
 use crate::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong};
 use crate::gpu_model::GpuModel;
@@ -24,7 +27,7 @@ use crate::grid::Grid;
 use crate::shaders;
 use wgpu::BindingResource::TextureView as View;
 
-/// Mirrors `struct WaterParams` in `shaders/water/params.wgsl` (32 bytes).
+/// Mirrors `struct WaterParams` in `shaders/water/params.wgsl` (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct WaterUniform {
@@ -36,6 +39,8 @@ struct WaterUniform {
     side_share: f32,
     open_boundary: u32,
     width: u32,
+    gravity: f32,
+    _pad: [u32; 3],
 }
 
 impl WaterUniform {
@@ -50,6 +55,8 @@ impl WaterUniform {
             side_share: p.side_share,
             open_boundary: (p.boundary == Boundary::Open) as u32,
             width,
+            gravity: p.gravity,
+            _pad: [0; 3],
         }
     }
 }
@@ -156,6 +163,164 @@ impl PackPasses {
     }
 }
 
+/// Mirrors `struct BodyRegion` in `shaders/water/body_region.wgsl` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct RegionUniform {
+    half: [i32; 2],
+    size: [u32; 2],
+    count: u32,
+    _pad: [u32; 3],
+}
+
+impl RegionUniform {
+    /// The region of `bodies` (module docs of [`super::bodies`]): around each body, in texels and
+    /// rows, its reach, a step's motion and the cells beside it the displacement fills, with a
+    /// margin.
+    fn of(bodies: &[Body]) -> Self {
+        let reach = bodies.iter().map(Body::reach).fold(0.0f32, f32::max);
+        let cells = (reach + super::bodies::MAX_BODY_STEP + 3.0).ceil() as i32;
+        let half = [(cells + 3) / 4 + 1, cells];
+        let size = [(2 * half[0] + 1) as u32, (2 * half[1] + 1) as u32];
+        Self { half, size, count: bodies.len() as u32, _pad: [0; 3] }
+    }
+}
+
+/// The bodies' passes ([`super::bodies`]), built when the first bodies come: each step they
+/// move (`water/bodies_move.wgsl`), push the water out of the cells they newly cover
+/// (`water/bodies.wgsl`, over a region around each body, written into the other packed texture
+/// and copied back by `water/bodies_copy.wgsl`), and after the automaton's step feel the water's
+/// force (`water/body_forces.wgsl`, into the force log) and answer it (`body_dynamics.wgsl`).
+struct BodyPasses {
+    /// The body table ([`crate::body::table`]) and the bodies as they were before the step's move.
+    table: wgpu::Buffer,
+    before: wgpu::Buffer,
+    region: wgpu::Buffer,
+    size: [u32; 2],
+    moves: (Kernel, wgpu::BindGroup),
+    /// `[j]`: from packed texture `j` into `1 - j`; `copy[j]` back; `forces[j]` reads `j`.
+    displace: (Kernel, [wgpu::BindGroup; 2]),
+    copy: (Kernel, [wgpu::BindGroup; 2]),
+    forces: (Kernel, [wgpu::BindGroup; 2]),
+    dynamics: BodyDynamics,
+    log: ForceLog,
+    /// The bodies as the steps recorded so far leave them (the free ones as the last read of
+    /// the force log found them, moved on at the velocity they had then).
+    list: Vec<Body>,
+}
+
+impl BodyPasses {
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        uniform: &wgpu::Buffer,
+        solid: &wgpu::TextureView,
+        packed: &Packed,
+    ) -> Self {
+        let table = crate::body::table::table(device, "water/bodies");
+        let before = crate::body::table::table(device, "water/bodies before");
+        let region = gpu::uniform_buffer(device, "water/body region", std::mem::size_of::<RegionUniform>());
+        let log = ForceLog::with_bodies(device, caps, "water/force log", &table);
+        let moves = Kernel::new(device, caps, "water/bodies_move", shaders::WATER_BODIES_MOVE);
+        let moves_group = moves
+            .bind_group(device, &[region.as_entire_binding(), table.as_entire_binding(), before.as_entire_binding()]);
+        let displace = Kernel::new(device, caps, "water/bodies", shaders::WATER_BODIES);
+        let displace_groups = [0, 1].map(|j| {
+            displace.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    region.as_entire_binding(),
+                    table.as_entire_binding(),
+                    before.as_entire_binding(),
+                    View(solid),
+                    View(&packed.mass[j]),
+                    View(&packed.mass[1 - j]),
+                ],
+            )
+        });
+        let copy = Kernel::new(device, caps, "water/bodies_copy", shaders::WATER_BODIES_COPY);
+        let copy_groups = [0, 1].map(|j| {
+            copy.bind_group(
+                device,
+                &[
+                    region.as_entire_binding(),
+                    table.as_entire_binding(),
+                    View(&packed.mass[1 - j]),
+                    View(&packed.mass[j]),
+                ],
+            )
+        });
+        let forces = Kernel::new(device, caps, "water/body_forces", shaders::WATER_BODY_FORCES);
+        let forces_groups = [0, 1].map(|j| {
+            forces.bind_group(
+                device,
+                &[
+                    uniform.as_entire_binding(),
+                    region.as_entire_binding(),
+                    table.as_entire_binding(),
+                    View(solid),
+                    View(&packed.mass[j]),
+                    log.buffer.as_entire_binding(),
+                ],
+            )
+        });
+        let dynamics = BodyDynamics::new(device, caps, &table, &log.buffer);
+        Self {
+            table,
+            before,
+            region,
+            size: [0, 0],
+            moves: (moves, moves_group),
+            displace: (displace, displace_groups),
+            copy: (copy, copy_groups),
+            forces: (forces, forces_groups),
+            dynamics,
+            log,
+            list: Vec::new(),
+        }
+    }
+
+    /// Records the write of `bodies` into the table, the region's uniform and the dynamics'
+    /// parameters for `params` on a `(w, h)` grid.
+    fn encode_write(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[Body],
+        params: &WaterParams,
+        (w, h): (u32, u32),
+    ) {
+        self.list = bodies.to_vec();
+        self.log.bodies_replaced();
+        crate::body::table::encode_write(device, encoder, &self.table, bodies);
+        let region = RegionUniform::of(bodies);
+        self.size = region.size;
+        gpu::in_order::write_buffer(device, encoder, &self.region, 0, bytemuck::bytes_of(&region));
+        self.encode_params(device, encoder, params, (w, h));
+    }
+
+    /// Records the write of the dynamics' parameters for `params` on a `(w, h)` grid.
+    fn encode_params(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        params: &WaterParams,
+        (w, h): (u32, u32),
+    ) {
+        let d = super::bodies::dynamics(params, (w as usize, h as usize));
+        self.dynamics.encode_params(device, encoder, &d, self.list.len());
+    }
+
+    /// Records the displacement from packed texture `j` (into `1 - j`, copied back into `j`).
+    fn dispatch_displace(&self, pass: &mut wgpu::ComputePass<'_>, j: usize) {
+        let [x, y] = self.size;
+        let n = self.list.len() as u32;
+        self.displace.0.dispatch_layers(pass, &self.displace.1[j], x, y, n);
+        self.copy.0.dispatch_layers(pass, &self.copy.1[j], x, y, n);
+    }
+}
+
 /// The water model on a wgpu device.
 ///
 /// Textures (`W x H` texels for an `(H, W)` grid, texel `(x, y)` = cell `(row y, col x)`):
@@ -182,6 +347,8 @@ pub struct GpuWater {
     packing: PackPasses,
     brush: gpu::EditPass,
     stats: gpu::Reduction,
+    /// The bodies' passes, once bodies came (`None` before).
+    bodies: Option<BodyPasses>,
     steps: u64,
     /// The caps it was built with, for what is built later to draw it (the surface look's foam).
     caps: DeviceCaps,
@@ -221,6 +388,7 @@ impl GpuWater {
     ) -> Result<Self, Error> {
         assert!(caps.strip > 0, "a strip of no rows");
         params.validate()?;
+        super::bodies::check(&state.bodies)?;
         let (h, w) = state.shape();
         gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
         gpu::check_grid_size(device, w, h)?;
@@ -263,6 +431,7 @@ impl GpuWater {
                 step,
                 packing,
                 brush,
+                bodies: None,
                 steps: 0,
                 caps: caps.clone(),
             }
@@ -270,6 +439,9 @@ impl GpuWater {
         sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&WaterUniform::new(&params, width)));
         sim.upload_mass(&state.mass);
         sim.upload_solid(&state.solid)?;
+        if !state.bodies.is_empty() {
+            sim.set_bodies(&state.bodies)?;
+        }
         Ok(sim)
     }
 
@@ -361,6 +533,63 @@ impl GpuWater {
         gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
     }
 
+    /// With bodies, a readable copy of the body table (recorded and submitted now) and the
+    /// number of bodies.
+    fn bodies_copy(&self) -> Option<(wgpu::Buffer, usize)> {
+        let n = self.body_list().len();
+        let b = self.bodies.as_ref()?;
+        (n > 0).then(|| (crate::body::table::copy(&self.device, &self.queue, &b.table, n), n))
+    }
+
+    /// [`GpuModel::encode_bodies`], the water in the cells the bodies cover pushed out where
+    /// `place` (a pack, the displacement with no bodies before, an unpack).
+    fn encode_bodies_placed(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        bodies: &[Body],
+        place: bool,
+    ) -> Result<(), Error> {
+        super::bodies::check(bodies)?;
+        // The solid bits without the old bodies' cells (the step's displacement marks the new).
+        self.encode_solid_bits(encoder);
+        if bodies.is_empty() && self.bodies.is_none() {
+            return Ok(());
+        }
+        if self.bodies.is_none() {
+            let passes = BodyPasses::new(&self.device, &self.caps, &self.uniform, &self.solid_view, &self.packed);
+            self.bodies = Some(passes);
+        }
+        let size = (self.width, self.height);
+        let b = self.bodies.as_mut().expect("built above");
+        b.encode_write(&self.device, encoder, bodies, &self.params, size);
+        if bodies.is_empty() {
+            return Ok(());
+        }
+        // Placed, the bodies were nowhere before (a reach2 below 0 holds no point), so every cell
+        // they cover is newly covered; restored, they were where they are.
+        let before: Vec<GpuBody> = match place {
+            true => bodies
+                .iter()
+                .map(|body| {
+                    let mut nowhere = body.gpu();
+                    nowhere.reach2 = -1.0;
+                    nowhere
+                })
+                .collect(),
+            false => bodies.iter().map(Body::gpu).collect(),
+        };
+        gpu::in_order::write_buffer(&self.device, encoder, &b.before, 0, bytemuck::cast_slice(&before));
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water bodies"), timestamp_writes: None });
+        let i = self.mass.read_index();
+        let (w, h) = self.packed.size;
+        let [pack, unpack] = &self.packing.kernels;
+        pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+        b.dispatch_displace(&mut pass, 0);
+        unpack.dispatch(&mut pass, &self.packing.unpack[i][0], w, h);
+        Ok(())
+    }
+
     /// The caps of the device it runs on, as it was built with them.
     pub fn caps(&self) -> &DeviceCaps {
         &self.caps
@@ -418,6 +647,9 @@ impl GpuModel for GpuWater {
         if boundary_changed {
             self.encode_solid_bits(encoder);
         }
+        if let Some(bodies) = &self.bodies {
+            bodies.encode_params(&self.device, encoder, &params, (self.width, self.height));
+        }
         Ok(())
     }
 
@@ -431,15 +663,34 @@ impl GpuModel for GpuWater {
         let (w, h) = self.packed.size;
         let [pack, unpack] = &self.packing.kernels;
         pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+        let mut bodies = self.bodies.as_mut().filter(|b| !b.list.is_empty());
+        let (n, free) = bodies.as_ref().map_or((0, false), |b| (b.list.len(), b.list.iter().any(Body::is_free)));
         for s in 0..steps as usize {
-            self.step.kernel.dispatch(
-                &mut pass,
-                &self.step.bind_groups[s % 2],
-                w.div_ceil(2),
-                h.div_ceil(self.step.strip),
-            );
+            let j = s % 2;
+            if let Some(b) = &bodies {
+                b.moves.0.dispatch(&mut pass, &b.moves.1, n as u32, 1);
+                b.dispatch_displace(&mut pass, j);
+            }
+            self.step.kernel.dispatch(&mut pass, &self.step.bind_groups[j], w.div_ceil(2), h.div_ceil(self.step.strip));
+            if let Some(b) = &mut bodies {
+                b.forces.0.dispatch(&mut pass, &b.forces.1[1 - j], 64 * n as u32, 1);
+                if free {
+                    b.dynamics.dispatch(&mut pass, n);
+                }
+                b.log.encode_step(&mut pass, self.steps + s as u64 + 1, n);
+            }
         }
         unpack.dispatch(&mut pass, &self.packing.unpack[i][steps as usize % 2], w, h);
+        drop(pass);
+        if let Some(b) = bodies {
+            // The CPU's list moves as the GPU's table does (a free body at the velocity it had
+            // when last read).
+            for body in &mut b.list {
+                for _ in 0..steps {
+                    body.advance(1.0);
+                }
+            }
+        }
         self.steps += steps as u64;
     }
 
@@ -470,15 +721,113 @@ impl GpuModel for GpuWater {
         Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
     }
 
-    /// The mass; the solid mask is the one last uploaded.
+    /// The mass and the bodies from the GPU's table; the solid mask is the one last uploaded.
     async fn read_state_async(&self) -> Result<WaterState, GpuError> {
-        Ok(WaterState { mass: self.read_mass_async().await?, solid: self.solid_mask.clone() })
+        let copy = self.bodies_copy();
+        let mass = self.read_mass_async().await?;
+        let bodies = match copy {
+            Some((table, n)) => crate::body::table::read(&self.device, &table, n).await?,
+            None => Vec::new(),
+        };
+        Ok(WaterState { mass, solid: self.solid_mask.clone(), bodies })
     }
 
     fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
         let [mass] = gpu::snapshot(&self.device, &self.queue, [self.mass.current()]);
+        let copy = self.bodies_copy();
         let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
-        async move { Ok(WaterState { mass: gpu::read_r32float_async(&device, &queue, &mass).await?, solid }) }
+        async move {
+            let mass = gpu::read_r32float_async(&device, &queue, &mass).await?;
+            let bodies = match copy {
+                Some((table, n)) => crate::body::table::read(&device, &table, n).await?,
+                None => Vec::new(),
+            };
+            Ok(WaterState { mass, solid, bodies })
+        }
+    }
+
+    /// Records the replacement of the bodies ([`super::bodies`]; velocities in cells/step) into
+    /// `encoder`, in recording order, and their placing where they are: the water of the cells
+    /// they cover pushed out ([`super::bodies::place`]). Each step moves them on. Without bodies
+    /// the cells they covered open, with the water they held under them.
+    ///
+    /// # Errors
+    /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies or a driven one faster
+    /// than [`super::bodies::MAX_BODY_STEP`] ([`super::bodies::check`]); nothing is recorded.
+    fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
+        self.encode_bodies_placed(encoder, bodies, true)
+    }
+
+    /// [`GpuWater::encode_bodies`] for a state restored from a checkpoint taken with `bodies`
+    /// where they are: the restored water is already the water those bodies leave, so none is
+    /// pushed out.
+    ///
+    /// # Errors
+    /// As [`GpuWater::encode_bodies`].
+    fn encode_bodies_restored(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
+        self.encode_bodies_placed(encoder, bodies, false)
+    }
+
+    /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
+    /// GPU moves its own (a free body from where the last read of the force log found it, at
+    /// the velocity it had then; [`GpuModel::sync_bodies`] reads the GPU's table).
+    fn body_list(&self) -> &[Body] {
+        self.bodies.as_ref().map_or(&[], |b| &b.list)
+    }
+
+    /// The free bodies where the last read of the force log found them.
+    fn refresh_bodies(&mut self) {
+        if let Some(b) = &mut self.bodies
+            && let Some(read) = b.log.take_bodies()
+            && read.len() == b.list.len()
+        {
+            for (body, read) in b.list.iter_mut().zip(read) {
+                if body.is_free() {
+                    *body = read;
+                }
+            }
+        }
+    }
+
+    /// The bodies read back from the GPU's table, where a body is free.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        if !self.body_list().iter().any(Body::is_free) {
+            return Ok(());
+        }
+        let (table, n) = self.bodies_copy().expect("bodies");
+        let read = gpu::wait(&self.device, crate::body::table::read(&self.device, &table, n))??;
+        let b = self.bodies.as_mut().expect("bodies");
+        b.log.bodies_replaced(); // a copy in flight is older
+        b.list = read;
+        Ok(())
+    }
+
+    /// The log of the water's forces on the bodies, once bodies came.
+    fn force_log(&mut self) -> Option<&mut ForceLog> {
+        self.bodies.as_mut().map(|b| &mut b.log)
+    }
+
+    /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,
+    /// radians/step) into `encoder`, in recording order: where it is stays the GPU's.
+    ///
+    /// # Errors
+    /// [`Error::Message`] when there is no body `index`, a value is not finite, or a driven body
+    /// would move faster than [`super::bodies::MAX_BODY_STEP`]; nothing is recorded.
+    fn encode_drive(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        index: usize,
+        velocity: (f32, f32),
+        spin: f32,
+    ) -> Result<(), Error> {
+        let mut list = self.body_list().to_vec();
+        crate::body::drive(&mut list, index, velocity, spin)?;
+        super::bodies::check(&list)?;
+        let b = self.bodies.as_mut().expect("a body to drive");
+        b.list = list;
+        crate::body::table::encode_drive(&self.device, encoder, &b.table, index, velocity, spin);
+        Ok(())
     }
 
     /// The current mass.

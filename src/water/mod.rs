@@ -10,15 +10,17 @@
 //! [`CpuWater`] (the literal sequential push loop, [`cpu::simulate_compression`]), which the tests
 //! hold the GPU to.
 
+pub mod bodies;
 pub mod cpu;
 mod gpu;
 
 pub use gpu::GpuWater;
 
-/// Most storage textures one water pass writes: 1 (the step writes the new packed mass, the
+/// Most storage textures one water pass writes: 2 (the bodies' displacement writes the packed
+/// mass and the cells they cover in the solid bits; the step writes the new packed mass, the
 /// brush the new mass). A device must allow this many per shader stage
 /// ([`crate::gpu::check_device`]).
-pub const STORAGE_TEXTURES_PER_STAGE: u32 = 1;
+pub const STORAGE_TEXTURES_PER_STAGE: u32 = 2;
 
 use crate::error::{Error, ParamError};
 use crate::grid::Grid;
@@ -69,6 +71,9 @@ pub struct WaterParams {
     pub side_share: f32,
     /// What lies outside the grid.
     pub boundary: Boundary,
+    /// Gravity on bodies in the water, cells/step^2, down: their weight and the water's pressure
+    /// on them ([`bodies`]). The automaton's water falls by its own rules.
+    pub gravity: f32,
 }
 
 impl Default for WaterParams {
@@ -92,6 +97,7 @@ impl WaterParams {
                 RulePreset::Unity => 0.5,
             },
             boundary: Boundary::Wall,
+            gravity: DEFAULT_GRAVITY,
         }
     }
 
@@ -105,6 +111,15 @@ impl WaterParams {
 }
 
 const ELSTS: &str = "Elsts, water_sim (2009)";
+
+/// [`WaterParams::gravity`]'s default, cells/step^2: a body falls its own height of 8 cells
+/// through air in about 20 steps, about as fast as the automaton's water falls (at most a cell a
+/// step), and a floating crate bobs with a period of a few dozen steps.
+pub const DEFAULT_GRAVITY: f32 = 0.02;
+
+/// [`WaterParams::gravity`]'s largest, cells/step^2: a body at rest would pass its fastest step
+/// ([`bodies::MAX_BODY_STEP`]) in one step.
+pub const MAX_GRAVITY: f32 = bodies::MAX_BODY_STEP;
 
 impl ParamTable for WaterParams {
     const TABLE: &'static [ParamSpec<Self>] = &[
@@ -213,17 +228,37 @@ impl ParamTable for WaterParams {
             get: |p| Value::Real(p.side_share),
             set: |p, v| p.side_share = v.real(),
         },
+        ParamSpec {
+            info: ParamInfo::real(
+                "gravity",
+                "g",
+                "cells/step^2",
+                Range::closed(
+                    0.0,
+                    MAX_GRAVITY,
+                    "the water's own gravity points down, so bodies' must too",
+                    "a body would pass its fastest step (half a cell) in one step",
+                ),
+            )
+            .doc("gravity on bodies in the water (their weight, the water's pressure on them), down", "eddy"),
+            get: |p| Value::Real(p.gravity),
+            set: |p, v| p.gravity = v.real(),
+        },
     ];
 }
 
 /// The water model's state: `mass` `(H, W)` f32 in full-cell units (1.0 = `max_mass`, more is
-/// compressed water), and `solid` `(H, W)` u8 (non-zero = ground). Row 0 is the top.
+/// compressed water), `solid` `(H, W)` u8 (non-zero = ground) and the bodies in the water. Row 0
+/// is the top.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WaterState {
-    /// Water mass per cell, `(H, W)`, >= 0; 0 in solid cells.
+    /// Water mass per cell, `(H, W)`, >= 0; 0 in solid cells. A body's cells hold the water
+    /// it could not push out ([`bodies`]), which counts in the total.
     pub mass: Grid<f32>,
-    /// Solid mask, `(H, W)`, 1 = ground, 0 = open.
+    /// Solid mask, `(H, W)`, 1 = ground, 0 = open (the bodies are not in it).
     pub solid: Grid<u8>,
+    /// Bodies in the water ([`bodies`], at most [`crate::body::MAX_BODIES`]).
+    pub bodies: Vec<crate::body::Body>,
 }
 
 /// Statistics of a water state (the GPU computes them by reduction, `shaders/water/stats.wgsl`).
@@ -279,13 +314,13 @@ impl WaterState {
     /// The state a scene starts in: water (mass = the scene's fluid, 1.0 where the PNG is blue)
     /// and ground where it is solid; sources are ignored.
     pub fn from_scene(scene: &Scene) -> Self {
-        Self { mass: scene.fluid.clone(), solid: scene.solid.clone() }
+        Self { mass: scene.fluid.clone(), solid: scene.solid.clone(), bodies: Vec::new() }
     }
 
     /// An empty state of `width` columns and `height` rows (fields of shape `(height, width)`): no
     /// water, no ground.
     pub fn empty(width: usize, height: usize) -> Self {
-        Self { mass: Grid::filled(width, height, 0.0), solid: Grid::filled(width, height, 0) }
+        Self { mass: Grid::filled(width, height, 0.0), solid: Grid::filled(width, height, 0), bodies: Vec::new() }
     }
 
     /// Total mass, wet-cell count, extremes; cells count as wet above `min_mass`.
@@ -313,7 +348,8 @@ impl WaterState {
         Ok(self)
     }
 
-    /// Writes `path` as NumPy `.npz`: `mass` float32 `(H, W)`, `solid` uint8 `(H, W)`, row 0 top.
+    /// Writes `path` as NumPy `.npz`: `mass` float32 `(H, W)`, `solid` uint8 `(H, W)`, row 0 top,
+    /// and with bodies `bodies` float32 `(N, 13)`, a row a body ([`crate::body::Body::to_row`]).
     ///
     /// # Errors
     /// [`SceneError::Io`] when the file cannot be written.
@@ -332,11 +368,12 @@ impl WaterState {
     pub fn write_to(&self, npz: &mut Npz) -> Result<(), SceneError> {
         npz.write_f32("mass", &self.mass)?;
         npz.write_u8("solid", &self.solid)?;
-        Ok(())
+        npz.write_bodies(&self.bodies)
     }
 
     /// Reads a `.npz` written by [`WaterState::save_npz`] (or by NumPy with the same arrays;
-    /// `solid` may be missing, meaning no ground; any integer or bool dtype is accepted for it).
+    /// `solid` may be missing, meaning no ground; any integer or bool dtype is accepted for it,
+    /// and with `bodies` its 1s are the walls; `bodies` may be missing, meaning none).
     ///
     /// # Errors
     /// [`SceneError`] when the file is missing or not an `.npz`, `mass` is missing or not a 2-D
@@ -352,21 +389,15 @@ impl WaterState {
     /// As [`Self::load_npz`].
     #[cfg(feature = "npz")]
     pub fn read_from(npz: &mut NpzReader, path: &Path) -> Result<Self, SceneError> {
-        if npz.array_names().iter().any(|n| n == "bodies") {
-            return Err(SceneError::BadArray {
-                path: path.to_path_buf(),
-                name: "bodies",
-                message: "is a table of rigid bodies, and water has none (they move through smoke and gas): drop \
-                          the array, or load the file as smoke or gas"
-                    .into(),
-            });
-        }
         let mass = npz.read_f32("mass")?;
-        let solid = match npz.read_u8_opt("solid")? {
-            Some(s) => s,
-            None => Grid::filled(mass.width(), mass.height(), 0),
-        };
-        Self { mass, solid }.validated(path)
+        let (bodies, solid) = npz.read_bodies_and_solid()?;
+        let solid = solid.unwrap_or_else(|| Grid::filled(mass.width(), mass.height(), 0));
+        crate::body::check_count(bodies.len()).map_err(|message| SceneError::BadArray {
+            path: path.to_path_buf(),
+            name: "bodies",
+            message,
+        })?;
+        Self { mass, solid, bodies }.validated(path)
     }
 }
 
@@ -430,10 +461,18 @@ pub struct CpuWater {
 impl CpuWater {
     /// Starts from `state` with `params`.
     ///
+    /// Its bodies are placed where they are ([`bodies::place`]: the water in the cells they cover
+    /// pushed out), as [`GpuWater::new`] does.
+    ///
     /// # Errors
-    /// [`Error::Param`] when `params` fail [`WaterParams::validate`].
-    pub fn new(state: WaterState, params: WaterParams) -> Result<Self, Error> {
+    /// [`Error::Param`] when `params` fail [`WaterParams::validate`]; [`Error::Message`] for
+    /// bodies the water cannot move ([`bodies::check`]).
+    pub fn new(mut state: WaterState, params: WaterParams) -> Result<Self, Error> {
         params.validate()?;
+        bodies::check(&state.bodies)?;
+        if !state.bodies.is_empty() {
+            bodies::place(&mut state.mass, &state.solid, &state.bodies);
+        }
         Ok(Self { state, params, steps: 0 })
     }
 
@@ -453,7 +492,7 @@ impl crate::Simulation for CpuWater {
 
     fn step(&mut self, steps: u32) -> Result<(), Error> {
         for _ in 0..steps {
-            cpu::simulate_compression(&mut self.state, &self.params);
+            bodies::step(&mut self.state.mass, &self.state.solid, &mut self.state.bodies, &self.params);
         }
         self.steps += steps as u64;
         Ok(())

@@ -12,7 +12,7 @@ pub fn random_water(width: usize, height: usize, seed: u64, p_solid: f32) -> Wat
     let solid = Grid::from_fn(width, height, |_, _| (rng.f32() < p_solid) as u8);
     let mass =
         Grid::from_fn(width, height, |r, c| if solid[(r, c)] != 0 || rng.f32() < 0.25 { 0.0 } else { rng.f32() * 1.5 });
-    WaterState { mass, solid }
+    WaterState { mass, solid, bodies: Vec::new() }
 }
 
 /// Largest absolute difference and where (row, col).

@@ -106,6 +106,7 @@ pub fn dynamics(p: &SmokeParams, (w, h): (usize, usize)) -> crate::body::dynamic
         gravity: p.gravity,
         max_step: crate::smoke::MAX_BODY_STEP,
         size: (w as f32, h as f32),
+        coupling: crate::body::dynamics::Coupling::Projected,
     }
 }
 
