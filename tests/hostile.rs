@@ -209,7 +209,7 @@ fn fixtures(dir: &Path, max_side: usize) {
     // Body actions a run could not do: refused before the first step, with the
     // action's number and as the script writes it.
     let scripts = [
-        ("body-in-water.toml", "[[action]]\nat = 2\nbody = \"circle:x=5,y=5,r=2\"\n".to_string()),
+        ("fast-water-body.toml", "[[action]]\nat = 2\nbody = \"circle:x=5,y=5,r=2,vx=0.6\"\n".to_string()),
         (
             "body-17.toml",
             "mode = \"smoke\"\n".to_string()
@@ -734,7 +734,8 @@ fn hostile_input_table() {
             "inflow, outflow and slip edges are built on",
         ),
         // Script body actions are played in advance.
-        row(&["run", "--script", &d("body-in-water.toml")], 2, "action 1 (step 2: body = \"circle:r=2,x=5,y=5"),
+        row(&["run", "--script", &d("fast-water-body.toml")], 2, "action 1 (step 2: body = \"circle:r=2,x=5,y=5"),
+        row(&["run", "--script", &d("fast-water-body.toml")], 2, "bodies in water move at most 0.5 cells/step"),
         row(&["run", "--script", &d("body-17.toml")], 2, "action 17 (step 1: body = "),
         row(&["run", "--script", &d("body-17.toml")], 2, "17 bodies: a model holds at most 16"),
         row(&["run", "--script", &d("drive-none.toml")], 2, "no body 3: this model has 0"),

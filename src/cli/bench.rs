@@ -23,6 +23,9 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
             ("constant reconstruction (first order)", ModelParams::Gas(constant)),
         ];
     }
+    if kind == ModelKind::Water {
+        return vec![("default", defaults), (WITH_16_BOXES, defaults)];
+    }
     if kind != ModelKind::Smoke {
         return vec![("default", defaults)];
     }
@@ -56,6 +59,26 @@ const WITH_BODIES: &str = "default with 3 moving bodies (circle, box, spinning p
 /// is this row's time over the default row's.
 const WITH_16_BODIES: &str =
     "default with 16 free bodies (a 4 x 4 array of discs as dense as the fluid; their forces and motion every step)";
+
+/// The water row with the most bodies a model holds, free ([`sixteen_boxes`]): their
+/// displacement, forces and motion each step, whose cost is this row's time over the default
+/// row's.
+const WITH_16_BOXES: &str =
+    "default with 16 floating boxes (a 4 x 4 array half as dense as water; displacement, forces and motion every step)";
+
+/// Sixteen free boxes half as dense as water, starting at rest on an `n x n` scene, a 4 x 4
+/// array, each `n / 16` wide and `n / 32` tall.
+fn sixteen_boxes(n: usize) -> Vec<crate::body::Body> {
+    use crate::body::{Body, Shape};
+    let n = n as f32;
+    (0..16)
+        .map(|i| {
+            let (x, y) = ((i % 4) as f32 + 0.5, (i / 4) as f32 + 0.5);
+            let shape = Shape::Box { half_width: n / 32.0, half_height: n / 64.0 };
+            Body { density: Some(0.5), ..Body::new(shape, x * n / 4.0, y * n / 4.0) }
+        })
+        .collect()
+}
 
 /// Sixteen free discs as dense as the fluid, starting at rest on an `n x n` scene, a 4 x 4 array,
 /// each `n / 16` across.
@@ -387,6 +410,11 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
         && let AnyState::Smoke(s) = &mut state
     {
         s.bodies = sixteen_bodies(n);
+    }
+    if label == WITH_16_BOXES
+        && let AnyState::Water(s) = &mut state
+    {
+        s.bodies = sixteen_boxes(n);
     }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
     // GPU time per step from timestamp queries, where the device has them.
