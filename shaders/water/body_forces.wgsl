@@ -1,6 +1,6 @@
 // Uses: common/body.wgsl (Body, body_contains); common/force_log.wgsl (FORCE_LOG_STEPS,
-//   ForceLog, LOGGED_BODIES); water/body_region.wgsl (BodyRegion); water/params.wgsl (SOLID_SELF,
-//   WaterParams).
+//   ForceLog, LOGGED_BODIES); water/body_region.wgsl (BodyRegion); water/params.wgsl (SOLID_BODY,
+//   SOLID_SELF, WaterParams).
 // Water pass, the bodies' forces: for each body, Archimedes' force in a hydrostatic pressure
 // under a surface running straight between the water's levels beside it (src/water/bodies.rs,
 // module docs): the levels from the open columns left and right of its reach (from the row
@@ -32,22 +32,24 @@ fn height() -> i32 {
     return i32(textureDimensions(solid).y);
 }
 
-// The index + 1 of the first body holding cell q's centre, or 0; a wall or a cell outside the
-// grid is u32 max.
-fn cover(q: vec2<i32>) -> u32 {
+// Whether cell q is open: inside the grid, neither wall nor a body's (the step's displacement,
+// water/bodies.wgsl, marked the bodies' cells in the solid bits).
+fn open(q: vec2<i32>) -> bool {
     if q.x < 0 || q.y < 0 || q.x >= i32(params.width) || q.y >= height() {
-        return 0xffffffffu;
+        return false;
     }
-    if (textureLoad(solid, q).r & SOLID_SELF) != 0u {
-        return 0xffffffffu;
-    }
+    return (textureLoad(solid, q).r & (SOLID_SELF | SOLID_BODY)) == 0u;
+}
+
+// Whether body i is the first body holding the centre of cell q, a body's cell.
+fn first_holder(q: vec2<i32>, i: u32) -> bool {
     let centre = vec2<f32>(f32(q.x) + 0.5, f32(q.y) + 0.5);
-    for (var i = 0u; i < region.count; i++) {
-        if body_contains(bodies[i], centre) {
-            return i + 1u;
+    for (var j = 0u; j < i; j++) {
+        if body_contains(bodies[j], centre) {
+            return false;
         }
     }
-    return 0u;
+    return body_contains(bodies[i], centre);
 }
 
 fn cell_mass(q: vec2<i32>) -> f32 {
@@ -61,14 +63,14 @@ fn column_level(c: i32, below: i32) -> f32 {
         return -1.0;
     }
     var start = min(below, height() - 1);
-    while start >= 0 && cover(vec2<i32>(c, start)) != 0u {
+    while start >= 0 && !open(vec2<i32>(c, start)) {
         start -= 1;
     }
     if start < 0 {
         return -1.0;
     }
     var r = start;
-    while r >= 0 && cover(vec2<i32>(c, r)) == 0u {
+    while r >= 0 && open(vec2<i32>(c, r)) {
         let m = cell_mass(vec2<i32>(c, r));
         if m < params.max_mass {
             return f32(r) + 1.0 - m / params.max_mass;
@@ -140,7 +142,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if any_level {
         for (var k = i32(lid); k < cells; k += 64) {
             let q = vec2<i32>(c0 + k % cols, r0 + k / cols);
-            if cover(q) == i + 1u {
+            let bits = textureLoad(solid, q).r & (SOLID_SELF | SOLID_BODY);
+            if bits == SOLID_BODY && first_holder(q, i) {
                 let x = f32(q.x) + 0.5;
                 let under = clamp(f32(q.y) + 1.0 - (lv.y + slope * (x - lv.x)), 0.0, 1.0);
                 sum += vec3<f32>(under, under * x, under * (f32(q.y) + 0.5));
