@@ -232,9 +232,11 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     let cells: Vec<&str> = row.split('|').map(str::trim).collect();
     assert_eq!((cells[6], cells[7]), ("1.1", "9"), "dispatches/step and B/cell-step: {row}");
     assert!(cells[9].ends_with('%'), "fraction of the roofline: {row}");
-    // The per-pass table: lavapipe writes timestamps inside passes; each of the three passes
-    // once (packing, the step, unpacking), and their shares add up to the whole.
-    let passes: Vec<Vec<&str>> = out
+    // The default row's per-pass table: lavapipe writes timestamps inside passes; each of the
+    // three passes once (packing, the step, unpacking), and their shares add up to the whole.
+    let default_passes = out.split("Passes of `default` ").nth(1).unwrap_or_else(|| panic!("no passes:\n{out}"));
+    let default_passes = default_passes.split("Passes of ").next().unwrap();
+    let passes: Vec<Vec<&str>> = default_passes
         .lines()
         .filter(|l| l.starts_with("| water/") || l.starts_with("| common/"))
         .map(|l| l.split('|').map(str::trim).collect())
@@ -249,6 +251,11 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     assert_eq!(row["grid"], serde_json::json!([64, 64]));
     assert_eq!(row["bytes_per_cell_step"].as_f64().map(f64::round), Some(9.0), "{row}");
     assert_eq!(row["passes"].as_array().map(Vec::len), Some(3), "{row}");
+    // The row with floating boxes times their passes too.
+    let boxes = &report["rows"][1];
+    assert!(boxes["parameters"].as_str().is_some_and(|p| p.contains("16 floating boxes")), "{boxes}");
+    let names: Vec<&str> = boxes["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
+    assert!(names.contains(&"water/bodies") && names.contains(&"water/body_forces"), "{names:?}");
     assert!(report["roofline_gb_s"].as_f64().is_some_and(|r| r > 0.0), "{report}");
     // lavapipe has timestamp queries: the GPU's own time per step is a number.
     let ms: f64 = cells[5].parse().unwrap_or_else(|_| panic!("GPU ms/step: {row}"));
@@ -267,7 +274,21 @@ fn a_loaded_state_goes_on_with_the_parameters_it_was_saved_with() {
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let runs: [(&str, &[&str]); 4] = [
-        ("water", &["--mode", "water", "--scene", "u-tube", "--size", "48x32", "--preset", "unity"]),
+        (
+            "water",
+            &[
+                "--mode",
+                "water",
+                "--scene",
+                "u-tube",
+                "--size",
+                "48x32",
+                "--preset",
+                "unity",
+                "--body",
+                "box:x=10,y=6,w=6,h=4,density=0.5",
+            ],
+        ),
         (
             "smoke",
             &[

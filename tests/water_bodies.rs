@@ -23,6 +23,16 @@ fn basin(s: f32) -> WaterState {
     }
 }
 
+/// The first body's draft in `state`, cells: how deep its bottom (a box 8 tall, turned by a
+/// small angle: its centre's depth plus half its height) lies under the water's level in column
+/// 2, well clear of it.
+fn draft(state: &WaterState, p: &WaterParams) -> f32 {
+    let b = state.bodies[0];
+    let mask = bodies::rasterise(&state.solid, &state.bodies);
+    let level = bodies::column_level(&state.mass, &mask, 2, 47, p).unwrap();
+    b.y + 4.0 * b.angle.cos() - level
+}
+
 fn total(mass: &Grid<f32>) -> f64 {
     mass.as_slice().iter().map(|&m| m as f64).sum()
 }
@@ -42,13 +52,9 @@ fn a_box_floats_with_its_density_ratio_of_it_under_water() {
         let mut drafts = Vec::new();
         for _ in 0..50 {
             sim.step(10).unwrap();
-            let state = sim.state();
-            let b = state.bodies[0];
-            let mask = bodies::rasterise(&state.solid, &state.bodies);
-            let level = bodies::column_level(&state.mass, &mask, 2, 47, &p).unwrap();
-            // The bottom of a box turned by a small angle: its centre's depth plus half its height.
-            drafts.push(b.y + 4.0 * b.angle.cos() - level);
-            assert!(b.angle.abs() < 0.2, "s = {s}: the box tipped to {} rad", b.angle);
+            drafts.push(draft(sim.state(), &p));
+            let angle = sim.state().bodies[0].angle;
+            assert!(angle.abs() < 0.2, "s = {s}: the box tipped to {angle} rad");
         }
         let draft = drafts.iter().sum::<f32>() / drafts.len() as f32;
         table.push((s, draft));
@@ -73,11 +79,7 @@ fn a_heavy_box_sinks_and_a_very_light_one_rides_on_top() {
     let mut drafts = Vec::new();
     for _ in 0..40 {
         light.step(10).unwrap();
-        let state = light.state();
-        let b = state.bodies[0];
-        let mask = bodies::rasterise(&state.solid, &state.bodies);
-        let level = bodies::column_level(&state.mass, &mask, 2, 47, &p).unwrap();
-        drafts.push(b.y + 4.0 * b.angle.cos() - level);
+        drafts.push(draft(light.state(), &p));
     }
     // It rides the automaton's waves, which lift it by up to a cell or two against the far
     // column's level; on average it sits on the surface.
