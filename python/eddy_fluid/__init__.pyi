@@ -46,7 +46,7 @@ class Simulation:
     ) -> None:
         """``bodies``: rigid bodies, each as ``eddy run --body`` takes it; one
         string is one body. Velocities are in cells per time unit in smoke, cells per step in
-        gas. NumPy arrays and scalars are taken as parameter values (``wind=np.array([0.1,
+        water and gas. NumPy arrays and scalars are taken as parameter values (``wind=np.array([0.1,
         0])``)."""
     def step(self, n: int = 1) -> None:
         """``n`` steps on the GPU, the GIL released. KeyboardInterrupt (Ctrl-C, checked about

@@ -637,6 +637,24 @@ def test_a_free_body_falls_and_is_read_back_where_the_gpu_has_it():
         eddy.Simulation(mode="gas", size=(32, 32), bodies="circle:x=16,y=16,r=3,density=2")
 
 
+def test_a_crate_floats_in_water_and_the_water_is_kept():
+    # A box half as dense as water dropped onto still water in a walled 64 x 48 box: it falls,
+    # then floats with about half of it under the surface; the water it displaces is kept; the
+    # force log says the water holds it up.
+    mass = np.zeros((48, 64), np.float32)
+    mass[24:] = 1.0
+    sim = eddy.Simulation(mode="water", size=(64, 48))
+    sim.set_state({"mass": mass})
+    sim.add_body("box:x=32,y=18,w=16,h=8,density=0.5")
+    total = float(sim.state["mass"].sum())
+    sim.step(1500)
+    crate = sim.bodies[0]
+    assert crate["free"] and crate["density"] == 0.5
+    assert 24 < crate["y"] < 32, crate
+    assert abs(float(sim.state["mass"].sum()) - total) < 1e-3 * total
+    assert sim.forces()[0, 1] < 0  # up (y points down)
+
+
 def test_an_inflow_edge_takes_any_profile_and_keeps_it():
     # A channel's inflow given as an array: the faces hold it step after step, and the flux in
     # is its sum; a wrong count, speed or edge changes nothing.
