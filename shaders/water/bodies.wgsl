@@ -33,8 +33,6 @@ const BEFORE: u32 = 2u;
 
 var<workgroup> flags: array<u32, 432>;
 var<workgroup> tile_bits: array<u32, 432>;
-// Bit i: body i, now or before, can hold a point of the tile.
-var<workgroup> near: atomic<u32>;
 
 // Whether body b can hold a point of the box of cells from `lo` to `hi` (its reach2 against the
 // box's nearest point; a reach2 below 0 holds none).
@@ -96,19 +94,15 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) wid
     }
     let corner = region_texel(region, bodies[wid.z], vec3<u32>(wid.xy * 8u, 0u));
     let origin = vec2<i32>(4 * corner.x - 2, corner.y - 2);
-    if lid == 0u {
-        atomicStore(&near, 0u);
-    }
-    workgroupBarrier();
-    if lid < region.count {
-        let lo = vec2<f32>(origin);
-        let hi = lo + vec2<f32>(f32(TILE_W), f32(TILE_H));
-        if reaches(bodies[lid], lo, hi) || reaches(before[lid], lo, hi) {
-            atomicOr(&near, 1u << lid);
+    // Each invocation finds the same bodies near the tile (no barrier for sharing them).
+    let lo = vec2<f32>(origin);
+    let hi = lo + vec2<f32>(f32(TILE_W), f32(TILE_H));
+    var near_bodies = 0u;
+    for (var i = 0u; i < region.count; i++) {
+        if reaches(bodies[i], lo, hi) || reaches(before[i], lo, hi) {
+            near_bodies |= 1u << i;
         }
     }
-    workgroupBarrier();
-    let near_bodies = atomicLoad(&near);
     for (var k = i32(lid); k < TILE_W * TILE_H; k += 64) {
         let q = origin + vec2<i32>(k % TILE_W, k / TILE_W);
         var f = 0u;
