@@ -564,6 +564,13 @@ fn the_body_tool_places_a_body_and_drags_it_through_the_gas() {
     drag_a_body("gas", 8, 4000);
 }
 
+/// The body tool in water, as in smoke: water bodies move at most 0.5 cells a step, so the
+/// viewer runs 8 steps a frame (4 cells a frame); a water body is drawn in a wood colour.
+#[test]
+fn the_body_tool_places_a_body_and_drags_it_through_the_water() {
+    drag_a_body("water", 8, 3000);
+}
+
 /// The body tool's test in `mode`, `steps` a frame, the pointer held still `hold_ms` at the end
 /// of the drag for the body to catch up.
 fn drag_a_body(mode: &str, steps: u32, hold_ms: u64) {
@@ -655,9 +662,13 @@ fn drag_a_body(mode: &str, steps: u32, hold_ms: u64) {
         std::fs::copy(&shot, keep).unwrap();
     }
     let img = image::open(&shot).unwrap().to_rgb8();
-    // A solid's grey: the three channels within 16 of each other, between 70 and 200.
+    // A body: in smoke and gas a solid's grey (the three channels within 16 of each other,
+    // between 70 and 200); in water the wood colour (0.70, 0.50, 0.30), within 16 a channel.
     let grey = |x: u32, y: u32| {
         let p = img.get_pixel(x, y).0;
+        if mode == "water" {
+            return [178u8, 128, 77].iter().zip(p).all(|(&want, got)| want.abs_diff(got) <= 16);
+        }
         let (lo, hi) = (*p.iter().min().unwrap(), *p.iter().max().unwrap());
         hi - lo < 16 && (70..=200).contains(&lo)
     };
