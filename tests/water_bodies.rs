@@ -63,6 +63,26 @@ fn a_box_floats_with_its_density_ratio_of_it_under_water() {
     eprintln!("density ratio, draft / height: {table:?}");
 }
 
+/// Archimedes on the GPU, as on the CPU reference above: the same basins, the same steps, the
+/// draft read from states read back (50 reads of 10 steps each after 1500).
+#[test]
+fn on_the_gpu_a_box_floats_with_its_density_ratio_of_it_under_water() {
+    let g = common::gpu();
+    let p = WaterParams::default();
+    for s in [0.25f32, 0.5, 0.75] {
+        let mut sim = GpuWater::new(&g.device, &g.queue, &basin(s), p).unwrap();
+        sim.step(1500).unwrap();
+        let mut drafts = Vec::new();
+        for _ in 0..50 {
+            sim.step(10).unwrap();
+            drafts.push(draft(&sim.read_state().unwrap(), &p));
+        }
+        let draft = drafts.iter().sum::<f32>() / drafts.len() as f32;
+        assert!((draft - 8.0 * s).abs() < 1.0, "s = {s}: draft {draft:.2} cells, expected {:.2}", 8.0 * s);
+    }
+    g.check().unwrap();
+}
+
 /// A box heavier than water sinks to the floor; one very light (s = 0.001, the lightest a free
 /// body may be) stays on top, its bottom on average within a cell of the surface, without
 /// flying off or diving.
