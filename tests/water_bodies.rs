@@ -38,7 +38,7 @@ fn total(mass: &Grid<f32>) -> f64 {
 }
 
 /// Archimedes: after 1500 steps (about ten periods of the box's bobbing, which the water's
-/// damping settles within about three), the box's draft, its bottom's depth under the level of
+/// damping stills within a few), the box's draft, its bottom's depth under the level of
 /// the water well clear of it, averaged over the next 500 steps, is `s` times its height to
 /// within a cell (the tolerance: the surface is read from the automaton's masses, whose
 /// waves and the box's remaining bob move it by a few tenths of a cell).

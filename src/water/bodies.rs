@@ -52,7 +52,7 @@ pub const DRAG_COEFFICIENT: f32 = 1.0;
 
 /// The fraction of critical damping `zeta` of a floating body's bobbing and rocking
 /// ([`Coupling::Hydrostatic`]): what the waves a heaving body makes carry away, which the
-/// automaton's water does not. 0.2: a box settles within about three periods.
+/// automaton's water does not. At 0.2 a floating box stops bobbing within a few periods.
 pub const DAMPING_RATIO: f32 = 0.2;
 
 /// Refuses bodies the water cannot move: more than a model holds, or a driven one whose fastest
