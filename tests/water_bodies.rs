@@ -9,7 +9,7 @@ use eddy_fluid::GpuModel;
 use eddy_fluid::Simulation;
 use eddy_fluid::body::{Body, Shape};
 use eddy_fluid::grid::Grid;
-use eddy_fluid::water::{Boundary, CpuWater, GpuWater, WaterParams, WaterState, bodies};
+use eddy_fluid::water::{Boundary, Brush, CpuWater, GpuWater, WaterParams, WaterState, bodies};
 
 /// A basin 64 x 48 with water 24 cells deep (before the automaton compresses it) and a box 16
 /// wide and 8 tall of density ratio `s` dropped onto it from 2 cells above.
@@ -206,6 +206,39 @@ fn the_gpu_places_moves_and_floats_bodies_as_the_cpu_does() {
     for (now, then) in cpu_sim.state().bodies.iter().zip(&state.bodies).take(2) {
         assert!((now.vx - then.vx).abs() + (now.vy - then.vy).abs() > 1e-3, "{now:?} kept its velocity");
     }
+    g.check().unwrap();
+}
+
+/// The brush pours and erases around bodies, not into them, on both: a pour over a floating box
+/// and an erase over the disc under water after 6 steps, then 2 more steps.
+#[test]
+fn the_brush_leaves_the_water_under_a_body_on_the_gpu_as_on_the_cpu() {
+    let g = common::gpu();
+    let p = WaterParams::default();
+    let state = busy_basin();
+    let mut gpu_sim = GpuWater::new(&g.device, &g.queue, &state, p).unwrap();
+    let mut cpu_sim = CpuWater::new(state, p).unwrap();
+    gpu_sim.step(6).unwrap();
+    cpu_sim.step(6).unwrap();
+    let under = |s: &WaterState| {
+        let mask = bodies::rasterise(&s.solid, &s.bodies);
+        let cells: Vec<f32> = (0..s.mass.height())
+            .flat_map(|r| (0..s.mass.width()).map(move |c| (r, c)))
+            .filter(|&at| eddy_fluid::body::is_body(mask[at]))
+            .map(|at| s.mass[at])
+            .collect();
+        cells
+    };
+    let before = under(cpu_sim.state());
+    for brush in [Brush::pour((35.0, 18.0), 8.0), Brush::erase((52.0, 28.0), 6.0)] {
+        gpu_sim.brush(&brush);
+        cpu_sim.brush(&brush);
+    }
+    assert_eq!(under(cpu_sim.state()), before, "the brush reached the water under a body");
+    gpu_sim.step(2).unwrap();
+    cpu_sim.step(2).unwrap();
+    let read = gpu_sim.read_state().unwrap();
+    common::assert_fields_close("water-bodies-brush", &read, cpu_sim.state(), 1e-6);
     g.check().unwrap();
 }
 

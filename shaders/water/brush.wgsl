@@ -1,6 +1,7 @@
 // Water brush: the viewer's pour/erase tool and the library's `inject`.
-// Inside the disc, a non-solid cell becomes max(mass * scale + add, 0); solid cells hold no
-// water. CPU mirror: `brush` in src/water/cpu.rs.
+// Inside the disc, an open cell becomes max(mass * scale + add, 0); solid cells hold no
+// water, and a body's cells (the solid bits' SOLID_BODY, 32, as the last step left them) keep
+// the water under it. CPU mirror: `brush` in src/water/cpu.rs.
 
 struct Brush {
     center: vec2<f32>, // (col, row) in cells; cell (c, r) has its centre at (c + 0.5, r + 0.5)
@@ -14,7 +15,7 @@ struct Brush {
 
 @group(0) @binding(0) var<uniform> brush: Brush;
 @group(0) @binding(1) var mass_in: texture_storage_2d<r32float, read>;
-@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // bit 0: this cell is solid
+@group(0) @binding(2) var solid: texture_storage_2d<r32uint, read>; // bit 0: solid; bit 5: a body's
 @group(0) @binding(3) var mass_out: texture_storage_2d<r32float, write>;
 
 @compute @workgroup_size(8, 8)
@@ -26,9 +27,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = vec2<i32>(id.xy);
     var m = textureLoad(mass_in, p).r;
     let d = vec2<f32>(id.xy) + vec2<f32>(0.5) - brush.center;
-    if (textureLoad(solid, p).r & 1u) != 0u {
+    let bits = textureLoad(solid, p).r;
+    if (bits & 1u) != 0u {
         m = 0.0;
-    } else if dot(d, d) <= brush.radius * brush.radius {
+    } else if (bits & 32u) == 0u && dot(d, d) <= brush.radius * brush.radius {
         m = max(m * brush.scale + brush.add, 0.0);
     }
     textureStore(mass_out, p, vec4<f32>(m, 0.0, 0.0, 0.0));

@@ -132,17 +132,20 @@ pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParam
     *field = new_mass;
 }
 
-/// The brush (`shaders/water/brush.wgsl`): inside the disc, a non-solid cell becomes
-/// `max(mass * scale + add, 0)`; every solid cell is emptied.
+/// The brush (`shaders/water/brush.wgsl`): inside the disc, an open cell becomes
+/// `max(mass * scale + add, 0)`; every solid cell is emptied, and a body's cells keep the water
+/// under the body ([`super::bodies`]).
 pub fn brush(state: &mut WaterState, b: &Brush) {
     let (h, w) = state.mass.shape();
+    let covered = (!state.bodies.is_empty()).then(|| super::bodies::rasterise(&state.solid, &state.bodies));
     for row in 0..h {
         for col in 0..w {
             let (dx, dy) = (col as f32 + 0.5 - b.center.0, row as f32 + 0.5 - b.center.1);
+            let a_body = covered.as_ref().is_some_and(|c| crate::body::is_body(c[(row, col)]));
             let m = &mut state.mass[(row, col)];
             if state.solid[(row, col)] != 0 {
                 *m = 0.0;
-            } else if dx * dx + dy * dy <= b.radius * b.radius {
+            } else if !a_body && dx * dx + dy * dy <= b.radius * b.radius {
                 *m = (*m * b.scale + b.add).max(0.0);
             }
         }

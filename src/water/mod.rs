@@ -402,7 +402,7 @@ impl WaterState {
 }
 
 /// A disc-shaped edit of the mass field (the viewer's pour and erase tools): inside the disc,
-/// a non-solid cell becomes `max(mass * scale + add, 0)`.
+/// an open cell (neither ground nor a body's) becomes `max(mass * scale + add, 0)`.
 ///
 /// ```
 /// use eddy_fluid::water::{Brush, CpuWater, WaterParams, WaterState};
