@@ -456,6 +456,21 @@ pub fn covering(bodies: &[Body], r: usize, c: usize) -> usize {
     bodies.iter().position(|b| b.contains(px, py)).map_or(0, |i| i + 1)
 }
 
+/// Rasterises `bodies` into `solid` `(H, W)` in place: each cell that is not a [`WALL`] becomes
+/// `2 + i` where body `i` is the first holding its centre ([`covering`]), else 0 (open). The
+/// CPU mirror of the models' rasterisations (smoke's, gas's and water's).
+pub fn rasterise(solid: &mut Grid<u8>, bodies: &[Body]) {
+    let (h, w) = solid.shape();
+    for r in 0..h {
+        for c in 0..w {
+            if solid[(r, c)] != WALL {
+                let id = covering(bodies, r, c);
+                solid[(r, c)] = if id == 0 { 0 } else { (id + 1) as u8 };
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

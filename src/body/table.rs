@@ -43,6 +43,31 @@ pub fn encode_drive(
     crate::gpu::in_order::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
 }
 
+/// Gives body `index` of `list` the velocity `(vx, vy)` and `spin` where `check` takes the
+/// bodies so driven (a model's bounds on its bodies), and records the write into `table`
+/// ([`encode_drive`]): the models' `encode_drive`.
+///
+/// # Errors
+/// [`super::drive`]'s (no body `index`, a value not finite) and `check`'s; nothing changes.
+#[allow(clippy::too_many_arguments)]
+pub fn encode_drive_checked(
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    table: &wgpu::Buffer,
+    list: &mut Vec<Body>,
+    index: usize,
+    velocity: (f32, f32),
+    spin: f32,
+    check: impl FnOnce(&[Body]) -> Result<(), crate::Error>,
+) -> Result<(), crate::Error> {
+    let mut driven = list.clone();
+    super::drive(&mut driven, index, velocity, spin)?;
+    check(&driven)?;
+    *list = driven;
+    encode_drive(device, encoder, table, index, velocity, spin);
+    Ok(())
+}
+
 /// A readable copy of the first `n` (> 0) bodies of `table`, its copy recorded and submitted
 /// now: it holds the bodies as the work submitted before leaves them.
 pub fn copy(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n: usize) -> wgpu::Buffer {

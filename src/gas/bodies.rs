@@ -30,7 +30,6 @@
 //! resting mirror's arithmetic, bit for bit.
 
 use super::{GasParams, GasState};
-use crate::body::covering;
 use crate::error::Error;
 use crate::grid::Grid;
 
@@ -107,15 +106,7 @@ pub fn step(s: &mut GasState, p: &GasParams) {
 /// as it was.
 pub fn rasterise(s: &mut GasState) -> Grid<u8> {
     let before = s.solid.clone();
-    let (h, w) = s.shape();
-    for r in 0..h {
-        for c in 0..w {
-            if s.solid[(r, c)] != crate::body::WALL {
-                let id = covering(&s.bodies, r, c);
-                s.solid[(r, c)] = if id == 0 { 0 } else { (id + 1) as u8 };
-            }
-        }
-    }
+    crate::body::rasterise(&mut s.solid, &s.bodies);
     before
 }
 

@@ -894,12 +894,18 @@ impl GpuModel for GpuGas {
         velocity: (f32, f32),
         spin: f32,
     ) -> Result<(), Error> {
-        let mut list = self.bodies.list.clone();
-        crate::body::drive(&mut list, index, velocity, spin)?;
-        super::bodies::check(&list)?;
-        self.bodies.list = list;
-        crate::body::table::encode_drive(&self.device, encoder, &self.bodies.table, index, velocity, spin);
-        Ok(())
+        let b = &mut self.bodies;
+        let check = |list: &[crate::body::Body]| super::bodies::check(list);
+        crate::body::table::encode_drive_checked(
+            &self.device,
+            encoder,
+            &b.table,
+            &mut b.list,
+            index,
+            velocity,
+            spin,
+            check,
+        )
     }
 }
 

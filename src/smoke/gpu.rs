@@ -978,11 +978,19 @@ impl GpuModel for GpuSmoke {
         let Pipeline::Staggered(st) = &mut self.pipeline else {
             return Err(Error::Message("no bodies on the collocated grid".into()));
         };
-        let mut bodies = st.bodies.clone();
-        crate::body::drive(&mut bodies, index, (vx, vy), spin)?;
-        check_bodies(&bodies, &self.params)?;
-        st.bodies = bodies;
-        crate::body::table::encode_drive(&self.device, encoder, &st.fields.bodies, index, (vx, vy), spin);
+        let params = &self.params;
+        let check = |bodies: &[Body]| check_bodies(bodies, params);
+        let table = &st.fields.bodies;
+        crate::body::table::encode_drive_checked(
+            &self.device,
+            encoder,
+            table,
+            &mut st.bodies,
+            index,
+            (vx, vy),
+            spin,
+            check,
+        )?;
         // The faces beside the bodies at their new velocities now (so that a cell a body leaves
         // next keeps the velocity it has when it leaves), over the cells the bodies cover.
         st.plan_bodies(&self.device, encoder, 0, self.params.dt, false);

@@ -36,7 +36,7 @@
 use super::WaterParams;
 use crate::body::dynamics::{Coupling, Dynamics};
 use crate::body::forces::Force;
-use crate::body::{Body, WALL, covering};
+use crate::body::{Body, WALL};
 use crate::error::Error;
 use crate::grid::Grid;
 
@@ -78,20 +78,8 @@ pub fn check(bodies: &[Body]) -> Result<(), Error> {
 /// Pass `water/bodies.wgsl`'s coverage: `walls` (non-zero = wall) with each cell that is not a
 /// wall and whose centre the first of `bodies` holds marked `2 + i` (the other cells 0).
 pub fn rasterise(walls: &Grid<u8>, bodies: &[Body]) -> Grid<u8> {
-    let (h, w) = walls.shape();
-    let mut mask = Grid::filled(w, h, 0u8);
-    for r in 0..h {
-        for c in 0..w {
-            mask[(r, c)] = if walls[(r, c)] != 0 {
-                WALL
-            } else {
-                match covering(bodies, r, c) {
-                    0 => 0,
-                    i => (i + 1) as u8,
-                }
-            };
-        }
-    }
+    let mut mask = walls.map(|&v| if v != 0 { WALL } else { 0 });
+    crate::body::rasterise(&mut mask, bodies);
     mask
 }
 

@@ -821,13 +821,21 @@ impl GpuModel for GpuWater {
         velocity: (f32, f32),
         spin: f32,
     ) -> Result<(), Error> {
-        let mut list = self.body_list().to_vec();
-        crate::body::drive(&mut list, index, velocity, spin)?;
-        super::bodies::check(&list)?;
-        let b = self.bodies.as_mut().expect("a body to drive");
-        b.list = list;
-        crate::body::table::encode_drive(&self.device, encoder, &b.table, index, velocity, spin);
-        Ok(())
+        let Some(b) = self.bodies.as_mut() else {
+            // No bodies yet: says so.
+            return crate::body::drive(&mut [], index, velocity, spin);
+        };
+        let check = |list: &[Body]| super::bodies::check(list);
+        crate::body::table::encode_drive_checked(
+            &self.device,
+            encoder,
+            &b.table,
+            &mut b.list,
+            index,
+            velocity,
+            spin,
+            check,
+        )
     }
 
     /// The current mass.

@@ -42,7 +42,6 @@
 //! moves, and what a covered cell's fluid held, are not counted (a body at rest loses none).
 
 use super::{u_open, v_open};
-use crate::body::covering;
 use crate::body::forces::{Force, ForceSum};
 use crate::smoke::{SmokeParams, SmokeState};
 
@@ -68,15 +67,8 @@ pub fn rasterise(s: &mut SmokeState) {
     if s.bodies.is_empty() {
         return;
     }
+    crate::body::rasterise(&mut s.solid, &s.bodies);
     let (h, w) = s.shape();
-    for r in 0..h {
-        for c in 0..w {
-            if s.solid[(r, c)] != WALL {
-                let id = covering(&s.bodies, r, c);
-                s.solid[(r, c)] = if id == 0 { 0 } else { (id + 1) as u8 };
-            }
-        }
-    }
     let bodies = &s.bodies;
     // The body beside a closed face: the cell on the left (above) first.
     let beside = |a: u8, b: u8| body_index(a).or(body_index(b)).map(|i| &bodies[i]);
