@@ -55,7 +55,8 @@
 //! most `max_step` cells a step (the smoke's [`crate::smoke::MAX_BODY_STEP`]), scaled down
 //! whole; and a body stops at the grid's edges (the part of its velocity towards an edge its
 //! reach has crossed is dropped). The acceleration kept for the next step is the velocity's
-//! change over the step, as the fluid felt it.
+//! change over the step, as the fluid felt it. Last, where a body may touch a wall, an edge or
+//! another body within the next step, [`super::contact`] takes its contacts.
 
 use super::{Body, Shape};
 use crate::body::forces::Force;
@@ -144,7 +145,7 @@ pub fn advance(body: &mut Body, force: Force, d: &Dynamics) {
     let (mx, my, mt) = added_mass(body);
     let (sin, cos) = body.angle.sin_cos();
     let old = (body.vx, body.vy, body.spin);
-    let (mut vx, mut vy, mut spin) = match d.coupling {
+    let (vx, vy, spin) = match d.coupling {
         Coupling::Projected => {
             // The force with gravity's, and the last acceleration, in the body's axes.
             let (fx, fy) = (force.fx, force.fy + (s - 1.0) * area * d.gravity);
@@ -181,20 +182,7 @@ pub fn advance(body: &mut Body, force: Force, d: &Dynamics) {
             (cos * nbx - sin * nby, sin * nbx + cos * nby, turn)
         }
     };
-    // The fastest point at most max_step a step.
-    let reach = body.reach();
-    let fastest = ((vx * vx + vy * vy).sqrt() + spin.abs() * reach) * d.dt;
-    if fastest > d.max_step {
-        let k = d.max_step / fastest;
-        (vx, vy, spin) = (vx * k, vy * k, spin * k);
-    }
-    // Stopped at the grid's edges.
-    if (body.x - reach <= 0.0 && vx < 0.0) || (body.x + reach >= d.size.0 && vx > 0.0) {
-        vx = 0.0;
-    }
-    if (body.y - reach <= 0.0 && vy < 0.0) || (body.y + reach >= d.size.1 && vy > 0.0) {
-        vy = 0.0;
-    }
+    let (vx, vy, spin) = bound(body, (vx, vy, spin), d);
     body.acceleration = [(vx - old.0) / d.dt, (vy - old.1) / d.dt, (spin - old.2) / d.dt];
     (body.vx, body.vy, body.spin) = (vx, vy, spin);
 }
@@ -282,4 +270,23 @@ mod tests {
         assert!((my - std::f32::consts::PI * 36.0).abs() < 1e-3 && mx == 28.0, "{mx} {my}");
         assert_eq!(mass(&Body::new(Shape::Circle { radius: 3.0 }, 0.0, 0.0)), 0.0, "a driven body has no mass here");
     }
+}
+
+/// A velocity `(vx, vy, spin)` for `body` as every free body's is bounded (module docs): scaled
+/// down whole so that its fastest point moves at most `max_step` cells a step, and without the
+/// part towards an edge its reach has crossed.
+pub fn bound(body: &Body, (mut vx, mut vy, mut spin): (f32, f32, f32), d: &Dynamics) -> (f32, f32, f32) {
+    let reach = body.reach();
+    let fastest = ((vx * vx + vy * vy).sqrt() + spin.abs() * reach) * d.dt;
+    if fastest > d.max_step {
+        let k = d.max_step / fastest;
+        (vx, vy, spin) = (vx * k, vy * k, spin * k);
+    }
+    if (body.x - reach <= 0.0 && vx < 0.0) || (body.x + reach >= d.size.0 && vx > 0.0) {
+        vx = 0.0;
+    }
+    if (body.y - reach <= 0.0 && vy < 0.0) || (body.y + reach >= d.size.1 && vy > 0.0) {
+        vy = 0.0;
+    }
+    (vx, vy, spin)
 }

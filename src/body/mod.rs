@@ -15,6 +15,7 @@
 //! The GPU twin of [`Body::contains`] and [`Body::velocity_at`] is `shaders/common/body.wgsl`,
 //! with the same arithmetic in the same order.
 
+pub mod contact;
 pub mod dynamics;
 pub mod forces;
 pub mod table;

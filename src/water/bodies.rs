@@ -242,8 +242,9 @@ pub fn place(mass: &mut Grid<f32>, walls: &Grid<u8>, bodies: &[Body]) -> Grid<u8
 
 /// One step of water with bodies (module docs): the bodies move, push the water out of the cells
 /// they newly cover, the automaton steps around them, and the free ones answer the water's
-/// pressure. Returns the forces on the bodies over the step. Without bodies, the automaton's
-/// step alone.
+/// pressure, then take their contacts with the walls and each other
+/// ([`crate::body::contact::resolve`]). Returns the forces on the bodies over the step. Without
+/// bodies, the automaton's step alone.
 pub fn step(mass: &mut Grid<f32>, walls: &Grid<u8>, bodies: &mut [Body], p: &WaterParams) -> Vec<Force> {
     if bodies.is_empty() {
         super::cpu::compression_step(mass, walls, p);
@@ -261,6 +262,7 @@ pub fn step(mass: &mut Grid<f32>, walls: &Grid<u8>, bodies: &mut [Body], p: &Wat
     for (b, &f) in bodies.iter_mut().zip(&forces) {
         crate::body::dynamics::advance(b, f, &d);
     }
+    crate::body::contact::resolve(bodies, walls, &d);
     forces
 }
 

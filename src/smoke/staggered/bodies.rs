@@ -104,7 +104,8 @@ pub fn dynamics(p: &SmokeParams, (w, h): (usize, usize)) -> crate::body::dynamic
 
 /// Pass `common/body_dynamics.wgsl` after the forces pass: each free body's velocity under the
 /// fluid's force over the step just taken ([`forces`]) and gravity
-/// ([`crate::body::dynamics::advance`]). Nothing without free bodies.
+/// ([`crate::body::dynamics::advance`]), then their contacts with the walls and each other
+/// ([`crate::body::contact::resolve`]). Nothing without free bodies.
 pub fn respond(s: &mut SmokeState, p: &SmokeParams) {
     if !s.bodies.iter().any(crate::body::Body::is_free) {
         return;
@@ -115,6 +116,7 @@ pub fn respond(s: &mut SmokeState, p: &SmokeParams) {
     for (body, force) in s.bodies.iter_mut().zip(forces) {
         crate::body::dynamics::advance(body, force, &d);
     }
+    crate::body::contact::resolve(&mut s.bodies, &s.solid, &d);
 }
 
 /// Pass `staggered_body_forces.wgsl`: the fluid's force and torque on each body over the last

@@ -1,0 +1,504 @@
+//! Contacts: free bodies collide with the walls, the grid's edges and each other, through
+//! `rapier2d` (rigid-body collision is not what eddy exists for). The fluid's coupling
+//! ([`super::dynamics::advance`]) gives each free body its velocity for the next step; where a
+//! body could touch something during that step, [`resolve`] hands every body to a rapier world
+//! for one step of `dt` with no gravity (the fluid's force and gravity are already in the
+//! velocities) and takes back, for each free body rapier found in contact, the velocity that
+//! carries it from where it is to where rapier put it: contacts without bounce (restitution 0)
+//! and with Coulomb friction [`FRICTION`]. Driven bodies are kinematic there: they push free
+//! ones and are never pushed. A free body's mass in the contact is its own with its added mass
+//! ([`super::dynamics::added_mass`]; the mean of its two axes'), since the fluid it carries
+//! moves with it. The acceleration the coupling carries ([`Body::acceleration`]) takes the
+//! contact's change of velocity too: the fluid feels it at the next step.
+//!
+//! **When.** A body's fastest point moves at most `max_step` cells a step
+//! ([`super::dynamics::Dynamics::max_step`], driven bodies too), so two bodies close by at most
+//! `2 max_step` a step. [`gap`] is a lower bound of the distance from a free body to anything it
+//! can touch (the discs around the bodies, [`Body::reach`]; the wall cells within [`SCAN`]
+//! cells; the edges), which shrinks by at most `2 max_step` a step. [`resolve`] does nothing
+//! where every free body's gap is at least [`margin`] (`2 max_step` plus [`SLOP`]): nothing
+//! can touch within the step. So after a resolution, none can be needed for the next
+//! [`steps_clear`] steps, and a GPU model reads its bodies back only at those *contact points*
+//! ([`ContactPlan`]), never in between: the CPU mirrors, which resolve after every step, do
+//! nothing in between either, and GPU and CPU runs take the same contacts at the same steps.
+//!
+//! The walls are the cells of the model's mask that are [`super::WALL`]: as rapier voxels, a
+//! cell `(r, c)` the square `[c, c + 1] x [r, r + 1]`, taken within the reach of the bodies in
+//! question. The grid's edges are walls here too (half-planes), as they are to the coupling.
+
+use super::dynamics::{self, Dynamics};
+use super::{Body, Shape, WALL};
+use crate::grid::Grid;
+use rapier2d::prelude::*;
+
+/// How far past two steps' travel a contact is looked for, cells.
+pub const SLOP: f32 = 0.25;
+
+/// The Coulomb friction coefficient of every contact (bodies on walls and on each other):
+/// about wet wood's on wood.
+pub const FRICTION: f32 = 0.3;
+
+/// How far past a body's reach the walls are looked for, cells: a wall farther than this
+/// counts as this far, which bounds the steps between contact points.
+pub const SCAN: f32 = 64.0;
+
+/// The gap below which [`resolve`] hands a free body to rapier, cells: `2 max_step + SLOP`.
+pub fn margin(d: &Dynamics) -> f32 {
+    2.0 * d.max_step + SLOP
+}
+
+/// A lower bound of the distance from body `i` to the walls of `solid` (`(H, W)`, cells that
+/// are [`WALL`]), the grid's edges and the other bodies (driven ones only where `i` is free),
+/// in cells, at most [`SCAN`]: each body counts as the disc of its reach around its centre.
+/// Moving a body's centre by `e` cells changes it by at most `e`.
+pub fn gap(i: usize, bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> f32 {
+    let b = &bodies[i];
+    let reach = b.reach();
+    let (w, h) = d.size;
+    let mut gap = (b.x.min(w - b.x).min(b.y).min(h - b.y) - reach).min(SCAN);
+    for (j, o) in bodies.iter().enumerate() {
+        if j != i && (b.is_free() || o.is_free()) {
+            gap = gap.min(((o.x - b.x).hypot(o.y - b.y)) - reach - o.reach());
+        }
+    }
+    // The wall cells whose squares come within SCAN of the disc.
+    let (rows, cols) = solid.shape();
+    let span = |centre: f32, len: usize| {
+        let lo = (centre - reach - SCAN).floor().max(0.0);
+        let hi = (centre + reach + SCAN).ceil().min(len as f32);
+        (lo as usize, (hi as usize).max(lo as usize))
+    };
+    let (r0, r1) = span(b.y, rows);
+    let (c0, c1) = span(b.x, cols);
+    let mut nearest = f32::INFINITY;
+    for r in r0..r1 {
+        let dy = (r as f32 - b.y).max(b.y - (r as f32 + 1.0)).max(0.0);
+        if dy * dy >= nearest {
+            continue;
+        }
+        for c in c0..c1 {
+            if solid[(r, c)] == WALL {
+                let dx = (c as f32 - b.x).max(b.x - (c as f32 + 1.0)).max(0.0);
+                nearest = nearest.min(dx * dx + dy * dy);
+            }
+        }
+    }
+    gap.min(nearest.sqrt() - reach)
+}
+
+/// Steps from here until contacts may need resolving again (the next contact point), at least
+/// 1; `None` without free bodies (see the module docs).
+pub fn steps_clear(bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> Option<u64> {
+    let gap =
+        (0..bodies.len()).filter(|&i| bodies[i].is_free()).map(|i| gap(i, bodies, solid, d)).min_by(f32::total_cmp)?;
+    let m = margin(d);
+    Some(if gap < m { 1 } else { ((gap - m) / (2.0 * d.max_step)) as u64 + 1 })
+}
+
+/// The contacts of the free bodies that may touch something within the coming step (their
+/// [`gap`] below [`margin`]): each such body rapier finds in contact gets the velocity that
+/// carries it where rapier's step put it (module docs), bounded as the coupling bounds it.
+/// Returns whether any body changed. Where it is stays; the next step moves it.
+pub fn resolve(bodies: &mut [Body], solid: &Grid<u8>, d: &Dynamics) -> bool {
+    let m = margin(d);
+    let near: Vec<usize> = (0..bodies.len()).filter(|&i| bodies[i].is_free() && gap(i, bodies, solid, d) < m).collect();
+    if near.is_empty() {
+        return false;
+    }
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::ZERO;
+    world.integration_parameters = IntegrationParameters {
+        dt: d.dt,
+        length_unit: 1.0,
+        normalized_prediction_distance: m,
+        // Overlaps are pushed out at most half a step's travel a step.
+        normalized_max_corrective_velocity: 0.5 * d.max_step / d.dt,
+        ..IntegrationParameters::default()
+    };
+    let fixed = world.insert_body(RigidBodyBuilder::fixed());
+    let (w, h) = d.size;
+    let edges = [
+        (Vector::X, Vector::ZERO),
+        (-Vector::X, Vector::new(w, 0.0)),
+        (Vector::Y, Vector::ZERO),
+        (-Vector::Y, Vector::new(0.0, h)),
+    ];
+    for (normal, at) in edges {
+        let edge =
+            ColliderBuilder::new(SharedShape::halfspace(normal)).translation(at).friction(FRICTION).restitution(0.0);
+        world.insert_collider(edge, Some(fixed));
+    }
+    let cells = walls_near(&near, bodies, solid, m);
+    if !cells.is_empty() {
+        let walls = ColliderBuilder::voxels(Vector::ONE, &cells).friction(FRICTION).restitution(0.0);
+        world.insert_collider(walls, Some(fixed));
+    }
+    let handles: Vec<(RigidBodyHandle, ColliderHandle)> =
+        bodies.iter().map(|b| world.insert(rigid_body(b), collider(b))).collect();
+    world.step();
+    let mut changed = false;
+    for &i in &near {
+        let (body, collider) = handles[i];
+        if !world.narrow_phase.contact_pairs_with(collider).any(|p| p.has_any_active_contact()) {
+            continue;
+        }
+        let moved = &world.bodies[body];
+        let (at, angle) = (moved.translation(), moved.rotation().angle());
+        let b = &mut bodies[i];
+        let turned = (angle - b.angle + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
+        let wanted = ((at.x - b.x) / d.dt, (at.y - b.y) / d.dt, turned / d.dt);
+        let (vx, vy, spin) = dynamics::bound(b, wanted, d);
+        let old = (b.vx, b.vy, b.spin);
+        b.acceleration[0] += (vx - old.0) / d.dt;
+        b.acceleration[1] += (vy - old.1) / d.dt;
+        b.acceleration[2] += (spin - old.2) / d.dt;
+        (b.vx, b.vy, b.spin) = (vx, vy, spin);
+        changed = true;
+    }
+    changed
+}
+
+/// The wall cells of `solid` within `margin` of the reach of bodies `near`, as voxel
+/// coordinates `(c, r)`.
+fn walls_near(near: &[usize], bodies: &[Body], solid: &Grid<u8>, margin: f32) -> Vec<IVector> {
+    let (rows, cols) = solid.shape();
+    let mut taken = std::collections::BTreeSet::new();
+    for &i in near {
+        let b = &bodies[i];
+        let span = b.reach() + margin + 1.0;
+        let r0 = (b.y - span).floor().max(0.0) as usize;
+        let r1 = ((b.y + span).ceil().max(0.0) as usize).min(rows);
+        let c0 = (b.x - span).floor().max(0.0) as usize;
+        let c1 = ((b.x + span).ceil().max(0.0) as usize).min(cols);
+        for r in r0..r1 {
+            for c in c0..c1 {
+                if solid[(r, c)] == WALL {
+                    taken.insert((r, c));
+                }
+            }
+        }
+    }
+    taken.into_iter().map(|(r, c)| IVector::new(c as i32, r as i32)).collect()
+}
+
+/// The rapier body of `b`: dynamic with its mass and added mass where free, kinematic (moved
+/// at its velocity, never pushed) where driven.
+fn rigid_body(b: &Body) -> RigidBody {
+    let builder = match b.is_free() {
+        true => {
+            let (mx, my, mt) = dynamics::added_mass(b);
+            let mass = dynamics::mass(b) + 0.5 * (mx + my);
+            let inertia = dynamics::inertia(b) + mt;
+            RigidBodyBuilder::dynamic().additional_mass_properties(MassProperties::new(Vector::ZERO, mass, inertia))
+        }
+        false => RigidBodyBuilder::kinematic_velocity_based(),
+    };
+    builder
+        .translation(Vector::new(b.x, b.y))
+        .rotation(b.angle)
+        .linvel(Vector::new(b.vx, b.vy))
+        .angvel(b.spin)
+        .can_sleep(false)
+        .build()
+}
+
+/// The rapier collider of `b`'s shape (massless: [`rigid_body`] gives the mass).
+fn collider(b: &Body) -> Collider {
+    let shape = match b.shape {
+        Shape::Circle { radius } => ColliderBuilder::ball(radius),
+        Shape::Box { half_width, half_height } => ColliderBuilder::cuboid(half_width, half_height),
+    };
+    shape.density(0.0).friction(FRICTION).restitution(0.0).build()
+}
+
+/// A GPU model's contact points ([`steps_clear`]): where the next is, and the stage there
+/// ([`ContactPlan::plan`]): its bodies read back from the GPU's table, [`resolve`]d, and those
+/// that changed written back, before the next step is recorded. The models call it from
+/// [`crate::GpuModel::plan_solver`], so every run that keeps to the plan points
+/// ([`crate::GpuModel::steps_to_plan`]) takes its contacts where the CPU mirror does.
+#[derive(Debug, Default)]
+pub struct ContactPlan {
+    /// The step count of the next contact point.
+    next: u64,
+    /// In a browser, which may not wait: the copy of the table asked for at a point, with its
+    /// step count and the map's result once it arrived.
+    #[cfg(target_arch = "wasm32")]
+    pending: Option<Pending>,
+}
+
+#[cfg(target_arch = "wasm32")]
+#[derive(Debug)]
+struct Pending {
+    step: u64,
+    copy: wgpu::Buffer,
+    mapped: futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+impl ContactPlan {
+    /// Contacts due at once (a model made with its bodies, or given new ones).
+    pub fn replan(&mut self, step: u64) {
+        self.next = step;
+    }
+
+    /// Steps that may be recorded from step count `step` before the next contact point
+    /// (`Some(0)`: due now); `None` without free bodies among `bodies`.
+    pub fn steps_to_plan(&self, bodies: &[Body], step: u64) -> Option<u64> {
+        bodies.iter().any(Body::is_free).then(|| self.next.saturating_sub(step))
+    }
+
+    /// At a contact point (step count `step`), the contacts of the bodies in `table` (the
+    /// model's body table, `list.len()` bodies) on the walls of `solid` ([`resolve`]): waits
+    /// for the GPU to finish the steps submitted so far, writes the bodies that changed back
+    /// into the table (the queue's write, before anything submitted later) and plans the next
+    /// point; `list` becomes the bodies read back. Elsewhere, or without free bodies, does
+    /// nothing. Returns whether `list` was replaced.
+    ///
+    /// In a browser nothing may wait: the copy is asked for at the point and the contacts are
+    /// taken at the first call that finds it arrived, on the bodies as they were at the point,
+    /// writing only their velocities (the GPU has moved them on since), so there they are late
+    /// by the steps the copy took.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the table cannot be read back;
+    /// nothing changes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn plan(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        table: &wgpu::Buffer,
+        list: &mut Vec<Body>,
+        solid: &Grid<u8>,
+        d: &Dynamics,
+        step: u64,
+    ) -> Result<bool, crate::gpu::GpuError> {
+        if self.steps_to_plan(list, step) != Some(0) {
+            #[cfg(target_arch = "wasm32")]
+            return self.collect(queue, table, list, solid, d, step);
+            #[cfg(not(target_arch = "wasm32"))]
+            return Ok(false);
+        }
+        let n = list.len();
+        let copy = super::table::copy(device, queue, table, n);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut bodies = crate::gpu::wait(device, super::table::read(device, &copy, n))??;
+            let before = bodies.clone();
+            if resolve(&mut bodies, solid, d) {
+                for (i, (body, was)) in bodies.iter().zip(&before).enumerate() {
+                    if body != was {
+                        super::table::write_velocity(queue, table, i, body);
+                    }
+                }
+            }
+            self.next = step + steps_clear(&bodies, solid, d).unwrap_or(1);
+            *list = bodies;
+            Ok(true)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            if self.pending.is_none() {
+                let (tx, mapped) = futures_channel::oneshot::channel();
+                copy.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                    let _ = tx.send(r);
+                });
+                self.pending = Some(Pending { step, copy, mapped });
+            }
+            // No cuts into one-step runs while the copy is on its way.
+            self.next = u64::MAX;
+            let _ = device;
+            self.collect(queue, table, list, solid, d, step)
+        }
+    }
+
+    /// The browser's half of [`ContactPlan::plan`]: the contacts on the copy, if it arrived.
+    #[cfg(target_arch = "wasm32")]
+    fn collect(
+        &mut self,
+        queue: &wgpu::Queue,
+        table: &wgpu::Buffer,
+        list: &mut Vec<Body>,
+        solid: &Grid<u8>,
+        d: &Dynamics,
+        step: u64,
+    ) -> Result<bool, crate::gpu::GpuError> {
+        use crate::gpu::GpuError;
+        let Some(pending) = &mut self.pending else { return Ok(false) };
+        let arrived = match pending.mapped.try_recv() {
+            Ok(None) => return Ok(false),
+            Ok(Some(r)) => r.map_err(|e| GpuError::Readback(e.to_string())),
+            Err(_) => Err(GpuError::DeviceLost("map callback dropped".into())),
+        };
+        let pending = self.pending.take().expect("pending");
+        arrived?;
+        let bytes = pending.copy.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
+        pending.copy.unmap();
+        let mut bodies: Vec<Body> =
+            bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect();
+        if bodies.len() != list.len() {
+            self.next = step; // the bodies were replaced since: ask again
+            return Ok(false);
+        }
+        let before = bodies.clone();
+        if resolve(&mut bodies, solid, d) {
+            for (i, (body, was)) in bodies.iter().zip(&before).enumerate() {
+                if body != was {
+                    super::table::write_velocity(queue, table, i, body);
+                }
+            }
+        }
+        let late = step - pending.step;
+        self.next = step + steps_clear(&bodies, solid, d).unwrap_or(1).saturating_sub(late).max(1);
+        Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::dynamics::Coupling;
+
+    fn dynamics(size: (f32, f32)) -> Dynamics {
+        Dynamics { dt: 1.0, gravity: 0.02, max_step: 0.5, size, coupling: Coupling::Projected }
+    }
+
+    fn disc(x: f32, y: f32, r: f32, density: f32) -> Body {
+        Body { density: Some(density), ..Body::new(Shape::Circle { radius: r }, x, y) }
+    }
+
+    /// Steps `bodies` as a model does: move, fall by `g` (free ones), contacts. Returns the
+    /// deepest overlap of a free disc with the floor (the wall rows from `floor` down).
+    fn fall(bodies: &mut [Body], solid: &Grid<u8>, d: &Dynamics, floor: f32, steps: usize) -> f32 {
+        let mut deepest = 0.0f32;
+        for _ in 0..steps {
+            for b in bodies.iter_mut() {
+                b.advance(d.dt);
+                if b.is_free() {
+                    b.vy += d.gravity * d.dt;
+                    (b.vx, b.vy, b.spin) = dynamics::bound(b, (b.vx, b.vy, b.spin), d);
+                }
+                if let Shape::Circle { radius } = b.shape {
+                    deepest = deepest.max(b.y + radius - floor);
+                }
+            }
+            resolve(bodies, solid, d);
+        }
+        deepest
+    }
+
+    fn floor_at(w: usize, h: usize, floor: usize) -> Grid<u8> {
+        Grid::from_fn(w, h, |r, _| (r >= floor) as u8)
+    }
+
+    #[test]
+    fn a_falling_disc_comes_to_rest_on_a_wall_floor() {
+        let (w, h, floor) = (40, 40, 30);
+        let solid = floor_at(w, h, floor);
+        let d = dynamics((w as f32, h as f32));
+        let mut bodies = [disc(20.0, 10.0, 4.0, 2.0)];
+        let deepest = fall(&mut bodies, &solid, &d, floor as f32, 300);
+        let b = bodies[0];
+        // At rest on the floor: its bottom on row 30's top edge, to rapier's slop.
+        assert!((b.y + 4.0 - floor as f32).abs() < 0.05, "rests at y = {}", b.y);
+        assert!(b.vy.abs() < 1e-3 && b.vx.abs() < 1e-3, "still moving: {b:?}");
+        assert!(deepest < 0.3, "it sank {deepest} cells into the floor on the way");
+    }
+
+    #[test]
+    fn a_box_falling_on_its_corner_settles_flat() {
+        let (w, h, floor) = (40, 40, 30);
+        let solid = floor_at(w, h, floor);
+        let d = dynamics((w as f32, h as f32));
+        let tilted = Body { angle: 0.4, ..Body::new(Shape::Box { half_width: 5.0, half_height: 2.0 }, 20.0, 20.0) };
+        let mut bodies = [Body { density: Some(2.0), ..tilted }];
+        fall(&mut bodies, &solid, &d, floor as f32, 600);
+        let b = bodies[0];
+        let flat = (b.angle / std::f32::consts::FRAC_PI_2).round() * std::f32::consts::FRAC_PI_2;
+        assert!((b.angle - flat).abs() < 0.02, "it rests at angle {}", b.angle);
+        // Flat on a long side (the half height 2 below the centre) or, turned, a short one.
+        let below = if (flat / std::f32::consts::FRAC_PI_2).round() as i32 % 2 == 0 { 2.0 } else { 5.0 };
+        assert!((b.y + below - floor as f32).abs() < 0.05, "rests at y = {}", b.y);
+    }
+
+    #[test]
+    fn two_discs_meeting_head_on_stop_together_keeping_their_momentum() {
+        // No walls near, no gravity: equal discs at 0.4 cells/step towards each other stop
+        // (no bounce), and the total momentum stays 0; unequal ones move on together at the
+        // velocity that keeps it (their masses with the added mass, module docs).
+        let d = Dynamics { gravity: 0.0, ..dynamics((100.0, 100.0)) };
+        let solid = Grid::filled(100, 100, 0u8);
+        for (s1, s2) in [(1.0, 1.0), (1.0, 3.0)] {
+            let mut bodies =
+                [Body { vx: 0.4, ..disc(40.0, 50.0, 5.0, s1) }, Body { vx: -0.4, ..disc(60.0, 50.0, 5.0, s2) }];
+            let m = |b: &Body| dynamics::mass(b) + 0.5 * (dynamics::added_mass(b).0 + dynamics::added_mass(b).1);
+            let momentum = |b: &[Body]| m(&b[0]) * b[0].vx + m(&b[1]) * b[1].vx;
+            let before = momentum(&bodies);
+            fall(&mut bodies, &solid, &d, f32::INFINITY, 60);
+            let after = momentum(&bodies);
+            assert!((after - before).abs() < 1e-3 * m(&bodies[0]), "momentum {before} became {after} ({s1}, {s2})");
+            assert!((bodies[0].vx - bodies[1].vx).abs() < 1e-3, "they part: {bodies:?}");
+            let apart = bodies[1].x - bodies[0].x;
+            assert!((apart - 10.0).abs() < 0.05, "centres {apart} apart, radii sum 10 ({s1}, {s2})");
+        }
+    }
+
+    #[test]
+    fn a_driven_body_pushes_a_free_one_and_is_not_pushed() {
+        let d = Dynamics { gravity: 0.0, ..dynamics((100.0, 100.0)) };
+        let solid = Grid::filled(100, 100, 0u8);
+        let pusher = Body { vx: 0.3, ..Body::new(Shape::Box { half_width: 3.0, half_height: 8.0 }, 20.0, 50.0) };
+        let mut bodies = [pusher, disc(40.0, 50.0, 4.0, 0.5)];
+        fall(&mut bodies, &solid, &d, f32::INFINITY, 80);
+        assert_eq!(bodies[0].vx, 0.3, "the driven body keeps its velocity");
+        assert!((bodies[1].vx - 0.3).abs() < 0.01, "the free disc is pushed along at {}", bodies[1].vx);
+        assert!(bodies[1].x - bodies[0].x >= 7.0 - 0.05, "the disc is inside the pusher: {bodies:?}");
+    }
+
+    #[test]
+    fn nothing_is_resolved_before_the_contact_point_steps_clear_gives() {
+        // A disc moving at the bound towards a wall column, a disc towards another and one
+        // towards the grid's edge: the first step whose contacts change anything comes no
+        // sooner than steps_clear said at the start (the CPU mirrors resolve every step, the
+        // GPU models only at the points: they agree only if this holds).
+        let (w, h) = (120, 200);
+        let solid = Grid::from_fn(w, h, |_, c| (c >= 100) as u8);
+        let d = Dynamics { gravity: 0.0, ..dynamics((w as f32, h as f32)) };
+        let cases = [
+            vec![Body { vx: 0.5, ..disc(60.0, 100.0, 5.0, 1.0) }],
+            vec![Body { vx: 0.5, ..disc(20.0, 100.0, 5.0, 1.0) }, Body { vx: -0.5, ..disc(60.0, 100.0, 5.0, 1.0) }],
+            vec![Body { vy: -0.5, ..disc(50.0, 40.0, 3.0, 1.0) }],
+        ];
+        for start in cases {
+            let clear = steps_clear(&start, &solid, &d).expect("free bodies");
+            assert!(clear > 5, "the case starts far from contact ({clear})");
+            let mut bodies = start.clone();
+            let mut first = None;
+            for step in 1..=200u64 {
+                for b in bodies.iter_mut() {
+                    b.advance(d.dt);
+                }
+                if resolve(&mut bodies, &solid, &d) {
+                    first = Some(step);
+                    break;
+                }
+            }
+            let first = first.expect("they meet within 200 steps");
+            assert!(first >= clear, "a contact at step {first}, before the point at {clear}");
+            // One body closing on a wall closes half as fast as the bound assumes.
+            assert!(first <= 2 * clear + 2, "the point at {clear} is far too soon for {first}");
+        }
+    }
+
+    #[test]
+    fn walls_beyond_the_scan_count_as_scan_away_and_edges_bound_the_gap() {
+        let d = dynamics((400.0, 400.0));
+        let solid = Grid::filled(400, 400, 0u8);
+        let bodies = [disc(200.0, 200.0, 10.0, 1.0)];
+        assert_eq!(gap(0, &bodies, &solid, &d), SCAN);
+        let near_edge = [disc(15.0, 200.0, 10.0, 1.0)];
+        assert_eq!(gap(0, &near_edge, &solid, &d), 5.0);
+        let mut walled = solid.clone();
+        walled[(200, 230)] = WALL; // its square starts 30 cells right of the centre
+        assert_eq!(gap(0, &bodies, &walled, &d), 20.0);
+    }
+}
