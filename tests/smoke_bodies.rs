@@ -451,7 +451,9 @@ fn a_body_moving_through_closed_smoke_conserves_the_fluids_volume() {
 /// rounding: allowed 1e-3 of the largest speed (measured 3e-6). The random walls leave nearly
 /// still cells walled in on three sides, where a velocity of 1e-7 either way decides the
 /// MacCormack step: from another random state (seed 13) one such cell's density differed by
-/// 3e-3 after five steps, the bodies' velocities agreeing to 2e-6.
+/// 3e-3 after five steps, the bodies' velocities agreeing to 2e-6. The walls within 6 cells of
+/// a body's reach are cleared, so that no contact acts: among random walls every step is a
+/// contact, whose answer turns on the forces' rounding (contacts have their own test below).
 #[test]
 fn free_bodies_match_the_cpu_reference() {
     let g = gpu();
@@ -461,6 +463,17 @@ fn free_bodies_match_the_cpu_reference() {
         let mut state = state_with_bodies(70, 48, 7 + k as u64);
         for (b, density) in state.bodies.iter_mut().zip([0.5, 3.0, 1.0]) {
             b.density = Some(density);
+        }
+        let (bodies, (h, w)) = (state.bodies.clone(), state.solid.shape());
+        for r in 0..h {
+            for c in 0..w {
+                let (x, y) = (c as f32 + 0.5, r as f32 + 0.5);
+                if bodies.iter().any(|b| (x - b.x).hypot(y - b.y) < b.reach() + 6.0)
+                    && state.solid[(r, c)] == bodies::WALL
+                {
+                    state.solid[(r, c)] = 0;
+                }
+            }
         }
         let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &state, p).unwrap();
         let mut cpu_sim = eddy_fluid::smoke::CpuSmoke::new(state.clone(), p).unwrap();
@@ -630,5 +643,66 @@ fn a_free_body_and_the_fluid_exchange_momentum_and_only_the_walls_change_their_s
     assert!(given > 0.2 * mass * f64::from(disc.vx), "the body hardly slowed: it gave {given}");
     assert!(start.0.abs() < 0.01 * start.1, "the impulsive start's imbalance {} of {}", start.0, start.1);
     assert!(imbalance.abs() < 0.15 * given, "momentum imbalance {imbalance} of {given}");
+    g.check().unwrap();
+}
+
+/// Contacts (`src/body/contact.rs`): a heavy disc falls through smoke at rest onto a wall ledge,
+/// and a heavy box, tilted, beside it onto the box's floor (the grid's edge), on the GPU and the
+/// CPU reference, default parameters with gravity. The GPU takes its contacts only at the
+/// contact points, reading its bodies back there; the CPU after every step: they must agree, as
+/// they do without contacts (positions to 1e-5, velocities to 1e-3 of the fall's speed, the
+/// bodies' velocities coming from the forces). Both come to rest on what they fell on, the box
+/// turned flat: the disc's bottom on the ledge's top, the box's on the edge, each within 0.1 cell
+/// (rapier's slop is 0.005), and neither ever sinks into them by more than 0.3 cells (they land
+/// at about 0.25 cells a step).
+#[test]
+fn heavy_bodies_fall_onto_a_ledge_and_the_floor_and_rest_there_on_the_gpu_as_on_the_cpu() {
+    let g = gpu();
+    let (w, h, ledge) = (64usize, 64usize, 44usize);
+    let p = SmokeParams { gravity: 0.4, ..SmokeParams::default() };
+    let mut s = still_fluid((w, h));
+    for r in ledge..h {
+        for c in 0..30 {
+            s.solid[(r, c)] = bodies::WALL;
+        }
+    }
+    let disc = Body { density: Some(3.0), ..Body::new(Shape::Circle { radius: 5.0 }, 15.0, 12.0) };
+    let box_ = Body {
+        density: Some(3.0),
+        angle: 0.3,
+        ..Body::new(Shape::Box { half_width: 6.0, half_height: 3.0 }, 46.0, 20.0)
+    };
+    s.bodies = vec![disc, box_];
+    let mut gpu_sim = GpuSmoke::new(&g.device, &g.queue, &s, p).unwrap();
+    let mut cpu_sim = eddy_fluid::smoke::CpuSmoke::new(s.clone(), p).unwrap();
+    let (mut deepest, mut fastest) = (0.0f32, 0.0f32);
+    for step in 1..=320 {
+        gpu_sim.step(1).unwrap();
+        cpu_sim.step(1).unwrap();
+        let [d, b] = [cpu_sim.state().bodies[0], cpu_sim.state().bodies[1]];
+        deepest = deepest.max(d.y + 5.0 - ledge as f32);
+        let corner = b.y + 6.0 * b.angle.sin().abs() + 3.0 * b.angle.cos().abs();
+        deepest = deepest.max(corner - h as f32);
+        fastest = fastest.max(d.vy.abs()).max(b.vy.abs());
+        if step % 60 == 0 {
+            let name = format!("smoke-contacts-{step}-steps");
+            let gpu_state = gpu_sim.read_state().unwrap();
+            assert_bodies_agree(&name, &gpu_state, cpu_sim.state());
+            for (gb, cb) in gpu_state.bodies.iter().zip(&cpu_sim.state().bodies) {
+                for (a, b) in [(gb.vx, cb.vx), (gb.vy, cb.vy), (gb.spin, cb.spin)] {
+                    assert!((a - b).abs() <= 1e-3 * fastest, "{name}: the GPU's {gb:?}, the CPU's {cb:?}");
+                }
+            }
+        }
+    }
+    let [d, b] = [cpu_sim.state().bodies[0], cpu_sim.state().bodies[1]];
+    println!(
+        "disc at rest at y {:.3} (ledge {ledge}), box at y {:.3} angle {:.4}; deepest {deepest:.3}",
+        d.y, b.y, b.angle
+    );
+    assert!((d.y + 5.0 - ledge as f32).abs() < 0.1, "the disc is not on the ledge: {d:?}");
+    assert!(b.angle.abs() < 0.02 && (b.y + 3.0 - h as f32).abs() < 0.1, "the box is not flat on the floor: {b:?}");
+    assert!(d.vy.abs() < 0.02 * fastest && b.vy.abs() < 0.02 * fastest, "still falling: {d:?} {b:?}");
+    assert!(deepest < 0.3, "a body sank {deepest} cells into what it fell on");
     g.check().unwrap();
 }

@@ -4,7 +4,8 @@
 // it) and gravity, by the added-mass-corrected coupling (src/body/dynamics.rs's module docs):
 // (m + M) a' = F + W + M a, in the body's axes (M the ideal ellipse's added mass, at least the
 // staircase's and, turning, a box's corners'); then the fastest point is held to max_step cells
-// a step and a body stops at the grid's edges. Driven bodies (density 0) are left as they are.
+// a step and a body whose centre reached an edge of the grid stops there (the contacts,
+// src/body/contact.rs, keep its shape inside). Driven bodies (density 0) are left as they are.
 // In water (`hydrostatic`) the pressure holds the buoyancy but does not answer the body's
 // acceleration: (m + f M) v' = (m + f M) v + dt (F + s A g) - dt k v', f the displaced fraction
 // the buoyancy gives, k the implicit rate of the quadratic drag (drag_coefficient) and of the
@@ -134,10 +135,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         vy = vy * k;
         spin = spin * k;
     }
-    if (b.centre.x - reach <= 0.0 && vx < 0.0) || (b.centre.x + reach >= d.size.x && vx > 0.0) {
+    if (b.centre.x <= 0.0 && vx < 0.0) || (b.centre.x >= d.size.x && vx > 0.0) {
         vx = 0.0;
     }
-    if (b.centre.y - reach <= 0.0 && vy < 0.0) || (b.centre.y + reach >= d.size.y && vy > 0.0) {
+    if (b.centre.y <= 0.0 && vy < 0.0) || (b.centre.y >= d.size.y && vy > 0.0) {
         vy = 0.0;
     }
     b.accel_x = (vx - old.x) / d.dt;

@@ -8,8 +8,12 @@
 //! and with Coulomb friction [`FRICTION`]. Driven bodies are kinematic there: they push free
 //! ones and are never pushed. A free body's mass in the contact is its own with its added mass
 //! ([`super::dynamics::added_mass`]; the mean of its two axes'), since the fluid it carries
-//! moves with it. The acceleration the coupling carries ([`Body::acceleration`]) takes the
-//! contact's change of velocity too: the fluid feels it at the next step.
+//! moves with it. The acceleration the coupling carries ([`Body::acceleration`]) is left as the
+//! fluid's alone: the fluid still pushes a body that a wall has stopped (the water it carried
+//! runs on into the wall), and that push is the contact's to take, at the next step's contacts;
+//! carried into the coupling's added-mass term, which answers it in advance, the stop would
+//! pull the body back off the wall (a heavy disc landing on a ledge in smoke jumped back up a
+//! third of its fall that way).
 //!
 //! **When.** A body's fastest point moves at most `max_step` cells a step
 //! ([`super::dynamics::Dynamics::max_step`], driven bodies too), so two bodies close by at most
@@ -22,12 +26,18 @@
 //! ([`ContactPlan`]), never in between: the CPU mirrors, which resolve after every step, do
 //! nothing in between either, and GPU and CPU runs take the same contacts at the same steps.
 //!
-//! The walls are the cells of the model's mask that are [`super::WALL`]: as rapier voxels, a
-//! cell `(r, c)` the square `[c, c + 1] x [r, r + 1]`, taken within the reach of the bodies in
-//! question. The grid's edges are walls here too (half-planes), as they are to the coupling.
+//! **A limit.** A body that lands at about a cell a step squeezes the fluid out of the last
+//! cell's gap in one step, and the projection's pressure throws it back: in smoke at dt 0.5,
+//! inviscid, a heavy disc landing on a ledge at a cell a step jumped back up at three quarters of
+//! its landing speed, and higher at each landing after. At the default dt (landing at a quarter
+//! of a cell a step) it comes to rest at once (`tests/smoke_bodies.rs`).
+//!
+//! The walls are the non-zero cells of a mask `(H, W)` of walls alone ([`super::walls`] takes
+//! them from a mask that marks bodies too): as rapier voxels, a cell `(r, c)` the square
+//! `[c, c + 1] x [r, r + 1]`, taken within the reach of the bodies in question. The grid's edges are walls here too (half-planes), as they are to the coupling.
 
 use super::dynamics::{self, Dynamics};
-use super::{Body, Shape, WALL};
+use super::{Body, Shape};
 use crate::grid::Grid;
 use rapier2d::prelude::*;
 
@@ -47,11 +57,10 @@ pub fn margin(d: &Dynamics) -> f32 {
     2.0 * d.max_step + SLOP
 }
 
-/// A lower bound of the distance from body `i` to the walls of `solid` (`(H, W)`, cells that
-/// are [`WALL`]), the grid's edges and the other bodies (driven ones only where `i` is free),
+/// A lower bound of the distance from body `i` to `walls` (`(H, W)`, non-zero = wall), the grid's edges and the other bodies (driven ones only where `i` is free),
 /// in cells, at most [`SCAN`]: each body counts as the disc of its reach around its centre.
 /// Moving a body's centre by `e` cells changes it by at most `e`.
-pub fn gap(i: usize, bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> f32 {
+pub fn gap(i: usize, bodies: &[Body], walls: &Grid<u8>, d: &Dynamics) -> f32 {
     let b = &bodies[i];
     let reach = b.reach();
     let (w, h) = d.size;
@@ -62,7 +71,7 @@ pub fn gap(i: usize, bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> f32 {
         }
     }
     // The wall cells whose squares come within SCAN of the disc.
-    let (rows, cols) = solid.shape();
+    let (rows, cols) = walls.shape();
     let span = |centre: f32, len: usize| {
         let lo = (centre - reach - SCAN).floor().max(0.0);
         let hi = (centre + reach + SCAN).ceil().min(len as f32);
@@ -77,7 +86,7 @@ pub fn gap(i: usize, bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> f32 {
             continue;
         }
         for c in c0..c1 {
-            if solid[(r, c)] == WALL {
+            if walls[(r, c)] != 0 {
                 let dx = (c as f32 - b.x).max(b.x - (c as f32 + 1.0)).max(0.0);
                 nearest = nearest.min(dx * dx + dy * dy);
             }
@@ -88,9 +97,9 @@ pub fn gap(i: usize, bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> f32 {
 
 /// Steps from here until contacts may need resolving again (the next contact point), at least
 /// 1; `None` without free bodies (see the module docs).
-pub fn steps_clear(bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> Option<u64> {
+pub fn steps_clear(bodies: &[Body], walls: &Grid<u8>, d: &Dynamics) -> Option<u64> {
     let gap =
-        (0..bodies.len()).filter(|&i| bodies[i].is_free()).map(|i| gap(i, bodies, solid, d)).min_by(f32::total_cmp)?;
+        (0..bodies.len()).filter(|&i| bodies[i].is_free()).map(|i| gap(i, bodies, walls, d)).min_by(f32::total_cmp)?;
     let m = margin(d);
     Some(if gap < m { 1 } else { ((gap - m) / (2.0 * d.max_step)) as u64 + 1 })
 }
@@ -99,9 +108,9 @@ pub fn steps_clear(bodies: &[Body], solid: &Grid<u8>, d: &Dynamics) -> Option<u6
 /// [`gap`] below [`margin`]): each such body rapier finds in contact gets the velocity that
 /// carries it where rapier's step put it (module docs), bounded as the coupling bounds it.
 /// Returns whether any body changed. Where it is stays; the next step moves it.
-pub fn resolve(bodies: &mut [Body], solid: &Grid<u8>, d: &Dynamics) -> bool {
+pub fn resolve(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics) -> bool {
     let m = margin(d);
-    let near: Vec<usize> = (0..bodies.len()).filter(|&i| bodies[i].is_free() && gap(i, bodies, solid, d) < m).collect();
+    let near: Vec<usize> = (0..bodies.len()).filter(|&i| bodies[i].is_free() && gap(i, bodies, walls, d) < m).collect();
     if near.is_empty() {
         return false;
     }
@@ -128,7 +137,7 @@ pub fn resolve(bodies: &mut [Body], solid: &Grid<u8>, d: &Dynamics) -> bool {
             ColliderBuilder::new(SharedShape::halfspace(normal)).translation(at).friction(FRICTION).restitution(0.0);
         world.insert_collider(edge, Some(fixed));
     }
-    let cells = walls_near(&near, bodies, solid, m);
+    let cells = walls_near(&near, bodies, walls, m);
     if !cells.is_empty() {
         let walls = ColliderBuilder::voxels(Vector::ONE, &cells).friction(FRICTION).restitution(0.0);
         world.insert_collider(walls, Some(fixed));
@@ -147,21 +156,16 @@ pub fn resolve(bodies: &mut [Body], solid: &Grid<u8>, d: &Dynamics) -> bool {
         let b = &mut bodies[i];
         let turned = (angle - b.angle + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
         let wanted = ((at.x - b.x) / d.dt, (at.y - b.y) / d.dt, turned / d.dt);
-        let (vx, vy, spin) = dynamics::bound(b, wanted, d);
-        let old = (b.vx, b.vy, b.spin);
-        b.acceleration[0] += (vx - old.0) / d.dt;
-        b.acceleration[1] += (vy - old.1) / d.dt;
-        b.acceleration[2] += (spin - old.2) / d.dt;
-        (b.vx, b.vy, b.spin) = (vx, vy, spin);
+        (b.vx, b.vy, b.spin) = dynamics::bound(b, wanted, d);
         changed = true;
     }
     changed
 }
 
-/// The wall cells of `solid` within `margin` of the reach of bodies `near`, as voxel
+/// The wall cells of `walls` within `margin` of the reach of bodies `near`, as voxel
 /// coordinates `(c, r)`.
-fn walls_near(near: &[usize], bodies: &[Body], solid: &Grid<u8>, margin: f32) -> Vec<IVector> {
-    let (rows, cols) = solid.shape();
+fn walls_near(near: &[usize], bodies: &[Body], walls: &Grid<u8>, margin: f32) -> Vec<IVector> {
+    let (rows, cols) = walls.shape();
     let mut taken = std::collections::BTreeSet::new();
     for &i in near {
         let b = &bodies[i];
@@ -172,7 +176,7 @@ fn walls_near(near: &[usize], bodies: &[Body], solid: &Grid<u8>, margin: f32) ->
         let c1 = ((b.x + span).ceil().max(0.0) as usize).min(cols);
         for r in r0..r1 {
             for c in c0..c1 {
-                if solid[(r, c)] == WALL {
+                if walls[(r, c)] != 0 {
                     taken.insert((r, c));
                 }
             }
@@ -235,9 +239,11 @@ struct Pending {
 }
 
 impl ContactPlan {
-    /// Contacts due at once (a model made with its bodies, or given new ones).
+    /// Contacts due after the next step (a model made with its bodies at step count `step`, or
+    /// given new ones, or new walls): the CPU mirrors take contacts after each step's
+    /// dynamics, so the first after a change is the next step's.
     pub fn replan(&mut self, step: u64) {
-        self.next = step;
+        self.next = step + 1;
     }
 
     /// Steps that may be recorded from step count `step` before the next contact point
@@ -247,7 +253,7 @@ impl ContactPlan {
     }
 
     /// At a contact point (step count `step`), the contacts of the bodies in `table` (the
-    /// model's body table, `list.len()` bodies) on the walls of `solid` ([`resolve`]): waits
+    /// model's body table, `list.len()` bodies) on `walls` ([`resolve`]): waits
     /// for the GPU to finish the steps submitted so far, writes the bodies that changed back
     /// into the table (the queue's write, before anything submitted later) and plans the next
     /// point; `list` becomes the bodies read back. Elsewhere, or without free bodies, does
@@ -268,13 +274,13 @@ impl ContactPlan {
         queue: &wgpu::Queue,
         table: &wgpu::Buffer,
         list: &mut Vec<Body>,
-        solid: &Grid<u8>,
+        walls: &Grid<u8>,
         d: &Dynamics,
         step: u64,
     ) -> Result<bool, crate::gpu::GpuError> {
         if self.steps_to_plan(list, step) != Some(0) {
             #[cfg(target_arch = "wasm32")]
-            return self.collect(queue, table, list, solid, d, step);
+            return self.collect(queue, table, list, walls, d, step);
             #[cfg(not(target_arch = "wasm32"))]
             return Ok(false);
         }
@@ -284,14 +290,14 @@ impl ContactPlan {
         {
             let mut bodies = crate::gpu::wait(device, super::table::read(device, &copy, n))??;
             let before = bodies.clone();
-            if resolve(&mut bodies, solid, d) {
+            if resolve(&mut bodies, walls, d) {
                 for (i, (body, was)) in bodies.iter().zip(&before).enumerate() {
                     if body != was {
                         super::table::write_velocity(queue, table, i, body);
                     }
                 }
             }
-            self.next = step + steps_clear(&bodies, solid, d).unwrap_or(1);
+            self.next = step + steps_clear(&bodies, walls, d).unwrap_or(1);
             *list = bodies;
             Ok(true)
         }
@@ -307,7 +313,7 @@ impl ContactPlan {
             // No cuts into one-step runs while the copy is on its way.
             self.next = u64::MAX;
             let _ = device;
-            self.collect(queue, table, list, solid, d, step)
+            self.collect(queue, table, list, walls, d, step)
         }
     }
 
@@ -318,7 +324,7 @@ impl ContactPlan {
         queue: &wgpu::Queue,
         table: &wgpu::Buffer,
         list: &mut Vec<Body>,
-        solid: &Grid<u8>,
+        walls: &Grid<u8>,
         d: &Dynamics,
         step: u64,
     ) -> Result<bool, crate::gpu::GpuError> {
@@ -336,11 +342,11 @@ impl ContactPlan {
         let mut bodies: Vec<Body> =
             bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect();
         if bodies.len() != list.len() {
-            self.next = step; // the bodies were replaced since: ask again
+            self.replan(step); // the bodies were replaced since: ask again
             return Ok(false);
         }
         let before = bodies.clone();
-        if resolve(&mut bodies, solid, d) {
+        if resolve(&mut bodies, walls, d) {
             for (i, (body, was)) in bodies.iter().zip(&before).enumerate() {
                 if body != was {
                     super::table::write_velocity(queue, table, i, body);
@@ -348,7 +354,7 @@ impl ContactPlan {
             }
         }
         let late = step - pending.step;
-        self.next = step + steps_clear(&bodies, solid, d).unwrap_or(1).saturating_sub(late).max(1);
+        self.next = step + steps_clear(&bodies, walls, d).unwrap_or(1).saturating_sub(late).max(1);
         Ok(false)
     }
 }
@@ -368,7 +374,7 @@ mod tests {
 
     /// Steps `bodies` as a model does: move, fall by `g` (free ones), contacts. Returns the
     /// deepest overlap of a free disc with the floor (the wall rows from `floor` down).
-    fn fall(bodies: &mut [Body], solid: &Grid<u8>, d: &Dynamics, floor: f32, steps: usize) -> f32 {
+    fn fall(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics, floor: f32, steps: usize) -> f32 {
         let mut deepest = 0.0f32;
         for _ in 0..steps {
             for b in bodies.iter_mut() {
@@ -381,7 +387,7 @@ mod tests {
                     deepest = deepest.max(b.y + radius - floor);
                 }
             }
-            resolve(bodies, solid, d);
+            resolve(bodies, walls, d);
         }
         deepest
     }
@@ -498,7 +504,7 @@ mod tests {
         let near_edge = [disc(15.0, 200.0, 10.0, 1.0)];
         assert_eq!(gap(0, &near_edge, &solid, &d), 5.0);
         let mut walled = solid.clone();
-        walled[(200, 230)] = WALL; // its square starts 30 cells right of the centre
+        walled[(200, 230)] = 1; // its square starts 30 cells right of the centre
         assert_eq!(gap(0, &bodies, &walled, &d), 20.0);
     }
 }

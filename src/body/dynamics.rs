@@ -53,8 +53,8 @@
 //!
 //! Then the velocity is bounded as [`super::Body`]s are everywhere: its fastest point moves at
 //! most `max_step` cells a step (the smoke's [`crate::smoke::MAX_BODY_STEP`]), scaled down
-//! whole; and a body stops at the grid's edges (the part of its velocity towards an edge its
-//! reach has crossed is dropped). The acceleration kept for the next step is the velocity's
+//! whole; and a body whose centre has reached an edge of the grid stops there (the part of its
+//! velocity towards that edge is dropped; the contacts keep its shape inside). The acceleration kept for the next step is the velocity's
 //! change over the step, as the fluid felt it. Last, where a body may touch a wall, an edge or
 //! another body within the next step, [`super::contact`] takes its contacts.
 
@@ -89,7 +89,7 @@ pub struct Dynamics {
     pub gravity: f32,
     /// The farthest a body's fastest point may move in one step, cells.
     pub max_step: f32,
-    /// The grid `(W, H)`, cells: a body stops at its edges.
+    /// The grid `(W, H)`, cells: its edges are walls to the bodies.
     pub size: (f32, f32),
     /// How the fluid's force answers the body.
     pub coupling: Coupling,
@@ -248,6 +248,26 @@ impl BodyDynamics {
     }
 }
 
+/// A velocity `(vx, vy, spin)` for `body` as every free body's is bounded (module docs): scaled
+/// down whole so that its fastest point moves at most `max_step` cells a step, and without the
+/// part towards an edge its centre has reached (a backstop: the contacts keep its shape inside,
+/// [`super::contact`]).
+pub fn bound(body: &Body, (mut vx, mut vy, mut spin): (f32, f32, f32), d: &Dynamics) -> (f32, f32, f32) {
+    let reach = body.reach();
+    let fastest = ((vx * vx + vy * vy).sqrt() + spin.abs() * reach) * d.dt;
+    if fastest > d.max_step {
+        let k = d.max_step / fastest;
+        (vx, vy, spin) = (vx * k, vy * k, spin * k);
+    }
+    if (body.x <= 0.0 && vx < 0.0) || (body.x >= d.size.0 && vx > 0.0) {
+        vx = 0.0;
+    }
+    if (body.y <= 0.0 && vy < 0.0) || (body.y >= d.size.1 && vy > 0.0) {
+        vy = 0.0;
+    }
+    (vx, vy, spin)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,23 +290,4 @@ mod tests {
         assert!((my - std::f32::consts::PI * 36.0).abs() < 1e-3 && mx == 28.0, "{mx} {my}");
         assert_eq!(mass(&Body::new(Shape::Circle { radius: 3.0 }, 0.0, 0.0)), 0.0, "a driven body has no mass here");
     }
-}
-
-/// A velocity `(vx, vy, spin)` for `body` as every free body's is bounded (module docs): scaled
-/// down whole so that its fastest point moves at most `max_step` cells a step, and without the
-/// part towards an edge its reach has crossed.
-pub fn bound(body: &Body, (mut vx, mut vy, mut spin): (f32, f32, f32), d: &Dynamics) -> (f32, f32, f32) {
-    let reach = body.reach();
-    let fastest = ((vx * vx + vy * vy).sqrt() + spin.abs() * reach) * d.dt;
-    if fastest > d.max_step {
-        let k = d.max_step / fastest;
-        (vx, vy, spin) = (vx * k, vy * k, spin * k);
-    }
-    if (body.x - reach <= 0.0 && vx < 0.0) || (body.x + reach >= d.size.0 && vx > 0.0) {
-        vx = 0.0;
-    }
-    if (body.y - reach <= 0.0 && vy < 0.0) || (body.y + reach >= d.size.1 && vy > 0.0) {
-        vy = 0.0;
-    }
-    (vx, vy, spin)
 }

@@ -43,15 +43,14 @@ pub fn encode_drive(
     crate::gpu::in_order::write_buffer(device, encoder, table, at + 20, bytemuck::bytes_of(&spin));
 }
 
-/// Writes body `index`'s velocity, spin and acceleration from `body` into `table` by the
-/// queue (before any work submitted later; where it is stays the GPU's): a contact's answer
+/// Writes body `index`'s velocity and spin from `body` into `table` by the queue (before any
+/// work submitted later; where it is stays the GPU's): a contact's answer
 /// ([`super::contact::ContactPlan`]).
 pub fn write_velocity(queue: &wgpu::Queue, table: &wgpu::Buffer, index: usize, body: &Body) {
-    // GpuBody: velocity at bytes 8..16, spin at 20..24, acceleration at 44..56.
+    // GpuBody: velocity at bytes 8..16, spin at 20..24.
     let at = (index * std::mem::size_of::<GpuBody>()) as u64;
     queue.write_buffer(table, at + 8, bytemuck::cast_slice(&[body.vx, body.vy]));
     queue.write_buffer(table, at + 20, bytemuck::bytes_of(&body.spin));
-    queue.write_buffer(table, at + 44, bytemuck::cast_slice(&body.acceleration));
 }
 
 /// Gives body `index` of `list` the velocity `(vx, vy)` and `spin` where `check` takes the

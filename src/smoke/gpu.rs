@@ -16,6 +16,7 @@ use super::staggered::bodies as body_cpu;
 use super::staggered::{Shared, StaggeredFields, StaggeredPass, StaggeredPasses, StepContext};
 use super::{GridLayout, Impulse, SmokeParams, SmokeState, SmokeStats, Solver, check_bodies};
 use crate::body::Body;
+use crate::body::contact::ContactPlan;
 use crate::error::Error;
 use crate::gpu::{self, DeviceCaps, GpuError, PingPong};
 use crate::gpu_model::GpuModel;
@@ -171,6 +172,8 @@ pub struct GpuSmoke {
     plan: CyclePlan,
     plan_residual: ResidualStats,
     probes: Option<CycleProbes>,
+    /// The free bodies' contact points ([`crate::body::contact`]).
+    contacts: ContactPlan,
     steps: u64,
 }
 
@@ -283,6 +286,7 @@ impl GpuSmoke {
                 source_mask: state.source.clone(),
                 source_rect: ImpulseRect::sources(&state.solid, &state.source),
                 plan: CyclePlan::new(params.tolerance, params.max_cycles, 0),
+                contacts: ContactPlan::default(),
                 steps: 0,
             }
         })?;
@@ -375,6 +379,7 @@ impl GpuSmoke {
     ) -> Result<(), GpuError> {
         crate::scene::check_masks(solid, source, (self.height as usize, self.width as usize))?;
         self.solid_mask = solid.clone();
+        self.contacts.replan(self.steps); // the walls changed
         self.source_mask = source.clone();
         self.source_rect = ImpulseRect::sources(solid, source);
         self.encode_param_writes(encoder);
@@ -903,6 +908,7 @@ impl GpuModel for GpuSmoke {
         };
         let had = st.bodies.len();
         st.bodies = bodies.to_vec();
+        self.contacts.replan(self.steps);
         st.force_log().bodies_replaced();
         crate::body::table::encode_write(&self.device, encoder, &st.fields.bodies, bodies);
         self.encode_param_writes(encoder);
@@ -1000,10 +1006,14 @@ impl GpuModel for GpuSmoke {
     }
 
     /// Steps that may be recorded before the V-cycle count is planned again: `None` without
-    /// V-cycles (Jacobi, or the collocated grid), `Some(0)` when [`GpuSmoke::plan_solver`] is
-    /// due. Plan points are fixed step numbers ([`crate::solver::plan`]).
+    /// V-cycles (Jacobi, or the collocated grid) and without free bodies, `Some(0)` when
+    /// [`GpuSmoke::plan_solver`] is due. The V-cycles' plan points are fixed step numbers
+    /// ([`crate::solver::plan`]), the free bodies' contact points come where they may touch
+    /// something ([`crate::body::contact`]).
     fn steps_to_plan(&self) -> Option<u64> {
-        self.multigrid().then(|| self.plan.steps_to_plan(self.steps))
+        let cycles = self.multigrid().then(|| self.plan.steps_to_plan(self.steps));
+        let contacts = self.contacts.steps_to_plan(self.body_list(), self.steps);
+        cycles.into_iter().chain(contacts).min()
     }
 
     /// At a plan point ([`GpuSmoke::steps_to_plan`] is `Some(0)`), measures the relative
@@ -1016,10 +1026,28 @@ impl GpuModel for GpuSmoke {
     /// In a browser nothing may wait: the measurement is requested at the plan point and used at
     /// the first call that finds it arrived, so there the count depends on timing.
     ///
+    /// At a contact point, the free bodies' contacts with the walls and each other
+    /// ([`ContactPlan::plan`], which waits for the GPU there too).
+    ///
     /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual cannot be read back;
-    /// the count stays.
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the residual or the bodies cannot
+    /// be read back; the count stays.
     fn plan_solver(&mut self) -> Result<(), GpuError> {
+        if let Pipeline::Staggered(st) = &mut self.pipeline {
+            let d = body_cpu::dynamics(&self.params, (self.width as usize, self.height as usize));
+            let walls = crate::body::walls(&self.solid_mask);
+            let (device, queue, step) = (&self.device, &self.queue, self.steps);
+            if self.contacts.plan(device, queue, &st.fields.bodies, &mut st.bodies, &walls, &d, step)? {
+                st.force_log().bodies_replaced(); // a copy in flight is older
+            }
+        }
+        self.plan_cycles()
+    }
+}
+
+impl GpuSmoke {
+    /// [`GpuSmoke::plan_solver`]'s V-cycle count.
+    fn plan_cycles(&mut self) -> Result<(), GpuError> {
         let Pipeline::Staggered(st) = &self.pipeline else { return Ok(()) };
         if self.params.solver != Solver::Multigrid {
             return Ok(());

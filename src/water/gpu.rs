@@ -17,6 +17,7 @@
 //! the masses it loads anyway instead of from a texture of solid bits beside them.
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
+use crate::body::contact::ContactPlan;
 use crate::body::dynamics::BodyDynamics;
 use crate::body::forces::ForceLog;
 use crate::body::{Body, GpuBody};
@@ -207,6 +208,8 @@ struct BodyPasses {
     /// The bodies as the steps recorded so far leave them (the free ones as the last read of
     /// the force log found them, moved on at the velocity they had then).
     list: Vec<Body>,
+    /// The free bodies' contact points.
+    contacts: ContactPlan,
 }
 
 impl BodyPasses {
@@ -278,6 +281,7 @@ impl BodyPasses {
             dynamics,
             log,
             list: Vec::new(),
+            contacts: ContactPlan::default(),
         }
     }
 
@@ -478,6 +482,9 @@ impl GpuWater {
             )));
         }
         self.solid_mask = solid.clone();
+        if let Some(b) = &mut self.bodies {
+            b.contacts.replan(self.steps); // the walls changed
+        }
         self.encode_solid_bits(encoder);
         // A zero-radius brush changes nothing but empties solid cells.
         self.encode_brush(encoder, &Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
@@ -562,6 +569,7 @@ impl GpuWater {
         let size = (self.width, self.height);
         let b = self.bodies.as_mut().expect("built above");
         b.encode_write(&self.device, encoder, bodies, &self.params, size);
+        b.contacts.replan(self.steps);
         if bodies.is_empty() {
             return Ok(());
         }
@@ -696,6 +704,26 @@ impl GpuModel for GpuWater {
 
     fn steps_recorded(&self) -> u64 {
         self.steps
+    }
+
+    /// Steps that may be recorded before the free bodies' next contact point
+    /// ([`crate::body::contact`]); `None` without free bodies.
+    fn steps_to_plan(&self) -> Option<u64> {
+        self.bodies.as_ref().and_then(|b| b.contacts.steps_to_plan(&b.list, self.steps))
+    }
+
+    /// At a contact point, the free bodies' contacts with the walls and each other
+    /// ([`ContactPlan::plan`], which waits for the GPU there); elsewhere nothing.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the bodies cannot be read back.
+    fn plan_solver(&mut self) -> Result<(), GpuError> {
+        let Some(b) = &mut self.bodies else { return Ok(()) };
+        let d = super::bodies::dynamics(&self.params, (self.width as usize, self.height as usize));
+        if b.contacts.plan(&self.device, &self.queue, &b.table, &mut b.list, &self.solid_mask, &d, self.steps)? {
+            b.log.bodies_replaced(); // a copy in flight is older
+        }
+        Ok(())
     }
 
     fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {

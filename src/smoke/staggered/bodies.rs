@@ -116,7 +116,7 @@ pub fn respond(s: &mut SmokeState, p: &SmokeParams) {
     for (body, force) in s.bodies.iter_mut().zip(forces) {
         crate::body::dynamics::advance(body, force, &d);
     }
-    crate::body::contact::resolve(&mut s.bodies, &s.solid, &d);
+    crate::body::contact::resolve(&mut s.bodies, &walls(&s.solid), &d);
 }
 
 /// Pass `staggered_body_forces.wgsl`: the fluid's force and torque on each body over the last
