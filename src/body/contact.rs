@@ -273,7 +273,7 @@ impl ContactPlan {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         table: &wgpu::Buffer,
-        list: &mut Vec<Body>,
+        list: &mut [Body],
         walls: &Grid<u8>,
         d: &Dynamics,
         step: u64,
@@ -298,7 +298,7 @@ impl ContactPlan {
                 }
             }
             self.next = step + steps_clear(&bodies, walls, d).unwrap_or(1);
-            *list = bodies;
+            list.copy_from_slice(&bodies);
             Ok(true)
         }
         #[cfg(target_arch = "wasm32")]
@@ -323,7 +323,7 @@ impl ContactPlan {
         &mut self,
         queue: &wgpu::Queue,
         table: &wgpu::Buffer,
-        list: &mut Vec<Body>,
+        list: &[Body],
         walls: &Grid<u8>,
         d: &Dynamics,
         step: u64,
