@@ -232,3 +232,33 @@ async fn a_state_saved_in_memory_loads_back_equal() {
         assert!(back == state, "{}: the state saved in memory did not load back equal", state.kind());
     }
 }
+
+/// Contacts in a browser, which may not wait (`src/body/contact.rs`): the GPU asks for its
+/// bodies at a contact point and takes their contacts when the copy arrives, a few steps late.
+/// A crate twice as dense as water sinks 20 cells onto a wall ledge, in runs of 10 steps with a
+/// read between (the viewer reads its statistics between frames): it comes to rest on the ledge,
+/// its bottom within half a cell of the ledge's top (late contacts can let it sink in by up to
+/// the steps late times its speed, before the rapier push-out), not through it.
+#[wasm_bindgen_test]
+async fn a_crate_sinks_onto_a_ledge_and_rests_there_in_the_browser() {
+    use eddy_fluid::body::{Body, Shape};
+    let gpu = gpu().await;
+    let (w, h, ledge) = (64usize, 48usize, 36usize);
+    let solid = Grid::from_fn(w, h, |r, _| (r >= ledge) as u8);
+    let mass = Grid::from_fn(w, h, |r, _| if (16..ledge).contains(&r) { 1.0 } else { 0.0 });
+    let crate_ = Body { density: Some(2.0), ..Body::new(Shape::Box { half_width: 6.0, half_height: 3.0 }, 32.0, 12.0) };
+    let state = AnyState::Water(eddy_fluid::water::WaterState { mass, solid, bodies: vec![crate_] });
+    let params = ModelParams::Water(eddy_fluid::water::WaterParams::default());
+    let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0).expect("the model builds");
+    let mut bottoms = Vec::new();
+    for _ in 0..40 {
+        model.step(10).unwrap();
+        let AnyState::Water(now) = model.read_state_async().await.expect("the state reads back") else { panic!() };
+        bottoms.push(now.bodies[0].y + 3.0);
+    }
+    gpu.check().expect("no WebGPU error");
+    let last = bottoms[bottoms.len() - 1];
+    assert!(bottoms[0] < ledge as f32 - 5.0, "it started on the ledge already: {bottoms:?}");
+    assert!((last - ledge as f32).abs() < 0.5, "its bottom rests at {last}, the ledge's top is {ledge}: {bottoms:?}");
+    assert!(bottoms.iter().all(|&b| b < ledge as f32 + 1.0), "it sank into the ledge: {bottoms:?}");
+}

@@ -109,10 +109,18 @@ pub fn steps_clear(bodies: &[Body], walls: &Grid<u8>, d: &Dynamics) -> Option<u6
 /// carries it where rapier's step put it (module docs), bounded as the coupling bounds it.
 /// Returns whether any body changed. Where it is stays; the next step moves it.
 pub fn resolve(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics) -> bool {
+    !resolve_with(bodies, walls, d, 0.5 * d.max_step).is_empty()
+}
+
+/// [`resolve`], pushing bodies out of overlaps at most `push_out` cells a step (none at 0: the
+/// contacts then only stop bodies closing in, for bodies whose overlap is a guess, as in a
+/// browser's [`ContactPlan`]). Returns the free bodies rapier found in contact, whose
+/// velocities it set.
+fn resolve_with(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics, push_out: f32) -> Vec<usize> {
     let m = margin(d);
     let near: Vec<usize> = (0..bodies.len()).filter(|&i| bodies[i].is_free() && gap(i, bodies, walls, d) < m).collect();
     if near.is_empty() {
-        return false;
+        return near;
     }
     let mut world = PhysicsWorld::new();
     world.gravity = Vector::ZERO;
@@ -120,8 +128,7 @@ pub fn resolve(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics) -> bool {
         dt: d.dt,
         length_unit: 1.0,
         normalized_prediction_distance: m,
-        // Overlaps are pushed out at most half a step's travel a step.
-        normalized_max_corrective_velocity: 0.5 * d.max_step / d.dt,
+        normalized_max_corrective_velocity: push_out / d.dt,
         ..IntegrationParameters::default()
     };
     let fixed = world.insert_body(RigidBodyBuilder::fixed());
@@ -145,7 +152,7 @@ pub fn resolve(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics) -> bool {
     let handles: Vec<(RigidBodyHandle, ColliderHandle)> =
         bodies.iter().map(|b| world.insert(rigid_body(b), collider(b))).collect();
     world.step();
-    let mut changed = false;
+    let mut touching = Vec::new();
     for &i in &near {
         let (body, collider) = handles[i];
         if !world.narrow_phase.contact_pairs_with(collider).any(|p| p.has_any_active_contact()) {
@@ -157,9 +164,9 @@ pub fn resolve(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics) -> bool {
         let turned = (angle - b.angle + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
         let wanted = ((at.x - b.x) / d.dt, (at.y - b.y) / d.dt, turned / d.dt);
         (b.vx, b.vy, b.spin) = dynamics::bound(b, wanted, d);
-        changed = true;
+        touching.push(i);
     }
-    changed
+    touching
 }
 
 /// The wall cells of `walls` within `margin` of the reach of bodies `near`, as voxel
@@ -253,16 +260,17 @@ impl ContactPlan {
     }
 
     /// At a contact point (step count `step`), the contacts of the bodies in `table` (the
-    /// model's body table, `list.len()` bodies) on `walls` ([`resolve`]): waits
-    /// for the GPU to finish the steps submitted so far, writes the bodies that changed back
+    /// model's body table, `list.len()` bodies) on `walls` ([`resolve`]): waits for the GPU to
+    /// finish the steps submitted so far, writes the velocities of the bodies that changed back
     /// into the table (the queue's write, before anything submitted later) and plans the next
     /// point; `list` becomes the bodies read back. Elsewhere, or without free bodies, does
-    /// nothing. Returns whether `list` was replaced.
+    /// nothing. Returns whether `list` was read back.
     ///
-    /// In a browser nothing may wait: the copy is asked for at the point and the contacts are
-    /// taken at the first call that finds it arrived, on the bodies as they were at the point,
-    /// writing only their velocities (the GPU has moved them on since), so there they are late
-    /// by the steps the copy took.
+    /// In a browser nothing may wait: the contacts are taken on `list`, where the model's CPU
+    /// copy has the bodies (moved on at the velocities last read), and a copy of the table is
+    /// asked for, which brings the free bodies of `list` up to date when it arrives (moved on by
+    /// the steps it took). So there the contacts see the bodies as a frame or so ago moved on,
+    /// not as they are, and push none out of an overlap (which may be the guess's).
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the table cannot be read back;
@@ -278,84 +286,68 @@ impl ContactPlan {
         d: &Dynamics,
         step: u64,
     ) -> Result<bool, crate::gpu::GpuError> {
+        #[cfg(target_arch = "wasm32")]
+        self.arrived(list, d, step)?;
         if self.steps_to_plan(list, step) != Some(0) {
-            #[cfg(target_arch = "wasm32")]
-            return self.collect(queue, table, list, walls, d, step);
-            #[cfg(not(target_arch = "wasm32"))]
             return Ok(false);
         }
-        let n = list.len();
-        let copy = super::table::copy(device, queue, table, n);
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let mut bodies = crate::gpu::wait(device, super::table::read(device, &copy, n))??;
-            let before = bodies.clone();
-            if resolve(&mut bodies, walls, d) {
-                for (i, (body, was)) in bodies.iter().zip(&before).enumerate() {
-                    if body != was {
-                        super::table::write_velocity(queue, table, i, body);
-                    }
-                }
-            }
-            self.next = step + steps_clear(&bodies, walls, d).unwrap_or(1);
-            list.copy_from_slice(&bodies);
-            Ok(true)
+            let n = list.len();
+            let copy = super::table::copy(device, queue, table, n);
+            let read = crate::gpu::wait(device, super::table::read(device, &copy, n))??;
+            list.copy_from_slice(&read);
         }
         #[cfg(target_arch = "wasm32")]
-        {
-            if self.pending.is_none() {
-                let (tx, mapped) = futures_channel::oneshot::channel();
-                copy.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-                    let _ = tx.send(r);
-                });
-                self.pending = Some(Pending { step, copy, mapped });
-            }
-            // No cuts into one-step runs while the copy is on its way.
-            self.next = u64::MAX;
-            let _ = device;
-            self.collect(queue, table, list, walls, d, step)
+        if self.pending.is_none() {
+            let copy = super::table::copy(device, queue, table, list.len());
+            let (tx, mapped) = futures_channel::oneshot::channel();
+            copy.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send(r);
+            });
+            self.pending = Some(Pending { step, copy, mapped });
         }
+        // In a browser the bodies are where the CPU guesses: stop them closing in, but push
+        // none out of an overlap the guess may have made; and the GPU's velocities have taken a
+        // step of the fluid and gravity since the guess's, so every body in contact takes its
+        // answer, changed or not (a crate resting on a ledge would otherwise creep into it by
+        // the step's gravity).
+        let push_out = if cfg!(target_arch = "wasm32") { 0.0 } else { 0.5 * d.max_step };
+        for i in resolve_with(list, walls, d, push_out) {
+            super::table::write_velocity(queue, table, i, &list[i]);
+        }
+        self.next = step + steps_clear(list, walls, d).unwrap_or(1);
+        Ok(cfg!(not(target_arch = "wasm32")))
     }
 
-    /// The browser's half of [`ContactPlan::plan`]: the contacts on the copy, if it arrived.
+    /// The browser's copy of the table, if it arrived: the free bodies of `list` as it found
+    /// them, moved on at their velocities by the steps since it was asked for.
     #[cfg(target_arch = "wasm32")]
-    fn collect(
-        &mut self,
-        queue: &wgpu::Queue,
-        table: &wgpu::Buffer,
-        list: &[Body],
-        walls: &Grid<u8>,
-        d: &Dynamics,
-        step: u64,
-    ) -> Result<bool, crate::gpu::GpuError> {
+    fn arrived(&mut self, list: &mut [Body], d: &Dynamics, step: u64) -> Result<(), crate::gpu::GpuError> {
         use crate::gpu::GpuError;
-        let Some(pending) = &mut self.pending else { return Ok(false) };
-        let arrived = match pending.mapped.try_recv() {
-            Ok(None) => return Ok(false),
+        let Some(pending) = &mut self.pending else { return Ok(()) };
+        let mapped = match pending.mapped.try_recv() {
+            Ok(None) => return Ok(()),
             Ok(Some(r)) => r.map_err(|e| GpuError::Readback(e.to_string())),
             Err(_) => Err(GpuError::DeviceLost("map callback dropped".into())),
         };
         let pending = self.pending.take().expect("pending");
-        arrived?;
+        mapped?;
         let bytes = pending.copy.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
         pending.copy.unmap();
-        let mut bodies: Vec<Body> =
+        let read: Vec<Body> =
             bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect();
-        if bodies.len() != list.len() {
-            self.replan(step); // the bodies were replaced since: ask again
-            return Ok(false);
-        }
-        let before = bodies.clone();
-        if resolve(&mut bodies, walls, d) {
-            for (i, (body, was)) in bodies.iter().zip(&before).enumerate() {
-                if body != was {
-                    super::table::write_velocity(queue, table, i, body);
+        if read.len() == list.len() {
+            for (body, mut now) in list.iter_mut().zip(read) {
+                if body.is_free() && now.is_free() {
+                    for _ in pending.step..step {
+                        now.advance(d.dt);
+                    }
+                    *body = now;
                 }
             }
         }
-        let late = step - pending.step;
-        self.next = step + steps_clear(&bodies, walls, d).unwrap_or(1).saturating_sub(late).max(1);
-        Ok(false)
+        Ok(())
     }
 }
 
