@@ -273,8 +273,8 @@ impl ContactPlan {
     /// not as they are, and push none out of an overlap (which may be the guess's).
     ///
     /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the table cannot be read back;
-    /// nothing changes.
+    /// [`crate::gpu::GpuError::DeviceLost`] / [`crate::gpu::GpuError::Readback`] when the
+    /// table cannot be read back; nothing changes.
     #[allow(clippy::too_many_arguments)]
     pub fn plan(
         &mut self,
