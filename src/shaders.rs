@@ -146,6 +146,8 @@ modules! {
     GAS_BODIES = "gas/bodies": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/bodies.wgsl"] => { crate::gas::bodies::rasterise; };
     /// Gas bodies: the gas of the cells whose coverage changed handed over.
     GAS_HANDOFF = "gas/handoff": ["common/grid.wgsl", "gas/params.wgsl", "gas/handoff.wgsl"] => { crate::gas::bodies::handoff; };
+    /// Gas bodies: the gas's push on each over the step (apply's sums) into the force log.
+    GAS_BODY_FORCES = "gas/body_forces": ["gas/params.wgsl", "common/force_log.wgsl", "gas/body_forces.wgsl"] => { crate::gas::bodies::ForceSums::forces; };
     /// Gas statistics: per-row sums, minima and maxima.
     GAS_STATS = "gas/stats": ["common/grid.wgsl", "gas/params.wgsl", "gas/stats.wgsl", "common/reduce.wgsl"] => { crate::gas::GasStats::of; };
     /// Gas brush: add density and momentum in a disc.

@@ -35,6 +35,10 @@ const MAX_SPEED: f32 = 0.5;
 const WALL: u32 = 1u;
 const SOURCE: u32 = 512u;
 const BEFORE_SHIFT: u32 = 10u;
+// Fixed-point scales of the gas's push on the bodies (apply.wgsl's atomic sums,
+// body_forces.wgsl): FORCE_SCALE and TORQUE_SCALE in src/gas/bodies.rs (a test holds them equal).
+const FORCE_SCALE: f32 = 1048576.0;
+const TORQUE_SCALE: f32 = 16384.0;
 const BODY_SHIFT: u32 = 20u;
 const BODY_MASK: u32 = 31u;
 

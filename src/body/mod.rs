@@ -555,6 +555,12 @@ mod tests {
         assert!(FORCE_LOG_HEAD.contains(&format!("const LOGGED_BODIES: u32 = {MAX_BODIES}u;")));
         let slots = forces::LOG_STEPS * MAX_BODIES;
         assert!(FORCE_LOG_HEAD.contains(&format!("forces: array<vec4<f32>, {slots}>")));
+        // The gas's sums: three a body, at the scales its CPU mirror rounds to.
+        let sums = format!("body_sums: array<atomic<i32>, {}>", 3 * MAX_BODIES);
+        assert!(GAS_APPLY.contains(&sums) && GAS_BODY_FORCES.contains(&sums));
+        let (force, torque) = (crate::gas::bodies::FORCE_SCALE, crate::gas::bodies::TORQUE_SCALE);
+        assert!(GAS_APPLY.contains(&format!("const FORCE_SCALE: f32 = {force:.1};")));
+        assert!(GAS_APPLY.contains(&format!("const TORQUE_SCALE: f32 = {torque:.1};")));
     }
 
     #[test]

@@ -30,8 +30,88 @@
 //! resting mirror's arithmetic, bit for bit.
 
 use super::{GasParams, GasState};
+use crate::body::forces::Force;
 use crate::error::Error;
 use crate::grid::Grid;
+
+/// Fixed-point scale of the forces' sums (cell masses x cells / step^2): `2^20`, so a sum
+/// holds up to 2048 and each piece is rounded to about 1e-6 ([`ForceSums`]).
+pub const FORCE_SCALE: f32 = 1_048_576.0;
+
+/// Fixed-point scale of the torques' sums (cell masses x cells^2 / step^2): `2^14`, up to
+/// 131072, each piece rounded to about 6e-5.
+pub const TORQUE_SCALE: f32 = 16_384.0;
+
+/// The gas's push on each body over a step, as pass `apply.wgsl` adds it up: each piece of
+/// momentum the gas gives a body (the flux into a face of the body's, and the momentum that
+/// bounces off a face of it) rounded to fixed point ([`FORCE_SCALE`], [`TORQUE_SCALE`]) and
+/// summed as integers, so that the GPU's atomic sums, in whatever order its invocations add,
+/// come to the same bits as this. The torque is about the body's centre, from the face's
+/// midpoint.
+#[derive(Clone, Debug)]
+pub struct ForceSums {
+    centres: Vec<(f32, f32)>,
+    sums: Vec<[i32; 3]>,
+}
+
+impl ForceSums {
+    /// Empty sums for `bodies`.
+    pub fn new(bodies: &[crate::body::Body]) -> Self {
+        Self { centres: bodies.iter().map(|b| (b.x, b.y)).collect(), sums: vec![[0; 3]; bodies.len()] }
+    }
+
+    /// Adds momentum `(px, py)` that open cell `(r, c)` of `s` gives through its face in
+    /// direction `(dc, dr)` to what blocks it, where that is a body's cell; at the face's
+    /// midpoint. A diagonal face between two blocked axis neighbours is a corner's: along x its
+    /// push goes to what blocks the x neighbour, along y to what blocks the y neighbour (a
+    /// piston's corner against a wall pushes the piston along x and the wall along y), and
+    /// along an axis whose neighbour is open, to what blocks the diagonal.
+    pub fn push(&mut self, s: &GasState, (r, c): (usize, usize), (dc, dr): (isize, isize), (px, py): (f32, f32)) {
+        let (r, c) = (r as isize, c as isize);
+        let at = (c as f32 + 0.5 + 0.5 * dc as f32, r as f32 + 0.5 + 0.5 * dr as f32);
+        let cell = |r: isize, c: isize| s.solid.get(r, c).copied();
+        let body = |v: Option<u8>| v.and_then(crate::body::body_index);
+        if dc == 0 || dr == 0 {
+            if let Some(i) = body(cell(r + dr, c + dc)) {
+                self.add(i, at, (px, py));
+            }
+            return;
+        }
+        let blocked = |v: Option<u8>| v != Some(0);
+        let diagonal = cell(r + dr, c + dc);
+        let (x, y) = (cell(r, c + dc), cell(r + dr, c));
+        if let Some(i) = body(if blocked(x) { x } else { diagonal }) {
+            self.add(i, at, (px, 0.0));
+        }
+        if let Some(i) = body(if blocked(y) { y } else { diagonal }) {
+            self.add(i, at, (0.0, py));
+        }
+    }
+
+    /// Adds momentum `(px, py)` given to body `i` at point `at` (cells).
+    fn add(&mut self, i: usize, at: (f32, f32), (px, py): (f32, f32)) {
+        let (cx, cy) = self.centres[i];
+        let torque = (at.0 - cx) * py - (at.1 - cy) * px;
+        let fixed = |v: f32, scale: f32| (v * scale).round_ties_even() as i32;
+        let sum = &mut self.sums[i];
+        sum[0] = sum[0].wrapping_add(fixed(px, FORCE_SCALE));
+        sum[1] = sum[1].wrapping_add(fixed(py, FORCE_SCALE));
+        sum[2] = sum[2].wrapping_add(fixed(torque, TORQUE_SCALE));
+    }
+
+    /// The forces, as `body_forces.wgsl` converts the sums.
+    pub fn forces(&self) -> Vec<Force> {
+        let back = |v: i32, scale: f32| v as f32 / scale;
+        self.sums
+            .iter()
+            .map(|s| Force {
+                fx: back(s[0], FORCE_SCALE),
+                fy: back(s[1], FORCE_SCALE),
+                torque: back(s[2], TORQUE_SCALE),
+            })
+            .collect()
+    }
+}
 
 /// The fastest a point of a gas body may move, cells/step: the limit of the gas's own wind and
 /// inflow ([`GasParams::limits`]). A wall driven faster than the gas's sound speed (0.22 at the

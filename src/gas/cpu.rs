@@ -28,6 +28,7 @@
 
 use super::lattice::{AXIS_LENGTH_8, FORWARD, direction, directions, face_count, face_distance, face_length, unit};
 use super::{FluxScheme, GasParams, GasState, Neighbours, Reconstruction};
+use crate::body::forces::Force;
 use crate::grid::Grid;
 
 /// Below this face density no momentum is carried (avoids dividing by ~0 in vacuum).
@@ -611,8 +612,18 @@ pub fn limit(s: &GasState, faces: &Faces, predicted: Option<&Grid<Predicted>>, p
 /// the cell it leaves; `predicted` as in [`limit`]), reflects momentum pointing into an
 /// edge-adjacent wall; then damps momentum, drains density towards the ambient 1, caps the
 /// speed at [`MAX_SPEED`], and resets source cells to ambient density moving at `wind`.
-pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Option<&Grid<Predicted>>, p: &GasParams) {
+/// Returns the gas's push on each body over the step: the momentum the fluxes into its faces
+/// carry and the momentum that bounces off them, summed as the GPU sums it
+/// ([`super::bodies::ForceSums`]; cell masses x cells / step^2, torque about its centre).
+pub fn apply(
+    s: &mut GasState,
+    faces: &Faces,
+    factor: &Grid<f32>,
+    predicted: Option<&Grid<Predicted>>,
+    p: &GasParams,
+) -> Vec<Force> {
     let (h, w) = s.density.shape();
+    let mut pushed = super::bodies::ForceSums::new(&s.bodies);
     let n = face_count(p.neighbours);
     // Ghosts read the neighbours' old values: keep them.
     let old = s.clone();
@@ -656,6 +667,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Opt
                     rho -= t * face.f;
                     mx -= t * face.p.0;
                     my -= t * face.p.1;
+                    pushed.push(s, (r, c), delta, (t * face.p.0, t * face.p.1));
                 }
             }
             // Walls: the momentum component into an edge-adjacent wall bounces off (not at an
@@ -669,6 +681,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Opt
                     if into > 0.0 {
                         mx -= 2.0 * into * dc as f32;
                         my -= 2.0 * into * dr as f32;
+                        pushed.push(s, (r, c), (dc, dr), (2.0 * into * dc as f32, 2.0 * into * dr as f32));
                     }
                 }
             }
@@ -692,6 +705,7 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Opt
             s.momentum_y[(r, c)] = my;
         }
     }
+    pushed.forces()
 }
 
 /// One whole step, forward in time by one step. [`Reconstruction::Constant`]: [`faces`],
@@ -699,26 +713,26 @@ pub fn apply(s: &mut GasState, faces: &Faces, factor: &Grid<f32>, predicted: Opt
 /// MUSCL-Hancock, [`predict`] (with [`LIMITER`]), [`faces_predicted`], [`limit`] and [`apply`]:
 /// one forward-Euler update with fluxes centred half a step on, second order in space and time
 /// where the flow is smooth (Toro 2009, section 14.4), and the mass limiter keeps the density
-/// non-negative as in the constant scheme.
-pub fn step(s: &mut GasState, p: &GasParams) {
-    step_with(s, p, LIMITER);
+/// non-negative as in the constant scheme. Returns the gas's push on each body ([`apply`]'s).
+pub fn step(s: &mut GasState, p: &GasParams) -> Vec<Force> {
+    step_with(s, p, LIMITER)
 }
 
 /// [`step`] with another slope limiter for [`Reconstruction::Linear`] (`examples/gas_physics.rs`
 /// compares them; the GPU has [`LIMITER`] only).
-pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) {
+pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) -> Vec<Force> {
     super::bodies::step(s, p);
     match p.reconstruction {
         Reconstruction::Constant => {
             let f = faces(s, p);
             let k = limit(s, &f, None, p);
-            apply(s, &f, &k, None, p);
+            apply(s, &f, &k, None, p)
         }
         Reconstruction::Linear => {
             let predicted = predict(s, p, limiter);
             let f = faces_predicted(s, &predicted, p);
             let k = limit(s, &f, Some(&predicted), p);
-            apply(s, &f, &k, Some(&predicted), p);
+            apply(s, &f, &k, Some(&predicted), p)
         }
     }
 }

@@ -19,6 +19,7 @@
 //! gains bit for bit: mass and momentum are conserved up to the rounding of each cell's sum.
 
 use super::{GasBrush, GasParams, GasState, GasStats, Neighbours};
+use crate::body::forces::ForceLog;
 use crate::error::Error;
 use crate::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong};
 use crate::gpu_model::GpuModel;
@@ -152,6 +153,8 @@ struct Walled<'a> {
     state: &'a PingPong,
     solid: &'a wgpu::TextureView,
     bodies: &'a wgpu::Buffer,
+    /// The gas's push on each body, apply's fixed-point sums ([`BodyPasses::sums`]).
+    sums: &'a wgpu::Buffer,
 }
 
 impl Walled<'_> {
@@ -301,6 +304,7 @@ impl ApplyPass {
                 View(&views[1 - i]),
                 w.bodies.as_entire_binding(),
             ];
+            entries.push(w.sums.as_entire_binding());
             entries.extend(predicted.iter().flat_map(|p| p.views()));
             kernel.bind_group(device, &entries)
         });
@@ -320,6 +324,12 @@ struct BodyPasses {
     moves: (Kernel, wgpu::BindGroup),
     rasterise: (Kernel, wgpu::BindGroup),
     handoff: (Kernel, [wgpu::BindGroup; 2]),
+    /// The gas's push on each body over a step, `(fx, fy, torque)` as fixed-point `i32` sums
+    /// that `apply.wgsl` adds to ([`super::bodies::ForceSums`]) and `body_forces.wgsl` logs and
+    /// clears (`forces`).
+    sums: wgpu::Buffer,
+    forces: (Kernel, wgpu::BindGroup),
+    log: ForceLog,
     /// The bodies as the steps recorded so far leave them, moved on the CPU as the GPU moves its
     /// own (the same arithmetic); the GPU's are the ones read back. Empty: no body passes run.
     list: Vec<crate::body::Body>,
@@ -352,12 +362,27 @@ impl BodyPasses {
             handoff
                 .bind_group(device, &[uniform.as_entire_binding(), View(&views[i]), View(solid), View(&views[1 - i])])
         });
+        let sums = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("gas/body sums"),
+            size: (3 * crate::body::MAX_BODIES * std::mem::size_of::<i32>()) as u64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let log = ForceLog::with_bodies(device, caps, "gas/force log", &table);
+        let forces = Kernel::new(device, caps, "gas/body_forces", shaders::GAS_BODY_FORCES);
+        let forces_group = forces.bind_group(
+            device,
+            &[uniform.as_entire_binding(), sums.as_entire_binding(), log.buffer.as_entire_binding()],
+        );
         Self {
             table,
             walls,
             moves: (moves, moves_group),
             rasterise: (rasterise, rasterise_group),
             handoff: (handoff, handoff_groups),
+            sums,
+            forces: (forces, forces_group),
+            log,
             list: Vec::new(),
         }
     }
@@ -497,6 +522,7 @@ impl GpuGas {
                 state: &pingpong,
                 solid: &solid_view,
                 bodies: &bodies.table,
+                sums: &bodies.sums,
             };
             let passes = |predicted: Option<&PredictedTextures>| Passes {
                 faces: {
@@ -569,6 +595,7 @@ impl GpuGas {
                 state: &self.state,
                 solid: &self.solid_view,
                 bodies: &self.bodies.table,
+                sums: &self.bodies.sums,
             };
             let (device, caps) = (&self.device, &self.caps);
             self.constant.with_bodies = Some(WalledPasses::new(device, caps, &walled, &self.textures, None));
@@ -577,6 +604,7 @@ impl GpuGas {
         }
         let had = self.bodies.list.len();
         self.bodies.list = bodies.to_vec();
+        self.bodies.log.bodies_replaced();
         crate::body::table::encode_write(&self.device, encoder, &self.bodies.table, bodies);
         let uniform = GasUniform::new(&self.params, bodies.len() as u32);
         gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
@@ -746,7 +774,7 @@ impl GpuModel for GpuGas {
             super::Reconstruction::Linear => &self.linear,
         };
         let count = self.bodies.list.len() as u32;
-        for _ in 0..steps {
+        for s in 0..steps {
             if count > 0 {
                 let b = &self.bodies;
                 b.moves.0.dispatch(&mut pass, &b.moves.1, count, 1);
@@ -764,6 +792,11 @@ impl GpuModel for GpuGas {
             walled.limit.kernel.dispatch(&mut pass, &walled.limit.bind_groups[i], w, h);
             walled.apply.kernel.dispatch(&mut pass, &walled.apply.bind_groups[i], w, h);
             self.state.swap();
+            if count > 0 {
+                let b = &mut self.bodies;
+                b.forces.0.dispatch(&mut pass, &b.forces.1, count, 1);
+                b.log.encode_step(&mut pass, self.steps + s as u64 + 1, count as usize);
+            }
         }
         for b in &mut self.bodies.list {
             for _ in 0..steps {
@@ -879,6 +912,12 @@ impl GpuModel for GpuGas {
     /// for a front end that finds the body under the pointer without waiting for the GPU.
     fn body_list(&self) -> &[crate::body::Body] {
         &self.bodies.list
+    }
+
+    /// The log of the gas's push on the bodies: the momentum its fluxes carry into their faces
+    /// and that bounces off them, each step ([`super::bodies::ForceSums`]).
+    fn force_log(&mut self) -> Option<&mut ForceLog> {
+        Some(&mut self.bodies.log)
     }
 
     /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,
