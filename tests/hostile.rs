@@ -441,7 +441,11 @@ fn hostile_input_table() {
             "--inflow-profile custom keeps the speeds the inflow faces hold, and this run's are all 0",
         ),
         // --forces: a model with bodies that feel forces, a .csv, a path of its own.
-        row(&["run", "--steps", "5", "--forces", &d("f.csv")], 2, "--forces: water does not log forces on bodies"),
+        row(
+            &["run", "--steps", "5", "--forces", &d("f.csv")],
+            2,
+            "--forces: water logs the forces on its bodies, and this run has none",
+        ),
         row(&["run", "--mode", "smoke", "--steps", "5", "--forces", &d("f.txt")], 2, "--forces"),
         row(
             &["run", "--mode", "smoke", "--steps", "5", "--forces", &d("same.npz"), "--save", &d("same.npz")],

@@ -122,8 +122,8 @@ class Simulation:
         """The fluid's force and torque on each body over the last step, float32 ``(N, 3)``:
         row ``i`` is body ``i``'s ``[fx, fy, torque]`` (force per unit depth, cell masses x
         cells / time unit^2, the fluid's density 1 a cell; y down; torque about the body's
-        centre, positive from x towards y). ValueError where bodies feel no force (water, gas,
-        smoke on the collocated grid)."""
+        centre, positive from x towards y; water's and gas's per step^2). ValueError where bodies
+        feel no force (smoke on the collocated grid, water that never had bodies)."""
     def force_log(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         """Every step logged since the last read (by this or ``forces``; the log holds the last
         256 steps): ``(steps, forces)``, int64 ``(S,)`` and float32 ``(S, N, 3)`` as ``forces``

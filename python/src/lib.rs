@@ -533,8 +533,8 @@ impl Simulation {
     /// unit^2, the fluid's density 1 a cell; y down; torque about the body's centre, positive
     /// from x towards y). NaN rows before the first step with bodies. Reads the force log, as
     /// `force_log` does. ValueError where bodies feel no force (smoke on the collocated grid;
-    /// gas; water that never had bodies). In water the force is the water's hydrostatic push
-    /// (Archimedes), per step^2.
+    /// water that never had bodies). In water the force is the water's hydrostatic push
+    /// (Archimedes), per step^2; in gas the momentum its fluxes carry into the body, per step^2.
     fn forces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
         use numpy::PyArrayMethods;
         let mut session = self.lock(py);

@@ -141,7 +141,10 @@ pub fn run(mut args: RunArgs) -> Result {
                 "--forces: smoke's collocated grid has no bodies (the staggered grid, --grid staggered, logs their forces)"
                     .to_string()
             }
-            _ => format!("--forces: {kind} does not log forces on bodies (smoke on the staggered grid does: --mode smoke)"),
+            ModelKind::Water => {
+                "--forces: water logs the forces on its bodies, and this run has none: give it some (--body)".to_string()
+            }
+            _ => format!("--forces: {kind} does not log forces on bodies (smoke, water and gas do)"),
         }));
     }
     let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
