@@ -761,10 +761,11 @@ fn hostile_input_table() {
             "density 0: a free body is 0.001",
         ),
         row(&["run", "--mode", "smoke", "--body", "circle:x=5,y=5,r=2,density=-1"], 2, "density -1: a free body is"),
+        row(&["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2,density=2", "--steps", "3"], 0, "ran 3 steps"),
         row(
-            &["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2,density=2"],
+            &["run", "--mode", "gas", "--body", "circle:x=5,y=5,r=2,density=2,vx=0.3"],
             2,
-            "body 0 is free (it has a density)",
+            "gas bodies move at most 0.25 cells/step",
         ),
         row(&["run", "--mode", "smoke", "--load", &d("body-empty.npz"), "--steps", "1"], 0, "ran 1 steps"),
         row(&["run", "--mode", "water", "--load", &d("water-bodies.npz"), "--steps", "1"], 0, "ran 1 steps"),

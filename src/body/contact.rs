@@ -3,8 +3,8 @@
 //! ([`super::dynamics::advance`]) gives each free body its velocity for the next step; where a
 //! body could touch something during that step, [`resolve`] hands every body to a rapier world
 //! for one step of `dt` with no gravity (the fluid's force and gravity are already in the
-//! velocities) and takes back, for each free body rapier found in contact, the velocity that
-//! carries it from where it is to where rapier put it: contacts without bounce (restitution 0)
+//! velocities) and takes back, for each free body rapier found in contact, rapier's velocity
+//! and the push out of any overlap its pose took besides: contacts without bounce (restitution 0)
 //! and with Coulomb friction [`FRICTION`]. Driven bodies are kinematic there: they push free
 //! ones and are never pushed. A free body's mass in the contact is its own with its added mass
 //! ([`super::dynamics::added_mass`]; the mean of its two axes'), since the fluid it carries
@@ -47,6 +47,11 @@ pub const SLOP: f32 = 0.25;
 /// The Coulomb friction coefficient of every contact (bodies on walls and on each other):
 /// about wet wood's on wood.
 pub const FRICTION: f32 = 0.3;
+
+/// Below this (cells), the difference between where rapier put a body and where its velocity
+/// takes it is the rounding of poses (an ulp of 4096 is 5e-4), not a push out of an overlap
+/// ([`resolve`]).
+pub const POSE_ROUNDING: f32 = 1e-3;
 
 /// How far past a body's reach the walls are looked for, cells: a wall farther than this
 /// counts as this far, which bounds the steps between contact points.
@@ -159,10 +164,19 @@ fn resolve_with(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics, push_out: f
             continue;
         }
         let moved = &world.bodies[body];
+        let (v, w) = (moved.linvel(), moved.angvel());
         let (at, angle) = (moved.translation(), moved.rotation().angle());
         let b = &mut bodies[i];
+        // Rapier's velocity, and the push out of an overlap its pose took beyond that: the
+        // difference between where it put the body and where that velocity takes it, where it
+        // is more than the rounding of a pose (which, taken as a velocity, would nudge every
+        // body near a wall by an ulp of where it is, a step).
         let turned = (angle - b.angle + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
-        let wanted = ((at.x - b.x) / d.dt, (at.y - b.y) / d.dt, turned / d.dt);
+        let mut push = (at.x - b.x - v.x * d.dt, at.y - b.y - v.y * d.dt, turned - w * d.dt);
+        if push.0.hypot(push.1) < POSE_ROUNDING && push.2.abs() * b.reach() < POSE_ROUNDING {
+            push = (0.0, 0.0, 0.0);
+        }
+        let wanted = (v.x + push.0 / d.dt, v.y + push.1 / d.dt, w + push.2 / d.dt);
         (b.vx, b.vy, b.spin) = dynamics::bound(b, wanted, d);
         touching.push(i);
     }

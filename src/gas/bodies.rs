@@ -127,7 +127,7 @@ pub fn fastest(b: &crate::body::Body) -> f32 {
 
 /// Refuses bodies the gas cannot move: more than the GPU's body table holds
 /// ([`crate::body::MAX_BODIES`]), or one whose fastest point moves faster than
-/// [`MAX_BODY_SPEED`].
+/// [`MAX_BODY_SPEED`] (a free one too: the gas holds it there, [`dynamics`]).
 ///
 /// # Errors
 /// [`Error::Message`] saying how many a model holds, or which body is too fast, how fast, and
@@ -135,12 +135,6 @@ pub fn fastest(b: &crate::body::Body) -> f32 {
 pub fn check(bodies: &[crate::body::Body]) -> Result<(), Error> {
     crate::body::check_count(bodies.len()).map_err(Error::Message)?;
     for (i, b) in bodies.iter().enumerate() {
-        if b.is_free() {
-            return Err(Error::Message(format!(
-                "body {i} is free (it has a density): in gas bodies move as they are told, free bodies move in \
-                 smoke; leave density out"
-            )));
-        }
         let v = fastest(b);
         // A NaN speed is refused too.
         if v.is_nan() || v > MAX_BODY_SPEED {
@@ -151,6 +145,24 @@ pub fn check(bodies: &[crate::body::Body]) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// What the free bodies' pass (`common/body_dynamics.wgsl`) needs of the gas on a `(W, H)`
+/// grid: a step of 1 (velocities in cells/step), no gravity (the gas has none), the bodies'
+/// bound [`MAX_BODY_SPEED`], and the added-mass-corrected coupling
+/// ([`crate::body::dynamics::Coupling::Projected`]). The gas answers a body's motion with its
+/// pressure at once, as a piston's face does (about `rho c` times the speed a face), but its
+/// reaction to the body's acceleration, the added mass, arrives with the sound; the correction
+/// `M a` carried from step to step holds a light body steady meanwhile and changes nothing
+/// where the acceleration holds.
+pub fn dynamics((w, h): (usize, usize)) -> crate::body::dynamics::Dynamics {
+    crate::body::dynamics::Dynamics {
+        dt: 1.0,
+        gravity: 0.0,
+        max_step: MAX_BODY_SPEED,
+        size: (w as f32, h as f32),
+        coupling: crate::body::dynamics::Coupling::Projected,
+    }
 }
 
 /// The bodies placed where they are, without moving (a model made with bodies, or given new

@@ -713,7 +713,9 @@ pub fn apply(
 /// MUSCL-Hancock, [`predict`] (with [`LIMITER`]), [`faces_predicted`], [`limit`] and [`apply`]:
 /// one forward-Euler update with fluxes centred half a step on, second order in space and time
 /// where the flow is smooth (Toro 2009, section 14.4), and the mass limiter keeps the density
-/// non-negative as in the constant scheme. Returns the gas's push on each body ([`apply`]'s).
+/// non-negative as in the constant scheme. Then the free bodies answer the gas's push
+/// ([`super::bodies::dynamics`]) and take their contacts. Returns the gas's push on each body
+/// ([`apply`]'s).
 pub fn step(s: &mut GasState, p: &GasParams) -> Vec<Force> {
     step_with(s, p, LIMITER)
 }
@@ -722,7 +724,7 @@ pub fn step(s: &mut GasState, p: &GasParams) -> Vec<Force> {
 /// compares them; the GPU has [`LIMITER`] only).
 pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) -> Vec<Force> {
     super::bodies::step(s, p);
-    match p.reconstruction {
+    let forces = match p.reconstruction {
         Reconstruction::Constant => {
             let f = faces(s, p);
             let k = limit(s, &f, None, p);
@@ -734,7 +736,17 @@ pub fn step_with(s: &mut GasState, p: &GasParams, limiter: Limiter) -> Vec<Force
             let k = limit(s, &f, Some(&predicted), p);
             apply(s, &f, &k, Some(&predicted), p)
         }
+    };
+    // The free bodies answer the gas's push (`body_dynamics.wgsl`), then take their contacts.
+    if s.bodies.iter().any(crate::body::Body::is_free) {
+        let (h, w) = s.density.shape();
+        let d = super::bodies::dynamics((w, h));
+        for (body, &force) in s.bodies.iter_mut().zip(&forces) {
+            crate::body::dynamics::advance(body, force, &d);
+        }
+        crate::body::contact::resolve(&mut s.bodies, &crate::body::walls(&s.solid), &d);
     }
+    forces
 }
 
 /// The brush (`shaders/gas/brush.wgsl`): inside the disc, an open cell gets

@@ -19,6 +19,8 @@
 //! gains bit for bit: mass and momentum are conserved up to the rounding of each cell's sum.
 
 use super::{GasBrush, GasParams, GasState, GasStats, Neighbours};
+use crate::body::contact::ContactPlan;
+use crate::body::dynamics::BodyDynamics;
 use crate::body::forces::ForceLog;
 use crate::error::Error;
 use crate::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong};
@@ -330,6 +332,9 @@ struct BodyPasses {
     sums: wgpu::Buffer,
     forces: (Kernel, wgpu::BindGroup),
     log: ForceLog,
+    /// The free bodies' answer to the push (`common/body_dynamics.wgsl`), and their contacts.
+    dynamics: BodyDynamics,
+    contacts: ContactPlan,
     /// The bodies as the steps recorded so far leave them, moved on the CPU as the GPU moves its
     /// own (the same arithmetic); the GPU's are the ones read back. Empty: no body passes run.
     list: Vec<crate::body::Body>,
@@ -374,6 +379,7 @@ impl BodyPasses {
             device,
             &[uniform.as_entire_binding(), sums.as_entire_binding(), log.buffer.as_entire_binding()],
         );
+        let dynamics = BodyDynamics::new(device, caps, &table, &log.buffer);
         Self {
             table,
             walls,
@@ -383,6 +389,8 @@ impl BodyPasses {
             sums,
             forces: (forces, forces_group),
             log,
+            dynamics,
+            contacts: ContactPlan::default(),
             list: Vec::new(),
         }
     }
@@ -605,6 +613,9 @@ impl GpuGas {
         let had = self.bodies.list.len();
         self.bodies.list = bodies.to_vec();
         self.bodies.log.bodies_replaced();
+        self.bodies.contacts.replan(self.steps);
+        let d = super::bodies::dynamics((self.width as usize, self.height as usize));
+        self.bodies.dynamics.encode_params(&self.device, encoder, &d, bodies.len());
         crate::body::table::encode_write(&self.device, encoder, &self.bodies.table, bodies);
         let uniform = GasUniform::new(&self.params, bodies.len() as u32);
         gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
@@ -645,6 +656,7 @@ impl GpuGas {
         let bits = solid_bits(&solid, source);
         self.solid_mask = solid;
         self.source_mask = source.clone();
+        self.bodies.contacts.replan(self.steps); // the walls changed
         gpu::in_order::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
         gpu::in_order::upload(&self.device, encoder, &self.bodies.walls, bytemuck::cast_slice(&bits), 4);
         if !self.bodies.list.is_empty() {
@@ -774,6 +786,7 @@ impl GpuModel for GpuGas {
             super::Reconstruction::Linear => &self.linear,
         };
         let count = self.bodies.list.len() as u32;
+        let free = self.bodies.list.iter().any(crate::body::Body::is_free);
         for s in 0..steps {
             if count > 0 {
                 let b = &self.bodies;
@@ -795,6 +808,9 @@ impl GpuModel for GpuGas {
             if count > 0 {
                 let b = &mut self.bodies;
                 b.forces.0.dispatch(&mut pass, &b.forces.1, count, 1);
+                if free {
+                    b.dynamics.dispatch(&mut pass, count as usize);
+                }
                 b.log.encode_step(&mut pass, self.steps + s as u64 + 1, count as usize);
             }
         }
@@ -918,6 +934,53 @@ impl GpuModel for GpuGas {
     /// and that bounces off them, each step ([`super::bodies::ForceSums`]).
     fn force_log(&mut self) -> Option<&mut ForceLog> {
         Some(&mut self.bodies.log)
+    }
+
+    /// The free bodies where the last read of the force log found them.
+    fn refresh_bodies(&mut self) {
+        let b = &mut self.bodies;
+        if let Some(read) = b.log.take_bodies()
+            && read.len() == b.list.len()
+        {
+            for (body, read) in b.list.iter_mut().zip(read) {
+                if body.is_free() {
+                    *body = read;
+                }
+            }
+        }
+    }
+
+    /// The bodies read back from the GPU's table, where a body is free.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn sync_bodies(&mut self) -> Result<(), GpuError> {
+        if !self.body_list().iter().any(crate::body::Body::is_free) {
+            return Ok(());
+        }
+        let (table, n) = self.bodies_copy().expect("bodies");
+        let read = gpu::wait(&self.device, crate::body::table::read(&self.device, &table, n))??;
+        self.bodies.log.bodies_replaced(); // a copy in flight is older
+        self.bodies.list = read;
+        Ok(())
+    }
+
+    /// Steps that may be recorded before the free bodies' next contact point
+    /// ([`crate::body::contact`]); `None` without free bodies.
+    fn steps_to_plan(&self) -> Option<u64> {
+        self.bodies.contacts.steps_to_plan(&self.bodies.list, self.steps)
+    }
+
+    /// At a contact point, the free bodies' contacts with the walls and each other
+    /// ([`ContactPlan::plan`], which waits for the GPU there); elsewhere nothing.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`] when the bodies cannot be read back.
+    fn plan_solver(&mut self) -> Result<(), GpuError> {
+        let d = super::bodies::dynamics((self.width as usize, self.height as usize));
+        let b = &mut self.bodies;
+        if b.contacts.plan(&self.device, &self.queue, &b.table, &mut b.list, &self.solid_mask, &d, self.steps)? {
+            b.log.bodies_replaced(); // a copy in flight is older
+        }
+        Ok(())
     }
 
     /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,
