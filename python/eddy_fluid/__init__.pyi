@@ -130,9 +130,10 @@ class Simulation:
         gives them (NaN for bodies a step did not have)."""
     def add_body(self, spec: str) -> int:
         """Adds a body as ``eddy run --body`` takes it (``"circle:x=40,y=32,r=8,vx=0.5"``;
-        ``box`` takes ``w``, ``h``; ``plate`` ``length``); returns its index. ValueError for a
-        bad spec, water, more than 16 bodies, or one too fast (smoke: 2 cells a step at its
-        fastest point; gas: 0.25 cells a step)."""
+        ``box`` takes ``w``, ``h``; ``plate`` ``length``; ``density=`` makes it free, moved by
+        the fluid, in smoke, water and gas); returns its index. ValueError for a bad spec, more
+        than 16 bodies, or one too fast (smoke: 2 cells a step at its fastest point; water: 0.5;
+        gas: 0.25 cells a step)."""
     def drive_body(self, index: int, vx: float = ..., vy: float = ..., spin: float = ...) -> None:
         """A body's new velocity and spin (smoke: cells and radians per time unit; gas: per
         step), within the speed limits of ``add_body``."""

@@ -645,8 +645,9 @@ impl Simulation {
     }
 
     /// Adds a rigid body: `spec` as `eddy run --body` takes it, e.g.
-    /// `"circle:x=40,y=32,r=8,vx=0.5"`. Returns its index. ValueError for a bad spec, water, more
-    /// than 16 bodies, a body too fast ([`eddy_fluid::smoke::MAX_BODY_STEP`],
+    /// `"circle:x=40,y=32,r=8,vx=0.5"` (`density=` a free body, in smoke, water and gas).
+    /// Returns its index. ValueError for a bad spec, more than 16 bodies, a body too fast
+    /// ([`eddy_fluid::smoke::MAX_BODY_STEP`], [`eddy_fluid::water::bodies::MAX_BODY_STEP`],
     /// [`eddy_fluid::gas::bodies::MAX_BODY_SPEED`]).
     fn add_body(&self, py: Python<'_>, spec: &str) -> PyResult<usize> {
         let body = Body::parse(spec).map_err(PyValueError::new_err)?;

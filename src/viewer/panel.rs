@@ -528,13 +528,17 @@ fn bodies(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<C
         }
         let unit = if kind == ModelKind::Gas { "step" } else { "time unit" };
         ui.label(RichText::new(format!("velocities in cells per {unit} (y down), spin in radians per {unit}")).small());
-        if kind == ModelKind::Smoke {
+        if !matches!(kind, ModelKind::Custom(_)) {
             ui.horizontal(|ui| {
                 let mut free = c.body_density.is_some();
-                ui.checkbox(&mut free, "new bodies free").on_hover_text(
-                    "a free body is moved by the fluid's force and by gravity (the gravity parameter); a driven one \
-                     keeps the velocity it is given",
-                );
+                let moves = match kind {
+                    ModelKind::Gas => "the gas's push (the gas has no gravity)",
+                    _ => "the fluid's force and by gravity (the gravity parameter)",
+                };
+                ui.checkbox(&mut free, "new bodies free").on_hover_text(format!(
+                    "a free body is moved by {moves}, and collides with the walls and the other bodies; a driven one \
+                     keeps the velocity it is given"
+                ));
                 let mut density = c.body_density.unwrap_or(0.5);
                 ui.add_enabled(
                     free,
