@@ -143,10 +143,17 @@ fn valid_png() -> Vec<u8> {
 
 /// The shipped example scripts.
 fn valid_scripts() -> Vec<String> {
-    ["u-tube.toml", "smoke-walls.toml", "smoke-bodies.toml", "smoke-free-bodies.toml", "water-crates.toml"]
-        .iter()
-        .map(|n| std::fs::read_to_string(format!("{}/examples/scripts/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap())
-        .collect()
+    [
+        "u-tube.toml",
+        "smoke-walls.toml",
+        "smoke-bodies.toml",
+        "smoke-free-bodies.toml",
+        "water-crates.toml",
+        "gas-plate.toml",
+    ]
+    .iter()
+    .map(|n| std::fs::read_to_string(format!("{}/examples/scripts/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap())
+    .collect()
 }
 
 fn check_npz(bytes: Vec<u8>) -> Result<(), TestCaseError> {

@@ -137,7 +137,8 @@ impl Live {
                 let count = self.session.model_ref().bodies().len();
                 let radius = crate::body::default_size(self.session.model_ref().size());
                 let (x, y) = self.cell_at(at);
-                let density = self.controls.body_density.filter(|_| !matches!(self.session.current(), ModelKind::Custom(_)));
+                let density =
+                    self.controls.body_density.filter(|_| !matches!(self.session.current(), ModelKind::Custom(_)));
                 self.act(&Action::AddBody(Body { density, ..Body::new(Shape::Circle { radius }, x, y) }));
                 if self.session.model_ref().bodies().len() > count {
                     self.pointer.grabbed = Some(count);
