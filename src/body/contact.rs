@@ -34,7 +34,8 @@
 //!
 //! The walls are the non-zero cells of a mask `(H, W)` of walls alone ([`super::walls`] takes
 //! them from a mask that marks bodies too): as rapier voxels, a cell `(r, c)` the square
-//! `[c, c + 1] x [r, r + 1]`, taken within the reach of the bodies in question. The grid's edges are walls here too (half-planes), as they are to the coupling.
+//! `[c, c + 1] x [r, r + 1]`, taken within the reach of the bodies in question. The grid's edges
+//! are walls here too (half-planes), as they are to the coupling.
 
 use super::dynamics::{self, Dynamics};
 use super::{Body, Shape};
@@ -62,9 +63,10 @@ pub fn margin(d: &Dynamics) -> f32 {
     2.0 * d.max_step + SLOP
 }
 
-/// A lower bound of the distance from body `i` to `walls` (`(H, W)`, non-zero = wall), the grid's edges and the other bodies (driven ones only where `i` is free),
-/// in cells, at most [`SCAN`]: each body counts as the disc of its reach around its centre.
-/// Moving a body's centre by `e` cells changes it by at most `e`.
+/// A lower bound of the distance from body `i` to `walls` (`(H, W)`, non-zero = wall), the
+/// grid's edges and the other bodies (driven ones only where `i` is free), in cells, at most
+/// [`SCAN`]: each body counts as the disc of its reach around its centre. Moving a body's
+/// centre by `e` cells changes it by at most `e`.
 pub fn gap(i: usize, bodies: &[Body], walls: &Grid<u8>, d: &Dynamics) -> f32 {
     let b = &bodies[i];
     let reach = b.reach();
