@@ -605,6 +605,27 @@ fn a_wall_driven_into_gas_sets_up_the_isothermal_jump() {
     }
 }
 
+/// Half the width of the gas piston of the tests below, cells.
+const PISTON_HALF_WIDTH: f32 = 4.0;
+
+/// The gas piston's channel: a box body as tall as the 4-cell channel and
+/// `2 PISTON_HALF_WIDTH` wide at its left end, driven at `u`, with gas of density 1 at rest
+/// ahead of it (none where it is: what it covers when placed would be handed to the column
+/// ahead), long enough for the shock `late` steps on (`c` the sound speed). Returns the state,
+/// the shock's speed `S = U / 2 + sqrt(U^2 / 4 + c^2)` and the density behind it,
+/// `rho_1 = S / (S - U)`.
+fn piston_channel(u: f64, c: f64, late: u32) -> (eddy_fluid::gas::GasState, f64, f64) {
+    use eddy_fluid::body::{Body, Shape};
+    let s = u / 2.0 + (u * u / 4.0 + c * c).sqrt();
+    let (height, start) = (4usize, PISTON_HALF_WIDTH);
+    let width = (s * late as f64) as usize + 60;
+    let gas = |x: f64, _| if x < 2.0 * start as f64 { 0.0 } else { 1.0 };
+    let mut state = checks::state_from(width, height, gas, |_, _| (0.0, 0.0));
+    let piston = Shape::Box { half_width: start, half_height: height as f32 };
+    state.bodies = vec![Body { vx: u as f32, ..Body::new(piston, start, height as f32 / 2.0) }];
+    (state, s, s / (s - u))
+}
+
 /// The gas piston as a moving wall: a box body as tall as the channel, driven at `U`
 /// into gas of density 1 at rest, against the isothermal jump derived above (`S (S - U) = c^2`,
 /// `rho_1 = S / (S - U)`), in the grid's frame. The piston is a staircase of cells that jumps a
@@ -617,23 +638,14 @@ fn a_wall_driven_into_gas_sets_up_the_isothermal_jump() {
 /// from its far wall does not come back. `U` = 0.25 c, 0.5 c and c, both reconstructions.
 #[test]
 fn a_moving_piston_drives_the_isothermal_shock() {
-    use eddy_fluid::body::{Body, Shape};
     for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
         let p = checks::undamped(GasParams { reconstruction, ..GasParams::default() });
         let c = p.sound_speed() as f64;
         for fraction in [0.25, 0.5, 1.0] {
             let u = fraction * c;
-            let s = u / 2.0 + (u * u / 4.0 + c * c).sqrt();
-            let rho_1 = s / (s - u);
             let (early, late) = (600u32, 900u32);
-            let (height, start) = (4usize, 4.0f32);
-            let width = (s * late as f64) as usize + 60;
-            // Gas where the piston is not (what it covers when placed would be handed to the
-            // column ahead).
-            let gas = |x: f64, _| if x < 2.0 * start as f64 { 0.0 } else { 1.0 };
-            let mut state = checks::state_from(width, height, gas, |_, _| (0.0, 0.0));
-            let piston = Shape::Box { half_width: start, half_height: height as f32 };
-            state.bodies = vec![Body { vx: u as f32, ..Body::new(piston, start, height as f32 / 2.0) }];
+            let (state, s, rho_1) = piston_channel(u, c, late);
+            let start = PISTON_HALF_WIDTH;
             let mass = state.stats().total_mass;
             let mut sim = eddy_fluid::gas::CpuGas::new(state, p).unwrap();
             let half = (1.0 + rho_1) / 2.0;
@@ -673,21 +685,14 @@ fn a_moving_piston_drives_the_isothermal_shock() {
 /// 4.3% low at `U` = 0.25 c, the gas gaining momentum the sums never gave it.
 #[test]
 fn the_piston_feels_the_pressure_of_the_gas_it_drives() {
-    use eddy_fluid::body::{Body, Shape};
     for reconstruction in [Reconstruction::Constant, Reconstruction::Linear] {
         let p = checks::undamped(GasParams { reconstruction, ..GasParams::default() });
         let c = p.sound_speed() as f64;
         for fraction in [0.25, 0.5, 1.0] {
             let u = fraction * c;
-            let s = u / 2.0 + (u * u / 4.0 + c * c).sqrt();
-            let rho_1 = s / (s - u);
             let (early, late) = (600u32, 900u32);
-            let (height, start) = (4usize, 4.0f32);
-            let width = (s * late as f64) as usize + 60;
-            let gas = |x: f64, _| if x < 2.0 * start as f64 { 0.0 } else { 1.0 };
-            let mut state = checks::state_from(width, height, gas, |_, _| (0.0, 0.0));
-            let piston = Shape::Box { half_width: start, half_height: height as f32 };
-            state.bodies = vec![Body { vx: u as f32, ..Body::new(piston, start, height as f32 / 2.0) }];
+            let (mut state, _, rho_1) = piston_channel(u, c, late);
+            let height = state.density.height();
             eddy_fluid::gas::bodies::place(&mut state, &p);
             let (mut fx, mut fy) = (0.0f64, 0.0f64);
             let momentum =
