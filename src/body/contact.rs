@@ -247,10 +247,66 @@ fn collider(b: &Body) -> Collider {
 pub struct ContactPlan {
     /// The step count of the next contact point.
     next: u64,
+    /// Natively, the step count at which a copy of the table is asked for ahead of the next
+    /// point (half way there), and that copy with the step count it was asked for at: at the
+    /// point, where the bodies it holds were still clear far enough, the point moves on without
+    /// reading the table as it is then (see [`ContactPlan::plan`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    ask: u64,
+    #[cfg(not(target_arch = "wasm32"))]
+    ahead: Option<Ahead>,
     /// In a browser, which may not wait: the copy of the table asked for at a point, with its
     /// step count and the map's result once it arrived.
     #[cfg(target_arch = "wasm32")]
     pending: Option<Pending>,
+}
+
+/// A copy of the body table asked for ahead of a contact point: its step count, its
+/// submission (waited for alone, not the steps after it) and its map.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+struct Ahead {
+    step: u64,
+    copy: wgpu::Buffer,
+    submission: wgpu::SubmissionIndex,
+    mapped: futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Ahead {
+    /// Records and submits a copy of the first `n` bodies of `table` and maps it.
+    fn ask(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n: usize, step: u64) -> Self {
+        let len = (n * std::mem::size_of::<super::GpuBody>()) as u64;
+        let copy = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("eddy bodies ahead of a contact point"),
+            size: len,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(table, 0, &copy, 0, len);
+        let submission = queue.submit([encoder.finish()]);
+        let (tx, mapped) = futures_channel::oneshot::channel();
+        copy.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        Self { step, copy, submission, mapped }
+    }
+
+    /// The bodies, waiting for the copy's submission only.
+    fn read(self, device: &wgpu::Device) -> Result<Vec<Body>, crate::gpu::GpuError> {
+        use crate::gpu::GpuError;
+        let wait = wgpu::PollType::Wait { submission_index: Some(self.submission), timeout: None };
+        device.poll(wait)?;
+        let mut mapped = self.mapped;
+        match mapped.try_recv() {
+            Ok(Some(r)) => r.map_err(|e| GpuError::Readback(e.to_string()))?,
+            _ => return Err(GpuError::Readback("the bodies' copy was not mapped once its submission ran".into())),
+        }
+        let bytes = self.copy.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
+        self.copy.unmap();
+        Ok(bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -267,12 +323,31 @@ impl ContactPlan {
     /// dynamics, so the first after a change is the next step's.
     pub fn replan(&mut self, step: u64) {
         self.next = step + 1;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            (self.ask, self.ahead) = (u64::MAX, None);
+        }
     }
 
-    /// Steps that may be recorded from step count `step` before the next contact point
-    /// (`Some(0)`: due now); `None` without free bodies among `bodies`.
+    /// Steps that may be recorded from step count `step` before the next contact point, or
+    /// natively the step a copy is asked for ahead of it (`Some(0)`: due now); `None` without
+    /// free bodies among `bodies`.
     pub fn steps_to_plan(&self, bodies: &[Body], step: u64) -> Option<u64> {
-        bodies.iter().any(Body::is_free).then(|| self.next.saturating_sub(step))
+        #[cfg(not(target_arch = "wasm32"))]
+        let next = self.next.min(self.ask);
+        #[cfg(target_arch = "wasm32")]
+        let next = self.next;
+        bodies.iter().any(Body::is_free).then(|| next.saturating_sub(step))
+    }
+
+    /// The next contact point `clear` steps after step count `step` ([`steps_clear`]), and
+    /// natively a copy asked for half way there.
+    fn plan_next(&mut self, step: u64, clear: u64) {
+        self.next = step + clear;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.ask = if clear >= 4 { step + clear / 2 } else { u64::MAX };
+        }
     }
 
     /// At a contact point (step count `step`), the contacts of the bodies in `table` (the
@@ -281,6 +356,12 @@ impl ContactPlan {
     /// into the table (the queue's write, before anything submitted later) and plans the next
     /// point; `list` becomes the bodies read back. Elsewhere, or without free bodies, does
     /// nothing. Returns whether `list` was read back.
+    ///
+    /// Natively, half way to each point a copy of the table is asked for (a copy submitted
+    /// then, not waited for); at the point, where the bodies in it were far enough from
+    /// everything that none can touch anything before a point later than this one, the point
+    /// moves on there, having waited only for the copy (the GPU keeps the steps after it), and
+    /// nothing is resolved (nothing needs it: [`steps_clear`] from the copy's step holds).
     ///
     /// In a browser nothing may wait: the contacts are taken on `list`, where the model's CPU
     /// copy has the bodies (moved on at the velocities last read), and a copy of the table is
@@ -310,6 +391,21 @@ impl ContactPlan {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let n = list.len();
+            if step < self.next {
+                // Half way: the copy ahead.
+                self.ahead = Some(Ahead::ask(device, queue, table, n, step));
+                self.ask = u64::MAX;
+                return Ok(false);
+            }
+            if let Some(ahead) = self.ahead.take() {
+                let asked = ahead.step;
+                let read = ahead.read(device)?;
+                let end = steps_clear(&read, walls, d).map(|clear| asked + clear);
+                if let Some(end) = end.filter(|&end| end > step) {
+                    self.plan_next(step, end - step);
+                    return Ok(false);
+                }
+            }
             let copy = super::table::copy(device, queue, table, n);
             let read = crate::gpu::wait(device, super::table::read(device, &copy, n))??;
             list.copy_from_slice(&read);
@@ -332,7 +428,7 @@ impl ContactPlan {
         for i in resolve_with(list, walls, d, push_out) {
             super::table::write_velocity(queue, table, i, &list[i]);
         }
-        self.next = step + steps_clear(list, walls, d).unwrap_or(1);
+        self.plan_next(step, steps_clear(list, walls, d).unwrap_or(1));
         Ok(cfg!(not(target_arch = "wasm32")))
     }
 
