@@ -321,8 +321,8 @@ pub(crate) struct RunArgs {
     /// (step,time,body,fx,fy,torque,drag_coefficient,lift_coefficient: force per unit depth in
     /// cell masses x cells / time unit^2, the fluid 1 a cell; y down; the coefficients against
     /// the stream an inflow edge drives and the body's extent across it, else empty). Smoke on
-    /// the staggered grid. Written beside the target as the run goes and renamed over it when
-    /// the run ends, however it ends.
+    /// the staggered grid, water with bodies, gas. Written beside the target as the run goes and
+    /// renamed over it when the run ends, however it ends.
     #[arg(long, value_name = "OUT.csv")]
     pub(crate) forces: Option<PathBuf>,
     /// Play a script of timed actions (TOML; see docs/scripts.md); the same file gives
