@@ -142,6 +142,16 @@ fn open_edges_match_cpu() {
     }
 }
 
+/// A random 64 x 48 gas state (walls with probability `p_wall`) with the moving bodies of
+/// `common::moving_gas_bodies` and a plate at rest, turned 0.6 rad.
+fn gas_with_bodies(seed: u64, p_wall: f32) -> GasState {
+    use eddy_fluid::body::{Body, Shape};
+    let mut state = common::random_gas(64, 48, seed, p_wall);
+    state.bodies = common::moving_gas_bodies();
+    state.bodies.push(Body { angle: 0.6, ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 12.0, 38.0) });
+    state
+}
+
 /// Bodies moving through the gas: a circle crossing the grid along a diagonal, a box
 /// turning as it drifts and a plate at rest, over random states with walls; both
 /// reconstructions and neighbourhoods, one step at 1e-5 and ten at 1e-4 as every other set.
@@ -150,7 +160,6 @@ fn open_edges_match_cpu() {
 /// frame) and the bounce relative to it.
 #[test]
 fn moving_bodies_match_cpu() {
-    use eddy_fluid::body::{Body, Shape};
     let d = GasParams::default();
     let constant = GasParams { reconstruction: Reconstruction::Constant, ..d };
     let mut seed = 500;
@@ -159,12 +168,7 @@ fn moving_bodies_match_cpu() {
             let p = GasParams { neighbours, ..base };
             for (steps, rel) in [(1, 1e-5), (10, 1e-4)] {
                 seed += 1;
-                let mut state = common::random_gas(64, 48, seed, 0.02);
-                state.bodies = common::moving_gas_bodies();
-                state.bodies.push(Body {
-                    angle: 0.6,
-                    ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 12.0, 38.0)
-                });
+                let state = gas_with_bodies(seed, 0.02);
                 compare_state(&format!("gas-bodies-seed{seed}-{neighbours:?}-{steps}steps"), state, p, steps, rel);
             }
         }
@@ -277,7 +281,6 @@ fn brush_matches_cpu() {
 /// the largest force component (or torque), and 1e-5 absolute.
 #[test]
 fn the_gas_pushes_moving_bodies_as_the_cpu_sums_it() {
-    use eddy_fluid::body::{Body, Shape};
     let gpu = common::gpu();
     let d = GasParams::default();
     let mut seed = 700;
@@ -285,11 +288,7 @@ fn the_gas_pushes_moving_bodies_as_the_cpu_sums_it() {
         for neighbours in [Neighbours::Eight, Neighbours::Four] {
             let p = GasParams { neighbours, ..base };
             seed += 1;
-            let mut state = common::random_gas(64, 48, seed, 0.02);
-            state.bodies = common::moving_gas_bodies();
-            state
-                .bodies
-                .push(Body { angle: 0.6, ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 12.0, 38.0) });
+            let state = gas_with_bodies(seed, 0.02);
             let mut g = GpuGas::new(&gpu.device, &gpu.queue, &state, p).unwrap();
             let mut cpu = state.clone();
             eddy_fluid::gas::bodies::place(&mut cpu, &p);
@@ -325,18 +324,13 @@ fn the_gas_pushes_moving_bodies_as_the_cpu_sums_it() {
 /// rounding). The test proves something: each free body's velocity changed.
 #[test]
 fn free_bodies_match_cpu() {
-    use eddy_fluid::body::{Body, Shape};
     let d = GasParams::default();
     let mut seed = 800;
     for base in [d, GasParams { reconstruction: Reconstruction::Constant, ..d }] {
         for neighbours in [Neighbours::Eight, Neighbours::Four] {
             let p = GasParams { neighbours, ..base };
             seed += 1;
-            let mut state = common::random_gas(64, 48, seed, 0.0);
-            state.bodies = common::moving_gas_bodies();
-            state
-                .bodies
-                .push(Body { angle: 0.6, ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 14.0, 36.0) });
+            let mut state = gas_with_bodies(seed, 0.0);
             for (b, density) in state.bodies.iter_mut().zip([0.5, 3.0, 1.0]) {
                 b.density = Some(density);
             }

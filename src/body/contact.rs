@@ -276,16 +276,7 @@ struct Ahead {
 impl Ahead {
     /// Records and submits a copy of the first `n` bodies of `table` and maps it.
     fn ask(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n: usize, step: u64) -> Self {
-        let len = (n * std::mem::size_of::<super::GpuBody>()) as u64;
-        let copy = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("eddy bodies ahead of a contact point"),
-            size: len,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(table, 0, &copy, 0, len);
-        let submission = queue.submit([encoder.finish()]);
+        let (copy, submission) = super::table::copy_submitted(device, queue, table, n);
         let (tx, mapped) = futures_channel::oneshot::channel();
         copy.slice(..).map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
@@ -303,10 +294,15 @@ impl Ahead {
             Ok(Some(r)) => r.map_err(|e| GpuError::Readback(e.to_string()))?,
             _ => return Err(GpuError::Readback("the bodies' copy was not mapped once its submission ran".into())),
         }
-        let bytes = self.copy.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
-        self.copy.unmap();
-        Ok(bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
+        mapped_bodies(&self.copy)
     }
+}
+
+/// The bodies of a mapped copy of the body table; unmaps it.
+fn mapped_bodies(copy: &wgpu::Buffer) -> Result<Vec<Body>, crate::gpu::GpuError> {
+    let bytes = copy.slice(..).get_mapped_range().map_err(|e| crate::gpu::GpuError::Readback(e.to_string()))?.to_vec();
+    copy.unmap();
+    Ok(bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect())
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -354,8 +350,8 @@ impl ContactPlan {
     /// model's body table, `list.len()` bodies) on `walls` ([`resolve`]): waits for the GPU to
     /// finish the steps submitted so far, writes the velocities of the bodies that changed back
     /// into the table (the queue's write, before anything submitted later) and plans the next
-    /// point; `list` becomes the bodies read back. Elsewhere, or without free bodies, does
-    /// nothing. Returns whether `list` was read back.
+    /// point; `list` becomes the bodies read back (and `log`'s copies in flight, older, are not
+    /// handed on). Elsewhere, or without free bodies, does nothing.
     ///
     /// Natively, half way to each point a copy of the table is asked for (a copy submitted
     /// then, not waited for); at the point, where the bodies in it were far enough from
@@ -379,14 +375,15 @@ impl ContactPlan {
         queue: &wgpu::Queue,
         table: &wgpu::Buffer,
         list: &mut [Body],
+        log: &mut super::forces::ForceLog,
         walls: &Grid<u8>,
         d: &Dynamics,
         step: u64,
-    ) -> Result<bool, crate::gpu::GpuError> {
+    ) -> Result<(), crate::gpu::GpuError> {
         #[cfg(target_arch = "wasm32")]
         self.arrived(list, d, step)?;
         if self.steps_to_plan(list, step) != Some(0) {
-            return Ok(false);
+            return Ok(());
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -395,7 +392,7 @@ impl ContactPlan {
                 // Half way: the copy ahead.
                 self.ahead = Some(Ahead::ask(device, queue, table, n, step));
                 self.ask = u64::MAX;
-                return Ok(false);
+                return Ok(());
             }
             if let Some(ahead) = self.ahead.take() {
                 let asked = ahead.step;
@@ -403,12 +400,13 @@ impl ContactPlan {
                 let end = steps_clear(&read, walls, d).map(|clear| asked + clear);
                 if let Some(end) = end.filter(|&end| end > step) {
                     self.plan_next(step, end - step);
-                    return Ok(false);
+                    return Ok(());
                 }
             }
             let copy = super::table::copy(device, queue, table, n);
             let read = crate::gpu::wait(device, super::table::read(device, &copy, n))??;
             list.copy_from_slice(&read);
+            log.bodies_replaced();
         }
         #[cfg(target_arch = "wasm32")]
         if self.pending.is_none() {
@@ -428,8 +426,10 @@ impl ContactPlan {
         for i in resolve_with(list, walls, d, push_out) {
             super::table::write_velocity(queue, table, i, &list[i]);
         }
+        #[cfg(target_arch = "wasm32")]
+        let _ = log; // the browser's list is a guess, not read back
         self.plan_next(step, steps_clear(list, walls, d).unwrap_or(1));
-        Ok(cfg!(not(target_arch = "wasm32")))
+        Ok(())
     }
 
     /// The browser's copy of the table, if it arrived: the free bodies of `list` as it found
@@ -445,10 +445,7 @@ impl ContactPlan {
         };
         let pending = self.pending.take().expect("pending");
         mapped?;
-        let bytes = pending.copy.slice(..).get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?.to_vec();
-        pending.copy.unmap();
-        let read: Vec<Body> =
-            bytemuck::pod_collect_to_vec::<u8, super::GpuBody>(&bytes).iter().map(Body::from_gpu).collect();
+        let read = mapped_bodies(&pending.copy)?;
         if read.len() == list.len() {
             for (body, mut now) in list.iter_mut().zip(read) {
                 if body.is_free() && now.is_free() {

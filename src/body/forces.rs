@@ -199,6 +199,21 @@ impl ForceLog {
         self.bodies.take()
     }
 
+    /// Brings the free bodies of `list` to where the last read of the log found them
+    /// ([`ForceLog::take_bodies`]), where that copy holds as many bodies; the driven ones stay
+    /// (the CPU moves them as the GPU does). The models' `refresh_bodies`.
+    pub fn refresh_free(&mut self, list: &mut [Body]) {
+        if let Some(read) = self.take_bodies()
+            && read.len() == list.len()
+        {
+            for (body, read) in list.iter_mut().zip(read) {
+                if body.is_free() {
+                    *body = read;
+                }
+            }
+        }
+    }
+
     /// Records the head's count of the step whose forces were just recorded (after the model's
     /// forces pass, in the same compute pass): it was model step `step`, with `bodies` bodies.
     pub fn encode_step(&mut self, pass: &mut wgpu::ComputePass<'_>, step: u64, bodies: usize) {

@@ -81,6 +81,16 @@ pub fn encode_drive_checked(
 /// A readable copy of the first `n` (> 0) bodies of `table`, its copy recorded and submitted
 /// now: it holds the bodies as the work submitted before leaves them.
 pub fn copy(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n: usize) -> wgpu::Buffer {
+    copy_submitted(device, queue, table, n).0
+}
+
+/// [`copy`], with the submission that holds it (to wait for it alone).
+pub fn copy_submitted(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    table: &wgpu::Buffer,
+    n: usize,
+) -> (wgpu::Buffer, wgpu::SubmissionIndex) {
     let len = (n * std::mem::size_of::<GpuBody>()) as u64;
     let copy = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("eddy bodies readback"),
@@ -90,8 +100,31 @@ pub fn copy(device: &wgpu::Device, queue: &wgpu::Queue, table: &wgpu::Buffer, n:
     });
     let mut encoder = device.create_command_encoder(&Default::default());
     encoder.copy_buffer_to_buffer(table, 0, &copy, 0, len);
-    queue.submit([encoder.finish()]);
-    copy
+    let submission = queue.submit([encoder.finish()]);
+    (copy, submission)
+}
+
+/// `list` read back from `table` now, waiting for the GPU, where a body of it is free (a list
+/// of driven bodies the CPU moves as the GPU does: nothing to read); the copies of `log` in
+/// flight, older, are not handed on. The models' `sync_bodies`.
+///
+/// # Errors
+/// [`GpuError::DeviceLost`] / [`GpuError::Readback`]; `list` stays.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn sync_free(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    table: &wgpu::Buffer,
+    list: &mut Vec<Body>,
+    log: &mut super::forces::ForceLog,
+) -> Result<(), GpuError> {
+    if !list.iter().any(Body::is_free) {
+        return Ok(());
+    }
+    let n = list.len();
+    *list = crate::gpu::wait(device, read(device, &copy(device, queue, table, n), n))??;
+    log.bodies_replaced();
+    Ok(())
 }
 
 /// The `n` bodies of a [`copy`], as a future that never blocks.

@@ -938,29 +938,14 @@ impl GpuModel for GpuGas {
 
     /// The free bodies where the last read of the force log found them.
     fn refresh_bodies(&mut self) {
-        let b = &mut self.bodies;
-        if let Some(read) = b.log.take_bodies()
-            && read.len() == b.list.len()
-        {
-            for (body, read) in b.list.iter_mut().zip(read) {
-                if body.is_free() {
-                    *body = read;
-                }
-            }
-        }
+        self.bodies.log.refresh_free(&mut self.bodies.list);
     }
 
     /// The bodies read back from the GPU's table, where a body is free.
     #[cfg(not(target_arch = "wasm32"))]
     fn sync_bodies(&mut self) -> Result<(), GpuError> {
-        if !self.body_list().iter().any(crate::body::Body::is_free) {
-            return Ok(());
-        }
-        let (table, n) = self.bodies_copy().expect("bodies");
-        let read = gpu::wait(&self.device, crate::body::table::read(&self.device, &table, n))??;
-        self.bodies.log.bodies_replaced(); // a copy in flight is older
-        self.bodies.list = read;
-        Ok(())
+        let b = &mut self.bodies;
+        crate::body::table::sync_free(&self.device, &self.queue, &b.table, &mut b.list, &mut b.log)
     }
 
     /// Steps that may be recorded before the free bodies' next contact point
@@ -977,10 +962,7 @@ impl GpuModel for GpuGas {
     fn plan_solver(&mut self) -> Result<(), GpuError> {
         let d = super::bodies::dynamics((self.width as usize, self.height as usize));
         let b = &mut self.bodies;
-        if b.contacts.plan(&self.device, &self.queue, &b.table, &mut b.list, &self.solid_mask, &d, self.steps)? {
-            b.log.bodies_replaced(); // a copy in flight is older
-        }
-        Ok(())
+        b.contacts.plan(&self.device, &self.queue, &b.table, &mut b.list, &mut b.log, &self.solid_mask, &d, self.steps)
     }
 
     /// Records a new motion for body `index` (velocity `(vx, vy)`, cells/step; `spin`,

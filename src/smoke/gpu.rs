@@ -936,15 +936,10 @@ impl GpuModel for GpuSmoke {
     /// moves as the GPU does: nothing to read).
     #[cfg(not(target_arch = "wasm32"))]
     fn sync_bodies(&mut self) -> Result<(), GpuError> {
-        if !self.body_list().iter().any(Body::is_free) {
-            return Ok(());
+        match &mut self.pipeline {
+            Pipeline::Staggered(st) => st.sync_bodies(&self.device, &self.queue),
+            Pipeline::Collocated(_) => Ok(()),
         }
-        let read = self.bodies()?;
-        if let Pipeline::Staggered(st) = &mut self.pipeline {
-            st.force_log().bodies_replaced(); // a copy in flight is older
-            st.bodies = read;
-        }
-        Ok(())
     }
 
     /// The staggered grid's force log (the collocated grid has no bodies).
@@ -1037,9 +1032,8 @@ impl GpuModel for GpuSmoke {
             let d = body_cpu::dynamics(&self.params, (self.width as usize, self.height as usize));
             let walls = crate::body::walls(&self.solid_mask);
             let (device, queue, step) = (&self.device, &self.queue, self.steps);
-            if self.contacts.plan(device, queue, &st.fields.bodies, &mut st.bodies, &walls, &d, step)? {
-                st.force_log().bodies_replaced(); // a copy in flight is older
-            }
+            let (table, list, log) = st.contact_parts();
+            self.contacts.plan(device, queue, table, list, log, &walls, &d, step)?;
         }
         self.plan_cycles()
     }

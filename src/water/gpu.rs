@@ -720,10 +720,7 @@ impl GpuModel for GpuWater {
     fn plan_solver(&mut self) -> Result<(), GpuError> {
         let Some(b) = &mut self.bodies else { return Ok(()) };
         let d = super::bodies::dynamics(&self.params, (self.width as usize, self.height as usize));
-        if b.contacts.plan(&self.device, &self.queue, &b.table, &mut b.list, &self.solid_mask, &d, self.steps)? {
-            b.log.bodies_replaced(); // a copy in flight is older
-        }
-        Ok(())
+        b.contacts.plan(&self.device, &self.queue, &b.table, &mut b.list, &mut b.log, &self.solid_mask, &d, self.steps)
     }
 
     fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
@@ -805,30 +802,18 @@ impl GpuModel for GpuWater {
 
     /// The free bodies where the last read of the force log found them.
     fn refresh_bodies(&mut self) {
-        if let Some(b) = &mut self.bodies
-            && let Some(read) = b.log.take_bodies()
-            && read.len() == b.list.len()
-        {
-            for (body, read) in b.list.iter_mut().zip(read) {
-                if body.is_free() {
-                    *body = read;
-                }
-            }
+        if let Some(b) = &mut self.bodies {
+            b.log.refresh_free(&mut b.list);
         }
     }
 
     /// The bodies read back from the GPU's table, where a body is free.
     #[cfg(not(target_arch = "wasm32"))]
     fn sync_bodies(&mut self) -> Result<(), GpuError> {
-        if !self.body_list().iter().any(Body::is_free) {
-            return Ok(());
+        match &mut self.bodies {
+            Some(b) => crate::body::table::sync_free(&self.device, &self.queue, &b.table, &mut b.list, &mut b.log),
+            None => Ok(()),
         }
-        let (table, n) = self.bodies_copy().expect("bodies");
-        let read = gpu::wait(&self.device, crate::body::table::read(&self.device, &table, n))??;
-        let b = self.bodies.as_mut().expect("bodies");
-        b.log.bodies_replaced(); // a copy in flight is older
-        b.list = read;
-        Ok(())
     }
 
     /// The log of the water's forces on the bodies, once bodies came.

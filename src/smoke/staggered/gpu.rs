@@ -800,15 +800,25 @@ impl StaggeredPasses {
     /// Takes the free bodies the last read of the force log found into [`Self::bodies`] (the
     /// driven ones there move as the GPU's do).
     pub fn refresh_bodies(&mut self) {
-        if let Some(read) = self.body.log.take_bodies()
-            && read.len() == self.bodies.len()
-        {
-            for (body, read) in self.bodies.iter_mut().zip(read) {
-                if body.is_free() {
-                    *body = read;
-                }
-            }
-        }
+        self.body.log.refresh_free(&mut self.bodies);
+    }
+
+    /// [`Self::bodies`] read back from the GPU's table where a body is free
+    /// ([`crate::body::table::sync_free`]).
+    ///
+    /// # Errors
+    /// [`crate::gpu::GpuError::DeviceLost`] / [`crate::gpu::GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn sync_bodies(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), crate::gpu::GpuError> {
+        crate::body::table::sync_free(device, queue, &self.fields.bodies, &mut self.bodies, &mut self.body.log)
+    }
+
+    /// What the free bodies' contact points read and write ([`crate::body::contact::ContactPlan`]):
+    /// the body table, the bodies as the steps recorded leave them, and the force log.
+    pub fn contact_parts(
+        &mut self,
+    ) -> (&wgpu::Buffer, &mut Vec<crate::body::Body>, &mut crate::body::forces::ForceLog) {
+        (&self.fields.bodies, &mut self.bodies, &mut self.body.log)
     }
 
     /// The bodies' force log.
