@@ -193,6 +193,39 @@ fn the_u_tube_example_leaves_the_tube_as_it_was() {
     );
 }
 
+/// The shipped rotameter example holds its ball up: a disc three times as dense as the fluid
+/// (radius 6, gravity 0.5 on it), dropped near the foot of a tube that widens upwards, rises to
+/// where the stream's drag carries its weight and hovers there. Hovering, its momentum does not
+/// grow, so over steps 300 to 600 the fluid's mean upward force is its weight less the fluid it
+/// displaces, `(s - 1) pi r^2 g` (within 5%: the ball still sways in the wake it sheds), and it
+/// ends in the tube, above the foot and off the floor.
+#[test]
+fn the_rotameter_example_holds_its_ball_where_the_stream_carries_its_weight() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("forces.csv");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scripts/smoke-rotameter.toml");
+    let o = eddy(&["run", "--script", script, "--steps", "600", "--forces", csv.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let fy: Vec<f64> = rows
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let step: u64 = f[0].parse().unwrap();
+            (step > 300).then(|| f[4].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(fy.len(), 300, "{rows:.300}");
+    let mean = fy.iter().sum::<f64>() / fy.len() as f64;
+    let weight = (3.0 - 1.0) * std::f64::consts::PI * 36.0 * 0.5;
+    assert!((-mean / weight - 1.0).abs() <= 0.05, "mean upward force {} against a weight of {weight:.2}", -mean);
+    let out = text(&o);
+    let at = out.split("body 0 (free, density 3): at (").nth(1).expect(&out);
+    let y: f64 = at.split([',', ')']).nth(1).unwrap().trim().parse().unwrap();
+    assert!((100.0..150.0).contains(&y), "the ball ended at y {y}, out of the stream's hold: {out}");
+}
+
 /// `eddy bench` measures the roofline first (a texture copy on the same adapter), then prints
 /// per row what a step records: water's step is one pass, four cells a texel, and a run of
 /// steps packs the mass before and unpacks it after (bench counts 16 steps: 18 dispatches, 1.1

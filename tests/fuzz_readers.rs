@@ -150,6 +150,7 @@ fn valid_scripts() -> Vec<String> {
         "smoke-free-bodies.toml",
         "water-crates.toml",
         "gas-plate.toml",
+        "smoke-rotameter.toml",
     ]
     .iter()
     .map(|n| std::fs::read_to_string(format!("{}/examples/scripts/{n}", env!("CARGO_MANIFEST_DIR"))).unwrap())
