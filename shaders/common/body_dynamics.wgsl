@@ -22,7 +22,7 @@ struct Dynamics {
     hydrostatic: u32,       // 0: smoke's projected coupling; 1: water's hydrostatic one
     drag_coefficient: f32,  // C_d of the water's drag (hydrostatic only)
     damping_ratio: f32,     // zeta of the water's damping (hydrostatic only)
-    _pad0: u32,
+    turning_layer: f32,     // the staircase layer's share in the turning added mass
     _pad1: u32,
     _pad2: u32,
 };
@@ -80,7 +80,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     // At least what the cells' staircase carries.
     mx = max(mx, perimeter);
     my = max(my, perimeter);
-    mt = max(max(mt, 0.1 * perimeter * reach * reach), corners);
+    mt = max(max(mt, d.turning_layer * perimeter * reach * reach), corners);
     let m = s * area;
     let sn = sin(b.angle);
     let cs = cos(b.angle);

@@ -157,7 +157,7 @@ fn resolve_with(bodies: &mut [Body], walls: &Grid<u8>, d: &Dynamics, push_out: f
         world.insert_collider(walls, Some(fixed));
     }
     let handles: Vec<(RigidBodyHandle, ColliderHandle)> =
-        bodies.iter().map(|b| world.insert(rigid_body(b), collider(b))).collect();
+        bodies.iter().map(|b| world.insert(rigid_body(b, d), collider(b))).collect();
     world.step();
     let mut touching = Vec::new();
     for &i in &near {
@@ -210,10 +210,10 @@ fn walls_near(near: &[usize], bodies: &[Body], walls: &Grid<u8>, margin: f32) ->
 
 /// The rapier body of `b`: dynamic with its mass and added mass where free, kinematic (moved
 /// at its velocity, never pushed) where driven.
-fn rigid_body(b: &Body) -> RigidBody {
+fn rigid_body(b: &Body, d: &Dynamics) -> RigidBody {
     let builder = match b.is_free() {
         true => {
-            let (mx, my, mt) = dynamics::added_mass(b);
+            let (mx, my, mt) = dynamics::added_mass(b, d.turning_layer);
             let mass = dynamics::mass(b) + 0.5 * (mx + my);
             let inertia = dynamics::inertia(b) + mt;
             RigidBodyBuilder::dynamic().additional_mass_properties(MassProperties::new(Vector::ZERO, mass, inertia))
@@ -466,7 +466,14 @@ mod tests {
     use crate::body::dynamics::Coupling;
 
     fn dynamics(size: (f32, f32)) -> Dynamics {
-        Dynamics { dt: 1.0, gravity: 0.02, max_step: 0.5, size, coupling: Coupling::Projected }
+        Dynamics {
+            dt: 1.0,
+            gravity: 0.02,
+            max_step: 0.5,
+            size,
+            coupling: Coupling::Projected,
+            turning_layer: dynamics::TURNING_LAYER,
+        }
     }
 
     fn disc(x: f32, y: f32, r: f32, density: f32) -> Body {
@@ -537,7 +544,10 @@ mod tests {
         for (s1, s2) in [(1.0, 1.0), (1.0, 3.0)] {
             let mut bodies =
                 [Body { vx: 0.4, ..disc(40.0, 50.0, 5.0, s1) }, Body { vx: -0.4, ..disc(60.0, 50.0, 5.0, s2) }];
-            let m = |b: &Body| dynamics::mass(b) + 0.5 * (dynamics::added_mass(b).0 + dynamics::added_mass(b).1);
+            let m = |b: &Body| {
+                let (mx, my, _) = dynamics::added_mass(b, d.turning_layer);
+                dynamics::mass(b) + 0.5 * (mx + my)
+            };
             let momentum = |b: &[Body]| m(&b[0]) * b[0].vx + m(&b[1]) * b[1].vx;
             let before = momentum(&bodies);
             fall(&mut bodies, &solid, &d, f32::INFINITY, 60);

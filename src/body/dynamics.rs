@@ -31,7 +31,10 @@
 //! ways), and for turning `pi (a^2 - b^2)^2 / 8` (a disc's is 0), each at least what the
 //! staircase of cells and a box's corners add ([`added_mass`]): with the ideal values alone a
 //! light disc's spin, which an ideal disc's fluid never feels, grew 2.5 times a step, and a
-//! light square's too. Too large an `M` is stable too, only slower to settle.
+//! light square's too. Too large an `M` is stable too, only slower to settle. How much of the
+//! staircase's layer counts for turning is the model's ([`Dynamics::turning_layer`]): a tenth
+//! in smoke and water ([`TURNING_LAYER`]); the gas's mirror faces push a turning staircase
+//! harder ([`crate::gas::bodies::TURNING_LAYER`]).
 //!
 //! **In water** ([`Coupling::Hydrostatic`]) the fluid's pressure is the automaton's, which is
 //! hydrostatic: it holds the buoyancy (the water a body displaces pushes it up by its weight,
@@ -93,7 +96,15 @@ pub struct Dynamics {
     pub size: (f32, f32),
     /// How the fluid's force answers the body.
     pub coupling: Coupling,
+    /// The least added moment of inertia for turning, as a share of the fluid layer a cell thick
+    /// along the body's perimeter taken at its reach (`turning_layer P R^2`, [`added_mass`]):
+    /// what the cells' staircase pushes as it turns. [`TURNING_LAYER`] in smoke and water.
+    pub turning_layer: f32,
 }
+
+/// Smoke's and water's [`Dynamics::turning_layer`]: a tenth of the staircase's layer (with less,
+/// a light disc's spin in smoke grew 2.5 times a step).
+pub const TURNING_LAYER: f32 = 0.1;
 
 /// A free body's mass `s A`, cell masses (the fluid's density is 1 a cell).
 pub fn mass(body: &Body) -> f32 {
@@ -115,11 +126,12 @@ pub fn inertia(body: &Body) -> f32 {
 /// of inertia, `(M_x, M_y, M_turn)` (module docs): the ideal fluid's for the ellipse inside the
 /// shape (Lamb (1932), sect. 71-72: `pi b^2`, `pi a^2`, `pi (a^2 - b^2)^2 / 8`), but at least
 /// what the cells' staircase boundary carries (a layer of fluid a cell thick along the
-/// perimeter `P`; for turning a tenth of that layer at the body's reach `R`, `0.1 P R^2`), and
+/// perimeter `P`; for turning the share `turning_layer` of that layer at the body's reach `R`,
+/// `turning_layer P R^2`, [`Dynamics::turning_layer`]), and
 /// for turning at least half the fluid a box's corners sweep (`(pi R^4 / 2 - J) / 2`, `J` the
 /// box's own area's moment): a square turning pushes fluid with its corners, which the circle
 /// inside it does not.
-pub fn added_mass(body: &Body) -> (f32, f32, f32) {
+pub fn added_mass(body: &Body, turning_layer: f32) -> (f32, f32, f32) {
     use std::f32::consts::PI;
     let reach = body.reach();
     let (ideal, perimeter, corners) = match body.shape {
@@ -131,7 +143,7 @@ pub fn added_mass(body: &Body) -> (f32, f32, f32) {
             ((PI * b * b, PI * a * a, PI * d * d / 8.0), 4.0 * (a + b), swept)
         }
     };
-    let turn = ideal.2.max(0.1 * perimeter * reach * reach).max(corners);
+    let turn = ideal.2.max(turning_layer * perimeter * reach * reach).max(corners);
     (ideal.0.max(perimeter), ideal.1.max(perimeter), turn)
 }
 
@@ -142,7 +154,7 @@ pub fn advance(body: &mut Body, force: Force, d: &Dynamics) {
     let Some(s) = body.density else { return };
     let area = body.area();
     let (m, i) = (s * area, inertia(body));
-    let (mx, my, mt) = added_mass(body);
+    let (mx, my, mt) = added_mass(body, d.turning_layer);
     let (sin, cos) = body.angle.sin_cos();
     let old = (body.vx, body.vy, body.spin);
     let (vx, vy, spin) = match d.coupling {
@@ -199,7 +211,8 @@ struct Uniform {
     hydrostatic: u32,
     drag_coefficient: f32,
     damping_ratio: f32,
-    _pad: [u32; 3],
+    turning_layer: f32,
+    _pad: [u32; 2],
 }
 
 /// The free bodies' pass, `shaders/common/body_dynamics.wgsl`, over a model's body table and
@@ -237,7 +250,8 @@ impl BodyDynamics {
                 Coupling::Projected => 0.0,
                 Coupling::Hydrostatic { damping_ratio, .. } => damping_ratio,
             },
-            _pad: [0; 3],
+            turning_layer: d.turning_layer,
+            _pad: [0; 2],
         };
         crate::gpu::in_order::write_buffer(device, encoder, &self.uniform, 0, bytemuck::bytes_of(&u));
     }
@@ -286,7 +300,7 @@ mod tests {
         assert!((inertia(&plate) - mass(&plate) * (144.0 + 4.0) / 12.0).abs() < 1e-3);
         // Across itself a flat plate of width 2a carries pi a^2 (Lamb (1932), sect. 71); along
         // itself, the fluid a cell thick along its perimeter.
-        let (mx, my, _) = added_mass(&plate);
+        let (mx, my, _) = added_mass(&plate, TURNING_LAYER);
         assert!((my - std::f32::consts::PI * 36.0).abs() < 1e-3 && mx == 28.0, "{mx} {my}");
         assert_eq!(mass(&Body::new(Shape::Circle { radius: 3.0 }, 0.0, 0.0)), 0.0, "a driven body has no mass here");
     }

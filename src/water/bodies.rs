@@ -228,6 +228,7 @@ pub fn dynamics(p: &WaterParams, (w, h): (usize, usize)) -> Dynamics {
         max_step: MAX_BODY_STEP,
         size: (w as f32, h as f32),
         coupling: Coupling::Hydrostatic { drag_coefficient: DRAG_COEFFICIENT, damping_ratio: DAMPING_RATIO },
+        turning_layer: crate::body::dynamics::TURNING_LAYER,
     }
 }
 

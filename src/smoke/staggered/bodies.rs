@@ -99,6 +99,7 @@ pub fn dynamics(p: &SmokeParams, (w, h): (usize, usize)) -> crate::body::dynamic
         max_step: crate::smoke::MAX_BODY_STEP,
         size: (w as f32, h as f32),
         coupling: crate::body::dynamics::Coupling::Projected,
+        turning_layer: crate::body::dynamics::TURNING_LAYER,
     }
 }
 
