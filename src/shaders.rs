@@ -111,7 +111,11 @@ modules! {
     /// Multigrid: a level's walls into the packed layout (moving bodies).
     SOLVER_PACK_WALLS = "solver/pack_walls": ["solver/pack_walls.wgsl"] => { crate::gpu::packed::pack_bits; };
     /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.
-    WATER_STEP = "water/step": ["water/params.wgsl", "water/step.wgsl"] => { crate::water::cpu::simulate_compression; };
+    WATER_STEP = "water/step": ["water/params.wgsl", "water/rules.wgsl", "water/step.wgsl"] => { crate::water::cpu::simulate_compression; };
+    /// Water: the step over the awake tiles alone (water that sleeps).
+    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
+    /// Water: the wake, the list of the tiles awake for the next step.
+    WATER_WAKE = "water/wake": ["water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
     /// Water: the mass into the step's packed layout, solid cells' masses negated.
     WATER_PACK = "water/pack": ["water/params.wgsl", "water/pack.wgsl"] => {} "a layout (solid cells as negated masses), held through the step: tests/water_gpu_vs_cpu.rs packs, steps and unpacks against the step's twin";
     /// Water statistics: per-row sums, minima and maxima.

@@ -193,6 +193,32 @@ fn the_u_tube_example_leaves_the_tube_as_it_was() {
     );
 }
 
+/// `--sleep` steps only the water's tiles where something can change, and changes nothing: the
+/// u-tube example (a stream poured for 40 steps, a wall drawn across the channel and erased
+/// again, the arms levelling out) saves the same mass, bit for bit, with it and without it, and
+/// the summary says how many tiles were awake at the end. A model that does not sleep refuses it.
+#[test]
+fn sleeping_water_saves_the_same_state_bit_for_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scripts/u-tube.toml");
+    let mut masses = Vec::new();
+    for sleep in [false, true] {
+        let save = dir.path().join(format!("u-{sleep}.npz"));
+        let mut args = vec!["run", "--script", script, "--steps", "1200", "--save", save.to_str().unwrap()];
+        if sleep {
+            args.push("--sleep");
+        }
+        let o = eddy(&args);
+        assert!(o.status.success(), "{}", text(&o));
+        assert_eq!(text(&o).contains("water sleeps: "), sleep, "{}", text(&o));
+        let mass = eddy_fluid::water::WaterState::load_npz(&save).unwrap().mass;
+        masses.push(mass.as_slice().iter().map(|m| m.to_bits()).collect::<Vec<u32>>());
+    }
+    assert!(masses[0] == masses[1], "--sleep changed the water");
+    let o = eddy(&["run", "--mode", "gas", "--steps", "1", "--sleep"]);
+    assert!(!o.status.success() && text(&o).contains("--sleep lets water's still tiles sleep"), "{}", text(&o));
+}
+
 /// The shipped rotameter example holds its ball up: a disc three times as dense as the fluid
 /// (radius 6, gravity 0.5 on it), dropped near the foot of a tube that widens upwards, rises to
 /// where the stream's drag carries its weight and hovers there. Hovering, its momentum does not
@@ -233,7 +259,8 @@ fn the_rotameter_example_holds_its_ball_where_the_stream_carries_its_weight() {
 /// mass 4 read, 4 written; the solid cells ride in the masses' signs), the pack 12 (mass 4 and
 /// solid bits 4 read, packed mass 4 written) and the unpack 8, once in the 16 steps: 8 + 20 / 16
 /// = 9.25 bytes a cell-step, printed as 9. Also the GPU time and the fraction of the roofline.
-/// `--passes` adds the per-pass table, `--json` writes the same to a file.
+/// `--passes` adds the per-pass table, `--json` writes the same to a file. The rows after it:
+/// the water sleeping (lavapipe's tiles of 128 x 128 cells), and with floating boxes.
 #[test]
 fn bench_prints_the_roofline_and_what_a_step_moves() {
     let dir = tempfile::tempdir().unwrap();
@@ -284,8 +311,14 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     assert_eq!(row["grid"], serde_json::json!([64, 64]));
     assert_eq!(row["bytes_per_cell_step"].as_f64().map(f64::round), Some(9.0), "{row}");
     assert_eq!(row["passes"].as_array().map(Vec::len), Some(3), "{row}");
+    // The sleeping row steps the awake tiles and lists them for the next step, and says how
+    // many were awake.
+    let sleeping = &report["rows"][1];
+    assert!(sleeping["parameters"].as_str().is_some_and(|p| p.contains("tiles of 128x128 cells awake")), "{sleeping}");
+    let names: Vec<&str> = sleeping["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
+    assert!(names.contains(&"water/step_tiles") && names.contains(&"water/wake"), "{names:?}");
     // The row with floating boxes times their passes too.
-    let boxes = &report["rows"][1];
+    let boxes = &report["rows"][2];
     assert!(boxes["parameters"].as_str().is_some_and(|p| p.contains("16 floating boxes")), "{boxes}");
     let names: Vec<&str> = boxes["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
     assert!(names.contains(&"water/bodies") && names.contains(&"water/body_forces"), "{names:?}");

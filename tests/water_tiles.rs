@@ -3,39 +3,125 @@
 //! step, on scenes with water falling, sloshing, leaking out of an open boundary and at rest, with
 //! edits (water poured and erased, walls drawn and cut), at several tile sizes.
 
+mod common;
+
+use eddy_fluid::gpu::DeviceCaps;
 use eddy_fluid::grid::Grid;
 use eddy_fluid::scene::Scene;
 use eddy_fluid::water::tiles::{self, REACH, Tiles};
-use eddy_fluid::water::{Boundary, Brush, WaterParams, WaterState, cpu};
+use eddy_fluid::water::{Boundary, Brush, GpuWater, WaterParams, WaterState, cpu};
+use eddy_fluid::{GpuModel, Simulation};
 
-/// What a run does to the state before a step: `(step, state)`.
-type Edits<'a> = dyn Fn(usize, &mut WaterState) + 'a;
+/// An edit a run makes before a step, on the CPU's state and the GPU's alike.
+#[derive(Clone)]
+enum Edit {
+    /// A dab of the brush (the viewer's fluid tool or eraser).
+    Brush(Brush),
+    /// The walls: these cells become ground (emptied) or open.
+    Walls(Vec<(usize, usize)>, u8),
+}
 
-/// Runs `steps` steps of `state` both ways, with `edits` applied to both at their steps, and
-/// asserts every step's masses equal bit for bit; returns the awake fraction after each step.
+impl Edit {
+    fn apply(&self, s: &mut WaterState) {
+        match self {
+            Edit::Brush(b) => cpu::brush(s, b),
+            Edit::Walls(cells, v) => {
+                for &(r, c) in cells {
+                    s.solid[(r, c)] = *v;
+                    if *v != 0 {
+                        s.mass[(r, c)] = 0.0;
+                    }
+                }
+            }
+        }
+    }
+
+    fn apply_gpu(&self, sim: &mut GpuWater) {
+        match self {
+            Edit::Brush(b) => sim.brush(b),
+            Edit::Walls(cells, v) => {
+                let mut solid = sim.solid_mask().clone();
+                for &(r, c) in cells {
+                    solid[(r, c)] = *v;
+                }
+                sim.upload_solid(&solid).unwrap();
+            }
+        }
+    }
+}
+
+/// A run's edits: those before step `step` (0-based).
+type Edits = fn(usize) -> Vec<Edit>;
+
+/// A brush dab: `add` water, the old mass times `scale`.
+fn dab(x: f32, y: f32, radius: f32, add: f32, scale: f32) -> Edit {
+    Edit::Brush(Brush { center: (x, y), radius, scale, add })
+}
+
+fn no_edits(_: usize) -> Vec<Edit> {
+    Vec::new()
+}
+
+/// A stream poured into the U-tube's right arm for 400 steps.
+fn pour(step: usize) -> Vec<Edit> {
+    if step < 400 && step.is_multiple_of(5) { vec![dab(0.8 * 96.0, 6.0, 3.0, 1.0, 1.0)] } else { Vec::new() }
+}
+
+/// Water poured, then erased; a wall drawn across the basin's water, then cut.
+fn edited(step: usize) -> Vec<Edit> {
+    match step {
+        50..=52 => vec![dab(20.0, 8.0, 5.0, 1.0, 1.0)],
+        300 => vec![dab(48.0, 40.0, 6.0, 0.0, 0.0)],
+        600 => vec![Edit::Walls((30..60).map(|c| (40, c)).collect(), 1)],
+        1200 => vec![Edit::Walls((40..44).map(|c| (40, c)).collect(), 0)],
+        _ => Vec::new(),
+    }
+}
+
+/// The scenes, 96 x 64: a basin of still water (the `basin` preset: water falls, sloshes and
+/// comes to rest), a U-tube with water poured into one arm (it levels through the bottom), the
+/// `random` preset with the open boundary (water leaks out of the grid's edges), and the basin
+/// edited as it runs.
+fn cases() -> Vec<(&'static str, WaterState, WaterParams, Edits)> {
+    let scene = |name: &str| WaterState::from_scene(&Scene::preset(name, 96, 64, 3).unwrap());
+    let open = WaterParams { boundary: Boundary::Open, ..WaterParams::default() };
+    vec![
+        ("basin", scene("basin"), WaterParams::default(), no_edits),
+        ("u-tube, poured", scene("u-tube"), WaterParams::default(), pour),
+        ("random, open boundary", scene("random"), open, no_edits),
+        ("basin, edited", scene("basin"), WaterParams::default(), edited),
+    ]
+}
+
+fn first_difference(a: &Grid<f32>, b: &Grid<f32>) -> Option<(usize, usize)> {
+    let i = a.as_slice().iter().zip(b.as_slice()).position(|(x, y)| x.to_bits() != y.to_bits())?;
+    Some((i / a.width(), i % a.width()))
+}
+
+/// Runs `steps` steps of `state` both ways on the CPU, the edits applied to both, and asserts
+/// every step's masses equal bit for bit; returns the awake fraction after each step.
 fn sparse_against_dense(
     name: &str,
     state: &WaterState,
     p: &WaterParams,
     size: (usize, usize),
     steps: usize,
-    edits: &Edits<'_>,
+    edits: Edits,
 ) -> Vec<f64> {
     let mut dense = state.clone();
     let mut sparse = state.clone();
     let mut tiles = Tiles::new((state.mass.width(), state.mass.height()), size);
     let mut awake = Vec::new();
     for step in 0..steps {
-        edits(step, &mut dense);
         let before = (sparse.mass.clone(), sparse.solid.clone());
-        edits(step, &mut sparse);
+        for e in edits(step) {
+            e.apply(&mut dense);
+            e.apply(&mut sparse);
+        }
         tiles.wake_around_edit((&before.0, &before.1), (&sparse.mass, &sparse.solid));
         cpu::compression_step(&mut dense.mass, &dense.solid, p);
         tiles::compression_step(&mut sparse.mass, &sparse.solid, p, &mut tiles);
-        let differ =
-            dense.mass.as_slice().iter().zip(sparse.mass.as_slice()).position(|(a, b)| a.to_bits() != b.to_bits());
-        if let Some(i) = differ {
-            let (r, c) = (i / state.mass.width(), i % state.mass.width());
+        if let Some((r, c)) = first_difference(&dense.mass, &sparse.mass) {
             panic!(
                 "{name}, tiles {size:?}: step {} differs first at (row {r}, col {c}): dense {:e}, sparse {:e}",
                 step + 1,
@@ -48,55 +134,14 @@ fn sparse_against_dense(
     awake
 }
 
-/// A brush stroke's dab as the viewer's fluid tool or eraser makes it.
-fn dab(x: f32, y: f32, radius: f32, add: f32, scale: f32) -> Brush {
-    Brush { center: (x, y), radius, scale, add }
-}
-
-/// The dense and the sparse step agree bit for bit at every step of 3000, in a basin of still
-/// water (the `basin` preset: water falls, sloshes and comes to rest), a U-tube with water poured
-/// into one arm (it levels through the bottom), the `random` preset with the open boundary (water
-/// leaks out of the grid's edges), and a scene edited as it runs (water poured, erased, a wall
-/// drawn across a flow and cut again), with tiles of 8 x 8, 32 x 8 (a workgroup's packed texels)
-/// and the smallest, 2 x 2. Also: tiles sleep where the water has come to rest; the awake
+/// The dense and the sparse step agree bit for bit at every step of 3000 on each of [`cases`],
+/// with tiles of 8 x 8, 32 x 8 (a workgroup's packed texels) and the smallest, 2 x 2. The awake
 /// fractions are printed.
 #[test]
 fn the_step_over_awake_tiles_is_the_dense_step_bit_for_bit() {
-    let (w, h) = (96usize, 64usize);
-    let wall = WaterParams::default();
-    let open = WaterParams { boundary: Boundary::Open, ..WaterParams::default() };
-    let scene = |name: &str| WaterState::from_scene(&Scene::preset(name, w, h, 3).unwrap());
-    let none = |_: usize, _: &mut WaterState| {};
-    let pour = |step: usize, s: &mut WaterState| {
-        if step < 400 && step.is_multiple_of(5) {
-            cpu::brush(s, &dab(0.8 * w as f32, 6.0, 3.0, 1.0, 1.0));
-        }
-    };
-    let edited = |step: usize, s: &mut WaterState| match step {
-        50..=52 => cpu::brush(s, &dab(20.0, 8.0, 5.0, 1.0, 1.0)),
-        300 => cpu::brush(s, &dab(48.0, 40.0, 6.0, 0.0, 0.0)),
-        600 => {
-            for c in 30..60 {
-                s.solid[(40, c)] = 1;
-                s.mass[(40, c)] = 0.0;
-            }
-        }
-        1200 => {
-            for c in 40..44 {
-                s.solid[(40, c)] = 0;
-            }
-        }
-        _ => {}
-    };
-    let cases: [(&str, WaterState, &WaterParams, &Edits<'_>); 4] = [
-        ("basin", scene("basin"), &wall, &none),
-        ("u-tube, poured", scene("u-tube"), &wall, &pour),
-        ("random, open boundary", scene("random"), &open, &none),
-        ("basin, edited", scene("basin"), &wall, &edited),
-    ];
-    for (name, state, p, edits) in cases {
+    for (name, state, p, edits) in cases() {
         for size in [(8, 8), (32, 8), (REACH, REACH)] {
-            let awake = sparse_against_dense(name, &state, p, size, 3000, edits);
+            let awake = sparse_against_dense(name, &state, &p, size, 3000, edits);
             let at = |k: usize| awake[k - 1];
             println!(
                 "{name}, tiles {size:?}: awake after 10 steps {:.3}, 1000 {:.3}, 2000 {:.3}, 3000 {:.3}",
@@ -107,6 +152,61 @@ fn the_step_over_awake_tiles_is_the_dense_step_bit_for_bit() {
             );
         }
     }
+}
+
+/// On the GPU, the step over the awake tiles (`water/step_tiles.wgsl`, the list by
+/// `water/wake.wgsl`, dispatched indirectly) against the CPU's dense step, bit for bit, on each
+/// of [`cases`] with the edits made through the GPU model (the brush, the walls): 300 steps one
+/// at a time, then 700 in runs of 7 (a run packs the mass once, so the tiles that sleep are
+/// carried across the ping-pong; runs of one where edits come), compared after each; and after each, the tiles awake for the
+/// next step are as many as the CPU's mirror of the bookkeeping (`Tiles`, the GPU's tile size)
+/// says. Tiles of 128 x 8, 32 x 16 and 16 x 128 cells (strips of 2, 1 and 4 rows).
+#[test]
+fn the_gpu_step_over_awake_tiles_is_the_dense_step_bit_for_bit() {
+    let g = common::gpu();
+    for (name, state, p, edits) in cases() {
+        for (strip, pairs) in [(2, 16), (1, 4), (4, 2)] {
+            let caps = DeviceCaps { strip, ..DeviceCaps::of(&g.device) };
+            let mut sim = GpuWater::with_caps(&g.device, &caps, &g.queue, &state, p).unwrap();
+            sim.set_sleeping(Some(pairs)).unwrap();
+            let (tw, th) = sim.tile_cells().unwrap();
+            let mut tiles = Tiles::new((96, 64), (tw as usize, th as usize));
+            let mut cpu_state = state.clone();
+            let mut step = 0;
+            let mut fractions = Vec::new();
+            while step < 1000 {
+                // Runs of 7 where no edit falls inside one (the GPU's edits come between runs).
+                let inside = (step + 1..step + 7).any(|s| !edits(s).is_empty());
+                let run = if step < 300 || inside { 1 } else { 7 };
+                for s in step..step + run {
+                    let before = (cpu_state.mass.clone(), cpu_state.solid.clone());
+                    for e in edits(s) {
+                        e.apply(&mut cpu_state);
+                        e.apply_gpu(&mut sim);
+                    }
+                    tiles.wake_around_edit((&before.0, &before.1), (&cpu_state.mass, &cpu_state.solid));
+                    tiles::compression_step(&mut cpu_state.mass, &cpu_state.solid, &p, &mut tiles);
+                }
+                sim.step(run as u32).unwrap();
+                step += run;
+                let mass = sim.read_mass().unwrap();
+                if let Some((r, c)) = first_difference(&cpu_state.mass, &mass) {
+                    panic!(
+                        "{name}, {pairs} pairs: step {step} differs first at (row {r}, col {c}): CPU {:e}, GPU {:e}",
+                        cpu_state.mass[(r, c)],
+                        mass[(r, c)]
+                    );
+                }
+                let (awake, all) = sim.awake_tiles().unwrap().unwrap();
+                assert_eq!(all as usize, tiles.awake.as_slice().len());
+                assert_eq!(awake as usize, tiles.awake_count(), "{name}, {pairs} pairs: awake tiles after step {step}");
+                fractions.push(f64::from(awake) / f64::from(all));
+            }
+            let last = fractions.last().unwrap();
+            println!("{name}: tiles of {tw} x {th} cells, awake at the end {last:.3}");
+        }
+    }
+    g.check().unwrap();
 }
 
 /// Where nothing moves, everything sleeps: a grid of still air with a wall sleeps after the first
@@ -169,4 +269,12 @@ fn bits(g: &Grid<f32>) -> Vec<u32> {
 #[should_panic(expected = "each side at least 2")]
 fn tiles_narrower_than_a_steps_reach_are_refused() {
     Tiles::new((16, 16), (1, 8));
+}
+
+/// The GPU's reach of a step (`water/step_tiles.wgsl`, which flags the changes near a tile's
+/// edges) is the CPU mirror's.
+#[test]
+fn the_shaders_reach_is_the_mirrors() {
+    let line = format!("const REACH: i32 = {REACH};");
+    assert!(eddy_fluid::shaders::WATER_STEP_TILES.contains(&line), "{line} is not in water/step_tiles.wgsl");
 }

@@ -24,7 +24,7 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
         ];
     }
     if kind == ModelKind::Water {
-        return vec![("default", defaults), (WITH_16_BOXES, defaults)];
+        return vec![("default", defaults), (SLEEPING, defaults), (WITH_16_BOXES, defaults)];
     }
     if kind != ModelKind::Smoke {
         return vec![("default", defaults)];
@@ -65,6 +65,12 @@ const WITH_16_BODIES: &str =
 /// row's.
 const WITH_16_BOXES: &str =
     "default with 16 floating boxes (a 4 x 4 array half as dense as water; displacement, forces and motion every step)";
+
+/// The water row that sleeps ([`crate::water::tiles`]): the default step over the awake tiles
+/// alone, the same masses to the bit; its time against the default row's is what sleeping saves
+/// (or costs, where every tile is awake). The row's parameters say how many tiles were awake at
+/// the end.
+const SLEEPING: &str = "default, sleeping (only the tiles where something can change are stepped)";
 
 /// Sixteen free boxes half as dense as water, starting at rest on an `n x n` scene, a 4 x 4
 /// array, each `n / 16` wide and `n / 32` tall.
@@ -417,6 +423,7 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
         s.bodies = sixteen_boxes(n);
     }
     let mut model = AnyModel::new(&gpu.device, &gpu.queue, &state, params, 0)?;
+    model.set_sleep(label == SLEEPING)?;
     // GPU time per step from timestamp queries, where the device has them.
     let timer = std::cell::RefCell::new(crate::gpu::StepTimer::new(&gpu.device, &gpu.queue));
     // The spans collected since the last call: the mean GPU time per step.
@@ -453,6 +460,14 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     let tally = crate::gpu::tally::finish().unwrap_or_default();
     let (dispatches, bytes) = (tally.dispatches as f64 / TALLY_STEPS as f64, tally.bytes as f64 / TALLY_STEPS as f64);
     let cells = (n * n) as f64;
+    // Where the water sleeps, how much of it was awake at the end.
+    let parameters = match model.awake_tiles()? {
+        Some(((awake, all), (tw, th))) => {
+            let share = 100.0 * f64::from(awake) / f64::from(all);
+            format!("{label}: {awake} of {all} tiles of {tw}x{th} cells awake at the end, {share:.0}%")
+        }
+        None => label.to_string(),
+    };
     let passes = if args.passes {
         note!("bench: {label} at {n}x{n}: {PROFILE_STEPS} steps profiled pass by pass...");
         profile_passes(gpu, &mut model, cells)?
@@ -492,7 +507,7 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
         Some(measure(args.runs, k, &mut cpu_steps)?)
     };
     Ok(Row {
-        parameters: label.to_string(),
+        parameters,
         grid: [n, n],
         gpu_steps_per_s: g,
         gpu_mcells_per_s: g * cells / 1e6,

@@ -335,6 +335,12 @@ pub(crate) struct RunArgs {
     /// velocity back); prints the step and time reached. --steps stays the limit.
     #[arg(long, value_name = "TOL")]
     pub(crate) steady: Option<f64>,
+    /// Water: step only the tiles where something can change (a tile sleeps while no cell within
+    /// 2 of it changed in the last step and no edit touched it): the same masses to the bit,
+    /// faster where most of the world is still. The summary says how many tiles were awake at
+    /// the end.
+    #[arg(long)]
+    pub(crate) sleep: bool,
 }
 
 #[derive(Args, Debug)]

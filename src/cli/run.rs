@@ -111,6 +111,19 @@ pub fn run(mut args: RunArgs) -> Result {
     if let Some(look) = look {
         session.set_look(look);
     }
+    if args.sleep {
+        let water =
+            std::iter::once(kind).chain(script.iter().flat_map(|s| &s.actions).filter_map(|t| match t.action {
+                Action::Model(k) => Some(k),
+                _ => None,
+            }));
+        if !water.into_iter().any(|k| k == ModelKind::Water) {
+            return Err(usage(format!(
+                "--sleep lets water's still tiles sleep; this run is {kind}, which steps every cell: drop it"
+            )));
+        }
+        session.set_sleep(true)?;
+    }
     if let Some(script) = &script {
         // Against the parameters the run starts with, the command line's options among them.
         let path = args.script.as_deref().unwrap_or(std::path::Path::new("")).display();
@@ -596,6 +609,12 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
         say!("{} (start {:.4}, change {sign}{})", end.line(), start.total(), readable(change, 4));
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
+    }
+    if let Some(((awake, all), (tw, th))) = model.awake_tiles()? {
+        say!(
+            "water sleeps: {awake} of {all} tiles ({tw}x{th} cells) awake for the next step, {:.1}%",
+            100.0 * f64::from(awake) / f64::from(all)
+        );
     }
     if model.logs_forces() && !model.bodies().is_empty() {
         model.read_forces()?;

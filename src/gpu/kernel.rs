@@ -323,6 +323,24 @@ impl Kernel {
         );
     }
 
+    /// The kernel over the workgroups `args` holds at `offset` (three `u32`s: x, y, z, as a pass
+    /// before it wrote them on the GPU), such as the awake tiles of sleeping water. How many run
+    /// is known only on the GPU, so its bytes are counted as its bound textures' whole (for
+    /// [`tally`] and the profiler): what it moves when every workgroup it could run runs.
+    pub fn dispatch_indirect(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        bind_group: &wgpu::BindGroup,
+        args: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        let bytes = if tally::is_open() || super::profile::is_open() { self.bytes_of(bind_group) } else { 0 };
+        pass.set_pipeline(self.pipeline());
+        pass.set_bind_group(0, bind_group, &[]);
+        super::profile::around(pass, self.label, bytes, |pass| pass.dispatch_workgroups_indirect(args, offset));
+        tally::add(bytes);
+    }
+
     fn dispatch_counted(
         &self,
         pass: &mut wgpu::ComputePass<'_>,

@@ -440,6 +440,37 @@ impl AnyModel {
         self.look
     }
 
+    /// Water: from the next step on, steps only the tiles where something can change (`true`,
+    /// tiles of [`crate::water::GpuWater::default_tile_pairs`]) or every cell
+    /// ([`crate::water::GpuWater::set_sleeping`]; the same masses to the bit). The other models
+    /// step every cell either way.
+    ///
+    /// # Errors
+    /// As [`crate::water::GpuWater::set_sleeping`].
+    pub fn set_sleep(&mut self, sleep: bool) -> Result<(), Error> {
+        match self.runner.model_mut() {
+            AnyGpuModel::Water(w) if sleep != w.tile_cells().is_some() => {
+                let pairs = w.default_tile_pairs();
+                w.set_sleeping(sleep.then_some(pairs))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// While the water sleeps, the tiles the next step takes and all the tiles, `(awake, all)`,
+    /// and a tile's `(width, height)` in cells ([`crate::water::GpuWater::awake_tiles`]; waits
+    /// for the GPU). `None` for a model stepping every cell.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn awake_tiles(&self) -> Result<Option<((u32, u32), (u32, u32))>, GpuError> {
+        match self.runner.model() {
+            AnyGpuModel::Water(w) => Ok(w.awake_tiles()?.zip(w.tile_cells())),
+            _ => Ok(None),
+        }
+    }
+
     /// Draws with `look` from now on ([`Look::Styled`] for a model registered outside eddy draws
     /// its map).
     pub fn set_look(&mut self, look: Look) {

@@ -71,6 +71,8 @@ pub struct Session {
     timer: Option<StepTimer>,
     /// How every model is drawn ([`Session::set_look`]).
     look: crate::render::Look,
+    /// Whether the water sleeps ([`Session::set_sleep`]).
+    sleep: bool,
 }
 
 /// One model's place in a [`Session`].
@@ -115,6 +117,7 @@ impl Session {
             steps: 0,
             timer: StepTimer::new(device, queue),
             look: crate::render::Look::Map,
+            sleep: false,
         };
         session.slot_mut(kind).params = session.options.params;
         session.switch(kind)?;
@@ -253,6 +256,7 @@ impl Session {
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, &state, &params, step)?;
         model.set_look(self.look);
+        model.set_sleep(self.sleep)?;
         Ok(model)
     }
 
@@ -269,6 +273,26 @@ impl Session {
                 model.set_look(look);
             }
         }
+    }
+
+    /// Whether the water sleeps ([`Session::set_sleep`]).
+    pub fn sleep(&self) -> bool {
+        self.sleep
+    }
+
+    /// From now on the water, made now or later, steps only the tiles where something can change
+    /// (`true`) or every cell ([`AnyModel::set_sleep`]); the other models step every cell.
+    ///
+    /// # Errors
+    /// As [`AnyModel::set_sleep`].
+    pub fn set_sleep(&mut self, sleep: bool) -> Result<(), Error> {
+        self.sleep = sleep;
+        for slot in self.slots.values_mut() {
+            if let Some(model) = slot.model.as_mut() {
+                model.set_sleep(sleep)?;
+            }
+        }
+        Ok(())
     }
 
     /// Starts the current model's scene again with its parameters as they are now, keeping the
@@ -317,6 +341,7 @@ impl Session {
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, state, &params, step)?;
         model.set_look(self.look);
+        model.set_sleep(self.sleep)?;
         if let Some(old) = self.slot(kind).and_then(|s| s.model.as_ref()) {
             model.set_view(old.view()).map_err(Error::Message)?;
             model.set_colour_map(old.colour_map());

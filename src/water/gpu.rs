@@ -131,6 +131,189 @@ impl StepPass {
     }
 }
 
+/// What the next step over the awake tiles must first do with the list the last one left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Pending {
+    /// Nothing: the last wake pass's list is the next step's.
+    Nothing,
+    /// Edits asked for tiles (in the requests buffer): the list is built again from the last
+    /// step's flags and the requests.
+    Requests,
+    /// Every tile (a new state, the parameters, the bodies' or the dense step's steps): the list
+    /// is all of them.
+    All,
+}
+
+/// Water that sleeps ([`super::tiles`]): the step over the awake tiles alone
+/// (`shaders/water/step_tiles.wgsl`, one workgroup a tile, dispatched indirectly) and, after it,
+/// the wake pass (`shaders/water/wake.wgsl`) that lists the tiles awake for the next step.
+///
+/// Step `n` (the model's steps before it) takes its list and indirect arguments from slot
+/// `n % 3` and writes its change flags into `changed[n % 2]`; the wake pass after it reads those
+/// flags, clears `changed[(n + 1) % 2]` for step `n + 1`, appends to slot `(n + 1) % 3` and
+/// resets the count of slot `(n + 2) % 3`, whose list step `n - 1` used. A tile that sleeps is
+/// not written, and needs not be: the ping-pong texture the step writes holds its masses of two
+/// steps ago, which are its masses now, since it has not changed in the last step (nor, by the
+/// same argument, in the one before), and a run's pack writes the other texture whole.
+struct TilePasses {
+    step: Kernel,
+    wake: Kernel,
+    /// Tiles across and down.
+    grid: (u32, u32),
+    /// A tile's cells, `(width, height)`.
+    cells: (u32, u32),
+    lists: [wgpu::Buffer; 3],
+    args: [wgpu::Buffer; 3],
+    requests: wgpu::Buffer,
+    /// By `(j * 3 + n % 3) * 2 + n % 2`: reading packed texture `j`, step `n`'s list and flags.
+    step_groups: Vec<wgpu::BindGroup>,
+    /// By `n % 6`: the wake pass after step `n`.
+    wake_groups: Vec<wgpu::BindGroup>,
+    pending: Pending,
+}
+
+impl TilePasses {
+    /// The passes over `packed` with tiles of `pairs` columns of two texels across and `64 /
+    /// pairs` strips of [`DeviceCaps::strip`] rows down.
+    fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        caps: &DeviceCaps,
+        uniform: &wgpu::Buffer,
+        packed: &Packed,
+        (width, height): (u32, u32),
+        pairs: u32,
+    ) -> Self {
+        let strips = 64 / pairs;
+        let constants = [
+            ("STRIP", caps.strip as f64),
+            ("TILE_PAIRS", pairs as f64),
+            ("TILE_STRIPS", strips as f64),
+            ("TRACK_CHANGES", 1.0),
+        ];
+        let step = Kernel::with_constants(device, caps, "water/step_tiles", shaders::WATER_STEP_TILES, &constants);
+        let wake = Kernel::new(device, caps, "water/wake", shaders::WATER_WAKE);
+        let cells = (8 * pairs, strips * caps.strip);
+        let grid = (width.div_ceil(cells.0), height.div_ceil(cells.1));
+        let tiles = u64::from(grid.0 * grid.1);
+        let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
+        };
+        use wgpu::BufferUsages as U;
+        let lists = [0, 1, 2].map(|_| buffer("water/awake tiles", 4 * tiles, U::STORAGE | U::COPY_DST));
+        let args =
+            [0, 1, 2].map(|_| buffer("water/awake dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST | U::COPY_SRC));
+        let changed = [0, 1].map(|_| buffer("water/tile changes", 4 * tiles, U::STORAGE));
+        let requests = buffer("water/tile wake requests", 4 * tiles, U::STORAGE | U::COPY_DST);
+        let grid_uniform = gpu::uniform_buffer(device, "water/tile grid", 16);
+        let mut step_groups = Vec::new();
+        for j in 0..2 {
+            for list in &lists {
+                for flags in &changed {
+                    step_groups.push(step.bind_group(
+                        device,
+                        &[
+                            uniform.as_entire_binding(),
+                            View(&packed.mass[j]),
+                            View(&packed.mass[1 - j]),
+                            list.as_entire_binding(),
+                            flags.as_entire_binding(),
+                        ],
+                    ));
+                }
+            }
+        }
+        let wake_groups = (0..6)
+            .map(|n| {
+                wake.bind_group(
+                    device,
+                    &[
+                        grid_uniform.as_entire_binding(),
+                        changed[n % 2].as_entire_binding(),
+                        changed[(n + 1) % 2].as_entire_binding(),
+                        requests.as_entire_binding(),
+                        lists[(n + 1) % 3].as_entire_binding(),
+                        args[(n + 1) % 3].as_entire_binding(),
+                        args[(n + 2) % 3].as_entire_binding(),
+                    ],
+                )
+            })
+            .collect();
+        queue.write_buffer(&grid_uniform, 0, bytemuck::cast_slice(&[grid.0, grid.1, 0, 0]));
+        // The wake passes count in x alone: y and z stay 1.
+        for a in &args {
+            queue.write_buffer(a, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
+        }
+        Self { step, wake, grid, cells, lists, args, requests, step_groups, wake_groups, pending: Pending::All }
+    }
+
+    fn tiles(&self) -> u32 {
+        self.grid.0 * self.grid.1
+    }
+
+    /// Wakes the tiles within [`super::tiles::REACH`] of the cells in `rows` x `cols` for the
+    /// next step (an edit there), by requests the next run's wake pass takes.
+    fn wake_cells(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        rows: std::ops::Range<u32>,
+        cols: std::ops::Range<u32>,
+    ) {
+        if rows.is_empty() || cols.is_empty() || self.pending == Pending::All {
+            return;
+        }
+        let reach = super::tiles::REACH as u32;
+        let (tw, th) = self.cells;
+        let tile_cols = cols.start.saturating_sub(reach) / tw..((cols.end - 1 + reach) / tw + 1).min(self.grid.0);
+        let tile_rows = rows.start.saturating_sub(reach) / th..((rows.end - 1 + reach) / th + 1).min(self.grid.1);
+        let ones = vec![1u32; tile_cols.len()];
+        for tr in tile_rows {
+            let at = 4 * u64::from(tr * self.grid.0 + tile_cols.start);
+            gpu::in_order::write_buffer(device, encoder, &self.requests, at, bytemuck::cast_slice(&ones));
+        }
+        self.pending = self.pending.max(Pending::Requests);
+    }
+
+    /// Records, before a run's compute pass, what its first step `n` needs of the list: every
+    /// tile, or a count to build it again into from the requests (see [`Self::begin_run`]).
+    fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, n: u64) {
+        let k = (n % 3) as usize;
+        match self.pending {
+            Pending::Nothing => {}
+            Pending::Requests => {
+                gpu::in_order::write_buffer(device, encoder, &self.args[k], 0, bytemuck::cast_slice(&[0u32, 1, 1]));
+            }
+            Pending::All => {
+                let all: Vec<u32> = (0..self.tiles()).collect();
+                gpu::in_order::write_buffer(device, encoder, &self.lists[k], 0, bytemuck::cast_slice(&all));
+                let count = [self.tiles(), 1, 1];
+                gpu::in_order::write_buffer(device, encoder, &self.args[k], 0, bytemuck::cast_slice(&count));
+                let next = (k + 1) % 3;
+                gpu::in_order::write_buffer(device, encoder, &self.args[next], 0, bytemuck::cast_slice(&[0u32, 1, 1]));
+            }
+        }
+    }
+
+    /// Records, at the start of a run's compute pass whose first step is `n`, the wake pass of
+    /// step `n - 1` again where edits asked for tiles: the list from that step's flags, which
+    /// are still in place, and the requests. Then nothing is pending.
+    fn begin_run(&mut self, pass: &mut wgpu::ComputePass<'_>, n: u64) {
+        if self.pending == Pending::Requests {
+            self.wake.dispatch(pass, &self.wake_groups[((n + 5) % 6) as usize], self.tiles(), 1);
+        }
+        self.pending = Pending::Nothing;
+    }
+
+    /// Records step `n` over the awake tiles, reading packed texture `j`, and the wake pass
+    /// after it.
+    fn record_step(&self, pass: &mut wgpu::ComputePass<'_>, j: usize, n: u64) {
+        let (k, c) = ((n % 3) as usize, (n % 2) as usize);
+        self.step.dispatch_indirect(pass, &self.step_groups[(j * 3 + k) * 2 + c], &self.args[k], 0);
+        self.wake.dispatch(pass, &self.wake_groups[(n % 6) as usize], self.tiles(), 1);
+    }
+}
+
 /// Packing the mass before a run of steps (`shaders/water/pack.wgsl`: the solid cells' masses
 /// negated, so that the step reads which cells are solid from the signs) and unpacking it after
 /// (`shaders/common/unpack.wgsl` with `MAGNITUDE`: |m|): `pack[i]` packs mass texture `i` into
@@ -353,6 +536,8 @@ pub struct GpuWater {
     stats: gpu::Reduction,
     /// The bodies' passes, once bodies came (`None` before).
     bodies: Option<BodyPasses>,
+    /// Water that sleeps, once asked for ([`GpuWater::set_sleeping`]).
+    tiles: Option<TilePasses>,
     steps: u64,
     /// The caps it was built with, for what is built later to draw it (the surface look's foam).
     caps: DeviceCaps,
@@ -436,6 +621,7 @@ impl GpuWater {
                 packing,
                 brush,
                 bodies: None,
+                tiles: None,
                 steps: 0,
                 caps: caps.clone(),
             }
@@ -447,6 +633,77 @@ impl GpuWater {
             sim.set_bodies(&state.bodies)?;
         }
         Ok(sim)
+    }
+
+    /// From the next step on, steps only the tiles where something can change (`Some(pairs)`:
+    /// tiles of `pairs` columns of two texels across, `8 pairs` cells, and `64 / pairs` strips
+    /// of [`DeviceCaps::strip`] rows down), or every cell (`None`, the default). The masses are
+    /// the same to the bit either way ([`super::tiles`]); while bodies are in the water every
+    /// tile is stepped.
+    ///
+    /// # Errors
+    /// [`Error::Message`] when `pairs` is not a power of two from 1 to 64; [`GpuError`]s of
+    /// building the passes.
+    pub fn set_sleeping(&mut self, pairs: Option<u32>) -> Result<(), Error> {
+        let Some(pairs) = pairs else {
+            self.tiles = None;
+            return Ok(());
+        };
+        if !(1..=64).contains(&pairs) || !pairs.is_power_of_two() {
+            return Err(Error::Message(format!(
+                "tiles of {pairs} texel pairs across: give a power of two from 1 to 64 (a tile is a workgroup of 64)"
+            )));
+        }
+        let (device, queue, caps) = (&self.device, &self.queue, &self.caps);
+        let (uniform, packed, size) = (&self.uniform, &self.packed, (self.width, self.height));
+        let passes = gpu::scoped(device, || TilePasses::new(device, queue, caps, uniform, packed, size, pairs))?;
+        self.tiles = Some(passes);
+        Ok(())
+    }
+
+    /// The tiles' width this adapter takes by default, in columns of two texels: 16 on a CPU
+    /// adapter (128 x 128 cells with its strips of 32 rows), 8 elsewhere (64 x 64 cells): each
+    /// tile about one dense workgroup's cells.
+    pub fn default_tile_pairs(&self) -> u32 {
+        if self.caps.runs_on_cpu { 16 } else { 8 }
+    }
+
+    /// A tile's `(width, height)` in cells while the water sleeps ([`GpuWater::set_sleeping`]).
+    pub fn tile_cells(&self) -> Option<(u32, u32)> {
+        self.tiles.as_ref().map(|t| t.cells)
+    }
+
+    /// While the water sleeps, the tiles the next step takes and all the tiles, `(awake, all)`
+    /// (waits for the GPU): as the last step's wake pass listed them, every tile after a new
+    /// state, parameters or bodies; an edit since the last step adds its tiles only when the next
+    /// run starts. `None` while every cell is stepped.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn awake_tiles(&self) -> Result<Option<(u32, u32)>, GpuError> {
+        let Some(t) = &self.tiles else { return Ok(None) };
+        if t.pending == Pending::All || self.bodies.as_ref().is_some_and(|b| !b.list.is_empty()) {
+            return Ok(Some((t.tiles(), t.tiles())));
+        }
+        let copy = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water/awake count readback"),
+            size: 4,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(&t.args[(self.steps % 3) as usize], 0, &copy, 0, 4);
+        self.queue.submit([encoder.finish()]);
+        let bytes = gpu::map_read(&self.device, &copy, 4)?;
+        Ok(Some((u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")), t.tiles())))
+    }
+
+    /// Every tile awake for the next step (the water was replaced or edited everywhere).
+    fn wake_all(&mut self) {
+        if let Some(t) = &mut self.tiles {
+            t.pending = Pending::All;
+        }
     }
 
     fn upload_mass(&self, mass: &Grid<f32>) {
@@ -481,6 +738,18 @@ impl GpuWater {
                 self.width
             )));
         }
+        if let Some(t) = &mut self.tiles {
+            let (h, w) = solid.shape();
+            let changed = (0..h).flat_map(|r| (0..w).map(move |c| (r, c)));
+            let changed = changed.filter(|&(r, c)| (solid[(r, c)] != 0) != (self.solid_mask[(r, c)] != 0));
+            // The rectangle around them (empty when none changed).
+            let (mut top, mut bottom, mut left, mut right) = (u32::MAX, 0, u32::MAX, 0);
+            for (r, c) in changed {
+                (top, bottom) = (top.min(r as u32), bottom.max(r as u32 + 1));
+                (left, right) = (left.min(c as u32), right.max(c as u32 + 1));
+            }
+            t.wake_cells(&self.device, encoder, top..bottom, left..right);
+        }
         self.solid_mask = solid.clone();
         if let Some(b) = &mut self.bodies {
             b.contacts.replan(self.steps); // the walls changed
@@ -510,6 +779,16 @@ impl GpuWater {
     /// compute pass), in recording order: it acts on the mass the steps recorded before it
     /// leave, and the steps recorded after it see its result.
     pub fn encode_brush(&mut self, encoder: &mut wgpu::CommandEncoder, b: &Brush) {
+        if let Some(t) = &mut self.tiles {
+            // The cells whose centres the disc may hold.
+            let span = |centre: f32, n: u32| {
+                let lo = (centre - b.radius - 0.5).floor().clamp(0.0, n as f32) as u32;
+                let hi = (centre + b.radius + 0.5).ceil().clamp(0.0, n as f32) as u32;
+                lo..hi
+            };
+            let (rows, cols) = (span(b.center.1, self.height), span(b.center.0, self.width));
+            t.wake_cells(&self.device, encoder, rows, cols);
+        }
         let u = BrushUniform {
             center: [b.center.0, b.center.1],
             radius: b.radius,
@@ -655,6 +934,7 @@ impl GpuModel for GpuWater {
         if boundary_changed {
             self.encode_solid_bits(encoder);
         }
+        self.wake_all(); // the rules changed everywhere
         if let Some(bodies) = &self.bodies {
             bodies.encode_params(&self.device, encoder, &params, (self.width, self.height));
         }
@@ -665,13 +945,21 @@ impl GpuModel for GpuWater {
         if steps == 0 {
             return;
         }
+        let mut bodies = self.bodies.as_mut().filter(|b| !b.list.is_empty());
+        // With bodies every tile is stepped: their displacement edits the water each step.
+        let mut tiles = self.tiles.as_mut().filter(|_| bodies.is_none());
+        if let Some(t) = &tiles {
+            t.prepare(&self.device, encoder, self.steps);
+        }
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water step"), timestamp_writes: None });
         let i = self.mass.read_index();
         let (w, h) = self.packed.size;
         let [pack, unpack] = &self.packing.kernels;
         pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
-        let mut bodies = self.bodies.as_mut().filter(|b| !b.list.is_empty());
+        if let Some(t) = &mut tiles {
+            t.begin_run(&mut pass, self.steps);
+        }
         let (n, free) = bodies.as_ref().map_or((0, false), |b| (b.list.len(), b.list.iter().any(Body::is_free)));
         for s in 0..steps as usize {
             let j = s % 2;
@@ -679,7 +967,12 @@ impl GpuModel for GpuWater {
                 b.moves.0.dispatch(&mut pass, &b.moves.1, n as u32, 1);
                 b.dispatch_displace(&mut pass, j);
             }
-            self.step.kernel.dispatch(&mut pass, &self.step.bind_groups[j], w.div_ceil(2), h.div_ceil(self.step.strip));
+            if let Some(t) = &tiles {
+                t.record_step(&mut pass, j, self.steps + s as u64);
+            } else {
+                let groups = (w.div_ceil(2), h.div_ceil(self.step.strip));
+                self.step.kernel.dispatch(&mut pass, &self.step.bind_groups[j], groups.0, groups.1);
+            }
             if let Some(b) = &mut bodies {
                 b.forces.0.dispatch(&mut pass, &b.forces.1[1 - j], 64 * n as u32, 1);
                 if free {
@@ -690,6 +983,12 @@ impl GpuModel for GpuWater {
         }
         unpack.dispatch(&mut pass, &self.packing.unpack[i][steps as usize % 2], w, h);
         drop(pass);
+        if tiles.is_none()
+            && let Some(t) = &mut self.tiles
+        {
+            // Dense steps leave no flags: the next step over tiles takes them all.
+            t.pending = Pending::All;
+        }
         if let Some(b) = bodies {
             // The CPU's list moves as the GPU's table does (a free body at the velocity it had
             // when last read).
@@ -780,7 +1079,9 @@ impl GpuModel for GpuWater {
     /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies or a driven one faster
     /// than [`super::bodies::MAX_BODY_STEP`] ([`super::bodies::check`]); nothing is recorded.
     fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
-        self.encode_bodies_placed(encoder, bodies, true)
+        self.encode_bodies_placed(encoder, bodies, true)?;
+        self.wake_all();
+        Ok(())
     }
 
     /// [`GpuWater::encode_bodies`] for a state restored from a checkpoint taken with `bodies`
@@ -790,7 +1091,14 @@ impl GpuModel for GpuWater {
     /// # Errors
     /// As [`GpuWater::encode_bodies`].
     fn encode_bodies_restored(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
-        self.encode_bodies_placed(encoder, bodies, false)
+        self.encode_bodies_placed(encoder, bodies, false)?;
+        self.wake_all();
+        Ok(())
+    }
+
+    /// A checkpoint's mass came back: every tile wakes.
+    fn restored(&mut self) {
+        self.wake_all();
     }
 
     /// The bodies as the steps recorded so far leave them: moved on the CPU step by step as the
