@@ -197,10 +197,14 @@ fn the_gpu_step_over_awake_tiles_is_the_dense_step_bit_for_bit() {
                         mass[(r, c)]
                     );
                 }
-                let (awake, all) = sim.awake_tiles().unwrap().unwrap();
-                assert_eq!(all as usize, tiles.awake.as_slice().len());
-                assert_eq!(awake as usize, tiles.awake_count(), "{name}, {pairs} pairs: awake tiles after step {step}");
-                fractions.push(f64::from(awake) / f64::from(all));
+                let t = sim.awake_tiles().unwrap().unwrap();
+                assert_eq!(t.all as usize, tiles.awake.as_slice().len());
+                assert_eq!(
+                    t.awake as usize,
+                    tiles.awake_count(),
+                    "{name}, {pairs} pairs: awake tiles after step {step}"
+                );
+                fractions.push(t.fraction());
             }
             let last = fractions.last().unwrap();
             println!("{name}: tiles of {tw} x {th} cells, awake at the end {last:.3}");

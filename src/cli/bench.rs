@@ -462,10 +462,14 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
     let cells = (n * n) as f64;
     // Where the water sleeps, how much of it was awake at the end.
     let parameters = match model.awake_tiles()? {
-        Some(((awake, all), (tw, th))) => {
-            let share = 100.0 * f64::from(awake) / f64::from(all);
-            format!("{label}: {awake} of {all} tiles of {tw}x{th} cells awake at the end, {share:.0}%")
-        }
+        Some(t) => format!(
+            "{label}: {} of {} tiles of {}x{} cells awake at the end, {:.0}%",
+            t.awake,
+            t.all,
+            t.cells.0,
+            t.cells.1,
+            100.0 * t.fraction()
+        ),
         None => label.to_string(),
     };
     let passes = if args.passes {

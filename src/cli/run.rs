@@ -610,10 +610,13 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
     }
-    if let Some(((awake, all), (tw, th))) = model.awake_tiles()? {
+    if let Some(t) = model.awake_tiles()? {
+        let (tw, th) = t.cells;
         say!(
-            "water sleeps: {awake} of {all} tiles ({tw}x{th} cells) awake for the next step, {:.1}%",
-            100.0 * f64::from(awake) / f64::from(all)
+            "water sleeps: {} of {} tiles ({tw}x{th} cells) awake for the next step, {:.1}%",
+            t.awake,
+            t.all,
+            100.0 * t.fraction()
         );
     }
     if model.logs_forces() && !model.bodies().is_empty() {

@@ -457,16 +457,16 @@ impl AnyModel {
         }
     }
 
-    /// While the water sleeps, the tiles the next step takes and all the tiles, `(awake, all)`,
-    /// and a tile's `(width, height)` in cells ([`crate::water::GpuWater::awake_tiles`]; waits
-    /// for the GPU). `None` for a model stepping every cell.
+    /// While the water sleeps, the tiles the next step takes, of how many
+    /// ([`crate::water::GpuWater::awake_tiles`]; waits for the GPU). `None` for a model stepping
+    /// every cell.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn awake_tiles(&self) -> Result<Option<((u32, u32), (u32, u32))>, GpuError> {
+    pub fn awake_tiles(&self) -> Result<Option<crate::water::tiles::AwakeTiles>, GpuError> {
         match self.runner.model() {
-            AnyGpuModel::Water(w) => Ok(w.awake_tiles()?.zip(w.tile_cells())),
+            AnyGpuModel::Water(w) => w.awake_tiles(),
             _ => Ok(None),
         }
     }

@@ -673,18 +673,18 @@ impl GpuWater {
         self.tiles.as_ref().map(|t| t.cells)
     }
 
-    /// While the water sleeps, the tiles the next step takes and all the tiles, `(awake, all)`
-    /// (waits for the GPU): as the last step's wake pass listed them, every tile after a new
+    /// While the water sleeps, the tiles the next step takes, of how many (waits for the GPU): as the last step's wake pass listed them, every tile after a new
     /// state, parameters or bodies; an edit since the last step adds its tiles only when the next
     /// run starts. `None` while every cell is stepped.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn awake_tiles(&self) -> Result<Option<(u32, u32)>, GpuError> {
+    pub fn awake_tiles(&self) -> Result<Option<super::tiles::AwakeTiles>, GpuError> {
         let Some(t) = &self.tiles else { return Ok(None) };
+        let of = |awake| Some(super::tiles::AwakeTiles { awake, all: t.tiles(), cells: t.cells });
         if t.pending == Pending::All || self.bodies.as_ref().is_some_and(|b| !b.list.is_empty()) {
-            return Ok(Some((t.tiles(), t.tiles())));
+            return Ok(of(t.tiles()));
         }
         let copy = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("water/awake count readback"),
@@ -696,7 +696,7 @@ impl GpuWater {
         encoder.copy_buffer_to_buffer(&t.args[(self.steps % 3) as usize], 0, &copy, 0, 4);
         self.queue.submit([encoder.finish()]);
         let bytes = gpu::map_read(&self.device, &copy, 4)?;
-        Ok(Some((u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")), t.tiles())))
+        Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))))
     }
 
     /// Every tile awake for the next step (the water was replaced or edited everywhere).

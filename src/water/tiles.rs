@@ -25,6 +25,24 @@ use crate::grid::Grid;
 /// this distance of it (module docs).
 pub const REACH: usize = 2;
 
+/// How much of a sleeping world is awake ([`crate::water::GpuWater::awake_tiles`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AwakeTiles {
+    /// The tiles the next step takes.
+    pub awake: u32,
+    /// All the tiles.
+    pub all: u32,
+    /// A tile's `(width, height)`, cells.
+    pub cells: (u32, u32),
+}
+
+impl AwakeTiles {
+    /// The share of the tiles awake, 0 to 1.
+    pub fn fraction(&self) -> f64 {
+        f64::from(self.awake) / f64::from(self.all.max(1))
+    }
+}
+
 /// The grid cut into tiles of `size` cells (the last row and column of tiles may be cut short by
 /// the grid's edge), each awake or asleep.
 #[derive(Clone, Debug, PartialEq)]
