@@ -153,6 +153,12 @@ class Simulation:
     @property
     def size(self) -> Tuple[int, int]:
         """(W, H) cells."""
+    sleep: bool
+    """Whether the water steps only the tiles where something can change (``eddy run --sleep``):
+    the same masses to the bit, faster where most of the world is still."""
+    def awake_tiles(self) -> Optional[Dict[str, Any]]:
+        """While the water sleeps, ``{"awake", "all", "tile"}``: the tiles the next step takes,
+        all the tiles, a tile's (width, height) in cells; None while every cell is stepped."""
 
 def load(path: _Path) -> Simulation:
     """A Simulation starting from a .npz state file (``eddy run --load``)."""

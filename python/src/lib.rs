@@ -406,6 +406,31 @@ impl Simulation {
         self.lock(py).model_ref().size()
     }
 
+    /// Whether the water sleeps: `True` steps only the tiles where something can change (`eddy
+    /// run --sleep`; the same masses to the bit, faster where most of the world is still), for
+    /// the water made now and later; the other models step every cell either way.
+    #[getter]
+    fn sleep(&self, py: Python<'_>) -> bool {
+        self.lock(py).sleep()
+    }
+
+    #[setter]
+    fn set_sleep(&self, py: Python<'_>, sleep: bool) -> PyResult<()> {
+        self.lock(py).set_sleep(sleep).map_err(py_error)
+    }
+
+    /// While the water sleeps: `{"awake", "all", "tile"}`, the tiles the next step takes, all
+    /// the tiles, and a tile's `(width, height)` in cells (waits for the GPU); `None` while every
+    /// cell is stepped.
+    fn awake_tiles<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(t) = self.lock(py).model_ref().awake_tiles().map_err(gpu_error)? else { return Ok(None) };
+        let dict = PyDict::new(py);
+        dict.set_item("awake", t.awake)?;
+        dict.set_item("all", t.all)?;
+        dict.set_item("tile", t.cells)?;
+        Ok(Some(dict))
+    }
+
     /// The picture `eddy run --frames` draws: `(H * scale, W * scale, 3)` uint8 RGB, row 0 at
     /// the top. `field`: one of the model's views (`eddy run --help` lists them; default the one
     /// in use); `colour_map`: a map's name (default the field's own); `look`: `map` (the

@@ -685,3 +685,25 @@ def test_an_inflow_edge_takes_any_profile_and_keeps_it():
     assert np.allclose(sim.state["velocity_x"][:, 0], speeds)
     with pytest.raises(ValueError, match="smoke's"):
         eddy.Simulation(mode="water", size=(16, 16)).set_inflow_profile("left", np.ones(16))
+
+
+# Issue 50: water that sleeps.
+
+
+def test_sleeping_water_gives_the_same_masses_and_says_how_much_is_awake():
+    # The basin at 256 x 256 for 400 steps, stepping every cell and only the awake tiles: the
+    # same masses, bit for bit; while it sleeps, awake_tiles counts the tiles.
+    masses = []
+    for sleep in (False, True):
+        sim = eddy.Simulation(mode="water", scene="basin", size=(256, 256))
+        sim.sleep = sleep
+        assert sim.sleep is sleep
+        sim.step(400)
+        masses.append(sim.state["mass"])
+        tiles = sim.awake_tiles()
+        if sleep:
+            assert 0 <= tiles["awake"] <= tiles["all"] and tiles["all"] > 1, tiles
+            assert len(tiles["tile"]) == 2, tiles
+        else:
+            assert tiles is None
+    assert masses[0].tobytes() == masses[1].tobytes()

@@ -351,7 +351,8 @@ fn measure_rows(gpu: &Gpu, args: &BenchArgs, roof: f64, report: &mut Report) -> 
             let row = measure_row(gpu, args, label, &params, n, roof)?;
             let fmt = |r: Option<f64>, scale: f64| r.map_or("-".to_string(), |r| significant(r * scale));
             say!(
-                "| {label} | {n}x{n} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
+                "| {} | {n}x{n} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.0}% | {} | {} | {} |",
+                row.parameters,
                 significant(row.gpu_steps_per_s),
                 significant(row.gpu_mcells_per_s),
                 row.gpu_ms_per_step.map_or("-".to_string(), |t| format!("{t:.3}")),
