@@ -113,9 +113,13 @@ modules! {
     /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.
     WATER_STEP = "water/step": ["water/params.wgsl", "water/rules.wgsl", "water/step.wgsl"] => { crate::water::cpu::simulate_compression; };
     /// Water: the step over the awake tiles alone (water that sleeps).
-    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
+    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
     /// Water: the wake, the list of the tiles awake for the next step.
-    WATER_WAKE = "water/wake": ["water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
+    WATER_WAKE = "water/wake": ["water/tile_grid.wgsl", "water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
+    /// Water: the list of the tiles a run of steps over the awake tiles changed.
+    WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the wake passes noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
+    /// Water: the unpack of the tiles a run changed.
+    WATER_UNPACK_TILES = "water/unpack_tiles": ["water/unpack_tiles.wgsl"] => { crate::gpu::packed::unpack; };
     /// Water: the mass into the step's packed layout, solid cells' masses negated.
     WATER_PACK = "water/pack": ["water/params.wgsl", "water/pack.wgsl"] => {} "a layout (solid cells as negated masses), held through the step: tests/water_gpu_vs_cpu.rs packs, steps and unpacks against the step's twin";
     /// Water statistics: per-row sums, minima and maxima.

@@ -1,4 +1,5 @@
-// Uses: water/params.wgsl (WaterParams, outside_mass); water/rules.wgsl (walk, STRIP, Changes).
+// Uses: water/params.wgsl (WaterParams, outside_mass); water/rules.wgsl (walk, STRIP, Changes);
+//   water/tile_grid.wgsl (ANY, LEFT, RIGHT, TOP, BOTTOM, TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT).
 // The water step over the awake tiles alone (src/water/tiles.rs: why a sleeping tile is exact):
 // one workgroup a tile of the list water/wake.wgsl built, its 64 invocations TILE_PAIRS columns
 // of two texels by TILE_STRIPS strips of STRIP rows, each walking as the dense step's do
@@ -23,18 +24,6 @@ override TILE_STRIPS: i32;
 
 // How far a change reaches in one step, cells: `tiles::REACH` (a test holds them equal).
 const REACH: i32 = 2;
-
-// The change flags (water/wake.wgsl reads them): a cell changed; one changed within REACH of
-// the tile's left, right, top, bottom edge; within REACH of both edges at a corner.
-const ANY: u32 = 1u;
-const LEFT: u32 = 2u;
-const RIGHT: u32 = 4u;
-const TOP: u32 = 8u;
-const BOTTOM: u32 = 16u;
-const TOP_LEFT: u32 = 32u;
-const TOP_RIGHT: u32 = 64u;
-const BOTTOM_LEFT: u32 = 128u;
-const BOTTOM_RIGHT: u32 = 256u;
 
 var<workgroup> tile_flags: atomic<u32>;
 

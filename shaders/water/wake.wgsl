@@ -1,3 +1,5 @@
+// Uses: water/tile_grid.wgsl (TileGrid, ANY, LEFT, RIGHT, TOP, BOTTOM, TOP_LEFT, TOP_RIGHT,
+//   BOTTOM_LEFT, BOTTOM_RIGHT).
 // Water pass, the wake: after a step over the awake tiles (water/step_tiles.wgsl), the list of
 // the tiles awake for the next step, one invocation a tile. A tile wakes when a cell of its own
 // changed, when a neighbour's changed cell lies within REACH of it (the neighbour's flag for the
@@ -5,15 +7,9 @@
 // awake tile takes a place in `awake` by an atomic count in `args` (the next step's indirect
 // dispatch: the list's order varies, the result does not). It also clears the flags the next
 // step writes into and the edits' requests, and resets the count of the step after next
-// (`args_after`: its list was last used two steps ago). CPU mirror: `Tiles::wake_around_changes`
+// (`args_after`: its list was last used two steps ago), and notes the tiles that changed in
+// `dirty`. CPU mirror: `Tiles::wake_around_changes`
 // and `Tiles::wake_cells` in src/water/tiles.rs.
-
-struct TileGrid {
-    across: u32,
-    down: u32,
-    _pad0: u32,
-    _pad1: u32,
-};
 
 @group(0) @binding(0) var<uniform> grid: TileGrid;
 // The flags the step just taken wrote (water/step_tiles.wgsl's constants).
@@ -27,16 +23,8 @@ struct TileGrid {
 @group(0) @binding(5) var<storage, read_write> args: array<atomic<u32>, 3>;
 // The step after next's indirect dispatch, whose count starts again from 0.
 @group(0) @binding(6) var<storage, read_write> args_after: array<u32, 3>;
-
-const ANY: u32 = 1u;
-const LEFT: u32 = 2u;
-const RIGHT: u32 = 4u;
-const TOP: u32 = 8u;
-const BOTTOM: u32 = 16u;
-const TOP_LEFT: u32 = 32u;
-const TOP_RIGHT: u32 = 64u;
-const BOTTOM_LEFT: u32 = 128u;
-const BOTTOM_RIGHT: u32 = 256u;
+// The tiles changed since the run began (water/changed_tiles.wgsl lists them for the unpack).
+@group(0) @binding(7) var<storage, read_write> dirty: array<u32>;
 
 // Whether tile (tx, ty), if inside the grid of tiles, has `flag` set.
 fn has(tx: i32, ty: i32, flag: u32) -> bool {
@@ -56,7 +44,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let tx = i32(id.x % grid.across);
     let ty = i32(id.x / grid.across);
-    var up = (changed[id.x] & ANY) != 0u || wake[id.x] != 0u;
+    let own = (changed[id.x] & ANY) != 0u;
+    if own {
+        dirty[id.x] = 1u;
+    }
+    var up = own || wake[id.x] != 0u;
     // A neighbour's change within REACH of this tile: the left neighbour's near its right edge, ...
     up = up || has(tx - 1, ty, RIGHT) || has(tx + 1, ty, LEFT) || has(tx, ty - 1, BOTTOM) || has(tx, ty + 1, TOP);
     up = up || has(tx - 1, ty - 1, BOTTOM_RIGHT) || has(tx + 1, ty - 1, BOTTOM_LEFT);

@@ -202,6 +202,26 @@ struct Report {
     roofline_gb_s: f64,
     rows: Vec<Row>,
     solver_race: Option<Race>,
+    /// Water: a pond in a bigger world against the pond alone ([`measure_ponds`]).
+    ponds: Vec<Pond>,
+}
+
+/// The side of the pond in [`measure_ponds`], cells.
+const POND: usize = 512;
+
+/// A pond in a bigger world, sleeping, against the same pond alone stepping every cell.
+#[derive(serde::Serialize)]
+struct Pond {
+    /// The world's and the pond's width and height, cells.
+    world: [usize; 2],
+    pond: [usize; 2],
+    /// The world's tiles awake at the end, 0 to 1.
+    awake_fraction: f64,
+    /// Medians over the rounds.
+    world_steps_per_s: f64,
+    alone_steps_per_s: f64,
+    /// The median over the rounds of each round's world steps/s over the pond alone's.
+    ratio: f64,
 }
 
 /// One parameter set at one size.
@@ -305,6 +325,7 @@ pub fn bench(args: BenchArgs) -> Result {
         roofline_gb_s: roof,
         rows: Vec::new(),
         solver_race: None,
+        ponds: Vec::new(),
         interrupted: false,
     };
     let result = measure_rows(&gpu, &args, roof, &mut report);
@@ -324,6 +345,10 @@ pub fn bench(args: BenchArgs) -> Result {
         );
         report.solver_race = Some(solver_race(&gpu, n, args.runs)?);
     }
+    let worlds: Vec<usize> = args.sizes.iter().copied().filter(|&n| n > POND).collect();
+    if kind == ModelKind::Water && !interrupted && !worlds.is_empty() {
+        report.ponds = measure_ponds(&gpu, &args, &worlds)?;
+    }
     report.interrupted = interrupted;
     let mut written = String::new();
     if let Some(path) = &args.json {
@@ -339,6 +364,102 @@ pub fn bench(args: BenchArgs) -> Result {
         return Err(Exit::Interrupted(format!("bench interrupted: {rows} of {of} rows measured (above){written}")));
     }
     Ok(())
+}
+
+/// The `basin` preset at [`POND`]x[`POND`] alone, and walled into the top-left corner of an `n x
+/// n` world of dry air (walls along its right and bottom edges, as the pond alone's grid edges
+/// are with the wall boundary): the same water, step for step.
+fn pond_states(n: usize) -> Result<(AnyState, AnyState)> {
+    let params = ModelParams::defaults(ModelKind::Water);
+    let alone = AnyState::start(&SceneSource::Preset("basin".into()), (POND, POND), 1, &params)?;
+    let AnyState::Water(pond) = &alone else { unreachable!("the basin is water's") };
+    let mut world = crate::water::WaterState::empty(n, n);
+    for r in 0..POND {
+        for c in 0..POND {
+            world.mass[(r, c)] = pond.mass[(r, c)];
+            world.solid[(r, c)] = pond.solid[(r, c)];
+        }
+    }
+    for k in 0..=POND {
+        world.solid[(POND, k)] = 1;
+        world.solid[(k, POND)] = 1;
+    }
+    Ok((AnyState::Water(world), alone))
+}
+
+/// Water that sleeps where little moves: for each world side in `worlds`, the pond of
+/// [`pond_states`] in that world, stepped over its awake tiles, against the pond alone stepping
+/// every cell, in rounds interleaved (each a timed run of each, ~`--seconds` long; no statistics
+/// taken, which read every cell); the median of the rounds' ratios. Printed as a table.
+fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Pond>> {
+    let params = ModelParams::defaults(ModelKind::Water);
+    let run = |model: &mut AnyModel, k: u64| -> Result {
+        let mut left = k;
+        while left > 0 {
+            let c = left.min(64) as u32;
+            model.step(c)?;
+            left -= c as u64;
+        }
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+        Ok(gpu.check()?)
+    };
+    say!();
+    say!(
+        "Water that sleeps: the `basin` preset at {POND}x{POND} walled into the corner of a bigger world of dry air, \
+         stepped over its awake tiles, against the same basin alone stepping every cell; {} interleaved rounds, the \
+         median of each round's ratio (no statistics taken)",
+        args.runs
+    );
+    say!();
+    say!("| world | pond | tiles awake at the end | world steps/s | pond alone steps/s | world / alone |");
+    say!("|---|---|---|---|---|---|");
+    let mut out = Vec::new();
+    for &n in worlds {
+        note!("bench: a {POND}x{POND} pond in a {n}x{n} world, sleeping, against the pond alone...");
+        let (world_state, alone_state) = pond_states(n)?;
+        let mut world = AnyModel::new(&gpu.device, &gpu.queue, &world_state, &params, 0)?;
+        drop(world_state);
+        world.set_sleep(true)?;
+        let mut alone = AnyModel::new(&gpu.device, &gpu.queue, &alone_state, &params, 0)?;
+        run(&mut world, 20)?;
+        run(&mut alone, 20)?;
+        let k_world = calibrate(args.seconds, |k| run(&mut world, k))?;
+        let k_alone = calibrate(args.seconds, |k| run(&mut alone, k))?;
+        let (mut rates, mut ratios) = (Vec::new(), Vec::new());
+        for _ in 0..args.runs {
+            stop_if_interrupted()?;
+            let t = Instant::now();
+            run(&mut world, k_world)?;
+            let w = k_world as f64 / t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            run(&mut alone, k_alone)?;
+            let a = k_alone as f64 / t.elapsed().as_secs_f64();
+            rates.push((w, a));
+            ratios.push(w / a);
+        }
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let awake = world.awake_tiles()?.map_or(1.0, |t| t.fraction());
+        let pond = Pond {
+            world: [n, n],
+            pond: [POND, POND],
+            awake_fraction: awake,
+            world_steps_per_s: median(rates.iter().map(|r| r.0).collect()),
+            alone_steps_per_s: median(rates.iter().map(|r| r.1).collect()),
+            ratio: median(ratios),
+        };
+        say!(
+            "| {n}x{n} | {POND}x{POND} | {:.2}% | {} | {} | {:.2}x |",
+            100.0 * pond.awake_fraction,
+            significant(pond.world_steps_per_s),
+            significant(pond.alone_steps_per_s),
+            pond.ratio
+        );
+        out.push(pond);
+    }
+    Ok(out)
 }
 
 /// Measures every row (each variant at each size) into `report`, printing each as it is done.

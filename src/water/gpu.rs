@@ -158,6 +158,12 @@ enum Pending {
 struct TilePasses {
     step: Kernel,
     wake: Kernel,
+    /// The run's changed tiles listed (`water/changed_tiles.wgsl`) and unpacked
+    /// (`water/unpack_tiles.wgsl`), by `i * 2 + j`: packed texture `j` into mass texture `i`.
+    changed_tiles: (Kernel, wgpu::BindGroup),
+    unpack: (Kernel, Vec<wgpu::BindGroup>),
+    /// The unpack's indirect dispatch.
+    unpack_args: wgpu::Buffer,
     /// Tiles across and down.
     grid: (u32, u32),
     /// A tile's cells, `(width, height)`.
@@ -175,12 +181,14 @@ struct TilePasses {
 impl TilePasses {
     /// The passes over `packed` with tiles of `pairs` columns of two texels across and `64 /
     /// pairs` strips of [`DeviceCaps::strip`] rows down.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         caps: &DeviceCaps,
         uniform: &wgpu::Buffer,
         packed: &Packed,
+        mass: &PingPong,
         (width, height): (u32, u32),
         pairs: u32,
     ) -> Self {
@@ -205,6 +213,9 @@ impl TilePasses {
             [0, 1, 2].map(|_| buffer("water/awake dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST | U::COPY_SRC));
         let changed = [0, 1].map(|_| buffer("water/tile changes", 4 * tiles, U::STORAGE));
         let requests = buffer("water/tile wake requests", 4 * tiles, U::STORAGE | U::COPY_DST);
+        let dirty = buffer("water/tiles changed in the run", 4 * tiles, U::STORAGE);
+        let unpack_list = buffer("water/tiles to unpack", 4 * tiles, U::STORAGE);
+        let unpack_args = buffer("water/unpack dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST);
         let grid_uniform = gpu::uniform_buffer(device, "water/tile grid", 16);
         let mut step_groups = Vec::new();
         for j in 0..2 {
@@ -235,8 +246,28 @@ impl TilePasses {
                         lists[(n + 1) % 3].as_entire_binding(),
                         args[(n + 1) % 3].as_entire_binding(),
                         args[(n + 2) % 3].as_entire_binding(),
+                        dirty.as_entire_binding(),
                     ],
                 )
+            })
+            .collect();
+        let listing = Kernel::new(device, caps, "water/changed_tiles", shaders::WATER_CHANGED_TILES);
+        let listing_group = listing.bind_group(
+            device,
+            &[
+                grid_uniform.as_entire_binding(),
+                dirty.as_entire_binding(),
+                unpack_list.as_entire_binding(),
+                unpack_args.as_entire_binding(),
+            ],
+        );
+        let tile_texels = [("TILE_W", f64::from(2 * pairs)), ("TILE_H", f64::from(strips * caps.strip))];
+        let unpack = Kernel::with_constants(device, caps, "water/unpack_tiles", shaders::WATER_UNPACK_TILES, &tile_texels);
+        let unpack_groups = (0..4)
+            .map(|k| {
+                let (i, j) = (k / 2, k % 2);
+                let out = &mass.views()[i];
+                unpack.bind_group(device, &[View(&packed.mass[j]), View(out), unpack_list.as_entire_binding()])
             })
             .collect();
         queue.write_buffer(&grid_uniform, 0, bytemuck::cast_slice(&[grid.0, grid.1, 0, 0]));
@@ -244,7 +275,22 @@ impl TilePasses {
         for a in &args {
             queue.write_buffer(a, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
         }
-        Self { step, wake, grid, cells, lists, args, requests, step_groups, wake_groups, pending: Pending::All }
+        queue.write_buffer(&unpack_args, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
+        Self {
+            step,
+            wake,
+            changed_tiles: (listing, listing_group),
+            unpack: (unpack, unpack_groups),
+            unpack_args,
+            grid,
+            cells,
+            lists,
+            args,
+            requests,
+            step_groups,
+            wake_groups,
+            pending: Pending::All,
+        }
     }
 
     fn tiles(&self) -> u32 {
@@ -279,6 +325,7 @@ impl TilePasses {
     /// tile, or a count to build it again into from the requests (see [`Self::begin_run`]).
     fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, n: u64) {
         let k = (n % 3) as usize;
+        gpu::in_order::write_buffer(device, encoder, &self.unpack_args, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
         match self.pending {
             Pending::Nothing => {}
             Pending::Requests => {
@@ -303,6 +350,13 @@ impl TilePasses {
             self.wake.dispatch(pass, &self.wake_groups[((n + 5) % 6) as usize], self.tiles(), 1);
         }
         self.pending = Pending::Nothing;
+    }
+
+    /// Records, at the end of a run, the unpack of the tiles its steps changed from packed
+    /// texture `j` into mass texture `i`: the rest of the mass texture holds their masses already.
+    fn record_unpack(&self, pass: &mut wgpu::ComputePass<'_>, i: usize, j: usize) {
+        self.changed_tiles.0.dispatch(pass, &self.changed_tiles.1, self.tiles(), 1);
+        self.unpack.0.dispatch_indirect(pass, &self.unpack.1[i * 2 + j], &self.unpack_args, 0);
     }
 
     /// Records step `n` over the awake tiles, reading packed texture `j`, and the wake pass
@@ -538,6 +592,10 @@ pub struct GpuWater {
     bodies: Option<BodyPasses>,
     /// Water that sleeps, once asked for ([`GpuWater::set_sleeping`]).
     tiles: Option<TilePasses>,
+    /// While the water sleeps, the packed texture that holds the masses now, if one does: a run
+    /// continues from it instead of packing the mass again (an edit, new walls, parameters or
+    /// bodies clear it).
+    packed_now: Option<usize>,
     steps: u64,
     /// The caps it was built with, for what is built later to draw it (the surface look's foam).
     caps: DeviceCaps,
@@ -622,6 +680,7 @@ impl GpuWater {
                 brush,
                 bodies: None,
                 tiles: None,
+                packed_now: None,
                 steps: 0,
                 caps: caps.clone(),
             }
@@ -656,8 +715,10 @@ impl GpuWater {
         }
         let (device, queue, caps) = (&self.device, &self.queue, &self.caps);
         let (uniform, packed, size) = (&self.uniform, &self.packed, (self.width, self.height));
-        let passes = gpu::scoped(device, || TilePasses::new(device, queue, caps, uniform, packed, size, pairs))?;
+        let mass = &self.mass;
+        let passes = gpu::scoped(device, || TilePasses::new(device, queue, caps, uniform, packed, mass, size, pairs))?;
         self.tiles = Some(passes);
+        self.packed_now = None;
         Ok(())
     }
 
@@ -704,9 +765,11 @@ impl GpuWater {
         if let Some(t) = &mut self.tiles {
             t.pending = Pending::All;
         }
+        self.packed_now = None;
     }
 
-    fn upload_mass(&self, mass: &Grid<f32>) {
+    fn upload_mass(&mut self, mass: &Grid<f32>) {
+        self.packed_now = None;
         gpu::upload(&self.queue, self.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
     }
 
@@ -762,7 +825,8 @@ impl GpuWater {
 
     /// Records the write of the solid bits of the mask and boundary in use (the next run of
     /// steps packs them into its masses' signs).
-    fn encode_solid_bits(&self, encoder: &mut wgpu::CommandEncoder) {
+    fn encode_solid_bits(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        self.packed_now = None;
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
         gpu::in_order::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
     }
@@ -789,6 +853,7 @@ impl GpuWater {
             let (rows, cols) = (span(b.center.1, self.height), span(b.center.0, self.width));
             t.wake_cells(&self.device, encoder, rows, cols);
         }
+        self.packed_now = None; // the brush writes the mass
         let u = BrushUniform {
             center: [b.center.0, b.center.1],
             radius: b.radius,
@@ -956,13 +1021,21 @@ impl GpuModel for GpuWater {
         let i = self.mass.read_index();
         let (w, h) = self.packed.size;
         let [pack, unpack] = &self.packing.kernels;
-        pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+        // Sleeping, a run continues from the packed texture the last one left, if it holds the
+        // masses still; else the mass is packed into texture 0.
+        let first = match (&tiles, self.packed_now) {
+            (Some(_), Some(j)) => j,
+            _ => {
+                pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+                0
+            }
+        };
         if let Some(t) = &mut tiles {
             t.begin_run(&mut pass, self.steps);
         }
         let (n, free) = bodies.as_ref().map_or((0, false), |b| (b.list.len(), b.list.iter().any(Body::is_free)));
         for s in 0..steps as usize {
-            let j = s % 2;
+            let j = (first + s) % 2;
             if let Some(b) = &bodies {
                 b.moves.0.dispatch(&mut pass, &b.moves.1, n as u32, 1);
                 b.dispatch_displace(&mut pass, j);
@@ -981,7 +1054,12 @@ impl GpuModel for GpuWater {
                 b.log.encode_step(&mut pass, self.steps + s as u64 + 1, n);
             }
         }
-        unpack.dispatch(&mut pass, &self.packing.unpack[i][steps as usize % 2], w, h);
+        let last = (first + steps as usize) % 2;
+        match &tiles {
+            Some(t) => t.record_unpack(&mut pass, i, last),
+            None => unpack.dispatch(&mut pass, &self.packing.unpack[i][last], w, h),
+        }
+        self.packed_now = tiles.is_some().then_some(last);
         drop(pass);
         if tiles.is_none()
             && let Some(t) = &mut self.tiles
