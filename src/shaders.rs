@@ -115,7 +115,9 @@ modules! {
     /// Water: the step over the awake tiles alone (water that sleeps).
     WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
     /// Water: the wake, the list of the tiles awake for the next step.
-    WATER_WAKE = "water/wake": ["water/tile_grid.wgsl", "water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
+    WATER_WAKE = "water/wake": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
+    /// Water: the tiles edits asked for, into the list of a run's first step.
+    WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the list of the tiles a run of steps over the awake tiles changed.
     WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the wake passes noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
     /// Water: the unpack of the tiles a run changed.

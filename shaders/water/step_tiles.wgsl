@@ -1,5 +1,6 @@
 // Uses: water/params.wgsl (WaterParams, outside_mass); water/rules.wgsl (walk, STRIP, Changes);
-//   water/tile_grid.wgsl (ANY, LEFT, RIGHT, TOP, BOTTOM, TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT).
+//   water/tile_grid.wgsl (TileGrid, ANY, LEFT, RIGHT, TOP, BOTTOM, TOP_LEFT, TOP_RIGHT,
+//   BOTTOM_LEFT, BOTTOM_RIGHT).
 // The water step over the awake tiles alone (src/water/tiles.rs: why a sleeping tile is exact):
 // one workgroup a tile of the list water/wake.wgsl built, its 64 invocations TILE_PAIRS columns
 // of two texels by TILE_STRIPS strips of STRIP rows, each walking as the dense step's do
@@ -12,10 +13,12 @@
 @group(0) @binding(0) var<uniform> params: WaterParams;
 @group(0) @binding(1) var mass_in: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(2) var mass_out: texture_storage_2d<rgba32float, write>;
-// The awake tiles, by index (tile row x tiles across + tile column), the dispatch's workgroups.
-@group(0) @binding(3) var<storage, read> awake: array<u32>;
+// The lists of awake tiles, by index (tile row x tiles across + tile column), a slot's after
+// another: this step's, in `grid.slot`, are the dispatch's workgroups.
+@group(0) @binding(3) var<storage, read> lists: array<u32>;
 // Each tile's change flags, written by the tile's workgroup when it is awake.
 @group(0) @binding(4) var<storage, read_write> changed: array<u32>;
+@group(0) @binding(5) var<uniform> grid: TileGrid;
 
 // A tile's invocations across (columns of two texels, 8 cells each) and down (strips of STRIP
 // rows); their product is the workgroup's 64. src/water/gpu.rs sets them.
@@ -43,8 +46,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let size = vec2<i32>(textureDimensions(mass_in));
     let tile_w = 2 * TILE_PAIRS;
     let tile_h = TILE_STRIPS * STRIP;
-    let across = (size.x + tile_w - 1) / tile_w;
-    let tile = awake[wid.x];
+    let across = i32(grid.across);
+    let tile = lists[grid.slot * grid.across * grid.down + wid.x];
     let t = vec2<i32>(i32(tile) % across, i32(tile) / across);
     let px = i32(lid) % TILE_PAIRS;
     let x = t.x * tile_w + 2 * px;

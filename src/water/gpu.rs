@@ -146,18 +146,24 @@ enum Pending {
 
 /// Water that sleeps ([`super::tiles`]): the step over the awake tiles alone
 /// (`shaders/water/step_tiles.wgsl`, one workgroup a tile, dispatched indirectly) and, after it,
-/// the wake pass (`shaders/water/wake.wgsl`) that lists the tiles awake for the next step.
+/// the wake pass (`shaders/water/wake.wgsl`, one workgroup a tile the step took, also indirect)
+/// that lists the tiles awake for the next step; the edits' requests join a run's first list
+/// (`shaders/water/wake_requests.wgsl`), and a run ends by unpacking the tiles it changed
+/// (`shaders/water/changed_tiles.wgsl`, `shaders/water/unpack_tiles.wgsl`).
 ///
-/// Step `n` (the model's steps before it) takes its list and indirect arguments from slot
-/// `n % 3` and writes its change flags into `changed[n % 2]`; the wake pass after it reads those
-/// flags, clears `changed[(n + 1) % 2]` for step `n + 1`, appends to slot `(n + 1) % 3` and
-/// resets the count of slot `(n + 2) % 3`, whose list step `n - 1` used. A tile that sleeps is
-/// not written, and needs not be: the ping-pong texture the step writes holds its masses of two
-/// steps ago, which are its masses now, since it has not changed in the last step (nor, by the
-/// same argument, in the one before), and a run's pack writes the other texture whole.
+/// Step `n` (the model's steps before it) takes its list from slot `n % 3` of `lists` (each slot
+/// `tiles` long), with its marks (a tile listed once) and its indirect arguments (3 `u32`s a slot
+/// in `args`; the wake's, one workgroup more, in `wake_args[n % 3]`); the wake pass after it
+/// lists into
+/// slot `(n + 1) % 3`, frees step `n`'s marks, and starts slot `(n + 2) % 3`'s counts again,
+/// whose list step `n - 1` used. Every per-step pass costs what the awake tiles do, not the
+/// world. A tile that sleeps is not written, and needs not be: the ping-pong texture the step
+/// writes holds its masses of two steps ago, which are its masses now, since it has not changed
+/// in the last step (nor, by the same argument, in the one before).
 struct TilePasses {
     step: Kernel,
     wake: Kernel,
+    requests_pass: (Kernel, [wgpu::BindGroup; 3]),
     /// The run's changed tiles listed (`water/changed_tiles.wgsl`) and unpacked
     /// (`water/unpack_tiles.wgsl`), by `i * 2 + j`: packed texture `j` into mass texture `i`.
     changed_tiles: (Kernel, wgpu::BindGroup),
@@ -168,15 +174,20 @@ struct TilePasses {
     grid: (u32, u32),
     /// A tile's cells, `(width, height)`.
     cells: (u32, u32),
-    lists: [wgpu::Buffer; 3],
-    args: [wgpu::Buffer; 3],
+    lists: wgpu::Buffer,
+    args: wgpu::Buffer,
+    wake_args: [wgpu::Buffer; 3],
+    marks: wgpu::Buffer,
     requests: wgpu::Buffer,
-    /// By `(j * 3 + n % 3) * 2 + n % 2`: reading packed texture `j`, step `n`'s list and flags.
+    /// By `j * 3 + n % 3`: reading packed texture `j`, step `n`'s list.
     step_groups: Vec<wgpu::BindGroup>,
-    /// By `n % 6`: the wake pass after step `n`.
-    wake_groups: Vec<wgpu::BindGroup>,
+    /// By `n % 3`: the wake pass after step `n`.
+    wake_groups: [wgpu::BindGroup; 3],
     pending: Pending,
 }
+
+/// The `u32`s of a slot's indirect arguments (`ARGS` in `shaders/water/tile_grid.wgsl`).
+const SLOT_ARGS: u64 = 3;
 
 impl TilePasses {
     /// The passes over `packed` with tiles of `pairs` columns of two texels across and `64 /
@@ -201,6 +212,7 @@ impl TilePasses {
         ];
         let step = Kernel::with_constants(device, caps, "water/step_tiles", shaders::WATER_STEP_TILES, &constants);
         let wake = Kernel::new(device, caps, "water/wake", shaders::WATER_WAKE);
+        let requests_kernel = Kernel::new(device, caps, "water/wake_requests", shaders::WATER_WAKE_REQUESTS);
         let cells = (8 * pairs, strips * caps.strip);
         let grid = (width.div_ceil(cells.0), height.div_ceil(cells.1));
         let tiles = u64::from(grid.0 * grid.1);
@@ -208,61 +220,78 @@ impl TilePasses {
             device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
         };
         use wgpu::BufferUsages as U;
-        let lists = [0, 1, 2].map(|_| buffer("water/awake tiles", 4 * tiles, U::STORAGE | U::COPY_DST));
+        let lists = buffer("water/awake tiles", 3 * 4 * tiles, U::STORAGE | U::COPY_DST);
+        let marks = buffer("water/tiles listed", 3 * 4 * tiles, U::STORAGE | U::COPY_DST);
         let args =
-            [0, 1, 2].map(|_| buffer("water/awake dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST | U::COPY_SRC));
-        let changed = [0, 1].map(|_| buffer("water/tile changes", 4 * tiles, U::STORAGE));
+            buffer("water/awake dispatch", 3 * 4 * SLOT_ARGS, U::STORAGE | U::INDIRECT | U::COPY_DST | U::COPY_SRC);
+        let wake_args = [0, 1, 2].map(|_| buffer("water/wake dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST));
+        let changed = buffer("water/tile changes", 4 * tiles, U::STORAGE);
         let requests = buffer("water/tile wake requests", 4 * tiles, U::STORAGE | U::COPY_DST);
         let dirty = buffer("water/tiles changed in the run", 4 * tiles, U::STORAGE);
         let unpack_list = buffer("water/tiles to unpack", 4 * tiles, U::STORAGE);
         let unpack_args = buffer("water/unpack dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST);
-        let grid_uniform = gpu::uniform_buffer(device, "water/tile grid", 16);
+        let slots = [0u32, 1, 2].map(|slot| {
+            let b = gpu::uniform_buffer(device, "water/tile grid", 16);
+            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[grid.0, grid.1, slot, 0]));
+            b
+        });
         let mut step_groups = Vec::new();
         for j in 0..2 {
-            for list in &lists {
-                for flags in &changed {
-                    step_groups.push(step.bind_group(
-                        device,
-                        &[
-                            uniform.as_entire_binding(),
-                            View(&packed.mass[j]),
-                            View(&packed.mass[1 - j]),
-                            list.as_entire_binding(),
-                            flags.as_entire_binding(),
-                        ],
-                    ));
-                }
-            }
-        }
-        let wake_groups = (0..6)
-            .map(|n| {
-                wake.bind_group(
+            for slot in &slots {
+                step_groups.push(step.bind_group(
                     device,
                     &[
-                        grid_uniform.as_entire_binding(),
-                        changed[n % 2].as_entire_binding(),
-                        changed[(n + 1) % 2].as_entire_binding(),
-                        requests.as_entire_binding(),
-                        lists[(n + 1) % 3].as_entire_binding(),
-                        args[(n + 1) % 3].as_entire_binding(),
-                        args[(n + 2) % 3].as_entire_binding(),
-                        dirty.as_entire_binding(),
+                        uniform.as_entire_binding(),
+                        View(&packed.mass[j]),
+                        View(&packed.mass[1 - j]),
+                        lists.as_entire_binding(),
+                        changed.as_entire_binding(),
+                        slot.as_entire_binding(),
                     ],
-                )
-            })
-            .collect();
+                ));
+            }
+        }
+        let wake_groups = [0, 1, 2].map(|k| {
+            wake.bind_group(
+                device,
+                &[
+                    slots[k].as_entire_binding(),
+                    changed.as_entire_binding(),
+                    lists.as_entire_binding(),
+                    args.as_entire_binding(),
+                    marks.as_entire_binding(),
+                    dirty.as_entire_binding(),
+                    wake_args[(k + 1) % 3].as_entire_binding(),
+                    wake_args[(k + 2) % 3].as_entire_binding(),
+                ],
+            )
+        });
+        let requests_groups = [0, 1, 2].map(|k| {
+            requests_kernel.bind_group(
+                device,
+                &[
+                    slots[k].as_entire_binding(),
+                    requests.as_entire_binding(),
+                    lists.as_entire_binding(),
+                    args.as_entire_binding(),
+                    marks.as_entire_binding(),
+                    wake_args[k].as_entire_binding(),
+                ],
+            )
+        });
         let listing = Kernel::new(device, caps, "water/changed_tiles", shaders::WATER_CHANGED_TILES);
         let listing_group = listing.bind_group(
             device,
             &[
-                grid_uniform.as_entire_binding(),
+                slots[0].as_entire_binding(),
                 dirty.as_entire_binding(),
                 unpack_list.as_entire_binding(),
                 unpack_args.as_entire_binding(),
             ],
         );
         let tile_texels = [("TILE_W", f64::from(2 * pairs)), ("TILE_H", f64::from(strips * caps.strip))];
-        let unpack = Kernel::with_constants(device, caps, "water/unpack_tiles", shaders::WATER_UNPACK_TILES, &tile_texels);
+        let unpack =
+            Kernel::with_constants(device, caps, "water/unpack_tiles", shaders::WATER_UNPACK_TILES, &tile_texels);
         let unpack_groups = (0..4)
             .map(|k| {
                 let (i, j) = (k / 2, k % 2);
@@ -270,15 +299,16 @@ impl TilePasses {
                 unpack.bind_group(device, &[View(&packed.mass[j]), View(out), unpack_list.as_entire_binding()])
             })
             .collect();
-        queue.write_buffer(&grid_uniform, 0, bytemuck::cast_slice(&[grid.0, grid.1, 0, 0]));
-        // The wake passes count in x alone: y and z stay 1.
-        for a in &args {
-            queue.write_buffer(a, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
-        }
+        // The passes count in x alone: y and z stay 1.
         queue.write_buffer(&unpack_args, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
+        queue.write_buffer(&args, 0, bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1, 0, 1, 1]));
+        for w in &wake_args {
+            queue.write_buffer(w, 0, bytemuck::cast_slice(&[1u32, 1, 1]));
+        }
         Self {
             step,
             wake,
+            requests_pass: (requests_kernel, requests_groups),
             changed_tiles: (listing, listing_group),
             unpack: (unpack, unpack_groups),
             unpack_args,
@@ -286,6 +316,8 @@ impl TilePasses {
             cells,
             lists,
             args,
+            wake_args,
+            marks,
             requests,
             step_groups,
             wake_groups,
@@ -298,7 +330,7 @@ impl TilePasses {
     }
 
     /// Wakes the tiles within [`super::tiles::REACH`] of the cells in `rows` x `cols` for the
-    /// next step (an edit there), by requests the next run's wake pass takes.
+    /// next step (an edit there), by requests the next run's first step takes.
     fn wake_cells(
         &mut self,
         device: &wgpu::Device,
@@ -321,33 +353,33 @@ impl TilePasses {
         self.pending = self.pending.max(Pending::Requests);
     }
 
-    /// Records, before a run's compute pass, what its first step `n` needs of the list: every
-    /// tile, or a count to build it again into from the requests (see [`Self::begin_run`]).
+    /// Records, before a run's compute pass whose first step is `n`, what that step needs of the
+    /// lists: where every tile wakes, all of them in its slot, the next slot's counts started
+    /// and every mark freed.
     fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, n: u64) {
-        let k = (n % 3) as usize;
-        gpu::in_order::write_buffer(device, encoder, &self.unpack_args, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
-        match self.pending {
-            Pending::Nothing => {}
-            Pending::Requests => {
-                gpu::in_order::write_buffer(device, encoder, &self.args[k], 0, bytemuck::cast_slice(&[0u32, 1, 1]));
-            }
-            Pending::All => {
-                let all: Vec<u32> = (0..self.tiles()).collect();
-                gpu::in_order::write_buffer(device, encoder, &self.lists[k], 0, bytemuck::cast_slice(&all));
-                let count = [self.tiles(), 1, 1];
-                gpu::in_order::write_buffer(device, encoder, &self.args[k], 0, bytemuck::cast_slice(&count));
-                let next = (k + 1) % 3;
-                gpu::in_order::write_buffer(device, encoder, &self.args[next], 0, bytemuck::cast_slice(&[0u32, 1, 1]));
-            }
+        let write = |encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, at: u64, words: &[u32]| {
+            gpu::in_order::write_buffer(device, encoder, buffer, 4 * at, bytemuck::cast_slice(words));
+        };
+        write(encoder, &self.unpack_args, 0, &[0, 1, 1]);
+        if self.pending == Pending::All {
+            let (k, tiles) = (n % 3, self.tiles());
+            let all: Vec<u32> = (0..tiles).collect();
+            write(encoder, &self.lists, k * u64::from(tiles), &all);
+            let next = (k + 1) % 3;
+            write(encoder, &self.args, SLOT_ARGS * k, &[tiles, 1, 1]);
+            write(encoder, &self.args, SLOT_ARGS * next, &[0, 1, 1]);
+            write(encoder, &self.wake_args[k as usize], 0, &[tiles + 1, 1, 1]);
+            write(encoder, &self.wake_args[next as usize], 0, &[1, 1, 1]);
+            write(encoder, &self.marks, 0, &vec![0; 3 * tiles as usize]);
         }
     }
 
-    /// Records, at the start of a run's compute pass whose first step is `n`, the wake pass of
-    /// step `n - 1` again where edits asked for tiles: the list from that step's flags, which
-    /// are still in place, and the requests. Then nothing is pending.
+    /// Records, at the start of a run's compute pass whose first step is `n`, the tiles edits
+    /// asked for into that step's list. Then nothing is pending.
     fn begin_run(&mut self, pass: &mut wgpu::ComputePass<'_>, n: u64) {
         if self.pending == Pending::Requests {
-            self.wake.dispatch(pass, &self.wake_groups[((n + 5) % 6) as usize], self.tiles(), 1);
+            let (kernel, groups) = &self.requests_pass;
+            kernel.dispatch(pass, &groups[(n % 3) as usize], self.tiles(), 1);
         }
         self.pending = Pending::Nothing;
     }
@@ -362,9 +394,10 @@ impl TilePasses {
     /// Records step `n` over the awake tiles, reading packed texture `j`, and the wake pass
     /// after it.
     fn record_step(&self, pass: &mut wgpu::ComputePass<'_>, j: usize, n: u64) {
-        let (k, c) = ((n % 3) as usize, (n % 2) as usize);
-        self.step.dispatch_indirect(pass, &self.step_groups[(j * 3 + k) * 2 + c], &self.args[k], 0);
-        self.wake.dispatch(pass, &self.wake_groups[(n % 6) as usize], self.tiles(), 1);
+        let k = (n % 3) as usize;
+        let at = 4 * SLOT_ARGS * k as u64;
+        self.step.dispatch_indirect(pass, &self.step_groups[j * 3 + k], &self.args, at);
+        self.wake.dispatch_indirect(pass, &self.wake_groups[k], &self.wake_args[k], 0);
     }
 }
 
@@ -754,7 +787,7 @@ impl GpuWater {
             mapped_at_creation: false,
         });
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&t.args[(self.steps % 3) as usize], 0, &copy, 0, 4);
+        encoder.copy_buffer_to_buffer(&t.args, 4 * SLOT_ARGS * (self.steps % 3), &copy, 0, 4);
         self.queue.submit([encoder.finish()]);
         let bytes = gpu::map_read(&self.device, &copy, 4)?;
         Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))))
