@@ -157,6 +157,7 @@ pub const COMMAND_OPTIONS: &[&str] = &[
     "seed",
     "size",
     "sizes",
+    "sleep",
     "steady",
     "steps",
     "steps-per-frame",
