@@ -118,6 +118,8 @@ modules! {
     WATER_WAKE = "water/wake": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
     /// Water: the tiles edits asked for, into the list of a run's first step.
     WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
+    /// Water: the state hash, a row's sums an invocation.
+    WATER_HASH = "water/hash": ["water/params.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the list of the tiles a run of steps over the awake tiles changed.
     WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the wake passes noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
     /// Water: the unpack of the tiles a run changed.

@@ -196,7 +196,8 @@ fn the_u_tube_example_leaves_the_tube_as_it_was() {
 /// `--sleep` steps only the water's tiles where something can change, and changes nothing: the
 /// u-tube example (a stream poured for 40 steps, a wall drawn across the channel and erased
 /// again, the arms levelling out) saves the same mass, bit for bit, with it and without it, and
-/// the summary says how many tiles were awake at the end. A model that does not sleep refuses it.
+/// the summary says how many tiles were awake at the end; both summaries print the state hash of
+/// the state they saved. A model that does not sleep refuses it.
 #[test]
 fn sleeping_water_saves_the_same_state_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
@@ -211,8 +212,12 @@ fn sleeping_water_saves_the_same_state_bit_for_bit() {
         let o = eddy(&args);
         assert!(o.status.success(), "{}", text(&o));
         assert_eq!(text(&o).contains("water sleeps: "), sleep, "{}", text(&o));
-        let mass = eddy_fluid::water::WaterState::load_npz(&save).unwrap().mass;
-        masses.push(mass.as_slice().iter().map(|m| m.to_bits()).collect::<Vec<u32>>());
+        let saved = eddy_fluid::water::WaterState::load_npz(&save).unwrap();
+        // The summary's state hash is the saved state's.
+        let hash = eddy_fluid::water::hash::state_hash(&saved.mass, &saved.solid);
+        let line = format!("state hash {} ", eddy_fluid::water::hash::hex(hash));
+        assert!(text(&o).contains(&line), "no `{line}` in:\n{}", text(&o));
+        masses.push(saved.mass.as_slice().iter().map(|m| m.to_bits()).collect::<Vec<u32>>());
     }
     assert!(masses[0] == masses[1], "--sleep changed the water");
     let o = eddy(&["run", "--mode", "gas", "--steps", "1", "--sleep"]);

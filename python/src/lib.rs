@@ -419,6 +419,12 @@ impl Simulation {
         self.lock(py).set_sleep(sleep).map_err(py_error)
     }
 
+    /// The water's state hash, 64 bits as an int, the same exactly when the masses' and walls'
+    /// bits are (`eddy run` prints it; `eddy_fluid::water::hash`); `None` for smoke and gas.
+    fn state_hash(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+        self.lock(py).model_ref().state_hash().map_err(gpu_error)
+    }
+
     /// While the water sleeps: `{"awake", "all", "tile"}`, the tiles the next step takes, all
     /// the tiles, and a tile's `(width, height)` in cells (waits for the GPU); `None` while every
     /// cell is stepped.

@@ -610,6 +610,9 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
     }
+    if let Some(hash) = model.state_hash()? {
+        say!("state hash {} (the water's masses and walls, bit for bit)", crate::water::hash::hex(hash));
+    }
     if let Some(t) = model.awake_tiles()? {
         let (tw, th) = t.cells;
         say!(

@@ -471,6 +471,19 @@ impl AnyModel {
         }
     }
 
+    /// The water's state hash ([`crate::water::hash`]; waits for the GPU): 64 bits that are the
+    /// same exactly when the masses' and walls' bits are. `None` for the other models.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn state_hash(&self) -> Result<Option<u64>, GpuError> {
+        match self.runner.model() {
+            AnyGpuModel::Water(w) => w.state_hash().map(Some),
+            _ => Ok(None),
+        }
+    }
+
     /// Draws with `look` from now on ([`Look::Styled`] for a model registered outside eddy draws
     /// its map).
     pub fn set_look(&mut self, look: Look) {

@@ -621,6 +621,8 @@ pub struct GpuWater {
     packing: PackPasses,
     brush: gpu::EditPass,
     stats: gpu::Reduction,
+    /// The state hash's pass (`water/hash.wgsl`).
+    hash: Kernel,
     /// The bodies' passes, once bodies came (`None` before).
     bodies: Option<BodyPasses>,
     /// Water that sleeps, once asked for ([`GpuWater::set_sleeping`]).
@@ -695,8 +697,10 @@ impl GpuWater {
                 &solid_view,
             );
             let stats = gpu::Reduction::new(device, caps, "water/stats", shaders::WATER_STATS, height);
+            let hash = Kernel::new(device, caps, "water/hash", shaders::WATER_HASH);
             GpuWater {
                 stats,
+                hash,
                 device: device.clone(),
                 queue: queue.clone(),
                 width,
@@ -915,6 +919,56 @@ impl GpuWater {
     /// As [`GpuWater::read_mass`].
     pub async fn read_mass_async(&self) -> Result<Grid<f32>, GpuError> {
         gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
+    }
+
+    /// The hash of the water now ([`super::hash`]): its masses' and walls' bits as 64 bits, the
+    /// same as [`super::hash::state_hash`] of the state [`GpuModel::read_state`] gives. Waits
+    /// for the GPU (native targets; see [`GpuWater::state_hash_async`]).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn state_hash(&self) -> Result<u64, GpuError> {
+        gpu::wait(&self.device, self.state_hash_async())?
+    }
+
+    /// [`GpuWater::state_hash`] as a future: the pass is recorded and submitted now, the rows'
+    /// sums read back when it resolves.
+    ///
+    /// # Errors
+    /// As [`GpuWater::state_hash`].
+    pub fn state_hash_async(&self) -> impl Future<Output = Result<u64, GpuError>> + 'static {
+        let len = 8 * u64::from(self.height);
+        let buffer = |label: &str, usage: wgpu::BufferUsages| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: len,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let rows = buffer("water/hash rows", wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let copy = buffer("water/hash readback", wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water hash"), timestamp_writes: None });
+            let resources = [View(self.mass.current_view()), View(&self.solid_view), rows.as_entire_binding()];
+            self.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
+        }
+        encoder.copy_buffer_to_buffer(&rows, 0, &copy, 0, len);
+        self.queue.submit([encoder.finish()]);
+        let device = self.device.clone();
+        async move {
+            let bytes = gpu::map_read_async(&device, &copy, len).await?;
+            let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let (mut lo, mut hi) = (0u32, 0u32);
+            for row in bytes.chunks_exact(8) {
+                lo = lo.wrapping_add(word(&row[..4]));
+                hi = hi.wrapping_add(word(&row[4..]));
+            }
+            Ok((u64::from(hi) << 32) | u64::from(lo))
+        }
     }
 
     /// With bodies, a readable copy of the body table (recorded and submitted now) and the

@@ -13,6 +13,7 @@
 pub mod bodies;
 pub mod cpu;
 mod gpu;
+pub mod hash;
 pub mod tiles;
 
 pub use gpu::GpuWater;
