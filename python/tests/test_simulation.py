@@ -690,16 +690,17 @@ def test_an_inflow_edge_takes_any_profile_and_keeps_it():
 # Issue 50: water that sleeps.
 
 
-def test_sleeping_water_gives_the_same_masses_and_says_how_much_is_awake():
+def test_sleeping_water_gives_the_same_masses_and_hash_and_says_how_much_is_awake():
     # The basin at 256 x 256 for 400 steps, stepping every cell and only the awake tiles: the
     # same masses, bit for bit; while it sleeps, awake_tiles counts the tiles.
-    masses = []
+    masses, hashes = [], []
     for sleep in (False, True):
         sim = eddy.Simulation(mode="water", scene="basin", size=(256, 256))
         sim.sleep = sleep
         assert sim.sleep is sleep
         sim.step(400)
         masses.append(sim.state["mass"])
+        hashes.append(sim.state_hash())
         tiles = sim.awake_tiles()
         if sleep:
             assert 0 <= tiles["awake"] <= tiles["all"] and tiles["all"] > 1, tiles
@@ -707,3 +708,6 @@ def test_sleeping_water_gives_the_same_masses_and_says_how_much_is_awake():
         else:
             assert tiles is None
     assert masses[0].tobytes() == masses[1].tobytes()
+    # The state hash says the same (a 64-bit int), and smoke has none.
+    assert hashes[0] == hashes[1] and 0 <= hashes[0] < 2**64, hashes
+    assert eddy.Simulation(mode="smoke", size=(16, 16)).state_hash() is None
