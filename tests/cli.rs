@@ -224,6 +224,29 @@ fn sleeping_water_saves_the_same_state_bit_for_bit() {
     assert!(!o.status.success() && text(&o).contains("--sleep lets water's still tiles sleep"), "{}", text(&o));
 }
 
+/// Runs that replay: the U-tube run 200 steps straight, and run 120 steps, saved, loaded and run
+/// the other 80 (stepping every cell, and sleeping), end with the same state hash.
+#[test]
+fn a_run_and_its_replay_from_a_saved_state_end_with_the_same_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let mid = dir.path().join("mid.npz");
+    let hash_of = |args: &[&str]| {
+        let o = eddy(args);
+        assert!(o.status.success(), "{}", text(&o));
+        let out = text(&o);
+        let line = out.lines().find(|l| l.starts_with("state hash ")).unwrap_or_else(|| panic!("no hash:\n{out}"));
+        line.split(' ').nth(2).unwrap().to_string()
+    };
+    let scene = ["run", "--scene", "u-tube", "--size", "96x64"];
+    let straight = hash_of(&[&scene[..], &["--steps", "200"]].concat());
+    let first = hash_of(&[&scene[..], &["--steps", "120", "--save", mid.to_str().unwrap()]].concat());
+    assert_ne!(first, straight, "120 steps and 200 ended in the same state");
+    for sleep in [&[][..], &["--sleep"][..]] {
+        let replay = hash_of(&[&["run", "--load", mid.to_str().unwrap(), "--steps", "80"][..], sleep].concat());
+        assert_eq!(replay, straight, "the replay from step 120 {sleep:?}");
+    }
+}
+
 /// The shipped rotameter example holds its ball up: a disc three times as dense as the fluid
 /// (radius 6, gravity 0.5 on it), dropped near the foot of a tube that widens upwards, rises to
 /// where the stream's drag carries its weight and hovers there. Hovering, its momentum does not
