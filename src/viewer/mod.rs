@@ -356,6 +356,7 @@ impl App {
             body_tool: false,
             forces: Vec::new(),
             body_density: None,
+            sleep: false,
         };
         let demo = o.demo.then(|| fastrand::Rng::with_seed(o.session.seed));
         Ok(Live {
@@ -674,6 +675,7 @@ impl Live {
             Command::ToggleRecording(format) => self.toggle_recording(format),
             Command::Save(path) => self.save(&path),
             Command::Pick => self.pick(),
+            Command::Sleep(on) => self.session.set_sleep(on).map_err(Into::into),
             Command::Load(path) => {
                 self.load(&path);
                 Ok(())

@@ -64,6 +64,8 @@ pub struct Controls {
     pub notice: String,
     /// The left button moves bodies (`B`).
     pub body_tool: bool,
+    /// The water sleeps ([`crate::model::Session::set_sleep`]).
+    pub sleep: bool,
     /// The fluid's forces on the bodies at the last step read (with the statistics), a
     /// [`crate::body::forces::Force`] per body.
     pub forces: Vec<crate::body::forces::Force>,
@@ -91,6 +93,8 @@ pub enum Command {
     Load(PathBuf),
     /// Open the browser's file picker (the browser build).
     Pick,
+    /// Water: step only the tiles where something can change, or every cell.
+    Sleep(bool),
 }
 
 /// A statistic the plot shows.
@@ -304,6 +308,13 @@ fn time(ui: &mut egui::Ui, model: &AnyModel, c: &mut Controls, out: &mut Vec<Com
             }
         });
         ui.label(format!("step {} · {} steps/frame", model.steps_done(), c.steps_per_frame));
+        if model.kind() == ModelKind::Water {
+            let hover = "step only the tiles where something can change: the same water to the bit, faster where most \
+                         of it is still";
+            if ui.checkbox(&mut c.sleep, "still water sleeps").on_hover_text(hover).changed() {
+                out.push(Command::Sleep(c.sleep));
+            }
+        }
     });
 }
 
