@@ -15,6 +15,9 @@
 //! step, two dispatches a run. Packed, a solid cell's mass is stored negated (-0.0 when empty,
 //! and every other mass is >= +0.0), so the step reads which cells are solid from the signs of
 //! the masses it loads anyway instead of from a texture of solid bits beside them.
+//!
+//! While the water sleeps ([`GpuWater::set_sleeping`], [`super::tiles`]) a step runs over the
+//! awake tiles alone ([`TilePasses`]), and the packed masses stay between runs.
 
 use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::body::contact::ContactPlan;
@@ -154,18 +157,18 @@ enum Pending {
 /// Step `n` (the model's steps before it) takes its list from slot `n % 3` of `lists` (each slot
 /// `tiles` long), with its marks (a tile listed once) and its indirect arguments (3 `u32`s a slot
 /// in `args`; the wake's, one workgroup more, in `wake_args[n % 3]`); the wake pass after it
-/// lists into
-/// slot `(n + 1) % 3`, frees step `n`'s marks, and starts slot `(n + 2) % 3`'s counts again,
-/// whose list step `n - 1` used. Every per-step pass costs what the awake tiles do, not the
-/// world. A tile that sleeps is not written, and needs not be: the ping-pong texture the step
-/// writes holds its masses of two steps ago, which are its masses now, since it has not changed
-/// in the last step (nor, by the same argument, in the one before).
+/// lists into slot `(n + 1) % 3`, frees step `n`'s marks, and starts slot `(n + 2) % 3`'s counts
+/// again, whose list step `n - 1` used. Every per-step pass costs what the awake tiles do, not
+/// the world. A tile that sleeps is not written, and needs not be: the ping-pong texture the
+/// step writes holds its masses of two steps ago, which are its masses now, since it has not
+/// changed in the last step (nor, by the same argument, in the one before).
 struct TilePasses {
     step: Kernel,
     wake: Kernel,
     requests_pass: (Kernel, [wgpu::BindGroup; 3]),
     /// The run's changed tiles listed (`water/changed_tiles.wgsl`) and unpacked
-    /// (`water/unpack_tiles.wgsl`), by `i * 2 + j`: packed texture `j` into mass texture `i`.
+    /// (`water/unpack_tiles.wgsl`, its groups by `i * 2 + j`: packed texture `j` into mass
+    /// texture `i`).
     changed_tiles: (Kernel, wgpu::BindGroup),
     unpack: (Kernel, Vec<wgpu::BindGroup>),
     /// The unpack's indirect dispatch.
@@ -922,7 +925,7 @@ impl GpuWater {
     }
 
     /// The hash of the water now ([`super::hash`]): its masses' and walls' bits as 64 bits, the
-    /// same as [`super::hash::state_hash`] of the state [`GpuModel::read_state`] gives. Waits
+    /// same as [`super::hash::state_hash`] of the state [`crate::Simulation::read_state`] gives. Waits
     /// for the GPU (native targets; see [`GpuWater::state_hash_async`]).
     ///
     /// # Errors
