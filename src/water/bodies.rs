@@ -83,9 +83,9 @@ pub fn rasterise(walls: &Grid<u8>, bodies: &[Body]) -> Grid<u8> {
     mask
 }
 
-/// The four neighbours a cell's water is pushed into, `(dr, dc)`, in the order their shares are
-/// added: below, left, right, above (the automaton's order of outflows).
-pub const NEIGHBOURS: [(isize, isize); 4] = [(1, 0), (0, -1), (0, 1), (-1, 0)];
+/// The four neighbours a cell's water is pushed into, in the order their shares are added: the
+/// automaton's order of outflows.
+pub use super::cpu::NEIGHBOURS;
 
 /// Pass `water/bodies.wgsl`'s displacement: the water of each cell `now` covers with a body and
 /// `before` did not hold one (a body cell or a wall) goes, in equal shares, to its

@@ -2,8 +2,8 @@
 //!
 //! Source: J. Elsts, "Simple Fluid Simulation With Cellular Automata" (w-shadow.com, 2009),
 //! Processing sketch `water_sim`, functions `simulate_compression()` and
-//! `get_stable_state_b()`. Read beside `shaders/water/step.wgsl` (`outflows` is the body of the
-//! loop, `main` the `new_mass` updates, gathered).
+//! `get_stable_state_b()`. Read beside `shaders/water/rules.wgsl` (`outflows` is the body of the
+//! loop, [`outflows`] here too; `walk` the `new_mass` updates, gathered).
 //!
 //! Differences from the original, all of layout only: the grid is `(H, W)` with row 0 at the top,
 //! so "below" is `row + 1` (the original's `y - 1`); the original's border ring of air (whose
@@ -35,7 +35,7 @@ fn constrain(v: f32, lo: f32, hi: f32) -> f32 {
 /// `state.mass` is `(H, W)` in units of a full cell (1.0 = `max_mass`); `state.solid` is
 /// `(H, W)`, non-zero = ground. Every flow is computed from the previous step's masses (`mass`)
 /// and accumulated into `new_mass`, so the flows do not depend on the loop order; the rounding
-/// of the sums does, and `shaders/water/step.wgsl` adds them in this loop's order to match it
+/// of the sums does, and `shaders/water/rules.wgsl` adds them in this loop's order to match it
 /// to the bit.
 pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
     compression_step(&mut state.mass, &state.solid, p);
@@ -47,89 +47,78 @@ pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
 pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParams) {
     let (h, w) = field.shape();
     let mut new_mass = field.clone();
-    let mass = &*field;
+    for y in 0..h as isize {
+        for x in 0..w as isize {
+            for (flow, (dy, dx)) in outflows(field, blocks, p, y, x).into_iter().zip(NEIGHBOURS) {
+                let Some(flow) = flow else { continue };
+                new_mass[(y as usize, x as usize)] -= flow;
+                if let Some(m) = new_mass.get(y + dy, x + dx) {
+                    let m = *m + flow;
+                    new_mass[((y + dy) as usize, (x + dx) as usize)] = m;
+                } // else: it left the map (open boundary)
+            }
+        }
+    }
+    *field = new_mass;
+}
+
+/// The neighbours a cell pushes to, in the loop's order: below, left, right, above (`(dr, dc)`,
+/// row 0 at the top); the bodies' displacement shares a covered cell's water in the same order.
+pub const NEIGHBOURS: [(isize, isize); 4] = [(1, 0), (0, -1), (0, 1), (-1, 0)];
+
+/// The pushes that leave cell `(y, x)` in Elsts' loop, in its order ([`NEIGHBOURS`]: down, left,
+/// right, up): `Some(flow)` where the loop pushes (a flow of 0 included), `None` where it does
+/// not (ground beyond, or no water left to give). Every flow reads the last step's `mass` and
+/// what remains of the cell's own; [`compression_step`] pushes them, `super::tiles` gathers them.
+pub fn outflows(mass: &Grid<f32>, blocks: &Grid<u8>, p: &WaterParams, y: isize, x: isize) -> [Option<f32>; 4] {
     // Outside the grid: ground (wall) or air of mass 0 whose water is removed (open).
     let ground = |r: isize, c: isize| match blocks.get(r, c) {
         Some(&s) => s != 0,
         None => p.boundary == Boundary::Wall,
     };
     let mass_at = |r: isize, c: isize| mass.get(r, c).copied().unwrap_or(0.0);
-    let push = |new_mass: &mut Grid<f32>, from: (isize, isize), to: (isize, isize), flow: f32| {
-        new_mass[(from.0 as usize, from.1 as usize)] -= flow;
-        if let Some(m) = new_mass.get(to.0, to.1) {
-            let m = *m + flow;
-            new_mass[(to.0 as usize, to.1 as usize)] = m;
-        } // else: it left the map (open boundary)
-    };
-
-    for y in 0..h as isize {
-        for x in 0..w as isize {
-            // Skip inert ground blocks
-            if ground(y, x) {
-                continue;
-            }
-            // Custom push-only flow
-            let mut remaining_mass = mass_at(y, x);
-            if remaining_mass <= 0.0 {
-                continue;
-            }
-
-            // The block below this one
-            if !ground(y + 1, x) {
-                let below = mass_at(y + 1, x);
-                let mut flow = get_stable_state_b(remaining_mass + below, p) - below;
-                if flow > p.min_flow {
-                    flow *= 0.5; // leads to smoother flow
-                }
-                flow = constrain(flow, 0.0, p.max_speed.min(remaining_mass));
-                push(&mut new_mass, (y, x), (y + 1, x), flow);
-                remaining_mass -= flow;
-            }
-            if remaining_mass <= 0.0 {
-                continue;
-            }
-
-            // Left: equalise the amount of water in this block and its neighbour
-            if !ground(y, x - 1) {
-                let mut flow = (mass_at(y, x) - mass_at(y, x - 1)) * p.side_share;
-                if flow > p.min_flow {
-                    flow *= 0.5;
-                }
-                flow = constrain(flow, 0.0, remaining_mass);
-                push(&mut new_mass, (y, x), (y, x - 1), flow);
-                remaining_mass -= flow;
-            }
-            if remaining_mass <= 0.0 {
-                continue;
-            }
-
-            // Right
-            if !ground(y, x + 1) {
-                let mut flow = (mass_at(y, x) - mass_at(y, x + 1)) * p.side_share;
-                if flow > p.min_flow {
-                    flow *= 0.5;
-                }
-                flow = constrain(flow, 0.0, remaining_mass);
-                push(&mut new_mass, (y, x), (y, x + 1), flow);
-                remaining_mass -= flow;
-            }
-            if remaining_mass <= 0.0 {
-                continue;
-            }
-
-            // Up. Only compressed water flows upwards.
-            if !ground(y - 1, x) {
-                let above = mass_at(y - 1, x);
-                let mut flow = remaining_mass - get_stable_state_b(remaining_mass + above, p);
-                if flow > p.min_flow {
-                    flow *= 0.5;
-                }
-                flow = constrain(flow, 0.0, p.max_speed.min(remaining_mass));
-                push(&mut new_mass, (y, x), (y - 1, x), flow);
-            }
+    // Flows above MinFlow are halved: "leads to smoother flow".
+    let halve = |flow: f32| if flow > p.min_flow { flow * 0.5 } else { flow };
+    let mut out = [None; 4];
+    // Skip inert ground blocks
+    if ground(y, x) {
+        return out;
+    }
+    // Custom push-only flow
+    let mut remaining_mass = mass_at(y, x);
+    if remaining_mass <= 0.0 {
+        return out;
+    }
+    // The block below this one
+    if !ground(y + 1, x) {
+        let below = mass_at(y + 1, x);
+        let flow = halve(get_stable_state_b(remaining_mass + below, p) - below);
+        let flow = constrain(flow, 0.0, p.max_speed.min(remaining_mass));
+        out[0] = Some(flow);
+        remaining_mass -= flow;
+    }
+    // Left, then right: equalise the amount of water in this block and its neighbour
+    for (k, dx) in [(1, -1), (2, 1)] {
+        if remaining_mass <= 0.0 {
+            return out;
+        }
+        if !ground(y, x + dx) {
+            let flow = halve((mass_at(y, x) - mass_at(y, x + dx)) * p.side_share);
+            let flow = constrain(flow, 0.0, remaining_mass);
+            out[k] = Some(flow);
+            remaining_mass -= flow;
         }
     }
-    *field = new_mass;
+    if remaining_mass <= 0.0 {
+        return out;
+    }
+    // Up. Only compressed water flows upwards.
+    if !ground(y - 1, x) {
+        let above = mass_at(y - 1, x);
+        let flow = halve(remaining_mass - get_stable_state_b(remaining_mass + above, p));
+        out[3] = Some(constrain(flow, 0.0, p.max_speed.min(remaining_mass)));
+    }
+    out
 }
 
 /// The brush (`shaders/water/brush.wgsl`): inside the disc, an open cell becomes

@@ -18,7 +18,7 @@
 //! it as it is. Outside the grid nothing changes (open air stays empty; walls stay walls).
 
 use super::WaterParams;
-use super::cpu::get_stable_state_b;
+use super::cpu::outflows;
 use crate::grid::Grid;
 
 /// How far a change reaches in one step, cells: a cell's new mass depends on the masses within
@@ -133,54 +133,6 @@ impl Tiles {
             }
         }
     }
-}
-
-/// The pushes that leave cell `(y, x)` in [`super::cpu::compression_step`]'s loop, in its order
-/// (down, left, right, up): `Some(flow)` where the loop pushes (a flow of 0 included), `None`
-/// where it does not (a wall or body beyond, or no water left to give).
-fn outflows(mass: &Grid<f32>, blocks: &Grid<u8>, p: &WaterParams, y: isize, x: isize) -> [Option<f32>; 4] {
-    let ground = |r: isize, c: isize| match blocks.get(r, c) {
-        Some(&s) => s != 0,
-        None => p.boundary == super::Boundary::Wall,
-    };
-    let mass_at = |r: isize, c: isize| mass.get(r, c).copied().unwrap_or(0.0);
-    let halve = |flow: f32| if flow > p.min_flow { flow * 0.5 } else { flow };
-    let constrain = |v: f32, lo: f32, hi: f32| v.max(lo).min(hi);
-    let mut out = [None; 4];
-    if ground(y, x) {
-        return out;
-    }
-    let mut remaining = mass_at(y, x);
-    if remaining <= 0.0 {
-        return out;
-    }
-    if !ground(y + 1, x) {
-        let below = mass_at(y + 1, x);
-        let flow = halve(get_stable_state_b(remaining + below, p) - below);
-        let flow = constrain(flow, 0.0, p.max_speed.min(remaining));
-        out[0] = Some(flow);
-        remaining -= flow;
-    }
-    for (k, dx) in [(1, -1), (2, 1)] {
-        if remaining <= 0.0 {
-            return out;
-        }
-        if !ground(y, x + dx) {
-            let flow = halve((mass_at(y, x) - mass_at(y, x + dx)) * p.side_share);
-            let flow = constrain(flow, 0.0, remaining);
-            out[k] = Some(flow);
-            remaining -= flow;
-        }
-    }
-    if remaining <= 0.0 {
-        return out;
-    }
-    if !ground(y - 1, x) {
-        let above = mass_at(y - 1, x);
-        let flow = halve(remaining - get_stable_state_b(remaining + above, p));
-        out[3] = Some(constrain(flow, 0.0, p.max_speed.min(remaining)));
-    }
-    out
 }
 
 /// Cell `(y, x)`'s mass after [`super::cpu::compression_step`], gathered: the pushes into it and
