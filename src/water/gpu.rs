@@ -139,8 +139,8 @@ impl StepPass {
 enum Pending {
     /// Nothing: the last wake pass's list is the next step's.
     Nothing,
-    /// Edits asked for tiles (in the requests buffer): the list is built again from the last
-    /// step's flags and the requests.
+    /// Edits asked for tiles (in the requests buffer): they join the list the last wake pass
+    /// left.
     Requests,
     /// Every tile (a new state, the parameters, the bodies' or the dense step's steps): the list
     /// is all of them.
@@ -341,16 +341,19 @@ impl TilePasses {
         rows: std::ops::Range<u32>,
         cols: std::ops::Range<u32>,
     ) {
-        if rows.is_empty() || cols.is_empty() || self.pending == Pending::All {
+        use super::tiles::within_reach;
+        let span = |r: std::ops::Range<u32>, tile: u32, count: u32| {
+            let s = within_reach(r.start as usize..r.end as usize, tile as usize, count as usize);
+            s.start as u64..s.end as u64
+        };
+        let tile_rows = span(rows, self.cells.1, self.grid.1);
+        let tile_cols = span(cols, self.cells.0, self.grid.0);
+        if tile_rows.is_empty() || tile_cols.is_empty() || self.pending == Pending::All {
             return;
         }
-        let reach = super::tiles::REACH as u32;
-        let (tw, th) = self.cells;
-        let tile_cols = cols.start.saturating_sub(reach) / tw..((cols.end - 1 + reach) / tw + 1).min(self.grid.0);
-        let tile_rows = rows.start.saturating_sub(reach) / th..((rows.end - 1 + reach) / th + 1).min(self.grid.1);
-        let ones = vec![1u32; tile_cols.len()];
+        let ones = vec![1u32; tile_cols.clone().count()];
         for tr in tile_rows {
-            let at = 4 * u64::from(tr * self.grid.0 + tile_cols.start);
+            let at = 4 * (tr * u64::from(self.grid.0) + tile_cols.start);
             gpu::in_order::write_buffer(device, encoder, &self.requests, at, bytemuck::cast_slice(&ones));
         }
         self.pending = self.pending.max(Pending::Requests);

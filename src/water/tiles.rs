@@ -43,6 +43,15 @@ impl AwakeTiles {
     }
 }
 
+/// Along one axis, the tiles (`tile` cells each, `count` of them) within [`REACH`] of any cell in
+/// `cells`: empty for no cells.
+pub fn within_reach(cells: std::ops::Range<usize>, tile: usize, count: usize) -> std::ops::Range<usize> {
+    if cells.is_empty() {
+        return 0..0;
+    }
+    cells.start.saturating_sub(REACH) / tile..((cells.end - 1 + REACH) / tile + 1).min(count)
+}
+
 /// The grid cut into tiles of `size` cells (the last row and column of tiles may be cut short by
 /// the grid's edge), each awake or asleep.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,15 +91,10 @@ impl Tiles {
     /// Wakes the tiles within [`REACH`] of any cell in rows `rows` and columns `cols` (an edit
     /// touched them).
     pub fn wake_cells(&mut self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) {
-        if rows.is_empty() || cols.is_empty() {
-            return;
-        }
         let (tw, th) = self.size;
         let (nx, ny) = (self.awake.width(), self.awake.height());
-        let tile_rows = rows.start.saturating_sub(REACH) / th..((rows.end - 1 + REACH) / th + 1).min(ny);
-        let tile_cols = cols.start.saturating_sub(REACH) / tw..((cols.end - 1 + REACH) / tw + 1).min(nx);
-        for tr in tile_rows {
-            for tc in tile_cols.clone() {
+        for tr in within_reach(rows, th, ny) {
+            for tc in within_reach(cols.clone(), tw, nx) {
                 self.awake[(tr, tc)] = true;
             }
         }
