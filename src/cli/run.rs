@@ -112,16 +112,6 @@ pub fn run(mut args: RunArgs) -> Result {
         session.set_look(look);
     }
     if args.sleep {
-        let water =
-            std::iter::once(kind).chain(script.iter().flat_map(|s| &s.actions).filter_map(|t| match t.action {
-                Action::Model(k) => Some(k),
-                _ => None,
-            }));
-        if !water.into_iter().any(|k| k == ModelKind::Water) {
-            return Err(usage(format!(
-                "--sleep lets water's still tiles sleep; this run is {kind}, which steps every cell: drop it"
-            )));
-        }
         session.set_sleep(true)?;
     }
     if let Some(script) = &script {
@@ -227,11 +217,18 @@ fn check_options(args: &RunArgs, kind: ModelKind, script: Option<&Script>) -> Re
             return Err(usage(format!("--steady {tol}: the tolerance must be a number > 0, e.g. 1e-5")));
         }
     }
+    // The models the run steps: its first, and those its script switches to.
     let switches = script.into_iter().flat_map(|s| &s.actions).filter_map(|t| match t.action {
         Action::Model(k) => Some(k),
         _ => None,
     });
-    if let Some(kind) = std::iter::once(kind).chain(switches).find(|k| matches!(k, ModelKind::Custom(_)))
+    let models: Vec<ModelKind> = std::iter::once(kind).chain(switches).collect();
+    if args.sleep && !models.contains(&ModelKind::Water) {
+        return Err(usage(format!(
+            "--sleep lets water's still tiles sleep; this run is {kind}, which steps every cell: drop it"
+        )));
+    }
+    if let Some(kind) = models.iter().find(|k| matches!(k, ModelKind::Custom(_)))
         && args.vtk.is_some()
     {
         return Err(usage(format!(
