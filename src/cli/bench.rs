@@ -2,7 +2,7 @@
 
 use super::out::{note, say};
 use super::{BenchArgs, Exit, Result, usage};
-use crate::gpu::{Gpu, GpuError};
+use crate::gpu::{Gpu, GpuError, StepTimer};
 use crate::model::{AnyModel, AnyState, ModelKind, ModelParams, any::cpu_reference, memory};
 use crate::scene::SceneSource;
 use crate::smoke::{SmokeParams, SmokePreset};
@@ -366,6 +366,19 @@ pub fn bench(args: BenchArgs) -> Result {
     Ok(())
 }
 
+/// `k` steps of `model` in runs of at most 64 (each one submission; timed by `timer` where
+/// given), then a wait for the GPU to finish them and a check for its errors.
+fn steps_in_runs(gpu: &Gpu, model: &mut AnyModel, k: u64, mut timer: Option<&mut StepTimer>) -> Result {
+    let mut left = k;
+    while left > 0 {
+        let c = left.min(64) as u32;
+        model.step_timed(c, timer.as_deref_mut(), 0)?;
+        left -= c as u64;
+    }
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
+    Ok(gpu.check()?)
+}
+
 /// The `basin` preset at [`POND`]x[`POND`] alone, and walled into the top-left corner of an `n x
 /// n` world of dry air (walls along its right and bottom edges, as the pond alone's grid edges
 /// are with the wall boundary): the same water, step for step.
@@ -393,16 +406,7 @@ fn pond_states(n: usize) -> Result<(AnyState, AnyState)> {
 /// taken, which read every cell); the median of the rounds' ratios. Printed as a table.
 fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Pond>> {
     let params = ModelParams::defaults(ModelKind::Water);
-    let run = |model: &mut AnyModel, k: u64| -> Result {
-        let mut left = k;
-        while left > 0 {
-            let c = left.min(64) as u32;
-            model.step(c)?;
-            left -= c as u64;
-        }
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
-        Ok(gpu.check()?)
-    };
+    let run = |model: &mut AnyModel, k: u64| steps_in_runs(gpu, model, k, None);
     say!();
     say!(
         "Water that sleeps: the `basin` preset at {POND}x{POND} walled into the corner of a bigger world of dry air, \
@@ -556,14 +560,7 @@ fn measure_row(gpu: &Gpu, args: &BenchArgs, label: &str, params: &ModelParams, n
         timer.take(0)
     };
     let mut gpu_steps = |k: u64| -> Result {
-        let mut left = k;
-        while left > 0 {
-            let c = left.min(64) as u32;
-            model.step_timed(c, timer.borrow_mut().as_mut(), 0)?;
-            left -= c as u64;
-        }
-        gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(GpuError::from)?;
-        gpu.check()?;
+        steps_in_runs(gpu, &mut model, k, timer.borrow_mut().as_mut())?;
         // Statistics once per run, as `eddy run` takes them.
         model.stats()?;
         Ok(())
