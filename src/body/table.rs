@@ -92,14 +92,8 @@ pub fn copy_submitted(
     n: usize,
 ) -> (wgpu::Buffer, wgpu::SubmissionIndex) {
     let len = (n * std::mem::size_of::<GpuBody>()) as u64;
-    let copy = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("eddy bodies readback"),
-        size: len,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
     let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(table, 0, &copy, 0, len);
+    let copy = crate::gpu::copy_for_reading(device, &mut encoder, "eddy bodies readback", table, 0, len);
     let submission = queue.submit([encoder.finish()]);
     (copy, submission)
 }

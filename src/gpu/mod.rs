@@ -26,9 +26,9 @@ pub use edit::EditPass;
 pub use error::GpuError;
 pub use kernel::{Kernel, tally, texel_bytes};
 pub use pingpong::PingPong;
+pub use readback::{copy_for_reading, map_read_async, read_r32float_async, read_texture_async, snapshot, snapshot_all};
 #[cfg(not(target_arch = "wasm32"))]
 pub use readback::{map_read, read_r32float, read_texture, wait};
-pub use readback::{map_read_async, read_r32float_async, read_texture_async, snapshot, snapshot_all};
 pub use reduce::{Reduction, Totals};
 pub use timer::{GpuTime, StepTimer};
 

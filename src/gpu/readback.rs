@@ -83,6 +83,27 @@ pub async fn read_texture_async(
     Ok(out)
 }
 
+/// A new `MAP_READ` buffer of `len` bytes, and the copy into it of `source`'s `len` bytes from
+/// `offset` recorded into `encoder`: once that is submitted, [`map_read`] or [`map_read_async`]
+/// reads them.
+pub fn copy_for_reading(
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    source: &wgpu::Buffer,
+    offset: u64,
+    len: u64,
+) -> wgpu::Buffer {
+    let copy = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: len,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    encoder.copy_buffer_to_buffer(source, offset, &copy, 0, len);
+    copy
+}
+
 /// Maps the first `len` bytes of a `MAP_READ` buffer (after the copies into it were
 /// submitted), waits for the GPU, and returns them (native targets only; see
 /// [`map_read_async`]).

@@ -790,14 +790,9 @@ impl GpuWater {
         if t.pending == Pending::All || self.bodies.as_ref().is_some_and(|b| !b.list.is_empty()) {
             return Ok(of(t.tiles()));
         }
-        let copy = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("water/awake count readback"),
-            size: 4,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&t.args, 4 * SLOT_ARGS * (self.steps % 3), &copy, 0, 4);
+        let at = 4 * SLOT_ARGS * (self.steps % 3);
+        let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/awake count readback", &t.args, at, 4);
         self.queue.submit([encoder.finish()]);
         let bytes = gpu::map_read(&self.device, &copy, 4)?;
         Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))))
@@ -945,16 +940,12 @@ impl GpuWater {
     /// As [`GpuWater::state_hash`].
     pub fn state_hash_async(&self) -> impl Future<Output = Result<u64, GpuError>> + 'static {
         let len = 8 * u64::from(self.height);
-        let buffer = |label: &str, usage: wgpu::BufferUsages| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: len,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
-        let rows = buffer("water/hash rows", wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
-        let copy = buffer("water/hash readback", wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        let rows = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water/hash rows"),
+            size: len,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder
@@ -962,7 +953,7 @@ impl GpuWater {
             let resources = [View(self.mass.current_view()), View(&self.solid_view), rows.as_entire_binding()];
             self.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
         }
-        encoder.copy_buffer_to_buffer(&rows, 0, &copy, 0, len);
+        let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/hash readback", &rows, 0, len);
         self.queue.submit([encoder.finish()]);
         let device = self.device.clone();
         async move {
