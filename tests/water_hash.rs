@@ -3,7 +3,7 @@
 
 mod common;
 
-use eddy_fluid::Simulation;
+use eddy_fluid::{GpuModel, Simulation};
 use eddy_fluid::water::hash::state_hash;
 use eddy_fluid::water::{CpuWater, GpuWater, WaterParams, WaterState};
 
@@ -54,4 +54,24 @@ fn one_cell_changes_the_hash() {
     swapped.mass[b] = state.mass[a];
     assert_ne!(state.mass[a], state.mass[b]);
     assert_ne!(state_hash(&swapped.mass, &swapped.solid), base, "two cells' masses swapped");
+}
+
+/// The hash records into the caller's encoder, in order (the embedding contract): steps recorded
+/// into an encoder and the hash after them in the same encoder give the hash of the stepped
+/// state, the CPU's after as many steps.
+#[test]
+fn the_hash_records_into_the_callers_encoder_after_its_steps() {
+    let g = common::gpu();
+    let state = common::random_water(40, 30, 11, 0.15);
+    let p = WaterParams::default();
+    let mut gpu = GpuWater::new(&g.device, &g.queue, &state, p).unwrap();
+    let mut encoder = g.device.create_command_encoder(&Default::default());
+    gpu.encode_steps(&mut encoder, 10);
+    let copy = gpu.encode_state_hash(&mut encoder);
+    g.queue.submit([encoder.finish()]);
+    let hash = eddy_fluid::gpu::wait(&g.device, copy.read(g.device.clone())).unwrap().unwrap();
+    let mut cpu = CpuWater::new(state, p).unwrap();
+    cpu.step(10).unwrap();
+    assert_eq!(hash, state_hash(&cpu.state().mass, &cpu.state().solid));
+    g.check().unwrap();
 }

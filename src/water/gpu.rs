@@ -134,6 +134,30 @@ impl StepPass {
     }
 }
 
+/// The state hash's rows' sums, copied for reading ([`GpuWater::encode_state_hash`]).
+pub struct StateHashCopy {
+    copy: wgpu::Buffer,
+    len: u64,
+}
+
+impl StateHashCopy {
+    /// The hash, once the encoder holding the copy was submitted: the rows' sums added with
+    /// wrapping ([`super::hash`]).
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub async fn read(self, device: wgpu::Device) -> Result<u64, GpuError> {
+        let bytes = gpu::map_read_async(&device, &self.copy, self.len).await?;
+        let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let (mut lo, mut hi) = (0u32, 0u32);
+        for row in bytes.chunks_exact(8) {
+            lo = lo.wrapping_add(word(&row[..4]));
+            hi = hi.wrapping_add(word(&row[4..]));
+        }
+        Ok((u64::from(hi) << 32) | u64::from(lo))
+    }
+}
+
 /// What the next step over the awake tiles must first do with the list the last one left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Pending {
@@ -933,12 +957,23 @@ impl GpuWater {
         gpu::wait(&self.device, self.state_hash_async())?
     }
 
-    /// [`GpuWater::state_hash`] as a future: the pass is recorded and submitted now, the rows'
-    /// sums read back when it resolves.
+    /// [`GpuWater::state_hash`] as a future: the pass is recorded and submitted now
+    /// ([`GpuWater::encode_state_hash`] in an encoder of its own), the rows' sums read back when
+    /// it resolves.
     ///
     /// # Errors
     /// As [`GpuWater::state_hash`].
     pub fn state_hash_async(&self) -> impl Future<Output = Result<u64, GpuError>> + 'static {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        let copy = self.encode_state_hash(&mut encoder);
+        self.queue.submit([encoder.finish()]);
+        copy.read(self.device.clone())
+    }
+
+    /// Records the state hash's pass and the copy of its rows' sums into `encoder`, in recording
+    /// order: it hashes the water the steps recorded before it leave. Once the encoder is
+    /// submitted, [`StateHashCopy::read`] gives the hash.
+    pub fn encode_state_hash(&self, encoder: &mut wgpu::CommandEncoder) -> StateHashCopy {
         let len = 8 * u64::from(self.height);
         let rows = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("water/hash rows"),
@@ -946,26 +981,13 @@ impl GpuWater {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let mut encoder = self.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water hash"), timestamp_writes: None });
             let resources = [View(self.mass.current_view()), View(&self.solid_view), rows.as_entire_binding()];
             self.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
         }
-        let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/hash readback", &rows, 0, len);
-        self.queue.submit([encoder.finish()]);
-        let device = self.device.clone();
-        async move {
-            let bytes = gpu::map_read_async(&device, &copy, len).await?;
-            let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            let (mut lo, mut hi) = (0u32, 0u32);
-            for row in bytes.chunks_exact(8) {
-                lo = lo.wrapping_add(word(&row[..4]));
-                hi = hi.wrapping_add(word(&row[4..]));
-            }
-            Ok((u64::from(hi) << 32) | u64::from(lo))
-        }
+        StateHashCopy { copy: gpu::copy_for_reading(&self.device, encoder, "water/hash readback", &rows, 0, len), len }
     }
 
     /// With bodies, a readable copy of the body table (recorded and submitted now) and the
