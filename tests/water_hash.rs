@@ -3,9 +3,9 @@
 
 mod common;
 
-use eddy_fluid::{GpuModel, Simulation};
 use eddy_fluid::water::hash::state_hash;
 use eddy_fluid::water::{CpuWater, GpuWater, WaterParams, WaterState};
+use eddy_fluid::{GpuModel, Simulation};
 
 /// The GPU hashes what the CPU hashes: random states (15% walls, masses from 0 to 1.5) on grids
 /// whose widths leave padding in the last packed texel and whose heights are not multiples of a
