@@ -111,9 +111,13 @@ modules! {
     /// Multigrid: a level's walls into the packed layout (moving bodies).
     SOLVER_PACK_WALLS = "solver/pack_walls": ["solver/pack_walls.wgsl"] => { crate::gpu::packed::pack_bits; };
     /// Water step: each cell's outflows and the gather of its inflows, four cells a texel.
-    WATER_STEP = "water/step": ["water/params.wgsl", "water/rules.wgsl", "water/step.wgsl"] => { crate::water::cpu::simulate_compression; };
+    WATER_STEP = "water/step": ["water/params.wgsl", "water/rules.wgsl", "water/walk.wgsl", "water/step.wgsl"] => { crate::water::cpu::simulate_compression; };
+    /// Fixed-point water's step: the same walk, the rules in integer units.
+    WATER_STEP_FIXED = "water/step_fixed": ["water/params.wgsl", "water/rules_fixed.wgsl", "water/walk.wgsl", "water/step.wgsl"] => { crate::water::fixed::compression_step; };
     /// Water: the step over the awake tiles alone (water that sleeps).
-    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
+    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
+    /// Fixed-point water: the step over the awake tiles alone.
+    WATER_STEP_TILES_FIXED = "water/step_tiles_fixed": ["water/params.wgsl", "water/rules_fixed.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; crate::water::fixed::compression_step; };
     /// Water: the wake, the list of the tiles awake for the next step.
     WATER_WAKE = "water/wake": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
     /// Water: the tiles edits asked for, into the list of a run's first step.
@@ -137,7 +141,7 @@ modules! {
     /// Water bodies: Archimedes' force from the levels beside each body, into the force log.
     WATER_BODY_FORCES = "water/body_forces": ["water/params.wgsl", "common/body.wgsl", "common/force_log.wgsl", "water/body_region.wgsl", "water/body_forces.wgsl"] => { crate::water::bodies::forces; };
     /// Water brush: pour / erase in a disc.
-    WATER_BRUSH = "water/brush": ["water/brush.wgsl"] => { crate::water::cpu::brush; };
+    WATER_BRUSH = "water/brush": ["water/params.wgsl", "water/brush.wgsl"] => { crate::water::cpu::brush; };
     /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states.
     GAS_PREDICT = "gas/predict": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"] => { crate::gas::cpu::predict; };
     /// Gas pass 1: face fluxes.

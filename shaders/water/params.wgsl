@@ -11,10 +11,21 @@ struct WaterParams {
     open_boundary: u32, // 1: outside the grid is empty air that swallows water; 0: solid wall
     width: u32,         // the grid's width, cells (the packed passes' padding lies past it)
     gravity: f32,       // on bodies, cells/step^2, down (water/body_forces.wgsl)
+    // Fixed-point water (water/rules_fixed.wgsl, src/water/fixed.rs): the constants above in
+    // units of 1/FIXED_UNIT of a full cell, the side share in 65536ths.
+    units_max_mass: i32,
+    units_max_compress: i32,
+    units_min_flow: i32,
+    units_max_speed: i32,
+    units_side_share: i32,
     _pad0: u32,
     _pad1: u32,
-    _pad2: u32,
 };
+
+// Fixed-point water's unit, a full cell's mass in units (`fixed::UNIT`), and the most a cell
+// holds, full cells (`fixed::MAX_MASS`: 2^24 units, what an f32 holds exactly).
+const FIXED_UNIT: f32 = 16384.0;
+const FIXED_MAX_MASS: f32 = 1024.0;
 
 // The solid texture (one cell a texel; `solid_bits` in src/water/gpu.rs, built when walls are
 // edited) holds, per cell, which of itself and its four neighbours is solid (outside the grid

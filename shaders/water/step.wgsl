@@ -1,7 +1,8 @@
-// Uses: water/params.wgsl (WaterParams, outside_mass); water/rules.wgsl (walk, STRIP).
-// The water step in one pass, over every cell (the rules and the walk: water/rules.wgsl): one
-// invocation a column of STRIP rows of two texels. CPU mirror: `simulate_compression`
-// (src/water/cpu.rs).
+// Uses: water/params.wgsl (WaterParams, outside_mass); water/walk.wgsl (walk, STRIP).
+// The water step in one pass, over every cell (the walk: water/walk.wgsl, with the rules in
+// f32, water/rules.wgsl, or in integer units, water/rules_fixed.wgsl): one invocation a column
+// of STRIP rows of two texels. CPU mirror: `simulate_compression` (src/water/cpu.rs; fixed
+// point: `compression_step` in src/water/fixed.rs).
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
 @group(0) @binding(1) var mass_in: texture_storage_2d<rgba32float, read>;

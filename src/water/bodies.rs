@@ -75,6 +75,21 @@ pub fn check(bodies: &[Body]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Refuses bodies in fixed-point water ([`super::fixed`]): their displacement shares water in
+/// floats, which would break its exact, adapter-independent masses.
+///
+/// # Errors
+/// [`Error::Message`] when there are bodies and `p` is fixed-point.
+pub fn check_arithmetic(bodies: &[Body], p: &WaterParams) -> Result<(), Error> {
+    if !bodies.is_empty() && p.arithmetic == super::Arithmetic::Fixed {
+        return Err(Error::Message(
+            "fixed-point water takes no bodies yet (their displacement shares water in floats): set arithmetic to float for bodies"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Pass `water/bodies.wgsl`'s coverage: `walls` (non-zero = wall) with each cell that is not a
 /// wall and whose centre the first of `bodies` holds marked `2 + i` (the other cells 0).
 pub fn rasterise(walls: &Grid<u8>, bodies: &[Body]) -> Grid<u8> {

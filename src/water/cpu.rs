@@ -43,8 +43,11 @@ pub fn simulate_compression(state: &mut WaterState, p: &WaterParams) {
 
 /// [`simulate_compression`] of `mass` with the cells non-zero in `blocks` `(H, W)` as ground
 /// (the walls, and with bodies the cells they cover: [`super::bodies`]). A ground cell's mass is
-/// kept as it is: no flow reaches it.
+/// kept as it is: no flow reaches it. Fixed-point water takes [`super::fixed::compression_step`].
 pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParams) {
+    if p.arithmetic == super::Arithmetic::Fixed {
+        return super::fixed::compression_step(field, blocks, p);
+    }
     let (h, w) = field.shape();
     let mut new_mass = field.clone();
     for y in 0..h as isize {

@@ -19,7 +19,7 @@
 //! While the water sleeps ([`GpuWater::set_sleeping`], [`super::tiles`]) a step runs over the
 //! awake tiles alone ([`TilePasses`]), and the packed masses stay between runs.
 
-use super::{Boundary, Brush, WaterParams, WaterState, WaterStats};
+use super::{Arithmetic, Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::body::contact::ContactPlan;
 use crate::body::dynamics::BodyDynamics;
 use crate::body::forces::ForceLog;
@@ -31,7 +31,7 @@ use crate::grid::Grid;
 use crate::shaders;
 use wgpu::BindingResource::TextureView as View;
 
-/// Mirrors `struct WaterParams` in `shaders/water/params.wgsl` (48 bytes).
+/// Mirrors `struct WaterParams` in `shaders/water/params.wgsl` (64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct WaterUniform {
@@ -44,13 +44,24 @@ struct WaterUniform {
     open_boundary: u32,
     width: u32,
     gravity: f32,
-    _pad: [u32; 3],
+    /// [`super::fixed::Units`]: max mass, max compress, min flow, max speed, side share.
+    units: [i32; 5],
+    _pad: [u32; 2],
 }
 
 impl WaterUniform {
     /// For `p` on a grid `width` cells wide.
     fn new(p: &WaterParams, width: u32) -> Self {
+        // Float water's constants may lie outside fixed point's range; its pass reads none.
+        let u = super::fixed::Units::of(p).unwrap_or(super::fixed::Units {
+            max_mass: 0,
+            max_compress: 0,
+            min_flow: 0,
+            max_speed: 0,
+            side_share: 0,
+        });
         Self {
+            units: [u.max_mass, u.max_compress, u.min_flow, u.max_speed, u.side_share],
             max_mass: p.max_mass,
             max_compress: p.max_compress,
             min_mass: p.min_mass,
@@ -60,7 +71,7 @@ impl WaterUniform {
             open_boundary: (p.boundary == Boundary::Open) as u32,
             width,
             gravity: p.gravity,
-            _pad: [0; 3],
+            _pad: [0; 2],
         }
     }
 }
@@ -90,7 +101,9 @@ struct BrushUniform {
     radius: f32,
     scale: f32,
     add: f32,
-    _pad: [f32; 3],
+    /// 1 in fixed-point water: the masses are rounded down to the unit.
+    fixed: u32,
+    _pad: [f32; 2],
 }
 
 /// The packed textures a run of steps works in: the mass, four cells a texel, a solid cell's
@@ -114,7 +127,8 @@ impl Packed {
 }
 
 /// The step (`shaders/water/step.wgsl`): outflows and gather in one pass, each invocation a
-/// column of [`DeviceCaps::strip`] rows of two texels. Bind group `j` reads packed mass texture `j` and
+/// column of [`DeviceCaps::strip`] rows of two texels, the rules in `arithmetic`
+/// (`water/rules.wgsl` or `water/rules_fixed.wgsl`). Bind group `j` reads packed mass texture `j` and
 /// writes `1 - j`.
 struct StepPass {
     kernel: Kernel,
@@ -123,10 +137,19 @@ struct StepPass {
 }
 
 impl StepPass {
-    fn new(device: &wgpu::Device, caps: &DeviceCaps, uniform: &wgpu::Buffer, packed: &Packed) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        uniform: &wgpu::Buffer,
+        packed: &Packed,
+        arithmetic: Arithmetic,
+    ) -> Self {
         let strip = caps.strip;
-        let kernel =
-            Kernel::with_constants(device, caps, "water/step", shaders::WATER_STEP, &[("STRIP", strip as f64)]);
+        let (name, source) = match arithmetic {
+            Arithmetic::Float => ("water/step", shaders::WATER_STEP),
+            Arithmetic::Fixed => ("water/step_fixed", shaders::WATER_STEP_FIXED),
+        };
+        let kernel = Kernel::with_constants(device, caps, name, source, &[("STRIP", strip as f64)]);
         let bind_groups = [0, 1].map(|j| {
             kernel.bind_group(device, &[uniform.as_entire_binding(), View(&packed.mass[j]), View(&packed.mass[1 - j])])
         });
@@ -229,6 +252,7 @@ impl TilePasses {
         mass: &PingPong,
         (width, height): (u32, u32),
         pairs: u32,
+        arithmetic: Arithmetic,
     ) -> Self {
         let strips = 64 / pairs;
         let constants = [
@@ -237,7 +261,11 @@ impl TilePasses {
             ("TILE_STRIPS", strips as f64),
             ("TRACK_CHANGES", 1.0),
         ];
-        let step = Kernel::with_constants(device, caps, "water/step_tiles", shaders::WATER_STEP_TILES, &constants);
+        let (name, source) = match arithmetic {
+            Arithmetic::Float => ("water/step_tiles", shaders::WATER_STEP_TILES),
+            Arithmetic::Fixed => ("water/step_tiles_fixed", shaders::WATER_STEP_TILES_FIXED),
+        };
+        let step = Kernel::with_constants(device, caps, name, source, &constants);
         let wake = Kernel::new(device, caps, "water/wake", shaders::WATER_WAKE);
         let requests_kernel = Kernel::new(device, caps, "water/wake_requests", shaders::WATER_WAKE_REQUESTS);
         let cells = (8 * pairs, strips * caps.strip);
@@ -701,6 +729,7 @@ impl GpuWater {
         assert!(caps.strip > 0, "a strip of no rows");
         params.validate()?;
         super::bodies::check(&state.bodies)?;
+        super::bodies::check_arithmetic(&state.bodies, &params)?;
         let (h, w) = state.shape();
         gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
         gpu::check_grid_size(device, w, h)?;
@@ -715,7 +744,7 @@ impl GpuWater {
                 gpu::texture_2d(device, "water/solid", (width, height), wgpu::TextureFormat::R32Uint, bits_usage);
             let solid_view = solid.create_view(&Default::default());
             let packed = Packed::new(device, (width, height));
-            let step = StepPass::new(device, caps, &uniform, &packed);
+            let step = StepPass::new(device, caps, &uniform, &packed, params.arithmetic);
             let packing = PackPasses::new(device, caps, &uniform, &mass, &solid_view, &packed);
             let brush = gpu::EditPass::new(
                 device,
@@ -782,8 +811,10 @@ impl GpuWater {
         }
         let (device, queue, caps) = (&self.device, &self.queue, &self.caps);
         let (uniform, packed, size) = (&self.uniform, &self.packed, (self.width, self.height));
-        let mass = &self.mass;
-        let passes = gpu::scoped(device, || TilePasses::new(device, queue, caps, uniform, packed, mass, size, pairs))?;
+        let (mass, arithmetic) = (&self.mass, self.params.arithmetic);
+        let passes = gpu::scoped(device, || {
+            TilePasses::new(device, queue, caps, uniform, packed, mass, size, pairs, arithmetic)
+        })?;
         self.tiles = Some(passes);
         self.packed_now = None;
         Ok(())
@@ -822,6 +853,24 @@ impl GpuWater {
         Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))))
     }
 
+    /// Rebuilds the steps for the arithmetic of the parameters now and, in fixed point, records
+    /// the rounding of every mass down to the unit (a brush over the whole grid that changes no
+    /// mass but rounds it).
+    fn set_arithmetic(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
+        let (device, caps, arithmetic) = (&self.device, &self.caps, self.params.arithmetic);
+        let (uniform, packed) = (&self.uniform, &self.packed);
+        self.step = gpu::scoped(device, || StepPass::new(device, caps, uniform, packed, arithmetic))?;
+        if let Some(pairs) = self.tiles.as_ref().map(|t| t.cells.0 / 8) {
+            self.set_sleeping(Some(pairs))?;
+        }
+        if arithmetic == Arithmetic::Fixed {
+            let (w, h) = (self.width as f32, self.height as f32);
+            let everywhere = Brush { center: (w / 2.0, h / 2.0), radius: w + h, scale: 1.0, add: 0.0 };
+            self.encode_brush(encoder, &everywhere);
+        }
+        Ok(())
+    }
+
     /// Every tile awake for the next step (the water was replaced or edited everywhere).
     fn wake_all(&mut self) {
         if let Some(t) = &mut self.tiles {
@@ -830,8 +879,19 @@ impl GpuWater {
         self.packed_now = None;
     }
 
+    /// Uploads `mass`, in fixed point rounded down to the unit ([`super::fixed::quantize`]).
     fn upload_mass(&mut self, mass: &Grid<f32>) {
         self.packed_now = None;
+        let quantized;
+        let mass = match self.params.arithmetic {
+            Arithmetic::Float => mass,
+            Arithmetic::Fixed => {
+                let mut m = mass.clone();
+                super::fixed::quantize_grid(&mut m);
+                quantized = m;
+                &quantized
+            }
+        };
         gpu::upload(&self.queue, self.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
     }
 
@@ -921,7 +981,8 @@ impl GpuWater {
             radius: b.radius,
             scale: b.scale,
             add: b.add,
-            _pad: [0.0; 3],
+            fixed: (self.params.arithmetic == Arithmetic::Fixed) as u32,
+            _pad: [0.0; 2],
         };
         self.brush.encode(&self.device, encoder, &mut self.mass, bytemuck::bytes_of(&u));
     }
@@ -1095,15 +1156,23 @@ impl GpuModel for GpuWater {
         self.params
     }
 
-    /// The uniform, and the solid bits when the boundary changes, by recorded copies.
+    /// The uniform, and the solid bits when the boundary changes, by recorded copies; a change
+    /// of arithmetic rebuilds the steps and, into fixed point, rounds every mass down to the unit
+    /// ([`super::fixed`]). Refuses fixed point while bodies are in the water
+    /// ([`super::bodies::check_arithmetic`]).
     fn encode_params(&mut self, encoder: &mut wgpu::CommandEncoder, params: WaterParams) -> Result<(), Error> {
         params.validate()?;
+        super::bodies::check_arithmetic(self.body_list(), &params)?;
         let boundary_changed = params.boundary != self.params.boundary;
+        let arithmetic_changed = params.arithmetic != self.params.arithmetic;
         self.params = params;
         let uniform = WaterUniform::new(&params, self.width);
         gpu::in_order::write_buffer(&self.device, encoder, &self.uniform, 0, bytemuck::bytes_of(&uniform));
         if boundary_changed {
             self.encode_solid_bits(encoder);
+        }
+        if arithmetic_changed {
+            self.set_arithmetic(encoder)?;
         }
         self.wake_all(); // the rules changed everywhere
         if let Some(bodies) = &self.bodies {
@@ -1263,6 +1332,7 @@ impl GpuModel for GpuWater {
     /// [`Error::Message`] for more than [`crate::body::MAX_BODIES`] bodies or a driven one faster
     /// than [`super::bodies::MAX_BODY_STEP`] ([`super::bodies::check`]); nothing is recorded.
     fn encode_bodies(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
+        super::bodies::check_arithmetic(bodies, &self.params)?;
         self.encode_bodies_placed(encoder, bodies, true)?;
         self.wake_all();
         Ok(())
@@ -1275,6 +1345,7 @@ impl GpuModel for GpuWater {
     /// # Errors
     /// As [`GpuWater::encode_bodies`].
     fn encode_bodies_restored(&mut self, encoder: &mut wgpu::CommandEncoder, bodies: &[Body]) -> Result<(), Error> {
+        super::bodies::check_arithmetic(bodies, &self.params)?;
         self.encode_bodies_placed(encoder, bodies, false)?;
         self.wake_all();
         Ok(())

@@ -12,6 +12,7 @@
 
 pub mod bodies;
 pub mod cpu;
+pub mod fixed;
 mod gpu;
 pub mod hash;
 pub mod tiles;
@@ -52,6 +53,17 @@ pub enum RulePreset {
     Unity,
 }
 
+/// How the step computes masses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Arithmetic {
+    /// `f32`, as Elsts' sketch does: the results may differ between adapters in the last bits.
+    #[default]
+    Float,
+    /// Whole units of 1/16384 of a full cell in integer arithmetic ([`fixed`]): the same bits on
+    /// every adapter, and the total mass kept exactly.
+    Fixed,
+}
+
 /// Rule constants, in units of a full cell's mass per cell per step. Uploaded as a uniform
 /// (`WaterParams` in `shaders/water/params.wgsl`); settable from the CLI and [`crate::GpuModel::set_params`].
 /// Each field is one row of [`WaterParams::TABLE`], which gives its range and why.
@@ -76,6 +88,8 @@ pub struct WaterParams {
     /// Gravity on bodies in the water, cells/step^2, down: their weight and the water's pressure
     /// on them ([`bodies`]). The automaton's water falls by its own rules.
     pub gravity: f32,
+    /// Float or fixed-point masses ([`fixed`]).
+    pub arithmetic: Arithmetic,
 }
 
 impl Default for WaterParams {
@@ -100,6 +114,7 @@ impl WaterParams {
             },
             boundary: Boundary::Wall,
             gravity: DEFAULT_GRAVITY,
+            arithmetic: Arithmetic::Float,
         }
     }
 
@@ -246,7 +261,23 @@ impl ParamTable for WaterParams {
             get: |p| Value::Real(p.gravity),
             set: |p, v| p.gravity = v.real(),
         },
+        ParamSpec {
+            info: ParamInfo::of("arithmetic", "arith", "", ParamKind::Choice(&["float", "fixed"])).doc(
+                "masses as f32 (Elsts) or as whole units of 1/16384 in integer arithmetic: the same bits on every adapter, the mass kept exactly",
+                "eddy",
+            ),
+            get: |p| Value::Choice(p.arithmetic as usize),
+            set: |p, v| p.arithmetic = if v.choice() == 1 { Arithmetic::Fixed } else { Arithmetic::Float },
+        },
     ];
+
+    /// Fixed-point water's limits on the other constants ([`fixed::Units::of`]).
+    fn check_together(&self) -> Result<(), ParamError> {
+        match self.arithmetic {
+            Arithmetic::Float => Ok(()),
+            Arithmetic::Fixed => fixed::Units::of(self).map(|_| ()),
+        }
+    }
 }
 
 /// The water model's state: `mass` `(H, W)` f32 in full-cell units (1.0 = `max_mass`, more is
@@ -464,14 +495,20 @@ impl CpuWater {
     /// Starts from `state` with `params`.
     ///
     /// Its bodies are placed where they are ([`bodies::place`]: the water in the cells they cover
-    /// pushed out), as [`GpuWater::new`] does.
+    /// pushed out), as [`GpuWater::new`] does; in fixed point its masses are rounded down to the
+    /// unit ([`fixed::quantize`]).
     ///
     /// # Errors
     /// [`Error::Param`] when `params` fail [`WaterParams::validate`]; [`Error::Message`] for
-    /// bodies the water cannot move ([`bodies::check`]).
+    /// bodies the water cannot move ([`bodies::check`]) or bodies in fixed-point water
+    /// ([`bodies::check_arithmetic`]).
     pub fn new(mut state: WaterState, params: WaterParams) -> Result<Self, Error> {
         params.validate()?;
         bodies::check(&state.bodies)?;
+        bodies::check_arithmetic(&state.bodies, &params)?;
+        if params.arithmetic == Arithmetic::Fixed {
+            fixed::quantize_grid(&mut state.mass);
+        }
         if !state.bodies.is_empty() {
             bodies::place(&mut state.mass, &state.solid, &state.bodies);
         }
@@ -483,9 +520,13 @@ impl CpuWater {
         &self.state
     }
 
-    /// Applies a brush edit ([`cpu::brush`]).
+    /// Applies a brush edit ([`cpu::brush`]); in fixed point the masses are then rounded down to
+    /// the unit ([`fixed::quantize`]), as `shaders/water/brush.wgsl` does.
     pub fn brush(&mut self, b: &Brush) {
         cpu::brush(&mut self.state, b);
+        if self.params.arithmetic == Arithmetic::Fixed {
+            fixed::quantize_grid(&mut self.state.mass);
+        }
     }
 }
 
