@@ -86,6 +86,42 @@ async fn water_one_step_matches_the_cpu_mirror() {
     }
 }
 
+/// Fixed-point water (`eddy_fluid::water::fixed`) on Chromium's WebGPU gives the CPU mirror's
+/// state hash after 1000 steps of the U-tube and basin presets (128 x 96), dense and sleeping:
+/// `tests/water_fixed.rs` holds the native adapter to the same mirror, so the hash is the same on
+/// both. Integer arithmetic leaves nothing to round, so the comparison is exact.
+#[wasm_bindgen_test]
+async fn fixed_point_water_hashes_as_the_cpu_mirror_after_1000_steps() {
+    use eddy_fluid::GpuModel;
+    use eddy_fluid::water::{Arithmetic, CpuWater, GpuWater, WaterParams, WaterState};
+    let gpu = gpu().await;
+    let params = WaterParams { arithmetic: Arithmetic::Fixed, ..WaterParams::default() };
+    for preset in ["u-tube", "basin"] {
+        let state = WaterState::from_scene(&eddy_fluid::scene::Scene::preset(preset, 128, 96, 0).unwrap());
+        let mut cpu = CpuWater::new(state.clone(), params).unwrap();
+        cpu.step(1000).unwrap();
+        let want = eddy_fluid::water::hash::state_hash(&cpu.state().mass, &cpu.state().solid);
+        for sleeping in [None, Some(8)] {
+            let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &state, params).unwrap();
+            sim.set_sleeping(sleeping).unwrap();
+            for _ in 0..10 {
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                sim.encode_steps(&mut encoder, 100);
+                gpu.queue.submit([encoder.finish()]);
+            }
+            let got = sim.state_hash_async().await.expect("the hash reads back");
+            gpu.check().expect("no WebGPU error");
+            wasm_bindgen_test::console_log!(
+                "fixed-point {preset} 128x96, 1000 steps, sleeping {sleeping:?}: hash {got:016x}"
+            );
+            assert_eq!(
+                got, want,
+                "{preset}, sleeping {sleeping:?}: WebGPU's hash {got:016x}, the CPU mirror's {want:016x}"
+            );
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 async fn smoke_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
