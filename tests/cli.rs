@@ -288,7 +288,8 @@ fn the_rotameter_example_holds_its_ball_where_the_stream_carries_its_weight() {
 /// solid bits 4 read, packed mass 4 written) and the unpack 8, once in the 16 steps: 8 + 20 / 16
 /// = 9.25 bytes a cell-step, printed as 9. Also the GPU time and the fraction of the roofline.
 /// `--passes` adds the per-pass table, `--json` writes the same to a file. The rows after it:
-/// the water sleeping (lavapipe's tiles of 128 x 128 cells), and with floating boxes.
+/// the water sleeping (lavapipe's tiles of 128 x 128 cells), in fixed point, and with floating
+/// boxes.
 #[test]
 fn bench_prints_the_roofline_and_what_a_step_moves() {
     let dir = tempfile::tempdir().unwrap();
@@ -345,8 +346,13 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     assert!(sleeping["parameters"].as_str().is_some_and(|p| p.contains("tiles of 128x128 cells awake")), "{sleeping}");
     let names: Vec<&str> = sleeping["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
     assert!(names.contains(&"water/step_tiles") && names.contains(&"water/wake"), "{names:?}");
+    // The fixed-point row runs the step with the integer rules.
+    let fixed = &report["rows"][2];
+    assert!(fixed["parameters"].as_str().is_some_and(|p| p.contains("fixed point")), "{fixed}");
+    let names: Vec<&str> = fixed["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
+    assert!(names.contains(&"water/step_fixed"), "{names:?}");
     // The row with floating boxes times their passes too.
-    let boxes = &report["rows"][2];
+    let boxes = &report["rows"][3];
     assert!(boxes["parameters"].as_str().is_some_and(|p| p.contains("16 floating boxes")), "{boxes}");
     let names: Vec<&str> = boxes["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
     assert!(names.contains(&"water/bodies") && names.contains(&"water/body_forces"), "{names:?}");

@@ -24,7 +24,16 @@ fn variants(kind: ModelKind) -> Vec<(&'static str, ModelParams)> {
         ];
     }
     if kind == ModelKind::Water {
-        return vec![("default", defaults), (SLEEPING, defaults), (WITH_16_BOXES, defaults)];
+        let fixed = crate::water::WaterParams {
+            arithmetic: crate::water::Arithmetic::Fixed,
+            ..crate::water::WaterParams::default()
+        };
+        return vec![
+            ("default", defaults),
+            (SLEEPING, defaults),
+            ("fixed point (integer units, the same bits on every adapter)", ModelParams::Water(fixed)),
+            (WITH_16_BOXES, defaults),
+        ];
     }
     if kind != ModelKind::Smoke {
         return vec![("default", defaults)];
