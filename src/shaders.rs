@@ -114,12 +114,10 @@ modules! {
     WATER_STEP = "water/step": ["water/params.wgsl", "water/rules.wgsl", "water/walk.wgsl", "water/step.wgsl"] => { crate::water::cpu::simulate_compression; };
     /// Fixed-point water's step: the same walk, the rules in integer units.
     WATER_STEP_FIXED = "water/step_fixed": ["water/params.wgsl", "water/rules_fixed.wgsl", "water/walk.wgsl", "water/step.wgsl"] => { crate::water::fixed::compression_step; };
-    /// Water: the step over the awake tiles alone (water that sleeps).
-    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; };
+    /// Water: the step over the awake tiles alone (water that sleeps), listing those awake for the next.
+    WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/list_once.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; crate::water::tiles::Tiles::wake_around_changes; };
     /// Fixed-point water: the step over the awake tiles alone.
-    WATER_STEP_TILES_FIXED = "water/step_tiles_fixed": ["water/params.wgsl", "water/rules_fixed.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; crate::water::fixed::compression_step; };
-    /// Water: the wake, the list of the tiles awake for the next step.
-    WATER_WAKE = "water/wake": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake.wgsl"] => { crate::water::tiles::Tiles::wake_around_changes; crate::water::tiles::Tiles::wake_cells; };
+    WATER_STEP_TILES_FIXED = "water/step_tiles_fixed": ["water/params.wgsl", "water/rules_fixed.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/list_once.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; crate::water::fixed::compression_step; };
     /// Water: the tiles edits asked for, into the list of a run's first step.
     WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the state hash, a row's sums an invocation.

@@ -1,6 +1,6 @@
 // Uses: water/tile_grid.wgsl (TileGrid).
 // Water pass, the tiles a run changed: at the end of a run of steps over the awake tiles, the
-// list of those whose cells changed (`dirty`, noted by water/wake.wgsl), for the unpack
+// list of those whose cells changed (`dirty`, noted by water/step_tiles.wgsl), for the unpack
 // (water/unpack_tiles.wgsl), one invocation a tile; `dirty` is cleared for the next run. No CPU
 // mirror: it computes nothing, and the masses unpacked after it are held to the CPU's
 // (tests/water_tiles.rs).

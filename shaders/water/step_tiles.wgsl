@@ -1,24 +1,38 @@
 // Uses: water/params.wgsl (WaterParams, outside_mass); water/walk.wgsl (walk, STRIP, Changes);
 //   water/tile_grid.wgsl (TileGrid, ANY, LEFT, RIGHT, TOP, BOTTOM, TOP_LEFT, TOP_RIGHT,
-//   BOTTOM_LEFT, BOTTOM_RIGHT).
-// The water step over the awake tiles alone (src/water/tiles.rs: why a sleeping tile is exact):
-// one workgroup a tile of the list water/wake.wgsl built, its 64 invocations TILE_PAIRS columns
-// of two texels by TILE_STRIPS strips of STRIP rows, each walking as the dense step's do
-// (water/step.wgsl), so every cell's new mass is the dense step's to the bit. The walks report
-// which cells they changed; the tile's change flags (ANY, and which of its edges and corners a
-// changed cell lies within REACH of) go to `changed` for the next wake pass. A tile that sleeps
-// is not written: the ping-pong's other texture already holds its masses (src/water/gpu.rs,
-// `TilePasses`). CPU mirror: `compression_step` in src/water/tiles.rs.
+//   BOTTOM_LEFT, BOTTOM_RIGHT, flag_towards); water/list_once.wgsl (list_once).
+// The water step over the awake tiles alone (src/water/tiles.rs: why a sleeping tile is exact),
+// which also lists the tiles awake for the next step: one workgroup a tile of this step's list,
+// its 64 invocations TILE_PAIRS columns of two texels by TILE_STRIPS strips of STRIP rows, each
+// walking as the dense step's do (water/step.wgsl), so every cell's new mass is the dense step's
+// to the bit. The walks report which cells they changed, gathered into the tile's change flags
+// (ANY, and which of its edges and corners a changed cell lies within REACH of); then the
+// workgroup's first 9 invocations take the tile and its 8 neighbours: a neighbour wakes when the
+// flag for the edge or corner they share is set, the tile itself when a cell of its own changed,
+// each listed once for the next step (`list_once`, in an order that varies while the result does
+// not). Only the tiles stepped can have changed, so the others need no look. The tile's own
+// invocation also notes a change in `dirty` (for the unpack at the end of the run) and frees the
+// tile's mark in this step's slot, whose list the step after next's reuses. The dispatch's last
+// workgroup (one more than the tiles listed, so there is always one) starts the list of the step
+// after next again. A tile that sleeps is not written: the ping-pong's other texture already
+// holds its masses (src/water/gpu.rs, `TilePasses`). CPU mirror: `compression_step`,
+// `Tiles::wake_around_changes` and `Tiles::wake_cells` in src/water/tiles.rs.
 
 @group(0) @binding(0) var<uniform> params: WaterParams;
 @group(0) @binding(1) var mass_in: texture_storage_2d<rgba32float, read>;
 @group(0) @binding(2) var mass_out: texture_storage_2d<rgba32float, write>;
 // The lists of awake tiles, by index (tile row x tiles across + tile column), a slot's after
-// another: this step's, in `grid.slot`, are the dispatch's workgroups.
-@group(0) @binding(3) var<storage, read> lists: array<u32>;
-// Each tile's change flags, written by the tile's workgroup when it is awake.
-@group(0) @binding(4) var<storage, read_write> changed: array<u32>;
-@group(0) @binding(5) var<uniform> grid: TileGrid;
+// another: this step's, in `grid.slot`, are the dispatch's workgroups; the next step's are
+// appended to.
+@group(0) @binding(3) var<storage, read_write> lists: array<u32>;
+@group(0) @binding(4) var<uniform> grid: TileGrid;
+// The three slots' marks (a tile listed in the slot), the next step's indirect arguments
+// (counted as tiles are listed) and the step after next's (started again).
+@group(0) @binding(5) var<storage, read_write> marks: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> count: array<atomic<u32>, 3>;
+@group(0) @binding(7) var<storage, read_write> count_after: array<u32, 3>;
+// The tiles changed since the run began (water/changed_tiles.wgsl lists them for the unpack).
+@group(0) @binding(8) var<storage, read_write> dirty: array<u32>;
 
 // A tile's invocations across (columns of two texels, 8 cells each) and down (strips of STRIP
 // rows); their product is the workgroup's 64. src/water/gpu.rs sets them.
@@ -42,12 +56,23 @@ fn flags_of(c: Changes, left: u32, right: u32) -> u32 {
 }
 
 @compute @workgroup_size(64, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let now = grid.slot;
+    let tiles = grid.across * grid.down;
+    if wid.x == groups.x - 1u {
+        // The extra workgroup: the list of the step after next (this slot's last user was the
+        // step before this one) starts empty.
+        if lid == 0u {
+            count_after[0] = 1u;
+        }
+        return;
+    }
     let size = vec2<i32>(textureDimensions(mass_in));
     let tile_w = 2 * TILE_PAIRS;
     let tile_h = TILE_STRIPS * STRIP;
     let across = i32(grid.across);
-    let tile = lists[grid.slot * grid.across * grid.down + wid.x];
+    let tile = lists[now * tiles + wid.x];
     let t = vec2<i32>(i32(tile) % across, i32(tile) / across);
     let px = i32(lid) % TILE_PAIRS;
     let x = t.x * tile_w + 2 * px;
@@ -63,7 +88,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
     workgroupBarrier();
-    if lid == 0u {
-        changed[tile] = atomicLoad(&tile_flags);
+    if lid >= 9u {
+        return;
     }
+    let flags = atomicLoad(&tile_flags);
+    let d = vec2<i32>(i32(lid % 3u) - 1, i32(lid / 3u) - 1);
+    if lid == 4u {
+        atomicStore(&marks[now * tiles + tile], 0u);
+        if (flags & ANY) != 0u {
+            dirty[tile] = 1u;
+        }
+    }
+    let u = t + d;
+    if (flags & flag_towards(d)) == 0u || u.x < 0 || u.y < 0 || u.x >= across || u.y >= i32(grid.down) {
+        return;
+    }
+    list_once((now + 1u) % 3u, u32(u.y) * grid.across + u32(u.x));
 }

@@ -1,8 +1,8 @@
-// Water that sleeps, shared by its passes (water/step_tiles.wgsl, water/wake.wgsl,
-// water/wake_requests.wgsl, water/changed_tiles.wgsl): the grid of tiles and the list slot of the
-// step at hand, the change flags a tile's workgroup writes (a cell changed; one changed within
-// REACH of the tile's left, right, top, bottom edge; within REACH of both edges at a corner),
-// and the layout of the lists' indirect arguments. src/water/gpu.rs, `TilePasses`.
+// Water that sleeps, shared by its passes (water/step_tiles.wgsl, water/wake_requests.wgsl,
+// water/changed_tiles.wgsl): the grid of tiles and the list slot of the step at hand, and the
+// change flags a tile's workgroup gathers (a cell changed; one changed within REACH of the tile's
+// left, right, top, bottom edge; within REACH of both edges at a corner). src/water/gpu.rs,
+// `TilePasses`.
 
 // Mirrors the tile grid's uniforms in src/water/gpu.rs (16 bytes): tiles across and down, and
 // the slot (0 to 2) of the step at hand's list: step n's is n % 3.
@@ -23,10 +23,9 @@ const TOP_RIGHT: u32 = 64u;
 const BOTTOM_LEFT: u32 = 128u;
 const BOTTOM_RIGHT: u32 = 256u;
 
-// Each slot's indirect arguments for the step, 3 u32s from ARGS * slot (x: the tiles listed; y,
-// z: 1). The wake's are a buffer a slot (x: the tiles listed + 1), apart from these: a dispatch
-// cannot read its own arguments' buffer as storage too.
-const ARGS: u32 = 3u;
+// Each slot's indirect arguments for its step are a buffer of their own (a dispatch cannot read
+// its own arguments' buffer as storage too): x is the tiles listed + 1, the last workgroup
+// starting the list of the step after next; y and z are 1.
 
 // The flag of a tile that wakes its neighbour at offset d (each coordinate -1, 0 or 1; 0, 0:
 // the tile itself).

@@ -7,10 +7,9 @@
 @group(0) @binding(0) var<uniform> grid: TileGrid;
 @group(0) @binding(1) var<storage, read_write> requests: array<u32>;
 @group(0) @binding(2) var<storage, read_write> lists: array<u32>;
-@group(0) @binding(3) var<storage, read_write> args: array<atomic<u32>, 9>;
+// The step at hand's indirect arguments.
+@group(0) @binding(3) var<storage, read_write> count: array<atomic<u32>, 3>;
 @group(0) @binding(4) var<storage, read_write> marks: array<atomic<u32>>;
-// The wake's indirect arguments of the step at hand.
-@group(0) @binding(5) var<storage, read_write> wake_count: array<atomic<u32>, 3>;
 
 @compute @workgroup_size(64, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

@@ -184,34 +184,31 @@ impl StateHashCopy {
 /// What the next step over the awake tiles must first do with the list the last one left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Pending {
-    /// Nothing: the last wake pass's list is the next step's.
+    /// Nothing: the list the last step left is the next step's.
     Nothing,
-    /// Edits asked for tiles (in the requests buffer): they join the list the last wake pass
-    /// left.
+    /// Edits asked for tiles (in the requests buffer): they join the list the last step left.
     Requests,
     /// Every tile (a new state, the parameters, the bodies' or the dense step's steps): the list
     /// is all of them.
     All,
 }
 
-/// Water that sleeps ([`super::tiles`]): the step over the awake tiles alone
-/// (`shaders/water/step_tiles.wgsl`, one workgroup a tile, dispatched indirectly) and, after it,
-/// the wake pass (`shaders/water/wake.wgsl`, one workgroup a tile the step took, also indirect)
-/// that lists the tiles awake for the next step; the edits' requests join a run's first list
+/// Water that sleeps ([`super::tiles`]): the step over the awake tiles alone, which also lists
+/// the tiles awake for the next step (`shaders/water/step_tiles.wgsl`, one workgroup a tile,
+/// dispatched indirectly); the edits' requests join a run's first list
 /// (`shaders/water/wake_requests.wgsl`), and a run ends by unpacking the tiles it changed
 /// (`shaders/water/changed_tiles.wgsl`, `shaders/water/unpack_tiles.wgsl`).
 ///
 /// Step `n` (the model's steps before it) takes its list from slot `n % 3` of `lists` (each slot
-/// `tiles` long), with its marks (a tile listed once) and its indirect arguments (3 `u32`s a slot
-/// in `args`; the wake's, one workgroup more, in `wake_args[n % 3]`); the wake pass after it
-/// lists into slot `(n + 1) % 3`, frees step `n`'s marks, and starts slot `(n + 2) % 3`'s counts
-/// again, whose list step `n - 1` used. Every per-step pass costs what the awake tiles do, not
-/// the world. A tile that sleeps is not written, and needs not be: the ping-pong texture the
-/// step writes holds its masses of two steps ago, which are its masses now, since it has not
-/// changed in the last step (nor, by the same argument, in the one before).
+/// `tiles` long), with its marks (a tile listed once) and its indirect arguments (`args[n % 3]`,
+/// one workgroup more than the tiles listed); it lists into slot `(n + 1) % 3`, frees its own
+/// marks, and its last workgroup starts slot `(n + 2) % 3`'s count again, whose list step `n - 1`
+/// used. Every per-step pass costs what the awake tiles do, not the world, in one dispatch. A
+/// tile that sleeps is not written, and needs not be: the ping-pong texture the step writes holds
+/// its masses of two steps ago, which are its masses now, since it has not changed in the last
+/// step (nor, by the same argument, in the one before).
 struct TilePasses {
     step: Kernel,
-    wake: Kernel,
     requests_pass: (Kernel, [wgpu::BindGroup; 3]),
     /// The run's changed tiles listed (`water/changed_tiles.wgsl`) and unpacked
     /// (`water/unpack_tiles.wgsl`, its groups by `i * 2 + j`: packed texture `j` into mass
@@ -225,23 +222,18 @@ struct TilePasses {
     /// A tile's cells, `(width, height)`.
     cells: (u32, u32),
     lists: wgpu::Buffer,
-    args: wgpu::Buffer,
-    wake_args: [wgpu::Buffer; 3],
+    /// Each slot's indirect arguments: x the tiles listed + 1, y and z 1.
+    args: [wgpu::Buffer; 3],
     marks: wgpu::Buffer,
     requests: wgpu::Buffer,
     /// By `j * 3 + n % 3`: reading packed texture `j`, step `n`'s list.
     step_groups: Vec<wgpu::BindGroup>,
-    /// By `n % 3`: the wake pass after step `n`.
-    wake_groups: [wgpu::BindGroup; 3],
     pending: Pending,
 }
 
-/// The `u32`s of a slot's indirect arguments (`ARGS` in `shaders/water/tile_grid.wgsl`).
-const SLOT_ARGS: u64 = 3;
-
 impl TilePasses {
     /// The passes over `packed` with tiles of `pairs` columns of two texels across and `64 /
-    /// pairs` strips of [`DeviceCaps::strip`] rows down.
+    /// pairs` strips of [`DeviceCaps::strip`] rows down, the rules in `arithmetic`.
     #[allow(clippy::too_many_arguments)]
     fn new(
         device: &wgpu::Device,
@@ -266,7 +258,6 @@ impl TilePasses {
             Arithmetic::Fixed => ("water/step_tiles_fixed", shaders::WATER_STEP_TILES_FIXED),
         };
         let step = Kernel::with_constants(device, caps, name, source, &constants);
-        let wake = Kernel::new(device, caps, "water/wake", shaders::WATER_WAKE);
         let requests_kernel = Kernel::new(device, caps, "water/wake_requests", shaders::WATER_WAKE_REQUESTS);
         let cells = (8 * pairs, strips * caps.strip);
         let grid = (width.div_ceil(cells.0), height.div_ceil(cells.1));
@@ -278,9 +269,7 @@ impl TilePasses {
         let lists = buffer("water/awake tiles", 3 * 4 * tiles, U::STORAGE | U::COPY_DST);
         let marks = buffer("water/tiles listed", 3 * 4 * tiles, U::STORAGE | U::COPY_DST);
         let args =
-            buffer("water/awake dispatch", 3 * 4 * SLOT_ARGS, U::STORAGE | U::INDIRECT | U::COPY_DST | U::COPY_SRC);
-        let wake_args = [0, 1, 2].map(|_| buffer("water/wake dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST));
-        let changed = buffer("water/tile changes", 4 * tiles, U::STORAGE);
+            [0, 1, 2].map(|_| buffer("water/awake dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST | U::COPY_SRC));
         let requests = buffer("water/tile wake requests", 4 * tiles, U::STORAGE | U::COPY_DST);
         let dirty = buffer("water/tiles changed in the run", 4 * tiles, U::STORAGE);
         let unpack_list = buffer("water/tiles to unpack", 4 * tiles, U::STORAGE);
@@ -292,7 +281,7 @@ impl TilePasses {
         });
         let mut step_groups = Vec::new();
         for j in 0..2 {
-            for slot in &slots {
+            for (k, slot) in slots.iter().enumerate() {
                 step_groups.push(step.bind_group(
                     device,
                     &[
@@ -300,27 +289,15 @@ impl TilePasses {
                         View(&packed.mass[j]),
                         View(&packed.mass[1 - j]),
                         lists.as_entire_binding(),
-                        changed.as_entire_binding(),
                         slot.as_entire_binding(),
+                        marks.as_entire_binding(),
+                        args[(k + 1) % 3].as_entire_binding(),
+                        args[(k + 2) % 3].as_entire_binding(),
+                        dirty.as_entire_binding(),
                     ],
                 ));
             }
         }
-        let wake_groups = [0, 1, 2].map(|k| {
-            wake.bind_group(
-                device,
-                &[
-                    slots[k].as_entire_binding(),
-                    changed.as_entire_binding(),
-                    lists.as_entire_binding(),
-                    args.as_entire_binding(),
-                    marks.as_entire_binding(),
-                    dirty.as_entire_binding(),
-                    wake_args[(k + 1) % 3].as_entire_binding(),
-                    wake_args[(k + 2) % 3].as_entire_binding(),
-                ],
-            )
-        });
         let requests_groups = [0, 1, 2].map(|k| {
             requests_kernel.bind_group(
                 device,
@@ -328,9 +305,8 @@ impl TilePasses {
                     slots[k].as_entire_binding(),
                     requests.as_entire_binding(),
                     lists.as_entire_binding(),
-                    args.as_entire_binding(),
+                    args[k].as_entire_binding(),
                     marks.as_entire_binding(),
-                    wake_args[k].as_entire_binding(),
                 ],
             )
         });
@@ -356,13 +332,11 @@ impl TilePasses {
             .collect();
         // The passes count in x alone: y and z stay 1.
         queue.write_buffer(&unpack_args, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
-        queue.write_buffer(&args, 0, bytemuck::cast_slice(&[0u32, 1, 1, 0, 1, 1, 0, 1, 1]));
-        for w in &wake_args {
-            queue.write_buffer(w, 0, bytemuck::cast_slice(&[1u32, 1, 1]));
+        for a in &args {
+            queue.write_buffer(a, 0, bytemuck::cast_slice(&[1u32, 1, 1]));
         }
         Self {
             step,
-            wake,
             requests_pass: (requests_kernel, requests_groups),
             changed_tiles: (listing, listing_group),
             unpack: (unpack, unpack_groups),
@@ -371,11 +345,9 @@ impl TilePasses {
             cells,
             lists,
             args,
-            wake_args,
             marks,
             requests,
             step_groups,
-            wake_groups,
             pending: Pending::All,
         }
     }
@@ -412,7 +384,7 @@ impl TilePasses {
     }
 
     /// Records, before a run's compute pass whose first step is `n`, what that step needs of the
-    /// lists: where every tile wakes, all of them in its slot, the next slot's counts started
+    /// lists: where every tile wakes, all of them in its slot, the next slot's count started
     /// and every mark freed.
     fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, n: u64) {
         let write = |encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, at: u64, words: &[u32]| {
@@ -423,11 +395,8 @@ impl TilePasses {
             let (k, tiles) = (n % 3, self.tiles());
             let all: Vec<u32> = (0..tiles).collect();
             write(encoder, &self.lists, k * u64::from(tiles), &all);
-            let next = (k + 1) % 3;
-            write(encoder, &self.args, SLOT_ARGS * k, &[tiles, 1, 1]);
-            write(encoder, &self.args, SLOT_ARGS * next, &[0, 1, 1]);
-            write(encoder, &self.wake_args[k as usize], 0, &[tiles + 1, 1, 1]);
-            write(encoder, &self.wake_args[next as usize], 0, &[1, 1, 1]);
+            write(encoder, &self.args[k as usize], 0, &[tiles + 1, 1, 1]);
+            write(encoder, &self.args[((k + 1) % 3) as usize], 0, &[1, 1, 1]);
             write(encoder, &self.marks, 0, &vec![0; 3 * tiles as usize]);
         }
     }
@@ -449,13 +418,11 @@ impl TilePasses {
         self.unpack.0.dispatch_indirect(pass, &self.unpack.1[i * 2 + j], &self.unpack_args, 0);
     }
 
-    /// Records step `n` over the awake tiles, reading packed texture `j`, and the wake pass
-    /// after it.
+    /// Records step `n` over the awake tiles, reading packed texture `j`, which lists the tiles
+    /// awake for the next.
     fn record_step(&self, pass: &mut wgpu::ComputePass<'_>, j: usize, n: u64) {
         let k = (n % 3) as usize;
-        let at = 4 * SLOT_ARGS * k as u64;
-        self.step.dispatch_indirect(pass, &self.step_groups[j * 3 + k], &self.args, at);
-        self.wake.dispatch_indirect(pass, &self.wake_groups[k], &self.wake_args[k], 0);
+        self.step.dispatch_indirect(pass, &self.step_groups[j * 3 + k], &self.args[k], 0);
     }
 }
 
@@ -846,11 +813,12 @@ impl GpuWater {
             return Ok(of(t.tiles()));
         }
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        let at = 4 * SLOT_ARGS * (self.steps % 3);
-        let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/awake count readback", &t.args, at, 4);
+        let args = &t.args[(self.steps % 3) as usize];
+        let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/awake count readback", args, 0, 4);
         self.queue.submit([encoder.finish()]);
         let bytes = gpu::map_read(&self.device, &copy, 4)?;
-        Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))))
+        // One workgroup more than the tiles listed.
+        Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) - 1))
     }
 
     /// Rebuilds the steps for the arithmetic of the parameters now and, in fixed point, records
