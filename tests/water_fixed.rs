@@ -164,12 +164,13 @@ fn sleeping_fixed_point_water_is_its_dense_step_bit_for_bit_and_comes_to_rest() 
             );
         }
         if boundary == Boundary::Wall {
-            // 20,000 steps more without edits: the basin settles, every tile asleep.
-            for _ in 0..20 {
+            // 30,000 steps more without edits: the basin settles, every tile asleep (measured:
+            // by 25,000 steps; the floats' surface keeps 3 of the 6 tiles awake through 60,000).
+            for _ in 0..30 {
                 sparse.step(1000).unwrap();
             }
             let awake = sparse.awake_tiles().unwrap().unwrap();
-            println!("fixed-point basin after 21,000 steps: {} of {} tiles awake", awake.awake, awake.all);
+            println!("fixed-point basin after 31,000 steps: {} of {} tiles awake", awake.awake, awake.all);
             assert_eq!(awake.awake, 0, "a settled fixed-point basin should sleep whole");
         }
     }

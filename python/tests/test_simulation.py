@@ -711,3 +711,21 @@ def test_sleeping_water_gives_the_same_masses_and_hash_and_says_how_much_is_awak
     # The state hash says the same (a 64-bit int), and smoke has none.
     assert hashes[0] == hashes[1] and 0 <= hashes[0] < 2**64, hashes
     assert eddy.Simulation(mode="smoke", size=(16, 16)).state_hash() is None
+
+
+def test_fixed_point_water_keeps_whole_units_and_its_mass_exactly():
+    # arithmetic="fixed": every mass a whole number of 1/16384ths of a full cell, loaded masses
+    # rounded down to the unit, and the total in units the same after 2000 steps, exactly.
+    rng = np.random.default_rng(3)
+    mass = (rng.random((40, 60)) * 1.5).astype(np.float32)
+    sim = eddy.Simulation(mode="water", size=(60, 40), arithmetic="fixed")
+    sim.set_state({"mass": mass, "solid": np.zeros((40, 60), np.uint8)})
+    units = sim.state["mass"].astype(np.float64) * 16384
+    assert np.array_equal(units, np.floor(mass.astype(np.float64) * 16384)), "loaded masses rounded down"
+    total = units.sum()
+    sim.step(2000)
+    after = sim.state["mass"].astype(np.float64) * 16384
+    assert np.array_equal(after, np.round(after)) and after.sum() == total
+    assert sim.params["arithmetic"] == "fixed"
+    with pytest.raises(ValueError, match="set arithmetic to float"):
+        sim.set(max_compress=3.0)
