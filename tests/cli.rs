@@ -247,6 +247,62 @@ fn a_run_and_its_replay_from_a_saved_state_end_with_the_same_hash() {
     }
 }
 
+/// A replay is checked step by step against a hash log: a U-tube run of 200 steps logs every
+/// step's hash (`--hashes`); its state saved at step 120, loaded and run on, matches the log at
+/// steps 120 to 200, stepping every cell and sleeping (so the sleeping steps equal the dense ones
+/// at every step, not only at the end); a log with one hash changed at step 150 stops the replay
+/// there, naming the step and the last that agreed, with the state reached saved. `--hash-every`
+/// thins the log.
+#[test]
+fn a_replay_is_checked_against_the_hash_log_and_stops_at_the_first_step_that_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let scene = ["run", "--scene", "u-tube", "--size", "96x64"];
+    let o = eddy(&[&scene[..], &["--steps", "200", "--hashes", &path("log.csv")]].concat());
+    assert!(o.status.success(), "{}", text(&o));
+    let log = std::fs::read_to_string(path("log.csv")).unwrap();
+    let rows: Vec<&str> = log.lines().collect();
+    assert_eq!(rows[0], "step,hash");
+    assert_eq!(rows.len(), 202, "a row a step, the start's too");
+    assert!(rows[1].starts_with("0,") && rows[201].starts_with("200,"), "{:?}", &rows[..3]);
+    let end = text(&o).lines().find_map(|l| l.strip_prefix("state hash ")?.split(' ').next().map(String::from));
+    assert_eq!(rows[201].split(',').nth(1).map(String::from), end, "the log's last row is the summary's hash");
+
+    let o = eddy(&[&scene[..], &["--steps", "120", "--save", &path("mid.npz")]].concat());
+    assert!(o.status.success(), "{}", text(&o));
+    for sleep in [&[][..], &["--sleep"][..]] {
+        let args = ["run", "--load", &path("mid.npz"), "--steps", "80", "--check-hashes", &path("log.csv")];
+        let o = eddy(&[&args[..], sleep].concat());
+        assert!(o.status.success(), "{sleep:?}: {}", text(&o));
+        assert!(text(&o).contains("replay check: the hashes of 81 steps match"), "{sleep:?}: {}", text(&o));
+    }
+    // One hash changed at step 150: the replay stops there.
+    let changed: Vec<String> = rows
+        .iter()
+        .map(|r| match r.strip_prefix("150,") {
+            Some(h) => {
+                format!("150,{}", if h.starts_with('0') { format!("1{}", &h[1..]) } else { format!("0{}", &h[1..]) })
+            }
+            None => r.to_string(),
+        })
+        .collect();
+    std::fs::write(path("changed.csv"), changed.join("\n")).unwrap();
+    let args = ["--steps", "80", "--check-hashes", &path("changed.csv"), "--save", &path("stopped.npz")];
+    let o = eddy(&[&["run", "--load", &path("mid.npz")][..], &args[..]].concat());
+    assert!(!o.status.success());
+    let said = text(&o);
+    assert!(said.contains("first at step 150") && said.contains("the last at step 149"), "{said}");
+    assert!(said.contains("the state at step 150 is saved"), "{said}");
+    assert!(std::path::Path::new(&path("stopped.npz")).exists());
+    // Every 50 steps: rows at 0, 50, ..., 200.
+    let o = eddy(&[&scene[..], &["--steps", "200", "--hashes", &path("thin.csv"), "--hash-every", "50"]].concat());
+    assert!(o.status.success(), "{}", text(&o));
+    let thin = std::fs::read_to_string(path("thin.csv")).unwrap();
+    let steps: Vec<&str> = thin.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(steps, ["0", "50", "100", "150", "200"]);
+    assert!(thin.lines().skip(1).all(|l| rows.contains(&l)), "the thin log's rows are the full log's");
+}
+
 /// The shipped rotameter example holds its ball up: a disc three times as dense as the fluid
 /// (radius 6, gravity 0.5 on it), dropped near the foot of a tube that widens upwards, rises to
 /// where the stream's drag carries its weight and hovers there. Hovering, its momentum does not

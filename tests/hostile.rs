@@ -47,6 +47,12 @@ fn fixtures(dir: &Path, max_side: usize) {
     // 40000x1: refused from its header, before it is decoded.
     image::GrayImage::from_pixel(40000, 1, image::Luma([255])).save(p("wide.png")).unwrap();
     std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
+    // Hash logs (--check-hashes): not a log, a bad row, steps going back, steps past the run.
+    std::fs::write(p("not-a-log.csv"), "step,time,body\n1,2,3\n").unwrap();
+    std::fs::write(p("bad-row.csv"), "step,hash\n0,307bfffbc460c686\n1,xyz\n").unwrap();
+    std::fs::write(p("backwards.csv"), "step,hash\n5,307bfffbc460c686\n3,307bfffbc460c686\n").unwrap();
+    std::fs::write(p("later.csv"), "step,hash\n9000,307bfffbc460c686\n").unwrap();
+    std::fs::write(p("empty-log.csv"), "step,hash\n").unwrap();
     image::RgbImage::from_fn(8, 8, |x, _| if x == 5 { image::Rgb([0, 255, 0]) } else { image::Rgb([255; 3]) })
         .save(p("green.png"))
         .unwrap();
@@ -457,6 +463,32 @@ fn hostile_input_table() {
             2,
             "--forces: smoke's collocated grid has no bodies",
         ),
+        // --hashes and --check-hashes: water's, a .csv of its own, a log that is one and reaches
+        // the run.
+        row(
+            &["run", "--mode", "smoke", "--steps", "5", "--hashes", &d("h.csv")],
+            2,
+            "--hashes logs water's state hash",
+        ),
+        row(&["run", "--steps", "5", "--hashes", &d("h.txt")], 2, "--hashes"),
+        row(&["run", "--steps", "5", "--hashes", &d("hs.csv"), "--forces", &d("hs.csv")], 2, "--hashes names the same"),
+        row(&["run", "--steps", "5", "--hashes", &d("h.csv"), "--hash-every", "0"], 2, "at least 1 step"),
+        row(&["run", "--steps", "5", "--hash-every", "2"], 2, "give --hashes too"),
+        row(
+            &["run", "--mode", "gas", "--steps", "5", "--check-hashes", &d("later.csv")],
+            2,
+            "--check-hashes logs water's",
+        ),
+        row(&["run", "--steps", "5", "--check-hashes", &d("missing.csv")], 2, "--check-hashes"),
+        row(&["run", "--steps", "5", "--check-hashes", &d("not-a-log.csv")], 2, "not a hash log"),
+        row(
+            &["run", "--steps", "5", "--check-hashes", &d("bad-row.csv")],
+            2,
+            "line 3 (\"1,xyz\") has no hash of 16 hex",
+        ),
+        row(&["run", "--steps", "5", "--check-hashes", &d("backwards.csv")], 2, "a log's steps increase"),
+        row(&["run", "--steps", "5", "--check-hashes", &d("later.csv")], 2, "no step to compare"),
+        row(&["run", "--steps", "5", "--check-hashes", &d("empty-log.csv")], 2, "has no rows to compare"),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
         // Sizes: refused before allocating, one line, with what fits.

@@ -100,6 +100,13 @@ pub fn run(mut args: RunArgs) -> Result {
     if let Some(why) = custom_inflow_unset(&params, &state) {
         return Err(usage(why));
     }
+    let check = match &args.check_hashes {
+        Some(path) => Some(
+            super::hashes::HashCheck::open(path, first_step, first_step + steps)
+                .map_err(|e| usage(format!("--check-hashes {e}")))?,
+        ),
+        None => None,
+    };
     let (h, w) = state.shape();
     let start = Start::State(Box::new(state), first_step);
     let options = SessionOptions { params, start, size: (w, h), seed };
@@ -151,6 +158,8 @@ pub fn run(mut args: RunArgs) -> Result {
         }));
     }
     let mut outputs = Outputs::new(&gpu, &args, script.as_ref(), dt, fps)?;
+    outputs.first = first_step;
+    outputs.check = check;
     let ran = run_steps(&mut session, &gpu, &args, &mut outputs, steps, dt)?;
     report(&mut session, &args, kind, &start, &ran, steps)
 }
@@ -223,6 +232,18 @@ fn check_options(args: &RunArgs, kind: ModelKind, script: Option<&Script>) -> Re
         _ => None,
     });
     let models: Vec<ModelKind> = std::iter::once(kind).chain(switches).collect();
+    let hashed = [("--hashes", args.hashes.is_some()), ("--check-hashes", args.check_hashes.is_some())];
+    for (option, _) in hashed.iter().filter(|(_, given)| *given) {
+        if let Some(other) = models.iter().find(|k| **k != ModelKind::Water) {
+            let why = if *other == kind { "this run is" } else { "this run's script switches to" };
+            return Err(usage(format!("{option} logs water's state hash; {why} {other}, which has none: drop it")));
+        }
+    }
+    match (args.hash_every, args.hashes.is_some()) {
+        (Some(0), _) => return Err(usage("--hash-every must be at least 1 step")),
+        (Some(_), false) => return Err(usage("--hash-every sets how often --hashes writes a row: give --hashes too")),
+        _ => {}
+    }
     if args.sleep && !models.contains(&ModelKind::Water) {
         return Err(usage(format!(
             "--sleep lets water's still tiles sleep; this run is {kind}, which steps every cell: drop it"
@@ -271,6 +292,14 @@ fn check_outputs(args: &RunArgs, fps: f64) -> Result {
             return Err(usage("--forces names the same path as another output: give it its own"));
         }
     }
+    if let Some(path) = &args.hashes {
+        files::check_writable_file(path).map_err(|e| usage(format!("--hashes: {e}")))?;
+        super::check_extension("--hashes", path, "csv")?;
+        let taken = [&args.save, &args.gif, &args.video, &args.frames, &args.vtk, &args.forces, &args.check_hashes];
+        if taken.iter().any(|p| p.as_ref() == Some(path)) {
+            return Err(usage("--hashes names the same path as another file of the run: give it its own"));
+        }
+    }
     if args.save.is_none() && files::check_writable_dir(std::path::Path::new(".")).is_err() {
         note!("note: no file can be created in the current folder: give --save, or an interrupted run cannot be saved");
     }
@@ -306,6 +335,11 @@ struct Outputs<'a> {
     player: Option<Player>,
     /// --forces's CSV.
     forces: Option<super::forces::ForcesCsv>,
+    /// --hashes's log and --check-hashes's check.
+    hashes: Option<super::hashes::HashLog>,
+    check: Option<super::hashes::HashCheck>,
+    /// The step the run starts at (a loaded state's).
+    first: u64,
 }
 
 impl<'a> Outputs<'a> {
@@ -319,7 +353,10 @@ impl<'a> Outputs<'a> {
         }
         let vtk = args.vtk.as_deref().map(crate::vtk::Series::new);
         let forces = args.forces.as_deref().map(super::forces::ForcesCsv::new).transpose()?;
-        Ok(Outputs { gpu, args, dt, vtk, recordings, player: script.map(Player::new), forces })
+        let every = args.hash_every.unwrap_or(1);
+        let hashes = args.hashes.as_deref().map(|p| super::hashes::HashLog::new(p, every)).transpose()?;
+        let player = script.map(Player::new);
+        Ok(Outputs { gpu, args, dt, vtk, recordings, player, forces, hashes, check: None, first: 0 })
     }
 
     /// The simulation view at `scale` pixels per cell.
@@ -419,7 +456,25 @@ impl<'a> Outputs<'a> {
             // Read before the force log's oldest steps are overwritten.
             n = n.min(crate::body::forces::LOG_STEPS as u64);
         }
+        let step = self.first + done;
+        if let Some(log) = &self.hashes {
+            n = n.min(log.steps_to_next(step));
+        }
+        if let Some(k) = self.check.as_ref().and_then(|c| c.steps_to_next(step)) {
+            n = n.min(k);
+        }
         n
+    }
+
+    /// The state hash at the step reached, into --hashes's log and against --check-hashes's.
+    fn hash(&mut self, session: &mut Session) -> Result {
+        if let Some(log) = &mut self.hashes {
+            log.write(session.model_ref())?;
+        }
+        if let Some(check) = &mut self.check {
+            check.check(session.model_ref())?;
+        }
+        Ok(())
     }
 
     /// Writes the forces logged since the last call (--forces).
@@ -440,8 +495,15 @@ impl<'a> Outputs<'a> {
             }
             None => Ok(()),
         };
-        // Both are finished whatever either does; the first failure is the one said.
-        recordings.and(forces)
+        let hashes = match self.hashes.take() {
+            Some(log) => {
+                let path = self.args.hashes.as_deref().unwrap_or(std::path::Path::new("")).display().to_string();
+                log.finish().map(|rows| note!("wrote {rows} state hashes to {path}"))
+            }
+            None => Ok(()),
+        };
+        // All are finished whatever any does; the first failure is the one said.
+        recordings.and(forces).and(hashes)
     }
 }
 
@@ -459,6 +521,8 @@ struct Ran {
     capped_residual: f64,
     /// --steady's chunk: steps a time unit, and `dt`.
     time_unit: Option<(u64, f32)>,
+    /// --check-hashes's summary.
+    replay: Option<String>,
 }
 
 /// Steps the session `steps` times in chunks of about [`CHECK_EVERY_S`], writing the outputs
@@ -476,19 +540,22 @@ fn run_steps(
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps  {per_sec}  eta {eta}").expect("static template"),
     );
     // From here on the session holds a run: when an output (a frame, a recording, a script's
-    // save or screenshot, the readback for --steady) or an action fails, the state reached is
-    // saved first (to --save, or eddy-stopped-<mode>.npz), and the error says where.
+    // save or screenshot, the readback for --steady), an action or the replay check fails, the
+    // state reached is saved first (to --save, or eddy-stopped-<mode>.npz), the files being
+    // written are finished with what they hold, and the error says where.
     macro_rules! or_keep {
         ($result:expr) => {
             match $result {
                 Ok(value) => value,
                 Err(e) => {
                     bar.finish_and_clear();
-                    return Err(save_stopped(session.model(), args, e.into()));
+                    let saved = save_stopped(session.model(), args, e.into());
+                    return Err(also(saved, outputs.finish()));
                 }
             }
         };
     }
+    or_keep!(outputs.hash(session));
     let mut quit = or_keep!(outputs.act(session, 0));
     or_keep!(outputs.frame(session));
     or_keep!(outputs.record(session, 0));
@@ -500,8 +567,16 @@ fn run_steps(
         Some(_) => Some(or_keep!(session.model().read_state())),
         None => None,
     };
-    let mut ran =
-        Ran { steps: 0, elapsed: 0.0, steady_at: None, capped: 0, checks: 0, capped_residual: 0.0, time_unit };
+    let mut ran = Ran {
+        steps: 0,
+        elapsed: 0.0,
+        steady_at: None,
+        capped: 0,
+        checks: 0,
+        capped_residual: 0.0,
+        time_unit,
+        replay: None,
+    };
     let started = Instant::now();
     let mut done = 0u64;
     let mut chunk = 1u64;
@@ -533,6 +608,7 @@ fn run_steps(
             return Err(also(saved, outputs.finish()));
         }
         or_keep!(outputs.forces(session));
+        or_keep!(outputs.hash(session));
         session.model().checkpoint();
         ran.checks += 1;
         if let crate::model::AnyStats::Smoke(s) = &stats
@@ -571,6 +647,7 @@ fn run_steps(
     }
     ran.steps = ran.steady_at.map_or(done, |(at, _)| at);
     ran.elapsed = started.elapsed().as_secs_f64();
+    ran.replay = outputs.check.as_ref().map(super::hashes::HashCheck::summary);
     bar.finish_and_clear();
     or_keep!(outputs.finish());
     Ok(ran)
@@ -609,6 +686,9 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
     }
     if let Some(hash) = model.state_hash()? {
         say!("state hash {} (the water's masses and walls, bit for bit)", crate::water::hash::hex(hash));
+    }
+    if let Some(replay) = &ran.replay {
+        say!("{replay}");
     }
     if let Some(t) = model.awake_tiles()? {
         let (tw, th) = t.cells;
