@@ -123,7 +123,7 @@ modules! {
     /// Water: the state hash, a row's sums an invocation.
     WATER_HASH = "water/hash": ["water/params.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the list of the tiles a run of steps over the awake tiles changed.
-    WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the wake passes noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
+    WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the steps over the awake tiles noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
     /// Water: the unpack of the tiles a run changed.
     WATER_UNPACK_TILES = "water/unpack_tiles": ["water/unpack_tiles.wgsl"] => { crate::gpu::packed::unpack; };
     /// Water: the mass into the step's packed layout, solid cells' masses negated.

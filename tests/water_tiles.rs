@@ -154,8 +154,8 @@ fn the_step_over_awake_tiles_is_the_dense_step_bit_for_bit() {
     }
 }
 
-/// On the GPU, the step over the awake tiles (`water/step_tiles.wgsl`, the list by
-/// `water/wake.wgsl`, dispatched indirectly) against the CPU's dense step, bit for bit, on each
+/// On the GPU, the step over the awake tiles (`water/step_tiles.wgsl`, dispatched indirectly
+/// over the list the step before it wrote) against the CPU's dense step, bit for bit, on each
 /// of [`cases`] with the edits made through the GPU model (the brush, the walls): 300 steps one
 /// at a time, then 700 in runs of 7 (a run packs the mass once, so the tiles that sleep are
 /// carried across the ping-pong; runs of one where edits come), compared after each; and after each, the tiles awake for the

@@ -799,9 +799,10 @@ impl GpuWater {
         self.tiles.as_ref().map(|t| t.cells)
     }
 
-    /// While the water sleeps, the tiles the next step takes, of how many (waits for the GPU): as the last step's wake pass listed them, every tile after a new
-    /// state, parameters or bodies; an edit since the last step adds its tiles only when the next
-    /// run starts. `None` while every cell is stepped.
+    /// While the water sleeps, the tiles the next step takes, of how many (waits for the GPU): as
+    /// the last step listed them, every tile after a new state, parameters or bodies; an edit
+    /// since the last step adds its tiles only when the next run starts. `None` while every cell
+    /// is stepped.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
