@@ -168,6 +168,7 @@ fn view(mut args: super::ViewArgs) -> super::Result {
         demo: args.demo,
         panel: !args.no_panel,
         paused: args.paused,
+        sleep: args.sleep,
         stop: Some(stop_on_signals()),
     };
     let stop = options.stop.clone();

@@ -258,6 +258,10 @@ pub(crate) struct ViewArgs {
     /// Start with the panel hidden (F2 shows it).
     #[arg(long)]
     pub(crate) no_panel: bool,
+    /// Water: let still water sleep from the start (the panel's "still water sleeps": only the
+    /// tiles where something can change are stepped, the same masses to the bit).
+    #[arg(long)]
+    pub(crate) sleep: bool,
 }
 
 #[derive(Args, Debug)]

@@ -116,6 +116,9 @@ pub struct ViewerOptions {
     pub panel: bool,
     /// Start paused.
     pub paused: bool,
+    /// Let still water sleep ([`crate::model::Session::set_sleep`]; the panel's "still water
+    /// sleeps").
+    pub sleep: bool,
     /// Set by the caller to end the viewer as closing its window does (the `eddy` command's
     /// Ctrl-C and SIGTERM handler): a GIF being recorded is finished first. Polled at least
     /// every [`STOP_POLL`] while the viewer waits for events.
@@ -322,6 +325,9 @@ impl App {
         if let Some(look) = o.look {
             session.set_look(look);
         }
+        if o.sleep {
+            session.set_sleep(true)?;
+        }
         let ctx = egui::Context::default();
         let state = egui_winit::State::new(
             ctx.clone(),
@@ -356,7 +362,7 @@ impl App {
             body_tool: false,
             forces: Vec::new(),
             body_density: None,
-            sleep: false,
+            sleep: o.sleep,
         };
         let demo = o.demo.then(|| fastrand::Rng::with_seed(o.session.seed));
         Ok(Live {

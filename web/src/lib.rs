@@ -69,6 +69,7 @@ pub fn start() {
         demo: false,
         panel: true,
         paused: false,
+        sleep: false,
         stop: None,
     };
     if let Err(e) = eddy_fluid::viewer::run(options) {
