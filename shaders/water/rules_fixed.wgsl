@@ -50,6 +50,19 @@ fn limit(flow: Lanes, hi: Lanes) -> Lanes {
     return clamp(f, vec4<i32>(0), hi);
 }
 
+// floor(a / d) for 0 <= a < 2^31 and d > 0, exactly, without an integer division (which a CPU
+// adapter's vector units lack, and a GPU emulates): an estimate through f32, within one of the
+// quotient whatever the f32 rounding (the quotient here is below 2^16), then corrected by the
+// remainder. Every adapter so gets the same bits as the CPU mirror's `/`. Lanes outside that
+// range give what they give; the caller drops them.
+fn floor_div(a: Lanes, d: i32) -> Lanes {
+    var q = vec4<i32>(floor(vec4<f32>(a) * (1.0 / f32(d))));
+    var r = a - q * d;
+    q = select(q, q - vec4<i32>(1), r < vec4<i32>(0));
+    r = select(r, r + vec4<i32>(d), r < vec4<i32>(0));
+    return select(q, q + vec4<i32>(1), r >= vec4<i32>(d));
+}
+
 // get_stable_state_b in units, rounded down: its middle branch as M + (T - M) C / (M + C), equal
 // to Elsts' (M^2 + T C) / (M + C) before rounding, which fits 32 bits where it is taken (T - M
 // is below M + C there, and (M + C) C below 2^31: `fixed::Units::of`). A lane's untaken branches
@@ -57,7 +70,7 @@ fn limit(flow: Lanes, hi: Lanes) -> Lanes {
 fn stable(total: Lanes) -> Lanes {
     let m = params.units_max_mass;
     let c = params.units_max_compress;
-    let compressed = vec4<i32>(m) + (total - vec4<i32>(m)) * c / (m + c);
+    let compressed = vec4<i32>(m) + floor_div((total - vec4<i32>(m)) * c, m + c);
     let over = (total + vec4<i32>(c)) >> vec4<u32>(1u);
     return select(select(over, compressed, total < vec4<i32>(2 * m + c)), vec4<i32>(m), total <= vec4<i32>(m));
 }
