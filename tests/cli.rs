@@ -345,7 +345,7 @@ fn the_rotameter_example_holds_its_ball_where_the_stream_carries_its_weight() {
 /// = 9.25 bytes a cell-step, printed as 9. Also the GPU time and the fraction of the roofline.
 /// `--passes` adds the per-pass table, `--json` writes the same to a file. The rows after it:
 /// the water sleeping (lavapipe's tiles of 128 x 128 cells), in fixed point, and with floating
-/// boxes.
+/// boxes; then the sleeping scene against the dense one in interleaved rounds.
 #[test]
 fn bench_prints_the_roofline_and_what_a_step_moves() {
     let dir = tempfile::tempdir().unwrap();
@@ -413,6 +413,12 @@ fn bench_prints_the_roofline_and_what_a_step_moves() {
     let names: Vec<&str> = boxes["passes"].as_array().unwrap().iter().filter_map(|p| p["pass"].as_str()).collect();
     assert!(names.contains(&"water/bodies") && names.contains(&"water/body_forces"), "{names:?}");
     assert!(report["roofline_gb_s"].as_f64().is_some_and(|r| r > 0.0), "{report}");
+    // The bookkeeping's cost: the scene sleeping against it stepping every cell, interleaved.
+    let b = &report["bookkeeping"][0];
+    assert_eq!(b["grid"], serde_json::json!([64, 64]));
+    let (dense, sleeping) = (b["dense_steps_per_s"].as_f64().unwrap(), b["sleeping_steps_per_s"].as_f64().unwrap());
+    assert!(dense > 0.0 && sleeping > 0.0 && b["time_ratio"].as_f64().is_some_and(|r| r > 0.0), "{b}");
+    assert!(out.contains("| 64x64 |") && out.contains("sleeping time / dense"), "{out}");
     // lavapipe has timestamp queries: the GPU's own time per step is a number.
     let ms: f64 = cells[5].parse().unwrap_or_else(|_| panic!("GPU ms/step: {row}"));
     assert!(ms > 0.0, "GPU ms/step: {row}");

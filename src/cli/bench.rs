@@ -213,6 +213,24 @@ struct Report {
     solver_race: Option<Race>,
     /// Water: a pond in a bigger world against the pond alone ([`measure_ponds`]).
     ponds: Vec<Pond>,
+    /// Water: the bench scene sleeping against the same stepping every cell
+    /// ([`measure_bookkeeping`]).
+    bookkeeping: Vec<Bookkeeping>,
+}
+
+/// The bench scene sleeping against the same scene stepping every cell, in interleaved rounds:
+/// what the tiles' bookkeeping costs where most tiles are awake.
+#[derive(serde::Serialize)]
+struct Bookkeeping {
+    /// Width and height, cells.
+    grid: [usize; 2],
+    /// The sleeping model's tiles awake at the end, 0 to 1.
+    awake_fraction: f64,
+    /// Medians over the rounds.
+    dense_steps_per_s: f64,
+    sleeping_steps_per_s: f64,
+    /// The median over the rounds of each round's sleeping time a step over the dense one.
+    time_ratio: f64,
 }
 
 /// The side of the pond in [`measure_ponds`], cells.
@@ -335,6 +353,7 @@ pub fn bench(args: BenchArgs) -> Result {
         rows: Vec::new(),
         solver_race: None,
         ponds: Vec::new(),
+        bookkeeping: Vec::new(),
         interrupted: false,
     };
     let result = measure_rows(&gpu, &args, roof, &mut report);
@@ -353,6 +372,9 @@ pub fn bench(args: BenchArgs) -> Result {
              {JACOBI_LIMIT_S} s; --no-race skips this)..."
         );
         report.solver_race = Some(solver_race(&gpu, n, args.runs)?);
+    }
+    if kind == ModelKind::Water && !interrupted {
+        report.bookkeeping = measure_bookkeeping(&gpu, &args)?;
     }
     let worlds: Vec<usize> = args.sizes.iter().copied().filter(|&n| n > POND).collect();
     if kind == ModelKind::Water && !interrupted && !worlds.is_empty() {
@@ -409,13 +431,82 @@ fn pond_states(n: usize) -> Result<(AnyState, AnyState)> {
     Ok((AnyState::Water(world), alone))
 }
 
-/// Water that sleeps where little moves: for each world side in `worlds`, the pond of
-/// [`pond_states`] in that world, stepped over its awake tiles, against the pond alone stepping
-/// every cell, in rounds interleaved (each a timed run of each, ~`--seconds` long; no statistics
-/// taken, which read every cell); the median of the rounds' ratios. Printed as a table.
+/// `a` and `b` stepped in interleaved rounds (each calibrated to `--seconds`, after 20 steps'
+/// warm-up; no statistics taken): the medians of each one's steps/s, and of each round's `a`
+/// steps/s over `b`'s.
+fn interleaved(gpu: &Gpu, args: &BenchArgs, a: &mut AnyModel, b: &mut AnyModel) -> Result<(f64, f64, f64)> {
+    let run = |model: &mut AnyModel, k: u64| steps_in_runs(gpu, model, k, None);
+    run(a, 20)?;
+    run(b, 20)?;
+    let k_a = calibrate(args.seconds, |k| run(a, k))?;
+    let k_b = calibrate(args.seconds, |k| run(b, k))?;
+    let (mut rates_a, mut rates_b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..args.runs {
+        stop_if_interrupted()?;
+        let t = Instant::now();
+        run(a, k_a)?;
+        let ra = k_a as f64 / t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        run(b, k_b)?;
+        let rb = k_b as f64 / t.elapsed().as_secs_f64();
+        rates_a.push(ra);
+        rates_b.push(rb);
+        ratios.push(ra / rb);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    Ok((median(rates_a), median(rates_b), median(ratios)))
+}
+
+/// Water that sleeps where most tiles are awake: the bench scene stepped over its awake tiles
+/// against the same scene stepping every cell, in interleaved rounds ([`interleaved`]), at each
+/// size: the tiles' bookkeeping's cost, a step's time sleeping over its time dense.
+fn measure_bookkeeping(gpu: &Gpu, args: &BenchArgs) -> Result<Vec<Bookkeeping>> {
+    let params = ModelParams::defaults(ModelKind::Water);
+    let scene = ModelKind::Water.info().bench_scene;
+    say!();
+    say!(
+        "Water that sleeps where most of it moves: the `{scene}` scene stepped over its awake tiles against the same \
+         stepping every cell; {} interleaved rounds, the median of each round's ratio (no statistics taken)",
+        args.runs
+    );
+    say!();
+    say!("| grid | tiles awake at the end | dense steps/s | sleeping steps/s | sleeping time / dense |");
+    say!("|---|---|---|---|---|");
+    let mut out = Vec::new();
+    for &n in &args.sizes {
+        note!("bench: the {scene} scene at {n}x{n}, sleeping, against the same stepping every cell...");
+        let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
+        let mut sleeping = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
+        sleeping.set_sleep(true)?;
+        let mut dense = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
+        drop(state);
+        let (dense_rate, sleeping_rate, ratio) = interleaved(gpu, args, &mut dense, &mut sleeping)?;
+        let b = Bookkeeping {
+            grid: [n, n],
+            awake_fraction: sleeping.awake_tiles()?.map_or(1.0, |t| t.fraction()),
+            dense_steps_per_s: dense_rate,
+            sleeping_steps_per_s: sleeping_rate,
+            time_ratio: ratio,
+        };
+        say!(
+            "| {n}x{n} | {:.1}% | {} | {} | {:.2}x |",
+            100.0 * b.awake_fraction,
+            significant(b.dense_steps_per_s),
+            significant(b.sleeping_steps_per_s),
+            b.time_ratio
+        );
+        out.push(b);
+    }
+    Ok(out)
+}
+
+/// A [`POND`]x[`POND`] `basin` in the corner of bigger worlds of dry air, sleeping, against the same
+/// basin alone stepping every cell, in interleaved rounds ([`interleaved`]).
 fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Pond>> {
     let params = ModelParams::defaults(ModelKind::Water);
-    let run = |model: &mut AnyModel, k: u64| steps_in_runs(gpu, model, k, None);
     say!();
     say!(
         "Water that sleeps: the `basin` preset at {POND}x{POND} walled into the corner of a bigger world of dry air, \
@@ -434,34 +525,15 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Po
         drop(world_state);
         world.set_sleep(true)?;
         let mut alone = AnyModel::new(&gpu.device, &gpu.queue, &alone_state, &params, 0)?;
-        run(&mut world, 20)?;
-        run(&mut alone, 20)?;
-        let k_world = calibrate(args.seconds, |k| run(&mut world, k))?;
-        let k_alone = calibrate(args.seconds, |k| run(&mut alone, k))?;
-        let (mut rates, mut ratios) = (Vec::new(), Vec::new());
-        for _ in 0..args.runs {
-            stop_if_interrupted()?;
-            let t = Instant::now();
-            run(&mut world, k_world)?;
-            let w = k_world as f64 / t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            run(&mut alone, k_alone)?;
-            let a = k_alone as f64 / t.elapsed().as_secs_f64();
-            rates.push((w, a));
-            ratios.push(w / a);
-        }
-        let median = |mut v: Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        };
+        let (world_rate, alone_rate, ratio) = interleaved(gpu, args, &mut world, &mut alone)?;
         let awake = world.awake_tiles()?.map_or(1.0, |t| t.fraction());
         let pond = Pond {
             world: [n, n],
             pond: [POND, POND],
             awake_fraction: awake,
-            world_steps_per_s: median(rates.iter().map(|r| r.0).collect()),
-            alone_steps_per_s: median(rates.iter().map(|r| r.1).collect()),
-            ratio: median(ratios),
+            world_steps_per_s: world_rate,
+            alone_steps_per_s: alone_rate,
+            ratio,
         };
         say!(
             "| {n}x{n} | {POND}x{POND} | {:.2}% | {} | {} | {:.2}x |",
