@@ -676,3 +676,50 @@ fn drag_a_body(mode: &str, steps: u32, hold_ms: u64) {
     assert!(grey(end.0, end.1), "{mode}: no body where the drag ended: {:?}", img.get_pixel(end.0, end.1));
     assert!(!grey(48, 48), "{mode}: the body stayed where it was placed: {:?}", img.get_pixel(48, 48));
 }
+
+/// Ctrl + wheel zooms the view about the pointer, with a minimap in the frame's corner (its
+/// outline of the part shown is yellow), and Home shows the whole grid again: the `basin` at 256 x
+/// 128, zoomed six notches over its air, shows no wall nor water in the frame but the minimap's
+/// yellow; with Home pressed after, the whole basin and no minimap. Real (XTEST) input by
+/// xdotool.
+#[test]
+fn ctrl_wheel_zooms_with_a_minimap_and_home_shows_the_whole_grid() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = sole_use();
+    let yellow = |p: &image::Rgb<u8>| p[0] > 230 && (190..=235).contains(&p[1]) && p[2] < 140;
+    let water = |p: &image::Rgb<u8>| p[2] > 150 && p[0] < 120;
+    for home in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let shot = dir.path().join("zoom.png");
+        let args = ["view", "--scene", "basin", "--size", "256x128", "--scale", "3", "--frames", "400", "--no-panel"];
+        let (child, window) = spawn_viewer(&[&args[..], &["--screenshot", shot.to_str().unwrap()]].concat());
+        std::thread::sleep(std::time::Duration::from_millis(1200));
+        xdotool(&["windowfocus", "--sync", &window]);
+        xdotool(&["windowraise", &window]);
+        // Over the air above the basin's left wall (a third across, a sixth down).
+        xdotool(&["mousemove", "--window", &window, "256", "64"]);
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        for _ in 0..6 {
+            xdotool(&["keydown", "ctrl", "click", "4", "keyup", "ctrl"]);
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+        if home {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            xdotool(&["key", "Home"]);
+        }
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "viewer exited with {}", o.status);
+        let img = image::open(&shot).unwrap().to_rgb8();
+        let (w, h) = (img.width(), img.height());
+        let yellows = img.pixels().filter(|p| yellow(p)).count();
+        // The water outside the minimap's corner (its bottom-right 200 x 110 pixels).
+        let waters = img.enumerate_pixels().filter(|&(x, y, p)| water(p) && (x < w - 200 || y < h - 110)).count();
+        if home {
+            assert_eq!(yellows, 0, "Home: no minimap");
+            assert!(waters > 5000, "Home: the whole basin shows, {waters} water pixels");
+        } else {
+            assert!(yellows > 20, "zoomed: the minimap's view outline, {yellows} yellow pixels");
+            assert!(waters < 100, "zoomed over the air: {waters} water pixels in the frame");
+        }
+    }
+}

@@ -10,6 +10,9 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("Right drag", "draw walls"),
     ("Shift + drag", "erase walls and fluid"),
     ("Mouse wheel", "brush radius (the circle under the pointer shows it)"),
+    ("Ctrl + wheel", "zoom in and out about the pointer (a minimap in the corner shows where the view is)"),
+    ("Middle drag", "pan the zoomed view"),
+    ("Home", "the whole grid again"),
     (
         "B",
         "the body tool on the left button: drag a body (its speed is the drag's), place one, Shift+click removes, the wheel spins",

@@ -31,6 +31,7 @@ impl Live {
                 self.act(&Action::Look(crate::render::Look::ALL[(i + 1) % crate::render::Look::ALL.len()]));
             }
             Key::Named(NamedKey::F12) => self.command(Command::Screenshot),
+            Key::Named(NamedKey::Home) => self.zoom = super::zoom::Zoom::whole(),
             Key::Named(NamedKey::Space) => self.controls.paused = !self.controls.paused,
             Key::Named(NamedKey::Tab) => self.switch_next(),
             Key::Character(c @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")) => {
@@ -88,6 +89,12 @@ impl Live {
     }
 
     pub(super) fn mouse(&mut self, state: ElementState, button: MouseButton) -> Result<(), Error> {
+        if button == MouseButton::Middle {
+            // The middle button drags the zoomed view.
+            let inside = self.pointer.at.is_some_and(|p| self.frame.contains(p));
+            self.pointer.panning = state == ElementState::Pressed && inside && self.zoom.zoomed();
+            return Ok(());
+        }
         if button == MouseButton::Left && self.controls.body_tool {
             self.body_tool(state == ElementState::Pressed);
             return Ok(());
@@ -108,7 +115,7 @@ impl Live {
             let at = self.cell_at(at);
             self.act(&Action::Click(at));
         }
-        let inside = self.pointer.at.is_some_and(|p| self.area.contains(p));
+        let inside = self.pointer.at.is_some_and(|p| self.frame.contains(p));
         self.pointer.held = if released || !inside { None } else { tool };
         self.pointer.last = None;
         self.pointer.moved = false;
@@ -119,7 +126,7 @@ impl Live {
     /// (Shift: removes it), elsewhere places a circle there and grabs it; while held the body
     /// follows the pointer ([`Live::drag_body`]); the release stops it.
     pub(super) fn body_tool(&mut self, pressed: bool) {
-        let inside = self.pointer.at.filter(|&p| self.area.contains(p));
+        let inside = self.pointer.at.filter(|&p| self.frame.contains(p));
         if !pressed {
             if let Some(i) = self.pointer.grabbed.take()
                 && let Some(b) = self.session.model_ref().bodies().get(i).copied()

@@ -32,6 +32,7 @@ mod input;
 pub mod panel;
 #[cfg(target_arch = "wasm32")]
 mod web;
+mod zoom;
 #[cfg(target_arch = "wasm32")]
 pub use web::open_file;
 
@@ -183,7 +184,10 @@ struct Pointer {
     last: Option<(f32, f32)>,
     held: Option<Tool>,
     shift: bool,
+    ctrl: bool,
     moved: bool,
+    /// The middle button drags the zoomed view.
+    panning: bool,
     /// The body the body tool holds, by index.
     grabbed: Option<usize>,
 }
@@ -230,8 +234,13 @@ struct Live {
     /// frame only then, and otherwise sleeps until the next event.
     dirty: bool,
     pointer: Pointer,
-    /// Where the simulation is drawn, window pixels (letterboxed beside the panel).
+    /// The simulation's frame, window pixels (letterboxed beside the panel), and where the whole
+    /// grid is drawn: the frame, or larger when zoomed in ([`zoom::Zoom`]).
+    frame: Area,
     area: Area,
+    zoom: zoom::Zoom,
+    /// While zoomed: the minimap and the part of it the frame shows.
+    minimap: Option<(Area, Area)>,
     frames: u64,
     clock: Instant,
     clock_frames: u64,
@@ -377,7 +386,10 @@ impl App {
             step_once: false,
             minimized: inner.width == 0 || inner.height == 0,
             pointer: Pointer::default(),
+            frame: Area::full((inner.width, inner.height)),
             area: Area::full((inner.width, inner.height)),
+            zoom: zoom::Zoom::whole(),
+            minimap: None,
             frames: 0,
             dirty: true,
             clock: Instant::now(),
@@ -478,6 +490,7 @@ impl ApplicationHandler for App {
             }
             WindowEvent::ModifiersChanged(m) => {
                 live.pointer.shift = m.state().shift_key();
+                live.pointer.ctrl = m.state().control_key();
                 Ok(false)
             }
             WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed && ours => {
@@ -493,21 +506,36 @@ impl ApplicationHandler for App {
             }
             // The wheel sizes the brush over the simulation only; over the panel it scrolls it.
             WindowEvent::MouseWheel { delta, .. }
-                if !over_panel && !response.consumed && live.pointer.at.is_some_and(|p| live.area.contains(p)) =>
+                if !over_panel && !response.consumed && live.pointer.at.is_some_and(|p| live.frame.contains(p)) =>
             {
                 let lines = match delta {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
                 };
-                // With the body tool, the wheel over a body spins it.
-                if !(live.controls.body_tool && live.spin_body(lines)) {
+                let grid = live.session.model_ref().size();
+                if live.pointer.ctrl
+                    && let Some(p) = live.pointer.at
+                {
+                    // Ctrl + wheel zooms about the pointer.
+                    live.zoom.zoom_at(live.frame, grid, p, lines);
+                    live.dirty = true;
+                } else if !(live.controls.body_tool && live.spin_body(lines)) {
+                    // With the body tool, the wheel over a body spins it.
                     let r = live.session.model_ref().brush_radius() * 1.1f32.powf(lines);
                     live.act(&Action::Brush(Some(r)));
                 }
                 Ok(false)
             }
             WindowEvent::CursorMoved { position, .. } => {
-                live.pointer.at = Some((position.x as f32, position.y as f32));
+                let at = (position.x as f32, position.y as f32);
+                if live.pointer.panning
+                    && let Some(before) = live.pointer.at
+                {
+                    let grid = live.session.model_ref().size();
+                    live.zoom.pan(live.frame, grid, (at.0 - before.0, at.1 - before.1));
+                    live.dirty = true;
+                }
+                live.pointer.at = Some(at);
                 live.paint().map(|_| false)
             }
             WindowEvent::DroppedFile(path) => {
@@ -960,11 +988,11 @@ impl Live {
         let (session, controls, history) = (&self.session, &mut self.controls, &self.history);
         let recordings: Vec<_> =
             self.recordings.iter().map(|r| (r.recorder.format(), r.recorder.frames(), r.cap)).collect();
-        let pointer = self.pointer.at;
+        let (pointer, zoom) = (self.pointer.at, self.zoom);
         let output = self.egui.ctx.run_ui(input, |ui| {
             commands = panel::show(ui, session, controls, history, &recordings);
             rect = ui.available_rect_before_wrap();
-            overlay(ui.ctx(), session, pointer, rect, recordings.first().map(|&(_, n, cap)| (n, cap)));
+            overlay(ui.ctx(), session, pointer, rect, zoom, recordings.first().map(|&(_, n, cap)| (n, cap)));
         });
         self.egui.state.handle_platform_output(&self.window, output.platform_output);
         if output.viewport_output.get(&egui::ViewportId::ROOT).is_some_and(|v| v.repaint_delay.is_zero()) {
@@ -975,7 +1003,10 @@ impl Live {
             origin: (rect.min.x * ppp, rect.min.y * ppp),
             size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
         };
-        self.area = Area::letterbox(within, self.session.model_ref().size());
+        let grid = self.session.model_ref().size();
+        self.frame = Area::letterbox(within, grid);
+        self.area = self.zoom.area(self.frame, grid);
+        self.minimap = self.zoom.minimap(self.frame, grid);
         let jobs = self.egui.ctx.tessellate(output.shapes, ppp);
         for (id, deltas) in &output.textures_delta.set {
             for delta in deltas {
@@ -1007,6 +1038,24 @@ impl Live {
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         let area = self.area;
         self.session.model().draw(&mut encoder, target, format, area)?;
+        if let Some((map, _)) = self.minimap {
+            // The whole grid again, small, in the frame's corner (the panel's outline over it).
+            let drawing = self.session.model().prepare(&mut encoder, format, map)?;
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("minimap"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            drawing.render(&mut pass);
+        }
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         let extra = self.egui.renderer.update_buffers(device, queue, &mut encoder, jobs, screen);
         {
@@ -1030,12 +1079,14 @@ impl Live {
     }
 }
 
-/// Draws over the simulation: the brush's circle under the pointer, and the recording mark.
+/// Draws over the simulation: the brush's circle under the pointer, the recording mark, and
+/// while zoomed the minimap's outline and the part of the grid the frame shows.
 fn overlay(
     ctx: &egui::Context,
     session: &Session,
     pointer: Option<(f32, f32)>,
     rect: egui::Rect,
+    zoom: zoom::Zoom,
     recording: Option<(u32, u32)>,
 ) {
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("eddy-overlay")));
@@ -1045,16 +1096,29 @@ fn overlay(
         origin: (rect.min.x * ppp, rect.min.y * ppp),
         size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
     };
-    let area = Area::letterbox(within, model.size());
+    let frame = Area::letterbox(within, model.size());
+    let area = zoom.area(frame, model.size());
     if let Some(p) = pointer
-        && area.contains(p)
+        && frame.contains(p)
     {
         let radius = model.brush_radius() * area.size.0 / model.size().0 as f32 / ppp;
         let centre = egui::pos2(p.0 / ppp, p.1 / ppp);
         painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(180)));
     }
+    if let Some((map, view)) = zoom.minimap(frame, model.size()) {
+        let points = |a: Area| {
+            egui::Rect::from_min_size(
+                egui::pos2(a.origin.0 / ppp, a.origin.1 / ppp),
+                egui::vec2(a.size.0 / ppp, a.size.1 / ppp),
+            )
+        };
+        let grey = egui::Color32::from_white_alpha(160);
+        painter.rect_stroke(points(map), 0.0, egui::Stroke::new(1.0, grey), egui::StrokeKind::Outside);
+        let yellow = egui::Color32::from_rgb(255, 210, 60);
+        painter.rect_stroke(points(view), 0.0, egui::Stroke::new(1.5, yellow), egui::StrokeKind::Middle);
+    }
     if let Some((n, cap)) = recording {
-        let at = egui::pos2(area.origin.0 / ppp + area.size.0 / ppp - 90.0, area.origin.1 / ppp + 14.0);
+        let at = egui::pos2(frame.origin.0 / ppp + frame.size.0 / ppp - 90.0, frame.origin.1 / ppp + 14.0);
         painter.circle_filled(at, 6.0, egui::Color32::from_rgb(230, 40, 40));
         painter.text(
             at + egui::vec2(10.0, 0.0),
