@@ -484,6 +484,16 @@ impl AnyModel {
         }
     }
 
+    /// [`AnyModel::state_hash`] as a future (the hash's pass recorded and submitted now, read when
+    /// it resolves; [`crate::water::GpuWater::state_hash_async`]): it never blocks, so a browser
+    /// can wait on it. `None` for the other models.
+    pub fn state_hash_reader(&self) -> Option<impl Future<Output = Result<u64, GpuError>> + 'static> {
+        match self.runner.model() {
+            AnyGpuModel::Water(w) => Some(w.state_hash_async()),
+            _ => None,
+        }
+    }
+
     /// Draws with `look` from now on ([`Look::Styled`] for a model registered outside eddy draws
     /// its map).
     pub fn set_look(&mut self, look: Look) {

@@ -298,6 +298,36 @@ def same_as_the_command(driver, port, eddy, work):
         f"`eddy run --buoyancy 3`, {other:.1e} from the run without; a bad value: {density['refused']!r}")
 
 
+def hash_as_the_command(driver, port, eddy):
+    """Check 4b: fixed-point water's state hash, sleeping, in Chromium against `eddy run`'s."""
+    driver.get(f"http://127.0.0.1:{port}/blank.html")
+    got = run(driver, """
+        const m = await import('eddy-fluid');
+        const c = document.createElement('canvas');
+        c.style.cssText = 'width:96px;height:64px;position:absolute;left:0;top:0';
+        document.body.append(c);
+        const f = await m.create(c, { model: 'water', scene: 'basin', cellSize: 1, autoDemo: false,
+                                      interactive: false, paused: true, sleep: true,
+                                      params: { arithmetic: 'fixed' } });
+        f.step(500);
+        const hash = await f.stateHash();
+        const sleeping = f.sleep;
+        f.setSleep(false);
+        let refused = '';
+        try { f.setSleep('yes'); } catch (e) { refused = e.message; }
+        f.setModel('smoke');
+        const smoke = await f.stateHash();
+        return { grid: f.grid, hash, sleeping, awake: f.sleep, refused, smoke };""")
+    out = subprocess.run([eddy, "run", "--mode", "water", "--scene", "basin", "--size", "96x64", "--steps", "500",
+                          "--arithmetic", "fixed"], check=True, capture_output=True, text=True)
+    want = next(l.split()[2] for l in (out.stdout + out.stderr).splitlines() if l.startswith("state hash "))
+    if got["hash"] != want:
+        fail(f"fixed-point water's hash after 500 steps in Chromium is {got['hash']}, eddy run's {want}")
+    if not got["sleeping"] or got["awake"] or "true or false" not in got["refused"] or got["smoke"] is not None:
+        fail(f"sleep / setSleep / stateHash: {got}")
+    say(f"fixed-point water, sleeping, 500 steps: hash {got['hash']} in Chromium, the same as `eddy run`'s")
+
+
 def hostile(driver):
     """Bad input, as a hostile page would give it: each refused with a message naming what was
     wrong, and a fluid made afterwards (and the one already there) unharmed."""
@@ -538,6 +568,7 @@ def main():
         try:
             first_frame(driver, port)
             same_as_the_command(driver, port, os.path.abspath(args.eddy), work)
+            hash_as_the_command(driver, port, os.path.abspath(args.eddy))
             hostile(driver)
             looks(driver)
             cycles(driver)

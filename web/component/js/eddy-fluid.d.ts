@@ -54,6 +54,8 @@ export interface Options {
   params?: Record<string, string | number>;
   /** Start paused (one frame drawn). Default false. */
   paused?: boolean;
+  /** Water: step only the tiles where something can change (the same masses to the bit). Default false. */
+  sleep?: boolean;
   /** Seed of random scenes. Default 1. */
   seed?: number;
   /** Where the `.wasm` is, when not beside the module. */
@@ -117,6 +119,12 @@ export declare class EddyFluid extends EventTarget {
    * time unit); gas: "density", "momentum_x", "momentum_y". Rejects for a field the model has not.
    */
   read(name: string): Promise<Float32Array>;
+  /** Whether still water sleeps. */
+  readonly sleep: boolean;
+  /** Lets still water sleep (true) or steps every cell (false). */
+  setSleep(on: boolean): void;
+  /** The water's state hash, 16 hex digits as `eddy run` prints it; null for smoke and gas. */
+  stateHash(): Promise<string | null>;
   /** Follows the canvas's size now (it follows by itself too). */
   resize(): void;
   /** Stops, removes its listeners and frees every GPU resource. */
@@ -129,7 +137,7 @@ export declare function create(canvas: HTMLCanvasElement, options?: Options): Pr
 /**
  * `<eddy-fluid>`: attributes model, scene, resolution, cell-size, transparent, look, bloom, interactive,
  * auto-demo, auto-demo-delay, auto-speed, steps-per-frame, splat-radius, force, colors
- * ("#a #b"), params ("name=value name=value"), paused, seed. Fires `ready` and `error`.
+ * ("#a #b"), params ("name=value name=value"), paused, sleep, seed. Fires `ready` and `error`.
  */
 export declare class EddyFluidElement extends HTMLElement {
   readonly fluid: EddyFluid | null;

@@ -66,6 +66,7 @@ const DEFAULTS = {
   colors: ["#5227ff", "#ff9ffc", "#b19eef"],
   params: {},
   paused: false,
+  sleep: false,
   seed: 1,
   moduleUrl: undefined,
 };
@@ -217,6 +218,23 @@ export class EddyFluid extends EventTarget {
     }
     const names = Object.keys(params);
     return this.#wasm.set(names, names.map((n) => String(params[n])));
+  }
+
+  /** Whether still water sleeps (only the tiles where something can change are stepped). */
+  get sleep() {
+    return this.#wasm.sleep;
+  }
+
+  /** Lets still water sleep (true) or steps every cell (false): the same masses to the bit either way. */
+  setSleep(on) {
+    if (typeof on !== "boolean") throw new TypeError(`eddy-fluid: setSleep takes true or false, not ${JSON.stringify(on)}`);
+    this.#o.sleep = on;
+    this.#wasm.set_sleep(on);
+  }
+
+  /** Resolves to the water's state hash, 16 hex digits (as `eddy run` prints it), or null for smoke and gas. */
+  stateHash() {
+    return this.#wasm.state_hash();
   }
 
   /** The look drawn: "styled" or "map". */
@@ -500,6 +518,7 @@ export async function create(canvas, options = {}) {
   try {
     wasm.set_look(o.look);
     wasm.set_bloom(o.bloom);
+    if (o.sleep) wasm.set_sleep(true);
     if (names.length) wasm.set(names, names.map((n) => String(o.params[n])));
   } catch (e) {
     wasm.destroy();
@@ -526,10 +545,11 @@ const ATTRIBUTES = {
   colors: "colors",
   params: "params",
   paused: "paused",
+  sleep: "sleep",
   seed: "seed",
 };
 
-const BOOLEAN = new Set(["transparent", "interactive", "autoDemo", "paused"]);
+const BOOLEAN = new Set(["transparent", "interactive", "autoDemo", "paused", "sleep"]);
 
 /** The options an `<eddy-fluid>` element's attributes give. */
 function optionsOf(element) {
@@ -565,7 +585,7 @@ export class EddyFluidElement extends (globalThis.HTMLElement ?? class {}) {
   #starting = null;
 
   static get observedAttributes() {
-    return ["model", "look", "params", "paused"];
+    return ["model", "look", "params", "paused", "sleep"];
   }
 
   constructor() {
@@ -624,6 +644,7 @@ export class EddyFluidElement extends (globalThis.HTMLElement ?? class {}) {
       else if (name === "look" && value) f.setLook(value);
       else if (name === "params" && value) f.set(optionsOf(this).params);
       else if (name === "paused") value === null || value === "false" ? f.resume() : f.pause();
+      else if (name === "sleep") f.setSleep(value !== null && value !== "false");
     } catch (e) {
       this.#show(e?.message ?? String(e));
     }

@@ -392,6 +392,37 @@ impl Fluid {
         })
     }
 
+    /// Lets still water sleep (`true`: only the tiles where something can change are stepped,
+    /// the same masses to the bit) or steps every cell; the other models step every cell either
+    /// way, and a water model made later takes it too.
+    ///
+    /// # Errors
+    /// A GPU error building the tiles' passes.
+    pub fn set_sleep(&mut self, on: bool) -> Result<(), JsError> {
+        self.session.set_sleep(on).map_err(error)
+    }
+
+    /// Whether still water sleeps.
+    #[wasm_bindgen(getter)]
+    pub fn sleep(&self) -> bool {
+        self.session.sleep()
+    }
+
+    /// The water's state hash, 16 hex digits, the same exactly when the masses' and walls' bits
+    /// are (`eddy run` prints it; `eddy_fluid::water::hash`); `null` for smoke and gas. The steps
+    /// asked for before it are in it.
+    ///
+    /// # Errors
+    /// (The promise rejects.) A GPU error.
+    pub fn state_hash(&self) -> js_sys::Promise {
+        let reader = self.session.model_ref().state_hash_reader();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let Some(reader) = reader else { return Ok(JsValue::NULL) };
+            let hash = reader.await.map_err(|e| JsValue::from(error(e)))?;
+            Ok(JsValue::from_str(&eddy_fluid::water::hash::hex(hash)))
+        })
+    }
+
     /// Frees every GPU resource now (the device is destroyed); the object is unusable after.
     pub fn destroy(self) {
         self.gpu.device.destroy();
