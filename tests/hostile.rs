@@ -53,6 +53,7 @@ fn fixtures(dir: &Path, max_side: usize) {
     std::fs::write(p("backwards.csv"), "step,hash\n5,307bfffbc460c686\n3,307bfffbc460c686\n").unwrap();
     std::fs::write(p("later.csv"), "step,hash\n9000,307bfffbc460c686\n").unwrap();
     std::fs::write(p("empty-log.csv"), "step,hash\n").unwrap();
+    std::fs::write(p("resets.toml"), "mode = \"water\"\n[[action]]\nat = 3\nreset = true\n").unwrap();
     image::RgbImage::from_fn(8, 8, |x, _| if x == 5 { image::Rgb([0, 255, 0]) } else { image::Rgb([255; 3]) })
         .save(p("green.png"))
         .unwrap();
@@ -470,7 +471,7 @@ fn hostile_input_table() {
             2,
             "--hashes logs water's state hash",
         ),
-        row(&["run", "--steps", "5", "--hashes", &d("h.txt")], 2, "--hashes"),
+        row(&["run", "--steps", "5", "--hashes", &d("h.txt")], 2, "give a path ending in .csv"),
         row(&["run", "--steps", "5", "--hashes", &d("hs.csv"), "--forces", &d("hs.csv")], 2, "--hashes names the same"),
         row(&["run", "--steps", "5", "--hashes", &d("h.csv"), "--hash-every", "0"], 2, "at least 1 step"),
         row(&["run", "--steps", "5", "--hash-every", "2"], 2, "give --hashes too"),
@@ -488,7 +489,12 @@ fn hostile_input_table() {
         ),
         row(&["run", "--steps", "5", "--check-hashes", &d("backwards.csv")], 2, "a log's steps increase"),
         row(&["run", "--steps", "5", "--check-hashes", &d("later.csv")], 2, "no step to compare"),
-        row(&["run", "--steps", "5", "--check-hashes", &d("empty-log.csv")], 2, "has no rows to compare"),
+        row(&["run", "--steps", "5", "--check-hashes", &d("empty-log.csv")], 2, "write one with eddy run --hashes"),
+        row(
+            &["run", "--steps", "5", "--hashes", &d("h.csv"), "--script", &d("resets.toml")],
+            2,
+            "the script's reset at step 3 takes the step count back",
+        ),
         // Every state eddy saves loads back: no negative density.
         row(&["run", "--mode", "smoke", "--impulse-density", "-5"], 2, "smoke density is >= 0"),
         // Sizes: refused before allocating, one line, with what fits.

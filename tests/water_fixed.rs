@@ -183,7 +183,9 @@ fn sleeping_fixed_point_water_is_its_dense_step_bit_for_bit_and_comes_to_rest() 
 
 /// The hash of fixed-point water after 1000 steps of the U-tube and basin presets is the CPU
 /// mirror's, natively; the browser tests (`tests/web.rs`) hold Chromium's WebGPU to the same CPU
-/// mirror, so the hash is the same on both adapters. The values go to the docs' table.
+/// mirror, so the hash is the same on both adapters. The water page's table of hashes across
+/// adapters gives the CPU mirror's in every column (a change to the rules or the hash that left
+/// it behind fails here).
 #[test]
 fn fixed_point_hashes_after_1000_steps_are_the_cpu_mirrors() {
     let g = common::gpu();
@@ -197,6 +199,13 @@ fn fixed_point_hashes_after_1000_steps_are_the_cpu_mirrors() {
         let (gh, ch) = (gpu.state_hash().unwrap(), state_hash(&cpu.state().mass, &cpu.state().solid));
         println!("fixed-point {preset} 128x96, 1000 steps: hash {gh:016x} on {}", g.adapter_label());
         assert_eq!(gh, ch, "{preset}: GPU hash {gh:016x}, CPU {ch:016x}");
+        let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/models/water.md")).unwrap();
+        let row = page.lines().find(|l| l.starts_with(&format!("| `{preset}` | `"))).expect("the page's row");
+        let said: Vec<&str> = row.split('|').map(str::trim).filter(|c| !c.is_empty()).skip(1).collect();
+        assert_eq!(said.len(), 4, "{row}");
+        for cell in said {
+            assert_eq!(cell, format!("`{ch:016x}`"), "docs/models/water.md's {preset} row: {row}");
+        }
     }
     g.check().unwrap();
 }

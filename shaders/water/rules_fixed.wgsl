@@ -1,5 +1,5 @@
-// Uses: water/params.wgsl (WaterParams, outside_mass, FIXED_UNIT, FIXED_MAX_MASS); the pass's
-//   bindings (params, mass_in).
+// Uses: water/params.wgsl (outside_mass, FIXED_UNIT, FIXED_MAX_MASS); the pass's bindings
+//   (params, mass_in).
 // Elsts' rules in integer arithmetic (fixed-point water, src/water/fixed.rs: the unit, and what
 // differs from the floats of water/rules.wgsl), four cells at a time, for the walk
 // (water/walk.wgsl), declaring the names water/rules.wgsl does. A mass is a whole number of
@@ -32,10 +32,13 @@ fn mass_texel(q: vec2<i32>, size: vec2<i32>) -> Lanes {
 }
 
 // What the step stores of a texel's masses in units: as f32 full cells, exactly (a power of two
-// apart); a solid cell's negated.
+// apart), at most FIXED_MAX_MASS (a step that would give a cell more gives it that, as
+// `fixed::compression_step` does; an f32 holds every whole unit up to it exactly); a solid
+// cell's negated.
 fn stored(m: Lanes) -> vec4<f32> {
     let solid = m < vec4<i32>(0);
-    let full = vec4<f32>(select(m, vec4<i32>(-1) - m, solid)) * (1.0 / FIXED_UNIT);
+    let most = vec4<i32>(i32(FIXED_MAX_MASS * FIXED_UNIT));
+    let full = vec4<f32>(min(select(m, vec4<i32>(-1) - m, solid), most)) * (1.0 / FIXED_UNIT);
     return select(full, -full, solid);
 }
 

@@ -1,4 +1,4 @@
-// Uses: water/params.wgsl (WaterParams, outside_mass); water/walk.wgsl (walk, STRIP).
+// Uses: water/params.wgsl (WaterParams); water/walk.wgsl (walk, STRIP).
 // The water step in one pass, over every cell (the walk: water/walk.wgsl, with the rules in
 // f32, water/rules.wgsl, or in integer units, water/rules_fixed.wgsl): one invocation a column
 // of STRIP rows of two texels. CPU mirror: `simulate_compression` (src/water/cpu.rs; fixed

@@ -1,4 +1,4 @@
-// Uses: water/params.wgsl (WaterParams, outside_mass); water/walk.wgsl (walk, STRIP, Changes);
+// Uses: water/params.wgsl (WaterParams); water/walk.wgsl (walk, STRIP, Changes);
 //   water/tile_grid.wgsl (TileGrid, ANY, LEFT, RIGHT, TOP, BOTTOM, TOP_LEFT, TOP_RIGHT,
 //   BOTTOM_LEFT, BOTTOM_RIGHT, flag_towards); water/list_once.wgsl (list_once).
 // The water step over the awake tiles alone (src/water/tiles.rs: why a sleeping tile is exact),

@@ -1,5 +1,5 @@
-// Uses: water/params.wgsl (WaterParams); water/rules.wgsl | water/rules_fixed.wgsl (Lanes, Flows,
-//   outflows, mass_texel, open, stored); the pass's bindings (mass_out).
+// Uses: water/rules.wgsl | water/rules_fixed.wgsl (Lanes, Flows, outflows, mass_texel, open,
+//   stored); the pass's bindings (params, mass_out).
 // The water step's walk: every cell's outflows (the rules, in f32 from water/rules.wgsl or in
 // integer units from water/rules_fixed.wgsl, each declaring `Lanes` and the rule's functions)
 // and the gather of what its neighbours sent it, in the packed layout (common/packed.wgsl: four

@@ -52,13 +52,15 @@ impl HashLog {
         self.every - step % self.every
     }
 
-    /// Writes the hash of the model's water when its step is one the log takes.
+    /// Writes the hash of the model's water at the start and when its step is one the log
+    /// takes (a multiple of `every`).
     ///
     /// # Errors
     /// A GPU readback error, or the file's.
     pub(crate) fn write(&mut self, model: &AnyModel) -> Result {
         let step = model.steps_done();
-        if !step.is_multiple_of(self.every) {
+        // The start's row, then every `every` steps.
+        if self.rows > 0 && !step.is_multiple_of(self.every) {
             return Ok(());
         }
         let hash = crate::water::hash::hex(hash_now(model)?);
@@ -162,7 +164,10 @@ impl HashCheck {
             span = Some(span.map_or((step, step), |(lo, _)| (lo, step)));
         }
         let Some((lo, hi)) = span else {
-            return Err(format!("{}: the log has no rows to compare", path.display()));
+            return Err(format!(
+                "{}: the log has no rows to compare: write one with eddy run --hashes",
+                path.display()
+            ));
         };
         if within == 0 {
             return Err(format!(

@@ -347,7 +347,8 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) sleep: bool,
     /// Water: write the state hash (the water's masses and walls, bit for bit, as 16 hex digits)
-    /// every --hash-every steps, and at the start, to this CSV file (step,hash), for a replay to
+    /// at the start and at every step that is a multiple of --hash-every, to this CSV file
+    /// (step,hash), for a replay to
     /// be checked against (--check-hashes). Written beside the target as the run goes and renamed
     /// over it when the run ends, however it ends.
     #[arg(long, value_name = "OUT.csv")]

@@ -238,6 +238,14 @@ fn check_options(args: &RunArgs, kind: ModelKind, script: Option<&Script>) -> Re
             let why = if *other == kind { "this run is" } else { "this run's script switches to" };
             return Err(usage(format!("{option} logs water's state hash; {why} {other}, which has none: drop it")));
         }
+        let reset = script.into_iter().flat_map(|s| &s.actions).find(|t| t.action == Action::Reset);
+        if let Some(t) = reset {
+            return Err(usage(format!(
+                "{option} logs the hash step by step, and the script's reset at step {} takes the step count back \
+                 to the start: drop the reset or {option}",
+                t.at
+            )));
+        }
     }
     match (args.hash_every, args.hashes.is_some()) {
         (Some(0), _) => return Err(usage("--hash-every must be at least 1 step")),

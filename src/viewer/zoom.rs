@@ -51,8 +51,11 @@ impl Zoom {
         if !self.zoomed() {
             return frame;
         }
-        let (cx, cy) = self.clamped(grid);
-        let size = (frame.size.0 * self.factor, frame.size.1 * self.factor);
+        // A grid smaller than the one zoomed into (another model, a new scene) at most as far.
+        let factor = self.factor.min(Self::most(frame, grid));
+        let z = Zoom { factor, ..*self };
+        let (cx, cy) = z.clamped(grid);
+        let size = (frame.size.0 * factor, frame.size.1 * factor);
         let middle = (frame.origin.0 + frame.size.0 / 2.0, frame.origin.1 + frame.size.1 / 2.0);
         let origin = (middle.0 - cx / grid.0 as f32 * size.0, middle.1 - cy / grid.1 as f32 * size.1);
         Area { origin: (origin.0.round(), origin.1.round()), size }

@@ -30,9 +30,14 @@ use crate::grid::Grid;
 pub const UNIT: f32 = 16384.0;
 
 /// The largest mass a cell holds in fixed point, full cells: `2^24` units, the most an `f32`
-/// holds exactly in whole units. Masses above it are clamped where they enter ([`quantize`]);
-/// the compression at the foot of a column of water reaches it only some 51,000 cells deep.
+/// holds exactly in whole units. Masses above it are clamped where they enter ([`quantize`]),
+/// and a step that would give a cell more gives it this much (then, and only then, the total
+/// mass is not kept); the compression at the foot of a column of water reaches it only some
+/// 51,000 cells deep.
 pub const MAX_MASS: f32 = 1024.0;
+
+/// [`MAX_MASS`] in units.
+pub const MAX_UNITS: i32 = 1 << 24;
 
 /// The side share's denominator: the share is a whole number of 65536ths.
 pub const SHARE_ONE: i32 = 1 << 16;
@@ -217,9 +222,9 @@ pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParam
         }
     }
     for ((out, &n), &s) in field.as_mut_slice().iter_mut().zip(next.as_slice()).zip(blocks.as_slice()) {
-        // Ground keeps what it holds (no flow reaches it).
+        // Ground keeps what it holds (no flow reaches it); a cell holds at most MAX_MASS.
         if s == 0 {
-            *out = from_units(n);
+            *out = from_units(n.min(MAX_UNITS));
         }
     }
 }

@@ -231,6 +231,34 @@ struct TilePasses {
     pending: Pending,
 }
 
+/// The rows a tile's invocations walk: the adapter's `strip`, doubled until the tiles of `pairs`
+/// columns of two texels across and `64 / pairs` strips down, and one more, are at most `most`
+/// (`max_compute_workgroups_per_dimension`: the step dispatches a workgroup a listed tile and one
+/// more). A tile holds `512 strip` cells whatever `pairs` is, so only the strip can make the
+/// tiles of a big grid few enough (a 16384 x 16384 grid at a GPU's strip of 8 has 65,536).
+fn tile_strip((width, height): (u32, u32), pairs: u32, strip: u32, most: u32) -> u32 {
+    let tiles = |strip: u32| u64::from(width.div_ceil(8 * pairs)) * u64::from(height.div_ceil(64 / pairs * strip));
+    let mut strip = strip.max(1);
+    while tiles(strip) + 1 > u64::from(most) && strip < height {
+        strip *= 2;
+    }
+    strip
+}
+
+#[cfg(test)]
+mod tests {
+    /// A 16384 x 16384 grid at a GPU's strip of 8 and tiles of 8 pairs has 65,536 tiles, one
+    /// more workgroup than WebGPU's 65,535 allows with the extra one: the strip doubles, to
+    /// 32,768 tiles; a 1024 x 1024 grid keeps its strip, and so does lavapipe's 32 at 16384.
+    #[test]
+    fn the_tiles_strip_doubles_where_a_grid_has_too_many_tiles() {
+        assert_eq!(super::tile_strip((16384, 16384), 8, 8, 65535), 16);
+        assert_eq!(super::tile_strip((1024, 1024), 8, 8, 65535), 8);
+        assert_eq!(super::tile_strip((16384, 16384), 16, 32, 65535), 32);
+        assert_eq!(super::tile_strip((65536, 16384), 16, 32, 65535), 64);
+    }
+}
+
 impl TilePasses {
     /// The passes over `packed` with tiles of `pairs` columns of two texels across and `64 /
     /// pairs` strips of [`DeviceCaps::strip`] rows down, the rules in `arithmetic`.
@@ -759,7 +787,9 @@ impl GpuWater {
 
     /// From the next step on, steps only the tiles where something can change (`Some(pairs)`:
     /// tiles of `pairs` columns of two texels across, `8 pairs` cells, and `64 / pairs` strips
-    /// of [`DeviceCaps::strip`] rows down), or every cell (`None`, the default). The masses are
+    /// of [`DeviceCaps::strip`] rows down, the strip doubled where the grid would have as many
+    /// tiles as the device's `max_compute_workgroups_per_dimension`), or every cell (`None`, the
+    /// default). The masses are
     /// the same to the bit either way ([`super::tiles`]); while bodies are in the water every
     /// tile is stepped.
     ///
@@ -776,8 +806,11 @@ impl GpuWater {
                 "tiles of {pairs} texel pairs across: give a power of two from 1 to 64 (a tile is a workgroup of 64)"
             )));
         }
-        let (device, queue, caps) = (&self.device, &self.queue, &self.caps);
-        let (uniform, packed, size) = (&self.uniform, &self.packed, (self.width, self.height));
+        let size = (self.width, self.height);
+        let most = self.device.limits().max_compute_workgroups_per_dimension;
+        let caps = DeviceCaps { strip: tile_strip(size, pairs, self.caps.strip, most), ..self.caps.clone() };
+        let (device, queue, caps) = (&self.device, &self.queue, &caps);
+        let (uniform, packed) = (&self.uniform, &self.packed);
         let (mass, arithmetic) = (&self.mass, self.params.arithmetic);
         let passes = gpu::scoped(device, || {
             TilePasses::new(device, queue, caps, uniform, packed, mass, size, pairs, arithmetic)

@@ -228,8 +228,8 @@ export class EddyFluid extends EventTarget {
   /** Lets still water sleep (true) or steps every cell (false): the same masses to the bit either way. */
   setSleep(on) {
     if (typeof on !== "boolean") throw new TypeError(`eddy-fluid: setSleep takes true or false, not ${JSON.stringify(on)}`);
-    this.#o.sleep = on;
     this.#wasm.set_sleep(on);
+    this.#o.sleep = on;
   }
 
   /** Resolves to the water's state hash, 16 hex digits (as `eddy run` prints it), or null for smoke and gas. */
