@@ -347,20 +347,30 @@ fn clip_viewport(area: Area, max: f32) -> Option<Area> {
 /// Records `drawing` into a render pass of its own over the whole of `target`, cleared to
 /// black first (the letterbox's border): the convenience the runner's frames and the viewer use.
 pub(crate) fn draw_cleared(encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, drawing: &Drawing) {
-    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("eddy draw"),
+    drawing.render(&mut target_pass(encoder, target, "eddy draw", wgpu::LoadOp::Clear(wgpu::Color::BLACK)));
+}
+
+/// A render pass over the whole of `target`, its one colour attachment loaded as `load` says
+/// and stored.
+pub(crate) fn target_pass<'a>(
+    encoder: &'a mut wgpu::CommandEncoder,
+    target: &'a wgpu::TextureView,
+    label: &str,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'a> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
             view: target,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: None,
         occlusion_query_set: None,
         multiview_mask: None,
-    });
-    drawing.render(&mut pass);
+    })
 }
 
 /// Mirrors `struct View` in `shaders/render/water.wgsl` (48 bytes).

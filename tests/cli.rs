@@ -280,9 +280,10 @@ fn a_replay_is_checked_against_the_hash_log_and_stops_at_the_first_step_that_dif
     let changed: Vec<String> = rows
         .iter()
         .map(|r| match r.strip_prefix("150,") {
-            Some(h) => {
-                format!("150,{}", if h.starts_with('0') { format!("1{}", &h[1..]) } else { format!("0{}", &h[1..]) })
-            }
+            Some(h) => match h.strip_prefix('0') {
+                Some(rest) => format!("150,1{rest}"),
+                None => format!("150,0{}", &h[1..]),
+            },
             None => r.to_string(),
         })
         .collect();

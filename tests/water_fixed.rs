@@ -232,7 +232,7 @@ fn switching_to_fixed_point_rounds_the_masses_and_limits_are_refused() {
     assert_same("fixed point after the switch", 130, &cpu.state().mass, &sim.read_mass().unwrap());
 
     let body = Body::new(Shape::Circle { radius: 3.0 }, 25.0, 10.0);
-    let err = sim.set_bodies(&[body.clone()]).unwrap_err().to_string();
+    let err = sim.set_bodies(std::slice::from_ref(&body)).unwrap_err().to_string();
     assert!(err.contains("fixed-point water takes no bodies"), "{err}");
     assert!(sim.body_list().is_empty());
     let err = CpuWater::new(WaterState { bodies: vec![body], ..state }, fixed).err().unwrap().to_string();

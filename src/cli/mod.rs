@@ -71,6 +71,8 @@ pub(crate) struct Cli {
     pub(crate) view: ViewArgs,
 }
 
+// One command is parsed a run, so the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
     /// Open a window and run a model live (the default command).

@@ -127,6 +127,7 @@ pub fn register<M: CustomModel>() -> Result<ModelKind, Error> {
 /// command holds the list to its options).
 pub const COMMAND_OPTIONS: &[&str] = &[
     "body",
+    "check-hashes",
     "colour-map",
     "cpu-max-size",
     "demo",
@@ -137,6 +138,8 @@ pub const COMMAND_OPTIONS: &[&str] = &[
     "frames",
     "gif",
     "gif-every",
+    "hash-every",
+    "hashes",
     "help",
     "json",
     "load",

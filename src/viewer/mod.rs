@@ -1041,37 +1041,12 @@ impl Live {
         if let Some((map, _)) = self.minimap {
             // The whole grid again, small, in the frame's corner (the panel's outline over it).
             let drawing = self.session.model().prepare(&mut encoder, format, map)?;
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("minimap"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            drawing.render(&mut pass);
+            drawing.render(&mut crate::render::target_pass(&mut encoder, target, "minimap", wgpu::LoadOp::Load));
         }
         let (device, queue) = (&self.gpu.device, &self.gpu.queue);
         let extra = self.egui.renderer.update_buffers(device, queue, &mut encoder, jobs, screen);
         {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let pass = crate::render::target_pass(&mut encoder, target, "egui", wgpu::LoadOp::Load);
             self.egui.renderer.render(&mut pass.forget_lifetime(), jobs, screen);
         }
         self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
