@@ -723,3 +723,27 @@ fn ctrl_wheel_zooms_with_a_minimap_and_home_shows_the_whole_grid() {
         }
     }
 }
+
+/// The viewer ends a water run with its state hash, as `eddy run` does, and steps the same water:
+/// 25 frames of 2 steps each of the 96 x 64 basin end with the hash `eddy run --steps 50` prints.
+#[test]
+fn the_viewer_ends_with_the_hash_eddy_run_gives_after_the_same_steps() {
+    assert!(std::env::var_os("DISPLAY").is_some(), "needs an X display: run the tests under `xvfb-run -a`");
+    let _display = shared_use();
+    let hash_of = |text: &str| {
+        let line = text.lines().find(|l| l.starts_with("state hash ")).unwrap_or_else(|| panic!("no hash:\n{text}"));
+        (line.split(' ').nth(2).unwrap().to_string(), line.to_string())
+    };
+    let scene = ["--scene", "basin", "--size", "96x64"];
+    let o = eddy_view(&[&scene[..], &["--steps-per-frame", "2", "--frames", "25"]].concat());
+    let (viewed, line) = hash_of(&String::from_utf8_lossy(&o.stderr));
+    assert!(line.contains("at step 50"), "{line}");
+    let o = Command::new(env!("CARGO_BIN_EXE_eddy"))
+        .args([&["run"][..], &scene[..], &["--steps", "50"]].concat())
+        .env("NODEVICE_SELECT", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (ran, _) = hash_of(&String::from_utf8_lossy(&o.stdout));
+    assert_eq!(viewed, ran, "the viewer's hash after 50 steps against eddy run's");
+}

@@ -254,6 +254,15 @@ struct Live {
     quit: bool,
     /// Statistics asked of this model and not yet arrived.
     stats_pending: Option<ModelKind>,
+    /// The water's state hash asked for with them, of this model at this step, not yet arrived.
+    hash_pending: Option<PendingHash>,
+}
+
+/// A state hash on its way back from the GPU ([`crate::model::AnyModel::state_hash_reader`]).
+struct PendingHash {
+    kind: ModelKind,
+    step: u64,
+    hash: std::pin::Pin<Box<dyn Future<Output = Result<u64, crate::gpu::GpuError>>>>,
 }
 
 /// The window and what draws into it, before a device is chosen.
@@ -401,6 +410,7 @@ impl App {
             demo,
             quit: false,
             stats_pending: None,
+            hash_pending: None,
         })
     }
 
@@ -875,8 +885,23 @@ impl Live {
             for r in std::mem::take(&mut self.recordings) {
                 self.finish_recording(r)?;
             }
+            self.say_hash()?;
         }
         Ok(done)
+    }
+
+    /// Says the water's state hash where the viewer ends (after `frames` or a script's quit), as
+    /// `eddy run` ends with it (native; a browser's viewer does not end so).
+    fn say_hash(&self) -> Result<(), Error> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(hash) = self.session.model_ref().state_hash()? {
+            let step = self.session.model_ref().steps_done();
+            note!(
+                "state hash {} at step {step} (the water's masses and walls, bit for bit)",
+                crate::water::hash::hex(hash)
+            );
+        }
+        Ok(())
     }
 
     /// With free bodies, reads the forces (and with them where the free bodies are) every frame
@@ -903,6 +928,14 @@ impl Live {
     /// frame once they arrive, without waiting (a browser cannot wait). Pauses on
     /// a non-finite value and says so.
     fn statistics(&mut self) -> Result<(), Error> {
+        if let Some(p) = &mut self.hash_pending {
+            // Polled each frame (the device is polled between frames): no waiting.
+            let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+            if let std::task::Poll::Ready(hash) = p.hash.as_mut().poll(&mut context) {
+                self.history.hash.insert(p.kind, (p.step, hash?));
+                self.hash_pending = None;
+            }
+        }
         if let Some(kind) = self.stats_pending {
             if kind != self.session.current() || !self.session.model_ref().stats_requested() {
                 // Asked of a model since switched away from (its next request starts afresh), or
@@ -922,6 +955,13 @@ impl Live {
             return Ok(());
         }
         self.session.model_ref().request_stats();
+        if self.hash_pending.is_none() {
+            let model = self.session.model_ref();
+            let (kind, step) = (model.kind(), model.steps_done());
+            if let Some(hash) = model.state_hash_reader() {
+                self.hash_pending = Some(PendingHash { kind, step, hash: Box::pin(hash) });
+            }
+        }
         self.session.model().request_forces();
         if self.session.model_ref().bodies().is_empty() {
             self.controls.forces.clear();

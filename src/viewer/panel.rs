@@ -181,6 +181,8 @@ pub struct History {
     samples: BTreeMap<ModelKind, VecDeque<Sample>>,
     /// The last statistics line of each model.
     pub line: BTreeMap<ModelKind, String>,
+    /// The last state hash of each model that has one (water), and its step.
+    pub hash: BTreeMap<ModelKind, (u64, u64)>,
 }
 
 impl History {
@@ -439,6 +441,11 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
     egui::CollapsingHeader::new("Statistics").default_open(true).show(ui, |ui| {
         for part in history.line.get(&kind).map_or("", String::as_str).split(", ") {
             ui.label(RichText::new(part).small().monospace());
+        }
+        if let Some(&(step, hash)) = history.hash.get(&kind) {
+            let hex = crate::water::hash::hex(hash);
+            let text = RichText::new(format!("state hash {hex} (step {step})")).small().monospace();
+            ui.label(text).on_hover_text("the water's masses and walls, bit for bit, as eddy run prints it");
         }
         if let Some(last) = history.last(kind) {
             let gpu = match last.gpu_ms {
