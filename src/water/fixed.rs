@@ -92,24 +92,24 @@ impl Units {
     /// a side share that rounds to nothing.
     pub fn of(p: &WaterParams) -> Result<Self, ParamError> {
         let round = |v: f32| (f64::from(v) * f64::from(UNIT)).round();
-        let or_float = "; or set arithmetic to float";
+        let or_float = ", or set arithmetic to float";
         let (m, c) = (round(p.max_mass), round(p.max_compress));
         if !(1.0..=f64::from(MAX_MASS) * f64::from(UNIT)).contains(&m) {
-            let why = format!("fixed-point water takes 1/{UNIT} to {MAX_MASS} full cells{or_float}");
+            let why = format!("fixed-point water takes 1/{UNIT} to {MAX_MASS} full cells: change --max-mass{or_float}");
             return Err(ParamError::new("max-mass", p.max_mass, why));
         }
         if (m + c) * c >= f64::from(i32::MAX) {
+            let (sum, c_full) = (p.max_mass + p.max_compress, p.max_compress);
             let why = format!(
-                "fixed-point water needs (max-mass + max-compress) x max-compress below 8 full cells squared, \
-                 which {} x {} is not{or_float}",
-                p.max_mass + p.max_compress,
-                p.max_compress
+                "fixed-point water needs (max-mass + max-compress) x max-compress below 8 full cells squared \
+                 (here {sum} x {c_full} = {}): lower --max-compress{or_float}",
+                sum * c_full
             );
             return Err(ParamError::new("max-compress", p.max_compress, why));
         }
         let share = (f64::from(p.side_share) * f64::from(SHARE_ONE)).round();
         if share < 1.0 {
-            let why = format!("fixed-point water needs at least 1/{SHARE_ONE}{or_float}");
+            let why = format!("fixed-point water needs at least 1/{SHARE_ONE}: raise --side-share{or_float}");
             return Err(ParamError::new("side-share", p.side_share, why));
         }
         let clamp = |v: f64| v.min(f64::from(i32::MAX)) as i32;
