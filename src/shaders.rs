@@ -118,6 +118,8 @@ modules! {
     WATER_STEP_TILES = "water/step_tiles": ["water/params.wgsl", "water/rules.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/list_once.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; crate::water::tiles::Tiles::wake_around_changes; };
     /// Fixed-point water: the step over the awake tiles alone.
     WATER_STEP_TILES_FIXED = "water/step_tiles_fixed": ["water/params.wgsl", "water/rules_fixed.wgsl", "water/walk.wgsl", "water/tile_grid.wgsl", "water/list_once.wgsl", "water/step_tiles.wgsl"] => { crate::water::tiles::compression_step; crate::water::fixed::compression_step; };
+    /// Water: the tiles around the bodies, into the list of the step at hand (water that sleeps, with bodies).
+    WATER_WAKE_BODIES = "water/wake_bodies": ["common/body.wgsl", "water/body_region.wgsl", "water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_bodies.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the tiles edits asked for, into the list of a run's first step.
     WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the state hash, a row's sums an invocation.

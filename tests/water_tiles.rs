@@ -282,3 +282,64 @@ fn the_shaders_reach_is_the_mirrors() {
     let line = format!("const REACH: i32 = {REACH};");
     assert!(eddy_fluid::shaders::WATER_STEP_TILES.contains(&line), "{line} is not in water/step_tiles.wgsl");
 }
+
+/// Water that sleeps with bodies in it: each step the tiles around the bodies wake
+/// (`water/wake_bodies.wgsl`), since their displacement edits the water there, and the rest sleep.
+/// In a 192 x 96 basin with a crate half as dense as water, a disc twice as dense sinking and a
+/// driven plate sweeping the surface, the sleeping water's masses and bodies are the dense
+/// step's bit for bit after every run (1000 steps: one at a time, then in runs of 10, with a
+/// driven body's new motion between runs), and some tiles sleep.
+#[test]
+fn sleeping_water_with_bodies_is_the_dense_step_bit_for_bit() {
+    use eddy_fluid::body::{Body, Shape};
+    let g = common::gpu();
+    let (w, h) = (192, 96);
+    let mut state = WaterState::empty(w, h);
+    for r in 60..h {
+        for c in 0..w {
+            state.mass[(r, c)] = 1.0;
+        }
+    }
+    state.bodies = vec![
+        Body { density: Some(0.5), ..Body::new(Shape::Box { half_width: 8.0, half_height: 4.0 }, 40.0, 50.0) },
+        Body { density: Some(2.0), ..Body::new(Shape::Circle { radius: 5.0 }, 140.0, 40.0) },
+        Body { vx: 0.2, ..Body::new(Shape::Box { half_width: 6.0, half_height: 1.0 }, 70.0, 62.0) },
+    ];
+    let p = WaterParams::default();
+    let caps = DeviceCaps { strip: 2, ..DeviceCaps::of(&g.device) };
+    let mut dense = GpuWater::with_caps(&g.device, &caps, &g.queue, &state, p).unwrap();
+    let mut sparse = GpuWater::with_caps(&g.device, &caps, &g.queue, &state, p).unwrap();
+    sparse.set_sleeping(Some(4)).unwrap();
+    let mut step = 0;
+    let mut fewest = u32::MAX;
+    while step < 1000 {
+        if step == 500 {
+            for sim in [&mut dense, &mut sparse] {
+                let mut encoder = g.device.create_command_encoder(&Default::default());
+                sim.encode_drive(&mut encoder, 2, (-0.2, 0.0), 0.01).unwrap();
+                g.queue.submit([encoder.finish()]);
+            }
+        }
+        let run = if step < 200 { 1 } else { 10 };
+        dense.step(run).unwrap();
+        sparse.step(run).unwrap();
+        step += run;
+        let (d, s) = (dense.read_state().unwrap(), sparse.read_state().unwrap());
+        if let Some((r, c)) = first_difference(&d.mass, &s.mass) {
+            panic!(
+                "step {step}: the sleeping water differs first at (row {r}, col {c}): {:e} against {:e}",
+                d.mass[(r, c)],
+                s.mass[(r, c)]
+            );
+        }
+        assert_eq!(d.bodies, s.bodies, "step {step}: the bodies");
+        let t = sparse.awake_tiles().unwrap().unwrap();
+        fewest = fewest.min(t.awake);
+        if step == 1000 {
+            println!("with bodies: {} of {} tiles awake after 1000 steps, {fewest} at the fewest", t.awake, t.all);
+        }
+    }
+    let all = sparse.awake_tiles().unwrap().unwrap().all;
+    assert!(fewest < all, "some tiles should sleep: at the fewest {fewest} of {all} awake");
+    g.check().unwrap();
+}

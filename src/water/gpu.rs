@@ -210,6 +210,8 @@ enum Pending {
 struct TilePasses {
     step: Kernel,
     requests_pass: (Kernel, [wgpu::BindGroup; 3]),
+    /// With bodies, the tiles around them into each step's list (`water/wake_bodies.wgsl`).
+    wake_bodies: Kernel,
     /// The run's changed tiles listed (`water/changed_tiles.wgsl`) and unpacked
     /// (`water/unpack_tiles.wgsl`, its groups by `i * 2 + j`: packed texture `j` into mass
     /// texture `i`).
@@ -226,6 +228,10 @@ struct TilePasses {
     args: [wgpu::Buffer; 3],
     marks: wgpu::Buffer,
     requests: wgpu::Buffer,
+    /// The tiles changed in the run (for its unpack).
+    dirty: wgpu::Buffer,
+    /// The tile grid's uniforms, a slot each.
+    slots: [wgpu::Buffer; 3],
     /// By `j * 3 + n % 3`: reading packed texture `j`, step `n`'s list.
     step_groups: Vec<wgpu::BindGroup>,
     pending: Pending,
@@ -348,6 +354,9 @@ impl TilePasses {
                 unpack_args.as_entire_binding(),
             ],
         );
+        let tile_cells = [("TILE_W", f64::from(cells.0)), ("TILE_H", f64::from(cells.1))];
+        let wake_bodies =
+            Kernel::with_constants(device, caps, "water/wake_bodies", shaders::WATER_WAKE_BODIES, &tile_cells);
         let tile_texels = [("TILE_W", f64::from(2 * pairs)), ("TILE_H", f64::from(strips * caps.strip))];
         let unpack =
             Kernel::with_constants(device, caps, "water/unpack_tiles", shaders::WATER_UNPACK_TILES, &tile_texels);
@@ -366,6 +375,7 @@ impl TilePasses {
         Self {
             step,
             requests_pass: (requests_kernel, requests_groups),
+            wake_bodies,
             changed_tiles: (listing, listing_group),
             unpack: (unpack, unpack_groups),
             unpack_args,
@@ -375,6 +385,8 @@ impl TilePasses {
             args,
             marks,
             requests,
+            dirty,
+            slots,
             step_groups,
             pending: Pending::All,
         }
@@ -425,7 +437,10 @@ impl TilePasses {
             write(encoder, &self.lists, k * u64::from(tiles), &all);
             write(encoder, &self.args[k as usize], 0, &[tiles + 1, 1, 1]);
             write(encoder, &self.args[((k + 1) % 3) as usize], 0, &[1, 1, 1]);
-            write(encoder, &self.marks, 0, &vec![0; 3 * tiles as usize]);
+            // Every tile marked listed in its slot, none in the others.
+            let mut marks = vec![0; 3 * tiles as usize];
+            marks[(k * u64::from(tiles)) as usize..((k + 1) * u64::from(tiles)) as usize].fill(1);
+            write(encoder, &self.marks, 0, &marks);
         }
     }
 
@@ -444,6 +459,28 @@ impl TilePasses {
     fn record_unpack(&self, pass: &mut wgpu::ComputePass<'_>, i: usize, j: usize) {
         self.changed_tiles.0.dispatch(pass, &self.changed_tiles.1, self.tiles(), 1);
         self.unpack.0.dispatch_indirect(pass, &self.unpack.1[i * 2 + j], &self.unpack_args, 0);
+    }
+
+    /// Records, before step `n`, the listing of the tiles around the `count` bodies of `table`
+    /// (their regions, `region`) into its list.
+    fn record_wake_bodies(
+        &self,
+        device: &wgpu::Device,
+        pass: &mut wgpu::ComputePass<'_>,
+        n: u64,
+        (region, table, count): (&wgpu::Buffer, &wgpu::Buffer, u32),
+    ) {
+        let k = (n % 3) as usize;
+        let resources = [
+            self.slots[k].as_entire_binding(),
+            region.as_entire_binding(),
+            table.as_entire_binding(),
+            self.lists.as_entire_binding(),
+            self.args[k].as_entire_binding(),
+            self.marks.as_entire_binding(),
+            self.dirty.as_entire_binding(),
+        ];
+        self.wake_bodies.dispatch_once(pass, device, &resources, 64 * count, 1);
     }
 
     /// Records step `n` over the awake tiles, reading packed texture `j`, which lists the tiles
@@ -789,9 +826,8 @@ impl GpuWater {
     /// tiles of `pairs` columns of two texels across, `8 pairs` cells, and `64 / pairs` strips
     /// of [`DeviceCaps::strip`] rows down, the strip doubled where the grid would have as many
     /// tiles as the device's `max_compute_workgroups_per_dimension`), or every cell (`None`, the
-    /// default). The masses are
-    /// the same to the bit either way ([`super::tiles`]); while bodies are in the water every
-    /// tile is stepped.
+    /// default). The masses are the same to the bit either way ([`super::tiles`]); with bodies
+    /// in the water, the tiles around them are stepped each step.
     ///
     /// # Errors
     /// [`Error::Message`] when `pairs` is not a power of two from 1 to 64; [`GpuError`]s of
@@ -843,7 +879,7 @@ impl GpuWater {
     pub fn awake_tiles(&self) -> Result<Option<super::tiles::AwakeTiles>, GpuError> {
         let Some(t) = &self.tiles else { return Ok(None) };
         let of = |awake| Some(super::tiles::AwakeTiles { awake, all: t.tiles(), cells: t.cells });
-        if t.pending == Pending::All || self.bodies.as_ref().is_some_and(|b| !b.list.is_empty()) {
+        if t.pending == Pending::All {
             return Ok(of(t.tiles()));
         }
         let mut encoder = self.device.create_command_encoder(&Default::default());
@@ -1188,8 +1224,9 @@ impl GpuModel for GpuWater {
             return;
         }
         let mut bodies = self.bodies.as_mut().filter(|b| !b.list.is_empty());
-        // With bodies every tile is stepped: their displacement edits the water each step.
-        let mut tiles = self.tiles.as_mut().filter(|_| bodies.is_none());
+        // With bodies, the tiles around them wake each step: their displacement edits the water
+        // there (`water/wake_bodies.wgsl`).
+        let mut tiles = self.tiles.as_mut();
         if let Some(t) = &tiles {
             t.prepare(&self.device, encoder, self.steps);
         }
@@ -1218,6 +1255,14 @@ impl GpuModel for GpuWater {
                 b.dispatch_displace(&mut pass, j);
             }
             if let Some(t) = &tiles {
+                if let Some(b) = &bodies {
+                    t.record_wake_bodies(
+                        &self.device,
+                        &mut pass,
+                        self.steps + s as u64,
+                        (&b.region, &b.table, n as u32),
+                    );
+                }
                 t.record_step(&mut pass, j, self.steps + s as u64);
             } else {
                 let groups = (w.div_ceil(2), h.div_ceil(self.step.strip));
@@ -1238,12 +1283,6 @@ impl GpuModel for GpuWater {
         }
         self.packed_now = tiles.is_some().then_some(last);
         drop(pass);
-        if tiles.is_none()
-            && let Some(t) = &mut self.tiles
-        {
-            // Dense steps leave no flags: the next step over tiles takes them all.
-            t.pending = Pending::All;
-        }
         if let Some(b) = bodies {
             // The CPU's list moves as the GPU's table does (a free body at the velocity it had
             // when last read).

@@ -12,9 +12,9 @@
 //! it stays awake). "Changed" is bitwise: a mass whose bits differ from the last step's.
 //!
 //! **The bookkeeping.** After each step a tile is awake for the next one when a cell within 2 of
-//! it changed ([`Tiles::wake_around_changes`]); an edit (the brush, bodies moving, a wall drawn,
-//! a state loaded) wakes the tiles within 2 of every cell it touched ([`Tiles::wake_cells`],
-//! [`Tiles::wake_all`]). Waking too many is never wrong: stepping a tile that would sleep leaves
+//! it changed ([`Tiles::wake_around_changes`]); an edit (the brush, a wall drawn, a state
+//! loaded; bodies, each step around their regions) wakes the tiles within 2 of every cell it
+//! touched ([`Tiles::wake_cells`], [`Tiles::wake_all`]). Waking too many is never wrong: stepping a tile that would sleep leaves
 //! it as it is. Outside the grid nothing changes (open air stays empty; walls stay walls).
 
 use super::WaterParams;
