@@ -870,8 +870,8 @@ impl GpuWater {
 
     /// While the water sleeps, the tiles the next step takes, of how many (waits for the GPU): as
     /// the last step listed them, every tile after a new state, parameters or bodies; an edit
-    /// since the last step adds its tiles only when the next run starts. `None` while every cell
-    /// is stepped.
+    /// since the last step adds its tiles only when the next run starts, and bodies theirs when
+    /// the step starts. `None` while every cell is stepped.
     ///
     /// # Errors
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
