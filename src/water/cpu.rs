@@ -48,21 +48,40 @@ pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParam
     if p.arithmetic == super::Arithmetic::Fixed {
         return super::fixed::compression_step(field, blocks, p);
     }
-    let (h, w) = field.shape();
-    let mut new_mass = field.clone();
+    *field = push_loop(field, |y, x| outflows(field, blocks, p, y, x));
+}
+
+/// Elsts' push loop over a grid of `mass` (full cells, or fixed point's units): each cell, row by
+/// row from the top left, gives its `outflows` ([`NEIGHBOURS`] order) to its neighbours, each
+/// taken from its own and added to the neighbour's in the loop's order; what leaves the grid is
+/// lost (open boundary). Returns the new masses.
+pub(super) fn push_loop<T>(mass: &Grid<T>, outflows: impl Fn(isize, isize) -> [Option<T>; 4]) -> Grid<T>
+where
+    T: Copy + std::ops::AddAssign + std::ops::SubAssign,
+{
+    let (h, w) = mass.shape();
+    let mut next = mass.clone();
     for y in 0..h as isize {
         for x in 0..w as isize {
-            for (flow, (dy, dx)) in outflows(field, blocks, p, y, x).into_iter().zip(NEIGHBOURS) {
+            for (flow, (dy, dx)) in outflows(y, x).into_iter().zip(NEIGHBOURS) {
                 let Some(flow) = flow else { continue };
-                new_mass[(y as usize, x as usize)] -= flow;
-                if let Some(m) = new_mass.get(y + dy, x + dx) {
-                    let m = *m + flow;
-                    new_mass[((y + dy) as usize, (x + dx) as usize)] = m;
-                } // else: it left the map (open boundary)
+                next[(y as usize, x as usize)] -= flow;
+                if next.get(y + dy, x + dx).is_some() {
+                    next[((y + dy) as usize, (x + dx) as usize)] += flow;
+                }
             }
         }
     }
-    *field = new_mass;
+    next
+}
+
+/// Whether cell `(r, c)` is ground: non-zero in `blocks`, or outside the grid with the wall
+/// boundary (outside is air of mass 0 whose water is removed with the open boundary).
+pub(super) fn is_ground(blocks: &Grid<u8>, boundary: Boundary, r: isize, c: isize) -> bool {
+    match blocks.get(r, c) {
+        Some(&s) => s != 0,
+        None => boundary == Boundary::Wall,
+    }
 }
 
 /// The neighbours a cell pushes to, in the loop's order: below, left, right, above (`(dr, dc)`,
@@ -74,11 +93,7 @@ pub const NEIGHBOURS: [(isize, isize); 4] = [(1, 0), (0, -1), (0, 1), (-1, 0)];
 /// not (ground beyond, or no water left to give). Every flow reads the last step's `mass` and
 /// what remains of the cell's own; [`compression_step`] pushes them, `super::tiles` gathers them.
 pub fn outflows(mass: &Grid<f32>, blocks: &Grid<u8>, p: &WaterParams, y: isize, x: isize) -> [Option<f32>; 4] {
-    // Outside the grid: ground (wall) or air of mass 0 whose water is removed (open).
-    let ground = |r: isize, c: isize| match blocks.get(r, c) {
-        Some(&s) => s != 0,
-        None => p.boundary == Boundary::Wall,
-    };
+    let ground = |r: isize, c: isize| is_ground(blocks, p.boundary, r, c);
     let mass_at = |r: isize, c: isize| mass.get(r, c).copied().unwrap_or(0.0);
     // Flows above MinFlow are halved: "leads to smoother flow".
     let halve = |flow: f32| if flow > p.min_flow { flow * 0.5 } else { flow };

@@ -158,10 +158,7 @@ fn outflows(
     y: isize,
     x: isize,
 ) -> [Option<i32>; 4] {
-    let ground = |r: isize, c: isize| match blocks.get(r, c) {
-        Some(&s) => s != 0,
-        None => boundary == Boundary::Wall,
-    };
+    let ground = |r: isize, c: isize| super::cpu::is_ground(blocks, boundary, r, c);
     let mass_at = |r: isize, c: isize| mass.get(r, c).copied().unwrap_or(0);
     let mut out = [None; 4];
     if ground(y, x) {
@@ -205,22 +202,8 @@ fn outflows(
 /// If `p` is out of fixed point's range ([`Units::of`]; [`WaterParams::validate`] refuses those).
 pub fn compression_step(field: &mut Grid<f32>, blocks: &Grid<u8>, p: &WaterParams) {
     let u = Units::of(p).expect("parameters validated for fixed point");
-    let (h, w) = field.shape();
     let mass = field.map(|&m| to_units(m));
-    let mut next = mass.clone();
-    for y in 0..h as isize {
-        for x in 0..w as isize {
-            for (flow, (dy, dx)) in
-                outflows(&mass, blocks, &u, p.boundary, y, x).into_iter().zip(super::cpu::NEIGHBOURS)
-            {
-                let Some(flow) = flow else { continue };
-                next[(y as usize, x as usize)] -= flow;
-                if next.get(y + dy, x + dx).is_some() {
-                    next[((y + dy) as usize, (x + dx) as usize)] += flow;
-                }
-            }
-        }
-    }
+    let next = super::cpu::push_loop(&mass, |y, x| outflows(&mass, blocks, &u, p.boundary, y, x));
     for ((out, &n), &s) in field.as_mut_slice().iter_mut().zip(next.as_slice()).zip(blocks.as_slice()) {
         // Ground keeps what it holds (no flow reaches it); a cell holds at most MAX_MASS.
         if s == 0 {
