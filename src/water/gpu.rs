@@ -210,8 +210,10 @@ enum Pending {
 struct TilePasses {
     step: Kernel,
     requests_pass: (Kernel, [wgpu::BindGroup; 3]),
-    /// With bodies, the tiles around them into each step's list (`water/wake_bodies.wgsl`).
-    wake_bodies: Kernel,
+    /// With bodies, the tiles around them into each step's list (`water/wake_bodies.wgsl`), its
+    /// groups by `n % 3`, made when the bodies' first step is recorded (their table and region
+    /// buffers live as long as the water's bodies' passes, which are made once).
+    wake_bodies: (Kernel, std::cell::OnceCell<[wgpu::BindGroup; 3]>),
     /// The run's changed tiles listed (`water/changed_tiles.wgsl`) and unpacked
     /// (`water/unpack_tiles.wgsl`, its groups by `i * 2 + j`: packed texture `j` into mass
     /// texture `i`).
@@ -375,7 +377,7 @@ impl TilePasses {
         Self {
             step,
             requests_pass: (requests_kernel, requests_groups),
-            wake_bodies,
+            wake_bodies: (wake_bodies, std::cell::OnceCell::new()),
             changed_tiles: (listing, listing_group),
             unpack: (unpack, unpack_groups),
             unpack_args,
@@ -470,17 +472,22 @@ impl TilePasses {
         n: u64,
         (region, table, count): (&wgpu::Buffer, &wgpu::Buffer, u32),
     ) {
-        let k = (n % 3) as usize;
-        let resources = [
-            self.slots[k].as_entire_binding(),
-            region.as_entire_binding(),
-            table.as_entire_binding(),
-            self.lists.as_entire_binding(),
-            self.args[k].as_entire_binding(),
-            self.marks.as_entire_binding(),
-            self.dirty.as_entire_binding(),
-        ];
-        self.wake_bodies.dispatch_once(pass, device, &resources, 64 * count, 1);
+        let (kernel, groups) = &self.wake_bodies;
+        let groups = groups.get_or_init(|| {
+            [0, 1, 2].map(|k| {
+                let resources = [
+                    self.slots[k].as_entire_binding(),
+                    region.as_entire_binding(),
+                    table.as_entire_binding(),
+                    self.lists.as_entire_binding(),
+                    self.args[k].as_entire_binding(),
+                    self.marks.as_entire_binding(),
+                    self.dirty.as_entire_binding(),
+                ];
+                kernel.bind_group(device, &resources)
+            })
+        });
+        kernel.dispatch(pass, &groups[(n % 3) as usize], 64 * count, 1);
     }
 
     /// Records step `n` over the awake tiles, reading packed texture `j`, which lists the tiles
