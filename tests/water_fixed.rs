@@ -22,14 +22,8 @@ fn units(mass: &Grid<f32>) -> i64 {
     mass.as_slice().iter().map(|&m| i64::from(fixed::to_units(m))).sum()
 }
 
-/// The first cell whose bits differ, `(row, col)`.
-fn first_difference(a: &Grid<f32>, b: &Grid<f32>) -> Option<(usize, usize)> {
-    let i = a.as_slice().iter().zip(b.as_slice()).position(|(x, y)| x.to_bits() != y.to_bits())?;
-    Some((i / a.width(), i % a.width()))
-}
-
 fn assert_same(name: &str, step: u64, cpu: &Grid<f32>, gpu: &Grid<f32>) {
-    if let Some((r, c)) = first_difference(cpu, gpu) {
+    if let Some((r, c)) = common::first_difference(cpu, gpu) {
         panic!(
             "{name}: after step {step} the GPU differs first at (row {r}, col {c}): CPU {:e}, GPU {:e}",
             cpu[(r, c)],

@@ -93,11 +93,6 @@ fn cases() -> Vec<(&'static str, WaterState, WaterParams, Edits)> {
     ]
 }
 
-fn first_difference(a: &Grid<f32>, b: &Grid<f32>) -> Option<(usize, usize)> {
-    let i = a.as_slice().iter().zip(b.as_slice()).position(|(x, y)| x.to_bits() != y.to_bits())?;
-    Some((i / a.width(), i % a.width()))
-}
-
 /// Runs `steps` steps of `state` both ways on the CPU, the edits applied to both, and asserts
 /// every step's masses equal bit for bit; returns the awake fraction after each step.
 fn sparse_against_dense(
@@ -121,7 +116,7 @@ fn sparse_against_dense(
         tiles.wake_around_edit((&before.0, &before.1), (&sparse.mass, &sparse.solid));
         cpu::compression_step(&mut dense.mass, &dense.solid, p);
         tiles::compression_step(&mut sparse.mass, &sparse.solid, p, &mut tiles);
-        if let Some((r, c)) = first_difference(&dense.mass, &sparse.mass) {
+        if let Some((r, c)) = common::first_difference(&dense.mass, &sparse.mass) {
             panic!(
                 "{name}, tiles {size:?}: step {} differs first at (row {r}, col {c}): dense {:e}, sparse {:e}",
                 step + 1,
@@ -190,7 +185,7 @@ fn the_gpu_step_over_awake_tiles_is_the_dense_step_bit_for_bit() {
                 sim.step(run as u32).unwrap();
                 step += run;
                 let mass = sim.read_mass().unwrap();
-                if let Some((r, c)) = first_difference(&cpu_state.mass, &mass) {
+                if let Some((r, c)) = common::first_difference(&cpu_state.mass, &mass) {
                     panic!(
                         "{name}, {pairs} pairs: step {step} differs first at (row {r}, col {c}): CPU {:e}, GPU {:e}",
                         cpu_state.mass[(r, c)],
@@ -325,7 +320,7 @@ fn sleeping_water_with_bodies_is_the_dense_step_bit_for_bit() {
         sparse.step(run).unwrap();
         step += run;
         let (d, s) = (dense.read_state().unwrap(), sparse.read_state().unwrap());
-        if let Some((r, c)) = first_difference(&d.mass, &s.mass) {
+        if let Some((r, c)) = common::first_difference(&d.mass, &s.mass) {
             panic!(
                 "step {step}: the sleeping water differs first at (row {r}, col {c}): {:e} against {:e}",
                 d.mass[(r, c)],

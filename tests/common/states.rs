@@ -15,6 +15,13 @@ pub fn random_water(width: usize, height: usize, seed: u64, p_solid: f32) -> Wat
     WaterState { mass, solid, bodies: Vec::new() }
 }
 
+/// The first cell, `(row, col)`, whose bits differ between `a` and `b` (`None`: the same to the
+/// bit).
+pub fn first_difference(a: &Grid<f32>, b: &Grid<f32>) -> Option<(usize, usize)> {
+    let i = a.as_slice().iter().zip(b.as_slice()).position(|(x, y)| x.to_bits() != y.to_bits())?;
+    Some((i / a.width(), i % a.width()))
+}
+
 /// Largest absolute difference and where (row, col).
 pub fn max_abs_diff(a: &Grid<f32>, b: &Grid<f32>) -> (f32, (usize, usize)) {
     assert_eq!(a.shape(), b.shape());
