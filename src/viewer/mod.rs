@@ -1024,29 +1024,23 @@ impl Live {
     fn run_panel(&mut self) -> (Vec<egui::ClippedPrimitive>, egui_wgpu::ScreenDescriptor) {
         let input = self.egui.state.take_egui_input(&self.window);
         let mut commands = Vec::new();
-        let mut rect = egui::Rect::NOTHING;
         let (session, controls, history) = (&self.session, &mut self.controls, &self.history);
         let recordings: Vec<_> =
             self.recordings.iter().map(|r| (r.recorder.format(), r.recorder.frames(), r.cap)).collect();
         let (pointer, zoom) = (self.pointer.at, self.zoom);
+        let mut placed = Placed::of(egui::Rect::NOTHING, 1.0, session.model_ref().size(), zoom);
         let output = self.egui.ctx.run_ui(input, |ui| {
             commands = panel::show(ui, session, controls, history, &recordings);
-            rect = ui.available_rect_before_wrap();
-            overlay(ui.ctx(), session, pointer, rect, zoom, recordings.first().map(|&(_, n, cap)| (n, cap)));
+            let ppp = ui.ctx().pixels_per_point();
+            placed = Placed::of(ui.available_rect_before_wrap(), ppp, session.model_ref().size(), zoom);
+            overlay(ui.ctx(), session, pointer, &placed, recordings.first().map(|&(_, n, cap)| (n, cap)));
         });
         self.egui.state.handle_platform_output(&self.window, output.platform_output);
         if output.viewport_output.get(&egui::ViewportId::ROOT).is_some_and(|v| v.repaint_delay.is_zero()) {
             self.dirty = true;
         }
         let ppp = output.pixels_per_point;
-        let within = Area {
-            origin: (rect.min.x * ppp, rect.min.y * ppp),
-            size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
-        };
-        let grid = self.session.model_ref().size();
-        self.frame = Area::letterbox(within, grid);
-        self.area = self.zoom.area(self.frame, grid);
-        self.minimap = self.zoom.minimap(self.frame, grid);
+        (self.frame, self.area, self.minimap) = (placed.frame, placed.area, placed.minimap);
         let jobs = self.egui.ctx.tessellate(output.shapes, ppp);
         for (id, deltas) in &output.textures_delta.set {
             for delta in deltas {
@@ -1094,25 +1088,39 @@ impl Live {
     }
 }
 
+/// Where the simulation goes in the window, pixels: its frame (letterboxed in the panel's free
+/// `rect`, points, at `ppp` pixels a point), where the whole grid is drawn (the frame, or
+/// larger when zoomed in), and while zoomed the minimap and the part of it the frame shows.
+struct Placed {
+    frame: Area,
+    area: Area,
+    minimap: Option<(Area, Area)>,
+}
+
+impl Placed {
+    fn of(rect: egui::Rect, ppp: f32, grid: (u32, u32), zoom: zoom::Zoom) -> Self {
+        let within = Area {
+            origin: (rect.min.x * ppp, rect.min.y * ppp),
+            size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
+        };
+        let frame = Area::letterbox(within, grid);
+        Placed { frame, area: zoom.area(frame, grid), minimap: zoom.minimap(frame, grid) }
+    }
+}
+
 /// Draws over the simulation: the brush's circle under the pointer, the recording mark, and
 /// while zoomed the minimap's outline and the part of the grid the frame shows.
 fn overlay(
     ctx: &egui::Context,
     session: &Session,
     pointer: Option<(f32, f32)>,
-    rect: egui::Rect,
-    zoom: zoom::Zoom,
+    placed: &Placed,
     recording: Option<(u32, u32)>,
 ) {
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("eddy-overlay")));
     let ppp = ctx.pixels_per_point();
     let model = session.model_ref();
-    let within = Area {
-        origin: (rect.min.x * ppp, rect.min.y * ppp),
-        size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
-    };
-    let frame = Area::letterbox(within, model.size());
-    let area = zoom.area(frame, model.size());
+    let (frame, area) = (placed.frame, placed.area);
     if let Some(p) = pointer
         && frame.contains(p)
     {
@@ -1120,7 +1128,7 @@ fn overlay(
         let centre = egui::pos2(p.0 / ppp, p.1 / ppp);
         painter.circle_stroke(centre, radius, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(180)));
     }
-    if let Some((map, view)) = zoom.minimap(frame, model.size()) {
+    if let Some((map, view)) = placed.minimap {
         let points = |a: Area| {
             egui::Rect::from_min_size(
                 egui::pos2(a.origin.0 / ppp, a.origin.1 / ppp),
