@@ -163,8 +163,13 @@ fn measure(runs: usize, steps: u64, mut step: impl FnMut(u64) -> Result) -> Resu
         step(steps)?;
         rates.push(steps as f64 / t.elapsed().as_secs_f64());
     }
-    rates.sort_by(f64::total_cmp);
-    Ok(rates[rates.len() / 2])
+    Ok(median(rates))
+}
+
+/// The median of `values` (the upper one of an even count), which are not empty.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// Steps that take about `seconds`, from timing short probe runs; at least 2, as the peer's runs
@@ -453,10 +458,6 @@ fn interleaved(gpu: &Gpu, args: &BenchArgs, a: &mut AnyModel, b: &mut AnyModel) 
         rates_b.push(rb);
         ratios.push(ra / rb);
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
     Ok((median(rates_a), median(rates_b), median(ratios)))
 }
 
@@ -859,13 +860,11 @@ fn solver_race(gpu: &Gpu, n: usize, runs: usize) -> Result<Race> {
         run(mid, 0)?;
         if relative()? <= TOLERANCE { hi = mid } else { lo = mid }
     }
-    let median = |jacobi: u32, cycles: u32| -> Result<f64> {
-        let mut times = (0..runs.max(1)).map(|_| run(jacobi, cycles)).collect::<Result<Vec<f64>>>()?;
-        times.sort_by(f64::total_cmp);
-        Ok(times[times.len() / 2])
+    let median_of = |jacobi: u32, cycles: u32| -> Result<f64> {
+        Ok(median((0..runs.max(1)).map(|_| run(jacobi, cycles)).collect::<Result<Vec<f64>>>()?))
     };
-    let tv = median(0, cycles)?;
-    let tj = if reached { median(hi, 0)? } else { run(hi, 0)? };
+    let tv = median_of(0, cycles)?;
+    let tj = if reached { median_of(hi, 0)? } else { run(hi, 0)? };
     say!();
     say!("Pressure solve on {n}x{n}, a random divergence (closed box) to a relative residual of {TOLERANCE:e}:");
     say!();
