@@ -3,21 +3,16 @@
 //! [`crate::body::forces`]; the coefficients against the stream an inflow edge drives,
 //! [`crate::smoke::SmokeParams::stream`], and the body's extent across it, empty without one).
 //! Written to a temporary file beside the target as the run goes, renamed over it when the run
-//! ends, however it ends (a run stopped by Ctrl-C, or by a non-finite value, keeps its rows).
+//! ends, however it ends ([`super::csv`]).
 
 use super::Result;
+use super::csv::CsvOut;
 use crate::body::forces::{Reference, StepForces};
 use crate::model::{AnyModel, ModelParams};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The CSV being written.
-pub(crate) struct ForcesCsv {
-    out: std::io::BufWriter<std::fs::File>,
-    partial: Option<crate::files::Partial>,
-    path: PathBuf,
-    rows: u64,
-}
+pub(crate) struct ForcesCsv(CsvOut);
 
 /// The CSV's header line.
 pub(crate) const HEADER: &str = "step,time,body,fx,fy,torque,drag_coefficient,lift_coefficient";
@@ -28,16 +23,7 @@ impl ForcesCsv {
     /// # Errors
     /// When the temporary file cannot be made or written.
     pub(crate) fn new(path: &Path) -> Result<Self> {
-        let partial = crate::files::partial(path).map_err(|e| format!("--forces: {e}"))?;
-        let file = partial.file.try_clone().map_err(|e| format!("--forces {}: {e}", path.display()))?;
-        let mut csv =
-            ForcesCsv { out: std::io::BufWriter::new(file), partial: Some(partial), path: path.into(), rows: 0 };
-        writeln!(csv.out, "{HEADER}").map_err(|e| csv.failed(e))?;
-        Ok(csv)
-    }
-
-    fn failed(&self, e: std::io::Error) -> String {
-        format!("--forces {}: {e}", self.path.display())
+        Ok(ForcesCsv(CsvOut::new("--forces", path, HEADER)?))
     }
 
     /// Writes the forces logged since the last call (read from the model: every step, as the
@@ -63,23 +49,17 @@ impl ForcesCsv {
                     _ => ",".into(),
                 };
                 let time = step as f64 * dt as f64;
-                writeln!(self.out, "{step},{time},{i},{},{},{},{coefficients}", f.fx, f.fy, f.torque)
-                    .map_err(|e| self.failed(e))?;
-                self.rows += 1;
+                self.0.row(format_args!("{step},{time},{i},{},{},{},{coefficients}", f.fx, f.fy, f.torque))?;
             }
         }
-        self.out.flush().map_err(|e| self.failed(e))?;
-        Ok(())
+        self.0.flush()
     }
 
     /// Renames the CSV over its target; the rows written.
     ///
     /// # Errors
     /// The file's.
-    pub(crate) fn finish(mut self) -> Result<u64> {
-        self.out.flush().map_err(|e| self.failed(e))?;
-        let partial = self.partial.take().expect("finished once");
-        crate::files::commit(partial, &self.path).map_err(|e| format!("--forces: {e}"))?;
-        Ok(self.rows)
+    pub(crate) fn finish(self) -> Result<u64> {
+        self.0.finish()
     }
 }

@@ -3,13 +3,14 @@
 //! a replay held to such a log, which stops at the first step whose hash differs.
 //!
 //! The log is written to a temporary file beside the target as the run goes and renamed over it
-//! when the run ends, however it ends (as `--forces`'s CSV). A log to check is read through once
+//! when the run ends, however it ends ([`super::csv`]). A log to check is read through once
 //! before the first step (every line well formed, the steps increasing, one at least within the
 //! run), and then again as the run reaches its steps, so a log of any length takes no memory.
 
 use super::Result;
+use super::csv::CsvOut;
 use crate::model::AnyModel;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 /// The log's header line.
@@ -22,11 +23,8 @@ fn hash_now(model: &AnyModel) -> Result<u64> {
 
 /// The log being written (`--hashes`), a row every `every` steps.
 pub(crate) struct HashLog {
-    out: std::io::BufWriter<std::fs::File>,
-    partial: Option<crate::files::Partial>,
-    path: PathBuf,
+    csv: CsvOut,
     every: u64,
-    rows: u64,
 }
 
 impl HashLog {
@@ -35,16 +33,7 @@ impl HashLog {
     /// # Errors
     /// When the temporary file cannot be made or written.
     pub(crate) fn new(path: &Path, every: u64) -> Result<Self> {
-        let partial = crate::files::partial(path).map_err(|e| format!("--hashes: {e}"))?;
-        let file = partial.file.try_clone().map_err(|e| format!("--hashes {}: {e}", path.display()))?;
-        let out = std::io::BufWriter::new(file);
-        let mut log = HashLog { out, partial: Some(partial), path: path.into(), every, rows: 0 };
-        writeln!(log.out, "{HEADER}").map_err(|e| log.failed(e))?;
-        Ok(log)
-    }
-
-    fn failed(&self, e: std::io::Error) -> String {
-        format!("--hashes {}: {e}", self.path.display())
+        Ok(HashLog { csv: CsvOut::new("--hashes", path, HEADER)?, every })
     }
 
     /// Steps from `step` to the next one the log takes.
@@ -60,24 +49,19 @@ impl HashLog {
     pub(crate) fn write(&mut self, model: &AnyModel) -> Result {
         let step = model.steps_done();
         // The start's row, then every `every` steps.
-        if self.rows > 0 && !step.is_multiple_of(self.every) {
+        if self.csv.rows() > 0 && !step.is_multiple_of(self.every) {
             return Ok(());
         }
         let hash = crate::water::hash::hex(hash_now(model)?);
-        writeln!(self.out, "{step},{hash}").map_err(|e| self.failed(e))?;
-        self.rows += 1;
-        Ok(())
+        self.csv.row(format_args!("{step},{hash}"))
     }
 
     /// Renames the log over its target; the rows written.
     ///
     /// # Errors
     /// The file's.
-    pub(crate) fn finish(mut self) -> Result<u64> {
-        self.out.flush().map_err(|e| self.failed(e))?;
-        let partial = self.partial.take().expect("finished once");
-        crate::files::commit(partial, &self.path).map_err(|e| format!("--hashes: {e}"))?;
-        Ok(self.rows)
+    pub(crate) fn finish(self) -> Result<u64> {
+        self.csv.finish()
     }
 }
 

@@ -3,6 +3,7 @@
 //! ([`crate::model`]), registered models' too; nothing here lists models or parameters.
 
 pub(crate) mod bench;
+mod csv;
 mod entry;
 pub(crate) mod forces;
 pub(crate) mod hashes;
