@@ -123,7 +123,9 @@ modules! {
     /// Water: the tiles edits asked for, into the list of a run's first step.
     WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the state hash, a row's sums an invocation.
-    WATER_HASH = "water/hash": ["water/params.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
+    WATER_HASH = "water/hash": ["water/params.wgsl", "water/hash_lanes.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
+    /// Water: the state hash of a packed world, a row's sums an invocation.
+    WATER_HASH_PACKED = "water/hash_packed": ["water/params.wgsl", "water/hash_lanes.wgsl", "water/hash_packed.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the list of the tiles a run of steps over the awake tiles changed.
     WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the steps over the awake tiles noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
     /// Water: the unpack of the tiles a run changed.
@@ -131,7 +133,9 @@ modules! {
     /// Water: the mass into the step's packed layout, solid cells' masses negated.
     WATER_PACK = "water/pack": ["water/params.wgsl", "water/pack.wgsl"] => {} "a layout (solid cells as negated masses), held through the step: tests/water_gpu_vs_cpu.rs packs, steps and unpacks against the step's twin";
     /// Water statistics: per-row sums, minima and maxima.
-    WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/stats.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
+    WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/quantities.wgsl", "water/stats.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
+    /// Water statistics of a packed world: per-row sums, minima and maxima.
+    WATER_STATS_PACKED = "water/stats_packed": ["water/params.wgsl", "water/quantities.wgsl", "water/stats_packed.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
     /// Water bodies: each moves one step, the table as it was kept.
     WATER_BODIES_MOVE = "water/bodies_move": ["common/body.wgsl", "water/body_region.wgsl", "water/bodies_move.wgsl"] => { crate::body::Body::advance; };
     /// Water bodies: the cells they cover made solid, the water of those newly covered pushed out.
@@ -142,6 +146,8 @@ modules! {
     WATER_BODY_FORCES = "water/body_forces": ["water/params.wgsl", "common/body.wgsl", "common/force_log.wgsl", "water/body_region.wgsl", "water/body_forces.wgsl"] => { crate::water::bodies::forces; };
     /// Water brush: pour / erase in a disc.
     WATER_BRUSH = "water/brush": ["water/params.wgsl", "water/brush.wgsl"] => { crate::water::cpu::brush; };
+    /// Water: a packed world's brush and wall edits, over a box of texels.
+    WATER_EDIT_PACKED = "water/edit_packed": ["water/params.wgsl", "water/edit_packed.wgsl"] => { crate::water::cpu::brush; crate::water::packed_world::pack; };
     /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states.
     GAS_PREDICT = "gas/predict": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"] => { crate::gas::cpu::predict; };
     /// Gas pass 1: face fluxes.

@@ -78,7 +78,15 @@ fn too_large(e: &(dyn std::error::Error + 'static)) -> bool {
         Some(crate::Error::Gpu(g)) => Some(g),
         _ => None,
     });
-    matches!(gpu, Some(GpuError::TooLarge { .. } | GpuError::GridTooLarge { .. } | GpuError::OutOfMemory(_)))
+    matches!(
+        gpu,
+        Some(
+            GpuError::TooLarge { .. }
+                | GpuError::GridTooLarge { .. }
+                | GpuError::WorldTooLarge { .. }
+                | GpuError::OutOfMemory(_)
+        )
+    )
 }
 
 /// clap's errors as one line and exit status 2 (help and version print as clap prints them).

@@ -50,6 +50,22 @@ pub enum GpuError {
         /// The largest side this model takes on the device, cells.
         max: u32,
     },
+    /// A water world's side is 0 or past what the device takes: four cells a texel of its
+    /// `max_texture_dimension_2d` across, one down ([`crate::water::packed_world`]).
+    #[error(
+        "water world {width}x{height} is not usable on this device: it takes 1..={max_width} cells across \
+         (four a texel of its max_texture_dimension_2d) and 1..={max_height} down"
+    )]
+    WorldTooLarge {
+        /// Requested columns (cells).
+        width: usize,
+        /// Requested rows (cells).
+        height: usize,
+        /// The most columns the device takes, cells.
+        max_width: usize,
+        /// The most rows, cells.
+        max_height: usize,
+    },
     /// The model would not fit in memory at this size (estimated before allocating; see
     /// [`crate::model::memory`]).
     #[error("{what} needs {needs}, but {has}: use a smaller grid (about {fits} fits)")]

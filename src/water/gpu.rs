@@ -93,6 +93,33 @@ fn solid_bits(solid: &Grid<u8>, boundary: Boundary) -> Vec<u32> {
     bits
 }
 
+/// What [`GpuWater::mass_view`] says of a packed world.
+const NOT_DRAWN: &str = "a packed world (GpuWater::is_packed_world) keeps no one-cell textures to draw";
+
+/// Refuses `bodies` in a packed world (`max_side`: the adapter's largest texture side).
+fn check_no_bodies(bodies: &[Body], max_side: u32) -> Result<(), Error> {
+    if bodies.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Message(format!(
+        "bodies in water: a world wider or taller than {max_side} cells (this adapter's largest texture) takes no \
+         bodies yet; use a world up to {max_side}x{max_side} for bodies"
+    )))
+}
+
+/// Reads a `width`-wide packed world's packed `texture` back into its masses, `(H, W)`
+/// ([`super::packed_world::unpack`]).
+async fn read_packed_world(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    width: u32,
+) -> Result<Grid<f32>, GpuError> {
+    let bytes = gpu::read_texture_async(device, queue, texture, 16).await?;
+    let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
+    Ok(super::packed_world::unpack(&texels, width as usize))
+}
+
 /// Mirrors `struct Brush` in `shaders/water/brush.wgsl` (32 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -110,6 +137,7 @@ struct BrushUniform {
 /// stored negated (`shaders/water/pack.wgsl`), a ping-pong pair.
 struct Packed {
     size: (u32, u32),
+    textures: [wgpu::Texture; 2],
     mass: [wgpu::TextureView; 2],
 }
 
@@ -117,13 +145,89 @@ impl Packed {
     fn new(device: &wgpu::Device, (width, height): (u32, u32)) -> Self {
         let size = gpu::packed::packed_size(width, height);
         // TEXTURE_BINDING: on a device with WebGPU's 4 storage textures per stage the passes
-        // read them as sampled textures (gpu::fit).
-        let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+        // read them as sampled textures (gpu::fit). The copies: a packed world's uploads,
+        // readbacks, checkpoints and edits' boxes copied back.
+        use wgpu::TextureUsages as U;
+        let usage = U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC | U::COPY_DST;
         let rgba = wgpu::TextureFormat::Rgba32Float;
-        let view = |t: wgpu::Texture| t.create_view(&Default::default());
-        let mass = [0, 1].map(|_| view(gpu::texture_2d(device, "water/packed mass", size, rgba, usage)));
-        Self { size, mass }
+        let textures = [0, 1].map(|_| gpu::texture_2d(device, "water/packed mass", size, rgba, usage));
+        let mass = [0, 1].map(|j| textures[j].create_view(&Default::default()));
+        Self { size, textures, mass }
     }
+}
+
+/// Where the water's masses live between runs of steps.
+enum Layout {
+    /// One cell a texel beside the packed pair, which a run packs into and unpacks from.
+    Cells(Cells),
+    /// The packed pair alone: a world past the adapter's largest texture side
+    /// ([`super::packed_world`]).
+    Packed(PackedWorld),
+}
+
+/// The one-cell-a-texel textures and the passes that read them.
+struct Cells {
+    mass: PingPong,
+    solid: wgpu::Texture,
+    solid_view: wgpu::TextureView,
+    packing: PackPasses,
+    brush: gpu::EditPass,
+    stats: gpu::Reduction,
+    /// The state hash's pass (`water/hash.wgsl`).
+    hash: Kernel,
+}
+
+impl Cells {
+    fn new(
+        device: &wgpu::Device,
+        caps: &DeviceCaps,
+        uniform: &wgpu::Buffer,
+        packed: &Packed,
+        size: (u32, u32),
+    ) -> Self {
+        let mass = PingPong::new(device, "water/mass", size.0, size.1, wgpu::TextureFormat::R32Float);
+        let bits_usage =
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let solid = gpu::texture_2d(device, "water/solid", size, wgpu::TextureFormat::R32Uint, bits_usage);
+        let solid_view = solid.create_view(&Default::default());
+        let packing = PackPasses::new(device, caps, uniform, &mass, &solid_view, packed);
+        let brush = gpu::EditPass::new(
+            device,
+            caps,
+            "water/brush",
+            shaders::WATER_BRUSH,
+            std::mem::size_of::<BrushUniform>(),
+            &mass,
+            &solid_view,
+        );
+        let stats = gpu::Reduction::new(device, caps, "water/stats", shaders::WATER_STATS, size.1);
+        let hash = Kernel::new(device, caps, "water/hash", shaders::WATER_HASH);
+        Self { mass, solid, solid_view, packing, brush, stats, hash }
+    }
+}
+
+/// A packed world's passes over the packed masses ([`super::packed_world`]): the edits over a
+/// box of texels (`water/edit_packed.wgsl`), the statistics (`water/stats_packed.wgsl`) and the
+/// state hash (`water/hash_packed.wgsl`).
+struct PackedWorld {
+    edit: Kernel,
+    stats: gpu::Reduction,
+    hash: Kernel,
+}
+
+/// Mirrors `struct PackedEdit` in `shaders/water/edit_packed.wgsl` (48 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct PackedEditUniform {
+    center: [f32; 2],
+    radius: f32,
+    scale: f32,
+    add: f32,
+    fixed: u32,
+    walls: u32,
+    _pad: u32,
+    origin: [u32; 2],
+    size: [u32; 2],
 }
 
 /// The step (`shaders/water/step.wgsl`): outflows and gather in one pass, each invocation a
@@ -277,7 +381,7 @@ impl TilePasses {
         caps: &DeviceCaps,
         uniform: &wgpu::Buffer,
         packed: &Packed,
-        mass: &PingPong,
+        mass: Option<&PingPong>,
         (width, height): (u32, u32),
         pairs: u32,
         arithmetic: Arithmetic,
@@ -362,13 +466,16 @@ impl TilePasses {
         let tile_texels = [("TILE_W", f64::from(2 * pairs)), ("TILE_H", f64::from(strips * caps.strip))];
         let unpack =
             Kernel::with_constants(device, caps, "water/unpack_tiles", shaders::WATER_UNPACK_TILES, &tile_texels);
-        let unpack_groups = (0..4)
-            .map(|k| {
-                let (i, j) = (k / 2, k % 2);
-                let out = &mass.views()[i];
-                unpack.bind_group(device, &[View(&packed.mass[j]), View(out), unpack_list.as_entire_binding()])
-            })
-            .collect();
+        // A packed world's runs end packed: no unpack.
+        let unpack_groups = mass.map_or_else(Vec::new, |mass| {
+            (0..4)
+                .map(|k| {
+                    let (i, j) = (k / 2, k % 2);
+                    let out = &mass.views()[i];
+                    unpack.bind_group(device, &[View(&packed.mass[j]), View(out), unpack_list.as_entire_binding()])
+                })
+                .collect()
+        });
         // The passes count in x alone: y and z stay 1.
         queue.write_buffer(&unpack_args, 0, bytemuck::cast_slice(&[0u32, 1, 1]));
         for a in &args {
@@ -709,24 +816,17 @@ pub struct GpuWater {
     height: u32,
     params: WaterParams,
     uniform: wgpu::Buffer,
-    mass: PingPong,
+    layout: Layout,
     solid_mask: Grid<u8>,
-    solid: wgpu::Texture,
-    solid_view: wgpu::TextureView,
     packed: Packed,
     step: StepPass,
-    packing: PackPasses,
-    brush: gpu::EditPass,
-    stats: gpu::Reduction,
-    /// The state hash's pass (`water/hash.wgsl`).
-    hash: Kernel,
     /// The bodies' passes, once bodies came (`None` before).
     bodies: Option<BodyPasses>,
     /// Water that sleeps, once asked for ([`GpuWater::set_sleeping`]).
     tiles: Option<TilePasses>,
     /// While the water sleeps, the packed texture that holds the masses now, if one does: a run
     /// continues from it instead of packing the mass again (an edit, new walls, parameters or
-    /// bodies clear it).
+    /// bodies clear it). In a packed world always the one that holds them.
     packed_now: Option<usize>,
     steps: u64,
     /// The caps it was built with, for what is built later to draw it (the surface look's foam).
@@ -771,58 +871,52 @@ impl GpuWater {
         super::bodies::check_arithmetic(&state.bodies, &params)?;
         let (h, w) = state.shape();
         gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
-        gpu::check_grid_size(device, w, h)?;
+        let packed_world = super::packed_world::is_packed_world((w, h), caps.max_texture_side);
+        if packed_world {
+            super::packed_world::check_size(w, h, caps.max_texture_side)?;
+            check_no_bodies(&state.bodies, caps.max_texture_side)?;
+        } else {
+            gpu::check_grid_size(device, w, h)?;
+        }
         let (width, height) = (w as u32, h as u32);
         let mut sim = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
-            let mass = PingPong::new(device, "water/mass", width, height, wgpu::TextureFormat::R32Float);
-            let bits_usage = wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::STORAGE_BINDING
-                | wgpu::TextureUsages::COPY_DST;
-            let solid =
-                gpu::texture_2d(device, "water/solid", (width, height), wgpu::TextureFormat::R32Uint, bits_usage);
-            let solid_view = solid.create_view(&Default::default());
             let packed = Packed::new(device, (width, height));
             let step = StepPass::new(device, caps, &uniform, &packed, params.arithmetic);
-            let packing = PackPasses::new(device, caps, &uniform, &mass, &solid_view, &packed);
-            let brush = gpu::EditPass::new(
-                device,
-                caps,
-                "water/brush",
-                shaders::WATER_BRUSH,
-                std::mem::size_of::<BrushUniform>(),
-                &mass,
-                &solid_view,
-            );
-            let stats = gpu::Reduction::new(device, caps, "water/stats", shaders::WATER_STATS, height);
-            let hash = Kernel::new(device, caps, "water/hash", shaders::WATER_HASH);
+            let layout = match packed_world {
+                false => Layout::Cells(Cells::new(device, caps, &uniform, &packed, (width, height))),
+                true => Layout::Packed(PackedWorld {
+                    edit: Kernel::new(device, caps, "water/edit_packed", shaders::WATER_EDIT_PACKED),
+                    stats: gpu::Reduction::new(device, caps, "water/stats_packed", shaders::WATER_STATS_PACKED, height),
+                    hash: Kernel::new(device, caps, "water/hash_packed", shaders::WATER_HASH_PACKED),
+                }),
+            };
             GpuWater {
-                stats,
-                hash,
                 device: device.clone(),
                 queue: queue.clone(),
                 width,
                 height,
                 params,
                 uniform,
-                mass,
+                layout,
                 solid_mask: state.solid.clone(),
-                solid,
-                solid_view,
                 packed,
                 step,
-                packing,
-                brush,
                 bodies: None,
                 tiles: None,
-                packed_now: None,
+                packed_now: packed_world.then_some(0),
                 steps: 0,
                 caps: caps.clone(),
             }
         })?;
         sim.queue.write_buffer(&sim.uniform, 0, bytemuck::bytes_of(&WaterUniform::new(&params, width)));
-        sim.upload_mass(&state.mass);
-        sim.upload_solid(&state.solid)?;
+        match &sim.layout {
+            Layout::Cells(_) => {
+                sim.upload_mass(&state.mass);
+                sim.upload_solid(&state.solid)?;
+            }
+            Layout::Packed(_) => sim.upload_packed(state),
+        }
         if !state.bodies.is_empty() {
             sim.set_bodies(&state.bodies)?;
         }
@@ -854,12 +948,12 @@ impl GpuWater {
         let caps = DeviceCaps { strip: tile_strip(size, pairs, self.caps.strip, most), ..self.caps.clone() };
         let (device, queue, caps) = (&self.device, &self.queue, &caps);
         let (uniform, packed) = (&self.uniform, &self.packed);
-        let (mass, arithmetic) = (&self.mass, self.params.arithmetic);
+        let (mass, arithmetic) = (self.cells().map(|c| &c.mass), self.params.arithmetic);
         let passes = gpu::scoped(device, || {
             TilePasses::new(device, queue, caps, uniform, packed, mass, size, pairs, arithmetic)
         })?;
         self.tiles = Some(passes);
-        self.packed_now = None;
+        self.mass_edited();
         Ok(())
     }
 
@@ -921,12 +1015,116 @@ impl GpuWater {
         if let Some(t) = &mut self.tiles {
             t.pending = Pending::All;
         }
-        self.packed_now = None;
+        self.mass_edited();
+    }
+
+    /// The one-cell-a-texel textures, but in a packed world.
+    fn cells(&self) -> Option<&Cells> {
+        match &self.layout {
+            Layout::Cells(c) => Some(c),
+            Layout::Packed(_) => None,
+        }
+    }
+
+    /// Whether the world is past the adapter's largest texture side, its masses kept packed
+    /// alone ([`super::packed_world`]): then it is not drawn ([`GpuWater::mass_view`]) and takes
+    /// no bodies.
+    pub fn is_packed_world(&self) -> bool {
+        matches!(self.layout, Layout::Packed(_))
+    }
+
+    /// The mass texture was written: the next run packs it again. (A packed world's masses are
+    /// where they were.)
+    fn mass_edited(&mut self) {
+        if let Layout::Cells(_) = self.layout {
+            self.packed_now = None;
+        }
+    }
+
+    /// The packed texture that holds the masses now, in a packed world.
+    fn packed_current(&self) -> usize {
+        self.packed_now.unwrap_or(0)
+    }
+
+    /// Uploads `state` into a packed world's current packed texture ([`super::packed_world::pack`]),
+    /// in fixed point rounded down to the unit first, and wakes every tile.
+    fn upload_packed(&mut self, state: &WaterState) {
+        let texels = match self.params.arithmetic {
+            Arithmetic::Float => super::packed_world::pack(state, self.params.boundary),
+            Arithmetic::Fixed => {
+                let mut s = state.clone();
+                super::fixed::quantize_grid(&mut s.mass);
+                super::packed_world::pack(&s, self.params.boundary)
+            }
+        };
+        let texture = &self.packed.textures[self.packed_current()];
+        gpu::upload(&self.queue, texture, bytemuck::cast_slice(&texels), 16);
+        if let Some(t) = &mut self.tiles {
+            t.pending = Pending::All;
+        }
+    }
+
+    /// Records a packed world's edit over the box of texels `texels` x `rows` (the brush `b`,
+    /// and `walls`, the box's new wall bits, when given), in recording order: the box is
+    /// written into the other packed texture and copied back.
+    fn encode_packed_edit(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        b: &Brush,
+        (texels, rows): (std::ops::Range<u32>, std::ops::Range<u32>),
+        walls: Option<&[u32]>,
+    ) {
+        let Layout::Packed(world) = &self.layout else { return };
+        if texels.is_empty() || rows.is_empty() {
+            return;
+        }
+        use wgpu::util::DeviceExt;
+        let u = PackedEditUniform {
+            center: [b.center.0, b.center.1],
+            radius: b.radius,
+            scale: b.scale,
+            add: b.add,
+            fixed: (self.params.arithmetic == Arithmetic::Fixed) as u32,
+            walls: walls.is_some() as u32,
+            _pad: 0,
+            origin: [texels.start, rows.start],
+            size: [texels.len() as u32, rows.len() as u32],
+        };
+        // Per-edit storage: an encoder may hold many edits.
+        let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
+            self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+        };
+        let uniform = buffer("water/packed edit", bytemuck::bytes_of(&u), wgpu::BufferUsages::UNIFORM);
+        let bits =
+            buffer("water/packed edit walls", bytemuck::cast_slice(walls.unwrap_or(&[0])), wgpu::BufferUsages::STORAGE);
+        let j = self.packed_current();
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("water packed edit"),
+                timestamp_writes: None,
+            });
+            let resources = [
+                self.uniform.as_entire_binding(),
+                uniform.as_entire_binding(),
+                View(&self.packed.mass[j]),
+                View(&self.packed.mass[1 - j]),
+                bits.as_entire_binding(),
+            ];
+            world.edit.dispatch_once(&mut pass, &self.device, &resources, u.size[0], u.size[1]);
+        }
+        let at = |texture| wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x: texels.start, y: rows.start, z: 0 },
+            aspect: wgpu::TextureAspect::All,
+        };
+        let extent = wgpu::Extent3d { width: u.size[0], height: u.size[1], depth_or_array_layers: 1 };
+        encoder.copy_texture_to_texture(at(&self.packed.textures[1 - j]), at(&self.packed.textures[j]), extent);
     }
 
     /// Uploads `mass`, in fixed point rounded down to the unit ([`super::fixed::quantize`]).
     fn upload_mass(&mut self, mass: &Grid<f32>) {
-        self.packed_now = None;
+        let Layout::Cells(cells) = &self.layout else { return };
         let quantized;
         let mass = match self.params.arithmetic {
             Arithmetic::Float => mass,
@@ -937,7 +1135,8 @@ impl GpuWater {
                 &quantized
             }
         };
-        gpu::upload(&self.queue, self.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
+        gpu::upload(&self.queue, cells.mass.current(), bytemuck::cast_slice(mass.as_slice()), 4);
+        self.mass_edited();
     }
 
     /// Replaces the solid mask (`(H, W)`, non-zero = ground) and empties the cells that became
@@ -968,7 +1167,7 @@ impl GpuWater {
                 self.width
             )));
         }
-        if let Some(t) = &mut self.tiles {
+        let (rows, cols) = {
             let (h, w) = solid.shape();
             let changed = (0..h).flat_map(|r| (0..w).map(move |c| (r, c)));
             let changed = changed.filter(|&(r, c)| (solid[(r, c)] != 0) != (self.solid_mask[(r, c)] != 0));
@@ -978,11 +1177,26 @@ impl GpuWater {
                 (top, bottom) = (top.min(r as u32), bottom.max(r as u32 + 1));
                 (left, right) = (left.min(c as u32), right.max(c as u32 + 1));
             }
-            t.wake_cells(&self.device, encoder, top..bottom, left..right);
+            (top..bottom, left..right)
+        };
+        if let Some(t) = &mut self.tiles {
+            t.wake_cells(&self.device, encoder, rows.clone(), cols.clone());
         }
         self.solid_mask = solid.clone();
         if let Some(b) = &mut self.bodies {
             b.contacts.replan(self.steps); // the walls changed
+        }
+        if self.is_packed_world() {
+            // The walls of the texels the rectangle touches, no brush.
+            let texels = cols.start / 4..cols.end.div_ceil(4);
+            let bits = super::packed_world::wall_bits(
+                solid,
+                rows.start as usize..rows.end as usize,
+                texels.start as usize..texels.end as usize,
+            );
+            let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
+            self.encode_packed_edit(encoder, &none, (texels, rows), Some(&bits));
+            return Ok(());
         }
         self.encode_solid_bits(encoder);
         // A zero-radius brush changes nothing but empties solid cells.
@@ -992,10 +1206,18 @@ impl GpuWater {
 
     /// Records the write of the solid bits of the mask and boundary in use (the next run of
     /// steps packs them into its masses' signs).
+    /// In a packed world, the padding cells past the last column are rewritten instead, as the
+    /// step reads the cells beyond the edge with the boundary in use.
     fn encode_solid_bits(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        self.packed_now = None;
+        self.mass_edited();
+        let Layout::Cells(cells) = &self.layout else {
+            let last = self.packed.size.0 - 1;
+            let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
+            self.encode_packed_edit(encoder, &none, (last..last + 1, 0..self.height), None);
+            return;
+        };
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
-        gpu::in_order::upload(&self.device, encoder, &self.solid, bytemuck::cast_slice(&bits), 4);
+        gpu::in_order::upload(&self.device, encoder, &cells.solid, bytemuck::cast_slice(&bits), 4);
     }
 
     /// Applies a brush edit now ([`GpuWater::encode_brush`] in an encoder of its own,
@@ -1010,17 +1232,22 @@ impl GpuWater {
     /// compute pass), in recording order: it acts on the mass the steps recorded before it
     /// leave, and the steps recorded after it see its result.
     pub fn encode_brush(&mut self, encoder: &mut wgpu::CommandEncoder, b: &Brush) {
+        // The cells whose centres the disc may hold.
+        let span = |centre: f32, n: u32| {
+            let lo = (centre - b.radius - 0.5).floor().clamp(0.0, n as f32) as u32;
+            let hi = (centre + b.radius + 0.5).ceil().clamp(0.0, n as f32) as u32;
+            lo..hi
+        };
+        let (rows, cols) = (span(b.center.1, self.height), span(b.center.0, self.width));
         if let Some(t) = &mut self.tiles {
-            // The cells whose centres the disc may hold.
-            let span = |centre: f32, n: u32| {
-                let lo = (centre - b.radius - 0.5).floor().clamp(0.0, n as f32) as u32;
-                let hi = (centre + b.radius + 0.5).ceil().clamp(0.0, n as f32) as u32;
-                lo..hi
-            };
-            let (rows, cols) = (span(b.center.1, self.height), span(b.center.0, self.width));
-            t.wake_cells(&self.device, encoder, rows, cols);
+            t.wake_cells(&self.device, encoder, rows.clone(), cols.clone());
         }
-        self.packed_now = None; // the brush writes the mass
+        if self.is_packed_world() {
+            let texels = cols.start / 4..cols.end.div_ceil(4);
+            self.encode_packed_edit(encoder, b, (texels, rows), None);
+            return;
+        }
+        self.mass_edited(); // the brush writes the mass
         let u = BrushUniform {
             center: [b.center.0, b.center.1],
             radius: b.radius,
@@ -1029,7 +1256,9 @@ impl GpuWater {
             fixed: (self.params.arithmetic == Arithmetic::Fixed) as u32,
             _pad: [0.0; 2],
         };
-        self.brush.encode(&self.device, encoder, &mut self.mass, bytemuck::bytes_of(&u));
+        if let Layout::Cells(cells) = &mut self.layout {
+            cells.brush.encode(&self.device, encoder, &mut cells.mass, bytemuck::bytes_of(&u));
+        }
     }
 
     /// Reads the mass field back: `(H, W)` f32, row 0 at top. Waits for the GPU (native
@@ -1049,7 +1278,13 @@ impl GpuWater {
     /// # Errors
     /// As [`GpuWater::read_mass`].
     pub async fn read_mass_async(&self) -> Result<Grid<f32>, GpuError> {
-        gpu::read_r32float_async(&self.device, &self.queue, self.mass.current()).await
+        match self.cells() {
+            Some(cells) => gpu::read_r32float_async(&self.device, &self.queue, cells.mass.current()).await,
+            None => {
+                let texture = &self.packed.textures[self.packed_current()];
+                read_packed_world(&self.device, &self.queue, texture, self.width).await
+            }
+        }
     }
 
     /// The hash of the water now ([`super::hash`]): its masses' and walls' bits as 64 bits, the
@@ -1090,8 +1325,17 @@ impl GpuWater {
         {
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water hash"), timestamp_writes: None });
-            let resources = [View(self.mass.current_view()), View(&self.solid_view), rows.as_entire_binding()];
-            self.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
+            match &self.layout {
+                Layout::Cells(c) => {
+                    let resources = [View(c.mass.current_view()), View(&c.solid_view), rows.as_entire_binding()];
+                    c.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
+                }
+                Layout::Packed(world) => {
+                    let packed = View(&self.packed.mass[self.packed_current()]);
+                    let resources = [self.uniform.as_entire_binding(), packed, rows.as_entire_binding()];
+                    world.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
+                }
+            }
         }
         StateHashCopy { copy: gpu::copy_for_reading(&self.device, encoder, "water/hash readback", &rows, 0, len), len }
     }
@@ -1113,13 +1357,17 @@ impl GpuWater {
         place: bool,
     ) -> Result<(), Error> {
         super::bodies::check(bodies)?;
+        let Layout::Cells(cells) = &self.layout else {
+            return check_no_bodies(bodies, self.caps.max_texture_side);
+        };
+        let solid_view = cells.solid_view.clone();
         // The solid bits without the old bodies' cells (the step's displacement marks the new).
         self.encode_solid_bits(encoder);
         if bodies.is_empty() && self.bodies.is_none() {
             return Ok(());
         }
         if self.bodies.is_none() {
-            let passes = BodyPasses::new(&self.device, &self.caps, &self.uniform, &self.solid_view, &self.packed);
+            let passes = BodyPasses::new(&self.device, &self.caps, &self.uniform, &solid_view, &self.packed);
             self.bodies = Some(passes);
         }
         let size = (self.width, self.height);
@@ -1145,13 +1393,30 @@ impl GpuWater {
         gpu::in_order::write_buffer(&self.device, encoder, &b.before, 0, bytemuck::cast_slice(&before));
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water bodies"), timestamp_writes: None });
-        let i = self.mass.read_index();
+        let Layout::Cells(cells) = &self.layout else { return Ok(()) };
+        let i = cells.mass.read_index();
         let (w, h) = self.packed.size;
-        let [pack, unpack] = &self.packing.kernels;
-        pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+        let [pack, unpack] = &cells.packing.kernels;
+        pack.dispatch(&mut pass, &cells.packing.pack[i], w, h);
         b.dispatch_displace(&mut pass, 0);
-        unpack.dispatch(&mut pass, &self.packing.unpack[i][0], w, h);
+        unpack.dispatch(&mut pass, &cells.packing.unpack[i][0], w, h);
         Ok(())
+    }
+
+    /// The statistics' reduction of the layout in use.
+    fn stats(&self) -> &gpu::Reduction {
+        match &self.layout {
+            Layout::Cells(c) => &c.stats,
+            Layout::Packed(world) => &world.stats,
+        }
+    }
+
+    /// The texture that holds the masses now: the mass texture, or a packed world's packed one.
+    fn state_texture(&self) -> &wgpu::Texture {
+        match &self.layout {
+            Layout::Cells(c) => c.mass.current(),
+            Layout::Packed(_) => &self.packed.textures[self.packed_current()],
+        }
     }
 
     /// The caps of the device it runs on, as it was built with them.
@@ -1160,14 +1425,21 @@ impl GpuWater {
     }
 
     /// The current mass texture (`r32float`), e.g. to render it.
+    ///
+    /// # Panics
+    /// In a packed world ([`GpuWater::is_packed_world`]), which keeps no such texture: the front
+    /// ends refuse to draw one.
     pub fn mass_view(&self) -> &wgpu::TextureView {
-        self.mass.current_view()
+        self.cells().expect(NOT_DRAWN).mass.current_view()
     }
 
     /// The solid texture (`r32uint`): bit 0 = the cell is solid; bits 1..=4 = the cell below,
     /// left, right, above is solid (the `SOLID_*` constants of `shaders/water/params.wgsl`).
+    ///
+    /// # Panics
+    /// As [`GpuWater::mass_view`].
     pub fn solid_view(&self) -> &wgpu::TextureView {
-        &self.solid_view
+        &self.cells().expect(NOT_DRAWN).solid_view
     }
 }
 
@@ -1239,15 +1511,19 @@ impl GpuModel for GpuWater {
         }
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("water step"), timestamp_writes: None });
-        let i = self.mass.read_index();
         let (w, h) = self.packed.size;
-        let [pack, unpack] = &self.packing.kernels;
         // Sleeping, a run continues from the packed texture the last one left, if it holds the
-        // masses still; else the mass is packed into texture 0.
-        let first = match (&tiles, self.packed_now) {
-            (Some(_), Some(j)) => j,
-            _ => {
-                pack.dispatch(&mut pass, &self.packing.pack[i], w, h);
+        // masses still, and so does every run in a packed world; else the mass is packed into
+        // texture 0.
+        let cells = match &self.layout {
+            Layout::Cells(c) => Some((c, c.mass.read_index())),
+            Layout::Packed(_) => None,
+        };
+        let first = match (cells, &tiles, self.packed_now) {
+            (None, _, j) => j.unwrap_or(0),
+            (Some(_), Some(_), Some(j)) => j,
+            (Some((c, i)), _, _) => {
+                c.packing.kernels[0].dispatch(&mut pass, &c.packing.pack[i], w, h);
                 0
             }
         };
@@ -1284,11 +1560,12 @@ impl GpuModel for GpuWater {
             }
         }
         let last = (first + steps as usize) % 2;
-        match &tiles {
-            Some(t) => t.record_unpack(&mut pass, i, last),
-            None => unpack.dispatch(&mut pass, &self.packing.unpack[i][last], w, h),
+        match (&tiles, cells) {
+            (_, None) => {}
+            (Some(t), Some((_, i))) => t.record_unpack(&mut pass, i, last),
+            (None, Some((c, i))) => c.packing.kernels[1].dispatch(&mut pass, &c.packing.unpack[i][last], w, h),
         }
-        self.packed_now = tiles.is_some().then_some(last);
+        self.packed_now = (tiles.is_some() || cells.is_none()).then_some(last);
         drop(pass);
         if let Some(b) = bodies {
             // The CPU's list moves as the GPU's table does (a free body at the velocity it had
@@ -1324,26 +1601,30 @@ impl GpuModel for GpuWater {
     }
 
     fn encode_stats(&self, encoder: &mut wgpu::CommandEncoder) {
-        let resources = [
-            self.uniform.as_entire_binding(),
-            wgpu::BindingResource::TextureView(self.mass.current_view()),
-            wgpu::BindingResource::TextureView(&self.solid_view),
-        ];
-        self.stats.encode_request(&self.device, encoder, &resources);
+        match &self.layout {
+            Layout::Cells(c) => {
+                let resources = [self.uniform.as_entire_binding(), View(c.mass.current_view()), View(&c.solid_view)];
+                c.stats.encode_request(&self.device, encoder, &resources);
+            }
+            Layout::Packed(world) => {
+                let resources = [self.uniform.as_entire_binding(), View(&self.packed.mass[self.packed_current()])];
+                world.stats.encode_request(&self.device, encoder, &resources);
+            }
+        }
     }
 
     fn stats_requested(&self) -> bool {
-        self.stats.is_requested()
+        self.stats().is_requested()
     }
 
     fn collect_stats(&self) -> Option<Result<WaterStats, GpuError>> {
-        Some(self.stats.collect(&self.device)?.map(|t| WaterStats::from_totals(&t)))
+        Some(self.stats().collect(&self.device)?.map(|t| WaterStats::from_totals(&t)))
     }
 
     async fn stats_async(&self) -> Result<WaterStats, GpuError> {
-        self.stats.settle(&self.device).await;
+        self.stats().settle(&self.device).await;
         self.request_stats();
-        Ok(WaterStats::from_totals(&self.stats.finish(&self.device).await?))
+        Ok(WaterStats::from_totals(&self.stats().finish(&self.device).await?))
     }
 
     /// The mass and the bodies from the GPU's table; the solid mask is the one last uploaded.
@@ -1358,11 +1639,15 @@ impl GpuModel for GpuWater {
     }
 
     fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
-        let [mass] = gpu::snapshot(&self.device, &self.queue, [self.mass.current()]);
+        let [mass] = gpu::snapshot(&self.device, &self.queue, [self.state_texture()]);
         let copy = self.bodies_copy();
         let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
+        let packed_width = self.is_packed_world().then_some(self.width);
         async move {
-            let mass = gpu::read_r32float_async(&device, &queue, &mass).await?;
+            let mass = match packed_width {
+                None => gpu::read_r32float_async(&device, &queue, &mass).await?,
+                Some(width) => read_packed_world(&device, &queue, &mass, width).await?,
+            };
             let bodies = match copy {
                 Some((table, n)) => crate::body::table::read(&device, &table, n).await?,
                 None => Vec::new(),
@@ -1462,9 +1747,9 @@ impl GpuModel for GpuWater {
         )
     }
 
-    /// The current mass.
+    /// The current mass (a packed world's: the packed texture that holds it).
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
-        vec![self.mass.current()]
+        vec![self.state_texture()]
     }
 
     /// 1 = ground.

@@ -15,6 +15,7 @@ pub mod cpu;
 pub mod fixed;
 mod gpu;
 pub mod hash;
+pub mod packed_world;
 pub mod tiles;
 
 pub use gpu::{GpuWater, StateHashCopy};

@@ -1,0 +1,67 @@
+// Uses: water/params.wgsl (FIXED_MAX_MASS, FIXED_UNIT, WaterParams, outside_mass).
+// Water pass, the edits of a packed world (src/water/packed_world.rs), whose masses live only
+// packed, a wall's stored negated (water/pack.wgsl): over a box of texels, the brush of
+// water/brush.wgsl (inside the disc an open cell becomes max(mass * scale + add, 0); in
+// fixed-point water rounded down to the unit) and, where `walls` is 1, a new wall mask for the
+// box (`wall_bits`, bit k of a texel's word for its cell k): a wall holds no water (-0.0), a cell
+// that stops being one opens empty (+0.0). Padding cells past the grid's width become what the
+// step reads beyond the edge with the boundary in use (`outside_mass`; an edit of the last texel
+// column follows a change of boundary). It writes the box into `mass_out`, which is copied back into
+// `mass_in` (src/water/gpu.rs). CPU mirrors: `brush` in src/water/cpu.rs and `fixed::quantize`,
+// and `water::packed_world::pack` for the walls.
+
+struct PackedEdit {
+    center: vec2<f32>, // (col, row) in cells; cell (c, r) has its centre at (c + 0.5, r + 0.5)
+    radius: f32,       // cells
+    scale: f32,        // 1: keep, 0: erase
+    add: f32,          // mass added per cell
+    fixed: u32,        // 1: fixed-point water, whose masses are whole units
+    walls: u32,        // 1: `wall_bits` gives the box's walls; 0: the stored signs do
+    _pad: u32,
+    origin: vec2<u32>, // the box's first texel
+    size: vec2<u32>,   // the box, texels
+};
+
+@group(0) @binding(0) var<uniform> params: WaterParams;
+@group(0) @binding(1) var<uniform> edit: PackedEdit;
+@group(0) @binding(2) var mass_in: texture_storage_2d<rgba32float, read>;
+@group(0) @binding(3) var mass_out: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(4) var<storage, read> wall_bits: array<u32>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= edit.size.x || id.y >= edit.size.y {
+        return;
+    }
+    let p = edit.origin + id.xy;
+    var v = textureLoad(mass_in, p);
+    var walls = 0u;
+    if edit.walls != 0u {
+        walls = wall_bits[id.y * edit.size.x + id.x];
+    }
+    for (var k = 0u; k < 4u; k++) {
+        let col = 4u * p.x + k;
+        if col >= params.width {
+            v[k] = outside_mass(params);
+            continue;
+        }
+        var wall = (bitcast<u32>(v[k]) & 0x80000000u) != 0u;
+        if edit.walls != 0u {
+            wall = ((walls >> k) & 1u) != 0u;
+        }
+        var m = abs(v[k]);
+        let d = vec2<f32>(f32(col) + 0.5, f32(p.y) + 0.5) - edit.center;
+        if wall {
+            v[k] = bitcast<f32>(0x80000000u);
+            continue;
+        }
+        if dot(d, d) <= edit.radius * edit.radius {
+            m = abs(max(m * edit.scale + edit.add, 0.0));
+        }
+        if edit.fixed != 0u {
+            m = floor(min(m, FIXED_MAX_MASS) * FIXED_UNIT) * (1.0 / FIXED_UNIT);
+        }
+        v[k] = m;
+    }
+    textureStore(mass_out, p, v);
+}

@@ -1,0 +1,139 @@
+//! Packed worlds (`eddy_fluid::water::packed_world`): water past the adapter's largest texture
+//! side, kept in the step's packed layout alone. The adapter's side is lowered to 64 texels in
+//! the caps, so that small worlds are packed worlds, and each is held, bit for bit, to the same
+//! water kept one cell a texel (whose passes `tests/water_gpu_vs_cpu.rs`, `tests/water_tiles.rs`
+//! and `tests/water_fixed.rs` hold to the CPU mirror): masses, state hash and statistics after
+//! runs of steps with every edit a packed world takes between them.
+
+mod common;
+
+use eddy_fluid::gpu::{DeviceCaps, GpuError};
+use eddy_fluid::grid::Grid;
+use eddy_fluid::water::hash::state_hash;
+use eddy_fluid::water::{Arithmetic, Boundary, Brush, GpuWater, WaterParams};
+use eddy_fluid::{GpuModel, Simulation};
+
+/// The caps of the test adapter with its largest texture side lowered to `side` and `strip`.
+fn caps(g: &eddy_fluid::gpu::Gpu, side: u32, strip: u32) -> DeviceCaps {
+    DeviceCaps { max_texture_side: side, strip, ..DeviceCaps::of(&g.device) }
+}
+
+/// The walls of `sim` with `cells` set to `v`.
+fn walls(sim: &GpuWater, cells: impl Iterator<Item = (usize, usize)>, v: u8) -> Grid<u8> {
+    let mut solid = sim.solid_mask().clone();
+    for (r, c) in cells {
+        solid[(r, c)] = v;
+    }
+    solid
+}
+
+fn assert_same(name: &str, world: &GpuWater, cells: &GpuWater) {
+    let (a, b) = (world.read_mass().unwrap(), cells.read_mass().unwrap());
+    if let Some((r, c)) = common::first_difference(&b, &a) {
+        panic!(
+            "{name}: the packed world differs first at (row {r}, col {c}): {:e}, one cell a texel {:e}",
+            a[(r, c)],
+            b[(r, c)]
+        );
+    }
+    let hash = world.state_hash().unwrap();
+    assert_eq!(hash, cells.state_hash().unwrap(), "{name}: hash");
+    assert_eq!(hash, state_hash(&a, world.solid_mask()), "{name}: hash against the CPU's of the masses read");
+    assert_eq!(world.stats().unwrap(), cells.stats().unwrap(), "{name}: statistics");
+}
+
+/// A packed world steps, takes the brush, new walls, a boundary switched and fixed point
+/// switched on exactly as the water kept one cell a texel does, dense and sleeping: random states
+/// (15% walls) on worlds 97 to 203 cells wide (a packed world at a side of 64 texels), with
+/// padding in the last texel and heights that end mid-strip, both boundaries and both
+/// arithmetics, 8 runs of 40 steps with an edit before most.
+#[test]
+fn a_packed_world_steps_and_takes_edits_as_one_cell_a_texel_does_bit_for_bit() {
+    let g = common::gpu();
+    let mut seed = 300;
+    for arithmetic in [Arithmetic::Float, Arithmetic::Fixed] {
+        for boundary in [Boundary::Wall, Boundary::Open] {
+            for ((w, h), strip, sleep) in [((150, 40), 32, false), ((203, 57), 5, true), ((97, 64), 8, true)] {
+                seed += 1;
+                let name = format!("{arithmetic:?} {boundary:?} {w}x{h} strip {strip} sleeping {sleep}");
+                let p = WaterParams { boundary, arithmetic, ..WaterParams::default() };
+                let state = common::random_water(w, h, seed, 0.15);
+                let mut world = GpuWater::with_caps(&g.device, &caps(&g, 64, strip), &g.queue, &state, p).unwrap();
+                let mut cells = GpuWater::with_caps(&g.device, &caps(&g, 16384, strip), &g.queue, &state, p).unwrap();
+                assert!(world.is_packed_world() && !cells.is_packed_world(), "{name}");
+                if sleep {
+                    world.set_sleeping(Some(2)).unwrap();
+                    cells.set_sleeping(Some(2)).unwrap();
+                }
+                assert_same(&format!("{name}, uploaded"), &world, &cells);
+                for run in 0..8 {
+                    let pour = Brush { center: (w as f32 * 0.3, 4.0), radius: 5.5, scale: 1.0, add: 0.7 };
+                    let erase = Brush { center: (w as f32 - 3.0, h as f32 * 0.5), radius: 9.0, scale: 0.0, add: 0.0 };
+                    for sim in [&mut world, &mut cells] {
+                        match run {
+                            1 => sim.brush(&pour),
+                            2 => sim.brush(&erase),
+                            3 => {
+                                let line = walls(sim, (3..w - 9).map(|c| (h / 2, c)), 1);
+                                sim.upload_solid(&line).unwrap();
+                            }
+                            4 => {
+                                let switched = match boundary {
+                                    Boundary::Wall => Boundary::Open,
+                                    Boundary::Open => Boundary::Wall,
+                                };
+                                sim.set_params(WaterParams { boundary: switched, ..p }).unwrap();
+                            }
+                            5 => {
+                                let cut = walls(sim, (10..30).map(|c| (h / 2, c)), 0);
+                                sim.upload_solid(&cut).unwrap();
+                            }
+                            6 if arithmetic == Arithmetic::Float => {
+                                let fixed = WaterParams { arithmetic: Arithmetic::Fixed, ..sim.params() };
+                                sim.set_params(fixed).unwrap();
+                            }
+                            _ => {}
+                        }
+                    }
+                    world.step(40).unwrap();
+                    cells.step(40).unwrap();
+                    assert_same(&format!("{name}, run {run}"), &world, &cells);
+                }
+            }
+        }
+    }
+    g.check().unwrap();
+}
+
+/// A packed world's limits: up to four texture sides across and one down, refused past them with
+/// the largest world in the line; and no bodies, at the start or later.
+#[test]
+fn a_packed_world_refuses_what_it_cannot_hold() {
+    use eddy_fluid::body::{Body, Shape};
+    let g = common::gpu();
+    let p = WaterParams::default();
+    let new = |w: usize, h: usize| {
+        let state = common::random_water(w, h, 7, 0.1);
+        GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p)
+    };
+    assert!(new(256, 64).unwrap().is_packed_world());
+    for (w, h) in [(257, 8), (100, 65)] {
+        let Err(eddy_fluid::Error::Gpu(e @ GpuError::WorldTooLarge { .. })) = new(w, h) else {
+            panic!("{w}x{h} was not refused as too large")
+        };
+        let line = e.to_string();
+        assert!(line.contains(&format!("{w}x{h}")) && line.contains("1..=256") && line.contains("1..=64"), "{line}");
+    }
+    let disc = Body::new(Shape::Circle { radius: 4.0 }, 20.0, 10.0);
+    let mut state = common::random_water(100, 30, 8, 0.0);
+    state.bodies = vec![disc.clone()];
+    let refused = GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p).err().unwrap().to_string();
+    assert!(refused.contains("takes no bodies") && refused.contains("64x64"), "{refused}");
+    state.bodies.clear();
+    let mut world = GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p).unwrap();
+    let before = world.read_mass().unwrap();
+    let later = world.set_bodies(&[disc]).err().unwrap().to_string();
+    assert!(later.contains("takes no bodies"), "{later}");
+    assert_eq!(world.read_mass().unwrap(), before, "a refused body changed the water");
+    g.check().unwrap();
+}
