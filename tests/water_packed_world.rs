@@ -126,7 +126,7 @@ fn a_packed_world_refuses_what_it_cannot_hold() {
     }
     let disc = Body::new(Shape::Circle { radius: 4.0 }, 20.0, 10.0);
     let mut state = common::random_water(100, 30, 8, 0.0);
-    state.bodies = vec![disc.clone()];
+    state.bodies = vec![disc];
     let refused = GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p).err().unwrap().to_string();
     assert!(refused.contains("takes no bodies") && refused.contains("64x64"), "{refused}");
     state.bodies.clear();

@@ -159,10 +159,10 @@ impl Packed {
 /// Where the water's masses live between runs of steps.
 enum Layout {
     /// One cell a texel beside the packed pair, which a run packs into and unpacks from.
-    Cells(Cells),
+    Cells(Box<Cells>),
     /// The packed pair alone: a world past the adapter's largest texture side
     /// ([`super::packed_world`]).
-    Packed(PackedWorld),
+    Packed(Box<PackedWorld>),
 }
 
 /// The one-cell-a-texel textures and the passes that read them.
@@ -884,12 +884,12 @@ impl GpuWater {
             let packed = Packed::new(device, (width, height));
             let step = StepPass::new(device, caps, &uniform, &packed, params.arithmetic);
             let layout = match packed_world {
-                false => Layout::Cells(Cells::new(device, caps, &uniform, &packed, (width, height))),
-                true => Layout::Packed(PackedWorld {
+                false => Layout::Cells(Box::new(Cells::new(device, caps, &uniform, &packed, (width, height)))),
+                true => Layout::Packed(Box::new(PackedWorld {
                     edit: Kernel::new(device, caps, "water/edit_packed", shaders::WATER_EDIT_PACKED),
                     stats: gpu::Reduction::new(device, caps, "water/stats_packed", shaders::WATER_STATS_PACKED, height),
                     hash: Kernel::new(device, caps, "water/hash_packed", shaders::WATER_HASH_PACKED),
-                }),
+                })),
             };
             GpuWater {
                 device: device.clone(),
