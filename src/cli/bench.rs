@@ -326,7 +326,7 @@ pub fn bench(args: BenchArgs) -> Result {
     // Ctrl-C stops between timed runs; the rows measured so far are kept (and written).
     super::run::catch_signals();
     for &n in &args.sizes {
-        crate::gpu::check_grid_size(&gpu.device, n, n).map_err(usage)?;
+        kind.check_size(n, n, gpu.device.limits().max_texture_dimension_2d).map_err(usage)?;
         memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
             .map_err(usage)?;
     }

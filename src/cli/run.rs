@@ -84,6 +84,11 @@ pub fn run(mut args: RunArgs) -> Result {
     let drawn = args.frames.is_some() || args.gif.is_some() || args.video.is_some();
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
+    let max_side = gpu.device.limits().max_texture_dimension_2d;
+    if drawn && !kind.drawable(setup.size(), max_side) {
+        let (w, h) = setup.size();
+        return Err(usage(crate::model::not_drawn((w as u32, h as u32), max_side)));
+    }
     let (state, first_step) = setup.state(&gpu, extras).map_err(super::setup::exit)?;
     if script.is_none() {
         let given: Vec<&str> =

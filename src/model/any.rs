@@ -12,7 +12,7 @@ use crate::Simulation;
 use crate::colour::{ColourMap, Legend};
 use crate::error::{Error, ParamError};
 use crate::gas::GasBrush;
-use crate::gpu::{self, GpuError, StepTimer};
+use crate::gpu::{GpuError, StepTimer};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
 use crate::render::{
@@ -58,13 +58,23 @@ pub struct AnyModel {
     brush: Option<f32>,
 }
 
+/// Why a packed world is not drawn ([`crate::water::packed_world`]): one line with what to do.
+pub fn not_drawn((width, height): (u32, u32), max_side: u32) -> String {
+    format!(
+        "water at {width}x{height} is past this adapter's largest texture side ({max_side}) and is kept packed, \
+         which eddy does not draw yet: run it headless (eddy run, without --frames or --record) or use a world \
+         up to {max_side}x{max_side} to watch it"
+    )
+}
+
 impl AnyModel {
     /// Uploads `state` and builds the model `params` are for; `step` is the step `state` was
     /// reached at (0 for a scene).
     ///
     /// # Errors
     /// [`Error::Param`] when `params` fail their table or are another model's than `state`;
-    /// [`GpuError::GridTooLarge`] when a side is 0 or above the device's 2D texture limit;
+    /// [`GpuError::GridTooLarge`] when a side is 0 or above the device's 2D texture limit (water:
+    /// [`GpuError::WorldTooLarge`] past four times it across, [`ModelKind::check_size`]);
     /// [`GpuError::TooLarge`] when one texture would exceed what the device allows in one
     /// resource or the state would not fit the machine's memory ([`memory::check`], without
     /// adapter information); [`GpuError::OutOfMemory`] (one line, with the estimate) when the
@@ -82,7 +92,7 @@ impl AnyModel {
         }
         params.check()?;
         let (h, w) = state.shape();
-        gpu::check_grid_size(device, w, h)?;
+        kind.check_size(w, h, device.limits().max_texture_dimension_2d)?;
         let estimate = memory::check(kind, (w, h), memory::Extras::default(), None, &device.limits())?;
         let model = AnyGpuModel::new(device, queue, state, *params).map_err(|e| match e {
             Error::Gpu(GpuError::OutOfMemory(m) | GpuError::Validation(m)) => {
@@ -381,6 +391,11 @@ impl AnyModel {
         format: wgpu::TextureFormat,
         area: impl Into<Area>,
     ) -> Result<crate::render::Drawing, GpuError> {
+        if let AnyGpuModel::Water(s) = self.runner.model()
+            && s.is_packed_world()
+        {
+            return Err(GpuError::Validation(not_drawn(self.size(), s.caps().max_texture_side)));
+        }
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             let (d, blend) = (&self.device, self.blend);
             let painter = match (self.kind(), self.look, self.runner.model()) {

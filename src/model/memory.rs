@@ -75,12 +75,23 @@ const MEASURED_PEAKS: [(ModelKind, usize, u64); 7] = [
 /// Largest staging buffer a readback uses (see `gpu::read_texture`).
 const STAGING: u64 = 64 << 20;
 
-/// The estimate for `kind` at `width x height` cells with `extras`.
+/// The estimate for `kind` at `width x height` cells with `extras`, on an adapter whose 2D
+/// textures are as large as the grid.
 pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) -> Estimate {
+    estimate_on(kind, width, height, extras, u32::MAX)
+}
+
+/// [`estimate`] on an adapter whose largest 2D texture side is `max_side`: water past it keeps
+/// its packed textures alone ([`crate::water::packed_world::TEXTURES`]).
+pub fn estimate_on(kind: ModelKind, width: usize, height: usize, extras: Extras, max_side: u32) -> Estimate {
     let info = kind.info();
+    let textures = match kind.drawable((width, height), max_side) {
+        true => info.textures,
+        false => crate::water::packed_world::TEXTURES,
+    };
     let cells = width as u64 * height as u64;
-    let mut per_cell: u64 = info.textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();
-    let &(largest_name, largest, _) = info.textures.iter().max_by_key(|t| t.1).expect("a model has textures");
+    let mut per_cell: u64 = textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();
+    let &(largest_name, largest, _) = textures.iter().max_by_key(|t| t.1).expect("a model has textures");
     if extras.checkpoint {
         per_cell += info.state_bytes_per_cell as u64;
     }
@@ -88,8 +99,10 @@ pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) ->
         per_cell += (s as u64 * s as u64) * 4;
     }
     // The state twice (the start and a readback for saving) and half the textures again: uploads
-    // and readbacks stage packed copies (measured, see MEASURED_PEAKS).
-    let host_per_cell = 2 * info.host_bytes_per_cell as u64 + per_cell / 2;
+    // and readbacks stage packed copies (measured, see MEASURED_PEAKS). A packed world packs and
+    // unpacks on the CPU: its packed texels twice.
+    let staged = if textures == info.textures { per_cell / 2 } else { per_cell };
+    let host_per_cell = 2 * info.host_bytes_per_cell as u64 + staged;
     Estimate {
         gpu: cells * per_cell + STAGING.min(cells * 16) + height as u64 * 64,
         host: cells * host_per_cell + PROCESS,
@@ -165,7 +178,7 @@ fn check_against(
     limits: &wgpu::Limits,
     available: Option<u64>,
 ) -> Result<Estimate, GpuError> {
-    let e = estimate(kind, width, height, extras);
+    let e = estimate_on(kind, width, height, extras, limits.max_texture_dimension_2d);
     // The largest square grid whose `per_cell` bytes fit `budget` (with the fixed bytes: about).
     let side = |per_cell: u64, budget: f64| (budget.max(0.0) / per_cell.max(1) as f64).sqrt().floor() as u64;
     let largest_per_cell = kind.info().textures.iter().map(|t| t.1).max().unwrap_or(1) as u64;

@@ -40,7 +40,7 @@ pub mod tools;
 pub use crate::params;
 pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use action::{Action, MAX_STROKE_POINTS};
-pub use any::{AnyModel, check_bodies};
+pub use any::{AnyModel, check_bodies, not_drawn};
 pub use any_gpu::AnyGpuModel;
 pub use custom::{CustomModel, register};
 pub use runner::Runner;
@@ -433,6 +433,29 @@ impl ModelKind {
     /// gas; `None` when they do not say (e.g. `density` alone).
     pub fn of_arrays(names: &[String]) -> Option<ModelKind> {
         custom::registered().into_iter().rev().chain(Self::ALL).find(|k| k.marks(names))
+    }
+
+    /// Checks that a `width x height` grid of this model fits an adapter whose largest 2D
+    /// texture side is `max_side`: each side up to it, and water up to four times it across
+    /// ([`crate::water::packed_world`]).
+    ///
+    /// # Errors
+    /// [`crate::gpu::GpuError::GridTooLarge`] (water: [`crate::gpu::GpuError::WorldTooLarge`]) when a side is 0 or too
+    /// large.
+    pub fn check_size(self, width: usize, height: usize, max_side: u32) -> Result<(), crate::gpu::GpuError> {
+        match self {
+            ModelKind::Water => crate::water::packed_world::check_size(width, height, max_side),
+            _ if width == 0 || height == 0 || width > max_side as usize || height > max_side as usize => {
+                Err(crate::gpu::GpuError::GridTooLarge { width, height, max: max_side })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether this model at `(width, height)` keeps a texture one cell a texel, which the
+    /// renderers draw: all but water past `max_side` ([`crate::water::packed_world`]).
+    pub fn drawable(self, (width, height): (usize, usize), max_side: u32) -> bool {
+        !(self == ModelKind::Water && crate::water::packed_world::is_packed_world((width, height), max_side))
     }
 
     /// What an adapter needs to run these models (see [`crate::gpu::Requirements`]).

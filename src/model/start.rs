@@ -277,7 +277,7 @@ impl Setup {
             Origin::Preset { .. } => String::new(),
         };
         let refused = |e: crate::gpu::GpuError| usage(format!("{file}{e}"));
-        crate::gpu::check_grid_size(&gpu.device, w, h).map_err(refused)?;
+        self.kind.check_size(w, h, limits.max_texture_dimension_2d).map_err(refused)?;
         memory::check(self.kind, (w, h), extras, Some(&gpu.adapter.get_info()), &limits).map_err(refused)?;
         let (mut state, step) = match self.origin {
             Origin::State { path, step, .. } => {

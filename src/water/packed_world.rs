@@ -19,6 +19,11 @@ use crate::gpu::GpuError;
 use crate::gpu::packed::CELLS_PER_TEXEL;
 use crate::grid::Grid;
 
+/// A packed world's textures, as [`crate::model::ModelInfo::textures`] lists a model's: the
+/// packed mass, a ping-pong pair, four bytes a cell each ([`crate::model::memory`] estimates from
+/// it).
+pub const TEXTURES: &[(&str, u32, u32)] = &[("packed mass, rgba32float", 4, 2)];
+
 /// Whether a `(width, height)` grid is a packed world on an adapter whose largest texture side
 /// is `max_side`: a side past it.
 pub fn is_packed_world((width, height): (usize, usize), max_side: u32) -> bool {
