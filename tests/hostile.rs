@@ -45,7 +45,7 @@ fn fixtures(dir: &Path, max_side: usize) {
     std::fs::create_dir_all(p("a-directory")).unwrap();
     std::fs::write(p("corrupt.png"), b"not a png at all").unwrap();
     // 40000x1: refused from its header, before it is decoded.
-    image::GrayImage::from_pixel(40000, 1, image::Luma([255])).save(p("wide.png")).unwrap();
+    image::GrayImage::from_pixel(140_000, 1, image::Luma([255])).save(p("wide.png")).unwrap();
     std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
     // Hash logs (--check-hashes): not a log, a bad row, steps going back, steps past the run.
     std::fs::write(p("not-a-log.csv"), "step,time,body\n1,2,3\n").unwrap();
@@ -156,9 +156,10 @@ fn fixtures(dir: &Path, max_side: usize) {
     let mass8 = || npy("<f4", "(8, 8)", &[0u8; 256]);
     let zip = |name: &str, entries: &[(&str, Vec<u8>)]| std::fs::write(p(name), stored_zip(entries)).unwrap();
     zip("huge-header.npz", &[("mass.npy", npy("<f4", "(20000, 20000)", &[0u8; 64]))]);
-    zip("too-wide.npz", &[("mass.npy", npy("<f4", "(4, 40000)", &[0u8; 64]))]);
-    let wide = max_side + 1;
-    zip("wide.npz", &[("mass.npy", npy("<f4", &format!("(4, {wide})"), &vec![0u8; 4 * wide * 4]))]);
+    zip("too-wide.npz", &[("mass.npy", npy("<f4", "(4, 140000)", &[0u8; 64]))]);
+    // Water takes four texture sides across (a packed world) but one down.
+    let tall = max_side + 1;
+    zip("tall.npz", &[("mass.npy", npy("<f4", &format!("({tall}, 4)"), &vec![0u8; 4 * tall * 4]))]);
     // A real 20000x20000 header over all its data would be 1.6 GB: the adapter's side limit
     // must refuse it from the header. Stored data that could not hold what the header says is
     // refused before that (huge-header.npz).
@@ -504,7 +505,15 @@ fn hostile_input_table() {
         row(&["run", "--mode", "smoke", "--size", &square, "--steps", "1"], 2, "fits"),
         row(&["run", "--mode", "gas", "--size", &square, "--steps", "1"], 2, "fits"),
         row(&["run", "--scene", "basin", "--size", "0x10", "--steps", "1"], 2, "0x10"),
-        row(&["run", "--scene", "basin", "--size", "100000x64", "--steps", "1"], 2, "max_texture_dimension_2d"),
+        row(&["run", "--scene", "basin", "--size", "100000x64", "--steps", "1"], 2, "1..=65536 cells across"),
+        row(&["run", "--mode", "smoke", "--size", "20000x64", "--steps", "1"], 2, "max_texture_dimension_2d"),
+        // Water past the largest texture side runs packed, and is not drawn: said before the run.
+        row(&["run", "--scene", "basin", "--size", "64x20000", "--steps", "1"], 2, "1..=16384 down"),
+        row(
+            &["run", "--scene", "basin", "--size", "20000x16", "--steps", "1", "--frames", &d("frames")],
+            2,
+            "which eddy does not draw yet",
+        ),
         // Non-finite values stop the run and keep the last finite state.
         row(
             &["run", "--load", &d("hot.npz"), "--steps", "50", "--save", &out],
@@ -619,7 +628,7 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("negative-step.npz")], 1, "a step count is >= 0"),
         row(&["run", "--load", &d("empty.npz")], 1, "at least one cell"),
         row(&["run", "--load", &d("last-step.npz"), "--steps", "3"], 2, "the largest step a .npz holds"),
-        row(&["run", "--scene", &d("wide.png")], 1, "a grid side is at most 32768 cells on any adapter"),
+        row(&["run", "--scene", &d("wide.png")], 1, "a grid is at most 32768 cells tall and 131072 wide"),
         row(&["run", "--load", &dirpath], 1, "is a directory; give an .npz file"),
         row(&["run", "--scene", &dirpath, "--steps", "1"], 1, "is a directory; give a PNG file"),
         row(&["run", "--mode", "gas", "--wind", "0,0,0"], 2, "two numbers"),
@@ -642,8 +651,8 @@ fn hostile_input_table() {
         row(&["run", "--load", &d("neg.npz"), "--steps", "1"], 1, "mass[2, 3] = -1"),
         // Inputs that would eat the machine: refused from a header or a length, before reading.
         row(&["run", "--load", &d("huge-header.npz")], 1, "declares shape [20000, 20000] (1600000000 bytes) in"),
-        row(&["run", "--load", &d("too-wide.npz")], 1, "a side of 40000 cells is more than this device takes"),
-        row(&["run", "--load", &d("wide.npz")], 2, leak(format!("wide.npz: grid {}x4", side + 1))),
+        row(&["run", "--load", &d("too-wide.npz")], 1, "a side of 140000 cells is more than"),
+        row(&["run", "--load", &d("tall.npz")], 2, leak(format!("tall.npz: water world 4x{}", side + 1))),
         row(&["run", "--scene", "/dev/zero"], 1, "/dev/zero: is not a regular file"),
         row(&["run", "--script", "/dev/zero"], 2, "/dev/zero: is not a regular file"),
         row(&["run", "--scene", &d("sparse.png")], 1, "is 3221225472 bytes, more than the 268435456 bytes a PNG file"),

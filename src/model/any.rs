@@ -62,7 +62,7 @@ pub struct AnyModel {
 pub fn not_drawn((width, height): (u32, u32), max_side: u32) -> String {
     format!(
         "water at {width}x{height} is past this adapter's largest texture side ({max_side}) and is kept packed, \
-         which eddy does not draw yet: run it headless (eddy run, without --frames or --record) or use a world \
+         which eddy does not draw yet: run it headless (eddy run, without --frames, --gif or --video) or use a world \
          up to {max_side}x{max_side} to watch it"
     )
 }

@@ -132,13 +132,15 @@ pub fn available_host_memory() -> Option<u64> {
 }
 
 /// What a state file may declare before any of it is decompressed ([`crate::npz::ReadLimits`]):
-/// sides up to `max_side` (the device's `max_texture_dimension_2d` where a device is open, else
-/// [`crate::scene::MAX_SIDE`]), and arrays that decompress to at most half the memory the
-/// machine has available (4 GiB where that is unknown).
+/// sides up to the widest grid a model takes where the largest texture side is `max_side` (the
+/// device's `max_texture_dimension_2d` where a device is open, else [`crate::scene::MAX_SIDE`]):
+/// water's, four times it ([`crate::water::packed_world::largest`]); the model's own limit is
+/// checked when the state is made into one. Arrays that decompress to at most half the memory
+/// the machine has available (4 GiB where that is unknown).
 #[cfg(feature = "npz")]
 pub fn read_limits(max_side: Option<u32>) -> crate::npz::ReadLimits {
     crate::npz::ReadLimits {
-        max_side: max_side.unwrap_or(crate::scene::MAX_SIDE) as usize,
+        max_side: crate::water::packed_world::largest(max_side.unwrap_or(crate::scene::MAX_SIDE)).0,
         max_bytes: available_host_memory().map_or(crate::npz::ReadLimits::default().max_bytes, |m| m / 2),
     }
 }
