@@ -629,3 +629,34 @@ fn read_text(path: &str, name: &str) -> String {
     let npy = npz.by_name(name).unwrap().unwrap_or_else(|| panic!("{name} missing from {path}"));
     String::from_utf8(npy.into_vec::<u8>().unwrap()).unwrap()
 }
+
+/// A world past the adapter's largest texture side runs as a packed world
+/// (`eddy_fluid::water::packed_world`; lavapipe's side is 16384, so a 20000-wide world is one):
+/// 250 steps of the `random` scene, saved, then loaded and run 150 more sleeping, end where the
+/// CPU mirror's 400 steps of the same scene do, bit for bit, and both summaries print the hash of
+/// the state they saved. (Refusals are in `tests/hostile.rs`.)
+#[test]
+fn a_world_wider_than_a_texture_runs_packed_as_the_cpu_mirror_does() {
+    use eddy_fluid::Simulation;
+    use eddy_fluid::water::{CpuWater, WaterParams, WaterState, hash};
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first.npz"), dir.path().join("second.npz"));
+    let (w, h) = (20_000, 12);
+    let run = |args: &[&str], save: &Path| {
+        let o = eddy(&[args, &["--save", save.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", text(&o));
+        let saved = WaterState::load_npz(save).unwrap();
+        let line = format!("state hash {} ", hash::hex(hash::state_hash(&saved.mass, &saved.solid)));
+        assert!(text(&o).contains(&line), "no `{line}` in:\n{}", text(&o));
+        saved
+    };
+    let size = format!("{w}x{h}");
+    run(&["run", "--mode", "water", "--scene", "random", "--size", &size, "--steps", "250"], &first);
+    let end = run(&["run", "--load", first.to_str().unwrap(), "--steps", "150", "--sleep"], &second);
+    let scene = eddy_fluid::scene::Scene::preset("random", w, h, 1).unwrap();
+    let mut cpu = CpuWater::new(WaterState::from_scene(&scene), WaterParams::default()).unwrap();
+    cpu.step(400).unwrap();
+    let same = cpu.state().mass.as_slice().iter().zip(end.mass.as_slice()).all(|(a, b)| a.to_bits() == b.to_bits());
+    assert!(same, "the packed world's 400 steps differ from the CPU mirror's");
+    assert_eq!(cpu.state().solid, end.solid);
+}
