@@ -138,7 +138,12 @@ impl Npz {
         // runs can be compared by hash (a script played twice, `eddy run --script`).
         let options = npyz::zip::write::FileOptions::default().last_modified_time(npyz::zip::DateTime::default());
         let result = (|| {
-            let mut w = self.zip.array::<T>(name, options)?.default_dtype().shape(shape).begin_nd()?;
+            let zip = self.zip.zip_writer();
+            zip.start_file(npyz::npz::file_name_from_array_name(name), options)?;
+            // Buffered: the npy writer writes an element at a time, and each small write into the
+            // deflater costs as much as a large one (a 268-million-cell state took minutes).
+            let buffered = std::io::BufWriter::with_capacity(1 << 20, zip);
+            let mut w = npyz::WriteOptions::<T>::new().default_dtype().shape(shape).writer(buffered).begin_nd()?;
             w.extend(data.iter().copied())?;
             w.finish()
         })();

@@ -325,9 +325,18 @@ pub fn bench(args: BenchArgs) -> Result {
     let gpu = Gpu::headless_for(&ModelKind::requirements(&[kind]))?;
     // Ctrl-C stops between timed runs; the rows measured so far are kept (and written).
     super::run::catch_signals();
-    for &n in &args.sizes {
-        kind.check_size(n, n, gpu.device.limits().max_texture_dimension_2d).map_err(usage)?;
-        memory::check(kind, (n, n), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
+    if !args.worlds.is_empty() && kind != ModelKind::Water {
+        return Err(usage(format!("--worlds: the pond in a world is water's ({kind} has none): drop --worlds")));
+    }
+    if let Some(&(w, h)) = args.worlds.iter().find(|&&(w, h)| w <= POND || h <= POND) {
+        return Err(usage(format!(
+            "--worlds {w}x{h}: a world holds the {POND}x{POND} pond and more: give both sides above {POND}"
+        )));
+    }
+    let squares = args.sizes.iter().map(|&n| (n, n));
+    for (w, h) in squares.chain(args.worlds.iter().copied()) {
+        kind.check_size(w, h, gpu.device.limits().max_texture_dimension_2d).map_err(usage)?;
+        memory::check(kind, (w, h), memory::Extras::default(), Some(&gpu.adapter.get_info()), &gpu.device.limits())
             .map_err(usage)?;
     }
     let scene = kind.info().bench_scene;
@@ -381,7 +390,10 @@ pub fn bench(args: BenchArgs) -> Result {
     if kind == ModelKind::Water && !interrupted {
         report.bookkeeping = measure_bookkeeping(&gpu, &args)?;
     }
-    let worlds: Vec<usize> = args.sizes.iter().copied().filter(|&n| n > POND).collect();
+    let worlds: Vec<(usize, usize)> = match args.worlds.is_empty() {
+        true => args.sizes.iter().filter(|&&n| n > POND).map(|&n| (n, n)).collect(),
+        false => args.worlds.clone(),
+    };
     if kind == ModelKind::Water && !interrupted && !worlds.is_empty() {
         report.ponds = measure_ponds(&gpu, &args, &worlds)?;
     }
@@ -415,14 +427,14 @@ fn steps_in_runs(gpu: &Gpu, model: &mut AnyModel, k: u64, mut timer: Option<&mut
     Ok(gpu.check()?)
 }
 
-/// The `basin` preset at [`POND`]x[`POND`] alone, and walled into the top-left corner of an `n x
-/// n` world of dry air (walls along its right and bottom edges, as the pond alone's grid edges
+/// The `basin` preset at [`POND`]x[`POND`] alone, and walled into the top-left corner of a `w x
+/// h` world of dry air (walls along its right and bottom edges, as the pond alone's grid edges
 /// are with the wall boundary): the same water, step for step.
-fn pond_states(n: usize) -> Result<(AnyState, AnyState)> {
+fn pond_states((w, h): (usize, usize)) -> Result<(AnyState, AnyState)> {
     let params = ModelParams::defaults(ModelKind::Water);
     let alone = AnyState::start(&SceneSource::Preset("basin".into()), (POND, POND), 1, &params)?;
     let AnyState::Water(pond) = &alone else { unreachable!("the basin is water's") };
-    let mut world = crate::water::WaterState::empty(n, n);
+    let mut world = crate::water::WaterState::empty(w, h);
     for r in 0..POND {
         for c in 0..POND {
             world.mass[(r, c)] = pond.mass[(r, c)];
@@ -506,7 +518,7 @@ fn measure_bookkeeping(gpu: &Gpu, args: &BenchArgs) -> Result<Vec<Bookkeeping>> 
 
 /// A [`POND`]x[`POND`] `basin` in the corner of bigger worlds of dry air, sleeping, against the same
 /// basin alone stepping every cell, in interleaved rounds ([`interleaved`]).
-fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Pond>> {
+fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[(usize, usize)]) -> Result<Vec<Pond>> {
     let params = ModelParams::defaults(ModelKind::Water);
     say!();
     say!(
@@ -519,9 +531,9 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Po
     say!("| world | pond | tiles awake at the end | world steps/s | pond alone steps/s | world / alone |");
     say!("|---|---|---|---|---|---|");
     let mut out = Vec::new();
-    for &n in worlds {
-        note!("bench: a {POND}x{POND} pond in a {n}x{n} world, sleeping, against the pond alone...");
-        let (world_state, alone_state) = pond_states(n)?;
+    for &(w, h) in worlds {
+        note!("bench: a {POND}x{POND} pond in a {w}x{h} world, sleeping, against the pond alone...");
+        let (world_state, alone_state) = pond_states((w, h))?;
         let mut world = AnyModel::new(&gpu.device, &gpu.queue, &world_state, &params, 0)?;
         drop(world_state);
         world.set_sleep(true)?;
@@ -529,7 +541,7 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Po
         let (world_rate, alone_rate, ratio) = interleaved(gpu, args, &mut world, &mut alone)?;
         let awake = world.awake_tiles()?.map_or(1.0, |t| t.fraction());
         let pond = Pond {
-            world: [n, n],
+            world: [w, h],
             pond: [POND, POND],
             awake_fraction: awake,
             world_steps_per_s: world_rate,
@@ -537,7 +549,8 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[usize]) -> Result<Vec<Po
             ratio,
         };
         say!(
-            "| {n}x{n} | {POND}x{POND} | {:.2}% | {} | {} | {:.2}x |",
+            "| {w}x{h}{} | {POND}x{POND} | {:.2}% | {} | {} | {:.2}x |",
+            if world.is_packed_world() { " (packed)" } else { "" },
             100.0 * pond.awake_fraction,
             significant(pond.world_steps_per_s),
             significant(pond.alone_steps_per_s),

@@ -399,6 +399,10 @@ pub(crate) struct BenchArgs {
     /// Also write everything measured to this JSON file (written whole at the end).
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
+    /// Water: the worlds a 512x512 pond sleeps in, comma-separated `WxH` (e.g. 32768x8192: past
+    /// the adapter's largest texture side, a packed world) [default: the square sizes above 512].
+    #[arg(long, value_delimiter = ',', value_name = "WxH", value_parser = parse_size)]
+    pub(crate) worlds: Vec<(usize, usize)>,
 }
 
 /// `--mode`'s help: the models, from the registry.

@@ -391,10 +391,8 @@ impl AnyModel {
         format: wgpu::TextureFormat,
         area: impl Into<Area>,
     ) -> Result<crate::render::Drawing, GpuError> {
-        if let AnyGpuModel::Water(s) = self.runner.model()
-            && s.is_packed_world()
-        {
-            return Err(GpuError::Validation(not_drawn(self.size(), s.caps().max_texture_side)));
+        if self.is_packed_world() {
+            return Err(GpuError::Validation(not_drawn(self.size(), self.device.limits().max_texture_dimension_2d)));
         }
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             let (d, blend) = (&self.device, self.blend);
@@ -470,6 +468,12 @@ impl AnyModel {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether the model is water past the adapter's largest texture side, kept packed
+    /// ([`crate::water::packed_world`]): not drawn.
+    pub fn is_packed_world(&self) -> bool {
+        matches!(self.runner.model(), AnyGpuModel::Water(s) if s.is_packed_world())
     }
 
     /// While the water sleeps, the tiles the next step takes, of how many
