@@ -273,6 +273,9 @@ pub struct NpzReader {
     archive: npyz::npz::NpzArchive<Box<dyn ReadSeek + Send>>,
 }
 
+/// An archive entry read through a buffer ([`NpzReader`]'s arrays).
+type Buffered<'a> = std::io::BufReader<npyz::zip::read::ZipFile<'a>>;
+
 impl NpzReader {
     /// Opens `path` and checks every array's header against the default [`ReadLimits`].
     ///
@@ -384,12 +387,19 @@ impl NpzReader {
         name: &'static str,
         components: Option<u64>,
         expected: &str,
-        read: impl FnOnce(npyz::NpyFile<npyz::zip::read::ZipFile<'_>>, &str) -> Option<std::io::Result<Vec<T>>>,
+        read: impl FnOnce(npyz::NpyFile<Buffered<'_>>, &str) -> Option<std::io::Result<Vec<T>>>,
     ) -> Result<Option<(usize, usize, Vec<T>)>, SceneError> {
         let path = self.path.clone();
         let npz_err = |e: std::io::Error| SceneError::Npz { path: path.clone(), message: e.to_string() };
         let bad = |message: String| SceneError::BadArray { path: path.clone(), name, message };
-        let Some(npy) = self.archive.by_name(name).map_err(npz_err)? else { return Ok(None) };
+        if self.archive.by_name(name).map_err(npz_err)?.is_none() {
+            return Ok(None);
+        }
+        // Through a buffer: the npy reader reads an element at a time, and each small read from
+        // the inflater costs as much as a large one.
+        let entry = npyz::npz::file_name_from_array_name(name);
+        let file = self.archive.zip_archive().by_name(&entry).map_err(|e| npz_err(std::io::Error::other(e)))?;
+        let npy = npyz::NpyFile::new(std::io::BufReader::with_capacity(1 << 20, file)).map_err(npz_err)?;
         let shape = npy.shape().to_vec();
         let rank_ok = match components {
             None => shape.len() == 2,

@@ -168,6 +168,7 @@ pub const COMMAND_OPTIONS: &[&str] = &[
     "video",
     "video-every",
     "vtk",
+    "worlds",
 ];
 
 /// The keys the viewer keeps for itself (digits switch models; see
