@@ -194,7 +194,19 @@ impl Fullscreen {
         format: wgpu::TextureFormat,
         blend: Blend,
     ) -> Result<Self, GpuError> {
-        gpu::scoped(device, || Self::build(device, label, source, format, blend))
+        Self::with_constants(device, label, source, format, blend, &[])
+    }
+
+    /// [`Fullscreen::new`] with values for the fragment shader's pipeline-overridable constants.
+    fn with_constants(
+        device: &wgpu::Device,
+        label: &'static str,
+        source: &str,
+        format: wgpu::TextureFormat,
+        blend: Blend,
+        constants: &[(&str, f64)],
+    ) -> Result<Self, GpuError> {
+        gpu::scoped(device, || Self::build(device, label, source, format, blend, constants))
     }
 
     fn build(
@@ -203,6 +215,7 @@ impl Fullscreen {
         source: &str,
         format: wgpu::TextureFormat,
         blend: Blend,
+        constants: &[(&str, f64)],
     ) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
@@ -259,7 +272,7 @@ impl Fullscreen {
             fragment: Some(wgpu::FragmentState {
                 module: &module,
                 entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
                 targets: &[Some(wgpu::ColorTargetState {
                     format,
                     blend: blend_state,
@@ -394,8 +407,15 @@ const WATER_MAP_HIGH: f32 = 1.5;
 
 /// Draws a [`GpuWater`]'s mass field: air near-white, thin water light blue darkening with mass,
 /// compressed water (mass > 1) darker still, solids brown (after Elsts' `water_sim` drawing); or,
-/// with a colour map, open cells by the map over `[0, 1.5]` full cells.
-pub struct WaterRenderer(Fullscreen);
+/// with a colour map, open cells by the map over `[0, 1.5]` full cells. A packed world
+/// ([`GpuWater::is_packed_world`]) is drawn from its packed masses.
+pub struct WaterRenderer {
+    cells: Fullscreen,
+    /// The same over a packed world's masses (`render/water.wgsl` with `PACKED`).
+    packed: Fullscreen,
+    /// What the packed pipeline's unread solid binding holds: one texel.
+    no_solid: wgpu::TextureView,
+}
 
 impl WaterRenderer {
     /// An opaque renderer whose output is a `format` target (a surface format or
@@ -414,7 +434,19 @@ impl WaterRenderer {
     /// # Errors
     /// As [`WaterRenderer::new`].
     pub fn with_blend(device: &wgpu::Device, format: wgpu::TextureFormat, blend: Blend) -> Result<Self, GpuError> {
-        Ok(Self(Fullscreen::new(device, "render/water", shaders::RENDER_WATER, format, blend)?))
+        let cells = Fullscreen::new(device, "render/water", shaders::RENDER_WATER, format, blend)?;
+        let packed = Fullscreen::with_constants(
+            device,
+            "render/water packed",
+            shaders::RENDER_WATER,
+            format,
+            blend,
+            &[("PACKED", 1.0)],
+        )?;
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING;
+        let no_solid = gpu::texture_2d(device, "render/water no solid", (1, 1), wgpu::TextureFormat::R32Uint, usage)
+            .create_view(&Default::default());
+        Ok(Self { cells, packed, no_solid })
     }
 
     /// How the mass is coloured with `map` ([`ColourMap::Own`]: Elsts' blues).
@@ -448,14 +480,17 @@ impl WaterRenderer {
             area_size: [area.size.0, area.size.1],
             area_origin: [area.origin.0, area.origin.1],
             min_mass: sim.params().min_mass,
-            srgb_target: self.0.srgb as u32,
+            srgb_target: self.cells.srgb as u32,
             use_map: (map != ColourMap::Own) as u32,
             map_high: WATER_MAP_HIGH,
-            alpha: self.0.alpha(),
+            alpha: self.cells.alpha(),
             _pad: 0.0,
         };
-        let (field, solid) = (sim.mass_view(), sim.solid_view());
-        self.0.prepare(device, encoder, area, bytemuck::bytes_of(&view), field, solid, map, None)
+        let bytes = bytemuck::bytes_of(&view);
+        match sim.packed_world_view() {
+            None => self.cells.prepare(device, encoder, area, bytes, sim.mass_view(), sim.solid_view(), map, None),
+            Some(packed) => self.packed.prepare(device, encoder, area, bytes, packed, &self.no_solid, map, None),
+        }
     }
 
     /// Records a draw of `sim`'s mass field filling `area` of `target`, in a render pass of

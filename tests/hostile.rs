@@ -512,7 +512,7 @@ fn hostile_input_table() {
         row(
             &["run", "--scene", "basin", "--size", "20000x16", "--steps", "1", "--frames", &d("frames")],
             2,
-            "which eddy does not draw yet",
+            "past this adapter's largest texture side (16384): record a smaller world",
         ),
         // Non-finite values stop the run and keep the last finite state.
         row(

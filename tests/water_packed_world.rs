@@ -137,3 +137,41 @@ fn a_packed_world_refuses_what_it_cannot_hold() {
     assert_eq!(world.read_mass().unwrap(), before, "a refused body changed the water");
     g.check().unwrap();
 }
+
+/// A packed world is drawn from its packed masses (`render/water.wgsl` with `PACKED`) as the
+/// same water kept one cell a texel is: the same pixels, in Elsts' colours and with a colour map,
+/// after steps and a brush (walls, thin and compressed water, air).
+#[test]
+fn a_packed_world_draws_as_one_cell_a_texel_does() {
+    use eddy_fluid::colour::ColourMap;
+    use eddy_fluid::render::{FrameTarget, WaterRenderer};
+    let g = common::gpu();
+    let p = WaterParams::default();
+    let state = common::random_water(150, 40, 9, 0.15);
+    let mut world = GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p).unwrap();
+    let mut cells = GpuWater::with_caps(&g.device, &caps(&g, 16384, 8), &g.queue, &state, p).unwrap();
+    for sim in [&mut world, &mut cells] {
+        sim.step(30).unwrap();
+        sim.brush(&Brush { center: (40.0, 10.0), radius: 6.0, scale: 1.0, add: 1.4 });
+    }
+    assert!(world.packed_world_view().is_some() && cells.packed_world_view().is_none());
+    let mut renderer = WaterRenderer::new(&g.device, FrameTarget::FORMAT).unwrap();
+    for map in [ColourMap::Own, ColourMap::Viridis] {
+        let mut draw = |sim: &GpuWater| {
+            let target = FrameTarget::new(&g.device, (150, 40), 2).unwrap();
+            target
+                .render(&g.device, &g.queue, |encoder, view, size| {
+                    renderer.draw(&g.device, encoder, view, size, sim, map);
+                    Ok(())
+                })
+                .unwrap()
+        };
+        let (a, b) = (draw(&world), draw(&cells));
+        let differing = a.pixels().zip(b.pixels()).filter(|(x, y)| x != y).count();
+        assert_eq!(differing, 0, "{map:?}: {differing} pixels differ");
+        // Not a blank frame: ground, water and air all show.
+        let colours: std::collections::HashSet<_> = a.pixels().map(|p| p.0).collect();
+        assert!(colours.len() > 10, "{map:?}: {} colours", colours.len());
+    }
+    g.check().unwrap();
+}

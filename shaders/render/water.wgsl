@@ -5,6 +5,9 @@
 // Nearest-cell lookup: each target pixel shows the cell under it. With a colour map
 // (use_map = 1) open cells take the map's colour at mass / map_high instead. With alpha = 1
 // air is transparent (alpha 0; the output is premultiplied).
+// With PACKED the masses are a packed world's (src/water/packed_world.rs): `mass` is its packed
+// texture, four cells of a row a texel, a wall's mass stored negated (water/pack.wgsl), and
+// `solid` is not read.
 
 struct View {
     grid: vec2<f32>,        // (W, H) cells
@@ -22,6 +25,8 @@ struct View {
 @group(0) @binding(1) var mass: texture_2d<f32>;
 @group(0) @binding(2) var solid: texture_2d<u32>; // bit 0: this cell is solid; bit 5: a body's
 
+override PACKED: bool = false;
+
 const AIR: vec3<f32> = vec3<f32>(0.96, 0.97, 0.98);
 const GROUND: vec3<f32> = vec3<f32>(0.42, 0.31, 0.22);
 const BODY: vec3<f32> = vec3<f32>(0.70, 0.50, 0.30);
@@ -34,8 +39,16 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     let cell = vec2<i32>(floor((pos.xy - view.area_origin) * view.grid / view.area_size));
     let c = clamp(cell, vec2<i32>(0), vec2<i32>(view.grid) - 1);
     var colour = AIR;
-    let m = textureLoad(mass, c, 0).r;
-    let bits = textureLoad(solid, c, 0).r;
+    var m: f32;
+    var bits: u32;
+    if PACKED {
+        let stored = textureLoad(mass, vec2<i32>(c.x / 4, c.y), 0)[c.x % 4];
+        m = abs(stored);
+        bits = bitcast<u32>(stored) >> 31u;
+    } else {
+        m = textureLoad(mass, c, 0).r;
+        bits = textureLoad(solid, c, 0).r;
+    }
     let is_solid = (bits & 33u) != 0u;
     if is_solid {
         colour = select(GROUND, BODY, (bits & 32u) != 0u);

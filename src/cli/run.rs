@@ -84,10 +84,15 @@ pub fn run(mut args: RunArgs) -> Result {
     let drawn = args.frames.is_some() || args.gif.is_some() || args.video.is_some();
     let extras = memory::Extras { checkpoint: true, frame_scale: drawn.then_some(args.scale) };
     let seed = args.sim.seed.unwrap_or(1);
-    let max_side = gpu.device.limits().max_texture_dimension_2d;
-    if drawn && !kind.drawable(setup.size(), max_side) {
-        let (w, h) = setup.size();
-        return Err(usage(crate::model::not_drawn((w as u32, h as u32), max_side)));
+    let max_side = u64::from(gpu.device.limits().max_texture_dimension_2d);
+    let (w, h) = setup.size();
+    let pixels = (w as u64 * u64::from(args.scale), h as u64 * u64::from(args.scale));
+    if drawn && pixels.0.max(pixels.1) > max_side {
+        return Err(usage(format!(
+            "frames of {w}x{h} cells at --scale {} would be {}x{} pixels, past this adapter's largest texture side \
+             ({max_side}): record a smaller world, or run without --frames, --gif and --video",
+            args.scale, pixels.0, pixels.1
+        )));
     }
     let (state, first_step) = setup.state(&gpu, extras).map_err(super::setup::exit)?;
     if script.is_none() {

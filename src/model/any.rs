@@ -58,15 +58,6 @@ pub struct AnyModel {
     brush: Option<f32>,
 }
 
-/// Why a packed world is not drawn ([`crate::water::packed_world`]): one line with what to do.
-pub fn not_drawn((width, height): (u32, u32), max_side: u32) -> String {
-    format!(
-        "water at {width}x{height} is past this adapter's largest texture side ({max_side}) and is kept packed, \
-         which eddy does not draw yet: run it headless (eddy run, without --frames, --gif or --video) or use a world \
-         up to {max_side}x{max_side} to watch it"
-    )
-}
-
 impl AnyModel {
     /// Uploads `state` and builds the model `params` are for; `step` is the step `state` was
     /// reached at (0 for a scene).
@@ -391,13 +382,11 @@ impl AnyModel {
         format: wgpu::TextureFormat,
         area: impl Into<Area>,
     ) -> Result<crate::render::Drawing, GpuError> {
-        if self.is_packed_world() {
-            return Err(GpuError::Validation(not_drawn(self.size(), self.device.limits().max_texture_dimension_2d)));
-        }
         if self.painter.as_ref().is_none_or(|(f, _)| *f != format) {
             let (d, blend) = (&self.device, self.blend);
             let painter = match (self.kind(), self.look, self.runner.model()) {
-                (ModelKind::Water, Look::Styled, AnyGpuModel::Water(s)) => {
+                // A packed world keeps no one-cell textures for the surface's foam: drawn plain.
+                (ModelKind::Water, Look::Styled, AnyGpuModel::Water(s)) if !s.is_packed_world() => {
                     Painter::WaterSurface(Box::new(WaterSurfaceRenderer::with_blend(d, s.caps(), format, blend)?))
                 }
                 (ModelKind::Smoke, Look::Styled, _) => {
@@ -471,7 +460,7 @@ impl AnyModel {
     }
 
     /// Whether the model is water past the adapter's largest texture side, kept packed
-    /// ([`crate::water::packed_world`]): not drawn.
+    /// ([`crate::water::packed_world`]): drawn plain in the styled look too (no foam).
     pub fn is_packed_world(&self) -> bool {
         matches!(self.runner.model(), AnyGpuModel::Water(s) if s.is_packed_world())
     }

@@ -85,9 +85,9 @@ pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) ->
 /// its packed textures alone ([`crate::water::packed_world::TEXTURES`]).
 pub fn estimate_on(kind: ModelKind, width: usize, height: usize, extras: Extras, max_side: u32) -> Estimate {
     let info = kind.info();
-    let textures = match kind.drawable((width, height), max_side) {
-        true => info.textures,
-        false => crate::water::packed_world::TEXTURES,
+    let textures = match kind.is_packed_world((width, height), max_side) {
+        false => info.textures,
+        true => crate::water::packed_world::TEXTURES,
     };
     let cells = width as u64 * height as u64;
     let mut per_cell: u64 = textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();

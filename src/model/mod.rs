@@ -40,7 +40,7 @@ pub mod tools;
 pub use crate::params;
 pub use crate::params::{ParamInfo, ParamKind, ParamSpec, ParamTable, Value};
 pub use action::{Action, MAX_STROKE_POINTS};
-pub use any::{AnyModel, check_bodies, not_drawn};
+pub use any::{AnyModel, check_bodies};
 pub use any_gpu::AnyGpuModel;
 pub use custom::{CustomModel, register};
 pub use runner::Runner;
@@ -452,10 +452,10 @@ impl ModelKind {
         }
     }
 
-    /// Whether this model at `(width, height)` keeps a texture one cell a texel, which the
-    /// renderers draw: all but water past `max_side` ([`crate::water::packed_world`]).
-    pub fn drawable(self, (width, height): (usize, usize), max_side: u32) -> bool {
-        !(self == ModelKind::Water && crate::water::packed_world::is_packed_world((width, height), max_side))
+    /// Whether this model at `(width, height)` is a packed world where the largest texture side is
+    /// `max_side`: water past it ([`crate::water::packed_world`]).
+    pub fn is_packed_world(self, (width, height): (usize, usize), max_side: u32) -> bool {
+        self == ModelKind::Water && crate::water::packed_world::is_packed_world((width, height), max_side)
     }
 
     /// What an adapter needs to run these models (see [`crate::gpu::Requirements`]).

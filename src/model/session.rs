@@ -73,8 +73,6 @@ pub struct Session {
     look: crate::render::Look,
     /// Whether the water sleeps ([`Session::set_sleep`]).
     sleep: bool,
-    /// Whether every model must be drawable ([`Session::require_drawn`]).
-    drawn: bool,
 }
 
 /// One model's place in a [`Session`].
@@ -120,32 +118,10 @@ impl Session {
             timer: StepTimer::new(device, queue),
             look: crate::render::Look::Map,
             sleep: false,
-            drawn: false,
         };
         session.slot_mut(kind).params = session.options.params;
         session.switch(kind)?;
         Ok(session)
-    }
-
-    /// From now on refuses every state it could not draw (the viewer's session): water past the
-    /// adapter's largest texture side ([`crate::water::packed_world`]), with the line
-    /// [`super::not_drawn`] gives.
-    ///
-    /// # Errors
-    /// [`Error::Message`] when the current model is such a world already.
-    pub fn require_drawn(&mut self) -> Result<(), Error> {
-        self.drawn = true;
-        let (w, h) = self.model_ref().size();
-        self.check_drawable(self.current, (w as usize, h as usize))
-    }
-
-    /// Refuses `kind` at `(W, H)` where the session must draw it and cannot.
-    fn check_drawable(&self, kind: ModelKind, (w, h): (usize, usize)) -> Result<(), Error> {
-        let max_side = self.device.limits().max_texture_dimension_2d;
-        if self.drawn && !kind.drawable((w, h), max_side) {
-            return Err(Error::Message(super::not_drawn((w as u32, h as u32), max_side)));
-        }
-        Ok(())
     }
 
     /// `kind`'s slot, made with its defaults on first use.
@@ -277,7 +253,6 @@ impl Session {
             _ => (preset()?, 0),
         };
         let (h, w) = state.shape();
-        self.check_drawable(kind, (w, h))?;
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, &state, &params, step)?;
         model.set_look(self.look);
@@ -363,7 +338,6 @@ impl Session {
             (_, None) => ModelParams::defaults(kind),
         };
         let (h, w) = state.shape();
-        self.check_drawable(kind, (w, h))?;
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, state, &params, step)?;
         model.set_look(self.look);

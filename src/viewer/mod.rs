@@ -331,7 +331,6 @@ impl App {
         surface.configure(&gpu.device, &config);
 
         let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, o.session.clone())?;
-        session.require_drawn().map_err(|e| UsageError(e.to_string()))?;
         if let Some(script) = &o.script {
             script.check_from(&session).map_err(|e| UsageError(format!("script: {e}")))?;
         }

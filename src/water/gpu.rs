@@ -94,7 +94,8 @@ fn solid_bits(solid: &Grid<u8>, boundary: Boundary) -> Vec<u32> {
 }
 
 /// What [`GpuWater::mass_view`] says of a packed world.
-const NOT_DRAWN: &str = "a packed world (GpuWater::is_packed_world) keeps no one-cell textures to draw";
+const NO_CELLS: &str =
+    "a packed world (GpuWater::is_packed_world) keeps its masses packed alone: see GpuWater::packed_world_view";
 
 /// Refuses `bodies` in a packed world (`max_side`: the adapter's largest texture side).
 fn check_no_bodies(bodies: &[Body], max_side: u32) -> Result<(), Error> {
@@ -1427,10 +1428,18 @@ impl GpuWater {
     /// The current mass texture (`r32float`), e.g. to render it.
     ///
     /// # Panics
-    /// In a packed world ([`GpuWater::is_packed_world`]), which keeps no such texture: the front
-    /// ends refuse to draw one.
+    /// In a packed world ([`GpuWater::is_packed_world`]), which keeps no such texture: its
+    /// masses are [`GpuWater::packed_world_view`].
     pub fn mass_view(&self) -> &wgpu::TextureView {
-        self.cells().expect(NOT_DRAWN).mass.current_view()
+        self.cells().expect(NO_CELLS).mass.current_view()
+    }
+
+    /// A packed world's packed mass texture that holds the masses now (`rgba32float`, `(ceil(W /
+    /// 4), H)` texels, cell `(row y, column 4x + k)` in component `k` of texel `(x, y)`, a wall's
+    /// mass stored negated; [`super::packed_world`]), e.g. to render it; `None` for water kept one
+    /// cell a texel ([`GpuWater::mass_view`]).
+    pub fn packed_world_view(&self) -> Option<&wgpu::TextureView> {
+        self.is_packed_world().then(|| &self.packed.mass[self.packed_current()])
     }
 
     /// The solid texture (`r32uint`): bit 0 = the cell is solid; bits 1..=4 = the cell below,
@@ -1439,7 +1448,7 @@ impl GpuWater {
     /// # Panics
     /// As [`GpuWater::mass_view`].
     pub fn solid_view(&self) -> &wgpu::TextureView {
-        &self.cells().expect(NOT_DRAWN).solid_view
+        &self.cells().expect(NO_CELLS).solid_view
     }
 }
 

@@ -110,9 +110,7 @@ impl Fluid {
         surface.configure(&gpu.device, &config);
         let options =
             SessionOptions { params, start: Start::Scene(SceneSource::Preset(scene)), size, seed: seed.into() };
-        let mut session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(error)?;
-        // The component draws every frame: a world it could not draw is refused.
-        session.require_drawn().map_err(error)?;
+        let session = Session::new(&gpu.device, &gpu.queue, &gpu.adapter, options).map_err(error)?;
         Ok(Fluid { gpu, surface, config, session, transparent, bloom: Lighting::default().bloom })
     }
 
