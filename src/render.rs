@@ -1022,10 +1022,16 @@ impl FrameTarget {
     /// A target for a `W x H` grid at `scale` pixels per cell.
     ///
     /// # Errors
-    /// [`GpuError::GridTooLarge`] when the scaled image exceeds the texture limit.
+    /// [`GpuError::FrameTooLarge`] when the scaled image exceeds the texture limit (a packed water
+    /// world is wider than it at one pixel a cell); [`GpuError::GridTooLarge`] for a side of 0.
     pub fn new(device: &wgpu::Device, grid: (u32, u32), scale: u32) -> Result<Self, GpuError> {
-        let (width, height) = (grid.0 * scale.max(1), grid.1 * scale.max(1));
+        let (width, height) = (u64::from(grid.0) * u64::from(scale.max(1)), u64::from(grid.1) * u64::from(scale.max(1)));
+        let max = device.limits().max_texture_dimension_2d;
+        if width.max(height) > u64::from(max) {
+            return Err(GpuError::FrameTooLarge { width, height, max });
+        }
         gpu::check_grid_size(device, width as usize, height as usize)?;
+        let (width, height) = (width as u32, height as u32);
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
         let target = gpu::texture_2d(device, "frame", (width, height), Self::FORMAT, usage);
         let view = target.create_view(&Default::default());

@@ -729,3 +729,28 @@ def test_fixed_point_water_keeps_whole_units_and_its_mass_exactly():
     assert sim.params["arithmetic"] == "fixed"
     with pytest.raises(ValueError, match="set arithmetic to float"):
         sim.set(max_compress=3.0)
+
+
+def test_a_world_wider_than_a_texture_steps_as_its_parts_do():
+    # 20000 x 8 cells is past lavapipe's (and most GPUs') largest texture side, 16384: the water
+    # is kept packed (four cells a texel). A wall down column 10000 cuts it into two worlds that
+    # cannot touch, so each part steps as a world of its own size with walls round it does
+    # (those fit a texture): the same masses, bit for bit, after 300 steps.
+    rng = np.random.default_rng(11)
+    h, w, cut = 8, 20000, 10000
+    mass = (rng.random((h, w)) * 1.2).astype(np.float32)
+    solid = (rng.random((h, w)) < 0.1).astype(np.uint8)
+    solid[:, cut] = 1
+    mass[solid == 1] = 0
+    big = eddy.Simulation(mode="water", size=(w, h), boundary="wall")
+    big.set_state({"mass": mass, "solid": solid})
+    big.step(300)
+    out = big.state["mass"]
+    for cols in (slice(0, cut), slice(cut + 1, w)):
+        part = eddy.Simulation(mode="water", size=(mass[:, cols].shape[1], h), boundary="wall")
+        part.set_state({"mass": mass[:, cols].copy(), "solid": solid[:, cols].copy()})
+        part.step(300)
+        assert part.state["mass"].tobytes() == out[:, cols].tobytes()
+    # Its frame at one pixel a cell is wider than a texture: refused in one line.
+    with pytest.raises(Exception, match="a frame of 20000x8 pixels is past this device's largest texture side"):
+        big.render(scale=1)

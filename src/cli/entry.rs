@@ -84,6 +84,7 @@ fn too_large(e: &(dyn std::error::Error + 'static)) -> bool {
             GpuError::TooLarge { .. }
                 | GpuError::GridTooLarge { .. }
                 | GpuError::WorldTooLarge { .. }
+                | GpuError::FrameTooLarge { .. }
                 | GpuError::OutOfMemory(_)
         )
     )

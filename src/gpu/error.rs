@@ -66,6 +66,19 @@ pub enum GpuError {
         /// The most rows, cells.
         max_height: usize,
     },
+    /// A frame of a grid at some pixels a cell is larger than the device's largest texture.
+    #[error(
+        "a frame of {width}x{height} pixels is past this device's largest texture side ({max}): draw fewer pixels a \
+         cell, or a smaller grid"
+    )]
+    FrameTooLarge {
+        /// The frame's width, pixels.
+        width: u64,
+        /// Its height, pixels.
+        height: u64,
+        /// The device's `max_texture_dimension_2d`.
+        max: u32,
+    },
     /// The model would not fit in memory at this size (estimated before allocating; see
     /// [`crate::model::memory`]).
     #[error("{what} needs {needs}, but {has}: use a smaller grid (about {fits} fits)")]

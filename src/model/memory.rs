@@ -254,6 +254,18 @@ mod tests {
         }
     }
 
+    /// A packed water world (past lavapipe's texture side of 16384) keeps its packed textures
+    /// alone: 8 bytes a cell on the GPU, not 20, and packs and unpacks on the CPU. Its estimate
+    /// bounds the peak measured for `eddy run --mode water --size 32768x8192 --steps 2 --save
+    /// x.npz` on lavapipe (GNU time's `%M`: 7,965,580 KiB).
+    #[test]
+    fn a_packed_world_estimate_bounds_its_measured_peak() {
+        let e = estimate_on(ModelKind::Water, 32768, 8192, Extras { checkpoint: true, frame_scale: None }, 16384);
+        assert_eq!((e.gpu_per_cell, e.largest_texture), (12, 32768 * 8192 * 4));
+        assert!(e.gpu + e.host >= 7_965_580 << 10, "{}", human(e.gpu + e.host));
+        assert_eq!(estimate_on(ModelKind::Water, 4096, 4096, Extras::default(), 16384).gpu_per_cell, 20);
+    }
+
     /// A grid whose state does not fit the machine is refused with one line naming both
     /// amounts, and the grid the line suggests passes the same check (while one a tenth wider
     /// does not): the suggestion is an answer, not a guess.
