@@ -122,6 +122,38 @@ async fn fixed_point_water_hashes_as_the_cpu_mirror_after_1000_steps() {
     }
 }
 
+/// A water world wider than the browser's largest texture (8192 in Chromium's WebGPU by default)
+/// runs as a packed world (`eddy_fluid::water::packed_world`): fixed-point water, 10000 x 16 cells
+/// of the `random` scene, 300 steps dense then 200 sleeping, gives the CPU mirror's hash, and reads
+/// back its masses.
+#[wasm_bindgen_test]
+async fn a_world_wider_than_a_texture_runs_packed_in_the_browser() {
+    use eddy_fluid::GpuModel;
+    use eddy_fluid::water::{Arithmetic, CpuWater, GpuWater, WaterParams, WaterState};
+    let gpu = gpu().await;
+    let side = gpu.device.limits().max_texture_dimension_2d as usize;
+    let (w, h) = ((side + 1808).min(4 * side), 16);
+    let params = WaterParams { arithmetic: Arithmetic::Fixed, ..WaterParams::default() };
+    let state = WaterState::from_scene(&eddy_fluid::scene::Scene::preset("random", w, h, 5).unwrap());
+    let mut cpu = CpuWater::new(state.clone(), params).unwrap();
+    cpu.step(500).unwrap();
+    let want = eddy_fluid::water::hash::state_hash(&cpu.state().mass, &cpu.state().solid);
+    let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &state, params).unwrap();
+    assert!(sim.is_packed_world(), "{w}x{h} on a side of {side}");
+    for sleeping in [None, Some(8)] {
+        sim.set_sleeping(sleeping).unwrap();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        sim.encode_steps(&mut encoder, if sleeping.is_none() { 300 } else { 200 });
+        gpu.queue.submit([encoder.finish()]);
+    }
+    let got = sim.state_hash_async().await.expect("the hash reads back");
+    let mass = sim.read_mass_async().await.expect("the masses read back");
+    gpu.check().expect("no WebGPU error");
+    wasm_bindgen_test::console_log!("packed world {w}x{h} on a texture side of {side}: hash {got:016x}");
+    assert_eq!(got, want, "WebGPU's hash {got:016x}, the CPU mirror's {want:016x}");
+    assert!(mass == cpu.state().mass, "the masses read back differ from the CPU mirror's");
+}
+
 #[wasm_bindgen_test]
 async fn smoke_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;
