@@ -1025,7 +1025,8 @@ impl FrameTarget {
     /// [`GpuError::FrameTooLarge`] when the scaled image exceeds the texture limit (a packed water
     /// world is wider than it at one pixel a cell); [`GpuError::GridTooLarge`] for a side of 0.
     pub fn new(device: &wgpu::Device, grid: (u32, u32), scale: u32) -> Result<Self, GpuError> {
-        let (width, height) = (u64::from(grid.0) * u64::from(scale.max(1)), u64::from(grid.1) * u64::from(scale.max(1)));
+        let (width, height) =
+            (u64::from(grid.0) * u64::from(scale.max(1)), u64::from(grid.1) * u64::from(scale.max(1)));
         let max = device.limits().max_texture_dimension_2d;
         if width.max(height) > u64::from(max) {
             return Err(GpuError::FrameTooLarge { width, height, max });

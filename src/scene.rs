@@ -27,8 +27,9 @@ pub const DEFAULT_PRESET_SIZE: (usize, usize) = (192, 128);
 pub const MAX_SIDE: u32 = 32768;
 
 /// The longest PNG scene file read, bytes (256 MiB): a scene of flat colours at [`MAX_SIDE`]
-/// squared compresses to a few MB, so only something else is refused. Decoding then takes at
-/// most `MAX_SIDE`² x 4 bytes, and only for an image whose header says it fits.
+/// squared compresses to a few MB, so only something else is refused. Decoding then takes about
+/// ten bytes a pixel, and only for an image whose header says it fits and whose file could hold
+/// it.
 pub const MAX_PNG_BYTES: u64 = 256 << 20;
 
 /// The built-in scenes [`Scene::preset`] draws; which model each is made for is the registry's
@@ -165,11 +166,14 @@ impl Scene {
         // The size first, from the header: an image no adapter could hold is refused before it
         // is decoded (a 20000x20000 PNG took 26 s and 2 GB to be refused after decoding).
         let (w, h) = reader().into_dimensions().map_err(image_error)?;
-        // Decoded as RGBA8: no more than deflate's ratio times the file can be real pixels.
-        let decoded = w as u64 * h as u64 * 4;
-        if decoded > (bytes.len() as u64).saturating_mul(crate::files::DEFLATE_RATIO) + (1 << 20) {
+        // At three bytes a pixel (an RGB scene's scanlines, which flat colours compress to about
+        // deflate's ratio), no more than that ratio times the file can be real pixels. Reading
+        // then takes about ten bytes a pixel (the decoded image, RGBA, the scene), under four times
+        // the ratio times the file (tests/fuzz_readers.rs holds it to that).
+        let rgb = w as u64 * h as u64 * 3;
+        if rgb > (bytes.len() as u64).saturating_mul(crate::files::DEFLATE_RATIO) + (1 << 20) {
             let why = format!(
-                "the image says it is {w}x{h} pixels ({decoded} bytes decoded) in a file of {} bytes, more than any \
+                "the image says it is {w}x{h} pixels ({rgb} bytes as RGB) in a file of {} bytes, more than any \
                  compression gives: the file is damaged or not a PNG",
                 bytes.len()
             );

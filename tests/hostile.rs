@@ -44,7 +44,7 @@ fn fixtures(dir: &Path, max_side: usize) {
     let p = |n: &str| dir.join(n);
     std::fs::create_dir_all(p("a-directory")).unwrap();
     std::fs::write(p("corrupt.png"), b"not a png at all").unwrap();
-    // 40000x1: refused from its header, before it is decoded.
+    // 140000x1: refused from its header, before it is decoded.
     image::GrayImage::from_pixel(140_000, 1, image::Luma([255])).save(p("wide.png")).unwrap();
     std::fs::write(p("corrupt.npz"), b"PK but not really").unwrap();
     // Hash logs (--check-hashes): not a log, a bad row, steps going back, steps past the run.
