@@ -234,8 +234,10 @@ struct Live {
     /// frame only then, and otherwise sleeps until the next event.
     dirty: bool,
     pointer: Pointer,
-    /// The simulation's frame, window pixels (letterboxed beside the panel), and where the whole
-    /// grid is drawn: the frame, or larger when zoomed in ([`zoom::Zoom`]).
+    /// The panel's free rectangle, window pixels; the simulation's frame in it (letterboxed, or
+    /// the whole of it when zoomed in), and where the whole grid is drawn: the frame, or larger
+    /// when zoomed in ([`zoom::Zoom`]).
+    view: Area,
     frame: Area,
     area: Area,
     zoom: zoom::Zoom,
@@ -395,6 +397,7 @@ impl App {
             step_once: false,
             minimized: inner.width == 0 || inner.height == 0,
             pointer: Pointer::default(),
+            view: Area::full((inner.width, inner.height)),
             frame: Area::full((inner.width, inner.height)),
             area: Area::full((inner.width, inner.height)),
             zoom: zoom::Zoom::whole(),
@@ -527,7 +530,7 @@ impl ApplicationHandler for App {
                     && let Some(p) = live.pointer.at
                 {
                     // Ctrl + wheel zooms about the pointer.
-                    live.zoom.zoom_at(live.frame, grid, p, lines);
+                    live.zoom.zoom_at(live.view, grid, p, lines);
                     live.dirty = true;
                 } else if !(live.controls.body_tool && live.spin_body(lines)) {
                     // With the body tool, the wheel over a body spins it.
@@ -542,7 +545,7 @@ impl ApplicationHandler for App {
                     && let Some(before) = live.pointer.at
                 {
                     let grid = live.session.model_ref().size();
-                    live.zoom.pan(live.frame, grid, (at.0 - before.0, at.1 - before.1));
+                    live.zoom.pan(live.view, grid, (at.0 - before.0, at.1 - before.1));
                     live.dirty = true;
                 }
                 live.pointer.at = Some(at);
@@ -1040,7 +1043,7 @@ impl Live {
             self.dirty = true;
         }
         let ppp = output.pixels_per_point;
-        (self.frame, self.area, self.minimap) = (placed.frame, placed.area, placed.minimap);
+        (self.view, self.frame, self.area, self.minimap) = (placed.view, placed.frame, placed.area, placed.minimap);
         let jobs = self.egui.ctx.tessellate(output.shapes, ppp);
         for (id, deltas) in &output.textures_delta.set {
             for delta in deltas {
@@ -1088,10 +1091,12 @@ impl Live {
     }
 }
 
-/// Where the simulation goes in the window, pixels: its frame (letterboxed in the panel's free
-/// `rect`, points, at `ppp` pixels a point), where the whole grid is drawn (the frame, or
-/// larger when zoomed in), and while zoomed the minimap and the part of it the frame shows.
+/// Where the simulation goes in the window, pixels: the view (the panel's free `rect`, points,
+/// at `ppp` pixels a point), its frame (where the grid is seen: letterboxed in the view, or the
+/// whole view when zoomed in), where the whole grid is drawn (the frame, or larger when zoomed
+/// in), and while zoomed the minimap and the part of it the view shows.
 struct Placed {
+    view: Area,
     frame: Area,
     area: Area,
     minimap: Option<(Area, Area)>,
@@ -1099,12 +1104,11 @@ struct Placed {
 
 impl Placed {
     fn of(rect: egui::Rect, ppp: f32, grid: (u32, u32), zoom: zoom::Zoom) -> Self {
-        let within = Area {
+        let view = Area {
             origin: (rect.min.x * ppp, rect.min.y * ppp),
             size: ((rect.width() * ppp).max(1.0), (rect.height() * ppp).max(1.0)),
         };
-        let frame = Area::letterbox(within, grid);
-        Placed { frame, area: zoom.area(frame, grid), minimap: zoom.minimap(frame, grid) }
+        Placed { view, frame: zoom.frame(view, grid), area: zoom.area(view, grid), minimap: zoom.minimap(view, grid) }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Zooming and panning the viewer over a grid bigger than its window: how much of the grid the
-//! simulation's frame shows (the letterboxed rectangle beside the panel), and the minimap in its
-//! corner that shows where the view is.
+//! view (the panel's free rectangle) shows, the grid letterboxed in it or zoomed in filling it,
+//! and the minimap in its corner that shows where the view is.
 
 use crate::render::Area;
 
@@ -11,8 +11,10 @@ const MOST_PIXELS_A_CELL: f32 = 64.0;
 const MINIMAP_SIDE: f32 = 180.0;
 const MINIMAP_MARGIN: f32 = 12.0;
 
-/// The view: `factor` times the grid's fitted size (1: the whole grid fits the frame), centred on
-/// cell coordinates `centre` (`(col, row)`, continuous).
+/// The view: `factor` times the grid's fitted size (1: the whole grid fits, letterboxed, in the
+/// panel's free rectangle, the *view*), centred on cell coordinates `centre` (`(col, row)`,
+/// continuous). Zoomed in, the grid fills the whole view, not only its letterboxed part: a world
+/// much wider than tall (a packed world, 16 times as wide) is seen in the window's shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Zoom {
     pub factor: f32,
@@ -20,7 +22,7 @@ pub(super) struct Zoom {
 }
 
 impl Zoom {
-    /// The whole grid, as the frame fits it.
+    /// The whole grid, as the view fits it.
     pub fn whole() -> Self {
         Zoom { factor: 1.0, centre: (f32::NAN, f32::NAN) }
     }
@@ -30,75 +32,86 @@ impl Zoom {
         self.factor > 1.0
     }
 
-    /// The largest factor for `frame` and `grid`: a cell at most [`MOST_PIXELS_A_CELL`] wide.
-    fn most(frame: Area, grid: (u32, u32)) -> f32 {
-        (MOST_PIXELS_A_CELL / (frame.size.0 / grid.0.max(1) as f32)).max(1.0)
+    /// The largest factor for `view` and `grid`: a cell at most [`MOST_PIXELS_A_CELL`] wide.
+    fn most(view: Area, grid: (u32, u32)) -> f32 {
+        let fitted = Area::letterbox(view, grid);
+        (MOST_PIXELS_A_CELL / (fitted.size.0 / grid.0.max(1) as f32)).max(1.0)
     }
 
-    /// The centre kept where the zoomed grid covers the whole frame (the grid's middle when it is
-    /// not zoomed).
-    fn clamped(&self, grid: (u32, u32)) -> (f32, f32) {
-        let clamp = |c: f32, n: u32| {
-            let half = n as f32 / (2.0 * self.factor);
-            if c.is_finite() { c.clamp(half, n as f32 - half) } else { n as f32 / 2.0 }
+    /// The factor in use (a grid smaller than the one zoomed into, another model or a new scene,
+    /// at most as far), the grid's size drawn at it, pixels, and the centre kept where the drawn
+    /// grid covers the view, or the grid's middle along a side it does not cover.
+    fn placed(&self, view: Area, grid: (u32, u32)) -> (f32, (f32, f32), (f32, f32)) {
+        let factor = self.factor.clamp(1.0, Self::most(view, grid));
+        let fitted = Area::letterbox(view, grid);
+        let size = (fitted.size.0 * factor, fitted.size.1 * factor);
+        let clamp = |c: f32, n: u32, shown: f32, drawn: f32| {
+            let half = n as f32 * shown / (2.0 * drawn);
+            if c.is_finite() && 2.0 * half < n as f32 { c.clamp(half, n as f32 - half) } else { n as f32 / 2.0 }
         };
-        (clamp(self.centre.0, grid.0), clamp(self.centre.1, grid.1))
+        let centre =
+            (clamp(self.centre.0, grid.0, view.size.0, size.0), clamp(self.centre.1, grid.1, view.size.1, size.1));
+        (factor, size, centre)
     }
 
-    /// Where the whole grid is drawn, pixels: `frame` (the grid fitted, letterboxed) scaled by
-    /// the factor about the centre, so the frame shows the part around it.
-    pub fn area(&self, frame: Area, grid: (u32, u32)) -> Area {
+    /// Where the whole grid is drawn, pixels: fitted in `view` (letterboxed), or zoomed in, that
+    /// size times the factor about the centre, filling the view.
+    pub fn area(&self, view: Area, grid: (u32, u32)) -> Area {
         if !self.zoomed() {
-            return frame;
+            return Area::letterbox(view, grid);
         }
-        // A grid smaller than the one zoomed into (another model, a new scene) at most as far.
-        let factor = self.factor.min(Self::most(frame, grid));
-        let z = Zoom { factor, ..*self };
-        let (cx, cy) = z.clamped(grid);
-        let size = (frame.size.0 * factor, frame.size.1 * factor);
-        let middle = (frame.origin.0 + frame.size.0 / 2.0, frame.origin.1 + frame.size.1 / 2.0);
+        let (_, size, (cx, cy)) = self.placed(view, grid);
+        let middle = (view.origin.0 + view.size.0 / 2.0, view.origin.1 + view.size.1 / 2.0);
         let origin = (middle.0 - cx / grid.0 as f32 * size.0, middle.1 - cy / grid.1 as f32 * size.1);
         Area { origin: (origin.0.round(), origin.1.round()), size }
     }
 
+    /// Where the grid is seen in `view`, pixels: the fitted grid, or zoomed in, the whole view
+    /// (the pointer acts on the grid anywhere in it).
+    pub fn frame(&self, view: Area, grid: (u32, u32)) -> Area {
+        if self.zoomed() { view } else { Area::letterbox(view, grid) }
+    }
+
     /// Zooms by `1.25^notches` about pixel `p` (the cell under it stays under it), within 1 and
     /// the largest factor.
-    pub fn zoom_at(&mut self, frame: Area, grid: (u32, u32), p: (f32, f32), notches: f32) {
-        let area = self.area(frame, grid);
-        let under = area.cell_at(p, grid);
-        let centre = self.clamped(grid);
-        let factor = (self.factor * 1.25f32.powf(notches)).clamp(1.0, Self::most(frame, grid));
-        let keep = self.factor / factor;
+    pub fn zoom_at(&mut self, view: Area, grid: (u32, u32), p: (f32, f32), notches: f32) {
+        let under = self.area(view, grid).cell_at(p, grid);
+        let (old, _, centre) = self.placed(view, grid);
+        let factor = (old * 1.25f32.powf(notches)).clamp(1.0, Self::most(view, grid));
+        let keep = old / factor;
         self.centre = (under.0 + (centre.0 - under.0) * keep, under.1 + (centre.1 - under.1) * keep);
         self.factor = factor;
-        self.centre = self.clamped(grid);
+        self.centre = self.placed(view, grid).2;
     }
 
     /// Moves the view by `delta` pixels (the grid follows the pointer's drag).
-    pub fn pan(&mut self, frame: Area, grid: (u32, u32), delta: (f32, f32)) {
-        let area = self.area(frame, grid);
-        let centre = self.clamped(grid);
-        let per_pixel = (grid.0 as f32 / area.size.0, grid.1 as f32 / area.size.1);
+    pub fn pan(&mut self, view: Area, grid: (u32, u32), delta: (f32, f32)) {
+        let (_, size, centre) = self.placed(view, grid);
+        let per_pixel = (grid.0 as f32 / size.0, grid.1 as f32 / size.1);
         self.centre = (centre.0 - delta.0 * per_pixel.0, centre.1 - delta.1 * per_pixel.1);
-        self.centre = self.clamped(grid);
+        self.centre = self.placed(view, grid).2;
     }
 
-    /// While zoomed, the minimap in the frame's bottom-right corner (the whole grid, its longer
-    /// side [`MINIMAP_SIDE`] pixels) and the part of it the frame shows, pixels.
-    pub fn minimap(&self, frame: Area, grid: (u32, u32)) -> Option<(Area, Area)> {
+    /// While zoomed, the minimap in the view's bottom-right corner (the whole grid, its longer
+    /// side [`MINIMAP_SIDE`] pixels) and the part of it the view shows, pixels.
+    pub fn minimap(&self, view: Area, grid: (u32, u32)) -> Option<(Area, Area)> {
         if !self.zoomed() {
             return None;
         }
         let scale = MINIMAP_SIDE / grid.0.max(grid.1).max(1) as f32;
         let size = ((grid.0 as f32 * scale).max(8.0), (grid.1 as f32 * scale).max(8.0));
         let origin = (
-            (frame.origin.0 + frame.size.0 - size.0 - MINIMAP_MARGIN).round(),
-            (frame.origin.1 + frame.size.1 - size.1 - MINIMAP_MARGIN).round(),
+            (view.origin.0 + view.size.0 - size.0 - MINIMAP_MARGIN).round(),
+            (view.origin.1 + view.size.1 - size.1 - MINIMAP_MARGIN).round(),
         );
         let map = Area { origin, size };
-        let area = self.area(frame, grid);
-        let (c0, r0) = area.cell_at(frame.origin, grid);
-        let (c1, r1) = area.cell_at((frame.origin.0 + frame.size.0, frame.origin.1 + frame.size.1), grid);
+        let area = self.area(view, grid);
+        let cell = |p: (f32, f32)| {
+            let (c, r) = area.cell_at(p, grid);
+            (c.clamp(0.0, grid.0 as f32), r.clamp(0.0, grid.1 as f32))
+        };
+        let (c0, r0) = cell(view.origin);
+        let (c1, r1) = cell((view.origin.0 + view.size.0, view.origin.1 + view.size.1));
         let at = |c: f32, r: f32| (origin.0 + c / grid.0 as f32 * size.0, origin.1 + r / grid.1 as f32 * size.1);
         let (a, b) = (at(c0, r0), at(c1, r1));
         Some((map, Area { origin: a, size: (b.0 - a.0, b.1 - a.1) }))
@@ -153,6 +166,23 @@ mod tests {
         // An eighth of the grid each way, in the map's bottom-right corner.
         assert!((view.size.0 - 180.0 / 8.0).abs() < 0.5 && (view.size.1 - 90.0 / 8.0).abs() < 0.5, "{view:?}");
         assert!((view.origin.0 + view.size.0 - (map.origin.0 + map.size.0)).abs() < 0.5, "{view:?} {map:?}");
+    }
+
+    /// A world 16 times as wide as tall fits the view as a strip, and zoomed in fills the whole
+    /// view, its cells square, with the grid's middle row in the view's middle.
+    #[test]
+    fn a_wide_world_zoomed_in_fills_the_view() {
+        let wide = (32768, 2048);
+        let mut z = Zoom::whole();
+        let strip = z.frame(FRAME, wide);
+        assert_eq!((strip.size.0, strip.size.1), (800.0, 50.0));
+        z.zoom_at(FRAME, wide, (700.0, 220.0), 12.0);
+        let (area, frame) = (z.area(FRAME, wide), z.frame(FRAME, wide));
+        assert_eq!(frame, FRAME);
+        assert!((area.size.0 / wide.0 as f32 - area.size.1 / wide.1 as f32).abs() < 1e-3, "{area:?}");
+        assert!(area.origin.1 <= FRAME.origin.1 && area.origin.1 + area.size.1 >= FRAME.origin.1 + FRAME.size.1);
+        let (_, view) = z.minimap(FRAME, wide).unwrap();
+        assert!(view.size.0 > 0.0 && view.size.1 > 0.0, "{view:?}");
     }
 
     #[test]
