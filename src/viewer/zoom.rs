@@ -40,14 +40,20 @@ impl Zoom {
 
     /// The factor in use (a grid smaller than the one zoomed into, another model or a new scene,
     /// at most as far), the grid's size drawn at it, pixels, and the centre kept where the drawn
-    /// grid covers the view, or the grid's middle along a side it does not cover.
+    /// grid covers the view, or along a side shorter than the view's, on the grid (so that the
+    /// cell under the pointer stays there while a strip is zoomed into).
     fn placed(&self, view: Area, grid: (u32, u32)) -> (f32, (f32, f32), (f32, f32)) {
         let factor = self.factor.clamp(1.0, Self::most(view, grid));
         let fitted = Area::letterbox(view, grid);
         let size = (fitted.size.0 * factor, fitted.size.1 * factor);
         let clamp = |c: f32, n: u32, shown: f32, drawn: f32| {
-            let half = n as f32 * shown / (2.0 * drawn);
-            if c.is_finite() && 2.0 * half < n as f32 { c.clamp(half, n as f32 - half) } else { n as f32 / 2.0 }
+            // Half the view, in cells.
+            let (half, n) = (n as f32 * shown / (2.0 * drawn), n as f32);
+            match c.is_finite() {
+                false => n / 2.0,
+                true if 2.0 * half < n => c.clamp(half, n - half),
+                true => c.clamp(0.0, n),
+            }
         };
         let centre =
             (clamp(self.centre.0, grid.0, view.size.0, size.0), clamp(self.centre.1, grid.1, view.size.1, size.1));
@@ -183,6 +189,24 @@ mod tests {
         assert!(area.origin.1 <= FRAME.origin.1 && area.origin.1 + area.size.1 >= FRAME.origin.1 + FRAME.size.1);
         let (_, view) = z.minimap(FRAME, wide).unwrap();
         assert!(view.size.0 > 0.0 && view.size.1 > 0.0, "{view:?}");
+        // Notch by notch, the cell under the pointer stays under it (down the grid, while the
+        // zoomed strip is shorter than the view; then the view keeps to the grid).
+        let mut z = Zoom::whole();
+        let p = (364.0, 240.0);
+        let under = z.area(FRAME, wide).cell_at(p, wide);
+        for _ in 0..15 {
+            z.zoom_at(FRAME, wide, p, 1.0);
+            let (area, now) = (z.area(FRAME, wide), z.area(FRAME, wide).cell_at(p, wide));
+            let per_pixel = wide.0 as f32 / area.size.0;
+            assert!((now.0 - under.0).abs() <= 2.0 * per_pixel, "{now:?}");
+            if area.size.1 < FRAME.size.1 {
+                assert!((now.1 - under.1).abs() <= 2.0 * per_pixel, "{now:?}");
+            } else {
+                // Within the pixel the origin is rounded to.
+                let (top, bottom) = (area.origin.1, area.origin.1 + area.size.1);
+                assert!(top <= FRAME.origin.1 + 0.5 && bottom >= FRAME.origin.1 + FRAME.size.1 - 0.5, "{area:?}");
+            }
+        }
     }
 
     #[test]
