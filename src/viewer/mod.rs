@@ -294,9 +294,9 @@ impl App {
     /// The window (in a browser: a canvas appended to the page) and its surface.
     fn open_window(&self, event_loop: &ActiveEventLoop) -> Result<Opened, Error> {
         crate::gpu::check_backend_env()?;
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-            event_loop.owned_display_handle(),
-        )));
+        let instance = wgpu::Instance::new(crate::gpu::without_indirect_validation(
+            wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(event_loop.owned_display_handle())),
+        ));
         let attributes = Window::default_attributes().with_title("eddy");
         #[cfg(not(target_arch = "wasm32"))]
         let attributes = attributes.with_inner_size(initial_size(event_loop, &self.options));
