@@ -17,7 +17,9 @@
 //! the masses it loads anyway instead of from a texture of solid bits beside them.
 //!
 //! While the water sleeps ([`GpuWater::set_sleeping`], [`super::tiles`]) a step runs over the
-//! awake tiles alone ([`TilePasses`]), and the packed masses stay between runs.
+//! awake tiles alone ([`TilePasses`]), and the packed masses stay between runs. A world past the
+//! adapter's largest texture side keeps the packed masses alone ([`Layout::Packed`],
+//! [`super::packed_world`]).
 
 use super::{Arithmetic, Boundary, Brush, WaterParams, WaterState, WaterStats};
 use crate::body::contact::ContactPlan;
@@ -1028,8 +1030,8 @@ impl GpuWater {
     }
 
     /// Whether the world is past the adapter's largest texture side, its masses kept packed
-    /// alone ([`super::packed_world`]): then it is not drawn ([`GpuWater::mass_view`]) and takes
-    /// no bodies.
+    /// alone ([`super::packed_world`]): then it keeps no one-cell textures (its masses are
+    /// [`GpuWater::packed_world_view`], not [`GpuWater::mass_view`]) and takes no bodies.
     pub fn is_packed_world(&self) -> bool {
         matches!(self.layout, Layout::Packed(_))
     }
@@ -1206,9 +1208,9 @@ impl GpuWater {
     }
 
     /// Records the write of the solid bits of the mask and boundary in use (the next run of
-    /// steps packs them into its masses' signs).
-    /// In a packed world, the padding cells past the last column are rewritten instead, as the
-    /// step reads the cells beyond the edge with the boundary in use.
+    /// steps packs them into its masses' signs). In a packed world, the padding cells past the
+    /// last column are rewritten instead, as the step reads the cells beyond the edge with the
+    /// boundary in use.
     fn encode_solid_bits(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.mass_edited();
         let Layout::Cells(cells) = &self.layout else {
