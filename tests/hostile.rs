@@ -522,6 +522,9 @@ fn hostile_input_table() {
         ),
         // Bench bounds.
         row(&["bench", "--seconds", "inf"], 2, "--seconds"),
+        row(&["bench", "--mode", "gas", "--worlds", "1024x1024"], 2, "the pond in a world is water's"),
+        row(&["bench", "--worlds", "2048x300"], 2, "give both sides above 512"),
+        row(&["bench", "--worlds", "70000x1024"], 2, "1..=65536 cells across"),
         row(&["bench", "--seconds", "NaN"], 2, "--seconds"),
         row(&["bench", "--runs", "0"], 2, "allowed 1..=100 timed runs"),
         row(&["bench", "--sizes", "0"], 2, "grid sides >= 1"),
