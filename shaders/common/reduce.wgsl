@@ -1,5 +1,5 @@
-// Uses: gas/stats.wgsl | smoke/stats.wgsl | solver/stats.wgsl | water/stats.wgsl (cell_quantities,
-//   grid_size).
+// Uses: gas/stats.wgsl | smoke/stats.wgsl | solver/stats.wgsl | water/stats.wgsl |
+//   water/stats_packed.wgsl (cell_quantities, grid_size).
 // Statistics by reduction, one invocation per grid row: it adds up (Kahan-compensated) the
 // per-cell sums of the model's `cell_quantities`, takes the minima and maxima, and writes one
 // `Partial` per row; the CPU adds the rows in f64 (`Reduction` in src/gpu/reduce.rs). A model's
