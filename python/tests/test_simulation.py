@@ -752,5 +752,5 @@ def test_a_world_wider_than_a_texture_steps_as_its_parts_do():
         part.step(300)
         assert part.state["mass"].tobytes() == out[:, cols].tobytes()
     # Its frame at one pixel a cell is wider than a texture: refused in one line.
-    with pytest.raises(Exception, match="a frame of 20000x8 pixels is past this device's largest texture side"):
+    with pytest.raises(eddy.GpuError, match="a frame of 20000x8 pixels is past this device's largest texture side"):
         big.render(scale=1)
