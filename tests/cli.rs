@@ -648,6 +648,7 @@ fn a_world_wider_than_a_texture_runs_packed_as_the_cpu_mirror_does() {
         let saved = WaterState::load_npz(save).unwrap();
         let line = format!("state hash {} ", hash::hex(hash::state_hash(&saved.mass, &saved.solid)));
         assert!(text(&o).contains(&line), "no `{line}` in:\n{}", text(&o));
+        assert!(text(&o).contains("cells, a packed world: four cells a texel"), "{}", text(&o));
         saved
     };
     let size = format!("{w}x{h}");

@@ -148,7 +148,11 @@ pub fn run(mut args: RunArgs) -> Result {
         )
         .into());
     }
-    note!("{kind}: {describe} ({w}x{h} cells), {steps} steps");
+    let packed = match session.model_ref().is_packed_world() {
+        true => ", a packed world: four cells a texel, past this adapter's largest texture",
+        false => "",
+    };
+    note!("{kind}: {describe} ({w}x{h} cells{packed}), {steps} steps");
 
     // Smoke's step in time units (water and gas count steps).
     let dt = match params.get("dt") {
