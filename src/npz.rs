@@ -141,7 +141,7 @@ impl Npz {
             let zip = self.zip.zip_writer();
             zip.start_file(npyz::npz::file_name_from_array_name(name), options)?;
             // Buffered: the npy writer writes an element at a time, and each small write into the
-            // deflater costs as much as a large one (a 268-million-cell state took minutes).
+            // deflater costs about as much as a large one.
             let buffered = std::io::BufWriter::with_capacity(1 << 20, zip);
             let mut w = npyz::WriteOptions::<T>::new().default_dtype().shape(shape).writer(buffered).begin_nd()?;
             w.extend(data.iter().copied())?;
@@ -396,7 +396,7 @@ impl NpzReader {
             return Ok(None);
         }
         // Through a buffer: the npy reader reads an element at a time, and each small read from
-        // the inflater costs as much as a large one.
+        // the inflater costs about as much as a large one.
         let entry = npyz::npz::file_name_from_array_name(name);
         let file = self.archive.zip_archive().by_name(&entry).map_err(|e| npz_err(std::io::Error::other(e)))?;
         let npy = npyz::NpyFile::new(std::io::BufReader::with_capacity(1 << 20, file)).map_err(npz_err)?;

@@ -59,11 +59,11 @@ pub struct Gpu {
 
 /// `desc` with wgpu's validation of indirect dispatches off, unless `WGPU_VALIDATION_INDIRECT_CALL`
 /// says otherwise: wgpu checks each indirect dispatch's workgroup counts against the device's
-/// limits with a compute pass of its own before it, which cost water that sleeps a third of its
-/// steps/s on lavapipe (a 512x512 pond in a 2048x2048 world). eddy's own indirect arguments are
-/// bounded where they are made: the tiles listed, each once a step, plus one, which
-/// `tile_strip` keeps within `max_compute_workgroups_per_dimension` (`src/water/gpu.rs`). An
-/// application that brings its own device keeps its own flags.
+/// limits with a compute pass of its own before it, a pass for every step of water that sleeps
+/// (what it costs: docs/performance.md). eddy's own indirect arguments are bounded where they are
+/// made: the tiles listed, each once a step, plus one, which `tile_strip` keeps within
+/// `max_compute_workgroups_per_dimension` (`src/water/gpu.rs`). An application that brings its
+/// own device keeps its own flags.
 pub fn without_indirect_validation(mut desc: wgpu::InstanceDescriptor) -> wgpu::InstanceDescriptor {
     if std::env::var_os("WGPU_VALIDATION_INDIRECT_CALL").is_none() {
         desc.flags.remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
