@@ -445,8 +445,11 @@ fn initial_size(event_loop: &ActiveEventLoop, o: &ViewerOptions) -> PhysicalSize
     let max_h = (screen.height as f32 * 0.9).min(MAX_WINDOW as f32 * dpi);
     let (pw, ph) = ((w as u32 * o.scale) as f32 * dpi, (h as u32 * o.scale) as f32 * dpi);
     let fit = (max_w / pw).min(max_h / ph).min(1.0);
-    // Tall enough for the panel's first sections, whatever the grid's aspect.
+    // Tall enough for the panel's first sections, whatever the grid's aspect, and at least a third
+    // as tall as the grid is drawn wide: a world far wider than tall (a packed world) shows as a
+    // strip in a window that zooming in then fills.
     let min_h = if o.panel { (PANEL_MIN_HEIGHT * dpi).min(max_h) } else { 200.0 };
+    let min_h = min_h.max((pw * fit / 3.0).min(max_h));
     PhysicalSize::new((pw * fit + panel).max(200.0) as u32, (ph * fit).max(min_h) as u32)
 }
 
