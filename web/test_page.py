@@ -12,7 +12,8 @@ It checks that:
   4. a browser without WebGPU (the same Chromium without --enable-unsafe-webgpu, whose
      requestAdapter() gives null) gets the page's explanation of what to do, and no canvas;
   5. files given to the page's file picker load: a PNG scene (drawn here) replaces the water
-     and its water block is on screen where the PNG put it,
+     and its water block is on screen where the PNG put it; a scene 17000 cells wide, past
+     the browser adapter's largest texture, loads as a packed water world;
      and with --npz a state saved by `eddy run` (e.g. gas) makes its model current; the viewer
      says so (<body data-notice>);
   6. the body tool works in the browser: smoke, B, a press places a disc in the air and a drag
@@ -204,9 +205,14 @@ def main():
             for y in range(5, 12):
                 img.putpixel((x, y), (0, 0, 255))
         img.save(scene)
+        # A water world wider than the browser adapter's largest texture: a packed world.
+        wide = os.path.join(os.path.dirname(scene), "wide-scene.png")
+        img = Image.new("RGB", (17000, 32), (255, 255, 255))
+        img.paste((0, 0, 255), (0, 8, 17000, 24))
+        img.save(wide)
         picker = driver.find_element(By.ID, "file")
         driver.execute_script("arguments[0].hidden = false", picker)
-        for path, says in [(scene, "loaded the scene test-scene.png")] + (
+        for path, says in [(scene, "loaded the scene test-scene.png"), (wide, "loaded the scene wide-scene.png")] + (
             [(os.path.abspath(args.npz), args.npz_says)] if args.npz else []
         ):
             picker.send_keys(path)
