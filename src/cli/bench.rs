@@ -247,6 +247,9 @@ struct Pond {
     /// The world's and the pond's width and height, cells.
     world: [usize; 2],
     pond: [usize; 2],
+    /// Whether the world is past the adapter's largest texture side, kept packed
+    /// ([`crate::water::packed_world`]).
+    packed: bool,
     /// The world's tiles awake at the end, 0 to 1.
     awake_fraction: f64,
     /// Medians over the rounds.
@@ -542,6 +545,7 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[(usize, usize)]) -> Resu
         let awake = world.awake_tiles()?.map_or(1.0, |t| t.fraction());
         let pond = Pond {
             world: [w, h],
+            packed: world.is_packed_world(),
             pond: [POND, POND],
             awake_fraction: awake,
             world_steps_per_s: world_rate,
@@ -550,7 +554,7 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[(usize, usize)]) -> Resu
         };
         say!(
             "| {w}x{h}{} | {POND}x{POND} | {:.2}% | {} | {} | {:.2}x |",
-            if world.is_packed_world() { " (packed)" } else { "" },
+            if pond.packed { " (packed)" } else { "" },
             100.0 * pond.awake_fraction,
             significant(pond.world_steps_per_s),
             significant(pond.alone_steps_per_s),

@@ -447,6 +447,13 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
             let text = RichText::new(format!("state hash {hex} (step {step})")).small().monospace();
             ui.label(text).on_hover_text("the water's masses and walls, bit for bit, as eddy run prints it");
         }
+        if session.model_ref().is_packed_world() {
+            let text = RichText::new("a packed world: four cells a texel").small().monospace();
+            ui.label(text).on_hover_text(
+                "wider than this adapter's largest texture, the water is kept in the step's packed layout \
+                 alone; the styled look draws it plain",
+            );
+        }
         if let Some(last) = history.last(kind) {
             let gpu = match last.gpu_ms {
                 Some(ms) => format!("GPU {ms:.3} ms/step"),
