@@ -186,7 +186,9 @@ fn check_against(
     let largest_per_cell = kind.info().textures.iter().map(|t| t.1).max().unwrap_or(1) as u64;
     let mut problem: Option<(String, String)> = None;
     let texture_limit = (limits.max_buffer_size as f64 * TEXTURE_SHARE) as u64;
-    let mut fits = side(largest_per_cell, texture_limit as f64);
+    // A square past the largest texture side never fits (a water world wider than it is taller
+    // than it too).
+    let mut fits = side(largest_per_cell, texture_limit as f64).min(u64::from(limits.max_texture_dimension_2d));
     if e.largest_texture > texture_limit {
         let (needs, has) = human_pair(e.largest_texture, texture_limit);
         problem = Some((
