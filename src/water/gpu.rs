@@ -119,8 +119,16 @@ async fn read_packed_world(
     width: u32,
 ) -> Result<Grid<f32>, GpuError> {
     let bytes = gpu::read_texture_async(device, queue, texture, 16).await?;
-    let texels: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
-    Ok(super::packed_world::unpack(&texels, width as usize))
+    // Read in place where the bytes are aligned as f32s (a copy of them only where not).
+    let copied: Vec<[f32; 4]>;
+    let texels = match bytemuck::try_cast_slice(&bytes) {
+        Ok(texels) => texels,
+        Err(_) => {
+            copied = bytemuck::pod_collect_to_vec(&bytes);
+            &copied
+        }
+    };
+    Ok(super::packed_world::unpack(texels, width as usize))
 }
 
 /// Mirrors `struct Brush` in `shaders/water/brush.wgsl` (32 bytes).
@@ -1052,14 +1060,7 @@ impl GpuWater {
     /// Uploads `state` into a packed world's current packed texture ([`super::packed_world::pack`]),
     /// in fixed point rounded down to the unit first, and wakes every tile.
     fn upload_packed(&mut self, state: &WaterState) {
-        let texels = match self.params.arithmetic {
-            Arithmetic::Float => super::packed_world::pack(state, self.params.boundary),
-            Arithmetic::Fixed => {
-                let mut s = state.clone();
-                super::fixed::quantize_grid(&mut s.mass);
-                super::packed_world::pack(&s, self.params.boundary)
-            }
-        };
+        let texels = super::packed_world::pack(state, self.params.boundary, self.params.arithmetic);
         let texture = &self.packed.textures[self.packed_current()];
         gpu::upload(&self.queue, texture, bytemuck::cast_slice(&texels), 16);
         if let Some(t) = &mut self.tiles {

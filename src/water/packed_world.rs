@@ -14,7 +14,7 @@
 //! `water/hash_packed.wgsl`) and give what they give for the same water kept one cell a texel.
 //! Such a world is not drawn yet, and takes no bodies.
 
-use super::{Boundary, WaterState};
+use super::{Arithmetic, Boundary, WaterState};
 use crate::gpu::GpuError;
 use crate::gpu::packed::CELLS_PER_TEXEL;
 use crate::grid::Grid;
@@ -53,15 +53,20 @@ pub fn check_size(width: usize, height: usize, max_side: u32) -> Result<(), GpuE
 /// them: `|m|` in an open cell, `-|m|` in a wall (`-0.0`: walls hold no water after
 /// [`WaterState::validate`](super::WaterState)), padding cells past the last column as the step
 /// reads the cells beyond the edges (`+0.0` with [`Boundary::Open`], `-0.0` with
-/// [`Boundary::Wall`]).
-pub fn pack(state: &WaterState, boundary: Boundary) -> Vec<[f32; 4]> {
+/// [`Boundary::Wall`]). In fixed point each mass is first rounded down to the unit
+/// ([`super::fixed::quantize`]), as every upload of fixed-point water rounds it.
+pub fn pack(state: &WaterState, boundary: Boundary, arithmetic: Arithmetic) -> Vec<[f32; 4]> {
     let (h, w) = state.shape();
     let pw = w.div_ceil(CELLS_PER_TEXEL);
     let outside = if boundary == Boundary::Wall { -0.0 } else { 0.0 };
+    let magnitude = |m: f32| match arithmetic {
+        Arithmetic::Float => m.abs(),
+        Arithmetic::Fixed => super::fixed::quantize(m.abs()),
+    };
     let mut texels = vec![[outside; 4]; pw * h];
     for r in 0..h {
         for c in 0..w {
-            let m = state.mass[(r, c)].abs();
+            let m = magnitude(state.mass[(r, c)]);
             texels[r * pw + c / CELLS_PER_TEXEL][c % CELLS_PER_TEXEL] = if state.solid[(r, c)] != 0 { -m } else { m };
         }
     }
@@ -106,13 +111,17 @@ mod tests {
         let mut mass_open = mass.clone();
         mass_open[(1, 2)] = 0.0;
         let state = WaterState { mass: mass_open.clone(), solid, bodies: Vec::new() };
-        let texels = pack(&state, Boundary::Wall);
+        let texels = pack(&state, Boundary::Wall, Arithmetic::Float);
         assert_eq!(texels.len(), 2 * 2);
         // Row 1, column 2: texel (0, 1), component 2, a wall: -0.0.
         assert_eq!(texels[2][2].to_bits(), (-0.0f32).to_bits());
         // Padding past column 5 reads as the wall outside.
         assert_eq!(texels[1][2].to_bits(), (-0.0f32).to_bits());
-        assert_eq!(pack(&state, Boundary::Open)[1][3].to_bits(), 0.0f32.to_bits());
+        assert_eq!(pack(&state, Boundary::Open, Arithmetic::Float)[1][3].to_bits(), 0.0f32.to_bits());
+        // In fixed point, rounded down to the unit (1/16384): 0.25 is whole, the wall stays -0.0.
+        let fixed = pack(&state, Boundary::Wall, Arithmetic::Fixed);
+        assert_eq!(fixed[2][2].to_bits(), (-0.0f32).to_bits());
+        assert_eq!(fixed[0][1], 0.25);
         assert_eq!(unpack(&texels, 6), mass_open);
         assert_eq!(wall_bits(&state.solid, 1..2, 0..2), vec![0b100, 0]);
     }
