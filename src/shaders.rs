@@ -145,9 +145,9 @@ modules! {
     /// Water bodies: Archimedes' force from the levels beside each body, into the force log.
     WATER_BODY_FORCES = "water/body_forces": ["water/params.wgsl", "common/body.wgsl", "common/force_log.wgsl", "water/body_region.wgsl", "water/body_forces.wgsl"] => { crate::water::bodies::forces; };
     /// Water brush: pour / erase in a disc.
-    WATER_BRUSH = "water/brush": ["water/params.wgsl", "water/brush.wgsl"] => { crate::water::cpu::brush; };
+    WATER_BRUSH = "water/brush": ["water/params.wgsl", "water/brush_rule.wgsl", "water/brush.wgsl"] => { crate::water::cpu::brush; };
     /// Water: a packed world's brush and wall edits, over a box of texels.
-    WATER_EDIT_PACKED = "water/edit_packed": ["water/params.wgsl", "water/edit_packed.wgsl"] => { crate::water::cpu::brush; crate::water::packed_world::pack; };
+    WATER_EDIT_PACKED = "water/edit_packed": ["water/params.wgsl", "water/brush_rule.wgsl", "water/edit_packed.wgsl"] => { crate::water::cpu::brush; crate::water::packed_world::pack; };
     /// Gas pass 0 with the linear reconstruction: MUSCL-Hancock's limited slopes and half-step states.
     GAS_PREDICT = "gas/predict": ["common/grid.wgsl", "gas/params.wgsl", "common/body.wgsl", "gas/reconstruct.wgsl", "gas/walls.wgsl", "gas/predict.wgsl"] => { crate::gas::cpu::predict; };
     /// Gas pass 1: face fluxes.

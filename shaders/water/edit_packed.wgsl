@@ -1,8 +1,7 @@
-// Uses: water/params.wgsl (FIXED_MAX_MASS, FIXED_UNIT, WaterParams, outside_mass).
+// Uses: water/params.wgsl (WaterParams, outside_mass); water/brush_rule.wgsl (Brush, brushed).
 // Water pass, the edits of a packed world (src/water/packed_world.rs), whose masses live only
-// packed, a wall's stored negated (water/pack.wgsl): over a box of texels, the brush of
-// water/brush.wgsl (inside the disc an open cell becomes max(mass * scale + add, 0); in
-// fixed-point water rounded down to the unit) and, where `walls` is 1, a new wall mask for the
+// packed, a wall's stored negated (water/pack.wgsl): over a box of texels, the brush's rule
+// (water/brush_rule.wgsl) on every open cell and, where `walls` is 1, a new wall mask for the
 // box (`wall_bits`, bit k of a texel's word for its cell k): a wall holds no water (-0.0), a cell
 // that stops being one opens empty (+0.0). Padding cells past the grid's width become what the
 // step reads beyond the edge with the boundary in use (`outside_mass`; an edit of the last texel
@@ -11,11 +10,7 @@
 // and `water::packed_world::pack` for the walls.
 
 struct PackedEdit {
-    center: vec2<f32>, // (col, row) in cells; cell (c, r) has its centre at (c + 0.5, r + 0.5)
-    radius: f32,       // cells
-    scale: f32,        // 1: keep, 0: erase
-    add: f32,          // mass added per cell
-    fixed: u32,        // 1: fixed-point water, whose masses are whole units
+    brush: Brush,      // the brush (radius 0: none)
     walls: u32,        // 1: `wall_bits` gives the box's walls; 0: the stored signs do
     _pad: u32,
     origin: vec2<u32>, // the box's first texel
@@ -49,19 +44,12 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if edit.walls != 0u {
             wall = ((walls >> k) & 1u) != 0u;
         }
-        var m = abs(v[k]);
-        let d = vec2<f32>(f32(col) + 0.5, f32(p.y) + 0.5) - edit.center;
         if wall {
             v[k] = bitcast<f32>(0x80000000u);
             continue;
         }
-        if dot(d, d) <= edit.radius * edit.radius {
-            m = abs(max(m * edit.scale + edit.add, 0.0));
-        }
-        if edit.fixed != 0u {
-            m = floor(min(m, FIXED_MAX_MASS) * FIXED_UNIT) * (1.0 / FIXED_UNIT);
-        }
-        v[k] = m;
+        // Stored as +|m| (an open cell's sign bit clear, as water/pack.wgsl keeps it).
+        v[k] = abs(brushed(abs(v[k]), f32(col), f32(p.y), edit.brush, false));
     }
     textureStore(mass_out, p, v);
 }

@@ -139,9 +139,9 @@ pub fn outflows(mass: &Grid<f32>, blocks: &Grid<u8>, p: &WaterParams, y: isize, 
     out
 }
 
-/// The brush (`shaders/water/brush.wgsl`): inside the disc, an open cell becomes
-/// `max(mass * scale + add, 0)`; every solid cell is emptied, and a body's cells keep the water
-/// under the body ([`super::bodies`]).
+/// The brush (`shaders/water/brush.wgsl`, its rule for a cell in `brush_rule.wgsl`): inside the
+/// disc, an open cell becomes `max(mass * scale + add, 0)`; every solid cell is emptied, and a
+/// body's cells keep the water under the body ([`super::bodies`]).
 pub fn brush(state: &mut WaterState, b: &Brush) {
     let (h, w) = state.mass.shape();
     let covered = (!state.bodies.is_empty()).then(|| super::bodies::rasterise(&state.solid, &state.bodies));

@@ -131,7 +131,7 @@ async fn read_packed_world(
     Ok(super::packed_world::unpack(texels, width as usize))
 }
 
-/// Mirrors `struct Brush` in `shaders/water/brush.wgsl` (32 bytes).
+/// Mirrors `struct Brush` in `shaders/water/brush_rule.wgsl` (32 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct BrushUniform {
@@ -142,6 +142,20 @@ struct BrushUniform {
     /// 1 in fixed-point water: the masses are rounded down to the unit.
     fixed: u32,
     _pad: [f32; 2],
+}
+
+impl BrushUniform {
+    /// `b` on water in `arithmetic`.
+    fn of(b: &Brush, arithmetic: Arithmetic) -> Self {
+        Self {
+            center: [b.center.0, b.center.1],
+            radius: b.radius,
+            scale: b.scale,
+            add: b.add,
+            fixed: (arithmetic == Arithmetic::Fixed) as u32,
+            _pad: [0.0; 2],
+        }
+    }
 }
 
 /// The packed textures a run of steps works in: the mass, four cells a texel, a solid cell's
@@ -226,15 +240,11 @@ struct PackedWorld {
     hash: Kernel,
 }
 
-/// Mirrors `struct PackedEdit` in `shaders/water/edit_packed.wgsl` (48 bytes).
+/// Mirrors `struct PackedEdit` in `shaders/water/edit_packed.wgsl` (56 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct PackedEditUniform {
-    center: [f32; 2],
-    radius: f32,
-    scale: f32,
-    add: f32,
-    fixed: u32,
+    brush: BrushUniform,
     walls: u32,
     _pad: u32,
     origin: [u32; 2],
@@ -1084,11 +1094,7 @@ impl GpuWater {
         }
         use wgpu::util::DeviceExt;
         let u = PackedEditUniform {
-            center: [b.center.0, b.center.1],
-            radius: b.radius,
-            scale: b.scale,
-            add: b.add,
-            fixed: (self.params.arithmetic == Arithmetic::Fixed) as u32,
+            brush: BrushUniform::of(b, self.params.arithmetic),
             walls: walls.is_some() as u32,
             _pad: 0,
             origin: [texels.start, rows.start],
@@ -1252,14 +1258,7 @@ impl GpuWater {
             return;
         }
         self.mass_edited(); // the brush writes the mass
-        let u = BrushUniform {
-            center: [b.center.0, b.center.1],
-            radius: b.radius,
-            scale: b.scale,
-            add: b.add,
-            fixed: (self.params.arithmetic == Arithmetic::Fixed) as u32,
-            _pad: [0.0; 2],
-        };
+        let u = BrushUniform::of(b, self.params.arithmetic);
         if let Layout::Cells(cells) = &mut self.layout {
             cells.brush.encode(&self.device, encoder, &mut cells.mass, bytemuck::bytes_of(&u));
         }
