@@ -85,10 +85,8 @@ pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) ->
 /// its packed textures alone ([`crate::water::packed_world::TEXTURES`]).
 pub fn estimate_on(kind: ModelKind, width: usize, height: usize, extras: Extras, max_side: u32) -> Estimate {
     let info = kind.info();
-    let textures = match kind.is_packed_world((width, height), max_side) {
-        false => info.textures,
-        true => crate::water::packed_world::TEXTURES,
-    };
+    let packed = kind.is_packed_world((width, height), max_side);
+    let textures = if packed { crate::water::packed_world::TEXTURES } else { info.textures };
     let cells = width as u64 * height as u64;
     let mut per_cell: u64 = textures.iter().map(|&(_, bytes, n)| bytes as u64 * n as u64).sum();
     let &(largest_name, largest, _) = textures.iter().max_by_key(|t| t.1).expect("a model has textures");
@@ -101,7 +99,7 @@ pub fn estimate_on(kind: ModelKind, width: usize, height: usize, extras: Extras,
     // The state twice (the start and a readback for saving) and half the textures again: uploads
     // and readbacks stage packed copies (measured, see MEASURED_PEAKS). A packed world packs and
     // unpacks on the CPU: its packed texels twice.
-    let staged = if textures == info.textures { per_cell / 2 } else { per_cell };
+    let staged = if packed { per_cell } else { per_cell / 2 };
     let host_per_cell = 2 * info.host_bytes_per_cell as u64 + staged;
     Estimate {
         gpu: cells * per_cell + STAGING.min(cells * 16) + height as u64 * 64,
