@@ -173,6 +173,14 @@ pub trait GpuModel: Sized + 'static {
     /// the model's fields.
     fn state_textures(&self) -> Vec<&wgpu::Texture>;
 
+    /// The textures the state hash covers ([`gpu::state_hash`], in this order): the state's
+    /// ([`Self::state_textures`], the default) and what else the steps read that edits change,
+    /// such as the walls' and sources' bits. Float and unsigned integer formats, with
+    /// `TEXTURE_BINDING`.
+    fn hashed_textures(&self) -> Vec<&wgpu::Texture> {
+        self.state_textures()
+    }
+
     /// The solid mask last uploaded, `(H, W)`.
     fn solid_mask(&self) -> &Grid<u8>;
 

@@ -80,6 +80,10 @@ modules! {
     SMOKE_STAGGERED_CENTRES = "smoke/staggered_centres": ["common/grid.wgsl", "smoke/params.wgsl", "smoke/staggered_centres.wgsl"] => { crate::smoke::staggered::cpu::centres; };
     /// A packed field back to one cell a texel.
     UNPACK = "common/unpack": ["common/unpack.wgsl"] => { crate::gpu::packed::unpack; };
+    /// Any model: the state hash of a float texture of its state, a row's sums an invocation.
+    HASH_FLOAT = "common/hash_float": ["common/hash_lanes.wgsl", "common/hash_part.wgsl", "common/hash_float.wgsl"] => { crate::gpu::state_hash::lanes; };
+    /// Any model: the state hash of an unsigned integer texture of its state (walls, sources, bodies).
+    HASH_UINT = "common/hash_uint": ["common/hash_lanes.wgsl", "common/hash_part.wgsl", "common/hash_uint.wgsl"] => { crate::gpu::state_hash::lanes; };
     /// The roofline's texture copy (`eddy bench`): one rgba32float texel read and written.
     COPY = "common/copy": ["common/copy.wgsl"] => {} "the bench's roofline copy: computes nothing";
     /// Packed Jacobi: the pressure and the right-hand side into four cells a texel.
@@ -123,9 +127,9 @@ modules! {
     /// Water: the tiles edits asked for, into the list of a run's first step.
     WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the state hash, a row's sums an invocation.
-    WATER_HASH = "water/hash": ["water/params.wgsl", "water/hash_lanes.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
+    WATER_HASH = "water/hash": ["water/params.wgsl", "common/hash_lanes.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the state hash of a packed world, a row's sums an invocation.
-    WATER_HASH_PACKED = "water/hash_packed": ["water/params.wgsl", "water/hash_lanes.wgsl", "water/hash_packed.wgsl"] => { crate::water::hash::state_hash; };
+    WATER_HASH_PACKED = "water/hash_packed": ["water/params.wgsl", "common/hash_lanes.wgsl", "water/hash_packed.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the list of the tiles a run of steps over the awake tiles changed.
     WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the steps over the awake tiles noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
     /// Water: the unpack of the tiles a run changed.

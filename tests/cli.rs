@@ -215,7 +215,7 @@ fn sleeping_water_saves_the_same_state_bit_for_bit() {
         let saved = eddy_fluid::water::WaterState::load_npz(&save).unwrap();
         // The summary's state hash is the saved state's.
         let hash = eddy_fluid::water::hash::state_hash(&saved.mass, &saved.solid);
-        let line = format!("state hash {} ", eddy_fluid::water::hash::hex(hash));
+        let line = format!("state hash {} ", eddy_fluid::gpu::state_hash::hex(hash));
         assert!(text(&o).contains(&line), "no `{line}` in:\n{}", text(&o));
         masses.push(saved.mass.as_slice().iter().map(|m| m.to_bits()).collect::<Vec<u32>>());
     }
@@ -646,7 +646,8 @@ fn a_world_wider_than_a_texture_runs_packed_as_the_cpu_mirror_does() {
         let o = eddy(&[args, &["--save", save.to_str().unwrap()]].concat());
         assert!(o.status.success(), "{}", text(&o));
         let saved = WaterState::load_npz(save).unwrap();
-        let line = format!("state hash {} ", hash::hex(hash::state_hash(&saved.mass, &saved.solid)));
+        let line =
+            format!("state hash {} ", eddy_fluid::gpu::state_hash::hex(hash::state_hash(&saved.mass, &saved.solid)));
         assert!(text(&o).contains(&line), "no `{line}` in:\n{}", text(&o));
         assert!(text(&o).contains("cells, a packed world: four cells a texel"), "{}", text(&o));
         saved

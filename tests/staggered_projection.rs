@@ -110,6 +110,7 @@ fn gpu_projection_matches_the_cpu() {
             source: Grid::filled(w, h, 0),
             dye: [zero.clone(), zero.clone(), zero.clone()],
             bodies: Vec::new(),
+            v_cycle_plan: None,
         };
         let mg = Multigrid::new(&solid, Settings::default());
         let before = l2(&divergence(&faces, &solid));

@@ -419,9 +419,10 @@ impl Simulation {
         self.lock(py).set_sleep(sleep).map_err(py_error)
     }
 
-    /// The water's state hash, 64 bits as an int, the same exactly when the masses' and walls'
-    /// bits are (`eddy run` prints it; `eddy_fluid::water::hash`); `None` for smoke and gas.
-    fn state_hash(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+    /// The state hash, 64 bits as an int, the same exactly when the state's bits are (`eddy
+    /// run` prints it; `eddy_fluid::gpu::state_hash`): water's masses and walls, smoke's fields,
+    /// dye and solid bits, gas's density, momentum and wall bits.
+    fn state_hash(&self, py: Python<'_>) -> PyResult<u64> {
         self.lock(py).model_ref().state_hash().map_err(gpu_error)
     }
 

@@ -1,4 +1,4 @@
-// Uses: water/params.wgsl (SOLID_SELF); water/hash_lanes.wgsl (lanes).
+// Uses: water/params.wgsl (SOLID_SELF); common/hash_lanes.wgsl (lanes).
 // Water pass, the state hash (src/water/hash.rs, module docs): one invocation a row, the sums of
 // its cells' two lanes (wrapping), written to `rows`; the CPU adds the rows the same way. CPU
 // mirror: `state_hash` in src/water/hash.rs.

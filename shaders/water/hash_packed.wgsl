@@ -1,4 +1,4 @@
-// Uses: water/params.wgsl (WaterParams); water/hash_lanes.wgsl (lanes).
+// Uses: water/params.wgsl (WaterParams); common/hash_lanes.wgsl (lanes).
 // Water pass, the state hash of a packed world (src/water/packed_world.rs): as water/hash.wgsl,
 // one invocation a row, over the packed masses, whose stored sign is the wall bit the hash sets
 // (water/pack.wgsl), so each cell's word is its stored bits; padding cells past the grid's width

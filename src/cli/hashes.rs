@@ -1,5 +1,5 @@
-//! `eddy run --hashes OUT.csv` and `--check-hashes LOG.csv`: water's state hash
-//! ([`crate::water::hash`]) step by step, as CSV rows `step,hash` (the hash 16 hex digits), and
+//! `eddy run --hashes OUT.csv` and `--check-hashes LOG.csv`: the state hash
+//! ([`crate::gpu::state_hash`]) step by step, as CSV rows `step,hash` (the hash 16 hex digits), and
 //! a replay held to such a log, which stops at the first step whose hash differs.
 //!
 //! The log is written to a temporary file beside the target as the run goes and renamed over it
@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 /// The log's header line.
 pub(crate) const HEADER: &str = "step,hash";
 
-/// The hash of the water `model` holds now.
+/// The hash of the state `model` holds now.
 fn hash_now(model: &AnyModel) -> Result<u64> {
-    Ok(model.state_hash()?.ok_or("the state hash is water's, and the model now is not water")?)
+    Ok(model.state_hash()?)
 }
 
 /// The log being written (`--hashes`), a row every `every` steps.
@@ -52,7 +52,7 @@ impl HashLog {
         if self.csv.rows() > 0 && !step.is_multiple_of(self.every) {
             return Ok(());
         }
-        let hash = crate::water::hash::hex(hash_now(model)?);
+        let hash = crate::gpu::state_hash::hex(hash_now(model)?);
         self.csv.row(format_args!("{step},{hash}"))
     }
 
@@ -186,7 +186,7 @@ impl HashCheck {
         }
         let got = hash_now(model)?;
         if got != want {
-            let hex = crate::water::hash::hex;
+            let hex = crate::gpu::state_hash::hex;
             let agreed = match self.last {
                 Some(last) => format!("the {} steps compared before it agreed, the last at step {last}", self.compared),
                 None => "it is the first step compared".to_string(),

@@ -349,17 +349,16 @@ pub(crate) struct RunArgs {
     /// the end.
     #[arg(long)]
     pub(crate) sleep: bool,
-    /// Water: write the state hash (the water's masses and walls, bit for bit, as 16 hex digits)
-    /// at the start and at every step that is a multiple of --hash-every, to this CSV file
-    /// (step,hash), for a replay to
-    /// be checked against (--check-hashes). Written beside the target as the run goes and renamed
+    /// Write the state hash (the state's bits, such as water's masses and walls, as 16 hex
+    /// digits) at the start and at every step that is a multiple of --hash-every, to this CSV
+    /// file (step,hash), for a replay to be checked against (--check-hashes). Written beside the target as the run goes and renamed
     /// over it when the run ends, however it ends.
     #[arg(long, value_name = "OUT.csv")]
     pub(crate) hashes: Option<PathBuf>,
     /// With --hashes: steps between its rows [default: 1].
     #[arg(long, value_name = "K")]
     pub(crate) hash_every: Option<u64>,
-    /// Water: check this run against a log --hashes wrote (a replay: the same start, or a state
+    /// Check this run against a log --hashes wrote (a replay: the same start, or a state
     /// saved at a logged step, and the same inputs): the hash at each logged step the run
     /// reaches must be the log's. The first step that differs stops the run with an error naming
     /// it (the state reached saved as a stopped run's); the summary says how many steps matched.

@@ -248,10 +248,6 @@ fn check_options(args: &RunArgs, kind: ModelKind, script: Option<&Script>) -> Re
     let models: Vec<ModelKind> = std::iter::once(kind).chain(switches).collect();
     let hashed = [("--hashes", args.hashes.is_some()), ("--check-hashes", args.check_hashes.is_some())];
     for (option, _) in hashed.iter().filter(|(_, given)| *given) {
-        if let Some(other) = models.iter().find(|k| **k != ModelKind::Water) {
-            let why = if *other == kind { "this run is" } else { "this run's script switches to" };
-            return Err(usage(format!("{option} logs water's state hash; {why} {other}, which has none: drop it")));
-        }
         let reset = script.into_iter().flat_map(|s| &s.actions).find(|t| t.action == Action::Reset);
         if let Some(t) = reset {
             return Err(usage(format!(
@@ -706,9 +702,8 @@ fn report(session: &mut Session, args: &RunArgs, kind: ModelKind, start: &AnySta
     } else {
         say!("{} ({} at the end)", end.line(), model.kind());
     }
-    if let Some(hash) = model.state_hash()? {
-        say!("state hash {} (the water's masses and walls, bit for bit)", crate::water::hash::hex(hash));
-    }
+    let hash = crate::gpu::state_hash::hex(model.state_hash()?);
+    say!("state hash {hash} ({}, bit for bit)", model.state_hash_covers());
     if let Some(replay) = &ran.replay {
         say!("{replay}");
     }

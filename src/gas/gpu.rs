@@ -864,6 +864,11 @@ impl GpuModel for GpuGas {
         vec![self.state.current()]
     }
 
+    /// The state, then the wall, source and body bits.
+    fn hashed_textures(&self) -> Vec<&wgpu::Texture> {
+        vec![self.state.current(), &self.solid]
+    }
+
     /// The masks are the ones last uploaded.
     async fn read_state_async(&self) -> Result<GasState, GpuError> {
         let masks = (self.solid_mask.clone(), self.source_mask.clone());

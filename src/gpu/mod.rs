@@ -1,6 +1,6 @@
 //! GPU plumbing: device setup ([`Gpu`]), errors ([`GpuError`]), ping-pong textures
 //! ([`PingPong`]), the compute-kernel helper ([`Kernel`]), readback ([`read_r32float`]), statistics by
-//! reduction ([`Reduction`]), GPU time by timestamp queries ([`StepTimer`], per pass [`profile`]), state checkpoints ([`Checkpoint`]) and adapter choice ([`Requirements`]).
+//! reduction ([`Reduction`]), GPU time by timestamp queries ([`StepTimer`], per pass [`profile`]), state checkpoints ([`Checkpoint`]), the state hash ([`state_hash`]) and adapter choice ([`Requirements`]).
 //!
 //! Everything that does GPU work takes `&wgpu::Device, &wgpu::Queue`, so an application brings
 //! its own device (wgpu's `hello_compute` habit); [`Gpu`] is only the convenience that opens one.
@@ -18,6 +18,7 @@ pub mod profile;
 mod readback;
 mod reduce;
 pub mod reflect;
+pub mod state_hash;
 mod timer;
 
 pub use caps::DeviceCaps;

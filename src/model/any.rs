@@ -12,6 +12,7 @@ use crate::Simulation;
 use crate::colour::{ColourMap, Legend};
 use crate::error::{Error, ParamError};
 use crate::gas::GasBrush;
+use crate::gpu::state_hash::StateHasher;
 use crate::gpu::{GpuError, StepTimer};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
@@ -56,6 +57,8 @@ pub struct AnyModel {
     maps: Vec<ColourMap>,
     /// The brush radius chosen, cells; `None`: [`Self::brush_radius`]'s default.
     brush: Option<f32>,
+    /// The state hash's passes for a model other than water, built when first asked for.
+    hasher: std::sync::OnceLock<StateHasher>,
 }
 
 impl AnyModel {
@@ -106,6 +109,7 @@ impl AnyModel {
             hue: 0.0,
             maps: vec![ColourMap::Own; kind.info().views.len()],
             brush: None,
+            hasher: std::sync::OnceLock::new(),
         })
     }
 
@@ -479,27 +483,47 @@ impl AnyModel {
         }
     }
 
-    /// The water's state hash ([`crate::water::hash`]; waits for the GPU): 64 bits that are the
-    /// same exactly when the masses' and walls' bits are. `None` for the other models.
+    /// The state hash (waits for the GPU): 64 bits that are the same exactly when the state's
+    /// bits are ([`crate::gpu::state_hash`]): water's masses and walls ([`crate::water::hash`]),
+    /// or the words of the textures [`GpuModel::hashed_textures`] names (smoke's fields, dye and
+    /// solid bits; gas's state and bits; a registered model's state textures).
     ///
     /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`]; [`GpuError::Validation`] for a
+    /// registered model whose state textures are neither float nor unsigned integer.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn state_hash(&self) -> Result<Option<u64>, GpuError> {
+    pub fn state_hash(&self) -> Result<u64, GpuError> {
+        crate::gpu::wait(&self.device, self.state_hash_reader())?
+    }
+
+    /// What [`AnyModel::state_hash`] covers, in words: "the water's masses and walls".
+    pub fn state_hash_covers(&self) -> String {
+        let kind = self.kind();
         match self.runner.model() {
-            AnyGpuModel::Water(w) => w.state_hash().map(Some),
-            _ => Ok(None),
+            AnyGpuModel::Water(_) => "the water's masses and walls".into(),
+            AnyGpuModel::Smoke(_) => "the smoke's velocity, scalar fields, dye and solid bits".into(),
+            AnyGpuModel::Gas(_) => "the gas's density, momentum and wall bits".into(),
+            AnyGpuModel::Custom(_) => format!("{kind}'s state textures"),
         }
     }
 
-    /// [`AnyModel::state_hash`] as a future (the hash's pass recorded and submitted now, read when
-    /// it resolves; [`crate::water::GpuWater::state_hash_async`]): it never blocks, so a browser
-    /// can wait on it. `None` for the other models.
-    pub fn state_hash_reader(&self) -> Option<impl Future<Output = Result<u64, GpuError>> + 'static> {
-        match self.runner.model() {
-            AnyGpuModel::Water(w) => Some(w.state_hash_async()),
-            _ => None,
+    /// [`AnyModel::state_hash`] as a future (the hash's passes recorded and submitted now, read
+    /// when it resolves): it never blocks, so a browser can wait on it.
+    pub fn state_hash_reader(&self) -> impl Future<Output = Result<u64, GpuError>> + 'static {
+        let device = self.device.clone();
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let copy = match self.runner.model() {
+            AnyGpuModel::Water(w) => Ok(w.encode_state_hash(&mut encoder)),
+            model => {
+                let caps = || crate::gpu::DeviceCaps::of(&device);
+                let hasher = self.hasher.get_or_init(|| StateHasher::new(&device, &caps()));
+                hasher.encode(&device, &mut encoder, &model.hashed_textures())
+            }
+        };
+        if copy.is_ok() {
+            self.queue.submit([encoder.finish()]);
         }
+        async move { copy?.read(device).await }
     }
 
     /// Draws with `look` from now on ([`Look::Styled`] for a model registered outside eddy draws

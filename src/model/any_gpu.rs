@@ -185,6 +185,9 @@ impl GpuModel for AnyGpuModel {
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
         each_model!(AnyGpuModel, self, m => m.state_textures())
     }
+    fn hashed_textures(&self) -> Vec<&wgpu::Texture> {
+        each_model!(AnyGpuModel, self, m => m.hashed_textures())
+    }
 
     fn solid_mask(&self) -> &Grid<u8> {
         each_model!(AnyGpuModel, self, m => m.solid_mask())

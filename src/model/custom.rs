@@ -655,6 +655,7 @@ pub trait DynModel: Any + WasmNotSend {
     fn state_reader(&self) -> Boxed<'static, CustomState>;
     fn read_state_async(&self) -> Boxed<'_, CustomState>;
     fn state_textures(&self) -> Vec<&wgpu::Texture>;
+    fn hashed_textures(&self) -> Vec<&wgpu::Texture>;
     fn solid_mask(&self) -> &Grid<u8>;
     fn source_mask(&self) -> Option<&Grid<u8>>;
     fn scalar_view(&self) -> Option<ScalarView<'_>>;
@@ -774,6 +775,9 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
     }
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
         self.model.state_textures()
+    }
+    fn hashed_textures(&self) -> Vec<&wgpu::Texture> {
+        self.model.hashed_textures()
     }
     fn solid_mask(&self) -> &Grid<u8> {
         self.model.solid_mask()

@@ -285,7 +285,10 @@ impl GpuSmoke {
                 solid_mask: state.solid.clone(),
                 source_mask: state.source.clone(),
                 source_rect: ImpulseRect::sources(&state.solid, &state.source),
-                plan: CyclePlan::new(params.tolerance, params.max_cycles, 0),
+                plan: match state.v_cycle_plan {
+                    Some(saved) => CyclePlan::resumed(saved, params.max_cycles, 0),
+                    None => CyclePlan::new(params.tolerance, params.max_cycles, 0),
+                },
                 contacts: ContactPlan::default(),
                 steps: 0,
             }
@@ -864,12 +867,20 @@ impl GpuModel for GpuSmoke {
         }
     }
 
+    /// The state's textures, then the solid, source and body bits.
+    fn hashed_textures(&self) -> Vec<&wgpu::Texture> {
+        let mut textures = self.state_textures();
+        textures.push(&self.fields.solid);
+        textures
+    }
+
     /// The masks are the ones last uploaded.
     async fn read_state_async(&self) -> Result<SmokeState, GpuError> {
         let fields = self.state_fields();
         let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        let bodies = self.bodies_copy();
-        assemble(&self.device, &self.queue, fields.as_slice(), (self.width, self.height), masks, bodies).await
+        let (bodies, plan) = (self.bodies_copy(), self.v_cycle_plan());
+        let size = (self.width, self.height);
+        assemble(&self.device, &self.queue, fields.as_slice(), size, masks, bodies).await.map(|s| s.with_plan(plan))
     }
 
     /// A reader of the state as it is now, which borrows nothing (see
@@ -879,10 +890,10 @@ impl GpuModel for GpuSmoke {
         let bodies = self.bodies_copy();
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let masks = (self.solid_mask.clone(), self.source_mask.clone());
-        let size = (self.width, self.height);
+        let (size, plan) = ((self.width, self.height), self.v_cycle_plan());
         async move {
             let fields: Vec<&wgpu::Texture> = copies.iter().collect();
-            assemble(&device, &queue, &fields, size, masks, bodies).await
+            assemble(&device, &queue, &fields, size, masks, bodies).await.map(|s| s.with_plan(plan))
         }
     }
 
@@ -1040,6 +1051,12 @@ impl GpuModel for GpuSmoke {
 }
 
 impl GpuSmoke {
+    /// The V-cycle plan a state read now keeps ([`SmokeState::v_cycle_plan`]): with the
+    /// multigrid solver.
+    fn v_cycle_plan(&self) -> Option<crate::solver::plan::SavedPlan> {
+        self.multigrid().then(|| self.plan.saved(self.steps))
+    }
+
     /// [`GpuSmoke::plan_solver`]'s V-cycle count.
     fn plan_cycles(&mut self) -> Result<(), GpuError> {
         let Pipeline::Staggered(st) = &self.pipeline else { return Ok(()) };
@@ -1131,6 +1148,7 @@ async fn assemble(
         solid,
         source,
         bodies,
+        v_cycle_plan: None,
     })
 }
 

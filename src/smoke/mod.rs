@@ -96,6 +96,11 @@ pub struct SmokeState {
     /// Rigid bodies moving through the fluid ([`crate::body`]; staggered grid, at most
     /// [`crate::body::MAX_BODIES`]): where they are now and how they move.
     pub bodies: Vec<crate::body::Body>,
+    /// The multigrid solve's V-cycle plan where the state was read (staggered grid, multigrid
+    /// solver; [`crate::solver::plan`]): a GPU model built from the state runs the same V-cycles
+    /// at the same steps as the run that read it went on to, so a replay from a saved state ends
+    /// where that run did. `None` (the CPU model, a scene) starts a new plan.
+    pub v_cycle_plan: Option<crate::solver::plan::SavedPlan>,
 }
 
 /// The farthest a smoke body's fastest point may move in one step, cells: the thickness of a
@@ -282,7 +287,13 @@ impl SmokeState {
             source: scene.source.clone(),
             dye: std::array::from_fn(|_| Grid::filled(w, h, 0.0)),
             bodies: Vec::new(),
+            v_cycle_plan: None,
         }
+    }
+
+    /// The state with [`Self::v_cycle_plan`] `plan`.
+    pub fn with_plan(self, plan: Option<crate::solver::plan::SavedPlan>) -> Self {
+        Self { v_cycle_plan: plan, ..self }
     }
 
     /// `(H, W)`.
@@ -470,6 +481,11 @@ impl SmokeState {
         npz.write_u8("solid", &self.solid)?;
         npz.write_u8("source", &self.source)?;
         npz.write_bodies(&self.bodies)?;
+        if let Some(plan) = &self.v_cycle_plan {
+            npz.write_scalar_i64(V_CYCLE_PLAN[0], i64::from(plan.cycles))?;
+            npz.write_scalar_i64(V_CYCLE_PLAN[1], plan.since_start as i64)?;
+            npz.write_scalar_i64(V_CYCLE_PLAN[2], plan.since_planned as i64)?;
+        }
         Ok(())
     }
 
@@ -531,8 +547,59 @@ impl SmokeState {
             Some(c) => <[Grid<f32>; 3]>::try_from(c).expect("three components"),
             None => std::array::from_fn(|_| zero()),
         };
-        Self { velocity_x, velocity_y, temperature, density, pressure, divergence, solid, source, dye, bodies }
-            .validated(path)
+        let v_cycle_plan = read_v_cycle_plan(npz, path)?;
+        Self {
+            velocity_x,
+            velocity_y,
+            temperature,
+            density,
+            pressure,
+            divergence,
+            solid,
+            source,
+            dye,
+            bodies,
+            v_cycle_plan,
+        }
+        .validated(path)
+    }
+}
+
+/// The `.npz` scalars of [`SmokeState::v_cycle_plan`]: V-cycles a step, steps since the plan
+/// started, steps since it was last planned.
+pub const V_CYCLE_PLAN: [&str; 3] = ["v_cycles", "v_cycle_plan_started", "v_cycle_plan_last"];
+
+/// [`SmokeState::v_cycle_plan`] from its three scalars, all or none.
+#[cfg(feature = "npz")]
+fn read_v_cycle_plan(npz: &mut NpzReader, path: &Path) -> Result<Option<crate::solver::plan::SavedPlan>, SceneError> {
+    let [cycles, since_start, since_planned] = V_CYCLE_PLAN;
+    let values = [npz.read_scalar_i64(cycles)?, npz.read_scalar_i64(since_start)?, npz.read_scalar_i64(since_planned)?];
+    let bad = |name: &'static str, message: String| SceneError::BadArray { path: path.to_path_buf(), name, message };
+    match values {
+        [None, None, None] => Ok(None),
+        [Some(c), Some(s), Some(p)] => {
+            if c < 1 || c > i64::from(u32::MAX) {
+                return Err(bad(cycles, format!("= {c}: a step runs at least 1 V-cycle")));
+            }
+            if p > s {
+                return Err(bad(
+                    since_planned,
+                    format!("= {p} is more than {since_start} = {s}: the plan was last planned after it started"),
+                ));
+            }
+            Ok(Some(crate::solver::plan::SavedPlan {
+                cycles: c as u32,
+                since_start: s as u64,
+                since_planned: p as u64,
+            }))
+        }
+        _ => {
+            let (i, _) = values.iter().enumerate().find(|(_, v)| v.is_none()).expect("one is missing");
+            Err(bad(
+                V_CYCLE_PLAN[i],
+                format!("is missing: the V-cycle plan's {} come together (or drop all three)", V_CYCLE_PLAN.join(", ")),
+            ))
+        }
     }
 }
 

@@ -41,10 +41,24 @@ pub const STALL: f64 = 0.7;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CyclePlan {
     cycles: u32,
-    /// The step count when the plan started (a new model, a change of solver or cycle cap).
-    origin: u64,
+    /// The step count when the plan started (a new model, a change of solver or cycle cap);
+    /// before 0 for a plan resumed from a saved state ([`CyclePlan::resumed`]).
+    origin: i64,
     /// The step count of the last plan (`origin` before the first).
-    planned: u64,
+    planned: i64,
+}
+
+/// A plan as a saved state keeps it ([`CyclePlan::saved`]): what a model loading the state needs
+/// to run the same V-cycles at the same steps as the run that saved it went on to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SavedPlan {
+    /// V-cycles each step runs until the next plan.
+    pub cycles: u32,
+    /// Steps from the plan's start to the save.
+    pub since_start: u64,
+    /// Steps from the last plan (the start, before the first) to the save; at most
+    /// `since_start`.
+    pub since_planned: u64,
 }
 
 impl CyclePlan {
@@ -57,7 +71,28 @@ impl CyclePlan {
     pub fn new(tolerance: f32, max_cycles: u32, step: u64) -> Self {
         let needed = ((tolerance as f64).ln() / CYCLE_REDUCTION.ln()).ceil();
         let cycles = if needed.is_nan() { max_cycles } else { (needed.max(1.0) as u32).min(max_cycles) };
-        Self { cycles: cycles.max(1), origin: step, planned: step }
+        Self { cycles: cycles.max(1), origin: step as i64, planned: step as i64 }
+    }
+
+    /// The plan at step count `step`, for a saved state.
+    pub fn saved(&self, step: u64) -> SavedPlan {
+        let step = step as i64;
+        SavedPlan {
+            cycles: self.cycles,
+            since_start: (step - self.origin).max(0) as u64,
+            since_planned: (step - self.planned).max(0) as u64,
+        }
+    }
+
+    /// The plan `saved` went on with, resumed at step count `step` with at most `max_cycles`
+    /// cycles: the same count, the same plan points ahead.
+    pub fn resumed(saved: SavedPlan, max_cycles: u32, step: u64) -> Self {
+        let (step, since_planned) = (step as i64, saved.since_planned.min(saved.since_start));
+        Self {
+            cycles: saved.cycles.clamp(1, max_cycles.max(1)),
+            origin: step - saved.since_start as i64,
+            planned: step - since_planned as i64,
+        }
     }
 
     /// V-cycles each step runs until the next plan.
@@ -66,16 +101,16 @@ impl CyclePlan {
     }
 
     /// The step count of the next plan point after the last plan.
-    fn next_point(&self) -> u64 {
-        let since = self.planned - self.origin;
+    fn next_point(&self) -> i64 {
+        let since = (self.planned - self.origin) as u64;
         let next = if since < 8 { (since + 1).next_power_of_two() } else { (since / Self::EVERY + 1) * Self::EVERY };
-        self.origin + next
+        self.origin + next as i64
     }
 
     /// Steps that may run from step count `step` before the plan wants the residual: 0 when
     /// `step` is at (or past, if steps ran without planning) a plan point.
     pub fn steps_to_plan(&self, step: u64) -> u64 {
-        self.next_point().saturating_sub(step)
+        (self.next_point() - step as i64).max(0) as u64
     }
 
     /// Plans the count from the relative residuals the last solve (at step count `step`, with
@@ -90,7 +125,7 @@ impl CyclePlan {
     /// cycle. Within `1..=max_cycles`. Residuals that are not all finite and positive (nothing
     /// to solve) keep the count.
     pub fn update(&mut self, step: u64, residuals: &[f64], tolerance: f32, max_cycles: u32) {
-        self.planned = step.max(self.planned);
+        self.planned = (step as i64).max(self.planned);
         if residuals.is_empty() || !residuals.iter().all(|r| r.is_finite() && *r > 0.0) {
             return;
         }
@@ -158,6 +193,31 @@ mod tests {
         assert_eq!(plan.steps_to_plan(5), 0); // 1 was missed
         plan.update(5, &[1e-4], 1e-4, 20);
         assert_eq!(plan.steps_to_plan(5), 3); // next is 8
+    }
+
+    /// A plan started at step 3 and saved at step 40 (planned at 4, 5, 7, 11, 19 and 35), resumed
+    /// in a model whose count starts elsewhere, has the same count and its next point 11 steps
+    /// on (at 51, 48 after the start), as the one that went on.
+    #[test]
+    fn a_resumed_plan_keeps_the_points_ahead_and_the_count() {
+        let mut plan = CyclePlan::new(1e-4, 20, 3);
+        let mut step = 3;
+        while step < 40 {
+            step += plan.steps_to_plan(step).min(40 - step);
+            if plan.steps_to_plan(step) == 0 {
+                plan.update(step, &[2e-4, 4e-5], 1e-4, 20);
+            }
+        }
+        let saved = plan.saved(40);
+        assert_eq!(saved, SavedPlan { cycles: plan.cycles(), since_start: 37, since_planned: 5 });
+        for base in [0, 1000] {
+            let resumed = CyclePlan::resumed(saved, 20, base);
+            assert_eq!(resumed.cycles(), plan.cycles());
+            assert_eq!(resumed.steps_to_plan(base), plan.steps_to_plan(40), "from {base}");
+            assert_eq!(resumed.steps_to_plan(base), 11, "the next point, 48 after the start");
+            assert_eq!(resumed.saved(base), saved, "saved again at once");
+        }
+        assert_eq!(CyclePlan::resumed(saved, 1, 0).cycles(), 1, "at most the cycle cap");
     }
 
     /// Runs end at every plan point and a point reached is planned before the call returns; a

@@ -896,16 +896,14 @@ impl Live {
         Ok(done)
     }
 
-    /// Says the water's state hash where the viewer ends (after `frames` or a script's quit), as
+    /// Says the state hash where the viewer ends (after `frames` or a script's quit), as
     /// `eddy run` ends with it (native; a browser's viewer does not end so).
     fn say_hash(&self) -> Result<(), Error> {
         #[cfg(not(target_arch = "wasm32"))]
-        if let Some(hash) = self.session.model_ref().state_hash()? {
-            let step = self.session.model_ref().steps_done();
-            note!(
-                "state hash {} at step {step} (the water's masses and walls, bit for bit)",
-                crate::water::hash::hex(hash)
-            );
+        {
+            let model = self.session.model_ref();
+            let (hash, step) = (crate::gpu::state_hash::hex(model.state_hash()?), model.steps_done());
+            note!("state hash {hash} at step {step} ({}, bit for bit)", model.state_hash_covers());
         }
         Ok(())
     }
@@ -964,9 +962,7 @@ impl Live {
         if self.hash_pending.is_none() {
             let model = self.session.model_ref();
             let (kind, step) = (model.kind(), model.steps_done());
-            if let Some(hash) = model.state_hash_reader() {
-                self.hash_pending = Some(PendingHash { kind, step, hash: Box::pin(hash) });
-            }
+            self.hash_pending = Some(PendingHash { kind, step, hash: Box::pin(model.state_hash_reader()) });
         }
         self.session.model().request_forces();
         if self.session.model_ref().bodies().is_empty() {

@@ -443,7 +443,7 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
             ui.label(RichText::new(part).small().monospace());
         }
         if let Some(&(step, hash)) = history.hash.get(&kind) {
-            let hex = crate::water::hash::hex(hash);
+            let hex = crate::gpu::state_hash::hex(hash);
             let text = RichText::new(format!("state hash {hex} (step {step})")).small().monospace();
             ui.label(text).on_hover_text("the water's masses and walls, bit for bit, as eddy run prints it");
         }

@@ -27,6 +27,7 @@ use crate::body::dynamics::BodyDynamics;
 use crate::body::forces::ForceLog;
 use crate::body::{Body, GpuBody};
 use crate::error::Error;
+use crate::gpu::state_hash::StateHashCopy;
 use crate::gpu::{self, DeviceCaps, GpuError, Kernel, PingPong};
 use crate::gpu_model::GpuModel;
 use crate::grid::Grid;
@@ -279,30 +280,6 @@ impl StepPass {
             kernel.bind_group(device, &[uniform.as_entire_binding(), View(&packed.mass[j]), View(&packed.mass[1 - j])])
         });
         Self { kernel, bind_groups, strip }
-    }
-}
-
-/// The state hash's rows' sums, copied for reading ([`GpuWater::encode_state_hash`]).
-pub struct StateHashCopy {
-    copy: wgpu::Buffer,
-    len: u64,
-}
-
-impl StateHashCopy {
-    /// The hash, once the encoder holding the copy was submitted: the rows' sums added with
-    /// wrapping ([`super::hash`]).
-    ///
-    /// # Errors
-    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
-    pub async fn read(self, device: wgpu::Device) -> Result<u64, GpuError> {
-        let bytes = gpu::map_read_async(&device, &self.copy, self.len).await?;
-        let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        let (mut lo, mut hi) = (0u32, 0u32);
-        for row in bytes.chunks_exact(8) {
-            lo = lo.wrapping_add(word(&row[..4]));
-            hi = hi.wrapping_add(word(&row[4..]));
-        }
-        Ok((u64::from(hi) << 32) | u64::from(lo))
     }
 }
 
@@ -1340,7 +1317,7 @@ impl GpuWater {
                 }
             }
         }
-        StateHashCopy { copy: gpu::copy_for_reading(&self.device, encoder, "water/hash readback", &rows, 0, len), len }
+        StateHashCopy::new(&self.device, encoder, &rows, len)
     }
 
     /// With bodies, a readable copy of the body table (recorded and submitted now) and the

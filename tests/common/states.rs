@@ -80,6 +80,7 @@ pub fn random_smoke(width: usize, height: usize, seed: u64, p_solid: f32) -> edd
         bodies: Vec::new(),
         solid,
         source,
+        v_cycle_plan: None,
     }
 }
 

@@ -408,18 +408,17 @@ impl Fluid {
         self.session.sleep()
     }
 
-    /// The water's state hash, 16 hex digits, the same exactly when the masses' and walls' bits
-    /// are (`eddy run` prints it; `eddy_fluid::water::hash`); `null` for smoke and gas. The steps
-    /// asked for before it are in it.
+    /// The state hash, 16 hex digits, the same exactly when the state's bits are (`eddy run`
+    /// prints it; `eddy_fluid::gpu::state_hash`): water's masses and walls, smoke's fields, dye
+    /// and solid bits. The steps asked for before it are in it.
     ///
     /// # Errors
     /// (The promise rejects.) A GPU error.
     pub fn state_hash(&self) -> js_sys::Promise {
         let reader = self.session.model_ref().state_hash_reader();
         wasm_bindgen_futures::future_to_promise(async move {
-            let Some(reader) = reader else { return Ok(JsValue::NULL) };
             let hash = reader.await.map_err(|e| JsValue::from(error(e)))?;
-            Ok(JsValue::from_str(&eddy_fluid::water::hash::hex(hash)))
+            Ok(JsValue::from_str(&eddy_fluid::gpu::state_hash::hex(hash)))
         })
     }
 

@@ -1,0 +1,18 @@
+// Uses: common/hash_lanes.wgsl; common/hash_part.wgsl (part, rows, texel_lanes).
+// The state hash's pass over an unsigned integer texture (r32uint bits: walls, sources, bodies):
+// a channel's word is its value. CPU mirror: `lanes` and `hash_words` in src/gpu/state_hash.rs.
+
+@group(0) @binding(1) var field: texture_2d<u32>;
+
+@compute @workgroup_size(64, 1)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(field);
+    if id.x >= size.y {
+        return;
+    }
+    var sum = vec2<u32>(0u);
+    for (var x = 0u; x < size.x; x++) {
+        sum += texel_lanes(id.x, x, size.x, textureLoad(field, vec2<u32>(x, id.x), 0));
+    }
+    rows[part.first_row + id.x] = sum;
+}
