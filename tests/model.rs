@@ -289,10 +289,13 @@ fn saved_arrays_are_the_registrys_in_its_order() {
     let dir = tempfile::tempdir().unwrap();
     for mut state in random_states(12, 8, 1) {
         let kind = state.kind();
-        // Smoke and gas save their bodies' table when they have bodies.
+        // Smoke and gas save their bodies' table when they have bodies, multigrid smoke its
+        // V-cycle plan.
         match &mut state {
             AnyState::Smoke(s) => {
-                s.bodies.push(eddy_fluid::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=1,spin=2").unwrap())
+                s.bodies.push(eddy_fluid::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=1,spin=2").unwrap());
+                s.v_cycle_plan =
+                    Some(eddy_fluid::solver::plan::SavedPlan { cycles: 3, since_start: 40, since_planned: 8 });
             }
             AnyState::Gas(s) => {
                 s.bodies.push(eddy_fluid::body::Body::parse("box:x=6,y=4,w=3,h=2,angle=0.5,vx=0.1,spin=0.05").unwrap())

@@ -156,9 +156,10 @@ class Simulation:
     sleep: bool
     """Whether the water steps only the tiles where something can change (``eddy run --sleep``):
     the same masses to the bit, faster where most of the world is still."""
-    def state_hash(self) -> Optional[int]:
-        """The water's state hash (64 bits), the same exactly when the masses' and walls' bits
-        are, as ``eddy run`` prints it; None for smoke and gas."""
+    def state_hash(self) -> int:
+        """The state hash (64 bits), the same exactly when the state's bits are, as ``eddy run``
+        prints it: water's masses and walls, smoke's fields, dye and solid bits, gas's density,
+        momentum and wall bits."""
     def awake_tiles(self) -> Optional[Dict[str, Any]]:
         """While the water sleeps, ``{"awake", "all", "tile"}``: the tiles the next step takes,
         all the tiles, a tile's (width, height) in cells; None while every cell is stepped."""

@@ -501,7 +501,7 @@ impl AnyModel {
         let kind = self.kind();
         match self.runner.model() {
             AnyGpuModel::Water(_) => "the water's masses and walls".into(),
-            AnyGpuModel::Smoke(_) => "the smoke's velocity, scalar fields, dye and solid bits".into(),
+            AnyGpuModel::Smoke(_) => "the smoke's fields and solid bits".into(),
             AnyGpuModel::Gas(_) => "the gas's density, momentum and wall bits".into(),
             AnyGpuModel::Custom(_) => format!("{kind}'s state textures"),
         }

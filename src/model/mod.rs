@@ -240,6 +240,25 @@ static SMOKE: ModelInfo = ModelInfo {
         SOLID,
         SOURCE,
         BODIES,
+        FieldInfo {
+            name: "v_cycles",
+            unit: "",
+            shape: "() int64",
+            doc: "multigrid only: V-cycles a step until the solver's next plan, >= 1 (with the next two, the plan a \
+                  loaded state resumes, so that its run replays the one that saved it)",
+        },
+        FieldInfo {
+            name: "v_cycle_plan_started",
+            unit: "steps",
+            shape: "() int64",
+            doc: "multigrid only: steps from the V-cycle plan's start to the save",
+        },
+        FieldInfo {
+            name: "v_cycle_plan_last",
+            unit: "steps",
+            shape: "() int64",
+            doc: "multigrid only: steps from the V-cycle plan's last planning to the save, <= v_cycle_plan_started",
+        },
     ],
     presets: &[
         ("plume", "a closed box, a round obstacle in the middle, a hot smoke source at the bottom centre"),

@@ -445,7 +445,8 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
         if let Some(&(step, hash)) = history.hash.get(&kind) {
             let hex = crate::gpu::state_hash::hex(hash);
             let text = RichText::new(format!("state hash {hex} (step {step})")).small().monospace();
-            ui.label(text).on_hover_text("the water's masses and walls, bit for bit, as eddy run prints it");
+            let covers = session.model_ref().state_hash_covers();
+            ui.label(text).on_hover_text(format!("{covers}, bit for bit, as eddy run prints it"));
         }
         if session.model_ref().is_packed_world() {
             let text = RichText::new("a packed world: four cells a texel").small().monospace();

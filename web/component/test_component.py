@@ -323,7 +323,10 @@ def hash_as_the_command(driver, port, eddy):
     want = next(l.split()[2] for l in (out.stdout + out.stderr).splitlines() if l.startswith("state hash "))
     if got["hash"] != want:
         fail(f"fixed-point water's hash after 500 steps in Chromium is {got['hash']}, eddy run's {want}")
-    if not got["sleeping"] or got["awake"] or "true or false" not in got["refused"] or got["smoke"] is not None:
+    smoke = got["smoke"]
+    if not isinstance(smoke, str) or len(smoke) != 16 or smoke == got["hash"]:
+        fail(f"smoke's state hash is {smoke!r}: 16 hex digits, not the water's {got['hash']}")
+    if not got["sleeping"] or got["awake"] or "true or false" not in got["refused"]:
         fail(f"sleep / setSleep / stateHash: {got}")
     say(f"fixed-point water, sleeping, 500 steps: hash {got['hash']} in Chromium, the same as `eddy run`'s")
 

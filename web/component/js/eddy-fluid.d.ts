@@ -123,8 +123,8 @@ export declare class EddyFluid extends EventTarget {
   readonly sleep: boolean;
   /** Lets still water sleep (true) or steps every cell (false). */
   setSleep(on: boolean): void;
-  /** The water's state hash, 16 hex digits as `eddy run` prints it; null for smoke and gas. */
-  stateHash(): Promise<string | null>;
+  /** The state hash, 16 hex digits as `eddy run` prints it: the same exactly when the state's bits are. */
+  stateHash(): Promise<string>;
   /** Follows the canvas's size now (it follows by itself too). */
   resize(): void;
   /** Stops, removes its listeners and frees every GPU resource. */

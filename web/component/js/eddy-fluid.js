@@ -232,7 +232,7 @@ export class EddyFluid extends EventTarget {
     this.#o.sleep = on;
   }
 
-  /** Resolves to the water's state hash, 16 hex digits (as `eddy run` prints it), or null for smoke and gas. */
+  /** Resolves to the state hash, 16 hex digits (as `eddy run` prints it): the same exactly when the state's bits are. */
   stateHash() {
     return this.#wasm.state_hash();
   }
