@@ -2,9 +2,9 @@
 //! and its replay, the same run on two adapters), computed on the GPU (`shaders/water/hash.wgsl`)
 //! and, the same way, on the CPU ([`state_hash`]).
 //!
-//! The words hashed ([`crate::gpu::state_hash`], which says how) are one a cell, numbered `i = row W
-//! + col` in a `W`-wide grid: the cell's mass's bits, with the top bit set where the cell is a
-//! wall (a mass is never negative, so that bit is free).
+//! The words hashed ([`crate::gpu::state_hash`], which says how) are one a cell, numbered
+//! `i = row W + col` in a `W`-wide grid: the cell's mass's bits, with the top bit set where the
+//! cell is a wall (a mass is never negative, so that bit is free).
 
 use crate::gpu::state_hash::hash_words;
 use crate::grid::Grid;
