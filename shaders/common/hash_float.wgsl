@@ -1,4 +1,4 @@
-// Uses: common/hash_lanes.wgsl; common/hash_part.wgsl (part, rows, texel_lanes).
+// Uses: common/hash_part.wgsl (part, rows, texel_lanes).
 // The state hash's pass over a float texture of any channels (r32float, rg32float, rgba32float):
 // a channel's word is its value's bits as the texture loads it. CPU mirror: `lanes` and `hash_words` in
 // src/gpu/state_hash.rs.

@@ -1,4 +1,4 @@
-// Uses: common/hash_lanes.wgsl; common/hash_part.wgsl (part, rows, texel_lanes).
+// Uses: common/hash_part.wgsl (part, rows, texel_lanes).
 // The state hash's pass over an unsigned integer texture (r32uint bits: walls, sources, bodies):
 // a channel's word is its value. CPU mirror: `lanes` and `hash_words` in src/gpu/state_hash.rs.
 
