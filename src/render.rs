@@ -145,7 +145,8 @@ pub enum Blend {
 #[derive(Clone, Debug)]
 pub struct Drawing {
     pipeline: wgpu::RenderPipeline,
-    bind_group: wgpu::BindGroup,
+    /// A draw each (a paged water world's pages, [`crate::water::packed_world`]; one else).
+    bind_groups: Vec<wgpu::BindGroup>,
     area: Area,
     /// The viewport: `area` clipped to what a viewport may be; `None` draws nothing.
     viewport: Option<Area>,
@@ -163,8 +164,10 @@ impl Drawing {
         let Some(a) = self.viewport else { return };
         pass.set_viewport(a.origin.0, a.origin.1, a.size.0, a.size.1, 0.0, 1.0);
         pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.bind_group, &[]);
-        pass.draw(0..3, 0..1);
+        for group in &self.bind_groups {
+            pass.set_bind_group(0, group, &[]);
+            pass.draw(0..3, 0..1);
+        }
     }
 
     /// The area of the target the drawing fills, pixels.
@@ -334,7 +337,7 @@ impl Fullscreen {
             ],
         });
         let viewport = clip_viewport(area, device.limits().max_texture_dimension_2d as f32);
-        Drawing { pipeline: self.pipeline.clone(), bind_group, area, viewport }
+        Drawing { pipeline: self.pipeline.clone(), bind_groups: vec![bind_group], area, viewport }
     }
 
     /// Whether draws are to leave air transparent (the shaders' `alpha` flag).
@@ -386,7 +389,7 @@ pub(crate) fn target_pass<'a>(
     })
 }
 
-/// Mirrors `struct View` in `shaders/render/water.wgsl` (48 bytes).
+/// Mirrors `struct View` in `shaders/render/water.wgsl` (64 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct WaterView {
@@ -398,7 +401,12 @@ struct WaterView {
     use_map: u32,
     map_high: f32,
     alpha: u32,
-    _pad: f32,
+    /// The page drawn: its first row of the world, its rows, the rows of halo above them in its
+    /// texture (a packed world's; the whole grid else).
+    page_first: u32,
+    page_rows: u32,
+    page_halo: u32,
+    _pad: [u32; 2],
 }
 
 /// Water mass at the high end of a colour map, full cells: compressed water reaches about
@@ -484,13 +492,29 @@ impl WaterRenderer {
             use_map: (map != ColourMap::Own) as u32,
             map_high: WATER_MAP_HIGH,
             alpha: self.cells.alpha(),
-            _pad: 0.0,
+            page_first: 0,
+            page_rows: h,
+            page_halo: 0,
+            _pad: [0; 2],
         };
-        let bytes = bytemuck::bytes_of(&view);
-        match sim.packed_world_view() {
-            None => self.cells.prepare(device, encoder, area, bytes, sim.mass_view(), sim.solid_view(), map, None),
-            Some(packed) => self.packed.prepare(device, encoder, area, bytes, packed, &self.no_solid, map, None),
+        let pages = sim.packed_world_pages();
+        if pages.is_empty() {
+            let bytes = bytemuck::bytes_of(&view);
+            return self.cells.prepare(device, encoder, area, bytes, sim.mass_view(), sim.solid_view(), map, None);
         }
+        // A draw a page, each drawing the rows it holds.
+        let mut drawings = pages.iter().map(|page| {
+            let view = WaterView {
+                page_first: page.rows.start,
+                page_rows: page.rows.len() as u32,
+                page_halo: page.halo,
+                ..view
+            };
+            self.packed.prepare(device, encoder, area, bytemuck::bytes_of(&view), page.view, &self.no_solid, map, None)
+        });
+        let mut drawing = drawings.next().expect("a page at least");
+        drawing.bind_groups.extend(drawings.flat_map(|d| d.bind_groups));
+        drawing
     }
 
     /// Records a draw of `sim`'s mass field filling `area` of `target`, in a render pass of

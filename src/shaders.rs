@@ -129,7 +129,7 @@ modules! {
     /// Water: the state hash, a row's sums an invocation.
     WATER_HASH = "water/hash": ["water/params.wgsl", "common/hash_lanes.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the state hash of a packed world, a row's sums an invocation.
-    WATER_HASH_PACKED = "water/hash_packed": ["water/params.wgsl", "common/hash_lanes.wgsl", "water/hash_packed.wgsl"] => { crate::water::hash::state_hash; };
+    WATER_HASH_PACKED = "water/hash_packed": ["water/params.wgsl", "water/page.wgsl", "common/hash_lanes.wgsl", "water/hash_packed.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the list of the tiles a run of steps over the awake tiles changed.
     WATER_CHANGED_TILES = "water/changed_tiles": ["water/tile_grid.wgsl", "water/changed_tiles.wgsl"] => {} "lists what the steps over the awake tiles noted: tests/water_tiles.rs holds the unpacked masses to the CPU's";
     /// Water: the unpack of the tiles a run changed.
@@ -139,7 +139,7 @@ modules! {
     /// Water statistics: per-row sums, minima and maxima.
     WATER_STATS = "water/stats": ["common/grid.wgsl", "water/params.wgsl", "water/quantities.wgsl", "water/stats.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
     /// Water statistics of a packed world: per-row sums, minima and maxima.
-    WATER_STATS_PACKED = "water/stats_packed": ["water/params.wgsl", "water/quantities.wgsl", "water/stats_packed.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
+    WATER_STATS_PACKED = "water/stats_packed": ["water/params.wgsl", "water/page.wgsl", "water/quantities.wgsl", "water/stats_packed.wgsl", "common/reduce.wgsl"] => { crate::water::WaterStats::of; };
     /// Water bodies: each moves one step, the table as it was kept.
     WATER_BODIES_MOVE = "water/bodies_move": ["common/body.wgsl", "water/body_region.wgsl", "water/bodies_move.wgsl"] => { crate::body::Body::advance; };
     /// Water bodies: the cells they cover made solid, the water of those newly covered pushed out.

@@ -18,6 +18,38 @@ fn caps(g: &eddy_fluid::gpu::Gpu, side: u32, strip: u32) -> DeviceCaps {
     DeviceCaps { max_texture_side: side, strip, ..DeviceCaps::of(&g.device) }
 }
 
+/// The edits of run `run` of the packed world tests on `sim`, a `w x h` world started with
+/// `boundary` in `arithmetic`: the brush pouring and erasing, a wall drawn across the middle row
+/// and cut, the boundary switched, fixed point switched on.
+fn edit(sim: &mut GpuWater, run: usize, (w, h): (usize, usize), boundary: Boundary, arithmetic: Arithmetic) {
+    let pour = Brush { center: (w as f32 * 0.3, 4.0), radius: 5.5, scale: 1.0, add: 0.7 };
+    let erase = Brush { center: (w as f32 - 3.0, h as f32 * 0.5), radius: 9.0, scale: 0.0, add: 0.0 };
+    match run {
+        1 => sim.brush(&pour),
+        2 => sim.brush(&erase),
+        3 => {
+            let line = walls(sim, (3..w - 9).map(|c| (h / 2, c)), 1);
+            sim.upload_solid(&line).unwrap();
+        }
+        4 => {
+            let switched = match boundary {
+                Boundary::Wall => Boundary::Open,
+                Boundary::Open => Boundary::Wall,
+            };
+            sim.set_params(WaterParams { boundary: switched, ..sim.params() }).unwrap();
+        }
+        5 => {
+            let cut = walls(sim, (10..30).map(|c| (h / 2, c)), 0);
+            sim.upload_solid(&cut).unwrap();
+        }
+        6 if arithmetic == Arithmetic::Float => {
+            let fixed = WaterParams { arithmetic: Arithmetic::Fixed, ..sim.params() };
+            sim.set_params(fixed).unwrap();
+        }
+        _ => {}
+    }
+}
+
 /// The walls of `sim` with `cells` set to `v`.
 fn walls(sim: &GpuWater, cells: impl Iterator<Item = (usize, usize)>, v: u8) -> Grid<u8> {
     let mut solid = sim.solid_mask().clone();
@@ -67,33 +99,8 @@ fn a_packed_world_steps_and_takes_edits_as_one_cell_a_texel_does_bit_for_bit() {
                 }
                 assert_same(&format!("{name}, uploaded"), &world, &cells);
                 for run in 0..8 {
-                    let pour = Brush { center: (w as f32 * 0.3, 4.0), radius: 5.5, scale: 1.0, add: 0.7 };
-                    let erase = Brush { center: (w as f32 - 3.0, h as f32 * 0.5), radius: 9.0, scale: 0.0, add: 0.0 };
                     for sim in [&mut world, &mut cells] {
-                        match run {
-                            1 => sim.brush(&pour),
-                            2 => sim.brush(&erase),
-                            3 => {
-                                let line = walls(sim, (3..w - 9).map(|c| (h / 2, c)), 1);
-                                sim.upload_solid(&line).unwrap();
-                            }
-                            4 => {
-                                let switched = match boundary {
-                                    Boundary::Wall => Boundary::Open,
-                                    Boundary::Open => Boundary::Wall,
-                                };
-                                sim.set_params(WaterParams { boundary: switched, ..p }).unwrap();
-                            }
-                            5 => {
-                                let cut = walls(sim, (10..30).map(|c| (h / 2, c)), 0);
-                                sim.upload_solid(&cut).unwrap();
-                            }
-                            6 if arithmetic == Arithmetic::Float => {
-                                let fixed = WaterParams { arithmetic: Arithmetic::Fixed, ..sim.params() };
-                                sim.set_params(fixed).unwrap();
-                            }
-                            _ => {}
-                        }
+                        edit(sim, run, (w, h), boundary, arithmetic);
                     }
                     world.step(40).unwrap();
                     cells.step(40).unwrap();
@@ -105,7 +112,53 @@ fn a_packed_world_steps_and_takes_edits_as_one_cell_a_texel_does_bit_for_bit() {
     g.check().unwrap();
 }
 
-/// A packed world's limits: up to four texture sides across and one down, refused past them with
+/// A paged world (`water::packed_world`, "Pages": taller than a texture's side, or past the bytes
+/// one texture holds) steps and takes every edit as the same water in one texture does, bit for
+/// bit: worlds of 2 to 5 pages at a side of 64 texels (pages 43 to 60 rows, the last mid-strip),
+/// and one of 6 pages cut by the bytes a texture holds, with the brush and walls across the pages'
+/// edges (the middle row is one), both boundaries (the halos past the world's top and bottom are
+/// rewritten) and both arithmetics, 8 runs of 40 steps; the pages draw as the one texture does
+/// (`a_packed_world_draws_as_one_cell_a_texel_does`). Still water does not sleep in pages.
+#[test]
+fn a_paged_world_steps_and_takes_edits_as_one_texture_does_bit_for_bit() {
+    let g = common::gpu();
+    let mut seed = 400;
+    for arithmetic in [Arithmetic::Float, Arithmetic::Fixed] {
+        for boundary in [Boundary::Wall, Boundary::Open] {
+            let by_bytes = DeviceCaps { max_texture_bytes: 25 * 16 * 20, ..caps(&g, 64, 8) };
+            for ((w, h), paged) in [
+                ((150, 200), caps(&g, 64, 32)),
+                ((203, 131), caps(&g, 64, 5)),
+                ((97, 256), caps(&g, 64, 8)),
+                ((100, 90), by_bytes),
+            ] {
+                seed += 1;
+                let name = format!("{arithmetic:?} {boundary:?} {w}x{h} strip {}", paged.strip);
+                let p = WaterParams { boundary, arithmetic, ..WaterParams::default() };
+                let state = common::random_water(w, h, seed, 0.15);
+                let mut world = GpuWater::with_caps(&g.device, &paged, &g.queue, &state, p).unwrap();
+                let mut cells =
+                    GpuWater::with_caps(&g.device, &caps(&g, 16384, paged.strip), &g.queue, &state, p).unwrap();
+                let pages = world.packed_world_pages().len();
+                assert!(pages > 1 && !cells.is_packed_world(), "{name}: {pages} pages");
+                let refused = world.set_sleeping(Some(2)).unwrap_err().to_string();
+                assert!(refused.contains("pages") && refused.contains("steps every cell"), "{refused}");
+                assert_same(&format!("{name}, uploaded"), &world, &cells);
+                for run in 0..8 {
+                    for sim in [&mut world, &mut cells] {
+                        edit(sim, run, (w, h), boundary, arithmetic);
+                    }
+                    world.step(40).unwrap();
+                    cells.step(40).unwrap();
+                    assert_same(&format!("{name} ({pages} pages), run {run}"), &world, &cells);
+                }
+            }
+        }
+    }
+    g.check().unwrap();
+}
+
+/// A packed world's limits: up to four texture sides across and four down, refused past them with
 /// the largest world in the line; and no bodies, at the start or later.
 #[test]
 fn a_packed_world_refuses_what_it_cannot_hold() {
@@ -117,12 +170,14 @@ fn a_packed_world_refuses_what_it_cannot_hold() {
         GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p)
     };
     assert!(new(256, 64).unwrap().is_packed_world());
-    for (w, h) in [(257, 8), (100, 65)] {
+    assert_eq!(new(100, 65).unwrap().packed_world_pages().len(), 2);
+    for (w, h) in [(257, 8), (100, 257)] {
         let Err(eddy_fluid::Error::Gpu(e @ GpuError::WorldTooLarge { .. })) = new(w, h) else {
             panic!("{w}x{h} was not refused as too large")
         };
         let line = e.to_string();
-        assert!(line.contains(&format!("{w}x{h}")) && line.contains("1..=256") && line.contains("1..=64"), "{line}");
+        assert!(line.contains(&format!("{w}x{h}")) && line.contains("1..=256 cells across"), "{line}");
+        assert!(line.contains("1..=256 down"), "{line}");
     }
     let disc = Body::new(Shape::Circle { radius: 4.0 }, 20.0, 10.0);
     let mut state = common::random_water(100, 30, 8, 0.0);
@@ -138,43 +193,47 @@ fn a_packed_world_refuses_what_it_cannot_hold() {
     g.check().unwrap();
 }
 
-/// A packed world is drawn from its packed masses (`render/water.wgsl` with `PACKED`) as the
-/// same water kept one cell a texel is: the same pixels, in Elsts' colours and with a colour map,
-/// after steps and a brush (walls, thin and compressed water, air).
+/// A packed world is drawn from its packed masses (`render/water.wgsl` with `PACKED`; a paged
+/// world a draw a page) as the same water kept one cell a texel is: the same pixels, in Elsts'
+/// colours and with a colour map, after steps and a brush (walls, thin and compressed water,
+/// air), for a world in one texture and one in 3 pages.
 #[test]
 fn a_packed_world_draws_as_one_cell_a_texel_does() {
     use eddy_fluid::colour::ColourMap;
     use eddy_fluid::render::{FrameTarget, WaterRenderer};
     let g = common::gpu();
     let p = WaterParams::default();
-    let state = common::random_water(150, 40, 9, 0.15);
-    let mut world = GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p).unwrap();
-    let mut cells = GpuWater::with_caps(&g.device, &caps(&g, 16384, 8), &g.queue, &state, p).unwrap();
-    for sim in [&mut world, &mut cells] {
-        sim.step(30).unwrap();
-        sim.brush(&Brush { center: (40.0, 10.0), radius: 6.0, scale: 1.0, add: 1.4 });
-    }
-    assert!(world.packed_world_view().is_some() && cells.packed_world_view().is_none());
     let mut renderer = WaterRenderer::new(&g.device, FrameTarget::FORMAT).unwrap();
-    // The whole grid, and zoomed in as the viewer draws it: an area larger than the target.
-    let zoomed = eddy_fluid::render::Area { origin: (-700.0, -150.0), size: (2700.0, 720.0) };
-    for (map, area) in [(ColourMap::Own, None), (ColourMap::Viridis, None), (ColourMap::Own, Some(zoomed))] {
-        let mut draw = |sim: &GpuWater| {
-            let target = FrameTarget::new(&g.device, (150, 40), 2).unwrap();
-            target
-                .render(&g.device, &g.queue, |encoder, view, size| {
-                    let area = area.unwrap_or(eddy_fluid::render::Area::full(size));
-                    renderer.draw(&g.device, encoder, view, area, sim, map);
-                    Ok(())
-                })
-                .unwrap()
-        };
-        let (a, b) = (draw(&world), draw(&cells));
-        let differing = a.pixels().zip(b.pixels()).filter(|(x, y)| x != y).count();
-        assert_eq!(differing, 0, "{map:?} {area:?}: {differing} pixels differ");
-        // Not a blank frame: ground, water and air all show.
-        let colours: std::collections::HashSet<_> = a.pixels().map(|p| p.0).collect();
-        assert!(colours.len() > 3, "{map:?} {area:?}: {} colours", colours.len());
+    for ((w, h), pages) in [((150, 40), 1), ((60, 150), 3)] {
+        let state = common::random_water(w, h, 9, 0.15);
+        let mut world = GpuWater::with_caps(&g.device, &caps(&g, 64, 8), &g.queue, &state, p).unwrap();
+        let mut cells = GpuWater::with_caps(&g.device, &caps(&g, 16384, 8), &g.queue, &state, p).unwrap();
+        for sim in [&mut world, &mut cells] {
+            sim.step(30).unwrap();
+            sim.brush(&Brush { center: (40.0, 10.0), radius: 6.0, scale: 1.0, add: 1.4 });
+        }
+        assert_eq!(world.packed_world_pages().len(), pages);
+        assert!(cells.packed_world_pages().is_empty());
+        // The whole grid, and zoomed in as the viewer draws it: an area larger than the target.
+        let zoomed = eddy_fluid::render::Area { origin: (-700.0, -150.0), size: (2700.0, 720.0) };
+        for (map, area) in [(ColourMap::Own, None), (ColourMap::Viridis, None), (ColourMap::Own, Some(zoomed))] {
+            let mut draw = |sim: &GpuWater| {
+                let target = FrameTarget::new(&g.device, (w as u32, h as u32), 2).unwrap();
+                target
+                    .render(&g.device, &g.queue, |encoder, view, size| {
+                        let area = area.unwrap_or(eddy_fluid::render::Area::full(size));
+                        renderer.draw(&g.device, encoder, view, area, sim, map);
+                        Ok(())
+                    })
+                    .unwrap()
+            };
+            let (a, b) = (draw(&world), draw(&cells));
+            let differing = a.pixels().zip(b.pixels()).filter(|(x, y)| x != y).count();
+            assert_eq!(differing, 0, "{w}x{h} {map:?} {area:?}: {differing} pixels differ");
+            // Not a blank frame: ground, water and air all show.
+            let colours: std::collections::HashSet<_> = a.pixels().map(|p| p.0).collect();
+            assert!(colours.len() > 3, "{map:?} {area:?}: {} colours", colours.len());
+        }
     }
     g.check().unwrap();
 }

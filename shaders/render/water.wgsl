@@ -7,7 +7,9 @@
 // air is transparent (alpha 0; the output is premultiplied).
 // With PACKED the masses are a packed world's (src/water/packed_world.rs): `mass` is its packed
 // texture, four cells of a row a texel, a wall's mass stored negated (water/pack.wgsl), and
-// `solid` is not read.
+// `solid` is not read; a paged world is drawn a page a draw, each leaving the rows it does not
+// hold to the others (its texture holds `page_rows` rows from `page_first`, below `page_halo`
+// rows of halo).
 
 struct View {
     grid: vec2<f32>,        // (W, H) cells
@@ -18,7 +20,11 @@ struct View {
     use_map: u32,           // 1: colour open cells by the colour map over [0, map_high]
     map_high: f32,          // mass at the map's high end
     alpha: u32,             // 1: air transparent (eddy::render::Blend::Alpha), premultiplied output
-    _pad: f32,
+    page_first: u32,        // the page drawn: its first row of the grid,
+    page_rows: u32,         // its rows,
+    page_halo: u32,         // and the rows above them in its texture
+    _pad0: u32,
+    _pad1: u32,
 };
 
 @group(0) @binding(0) var<uniform> view: View;
@@ -42,7 +48,11 @@ fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
     var m: f32;
     var bits: u32;
     if PACKED {
-        let stored = textureLoad(mass, vec2<i32>(c.x / 4, c.y), 0)[c.x % 4];
+        let row = c.y - i32(view.page_first);
+        if row < 0 || row >= i32(view.page_rows) {
+            discard;
+        }
+        let stored = textureLoad(mass, vec2<i32>(c.x / 4, row + i32(view.page_halo)), 0)[c.x % 4];
         m = abs(stored);
         bits = bitcast<u32>(stored) >> 31u;
     } else {

@@ -14,6 +14,11 @@ const CPU_STRIP: u32 = 32;
 /// The same on a GPU: 8 keeps the invocations many (at 1024x1024, 32 rows would leave 1024).
 const GPU_STRIP: u32 = 8;
 
+/// Share of `max_buffer_size` one texture may take: wgpu does not report the largest resource
+/// a device allocates, so eddy takes the largest buffer as that limit, less room for the
+/// driver's row padding.
+pub const TEXTURE_SHARE: f64 = 0.99;
+
 /// What the adapter changes; see the module docs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceCaps {
@@ -31,6 +36,10 @@ pub struct DeviceCaps {
     pub storage_textures_per_stage: u32,
     /// The largest side of a 2D texture, texels.
     pub max_texture_side: u32,
+    /// The most bytes one texture may hold ([`TEXTURE_SHARE`] of `max_buffer_size`): a water
+    /// world whose packed texture would hold more is kept in pages
+    /// ([`crate::water::packed_world`]).
+    pub max_texture_bytes: u64,
     /// Compute pipelines are built when first dispatched rather than when their pass is made
     /// ([`super::Kernel::pipeline`]): in a browser, whose GPU process compiles pipelines in the
     /// order they are made, a first frame drawn before the first step then waits for none of
@@ -55,6 +64,7 @@ impl DeviceCaps {
             strip: if runs_on_cpu { CPU_STRIP } else { GPU_STRIP },
             storage_textures_per_stage: limits.max_storage_textures_per_shader_stage,
             max_texture_side: limits.max_texture_dimension_2d,
+            max_texture_bytes: (limits.max_buffer_size as f64 * TEXTURE_SHARE) as u64,
             lazy_pipelines: cfg!(target_arch = "wasm32"),
         }
     }

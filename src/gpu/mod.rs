@@ -21,7 +21,7 @@ pub mod reflect;
 pub mod state_hash;
 mod timer;
 
-pub use caps::DeviceCaps;
+pub use caps::{DeviceCaps, TEXTURE_SHARE};
 pub use checkpoint::Checkpoint;
 pub use edit::EditPass;
 pub use error::GpuError;

@@ -43,6 +43,26 @@ impl Totals {
         if self.hi[k] <= -3e38 { f32::NEG_INFINITY } else { self.hi[k] }
     }
 
+    /// The totals of grids `parts` together (the pages of a paged water world): the sums added
+    /// in order, the least of the minima and the greatest of the maxima.
+    ///
+    /// # Panics
+    /// When `parts` is empty.
+    pub fn merge_all(parts: &[Totals]) -> Totals {
+        let mut all = parts[0];
+        for p in &parts[1..] {
+            for k in 0..4 {
+                all.sum[k] += p.sum[k];
+                all.more[k] += p.more[k];
+            }
+            for k in 0..2 {
+                all.lo[k] = all.lo[k].min(p.lo[k]);
+                all.hi[k] = all.hi[k].max(p.hi[k]);
+            }
+        }
+        all
+    }
+
     /// Sum `k` (0 to 3; panics otherwise) as a count: rounded, 0 when negative or NaN.
     pub fn count(&self, k: usize) -> u64 {
         self.sum[k].round().max(0.0) as u64

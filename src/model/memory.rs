@@ -15,7 +15,7 @@
 //! [`GpuError::OutOfMemory`] with the estimate.
 //!
 //! wgpu exposes no limit on the bytes of one texture; eddy takes 99% of the adapter's
-//! `max_buffer_size` as that limit ([`TEXTURE_SHARE`]). On lavapipe (`max_buffer_size` =
+//! `max_buffer_size` as that limit ([`crate::gpu::TEXTURE_SHARE`]). On lavapipe (`max_buffer_size` =
 //! 2^31 - 1) a 4 GiB `rgba32float` texture at 16384x16384 fails, and so does 11585x11585
 //! (2147395600 bytes, just under the limit: the driver adds its own padding), while 11580x11580
 //! (2145542400 bytes) works.
@@ -48,9 +48,6 @@ pub struct Estimate {
     /// Of `host`, the bytes per cell (all of it).
     pub host_per_cell: u64,
 }
-
-/// Share of `max_buffer_size` one texture may take (the driver's row padding needs the rest).
-pub const TEXTURE_SHARE: f64 = 0.99;
 
 /// What the process takes whatever the grid, bytes: the program, the driver (lavapipe compiles
 /// every pipeline into host memory) and its buffers; measured 97-260 MB (MEASURED_PEAKS).
@@ -183,7 +180,7 @@ fn check_against(
     let side = |per_cell: u64, budget: f64| (budget.max(0.0) / per_cell.max(1) as f64).sqrt().floor() as u64;
     let largest_per_cell = kind.info().textures.iter().map(|t| t.1).max().unwrap_or(1) as u64;
     let mut problem: Option<(String, String)> = None;
-    let texture_limit = (limits.max_buffer_size as f64 * TEXTURE_SHARE) as u64;
+    let texture_limit = (limits.max_buffer_size as f64 * crate::gpu::TEXTURE_SHARE) as u64;
     // A square past the largest texture side never fits (a water world wider than it is taller
     // than it too).
     let mut fits = side(largest_per_cell, texture_limit as f64).min(u64::from(limits.max_texture_dimension_2d));

@@ -98,7 +98,7 @@ fn solid_bits(solid: &Grid<u8>, boundary: Boundary) -> Vec<u32> {
 
 /// What [`GpuWater::mass_view`] says of a packed world.
 const NO_CELLS: &str =
-    "a packed world (GpuWater::is_packed_world) keeps its masses packed alone: see GpuWater::packed_world_view";
+    "a packed world (GpuWater::is_packed_world) keeps its masses packed alone: see GpuWater::packed_world_pages";
 
 /// Refuses `bodies` in a packed world (`max_side`: the adapter's largest texture side).
 fn check_no_bodies(bodies: &[Body], max_side: u32) -> Result<(), Error> {
@@ -116,20 +116,35 @@ fn check_no_bodies(bodies: &[Body], max_side: u32) -> Result<(), Error> {
 async fn read_packed_world(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    texture: &wgpu::Texture,
-    width: u32,
+    textures: &[wgpu::Texture],
+    layout: &PageLayout,
 ) -> Result<Grid<f32>, GpuError> {
-    let bytes = gpu::read_texture_async(device, queue, texture, 16).await?;
-    // Read in place where the bytes are aligned as f32s (a copy of them only where not).
-    let copied: Vec<[f32; 4]>;
-    let texels = match bytemuck::try_cast_slice(&bytes) {
-        Ok(texels) => texels,
-        Err(_) => {
-            copied = bytemuck::pod_collect_to_vec(&bytes);
-            &copied
-        }
-    };
-    Ok(super::packed_world::unpack(texels, width as usize))
+    let (width, height) = layout.size;
+    let mut mass = Vec::with_capacity(width as usize * height as usize);
+    for (texture, rows) in textures.iter().zip(&layout.rows) {
+        let bytes = gpu::read_texture_async(device, queue, texture, 16).await?;
+        // Read in place where the bytes are aligned as f32s (a copy of them only where not).
+        let copied: Vec<[f32; 4]>;
+        let texels = match bytemuck::try_cast_slice(&bytes) {
+            Ok(texels) => texels,
+            Err(_) => {
+                copied = bytemuck::pod_collect_to_vec(&bytes);
+                &copied
+            }
+        };
+        let pw = texture.width() as usize;
+        let own = &texels[layout.halo as usize * pw..(layout.halo as usize + rows.len()) * pw];
+        mass.extend_from_slice(super::packed_world::unpack(own, width as usize).as_slice());
+    }
+    Ok(Grid::from_vec(width as usize, height as usize, mass).expect("the pages hold the world's rows"))
+}
+
+/// Where a packed world's rows are: each page's rows, the halo around them and the world's
+/// `(width, height)` in cells ([`read_packed_world`]).
+struct PageLayout {
+    rows: Vec<std::ops::Range<u32>>,
+    halo: u32,
+    size: (u32, u32),
 }
 
 /// Mirrors `struct Brush` in `shaders/water/brush_rule.wgsl` (32 bytes).
@@ -160,26 +175,105 @@ impl BrushUniform {
 }
 
 /// The packed textures a run of steps works in: the mass, four cells a texel, a solid cell's
-/// stored negated (`shaders/water/pack.wgsl`), a ping-pong pair.
+/// stored negated (`shaders/water/pack.wgsl`), a ping-pong pair for each page of rows
+/// ([`super::packed_world::pages`]: one, unless the world is taller than one texture holds).
 struct Packed {
+    /// Texels across, rows down (the world's).
     size: (u32, u32),
+    pages: Vec<Page>,
+}
+
+/// One page of the packed textures: the world's rows `rows` between `halo` rows above and below
+/// them (a paged world's, [`super::packed_world::HALO`]; 0 for a world in one page).
+struct Page {
+    rows: std::ops::Range<u32>,
+    halo: u32,
     textures: [wgpu::Texture; 2],
     mass: [wgpu::TextureView; 2],
+    /// `struct Page` in `shaders/water/page.wgsl`.
+    uniform: wgpu::Buffer,
+}
+
+/// Mirrors `struct Page` in `shaders/water/page.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct PageUniform {
+    first_row: u32,
+    rows: u32,
+    halo: u32,
+    _pad: u32,
 }
 
 impl Packed {
-    fn new(device: &wgpu::Device, (width, height): (u32, u32)) -> Self {
+    fn new(device: &wgpu::Device, (width, height): (u32, u32), pages: Vec<std::ops::Range<u32>>) -> Self {
         let size = gpu::packed::packed_size(width, height);
         // TEXTURE_BINDING: on a device with WebGPU's 4 storage textures per stage the passes
         // read them as sampled textures (gpu::fit). The copies: a packed world's uploads,
-        // readbacks, checkpoints and edits' boxes copied back.
+        // readbacks, checkpoints, edits' boxes copied back and a paged world's halos.
         use wgpu::TextureUsages as U;
+        use wgpu::util::DeviceExt;
         let usage = U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC | U::COPY_DST;
         let rgba = wgpu::TextureFormat::Rgba32Float;
-        let textures = [0, 1].map(|_| gpu::texture_2d(device, "water/packed mass", size, rgba, usage));
-        let mass = [0, 1].map(|j| textures[j].create_view(&Default::default()));
-        Self { size, textures, mass }
+        let halo = if pages.len() > 1 { super::packed_world::HALO } else { 0 };
+        let pages = pages
+            .into_iter()
+            .map(|rows| {
+                let texture_size = (size.0, super::packed_world::texture_rows(&rows, halo));
+                let textures = [0, 1].map(|_| gpu::texture_2d(device, "water/packed mass", texture_size, rgba, usage));
+                let mass = [0, 1].map(|j| textures[j].create_view(&Default::default()));
+                let page = PageUniform { first_row: rows.start, rows: rows.len() as u32, halo, _pad: 0 };
+                let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("water/page"),
+                    contents: bytemuck::bytes_of(&page),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                });
+                Page { rows, halo, textures, mass, uniform }
+            })
+            .collect();
+        Self { size, pages }
     }
+
+    /// The one page of a world one texture holds (the one-cell-a-texel water's, the tiles' and
+    /// the bodies').
+    fn one(&self) -> &Page {
+        debug_assert_eq!(self.pages.len(), 1, "a paged world has no one texture");
+        &self.pages[0]
+    }
+
+    /// Whether the world is in more than one page.
+    fn is_paged(&self) -> bool {
+        self.pages.len() > 1
+    }
+
+    /// Records the copies of each page's edge rows of packed texture `j` into its neighbours'
+    /// halos ([`super::packed_world`]): the last [`super::packed_world::HALO`] rows of a page
+    /// into the halo above the next one's rows, its first into the halo below the last one's.
+    fn encode_halos(&self, encoder: &mut wgpu::CommandEncoder, j: usize) {
+        let at = |texture, y| wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x: 0, y, z: 0 },
+            aspect: wgpu::TextureAspect::All,
+        };
+        for pair in self.pages.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            let (len_a, halo) = (a.rows.len() as u32, a.halo);
+            let extent = wgpu::Extent3d { width: self.size.0, height: halo, depth_or_array_layers: 1 };
+            encoder.copy_texture_to_texture(at(&a.textures[j], len_a), at(&b.textures[j], 0), extent);
+            encoder.copy_texture_to_texture(at(&b.textures[j], halo), at(&a.textures[j], halo + len_a), extent);
+        }
+    }
+}
+
+/// A page of a packed world's masses ([`GpuWater::packed_world_pages`]).
+#[derive(Clone, Debug)]
+pub struct PackedPage<'a> {
+    /// Its packed mass texture that holds the masses now.
+    pub view: &'a wgpu::TextureView,
+    /// The world's rows it holds.
+    pub rows: std::ops::Range<u32>,
+    /// The rows of halo above them (and below) in its texture.
+    pub halo: u32,
 }
 
 /// Where the water's masses live between runs of steps.
@@ -232,33 +326,38 @@ impl Cells {
     }
 }
 
-/// A packed world's passes over the packed masses ([`super::packed_world`]): the edits over a
-/// box of texels (`water/edit_packed.wgsl`), the statistics (`water/stats_packed.wgsl`) and the
-/// state hash (`water/hash_packed.wgsl`).
+/// A packed world's passes over the packed masses ([`super::packed_world`]), page by page: the
+/// edits over a box of texels (`water/edit_packed.wgsl`), the statistics
+/// (`water/stats_packed.wgsl`, a reduction a page) and the state hash (`water/hash_packed.wgsl`).
 struct PackedWorld {
     edit: Kernel,
-    stats: gpu::Reduction,
+    stats: Vec<gpu::Reduction>,
     hash: Kernel,
 }
 
-/// Mirrors `struct PackedEdit` in `shaders/water/edit_packed.wgsl` (56 bytes).
+/// Mirrors `struct PackedEdit` in `shaders/water/edit_packed.wgsl` (72 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct PackedEditUniform {
     brush: BrushUniform,
     walls: u32,
-    _pad: u32,
+    /// The world's row of the texture's row 0 (a page's first row less its halo).
+    row_offset: i32,
     origin: [u32; 2],
     size: [u32; 2],
+    /// The world's rows.
+    height: u32,
+    _pad: [u32; 3],
 }
 
 /// The step (`shaders/water/step.wgsl`): outflows and gather in one pass, each invocation a
 /// column of [`DeviceCaps::strip`] rows of two texels, the rules in `arithmetic`
-/// (`water/rules.wgsl` or `water/rules_fixed.wgsl`). Bind group `j` reads packed mass texture `j` and
-/// writes `1 - j`.
+/// (`water/rules.wgsl` or `water/rules_fixed.wgsl`). Bind group `j` of a page reads its packed
+/// mass texture `j` and writes `1 - j`, the rows between its halos.
 struct StepPass {
     kernel: Kernel,
-    bind_groups: [wgpu::BindGroup; 2],
+    /// Each page's.
+    bind_groups: Vec<[wgpu::BindGroup; 2]>,
     strip: u32,
 }
 
@@ -275,11 +374,31 @@ impl StepPass {
             Arithmetic::Float => ("water/step", shaders::WATER_STEP),
             Arithmetic::Fixed => ("water/step_fixed", shaders::WATER_STEP_FIXED),
         };
-        let kernel = Kernel::with_constants(device, caps, name, source, &[("STRIP", strip as f64)]);
-        let bind_groups = [0, 1].map(|j| {
-            kernel.bind_group(device, &[uniform.as_entire_binding(), View(&packed.mass[j]), View(&packed.mass[1 - j])])
-        });
+        let halo = packed.pages[0].halo;
+        let constants = [("STRIP", strip as f64), ("HALO", halo as f64)];
+        let kernel = Kernel::with_constants(device, caps, name, source, &constants);
+        let bind_groups = packed
+            .pages
+            .iter()
+            .map(|page| {
+                [0, 1].map(|j| {
+                    kernel.bind_group(
+                        device,
+                        &[uniform.as_entire_binding(), View(&page.mass[j]), View(&page.mass[1 - j])],
+                    )
+                })
+            })
+            .collect();
         Self { kernel, bind_groups, strip }
+    }
+
+    /// Records the step of every page from packed texture `j` into `1 - j` (`width` texels
+    /// across).
+    fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, packed: &Packed, j: usize) {
+        for (page, groups) in packed.pages.iter().zip(&self.bind_groups) {
+            let rows = page.rows.len() as u32;
+            self.kernel.dispatch(pass, &groups[j], packed.size.0.div_ceil(2), rows.div_ceil(self.strip));
+        }
     }
 }
 
@@ -424,8 +543,8 @@ impl TilePasses {
                     device,
                     &[
                         uniform.as_entire_binding(),
-                        View(&packed.mass[j]),
-                        View(&packed.mass[1 - j]),
+                        View(&packed.one().mass[j]),
+                        View(&packed.one().mass[1 - j]),
                         lists.as_entire_binding(),
                         slot.as_entire_binding(),
                         marks.as_entire_binding(),
@@ -470,7 +589,8 @@ impl TilePasses {
                 .map(|k| {
                     let (i, j) = (k / 2, k % 2);
                     let out = &mass.views()[i];
-                    unpack.bind_group(device, &[View(&packed.mass[j]), View(out), unpack_list.as_entire_binding()])
+                    unpack
+                        .bind_group(device, &[View(&packed.one().mass[j]), View(out), unpack_list.as_entire_binding()])
                 })
                 .collect()
         });
@@ -627,11 +747,13 @@ impl PackPasses {
             Kernel::with_constants(device, caps, "water/unpack", shaders::UNPACK, &[("MAGNITUDE", 1.0)]),
         ];
         let pack = [0, 1].map(|i| {
-            let entries = [uniform.as_entire_binding(), View(&mass.views()[i]), View(solid), View(&packed.mass[0])];
+            let entries =
+                [uniform.as_entire_binding(), View(&mass.views()[i]), View(solid), View(&packed.one().mass[0])];
             kernels[0].bind_group(device, &entries)
         });
-        let unpack = [0, 1]
-            .map(|i| [0, 1].map(|j| kernels[1].bind_group(device, &[View(&packed.mass[j]), View(&mass.views()[i])])));
+        let unpack = [0, 1].map(|i| {
+            [0, 1].map(|j| kernels[1].bind_group(device, &[View(&packed.one().mass[j]), View(&mass.views()[i])]))
+        });
         Self { kernels, pack, unpack }
     }
 }
@@ -709,8 +831,8 @@ impl BodyPasses {
                     table.as_entire_binding(),
                     before.as_entire_binding(),
                     View(solid),
-                    View(&packed.mass[j]),
-                    View(&packed.mass[1 - j]),
+                    View(&packed.one().mass[j]),
+                    View(&packed.one().mass[1 - j]),
                 ],
             )
         });
@@ -721,8 +843,8 @@ impl BodyPasses {
                 &[
                     region.as_entire_binding(),
                     table.as_entire_binding(),
-                    View(&packed.mass[1 - j]),
-                    View(&packed.mass[j]),
+                    View(&packed.one().mass[1 - j]),
+                    View(&packed.one().mass[j]),
                 ],
             )
         });
@@ -735,7 +857,7 @@ impl BodyPasses {
                     region.as_entire_binding(),
                     table.as_entire_binding(),
                     View(solid),
-                    View(&packed.mass[j]),
+                    View(&packed.one().mass[j]),
                     log.buffer.as_entire_binding(),
                 ],
             )
@@ -869,7 +991,8 @@ impl GpuWater {
         super::bodies::check_arithmetic(&state.bodies, &params)?;
         let (h, w) = state.shape();
         gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
-        let packed_world = super::packed_world::is_packed_world((w, h), caps.max_texture_side);
+        let packed_world = super::packed_world::is_packed_world((w, h), caps.max_texture_side)
+            || super::packed_world::pages(w as u32, h as u32, caps).len() > 1;
         if packed_world {
             super::packed_world::check_size(w, h, caps.max_texture_side)?;
             check_no_bodies(&state.bodies, caps.max_texture_side)?;
@@ -879,15 +1002,26 @@ impl GpuWater {
         let (width, height) = (w as u32, h as u32);
         let mut sim = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
-            let packed = Packed::new(device, (width, height));
+            let pages = match packed_world {
+                true => super::packed_world::pages(width, height, caps),
+                false => std::iter::once(0..height).collect(),
+            };
+            let packed = Packed::new(device, (width, height), pages);
             let step = StepPass::new(device, caps, &uniform, &packed, params.arithmetic);
             let layout = match packed_world {
                 false => Layout::Cells(Box::new(Cells::new(device, caps, &uniform, &packed, (width, height)))),
-                true => Layout::Packed(Box::new(PackedWorld {
-                    edit: Kernel::new(device, caps, "water/edit_packed", shaders::WATER_EDIT_PACKED),
-                    stats: gpu::Reduction::new(device, caps, "water/stats_packed", shaders::WATER_STATS_PACKED, height),
-                    hash: Kernel::new(device, caps, "water/hash_packed", shaders::WATER_HASH_PACKED),
-                })),
+                true => {
+                    let (label, source) = ("water/stats_packed", shaders::WATER_STATS_PACKED);
+                    let first = gpu::Reduction::new(device, caps, label, source, packed.pages[0].rows.len() as u32);
+                    let rest: Vec<_> =
+                        packed.pages[1..].iter().map(|p| first.sibling(device, p.rows.len() as u32)).collect();
+                    let stats = std::iter::once(first).chain(rest).collect();
+                    Layout::Packed(Box::new(PackedWorld {
+                        edit: Kernel::new(device, caps, "water/edit_packed", shaders::WATER_EDIT_PACKED),
+                        stats,
+                        hash: Kernel::new(device, caps, "water/hash_packed", shaders::WATER_HASH_PACKED),
+                    }))
+                }
             };
             GpuWater {
                 device: device.clone(),
@@ -936,6 +1070,15 @@ impl GpuWater {
             self.tiles = None;
             return Ok(());
         };
+        if self.packed.is_paged() {
+            return Err(Error::Message(format!(
+                "a world of {}x{} is kept in {} pages of rows (taller than one texture holds), and still water sleeps \
+                 only within one: it steps every cell",
+                self.width,
+                self.height,
+                self.packed.pages.len()
+            )));
+        }
         if !(1..=64).contains(&pairs) || !pairs.is_power_of_two() {
             return Err(Error::Message(format!(
                 "tiles of {pairs} texel pairs across: give a power of two from 1 to 64 (a tile is a workgroup of 64)"
@@ -1026,7 +1169,7 @@ impl GpuWater {
 
     /// Whether the world is past the adapter's largest texture side, its masses kept packed
     /// alone ([`super::packed_world`]): then it keeps no one-cell textures (its masses are
-    /// [`GpuWater::packed_world_view`], not [`GpuWater::mass_view`]) and takes no bodies.
+    /// [`GpuWater::packed_world_pages`], not [`GpuWater::mass_view`]) and takes no bodies.
     pub fn is_packed_world(&self) -> bool {
         matches!(self.layout, Layout::Packed(_))
     }
@@ -1044,28 +1187,66 @@ impl GpuWater {
         self.packed_now.unwrap_or(0)
     }
 
-    /// Uploads `state` into a packed world's current packed texture ([`super::packed_world::pack`]),
-    /// in fixed point rounded down to the unit first, and wakes every tile.
+    /// Uploads `state` into a packed world's packed textures ([`super::packed_world::pack`]), in
+    /// fixed point rounded down to the unit first, each page with its halos (both textures of
+    /// the pair: the halos past the world's edges are never stepped), and wakes every tile.
     fn upload_packed(&mut self, state: &WaterState) {
         let texels = super::packed_world::pack(state, self.params.boundary, self.params.arithmetic);
-        let texture = &self.packed.textures[self.packed_current()];
-        gpu::upload(&self.queue, texture, bytemuck::cast_slice(&texels), 16);
+        let (pw, boundary) = (self.packed.size.0 as usize, self.params.boundary);
+        for page in &self.packed.pages {
+            let texels = super::packed_world::page_texels(&texels, pw, &page.rows, page.halo, boundary);
+            for texture in &page.textures {
+                gpu::upload(&self.queue, texture, bytemuck::cast_slice(&texels), 16);
+            }
+        }
         if let Some(t) = &mut self.tiles {
             t.pending = Pending::All;
         }
     }
 
-    /// Records a packed world's edit over the box of texels `texels` x `rows` (the brush `b`,
-    /// and `walls`, the box's new wall bits, when given), in recording order: the box is
-    /// written into the other packed texture and copied back.
+    /// Records a packed world's edit over the box of texels `texels` x `rows` (the world's; the
+    /// brush `b`, and the walls of `walls` over the box, when given), in recording order: page
+    /// by page, the box is written into the other packed texture and copied back; a paged world's
+    /// halos are copied again after.
     fn encode_packed_edit(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         b: &Brush,
         (texels, rows): (std::ops::Range<u32>, std::ops::Range<u32>),
-        walls: Option<&[u32]>,
+        walls: Option<&Grid<u8>>,
     ) {
         let Layout::Packed(world) = &self.layout else { return };
+        let j = self.packed_current();
+        for page in &self.packed.pages {
+            let own = rows.start.max(page.rows.start)..rows.end.min(page.rows.end);
+            if !own.is_empty() {
+                let bits = walls.map(|solid| {
+                    let (r, x) = (own.start as usize..own.end as usize, texels.start as usize..texels.end as usize);
+                    super::packed_world::wall_bits(solid, r, x)
+                });
+                let box_rows = own.start - page.rows.start + page.halo..own.end - page.rows.start + page.halo;
+                self.encode_page_edit(encoder, world, page, j, b, (texels.clone(), box_rows), bits.as_deref());
+            }
+        }
+        if self.packed.is_paged() {
+            self.packed.encode_halos(encoder, j);
+        }
+    }
+
+    /// [`GpuWater::encode_packed_edit`] of `page`, over the box of its texture's texels `texels` x
+    /// `rows` (halo rows included: rows past the world's edges are set to the cells beyond
+    /// them), from its packed texture `j`, with `walls` the box's wall bits when given.
+    #[allow(clippy::too_many_arguments)]
+    fn encode_page_edit(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        world: &PackedWorld,
+        page: &Page,
+        j: usize,
+        b: &Brush,
+        (texels, rows): (std::ops::Range<u32>, std::ops::Range<u32>),
+        walls: Option<&[u32]>,
+    ) {
         if texels.is_empty() || rows.is_empty() {
             return;
         }
@@ -1073,9 +1254,11 @@ impl GpuWater {
         let u = PackedEditUniform {
             brush: BrushUniform::of(b, self.params.arithmetic),
             walls: walls.is_some() as u32,
-            _pad: 0,
+            row_offset: page.rows.start as i32 - page.halo as i32,
             origin: [texels.start, rows.start],
             size: [texels.len() as u32, rows.len() as u32],
+            height: self.height,
+            _pad: [0; 3],
         };
         // Per-edit storage: an encoder may hold many edits.
         let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
@@ -1084,7 +1267,6 @@ impl GpuWater {
         let uniform = buffer("water/packed edit", bytemuck::bytes_of(&u), wgpu::BufferUsages::UNIFORM);
         let bits =
             buffer("water/packed edit walls", bytemuck::cast_slice(walls.unwrap_or(&[0])), wgpu::BufferUsages::STORAGE);
-        let j = self.packed_current();
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("water packed edit"),
@@ -1093,8 +1275,8 @@ impl GpuWater {
             let resources = [
                 self.uniform.as_entire_binding(),
                 uniform.as_entire_binding(),
-                View(&self.packed.mass[j]),
-                View(&self.packed.mass[1 - j]),
+                View(&page.mass[j]),
+                View(&page.mass[1 - j]),
                 bits.as_entire_binding(),
             ];
             world.edit.dispatch_once(&mut pass, &self.device, &resources, u.size[0], u.size[1]);
@@ -1106,7 +1288,7 @@ impl GpuWater {
             aspect: wgpu::TextureAspect::All,
         };
         let extent = wgpu::Extent3d { width: u.size[0], height: u.size[1], depth_or_array_layers: 1 };
-        encoder.copy_texture_to_texture(at(&self.packed.textures[1 - j]), at(&self.packed.textures[j]), extent);
+        encoder.copy_texture_to_texture(at(&page.textures[1 - j]), at(&page.textures[j]), extent);
     }
 
     /// Uploads `mass`, in fixed point rounded down to the unit ([`super::fixed::quantize`]).
@@ -1176,13 +1358,8 @@ impl GpuWater {
         if self.is_packed_world() {
             // The walls of the texels the rectangle touches, no brush.
             let texels = cols.start / 4..cols.end.div_ceil(4);
-            let bits = super::packed_world::wall_bits(
-                solid,
-                rows.start as usize..rows.end as usize,
-                texels.start as usize..texels.end as usize,
-            );
             let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
-            self.encode_packed_edit(encoder, &none, (texels, rows), Some(&bits));
+            self.encode_packed_edit(encoder, &none, (texels, rows), Some(solid));
             return Ok(());
         }
         self.encode_solid_bits(encoder);
@@ -1201,10 +1378,25 @@ impl GpuWater {
             let last = self.packed.size.0 - 1;
             let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
             self.encode_packed_edit(encoder, &none, (last..last + 1, 0..self.height), None);
+            self.encode_edge_halos(encoder);
             return;
         };
         let bits = solid_bits(&self.solid_mask, self.params.boundary);
         gpu::in_order::upload(&self.device, encoder, &cells.solid, bytemuck::cast_slice(&bits), 4);
+    }
+
+    /// Records the rewrite of a paged world's halos past its top and bottom edges (both packed
+    /// textures) as the step reads the cells beyond them with the boundary in use.
+    fn encode_edge_halos(&self, encoder: &mut wgpu::CommandEncoder) {
+        let (Layout::Packed(world), true) = (&self.layout, self.packed.is_paged()) else { return };
+        let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
+        let (first, last) = (&self.packed.pages[0], &self.packed.pages[self.packed.pages.len() - 1]);
+        let texels = 0..self.packed.size.0;
+        let below = last.halo + last.rows.len() as u32..2 * last.halo + last.rows.len() as u32;
+        // The edit writes the box into the other texture and copies it back: both hold it.
+        let j = self.packed_current();
+        self.encode_page_edit(encoder, world, first, j, &none, (texels.clone(), 0..first.halo), None);
+        self.encode_page_edit(encoder, world, last, j, &none, (texels, below), None);
     }
 
     /// Applies a brush edit now ([`GpuWater::encode_brush`] in an encoder of its own,
@@ -1261,8 +1453,8 @@ impl GpuWater {
         match self.cells() {
             Some(cells) => gpu::read_r32float_async(&self.device, &self.queue, cells.mass.current()).await,
             None => {
-                let texture = &self.packed.textures[self.packed_current()];
-                read_packed_world(&self.device, &self.queue, texture, self.width).await
+                let textures: Vec<wgpu::Texture> = self.state_textures().into_iter().cloned().collect();
+                read_packed_world(&self.device, &self.queue, &textures, &self.page_layout()).await
             }
         }
     }
@@ -1311,9 +1503,13 @@ impl GpuWater {
                     c.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
                 }
                 Layout::Packed(world) => {
-                    let packed = View(&self.packed.mass[self.packed_current()]);
-                    let resources = [self.uniform.as_entire_binding(), packed, rows.as_entire_binding()];
-                    world.hash.dispatch_once(&mut pass, &self.device, &resources, self.height, 1);
+                    for page in &self.packed.pages {
+                        let packed = View(&page.mass[self.packed_current()]);
+                        let (params, page_uniform) =
+                            (self.uniform.as_entire_binding(), page.uniform.as_entire_binding());
+                        let resources = [params, packed, rows.as_entire_binding(), page_uniform];
+                        world.hash.dispatch_once(&mut pass, &self.device, &resources, page.rows.len() as u32, 1);
+                    }
                 }
             }
         }
@@ -1383,19 +1579,20 @@ impl GpuWater {
         Ok(())
     }
 
-    /// The statistics' reduction of the layout in use.
-    fn stats(&self) -> &gpu::Reduction {
+    /// The statistics' reductions of the layout in use (a packed world's, a page each).
+    fn stats(&self) -> &[gpu::Reduction] {
         match &self.layout {
-            Layout::Cells(c) => &c.stats,
+            Layout::Cells(c) => std::slice::from_ref(&c.stats),
             Layout::Packed(world) => &world.stats,
         }
     }
 
-    /// The texture that holds the masses now: the mass texture, or a packed world's packed one.
-    fn state_texture(&self) -> &wgpu::Texture {
-        match &self.layout {
-            Layout::Cells(c) => c.mass.current(),
-            Layout::Packed(_) => &self.packed.textures[self.packed_current()],
+    /// Where a packed world's rows are in its pages.
+    fn page_layout(&self) -> PageLayout {
+        PageLayout {
+            rows: self.packed.pages.iter().map(|p| p.rows.clone()).collect(),
+            halo: self.packed.pages[0].halo,
+            size: (self.width, self.height),
         }
     }
 
@@ -1408,17 +1605,22 @@ impl GpuWater {
     ///
     /// # Panics
     /// In a packed world ([`GpuWater::is_packed_world`]), which keeps no such texture: its
-    /// masses are [`GpuWater::packed_world_view`].
+    /// masses are [`GpuWater::packed_world_pages`].
     pub fn mass_view(&self) -> &wgpu::TextureView {
         self.cells().expect(NO_CELLS).mass.current_view()
     }
 
-    /// A packed world's packed mass texture that holds the masses now (`rgba32float`, `(ceil(W /
-    /// 4), H)` texels, cell `(row y, column 4x + k)` in component `k` of texel `(x, y)`, a wall's
-    /// mass stored negated; [`super::packed_world`]), e.g. to render it; `None` for water kept one
-    /// cell a texel ([`GpuWater::mass_view`]).
-    pub fn packed_world_view(&self) -> Option<&wgpu::TextureView> {
-        self.is_packed_world().then(|| &self.packed.mass[self.packed_current()])
+    /// A packed world's pages ([`super::packed_world`]): each page's packed mass texture that
+    /// holds the masses now (`rgba32float`, `ceil(W / 4)` texels across, cell `(row y, column
+    /// 4x + k)` in component `k` of texel `(x, y - rows.start + halo)`, a wall's mass stored
+    /// negated), e.g. to render them; none for water kept one cell a texel
+    /// ([`GpuWater::mass_view`]). A world one texture holds is one page without halo.
+    pub fn packed_world_pages(&self) -> Vec<PackedPage<'_>> {
+        if !self.is_packed_world() {
+            return Vec::new();
+        }
+        let j = self.packed_current();
+        self.packed.pages.iter().map(|p| PackedPage { view: &p.mass[j], rows: p.rows.clone(), halo: p.halo }).collect()
     }
 
     /// The solid texture (`r32uint`): bit 0 = the cell is solid; bits 1..=4 = the cell below,
@@ -1490,6 +1692,23 @@ impl GpuModel for GpuWater {
         if steps == 0 {
             return;
         }
+        if self.packed.is_paged() {
+            // A pass a step: the halos are copied between them.
+            let first = self.packed_current();
+            for s in 0..steps as usize {
+                let j = (first + s) % 2;
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("water step"),
+                    timestamp_writes: None,
+                });
+                self.step.dispatch(&mut pass, &self.packed, j);
+                drop(pass);
+                self.packed.encode_halos(encoder, 1 - j);
+            }
+            self.packed_now = Some((first + steps as usize) % 2);
+            self.steps += steps as u64;
+            return;
+        }
         let mut bodies = self.bodies.as_mut().filter(|b| !b.list.is_empty());
         // With bodies, the tiles around them wake each step: their displacement edits the water
         // there (`water/wake_bodies.wgsl`).
@@ -1536,8 +1755,7 @@ impl GpuModel for GpuWater {
                 }
                 t.record_step(&mut pass, j, self.steps + s as u64);
             } else {
-                let groups = (w.div_ceil(2), h.div_ceil(self.step.strip));
-                self.step.kernel.dispatch(&mut pass, &self.step.bind_groups[j], groups.0, groups.1);
+                self.step.dispatch(&mut pass, &self.packed, j);
             }
             if let Some(b) = &mut bodies {
                 b.forces.0.dispatch(&mut pass, &b.forces.1[1 - j], 64 * n as u32, 1);
@@ -1595,24 +1813,36 @@ impl GpuModel for GpuWater {
                 c.stats.encode_request(&self.device, encoder, &resources);
             }
             Layout::Packed(world) => {
-                let resources = [self.uniform.as_entire_binding(), View(&self.packed.mass[self.packed_current()])];
-                world.stats.encode_request(&self.device, encoder, &resources);
+                for (page, stats) in self.packed.pages.iter().zip(&world.stats) {
+                    let mass = View(&page.mass[self.packed_current()]);
+                    let resources = [self.uniform.as_entire_binding(), mass, page.uniform.as_entire_binding()];
+                    stats.encode_request(&self.device, encoder, &resources);
+                }
             }
         }
     }
 
     fn stats_requested(&self) -> bool {
-        self.stats().is_requested()
+        self.stats().iter().all(gpu::Reduction::is_requested)
     }
 
+    /// A packed world's pages' totals together.
     fn collect_stats(&self) -> Option<Result<WaterStats, GpuError>> {
-        Some(self.stats().collect(&self.device)?.map(|t| WaterStats::from_totals(&t)))
+        let each: Option<Vec<_>> = self.stats().iter().map(|s| s.collect(&self.device)).collect();
+        let each: Result<Vec<_>, _> = each?.into_iter().collect();
+        Some(each.map(|t| WaterStats::from_totals(&gpu::Totals::merge_all(&t))))
     }
 
     async fn stats_async(&self) -> Result<WaterStats, GpuError> {
-        self.stats().settle(&self.device).await;
+        for stats in self.stats() {
+            stats.settle(&self.device).await;
+        }
         self.request_stats();
-        Ok(WaterStats::from_totals(&self.stats().finish(&self.device).await?))
+        let mut each = Vec::new();
+        for stats in self.stats() {
+            each.push(stats.finish(&self.device).await?);
+        }
+        Ok(WaterStats::from_totals(&gpu::Totals::merge_all(&each)))
     }
 
     /// The mass and the bodies from the GPU's table; the solid mask is the one last uploaded.
@@ -1627,14 +1857,14 @@ impl GpuModel for GpuWater {
     }
 
     fn state_reader(&self) -> impl Future<Output = Result<WaterState, GpuError>> + 'static {
-        let [mass] = gpu::snapshot(&self.device, &self.queue, [self.state_texture()]);
+        let textures = gpu::snapshot_all(&self.device, &self.queue, &self.state_textures());
         let copy = self.bodies_copy();
         let (device, queue, solid) = (self.device.clone(), self.queue.clone(), self.solid_mask.clone());
-        let packed_width = self.is_packed_world().then_some(self.width);
+        let pages = self.is_packed_world().then(|| self.page_layout());
         async move {
-            let mass = match packed_width {
-                None => gpu::read_r32float_async(&device, &queue, &mass).await?,
-                Some(width) => read_packed_world(&device, &queue, &mass, width).await?,
+            let mass = match pages {
+                None => gpu::read_r32float_async(&device, &queue, &textures[0]).await?,
+                Some(layout) => read_packed_world(&device, &queue, &textures, &layout).await?,
             };
             let bodies = match copy {
                 Some((table, n)) => crate::body::table::read(&device, &table, n).await?,
@@ -1735,9 +1965,12 @@ impl GpuModel for GpuWater {
         )
     }
 
-    /// The current mass (a packed world's: the packed texture that holds it).
+    /// The current mass (a packed world's: the packed texture of each page that holds it).
     fn state_textures(&self) -> Vec<&wgpu::Texture> {
-        vec![self.state_texture()]
+        match &self.layout {
+            Layout::Cells(c) => vec![c.mass.current()],
+            Layout::Packed(_) => self.packed.pages.iter().map(|p| &p.textures[self.packed_current()]).collect(),
+        }
     }
 
     /// 1 = ground.

@@ -18,7 +18,7 @@ pub mod hash;
 pub mod packed_world;
 pub mod tiles;
 
-pub use gpu::GpuWater;
+pub use gpu::{GpuWater, PackedPage};
 
 /// Most storage textures one water pass writes: 2 (the bodies' displacement writes the packed
 /// mass and the cells they cover in the solid bits; the step writes the new packed mass, the
