@@ -23,7 +23,7 @@ pub const DEFAULT_PRESET_SIZE: (usize, usize) = (192, 128);
 
 /// Largest side of a PNG scene, pixels: no wgpu adapter allows a larger 2D texture (the
 /// largest `max_texture_dimension_2d` there is; lavapipe's is 16384). Water takes scenes four
-/// times as wide ([`crate::water::packed_world::largest`]).
+/// times as wide and as tall ([`crate::water::packed_world::largest`]).
 pub const MAX_SIDE: u32 = 32768;
 
 /// The longest PNG scene file read, bytes (256 MiB): a scene of flat colours at [`MAX_SIDE`]
@@ -179,11 +179,11 @@ impl Scene {
             );
             return Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why) });
         }
-        let (widest, _) = crate::water::packed_world::largest(MAX_SIDE);
-        if w as usize > widest || h > MAX_SIDE {
+        let (widest, tallest) = crate::water::packed_world::largest(MAX_SIDE);
+        if w as usize > widest || h as usize > tallest {
             let why = format!(
-                "the image is {w}x{h} pixels, and a grid is at most {MAX_SIDE} cells tall and {widest} wide (water's \
-                 widest world) on any adapter (one pixel per cell): scale it down"
+                "the image is {w}x{h} pixels, and a grid is at most {widest}x{tallest} cells (water's largest \
+                 world) on any adapter (one pixel per cell): scale it down"
             );
             return Err(SceneError::Io { path: path.to_path_buf(), source: std::io::Error::other(why) });
         }

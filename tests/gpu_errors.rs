@@ -19,17 +19,17 @@ fn lost_device_is_an_error_not_a_hang() {
     }
 }
 
-/// Water takes worlds four texture sides across (packed four cells a texel) and one down: one cell
-/// past either is refused before anything is allocated.
+/// Water takes worlds four texture sides across (packed four cells a texel) and four down (in
+/// pages): one cell past either is refused before anything is allocated.
 #[test]
 fn grid_over_the_texture_limit_is_rejected_before_allocating() {
     let gpu = common::gpu();
     let max = gpu.device.limits().max_texture_dimension_2d as usize;
-    for (w, h) in [(4 * max + 1, 1), (1, max + 1)] {
+    for (w, h) in [(4 * max + 1, 1), (1, 4 * max + 1)] {
         let state = eddy_fluid::water::WaterState::empty(w, h);
         match GpuWater::new(&gpu.device, &gpu.queue, &state, WaterParams::default()) {
             Err(eddy_fluid::Error::Gpu(GpuError::WorldTooLarge { width, height, max_width, max_height })) => {
-                assert_eq!((width, height, max_width, max_height), (w, h, 4 * max, max));
+                assert_eq!((width, height, max_width, max_height), (w, h, 4 * max, 4 * max));
             }
             Err(e) => panic!("expected WorldTooLarge, got {e}"),
             Ok(_) => panic!("a {w}x{h} world should not fit a {max} texture limit"),

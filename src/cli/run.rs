@@ -148,9 +148,10 @@ pub fn run(mut args: RunArgs) -> Result {
         )
         .into());
     }
-    let packed = match session.model_ref().is_packed_world() {
-        true => ", a packed world: four cells a texel, past this adapter's largest texture",
-        false => "",
+    let packed = match session.model_ref().packed_world_pages() {
+        0 => String::new(),
+        1 => ", a packed world: four cells a texel, past this adapter's largest texture".into(),
+        n => format!(", a packed world in {n} pages of rows: four cells a texel, past what one texture holds"),
     };
     note!("{kind}: {describe} ({w}x{h} cells{packed}), {steps} steps");
 

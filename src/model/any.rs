@@ -469,6 +469,15 @@ impl AnyModel {
         matches!(self.runner.model(), AnyGpuModel::Water(s) if s.is_packed_world())
     }
 
+    /// The pages of rows a packed world is kept in ([`crate::water::packed_world`], "Pages": 1
+    /// for a world one texture holds); 0 for any other model or water kept one cell a texel.
+    pub fn packed_world_pages(&self) -> usize {
+        match self.runner.model() {
+            AnyGpuModel::Water(s) => s.packed_world_pages().len(),
+            _ => 0,
+        }
+    }
+
     /// While the water sleeps, the tiles the next step takes, of how many
     /// ([`crate::water::GpuWater::awake_tiles`]; waits for the GPU). `None` for a model stepping
     /// every cell.

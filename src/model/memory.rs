@@ -75,12 +75,20 @@ const STAGING: u64 = 64 << 20;
 /// The estimate for `kind` at `width x height` cells with `extras`, on an adapter whose 2D
 /// textures are as large as the grid.
 pub fn estimate(kind: ModelKind, width: usize, height: usize, extras: Extras) -> Estimate {
-    estimate_on(kind, width, height, extras, u32::MAX)
+    estimate_on(kind, width, height, extras, (u32::MAX, u64::MAX))
 }
 
-/// [`estimate`] on an adapter whose largest 2D texture side is `max_side`: water past it keeps
-/// its packed textures alone ([`crate::water::packed_world::TEXTURES`]).
-pub fn estimate_on(kind: ModelKind, width: usize, height: usize, extras: Extras, max_side: u32) -> Estimate {
+/// [`estimate`] on an adapter whose 2D textures have at most `max_side` texels a side and
+/// `max_bytes` bytes: water past the side keeps its packed textures alone
+/// ([`crate::water::packed_world::TEXTURES`]), in pages that each fit (its largest texture a
+/// page's).
+pub fn estimate_on(
+    kind: ModelKind,
+    width: usize,
+    height: usize,
+    extras: Extras,
+    (max_side, max_bytes): (u32, u64),
+) -> Estimate {
     let info = kind.info();
     let packed = kind.is_packed_world((width, height), max_side);
     let textures = if packed { crate::water::packed_world::TEXTURES } else { info.textures };
@@ -101,7 +109,10 @@ pub fn estimate_on(kind: ModelKind, width: usize, height: usize, extras: Extras,
     Estimate {
         gpu: cells * per_cell + STAGING.min(cells * 16) + height as u64 * 64,
         host: cells * host_per_cell + PROCESS,
-        largest_texture: cells * largest as u64,
+        largest_texture: match packed {
+            true => crate::water::packed_world::largest_texture_bytes(width as u32, height as u32, max_side, max_bytes),
+            false => cells * largest as u64,
+        },
         largest_name,
         gpu_per_cell: per_cell,
         host_per_cell,
@@ -175,12 +186,12 @@ fn check_against(
     limits: &wgpu::Limits,
     available: Option<u64>,
 ) -> Result<Estimate, GpuError> {
-    let e = estimate_on(kind, width, height, extras, limits.max_texture_dimension_2d);
+    let texture_limit = (limits.max_buffer_size as f64 * crate::gpu::TEXTURE_SHARE) as u64;
+    let e = estimate_on(kind, width, height, extras, (limits.max_texture_dimension_2d, texture_limit));
     // The largest square grid whose `per_cell` bytes fit `budget` (with the fixed bytes: about).
     let side = |per_cell: u64, budget: f64| (budget.max(0.0) / per_cell.max(1) as f64).sqrt().floor() as u64;
     let largest_per_cell = kind.info().textures.iter().map(|t| t.1).max().unwrap_or(1) as u64;
     let mut problem: Option<(String, String)> = None;
-    let texture_limit = (limits.max_buffer_size as f64 * crate::gpu::TEXTURE_SHARE) as u64;
     // A square past the largest texture side never fits (a water world wider than it is taller
     // than it too).
     let mut fits = side(largest_per_cell, texture_limit as f64).min(u64::from(limits.max_texture_dimension_2d));
@@ -257,10 +268,16 @@ mod tests {
     /// x.npz` on lavapipe (GNU time's `%M`: 7,965,580 KiB).
     #[test]
     fn a_packed_world_estimate_bounds_its_measured_peak() {
-        let e = estimate_on(ModelKind::Water, 32768, 8192, Extras { checkpoint: true, frame_scale: None }, 16384);
+        let e = estimate_on(
+            ModelKind::Water,
+            32768,
+            8192,
+            Extras { checkpoint: true, frame_scale: None },
+            (16384, u64::MAX),
+        );
         assert_eq!((e.gpu_per_cell, e.largest_texture), (12, 32768 * 8192 * 4));
         assert!(e.gpu + e.host >= 7_965_580 << 10, "{}", human(e.gpu + e.host));
-        assert_eq!(estimate_on(ModelKind::Water, 4096, 4096, Extras::default(), 16384).gpu_per_cell, 20);
+        assert_eq!(estimate_on(ModelKind::Water, 4096, 4096, Extras::default(), (16384, u64::MAX)).gpu_per_cell, 20);
     }
 
     /// A grid whose state does not fit the machine is refused with one line naming both

@@ -448,11 +448,16 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
             let covers = session.model_ref().state_hash_covers();
             ui.label(text).on_hover_text(format!("{covers}, bit for bit, as eddy run prints it"));
         }
-        if session.model_ref().is_packed_world() {
-            let text = RichText::new("a packed world: four cells a texel").small().monospace();
-            ui.label(text).on_hover_text(
-                "wider than this adapter's largest texture, the water is kept in the step's packed layout \
-                 alone; the styled look draws it plain",
+        let pages = session.model_ref().packed_world_pages();
+        if pages > 0 {
+            let text = match pages {
+                1 => "a packed world: four cells a texel".to_string(),
+                n => format!("a packed world: four cells a texel, {n} pages of rows"),
+            };
+            ui.label(RichText::new(text).small().monospace()).on_hover_text(
+                "past this adapter's largest texture, the water is kept in the step's packed layout alone \
+                 (taller than one texture holds, in pages of rows that step every cell); the styled look draws \
+                 it plain",
             );
         }
         if let Some(last) = history.last(kind) {

@@ -1072,8 +1072,8 @@ impl GpuWater {
         };
         if self.packed.is_paged() {
             return Err(Error::Message(format!(
-                "a world of {}x{} is kept in {} pages of rows (taller than one texture holds), and still water sleeps \
-                 only within one: it steps every cell",
+                "a {}x{} world is kept in {} pages of rows (more than one texture holds) and steps every cell: still \
+                 water sleeps only within one texture, so leave sleeping off",
                 self.width,
                 self.height,
                 self.packed.pages.len()

@@ -73,8 +73,13 @@ pub fn check_size(width: usize, height: usize, max_side: u32) -> Result<(), GpuE
 /// adapter whose texture holds 8 rows), each with its [`HALO`] rows above and below within the
 /// texture side and [`DeviceCaps::max_texture_bytes`].
 pub fn pages(width: u32, height: u32, caps: &DeviceCaps) -> Vec<Range<u32>> {
+    pages_within(width, height, caps.max_texture_side, caps.max_texture_bytes)
+}
+
+/// [`pages`] on an adapter whose textures have at most `max_side` rows and `max_bytes` bytes.
+pub fn pages_within(width: u32, height: u32, max_side: u32, max_bytes: u64) -> Vec<Range<u32>> {
     let row_bytes = u64::from(width.div_ceil(CELLS_PER_TEXEL as u32)) * TEXEL_BYTES;
-    let rows_held = (caps.max_texture_bytes / row_bytes).min(u64::from(caps.max_texture_side)) as u32;
+    let rows_held = (max_bytes / row_bytes).min(u64::from(max_side)) as u32;
     if height <= rows_held {
         return std::iter::once(0..height).collect();
     }
@@ -84,6 +89,15 @@ pub fn pages(width: u32, height: u32, caps: &DeviceCaps) -> Vec<Range<u32>> {
     let (rows, longer) = (height / count, height % count);
     let start = |i: u32| i * rows + i.min(longer);
     (0..count).map(|i| start(i)..start(i + 1)).collect()
+}
+
+/// The bytes of the largest packed texture of a packed world `width x height` on an adapter
+/// whose textures have at most `max_side` rows and `max_bytes` bytes ([`pages_within`]).
+pub fn largest_texture_bytes(width: u32, height: u32, max_side: u32, max_bytes: u64) -> u64 {
+    let pages = pages_within(width, height, max_side, max_bytes);
+    let halo = if pages.len() > 1 { HALO } else { 0 };
+    let rows = pages.iter().map(|r| texture_rows(r, halo)).max().unwrap_or(0);
+    u64::from(width.div_ceil(CELLS_PER_TEXEL as u32)) * TEXEL_BYTES * u64::from(rows)
 }
 
 /// The rows of page `rows`'s texture, halo included, with `halo` rows of halo.
