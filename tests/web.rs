@@ -154,6 +154,37 @@ async fn a_world_wider_than_a_texture_runs_packed_in_the_browser() {
     assert!(mass == cpu.state().mass, "the masses read back differ from the CPU mirror's");
 }
 
+/// A water world taller than the browser's largest texture runs in pages of rows
+/// (`eddy_fluid::water::packed_world`, "Pages"): fixed-point water, 16 x (side + 1808) cells of
+/// the `random` scene in two pages, 400 steps, gives the CPU mirror's hash and masses.
+#[wasm_bindgen_test]
+async fn a_world_taller_than_a_texture_runs_in_pages_in_the_browser() {
+    use eddy_fluid::GpuModel;
+    use eddy_fluid::water::{Arithmetic, CpuWater, GpuWater, WaterParams, WaterState};
+    let gpu = gpu().await;
+    let side = gpu.device.limits().max_texture_dimension_2d as usize;
+    let (w, h) = (16, side + 1808);
+    let params = WaterParams { arithmetic: Arithmetic::Fixed, ..WaterParams::default() };
+    let state = WaterState::from_scene(&eddy_fluid::scene::Scene::preset("random", w, h, 6).unwrap());
+    let mut cpu = CpuWater::new(state.clone(), params).unwrap();
+    cpu.step(400).unwrap();
+    let want = eddy_fluid::water::hash::state_hash(&cpu.state().mass, &cpu.state().solid);
+    let mut sim = GpuWater::new(&gpu.device, &gpu.queue, &state, params).unwrap();
+    let pages = sim.packed_world_pages().len();
+    assert!(pages > 1, "{w}x{h} on a side of {side}: {pages} pages");
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sim.encode_steps(&mut encoder, 400);
+    gpu.queue.submit([encoder.finish()]);
+    let got = sim.state_hash_async().await.expect("the hash reads back");
+    let mass = sim.read_mass_async().await.expect("the masses read back");
+    gpu.check().expect("no WebGPU error");
+    wasm_bindgen_test::console_log!(
+        "paged world {w}x{h} in {pages} pages on a texture side of {side}: hash {got:016x}"
+    );
+    assert_eq!(got, want, "WebGPU's hash {got:016x}, the CPU mirror's {want:016x}");
+    assert!(mass == cpu.state().mass, "the masses read back differ from the CPU mirror's");
+}
+
 #[wasm_bindgen_test]
 async fn smoke_one_step_matches_the_cpu_mirror() {
     let gpu = gpu().await;

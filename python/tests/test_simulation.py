@@ -770,3 +770,29 @@ def test_a_world_wider_than_a_texture_steps_as_its_parts_do():
     # Its frame at one pixel a cell is wider than a texture: refused in one line.
     with pytest.raises(eddy.GpuError, match="a frame of 20000x8 pixels is past this device's largest texture side"):
         big.render(scale=1)
+
+
+def test_a_world_taller_than_a_texture_steps_in_pages_as_its_parts_do():
+    # 8 x 16500 cells is taller than lavapipe's largest texture side, 16384: the water is kept
+    # in two pages of rows (8250 each) whose edge rows are copied into each other's halos every
+    # step. A wall along row 5000 cuts it into two worlds, the lower one across the pages' edge,
+    # so each part steps as a world of its own size with walls round it does (those fit a
+    # texture): the same masses, bit for bit, after 300 steps. Still water does not sleep in pages.
+    rng = np.random.default_rng(12)
+    h, w, cut = 16500, 8, 5000
+    mass = (rng.random((h, w)) * 1.2).astype(np.float32)
+    solid = (rng.random((h, w)) < 0.1).astype(np.uint8)
+    solid[cut, :] = 1
+    mass[solid == 1] = 0
+    big = eddy.Simulation(mode="water", size=(w, h), boundary="wall")
+    big.set_state({"mass": mass, "solid": solid})
+    big.step(300)
+    out = big.state["mass"]
+    for rows in (slice(0, cut), slice(cut + 1, h)):
+        part = eddy.Simulation(mode="water", size=(w, mass[rows].shape[0]), boundary="wall")
+        part.set_state({"mass": mass[rows].copy(), "solid": solid[rows].copy()})
+        part.step(300)
+        assert part.state["mass"].tobytes() == out[rows].tobytes()
+    with pytest.raises(ValueError, match="2 pages of rows"):
+        big.sleep = True
+    assert big.sleep is False

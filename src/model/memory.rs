@@ -192,9 +192,12 @@ fn check_against(
     let side = |per_cell: u64, budget: f64| (budget.max(0.0) / per_cell.max(1) as f64).sqrt().floor() as u64;
     let largest_per_cell = kind.info().textures.iter().map(|t| t.1).max().unwrap_or(1) as u64;
     let mut problem: Option<(String, String)> = None;
-    // A square past the largest texture side never fits (a water world wider than it is taller
-    // than it too).
-    let mut fits = side(largest_per_cell, texture_limit as f64).min(u64::from(limits.max_texture_dimension_2d));
+    // A square past the largest texture side never fits, but water's, which is kept packed in
+    // pages up to four sides a side.
+    let mut fits = match kind {
+        ModelKind::Water => crate::water::packed_world::largest(limits.max_texture_dimension_2d).0 as u64,
+        _ => side(largest_per_cell, texture_limit as f64).min(u64::from(limits.max_texture_dimension_2d)),
+    };
     if e.largest_texture > texture_limit {
         let (needs, has) = human_pair(e.largest_texture, texture_limit);
         problem = Some((
@@ -265,7 +268,7 @@ mod tests {
     /// A packed water world (past lavapipe's texture side of 16384) keeps its packed textures
     /// alone: 8 bytes a cell on the GPU, not 20, and packs and unpacks on the CPU. Its estimate
     /// bounds the peak measured for `eddy run --mode water --size 32768x8192 --steps 2 --save
-    /// x.npz` on lavapipe (GNU time's `%M`: 7,965,580 KiB).
+    /// x.npz` on lavapipe (GNU time's `%M`: 7,965,580 KiB), and of one in pages.
     #[test]
     fn a_packed_world_estimate_bounds_its_measured_peak() {
         let e = estimate_on(
@@ -278,6 +281,12 @@ mod tests {
         assert_eq!((e.gpu_per_cell, e.largest_texture), (12, 32768 * 8192 * 4));
         assert!(e.gpu + e.host >= 7_965_580 << 10, "{}", human(e.gpu + e.host));
         assert_eq!(estimate_on(ModelKind::Water, 4096, 4096, Extras::default(), (16384, u64::MAX)).gpu_per_cell, 20);
+        // In two pages (lavapipe's resource holds 16,220 rows 32768 wide): the largest texture a
+        // page's, and `--size 32768x16384 --steps 2 --save` peaked at 13,736,664 KiB.
+        let lavapipe = (16384, ((1u64 << 31) - 1) * 99 / 100);
+        let e = estimate_on(ModelKind::Water, 32768, 16384, Extras { checkpoint: true, frame_scale: None }, lavapipe);
+        assert_eq!(e.largest_texture, 32768 * (8192 + 4) * 4);
+        assert!(e.gpu + e.host >= 13_736_664 << 10, "{}", human(e.gpu + e.host));
     }
 
     /// A grid whose state does not fit the machine is refused with one line naming both
@@ -312,5 +321,14 @@ mod tests {
         assert!(check_against(ModelKind::Smoke, (4096, 4096), Extras::default(), None, &limits, roomy).is_ok());
         // Unknown free memory (no /proc/meminfo): only the per-texture limit is checked.
         assert!(check_against(ModelKind::Smoke, (4096, 4096), Extras::default(), cpu, &limits, None).is_ok());
+        // Water past a texture's side is a packed world in pages, whose suggested square may be
+        // past the side too (lavapipe's 16384, 24 GB available).
+        let limits = wgpu::Limits { max_texture_dimension_2d: 16384, ..limits };
+        let water = |n: usize, m: usize| {
+            check_against(ModelKind::Water, (n, m), Extras::default(), cpu, &limits, Some(24_000_000_000))
+        };
+        let Err(GpuError::TooLarge { fits, .. }) = water(65536, 16384) else { panic!("65536x16384 fits") };
+        let side: usize = fits.split('x').next().unwrap().parse().unwrap();
+        assert!(side > 16384 && water(side, side).is_ok() && water(side * 11 / 10, side * 11 / 10).is_err(), "{fits}");
     }
 }
