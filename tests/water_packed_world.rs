@@ -18,6 +18,25 @@ fn caps(g: &eddy_fluid::gpu::Gpu, side: u32, strip: u32) -> DeviceCaps {
     DeviceCaps { max_texture_side: side, strip, ..DeviceCaps::of(&g.device) }
 }
 
+/// Holds `world` to `cells` (the same `w x h` water, started with `boundary` in `arithmetic`) as
+/// uploaded and after each of 8 runs of 40 steps with the edits of [`edit`] before them.
+fn runs(
+    name: &str,
+    [world, cells]: [&mut GpuWater; 2],
+    size: (usize, usize),
+    boundary: Boundary,
+    arithmetic: Arithmetic,
+) {
+    assert_same(&format!("{name}, uploaded"), world, cells);
+    for run in 0..8 {
+        edit(world, run, size, boundary, arithmetic);
+        edit(cells, run, size, boundary, arithmetic);
+        world.step(40).unwrap();
+        cells.step(40).unwrap();
+        assert_same(&format!("{name}, run {run}"), world, cells);
+    }
+}
+
 /// The edits of run `run` of the packed world tests on `sim`, a `w x h` world started with
 /// `boundary` in `arithmetic`: the brush pouring and erasing, a wall drawn across the middle row
 /// and cut, the boundary switched, fixed point switched on.
@@ -97,15 +116,7 @@ fn a_packed_world_steps_and_takes_edits_as_one_cell_a_texel_does_bit_for_bit() {
                     world.set_sleeping(Some(2)).unwrap();
                     cells.set_sleeping(Some(2)).unwrap();
                 }
-                assert_same(&format!("{name}, uploaded"), &world, &cells);
-                for run in 0..8 {
-                    for sim in [&mut world, &mut cells] {
-                        edit(sim, run, (w, h), boundary, arithmetic);
-                    }
-                    world.step(40).unwrap();
-                    cells.step(40).unwrap();
-                    assert_same(&format!("{name}, run {run}"), &world, &cells);
-                }
+                runs(&name, [&mut world, &mut cells], (w, h), boundary, arithmetic);
             }
         }
     }
@@ -115,10 +126,11 @@ fn a_packed_world_steps_and_takes_edits_as_one_cell_a_texel_does_bit_for_bit() {
 /// A paged world (`water::packed_world`, "Pages": taller than a texture's side, or past the bytes
 /// one texture holds) steps and takes every edit as the same water in one texture does, bit for
 /// bit: worlds of 2 to 5 pages at a side of 64 texels (pages 43 to 60 rows, the last mid-strip),
-/// and one of 6 pages cut by the bytes a texture holds, with the brush and walls across the pages'
-/// edges (the middle row is one), both boundaries (the halos past the world's top and bottom are
-/// rewritten) and both arithmetics, 8 runs of 40 steps; the pages draw as the one texture does
-/// (`a_packed_world_draws_as_one_cell_a_texel_does`). Still water does not sleep in pages.
+/// and one of 6 pages cut by the bytes a texture holds, dense and sleeping (tiles a page, its
+/// first and last tile rows always awake), with the brush and walls across the pages' edges (the
+/// middle row is one), both boundaries (the halos past the world's top and bottom are rewritten)
+/// and both arithmetics, 8 runs of 40 steps; the pages draw as the one texture does
+/// (`a_packed_world_draws_as_one_cell_a_texel_does`).
 #[test]
 fn a_paged_world_steps_and_takes_edits_as_one_texture_does_bit_for_bit() {
     let g = common::gpu();
@@ -126,14 +138,14 @@ fn a_paged_world_steps_and_takes_edits_as_one_texture_does_bit_for_bit() {
     for arithmetic in [Arithmetic::Float, Arithmetic::Fixed] {
         for boundary in [Boundary::Wall, Boundary::Open] {
             let by_bytes = DeviceCaps { max_texture_bytes: 25 * 16 * 20, ..caps(&g, 64, 8) };
-            for ((w, h), paged) in [
-                ((150, 200), caps(&g, 64, 32)),
-                ((203, 131), caps(&g, 64, 5)),
-                ((97, 256), caps(&g, 64, 8)),
-                ((100, 90), by_bytes),
+            for ((w, h), paged, sleep) in [
+                ((150, 200), caps(&g, 64, 32), false),
+                ((203, 131), caps(&g, 64, 5), true),
+                ((97, 256), caps(&g, 64, 8), true),
+                ((100, 90), by_bytes, true),
             ] {
                 seed += 1;
-                let name = format!("{arithmetic:?} {boundary:?} {w}x{h} strip {}", paged.strip);
+                let name = format!("{arithmetic:?} {boundary:?} {w}x{h} strip {} sleeping {sleep}", paged.strip);
                 let p = WaterParams { boundary, arithmetic, ..WaterParams::default() };
                 let state = common::random_water(w, h, seed, 0.15);
                 let mut world = GpuWater::with_caps(&g.device, &paged, &g.queue, &state, p).unwrap();
@@ -141,20 +153,50 @@ fn a_paged_world_steps_and_takes_edits_as_one_texture_does_bit_for_bit() {
                     GpuWater::with_caps(&g.device, &caps(&g, 16384, paged.strip), &g.queue, &state, p).unwrap();
                 let pages = world.packed_world_pages().len();
                 assert!(pages > 1 && !cells.is_packed_world(), "{name}: {pages} pages");
-                let refused = world.set_sleeping(Some(2)).unwrap_err().to_string();
-                assert!(refused.contains("pages") && refused.contains("steps every cell"), "{refused}");
-                assert_same(&format!("{name}, uploaded"), &world, &cells);
-                for run in 0..8 {
-                    for sim in [&mut world, &mut cells] {
-                        edit(sim, run, (w, h), boundary, arithmetic);
-                    }
-                    world.step(40).unwrap();
-                    cells.step(40).unwrap();
-                    assert_same(&format!("{name} ({pages} pages), run {run}"), &world, &cells);
+                if sleep {
+                    world.set_sleeping(Some(2)).unwrap();
+                    cells.set_sleeping(Some(2)).unwrap();
                 }
+                runs(&format!("{name} ({pages} pages)"), [&mut world, &mut cells], (w, h), boundary, arithmetic);
             }
         }
     }
+    g.check().unwrap();
+}
+
+/// Sleeping in pages wakes what crosses a page's edge: a block of water dropped from the top of
+/// a dry 40 x 150 world in 3 pages (a side of 64 texels) falls through both pages' edges while
+/// the dry tiles sleep, and lands as in one texture, bit for bit, after every run of 20 steps; the
+/// tiles along each page's edges stay awake (without that the water stops at the first edge).
+#[test]
+fn water_falling_through_the_pages_edges_wakes_them() {
+    let g = common::gpu();
+    let p = WaterParams { boundary: Boundary::Wall, ..WaterParams::default() };
+    let (w, h) = (40, 150);
+    let mut state = eddy_fluid::water::WaterState::empty(w, h);
+    for r in 2..10 {
+        for c in 12..28 {
+            state.mass[(r, c)] = 1.0;
+        }
+    }
+    // Strips of one row: tiles of 8 pairs are 64 x 8 cells, 7 tile rows a page.
+    let mut world = GpuWater::with_caps(&g.device, &caps(&g, 64, 1), &g.queue, &state, p).unwrap();
+    let mut cells = GpuWater::with_caps(&g.device, &caps(&g, 16384, 1), &g.queue, &state, p).unwrap();
+    assert_eq!(world.packed_world_pages().len(), 3);
+    world.set_sleeping(Some(8)).unwrap();
+    cells.set_sleeping(Some(8)).unwrap();
+    let mut least_awake = 1.0f64;
+    for run in 0..12 {
+        world.step(20).unwrap();
+        cells.step(20).unwrap();
+        assert_same(&format!("run {run}"), &world, &cells);
+        least_awake = least_awake.min(world.awake_tiles().unwrap().unwrap().fraction());
+    }
+    // The water reached the floor, past both edges (rows 50 and 100).
+    let mass = world.read_mass().unwrap();
+    let bottom: f32 = (120..150).flat_map(|r| (0..w).map(move |c| (r, c))).map(|rc| mass[rc]).sum();
+    assert!(bottom > 100.0, "{bottom} full cells below row 120");
+    assert!(least_awake < 0.5, "the dry tiles never slept: {least_awake}");
     g.check().unwrap();
 }
 

@@ -39,6 +39,13 @@
 override TILE_PAIRS: i32;
 override TILE_STRIPS: i32;
 
+// In a paged world (src/water/packed_world.rs, "Pages"): the rows of halo above and below the
+// page's own rows in its texture, and whether the tiles of the page's first and last tile rows
+// stay awake (they read the halos, which the neighbouring pages' steps change: waking too many
+// is never wrong).
+override HALO: i32 = 0;
+override EDGES_AWAKE: bool = false;
+
 // How far a change reaches in one step, cells: `tiles::REACH` (a test holds them equal).
 const REACH: i32 = 2;
 
@@ -76,10 +83,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: 
     let t = vec2<i32>(i32(tile) % across, i32(tile) / across);
     let px = i32(lid) % TILE_PAIRS;
     let x = t.x * tile_w + 2 * px;
-    let top = t.y * tile_h;
+    let top = HALO + t.y * tile_h;
     let y0 = top + (i32(lid) / TILE_PAIRS) * STRIP;
-    if x < size.x && y0 < size.y {
-        let c = walk(x, y0, min(y0 + STRIP, size.y), size, top + REACH, top + tile_h - REACH);
+    let end = size.y - HALO;
+    if x < size.x && y0 < end {
+        let c = walk(x, y0, min(y0 + STRIP, end), size, top + REACH, top + tile_h - REACH);
         let left = select(0u, 3u, px == 0);
         let right = select(0u, 0xc0u, px == TILE_PAIRS - 1);
         let f = flags_of(c, left, right);
@@ -100,7 +108,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: 
         }
     }
     let u = t + d;
-    if (flags & flag_towards(d)) == 0u || u.x < 0 || u.y < 0 || u.x >= across || u.y >= i32(grid.down) {
+    let edge = EDGES_AWAKE && lid == 4u && (t.y == 0 || t.y == i32(grid.down) - 1);
+    if !edge && ((flags & flag_towards(d)) == 0u || u.x < 0 || u.y < 0 || u.x >= across || u.y >= i32(grid.down)) {
         return;
     }
     list_once((now + 1u) % 3u, u32(u.y) * grid.across + u32(u.x));

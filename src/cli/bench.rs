@@ -250,8 +250,7 @@ struct Pond {
     /// Whether the world is past the adapter's largest texture side, kept packed
     /// ([`crate::water::packed_world`]).
     packed: bool,
-    /// The pages of rows a packed world is kept in (0: not packed; more than 1: every cell is
-    /// stepped).
+    /// The pages of rows a packed world is kept in (0: not packed).
     pages: usize,
     /// The world's tiles awake at the end, 0 to 1.
     awake_fraction: f64,
@@ -499,10 +498,6 @@ fn measure_bookkeeping(gpu: &Gpu, args: &BenchArgs) -> Result<Vec<Bookkeeping>> 
         note!("bench: the {scene} scene at {n}x{n}, sleeping, against the same stepping every cell...");
         let state = AnyState::start(&SceneSource::Preset(scene.into()), (n, n), 1, &params)?;
         let mut sleeping = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
-        if sleeping.packed_world_pages() > 1 {
-            say!("| {n}x{n} | - (in pages: every cell is stepped) | - | - | - |");
-            continue;
-        }
         sleeping.set_sleep(true)?;
         let mut dense = AnyModel::new(&gpu.device, &gpu.queue, &state, &params, 0)?;
         drop(state);
@@ -546,11 +541,8 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[(usize, usize)]) -> Resu
         let (world_state, alone_state) = pond_states((w, h))?;
         let mut world = AnyModel::new(&gpu.device, &gpu.queue, &world_state, &params, 0)?;
         drop(world_state);
-        // A world in pages steps every cell (the tiles are kept within one texture).
+        world.set_sleep(true)?;
         let pages = world.packed_world_pages();
-        if pages <= 1 {
-            world.set_sleep(true)?;
-        }
         let mut alone = AnyModel::new(&gpu.device, &gpu.queue, &alone_state, &params, 0)?;
         let (world_rate, alone_rate, ratio) = interleaved(gpu, args, &mut world, &mut alone)?;
         let awake = world.awake_tiles()?.map_or(1.0, |t| t.fraction());
@@ -569,7 +561,7 @@ fn measure_ponds(gpu: &Gpu, args: &BenchArgs, worlds: &[(usize, usize)]) -> Resu
             match pond.pages {
                 0 => String::new(),
                 1 => " (packed)".into(),
-                n => format!(" (packed, {n} pages, every cell stepped)"),
+                n => format!(" (packed, {n} pages)"),
             },
             100.0 * pond.awake_fraction,
             significant(pond.world_steps_per_s),

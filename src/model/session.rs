@@ -256,8 +256,7 @@ impl Session {
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, &state, &params, step)?;
         model.set_look(self.look);
-        // A world in pages steps every cell whatever is asked (GpuWater::set_sleeping).
-        model.set_sleep(self.sleep && model.packed_world_pages() <= 1)?;
+        model.set_sleep(self.sleep)?;
         Ok(model)
     }
 
@@ -282,22 +281,19 @@ impl Session {
     }
 
     /// From now on the water, made now or later, steps only the tiles where something can change
-    /// (`true`) or every cell ([`AnyModel::set_sleep`]); the other models step every cell, and so
-    /// does water in pages ([`crate::water::packed_world`]) made while it is on.
+    /// (`true`) or every cell ([`AnyModel::set_sleep`]); the other models step every cell.
     ///
     /// # Errors
-    /// As [`AnyModel::set_sleep`]: water in pages now refuses to sleep, and nothing changes.
+    /// As [`AnyModel::set_sleep`]; nothing changes.
     pub fn set_sleep(&mut self, sleep: bool) -> Result<(), Error> {
         let was = self.sleep;
         for slot in self.slots.values_mut() {
             if let Some(model) = slot.model.as_mut()
                 && let Err(e) = model.set_sleep(sleep)
             {
-                // A world in pages cannot sleep: everything stays as it was.
+                // Everything stays as it was (stepping every cell needs nothing built).
                 for model in self.slots.values_mut().filter_map(|s| s.model.as_mut()) {
-                    if model.packed_world_pages() <= 1 {
-                        model.set_sleep(was)?;
-                    }
+                    let _ = model.set_sleep(was);
                 }
                 return Err(e);
             }
@@ -352,8 +348,7 @@ impl Session {
         memory::check(kind, (w, h), memory::Extras::default(), Some(&self.info), &self.device.limits())?;
         let mut model = AnyModel::new(&self.device, &self.queue, state, &params, step)?;
         model.set_look(self.look);
-        // A world in pages steps every cell whatever is asked (GpuWater::set_sleeping).
-        model.set_sleep(self.sleep && model.packed_world_pages() <= 1)?;
+        model.set_sleep(self.sleep)?;
         if let Some(old) = self.slot(kind).and_then(|s| s.model.as_ref()) {
             model.set_view(old.view()).map_err(Error::Message)?;
             model.set_colour_map(old.colour_map());

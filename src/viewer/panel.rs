@@ -456,8 +456,7 @@ fn statistics(ui: &mut egui::Ui, session: &Session, c: &mut Controls, history: &
             };
             ui.label(RichText::new(text).small().monospace()).on_hover_text(
                 "past this adapter's largest texture, the water is kept in the step's packed layout alone \
-                 (taller than one texture holds, in pages of rows that step every cell); the styled look draws \
-                 it plain",
+                 (taller than one texture holds, in pages of rows); the styled look draws it plain",
             );
         }
         if let Some(last) = history.last(kind) {

@@ -489,15 +489,17 @@ mod tests {
 }
 
 impl TilePasses {
-    /// The passes over `packed` with tiles of `pairs` columns of two texels across and `64 /
-    /// pairs` strips of [`DeviceCaps::strip`] rows down, the rules in `arithmetic`.
+    /// The passes over `page`'s packed textures (its own rows: `height` of a `width`-wide
+    /// world) with tiles of `pairs` columns of two texels across and `64 / pairs` strips of
+    /// [`DeviceCaps::strip`] rows down, the rules in `arithmetic`. In a paged world (a page with
+    /// halo) the tiles of the page's first and last tile rows stay awake.
     #[allow(clippy::too_many_arguments)]
     fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         caps: &DeviceCaps,
         uniform: &wgpu::Buffer,
-        packed: &Packed,
+        page: &Page,
         mass: Option<&PingPong>,
         (width, height): (u32, u32),
         pairs: u32,
@@ -509,6 +511,8 @@ impl TilePasses {
             ("TILE_PAIRS", pairs as f64),
             ("TILE_STRIPS", strips as f64),
             ("TRACK_CHANGES", 1.0),
+            ("HALO", page.halo as f64),
+            ("EDGES_AWAKE", (page.halo > 0) as u32 as f64),
         ];
         let (name, source) = match arithmetic {
             Arithmetic::Float => ("water/step_tiles", shaders::WATER_STEP_TILES),
@@ -543,8 +547,8 @@ impl TilePasses {
                     device,
                     &[
                         uniform.as_entire_binding(),
-                        View(&packed.one().mass[j]),
-                        View(&packed.one().mass[1 - j]),
+                        View(&page.mass[j]),
+                        View(&page.mass[1 - j]),
                         lists.as_entire_binding(),
                         slot.as_entire_binding(),
                         marks.as_entire_binding(),
@@ -589,8 +593,7 @@ impl TilePasses {
                 .map(|k| {
                     let (i, j) = (k / 2, k % 2);
                     let out = &mass.views()[i];
-                    unpack
-                        .bind_group(device, &[View(&packed.one().mass[j]), View(out), unpack_list.as_entire_binding()])
+                    unpack.bind_group(device, &[View(&page.mass[j]), View(out), unpack_list.as_entire_binding()])
                 })
                 .collect()
         });
@@ -942,8 +945,9 @@ pub struct GpuWater {
     step: StepPass,
     /// The bodies' passes, once bodies came (`None` before).
     bodies: Option<BodyPasses>,
-    /// Water that sleeps, once asked for ([`GpuWater::set_sleeping`]).
-    tiles: Option<TilePasses>,
+    /// While still water sleeps ([`GpuWater::set_sleeping`]), the tiles' passes, a page each
+    /// (none: every cell is stepped).
+    tiles: Vec<TilePasses>,
     /// While the water sleeps, the packed texture that holds the masses now, if one does: a run
     /// continues from it instead of packing the mass again (an edit, new walls, parameters or
     /// bodies clear it). In a packed world always the one that holds them.
@@ -1035,7 +1039,7 @@ impl GpuWater {
                 packed,
                 step,
                 bodies: None,
-                tiles: None,
+                tiles: Vec::new(),
                 packed_now: packed_world.then_some(0),
                 steps: 0,
                 caps: caps.clone(),
@@ -1060,40 +1064,35 @@ impl GpuWater {
     /// of [`DeviceCaps::strip`] rows down, the strip doubled where the grid would have as many
     /// tiles as the device's `max_compute_workgroups_per_dimension`), or every cell (`None`, the
     /// default). The masses are the same to the bit either way ([`super::tiles`]); with bodies
-    /// in the water, the tiles around them are stepped each step.
+    /// in the water, the tiles around them are stepped each step. A paged world
+    /// ([`super::packed_world`], "Pages") has tiles of its own in each page, and those of each
+    /// page's first and last tile rows stay awake.
     ///
     /// # Errors
     /// [`Error::Message`] when `pairs` is not a power of two from 1 to 64; [`GpuError`]s of
     /// building the passes.
     pub fn set_sleeping(&mut self, pairs: Option<u32>) -> Result<(), Error> {
         let Some(pairs) = pairs else {
-            self.tiles = None;
+            self.tiles.clear();
             return Ok(());
         };
-        if self.packed.is_paged() {
-            return Err(Error::Message(format!(
-                "a {}x{} world is kept in {} pages of rows (more than one texture holds) and steps every cell: still \
-                 water sleeps only within one texture, so leave sleeping off",
-                self.width,
-                self.height,
-                self.packed.pages.len()
-            )));
-        }
         if !(1..=64).contains(&pairs) || !pairs.is_power_of_two() {
             return Err(Error::Message(format!(
                 "tiles of {pairs} texel pairs across: give a power of two from 1 to 64 (a tile is a workgroup of 64)"
             )));
         }
-        let size = (self.width, self.height);
         let most = self.device.limits().max_compute_workgroups_per_dimension;
-        let caps = DeviceCaps { strip: tile_strip(size, pairs, self.caps.strip, most), ..self.caps.clone() };
-        let (device, queue, caps) = (&self.device, &self.queue, &caps);
-        let (uniform, packed) = (&self.uniform, &self.packed);
+        let (device, queue, uniform) = (&self.device, &self.queue, &self.uniform);
         let (mass, arithmetic) = (self.cells().map(|c| &c.mass), self.params.arithmetic);
         let passes = gpu::scoped(device, || {
-            TilePasses::new(device, queue, caps, uniform, packed, mass, size, pairs, arithmetic)
+            let pages = self.packed.pages.iter().map(|page| {
+                let size = (self.width, page.rows.len() as u32);
+                let caps = DeviceCaps { strip: tile_strip(size, pairs, self.caps.strip, most), ..self.caps.clone() };
+                TilePasses::new(device, queue, &caps, uniform, page, mass, size, pairs, arithmetic)
+            });
+            pages.collect::<Vec<_>>()
         })?;
-        self.tiles = Some(passes);
+        self.tiles = passes;
         self.mass_edited();
         Ok(())
     }
@@ -1107,7 +1106,7 @@ impl GpuWater {
 
     /// A tile's `(width, height)` in cells while the water sleeps ([`GpuWater::set_sleeping`]).
     pub fn tile_cells(&self) -> Option<(u32, u32)> {
-        self.tiles.as_ref().map(|t| t.cells)
+        self.tiles.first().map(|t| t.cells)
     }
 
     /// While the water sleeps, the tiles the next step takes, of how many (waits for the GPU): as
@@ -1119,18 +1118,24 @@ impl GpuWater {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn awake_tiles(&self) -> Result<Option<super::tiles::AwakeTiles>, GpuError> {
-        let Some(t) = &self.tiles else { return Ok(None) };
-        let of = |awake| Some(super::tiles::AwakeTiles { awake, all: t.tiles(), cells: t.cells });
-        if t.pending == Pending::All {
-            return Ok(of(t.tiles()));
+        let Some(first) = self.tiles.first() else { return Ok(None) };
+        let (mut awake, mut all) = (0, 0);
+        // A page's tiles each (a world in one texture has one page).
+        for t in &self.tiles {
+            all += t.tiles();
+            if t.pending == Pending::All {
+                awake += t.tiles();
+                continue;
+            }
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            let args = &t.args[(self.steps % 3) as usize];
+            let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/awake count readback", args, 0, 4);
+            self.queue.submit([encoder.finish()]);
+            let bytes = gpu::map_read(&self.device, &copy, 4)?;
+            // One workgroup more than the tiles listed.
+            awake += u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) - 1;
         }
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        let args = &t.args[(self.steps % 3) as usize];
-        let copy = gpu::copy_for_reading(&self.device, &mut encoder, "water/awake count readback", args, 0, 4);
-        self.queue.submit([encoder.finish()]);
-        let bytes = gpu::map_read(&self.device, &copy, 4)?;
-        // One workgroup more than the tiles listed.
-        Ok(of(u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) - 1))
+        Ok(Some(super::tiles::AwakeTiles { awake, all, cells: first.cells }))
     }
 
     /// Rebuilds the steps for the arithmetic of the parameters now and, in fixed point, records
@@ -1140,7 +1145,7 @@ impl GpuWater {
         let (device, caps, arithmetic) = (&self.device, &self.caps, self.params.arithmetic);
         let (uniform, packed) = (&self.uniform, &self.packed);
         self.step = gpu::scoped(device, || StepPass::new(device, caps, uniform, packed, arithmetic))?;
-        if let Some(pairs) = self.tiles.as_ref().map(|t| t.cells.0 / 8) {
+        if let Some(pairs) = self.tiles.first().map(|t| t.cells.0 / 8) {
             self.set_sleeping(Some(pairs))?;
         }
         if arithmetic == Arithmetic::Fixed {
@@ -1151,9 +1156,27 @@ impl GpuWater {
         Ok(())
     }
 
+    /// Wakes the tiles within [`super::tiles::REACH`] of the cells in `rows` x `cols` (the
+    /// world's) for the next step, in each page the rows fall in (a page's edge rows are awake
+    /// anyway).
+    fn wake_cells(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        rows: &std::ops::Range<u32>,
+        cols: &std::ops::Range<u32>,
+    ) {
+        for (t, page) in self.tiles.iter_mut().zip(&self.packed.pages) {
+            let own = rows.start.max(page.rows.start)..rows.end.min(page.rows.end);
+            if !own.is_empty() {
+                let local = own.start - page.rows.start..own.end - page.rows.start;
+                t.wake_cells(&self.device, encoder, local, cols.clone());
+            }
+        }
+    }
+
     /// Every tile awake for the next step (the water was replaced or edited everywhere).
     fn wake_all(&mut self) {
-        if let Some(t) = &mut self.tiles {
+        for t in &mut self.tiles {
             t.pending = Pending::All;
         }
         self.mass_edited();
@@ -1199,7 +1222,7 @@ impl GpuWater {
                 gpu::upload(&self.queue, texture, bytemuck::cast_slice(&texels), 16);
             }
         }
-        if let Some(t) = &mut self.tiles {
+        for t in &mut self.tiles {
             t.pending = Pending::All;
         }
     }
@@ -1348,9 +1371,7 @@ impl GpuWater {
             }
             (top..bottom, left..right)
         };
-        if let Some(t) = &mut self.tiles {
-            t.wake_cells(&self.device, encoder, rows.clone(), cols.clone());
-        }
+        self.wake_cells(encoder, &rows, &cols);
         self.solid_mask = solid.clone();
         if let Some(b) = &mut self.bodies {
             b.contacts.replan(self.steps); // the walls changed
@@ -1418,9 +1439,7 @@ impl GpuWater {
             lo..hi
         };
         let (rows, cols) = (span(b.center.1, self.height), span(b.center.0, self.width));
-        if let Some(t) = &mut self.tiles {
-            t.wake_cells(&self.device, encoder, rows.clone(), cols.clone());
-        }
+        self.wake_cells(encoder, &rows, &cols);
         if self.is_packed_world() {
             let texels = cols.start / 4..cols.end.div_ceil(4);
             self.encode_packed_edit(encoder, b, (texels, rows), None);
@@ -1695,13 +1714,24 @@ impl GpuModel for GpuWater {
         if self.packed.is_paged() {
             // A pass a step: the halos are copied between them.
             let first = self.packed_current();
+            for t in &self.tiles {
+                t.prepare(&self.device, encoder, self.steps);
+            }
             for s in 0..steps as usize {
-                let j = (first + s) % 2;
+                let (j, n) = ((first + s) % 2, self.steps + s as u64);
                 let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("water step"),
                     timestamp_writes: None,
                 });
-                self.step.dispatch(&mut pass, &self.packed, j);
+                if self.tiles.is_empty() {
+                    self.step.dispatch(&mut pass, &self.packed, j);
+                }
+                for t in &mut self.tiles {
+                    if s == 0 {
+                        t.begin_run(&mut pass, n);
+                    }
+                    t.record_step(&mut pass, j, n);
+                }
                 drop(pass);
                 self.packed.encode_halos(encoder, 1 - j);
             }
@@ -1712,7 +1742,7 @@ impl GpuModel for GpuWater {
         let mut bodies = self.bodies.as_mut().filter(|b| !b.list.is_empty());
         // With bodies, the tiles around them wake each step: their displacement edits the water
         // there (`water/wake_bodies.wgsl`).
-        let mut tiles = self.tiles.as_mut();
+        let mut tiles = self.tiles.first_mut();
         if let Some(t) = &tiles {
             t.prepare(&self.device, encoder, self.steps);
         }

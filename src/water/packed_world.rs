@@ -21,8 +21,9 @@
 //! below the rows it steps) or, at the world's top and bottom, the cells beyond the edge. Each
 //! step runs the step over every page's own rows and then copies each page's edge rows into its
 //! neighbours' halos, so a paged world steps to the bits of the same world in one texture. Every
-//! other pass runs page by page with the page's first row. A paged world steps every cell: the
-//! tiles that let still water sleep are kept within one texture.
+//! other pass runs page by page with the page's first row. Still water sleeps page by page, each
+//! page with tiles of its own, those of its first and last tile rows always awake: they read the
+//! halos, which the neighbours' steps change (waking too many is never wrong, [`super::tiles`]).
 
 use super::{Arithmetic, Boundary, WaterState};
 use crate::gpu::packed::CELLS_PER_TEXEL;
