@@ -126,6 +126,8 @@ modules! {
     WATER_WAKE_BODIES = "water/wake_bodies": ["common/body.wgsl", "water/body_region.wgsl", "water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_bodies.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the tiles edits asked for, into the list of a run's first step.
     WATER_WAKE_REQUESTS = "water/wake_requests": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_requests.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
+    /// Water in pages: the tiles of a page's edge rows the pages beside it woke, into its step's list.
+    WATER_WAKE_EDGES = "water/wake_edges": ["water/tile_grid.wgsl", "water/list_once.wgsl", "water/wake_edges.wgsl"] => { crate::water::tiles::Tiles::wake_cells; };
     /// Water: the state hash, a row's sums an invocation.
     WATER_HASH = "water/hash": ["water/params.wgsl", "common/hash_lanes.wgsl", "water/hash.wgsl"] => { crate::water::hash::state_hash; };
     /// Water: the state hash of a packed world, a row's sums an invocation.

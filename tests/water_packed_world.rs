@@ -126,8 +126,8 @@ fn a_packed_world_steps_and_takes_edits_as_one_cell_a_texel_does_bit_for_bit() {
 /// A paged world (`water::packed_world`, "Pages": taller than a texture's side, or past the bytes
 /// one texture holds) steps and takes every edit as the same water in one texture does, bit for
 /// bit: worlds of 2 to 5 pages at a side of 64 texels (pages 43 to 60 rows, the last mid-strip),
-/// and one of 6 pages cut by the bytes a texture holds, dense and sleeping (tiles a page, its
-/// first and last tile rows always awake), with the brush and walls across the pages' edges (the
+/// and one of 6 pages cut by the bytes a texture holds, dense and sleeping (tiles a page, woken
+/// across the pages' edges), with the brush and walls across the pages' edges (the
 /// middle row is one), both boundaries (the halos past the world's top and bottom are rewritten)
 /// and both arithmetics, 8 runs of 40 steps; the pages draw as the one texture does
 /// (`a_packed_world_draws_as_one_cell_a_texel_does`).
@@ -166,8 +166,9 @@ fn a_paged_world_steps_and_takes_edits_as_one_texture_does_bit_for_bit() {
 
 /// Sleeping in pages wakes what crosses a page's edge: a block of water dropped from the top of
 /// a dry 40 x 150 world in 3 pages (a side of 64 texels) falls through both pages' edges while
-/// the dry tiles sleep, and lands as in one texture, bit for bit, after every run of 20 steps; the
-/// tiles along each page's edges stay awake (without that the water stops at the first edge).
+/// the dry tiles sleep, and lands as in one texture, bit for bit, after every run of 20 steps: a
+/// tile that changed within reach of its page's edge wakes the tile beyond it in the next page
+/// (`water/wake_edges.wgsl`; without it the two pages' steps disagree at the first edge).
 #[test]
 fn water_falling_through_the_pages_edges_wakes_them() {
     let g = common::gpu();

@@ -40,11 +40,14 @@ override TILE_PAIRS: i32;
 override TILE_STRIPS: i32;
 
 // In a paged world (src/water/packed_world.rs, "Pages"): the rows of halo above and below the
-// page's own rows in its texture, and whether the tiles of the page's first and last tile rows
-// stay awake (they read the halos, which the neighbouring pages' steps change: waking too many
-// is never wrong).
+// page's own rows in its texture.
 override HALO: i32 = 0;
-override EDGES_AWAKE: bool = false;
+
+// A paged world's wakes across the pages' edges, two words a tile column a page (`grid.page`):
+// its first tile row's, then its last's. A tile that changed within REACH of its page's edge sets
+// the word of the tile it wakes in the page beyond, and water/wake_edges.wgsl lists that tile for
+// the next step once every page has stepped (the halo copies between bring it the change).
+@group(0) @binding(9) var<storage, read_write> edges: array<u32>;
 
 // How far a change reaches in one step, cells: `tiles::REACH` (a test holds them equal).
 const REACH: i32 = 2;
@@ -87,7 +90,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: 
     let y0 = top + (i32(lid) / TILE_PAIRS) * STRIP;
     let end = size.y - HALO;
     if x < size.x && y0 < end {
-        let c = walk(x, y0, min(y0 + STRIP, end), size, top + REACH, top + tile_h - REACH);
+        // The tile's bottom edge: its last row, or the page's where that cuts it short (a change
+        // there wakes the page below's tile).
+        let c = walk(x, y0, min(y0 + STRIP, end), size, top + REACH, min(top + tile_h, end) - REACH);
         let left = select(0u, 3u, px == 0);
         let right = select(0u, 0xc0u, px == TILE_PAIRS - 1);
         let f = flags_of(c, left, right);
@@ -108,8 +113,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: 
         }
     }
     let u = t + d;
-    let edge = EDGES_AWAKE && lid == 4u && (t.y == 0 || t.y == i32(grid.down) - 1);
-    if !edge && ((flags & flag_towards(d)) == 0u || u.x < 0 || u.y < 0 || u.x >= across || u.y >= i32(grid.down)) {
+    if (flags & flag_towards(d)) == 0u || u.x < 0 || u.x >= across {
+        return;
+    }
+    // Past the page's first or last tile row: the page beyond's last or first, if there is one.
+    if u.y < 0 {
+        if grid.page > 0u {
+            edges[((grid.page - 1u) * 2u + 1u) * grid.across + u32(u.x)] = 1u;
+        }
+        return;
+    }
+    if u.y >= i32(grid.down) {
+        if grid.page + 1u < grid.pages {
+            edges[(grid.page + 1u) * 2u * grid.across + u32(u.x)] = 1u;
+        }
         return;
     }
     list_once((now + 1u) % 3u, u32(u.y) * grid.across + u32(u.x));

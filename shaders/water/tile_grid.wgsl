@@ -4,13 +4,19 @@
 // left, right, top, bottom edge; within REACH of both edges at a corner). src/water/gpu.rs,
 // `TilePasses`.
 
-// Mirrors the tile grid's uniforms in src/water/gpu.rs (16 bytes): tiles across and down, and
-// the slot (0 to 2) of the step at hand's list: step n's is n % 3.
+// Mirrors the tile grid's uniforms in src/water/gpu.rs (32 bytes): tiles across and down, the
+// slot (0 to 2) of the step at hand's list (step n's is n % 3), and in a paged world
+// (src/water/packed_world.rs, "Pages") the page whose tiles they are and how many there are (0 of
+// 1 elsewhere).
 struct TileGrid {
     across: u32,
     down: u32,
     slot: u32,
-    _pad: u32,
+    page: u32,
+    pages: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 };
 
 const ANY: u32 = 1u;

@@ -431,6 +431,9 @@ enum Pending {
 struct TilePasses {
     step: Kernel,
     requests_pass: (Kernel, [wgpu::BindGroup; 3]),
+    /// In a paged world, the tiles of the page's edge rows the pages beside it woke, into each
+    /// step's list (`water/wake_edges.wgsl`), its groups by `n % 3`.
+    wake_edges: (Kernel, [wgpu::BindGroup; 3]),
     /// With bodies, the tiles around them into each step's list (`water/wake_bodies.wgsl`), its
     /// groups by `n % 3`, made when the bodies' first step is recorded (their table and region
     /// buffers live as long as the water's bodies' passes, which are made once).
@@ -491,8 +494,9 @@ mod tests {
 impl TilePasses {
     /// The passes over `page`'s packed textures (its own rows: `height` of a `width`-wide
     /// world) with tiles of `pairs` columns of two texels across and `64 / pairs` strips of
-    /// [`DeviceCaps::strip`] rows down, the rules in `arithmetic`. In a paged world (a page with
-    /// halo) the tiles of the page's first and last tile rows stay awake.
+    /// [`DeviceCaps::strip`] rows down, the rules in `arithmetic`. In a paged world the page is
+    /// `pages.0` of `pages.1`, and `edges` holds the wakes across the pages' edges
+    /// (`water/wake_edges.wgsl`: two words a tile column a page).
     #[allow(clippy::too_many_arguments)]
     fn new(
         device: &wgpu::Device,
@@ -504,6 +508,7 @@ impl TilePasses {
         (width, height): (u32, u32),
         pairs: u32,
         arithmetic: Arithmetic,
+        (pages, edges): ((u32, u32), &wgpu::Buffer),
     ) -> Self {
         let strips = 64 / pairs;
         let constants = [
@@ -512,7 +517,6 @@ impl TilePasses {
             ("TILE_STRIPS", strips as f64),
             ("TRACK_CHANGES", 1.0),
             ("HALO", page.halo as f64),
-            ("EDGES_AWAKE", (page.halo > 0) as u32 as f64),
         ];
         let (name, source) = match arithmetic {
             Arithmetic::Float => ("water/step_tiles", shaders::WATER_STEP_TILES),
@@ -536,8 +540,8 @@ impl TilePasses {
         let unpack_list = buffer("water/tiles to unpack", 4 * tiles, U::STORAGE);
         let unpack_args = buffer("water/unpack dispatch", 12, U::STORAGE | U::INDIRECT | U::COPY_DST);
         let slots = [0u32, 1, 2].map(|slot| {
-            let b = gpu::uniform_buffer(device, "water/tile grid", 16);
-            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[grid.0, grid.1, slot, 0]));
+            let b = gpu::uniform_buffer(device, "water/tile grid", 32);
+            queue.write_buffer(&b, 0, bytemuck::cast_slice(&[grid.0, grid.1, slot, pages.0, pages.1, 0, 0, 0]));
             b
         });
         let mut step_groups = Vec::new();
@@ -555,10 +559,24 @@ impl TilePasses {
                         args[(k + 1) % 3].as_entire_binding(),
                         args[(k + 2) % 3].as_entire_binding(),
                         dirty.as_entire_binding(),
+                        edges.as_entire_binding(),
                     ],
                 ));
             }
         }
+        let edges_kernel = Kernel::new(device, caps, "water/wake_edges", shaders::WATER_WAKE_EDGES);
+        let edges_groups = [0, 1, 2].map(|k| {
+            edges_kernel.bind_group(
+                device,
+                &[
+                    slots[k].as_entire_binding(),
+                    edges.as_entire_binding(),
+                    lists.as_entire_binding(),
+                    args[k].as_entire_binding(),
+                    marks.as_entire_binding(),
+                ],
+            )
+        });
         let requests_groups = [0, 1, 2].map(|k| {
             requests_kernel.bind_group(
                 device,
@@ -605,6 +623,7 @@ impl TilePasses {
         Self {
             step,
             requests_pass: (requests_kernel, requests_groups),
+            wake_edges: (edges_kernel, edges_groups),
             wake_bodies: (wake_bodies, std::cell::OnceCell::new()),
             changed_tiles: (listing, listing_group),
             unpack: (unpack, unpack_groups),
@@ -716,6 +735,13 @@ impl TilePasses {
             })
         });
         kernel.dispatch(pass, &groups[(n % 3) as usize], 64 * count, 1);
+    }
+
+    /// Records, before step `n` of a page of a paged world, the listing of its edge rows' tiles
+    /// the pages beside it woke.
+    fn record_wake_edges(&self, pass: &mut wgpu::ComputePass<'_>, n: u64) {
+        let (kernel, groups) = &self.wake_edges;
+        kernel.dispatch(pass, &groups[(n % 3) as usize], 2 * self.grid.0, 1);
     }
 
     /// Records step `n` over the awake tiles, reading packed texture `j`, which lists the tiles
@@ -1065,8 +1091,8 @@ impl GpuWater {
     /// tiles as the device's `max_compute_workgroups_per_dimension`), or every cell (`None`, the
     /// default). The masses are the same to the bit either way ([`super::tiles`]); with bodies
     /// in the water, the tiles around them are stepped each step. A paged world
-    /// ([`super::packed_world`], "Pages") has tiles of its own in each page, and those of each
-    /// page's first and last tile rows stay awake.
+    /// ([`super::packed_world`], "Pages") has tiles of its own in each page, woken across the
+    /// pages' edges (`water/wake_edges.wgsl`).
     ///
     /// # Errors
     /// [`Error::Message`] when `pairs` is not a power of two from 1 to 64; [`GpuError`]s of
@@ -1084,11 +1110,22 @@ impl GpuWater {
         let most = self.device.limits().max_compute_workgroups_per_dimension;
         let (device, queue, uniform) = (&self.device, &self.queue, &self.uniform);
         let (mass, arithmetic) = (self.cells().map(|c| &c.mass), self.params.arithmetic);
+        let count = self.packed.pages.len() as u32;
+        // The wakes across the pages' edges: two words a tile column a page (tiles are 8 pairs
+        // cells across at most, so this is enough columns for any page's tiles).
+        let columns = u64::from(self.width.div_ceil(8 * pairs));
+        let edges = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("water/tile wakes across the pages' edges"),
+            size: 4 * 2 * columns * u64::from(count),
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false, // zeroed, as every new buffer is
+        });
         let passes = gpu::scoped(device, || {
-            let pages = self.packed.pages.iter().map(|page| {
+            let pages = self.packed.pages.iter().enumerate().map(|(i, page)| {
                 let size = (self.width, page.rows.len() as u32);
                 let caps = DeviceCaps { strip: tile_strip(size, pairs, self.caps.strip, most), ..self.caps.clone() };
-                TilePasses::new(device, queue, &caps, uniform, page, mass, size, pairs, arithmetic)
+                let pages = ((i as u32, count), &edges);
+                TilePasses::new(device, queue, &caps, uniform, page, mass, size, pairs, arithmetic, pages)
             });
             pages.collect::<Vec<_>>()
         })?;
@@ -1157,16 +1194,19 @@ impl GpuWater {
     }
 
     /// Wakes the tiles within [`super::tiles::REACH`] of the cells in `rows` x `cols` (the
-    /// world's) for the next step, in each page the rows fall in (a page's edge rows are awake
-    /// anyway).
+    /// world's) for the next step, in each page whose rows they reach.
     fn wake_cells(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         rows: &std::ops::Range<u32>,
         cols: &std::ops::Range<u32>,
     ) {
+        let reach = super::tiles::REACH as u32;
         for (t, page) in self.tiles.iter_mut().zip(&self.packed.pages) {
-            let own = rows.start.max(page.rows.start)..rows.end.min(page.rows.end);
+            // A page's halo holds its neighbours' edge rows: an edit within reach of its own rows
+            // wakes its tiles there.
+            let near = rows.start.saturating_sub(reach)..rows.end + reach;
+            let own = near.start.max(page.rows.start)..near.end.min(page.rows.end);
             if !own.is_empty() {
                 let local = own.start - page.rows.start..own.end - page.rows.start;
                 t.wake_cells(&self.device, encoder, local, cols.clone());
@@ -1730,6 +1770,7 @@ impl GpuModel for GpuWater {
                     if s == 0 {
                         t.begin_run(&mut pass, n);
                     }
+                    t.record_wake_edges(&mut pass, n);
                     t.record_step(&mut pass, j, n);
                 }
                 drop(pass);

@@ -22,8 +22,9 @@
 //! step runs the step over every page's own rows and then copies each page's edge rows into its
 //! neighbours' halos, so a paged world steps to the bits of the same world in one texture. Every
 //! other pass runs page by page with the page's first row. Still water sleeps page by page, each
-//! page with tiles of its own, those of its first and last tile rows always awake: they read the
-//! halos, which the neighbours' steps change (waking too many is never wrong, [`super::tiles`]).
+//! page with tiles of its own ([`super::tiles`]): a tile that changed within reach of its page's
+//! edge wakes the tile beyond it in the next page (`shaders/water/wake_edges.wgsl`), as it wakes
+//! its neighbours within the page.
 
 use super::{Arithmetic, Boundary, WaterState};
 use crate::gpu::packed::CELLS_PER_TEXEL;
