@@ -392,8 +392,7 @@ impl StepPass {
         Self { kernel, bind_groups, strip }
     }
 
-    /// Records the step of every page from packed texture `j` into `1 - j` (`width` texels
-    /// across).
+    /// Records the step of every page of `packed` from its packed texture `j` into `1 - j`.
     fn dispatch(&self, pass: &mut wgpu::ComputePass<'_>, packed: &Packed, j: usize) {
         for (page, groups) in packed.pages.iter().zip(&self.bind_groups) {
             let rows = page.rows.len() as u32;
@@ -1201,10 +1200,10 @@ impl GpuWater {
         rows: &std::ops::Range<u32>,
         cols: &std::ops::Range<u32>,
     ) {
-        let reach = super::tiles::REACH as u32;
+        // A page's halo holds its neighbours' edge rows: an edit within reach of its own rows
+        // wakes its tiles there (a world in one texture wakes as `Tiles::wake_cells` does).
+        let reach = if self.packed.is_paged() { super::tiles::REACH as u32 } else { 0 };
         for (t, page) in self.tiles.iter_mut().zip(&self.packed.pages) {
-            // A page's halo holds its neighbours' edge rows: an edit within reach of its own rows
-            // wakes its tiles there.
             let near = rows.start.saturating_sub(reach)..rows.end + reach;
             let own = near.start.max(page.rows.start)..near.end.min(page.rows.end);
             if !own.is_empty() {
