@@ -267,6 +267,17 @@ pub trait GpuModel: Sized + 'static {
     /// [`Self::state_textures`] (smoke's cell-centred velocity); nothing by default.
     fn restored(&mut self) {}
 
+    /// What the coming steps depend on that [`Self::state_textures`] do not hold, for a
+    /// checkpoint to keep: the multigrid's V-cycle plan ([`crate::solver::plan`]); `None` by
+    /// default.
+    fn solver_plan(&self) -> Option<crate::solver::plan::SavedPlan> {
+        None
+    }
+
+    /// Puts back a plan [`Self::solver_plan`] gave, as a checkpoint is restored, so the steps
+    /// after it run as they did after the checkpoint; nothing by default.
+    fn restore_solver_plan(&mut self, _plan: Option<crate::solver::plan::SavedPlan>) {}
+
     /// Changes the parameters now ([`Self::encode_params`] in an encoder of its own, submitted).
     ///
     /// # Errors

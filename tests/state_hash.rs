@@ -95,3 +95,23 @@ fn a_run_and_its_replay_from_a_saved_state_end_with_the_same_hash() {
     }
     gpu.check().unwrap();
 }
+
+/// A rollback replays too: every model and solver checkpointed at step 30, run on to 60, rolled
+/// back and run 30 steps again ends with the first run's hash (the multigrid's V-cycle plan is
+/// kept with the checkpoint, `GpuModel::solver_plan`).
+#[test]
+fn a_rollback_to_a_checkpoint_replays_the_steps_after_it() {
+    let gpu = common::gpu();
+    for (label, scene, params) in cases() {
+        let start = AnyState::start(&SceneSource::Preset(scene.into()), (48, 40), 3, &params).unwrap();
+        let mut model = AnyModel::new(&gpu.device, &gpu.queue, &start, &params, 0).unwrap();
+        model.step(30).unwrap();
+        model.checkpoint();
+        model.step(30).unwrap();
+        let end = model.state_hash().unwrap();
+        assert_eq!(model.rollback(), Some(30), "{label}");
+        model.step(30).unwrap();
+        assert_eq!(model.state_hash().unwrap(), end, "{label}: the 30 steps after the rollback");
+    }
+    gpu.check().unwrap();
+}

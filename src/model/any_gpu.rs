@@ -256,4 +256,12 @@ impl GpuModel for AnyGpuModel {
     fn restored(&mut self) {
         each_model!(AnyGpuModel, self, m => m.restored())
     }
+
+    fn solver_plan(&self) -> Option<crate::solver::plan::SavedPlan> {
+        each_model!(AnyGpuModel, self, m => m.solver_plan())
+    }
+
+    fn restore_solver_plan(&mut self, plan: Option<crate::solver::plan::SavedPlan>) {
+        each_model!(AnyGpuModel, self, m => m.restore_solver_plan(plan))
+    }
 }

@@ -674,6 +674,8 @@ pub trait DynModel: Any + WasmNotSend {
         spin: f32,
     ) -> Result<(), Error>;
     fn restored(&mut self);
+    fn solver_plan(&self) -> Option<crate::solver::plan::SavedPlan>;
+    fn restore_solver_plan(&mut self, plan: Option<crate::solver::plan::SavedPlan>);
 }
 
 struct Wrapped<M: CustomModel> {
@@ -812,6 +814,12 @@ impl<M: CustomModel> DynModel for Wrapped<M> {
     }
     fn restored(&mut self) {
         self.model.restored()
+    }
+    fn solver_plan(&self) -> Option<crate::solver::plan::SavedPlan> {
+        self.model.solver_plan()
+    }
+    fn restore_solver_plan(&mut self, plan: Option<crate::solver::plan::SavedPlan>) {
+        self.model.restore_solver_plan(plan)
     }
 }
 

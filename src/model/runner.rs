@@ -20,6 +20,8 @@ struct Saved {
     fields: Checkpoint,
     step: u64,
     bodies: Vec<Body>,
+    /// What else the steps after it depend on ([`GpuModel::solver_plan`]).
+    plan: Option<crate::solver::plan::SavedPlan>,
 }
 
 /// A model, the step it has reached and its last checkpoint; see the module docs.
@@ -171,17 +173,19 @@ impl<M: GpuModel> Runner<M> {
         fields.capture(&mut encoder, &sources);
         drop(sources);
         queue.submit([encoder.finish()]);
-        self.checkpoint = Some(Saved { fields, step: self.step, bodies: self.model.body_list().to_vec() });
+        let (bodies, plan) = (self.model.body_list().to_vec(), self.model.solver_plan());
+        self.checkpoint = Some(Saved { fields, step: self.step, bodies, plan });
     }
 
     /// Goes back to the last [`Self::checkpoint`]; returns its step, or `None` (and changes
-    /// nothing) when there is none. The fields are restored, and the bodies to where they were
-    /// then ([`GpuModel::encode_bodies_restored`]), not the walls and sources;
+    /// nothing) when there is none. The fields are restored, the bodies to where they were then
+    /// ([`GpuModel::encode_bodies_restored`]) and the solver's plan ([`GpuModel::solver_plan`]),
+    /// not the walls and sources;
     /// [`Self::steps_done`] goes back to the checkpoint's step, while the model's own
     /// [`GpuModel::steps_recorded`] keeps counting the steps run.
     pub fn rollback(&mut self) -> Option<u64> {
         let saved = self.checkpoint.as_ref()?;
-        let (step, bodies) = (saved.step, saved.bodies.clone());
+        let (step, bodies, plan) = (saved.step, saved.bodies.clone(), saved.plan);
         let (device, queue) = (self.model.device().clone(), self.model.queue().clone());
         let mut encoder = device.create_command_encoder(&Default::default());
         saved.fields.restore(&mut encoder, &self.model.state_textures());
@@ -193,6 +197,7 @@ impl<M: GpuModel> Runner<M> {
         }
         queue.submit([encoder.finish()]);
         self.model.restored();
+        self.model.restore_solver_plan(plan);
         self.step = step;
         Some(step)
     }

@@ -683,6 +683,17 @@ impl GpuModel for GpuSmoke {
         self.refresh_centres();
     }
 
+    /// With the multigrid solver, its V-cycle plan.
+    fn solver_plan(&self) -> Option<crate::solver::plan::SavedPlan> {
+        self.v_cycle_plan()
+    }
+
+    fn restore_solver_plan(&mut self, plan: Option<crate::solver::plan::SavedPlan>) {
+        if let (Some(plan), true) = (plan, self.multigrid()) {
+            self.plan = CyclePlan::resumed(plan, self.params.max_cycles, self.steps);
+        }
+    }
+
     /// The parameters in use.
     fn params(&self) -> SmokeParams {
         self.params
