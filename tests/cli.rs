@@ -655,6 +655,19 @@ fn read_text(path: &str, name: &str) -> String {
     String::from_utf8(npy.into_vec::<u8>().unwrap()).unwrap()
 }
 
+/// Holds `end`, a water state a run of the `random` scene at `size` saved after `steps` steps in
+/// all, to the CPU mirror's run of as many steps, bit for bit (`what` names the run).
+fn assert_the_cpu_mirror_ends_as(what: &str, (w, h): (usize, usize), steps: u32, end: &eddy_fluid::water::WaterState) {
+    use eddy_fluid::Simulation;
+    use eddy_fluid::water::{CpuWater, WaterParams, WaterState};
+    let scene = eddy_fluid::scene::Scene::preset("random", w, h, 1).unwrap();
+    let mut cpu = CpuWater::new(WaterState::from_scene(&scene), WaterParams::default()).unwrap();
+    cpu.step(steps).unwrap();
+    let same = cpu.state().mass.as_slice().iter().zip(end.mass.as_slice()).all(|(a, b)| a.to_bits() == b.to_bits());
+    assert!(same, "the {what}'s {steps} steps differ from the CPU mirror's");
+    assert_eq!(cpu.state().solid, end.solid, "the {what}'s walls");
+}
+
 /// A world past the adapter's largest texture side runs as a packed world
 /// (`eddy_fluid::water::packed_world`; lavapipe's side is 16384, so a 20000-wide world is one):
 /// 250 steps of the `random` scene, saved, then loaded and run 150 more sleeping, end where the
@@ -662,8 +675,7 @@ fn read_text(path: &str, name: &str) -> String {
 /// the state they saved. (Refusals are in `tests/hostile.rs`.)
 #[test]
 fn a_world_wider_than_a_texture_runs_packed_as_the_cpu_mirror_does() {
-    use eddy_fluid::Simulation;
-    use eddy_fluid::water::{CpuWater, WaterParams, WaterState, hash};
+    use eddy_fluid::water::{WaterState, hash};
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (dir.path().join("first.npz"), dir.path().join("second.npz"));
     let (w, h) = (20_000, 12);
@@ -680,12 +692,7 @@ fn a_world_wider_than_a_texture_runs_packed_as_the_cpu_mirror_does() {
     let size = format!("{w}x{h}");
     run(&["run", "--mode", "water", "--scene", "random", "--size", &size, "--steps", "250"], &first);
     let end = run(&["run", "--load", first.to_str().unwrap(), "--steps", "150", "--sleep"], &second);
-    let scene = eddy_fluid::scene::Scene::preset("random", w, h, 1).unwrap();
-    let mut cpu = CpuWater::new(WaterState::from_scene(&scene), WaterParams::default()).unwrap();
-    cpu.step(400).unwrap();
-    let same = cpu.state().mass.as_slice().iter().zip(end.mass.as_slice()).all(|(a, b)| a.to_bits() == b.to_bits());
-    assert!(same, "the packed world's 400 steps differ from the CPU mirror's");
-    assert_eq!(cpu.state().solid, end.solid);
+    assert_the_cpu_mirror_ends_as("packed world", (w, h), 400, &end);
 }
 
 /// A world taller than the adapter's largest texture side runs in pages of rows
@@ -694,8 +701,6 @@ fn a_world_wider_than_a_texture_runs_packed_as_the_cpu_mirror_does() {
 /// where the CPU mirror's 400 steps do, bit for bit.
 #[test]
 fn a_world_taller_than_a_texture_runs_in_pages_as_the_cpu_mirror_does() {
-    use eddy_fluid::Simulation;
-    use eddy_fluid::water::{CpuWater, WaterParams, WaterState};
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (dir.path().join("first.npz"), dir.path().join("second.npz"));
     let (w, h) = (9, 16_500);
@@ -715,10 +720,6 @@ fn a_world_taller_than_a_texture_runs_in_pages_as_the_cpu_mirror_does() {
         second.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o));
-    let end = WaterState::load_npz(&second).unwrap();
-    let preset = eddy_fluid::scene::Scene::preset("random", w, h, 1).unwrap();
-    let mut cpu = CpuWater::new(WaterState::from_scene(&preset), WaterParams::default()).unwrap();
-    cpu.step(400).unwrap();
-    let same = cpu.state().mass.as_slice().iter().zip(end.mass.as_slice()).all(|(a, b)| a.to_bits() == b.to_bits());
-    assert!(same, "the paged world's 400 steps differ from the CPU mirror's");
+    let end = eddy_fluid::water::WaterState::load_npz(&second).unwrap();
+    assert_the_cpu_mirror_ends_as("paged world", (w, h), 400, &end);
 }

@@ -351,8 +351,8 @@ pub(crate) struct RunArgs {
     pub(crate) sleep: bool,
     /// Write the state hash (the state's bits, such as water's masses and walls, as 16 hex
     /// digits) at the start and at every step that is a multiple of --hash-every, to this CSV
-    /// file (step,hash), for a replay to be checked against (--check-hashes). Written beside the target as the run goes and renamed
-    /// over it when the run ends, however it ends.
+    /// file (step,hash), for a replay to be checked against (--check-hashes). Written beside the
+    /// target as the run goes and renamed over it when the run ends, however it ends.
     #[arg(long, value_name = "OUT.csv")]
     pub(crate) hashes: Option<PathBuf>,
     /// With --hashes: steps between its rows [default: 1].

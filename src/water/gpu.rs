@@ -96,6 +96,10 @@ fn solid_bits(solid: &Grid<u8>, boundary: Boundary) -> Vec<u32> {
     bits
 }
 
+/// A brush that changes no mass: over a packed world's box it rewrites walls and padding, over
+/// one cell a texel it empties the cells that became solid.
+const NO_BRUSH: Brush = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
+
 /// What [`GpuWater::mass_view`] says of a packed world.
 const NO_CELLS: &str =
     "a packed world (GpuWater::is_packed_world) keeps its masses packed alone: see GpuWater::packed_world_pages";
@@ -116,7 +120,7 @@ fn check_no_bodies(bodies: &[Body], max_side: u32) -> Result<(), Error> {
 async fn read_packed_world(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    textures: &[wgpu::Texture],
+    textures: &[&wgpu::Texture],
     layout: &PageLayout,
 ) -> Result<Grid<f32>, GpuError> {
     let (width, height) = layout.size;
@@ -214,7 +218,7 @@ impl Packed {
         use wgpu::util::DeviceExt;
         let usage = U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC | U::COPY_DST;
         let rgba = wgpu::TextureFormat::Rgba32Float;
-        let halo = if pages.len() > 1 { super::packed_world::HALO } else { 0 };
+        let halo = super::packed_world::halo(pages.len());
         let pages = pages
             .into_iter()
             .map(|rows| {
@@ -563,31 +567,23 @@ impl TilePasses {
                 ));
             }
         }
+        // The passes that list tiles a buffer asks for into a slot's list (`water/wake_requests.wgsl`,
+        // `water/wake_edges.wgsl`): their groups by slot.
+        let listing_groups = |kernel: &Kernel, asked: &wgpu::Buffer| {
+            [0, 1, 2].map(|k| {
+                let resources = [
+                    slots[k].as_entire_binding(),
+                    asked.as_entire_binding(),
+                    lists.as_entire_binding(),
+                    args[k].as_entire_binding(),
+                    marks.as_entire_binding(),
+                ];
+                kernel.bind_group(device, &resources)
+            })
+        };
         let edges_kernel = Kernel::new(device, caps, "water/wake_edges", shaders::WATER_WAKE_EDGES);
-        let edges_groups = [0, 1, 2].map(|k| {
-            edges_kernel.bind_group(
-                device,
-                &[
-                    slots[k].as_entire_binding(),
-                    edges.as_entire_binding(),
-                    lists.as_entire_binding(),
-                    args[k].as_entire_binding(),
-                    marks.as_entire_binding(),
-                ],
-            )
-        });
-        let requests_groups = [0, 1, 2].map(|k| {
-            requests_kernel.bind_group(
-                device,
-                &[
-                    slots[k].as_entire_binding(),
-                    requests.as_entire_binding(),
-                    lists.as_entire_binding(),
-                    args[k].as_entire_binding(),
-                    marks.as_entire_binding(),
-                ],
-            )
-        });
+        let edges_groups = listing_groups(&edges_kernel, edges);
+        let requests_groups = listing_groups(&requests_kernel, &requests);
         let listing = Kernel::new(device, caps, "water/changed_tiles", shaders::WATER_CHANGED_TILES);
         let listing_group = listing.bind_group(
             device,
@@ -1020,8 +1016,9 @@ impl GpuWater {
         super::bodies::check_arithmetic(&state.bodies, &params)?;
         let (h, w) = state.shape();
         gpu::check_device(device, "water", super::STORAGE_TEXTURES_PER_STAGE)?;
-        let packed_world = super::packed_world::is_packed_world((w, h), caps.max_texture_side)
-            || super::packed_world::pages(w as u32, h as u32, caps).len() > 1;
+        // One page unless the world is past what one texture holds (then a packed world).
+        let pages = super::packed_world::pages(w as u32, h as u32, caps);
+        let packed_world = super::packed_world::is_packed_world((w, h), caps.max_texture_side) || pages.len() > 1;
         if packed_world {
             super::packed_world::check_size(w, h, caps.max_texture_side)?;
             check_no_bodies(&state.bodies, caps.max_texture_side)?;
@@ -1031,10 +1028,6 @@ impl GpuWater {
         let (width, height) = (w as u32, h as u32);
         let mut sim = gpu::scoped(device, || {
             let uniform = gpu::uniform_buffer(device, "water/params", std::mem::size_of::<WaterUniform>());
-            let pages = match packed_world {
-                true => super::packed_world::pages(width, height, caps),
-                false => std::iter::once(0..height).collect(),
-            };
             let packed = Packed::new(device, (width, height), pages);
             let step = StepPass::new(device, caps, &uniform, &packed, params.arithmetic);
             let layout = match packed_world {
@@ -1249,17 +1242,21 @@ impl GpuWater {
         self.packed_now.unwrap_or(0)
     }
 
-    /// Uploads `state` into a packed world's packed textures ([`super::packed_world::pack`]), in
-    /// fixed point rounded down to the unit first, each page with its halos (both textures of
-    /// the pair: the halos past the world's edges are never stepped), and wakes every tile.
+    /// Uploads `state` into a packed world's current packed textures
+    /// ([`super::packed_world::pack`]), in fixed point rounded down to the unit first, each page
+    /// with its halos, and the halos past the world's edges, which no step writes, into the other
+    /// textures too; and wakes every tile.
     fn upload_packed(&mut self, state: &WaterState) {
         let texels = super::packed_world::pack(state, self.params.boundary, self.params.arithmetic);
-        let (pw, boundary) = (self.packed.size.0 as usize, self.params.boundary);
+        let (pw, boundary, j) = (self.packed.size.0 as usize, self.params.boundary, self.packed_current());
         for page in &self.packed.pages {
             let texels = super::packed_world::page_texels(&texels, pw, &page.rows, page.halo, boundary);
-            for texture in &page.textures {
-                gpu::upload(&self.queue, texture, bytemuck::cast_slice(&texels), 16);
-            }
+            gpu::upload(&self.queue, &page.textures[j], bytemuck::cast_slice(&texels), 16);
+        }
+        if self.packed.is_paged() {
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            self.encode_edge_halos(&mut encoder);
+            self.queue.submit([encoder.finish()]);
         }
         for t in &mut self.tiles {
             t.pending = Pending::All;
@@ -1418,13 +1415,12 @@ impl GpuWater {
         if self.is_packed_world() {
             // The walls of the texels the rectangle touches, no brush.
             let texels = cols.start / 4..cols.end.div_ceil(4);
-            let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
-            self.encode_packed_edit(encoder, &none, (texels, rows), Some(solid));
+            self.encode_packed_edit(encoder, &NO_BRUSH, (texels, rows), Some(solid));
             return Ok(());
         }
         self.encode_solid_bits(encoder);
         // A zero-radius brush changes nothing but empties solid cells.
-        self.encode_brush(encoder, &Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 });
+        self.encode_brush(encoder, &NO_BRUSH);
         Ok(())
     }
 
@@ -1436,8 +1432,7 @@ impl GpuWater {
         self.mass_edited();
         let Layout::Cells(cells) = &self.layout else {
             let last = self.packed.size.0 - 1;
-            let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
-            self.encode_packed_edit(encoder, &none, (last..last + 1, 0..self.height), None);
+            self.encode_packed_edit(encoder, &NO_BRUSH, (last..last + 1, 0..self.height), None);
             self.encode_edge_halos(encoder);
             return;
         };
@@ -1449,14 +1444,13 @@ impl GpuWater {
     /// textures) as the step reads the cells beyond them with the boundary in use.
     fn encode_edge_halos(&self, encoder: &mut wgpu::CommandEncoder) {
         let (Layout::Packed(world), true) = (&self.layout, self.packed.is_paged()) else { return };
-        let none = Brush { center: (0.0, 0.0), radius: 0.0, scale: 1.0, add: 0.0 };
         let (first, last) = (&self.packed.pages[0], &self.packed.pages[self.packed.pages.len() - 1]);
         let texels = 0..self.packed.size.0;
         let below = last.halo + last.rows.len() as u32..2 * last.halo + last.rows.len() as u32;
         // The edit writes the box into the other texture and copies it back: both hold it.
         let j = self.packed_current();
-        self.encode_page_edit(encoder, world, first, j, &none, (texels.clone(), 0..first.halo), None);
-        self.encode_page_edit(encoder, world, last, j, &none, (texels, below), None);
+        self.encode_page_edit(encoder, world, first, j, &NO_BRUSH, (texels.clone(), 0..first.halo), None);
+        self.encode_page_edit(encoder, world, last, j, &NO_BRUSH, (texels, below), None);
     }
 
     /// Applies a brush edit now ([`GpuWater::encode_brush`] in an encoder of its own,
@@ -1510,10 +1504,7 @@ impl GpuWater {
     pub async fn read_mass_async(&self) -> Result<Grid<f32>, GpuError> {
         match self.cells() {
             Some(cells) => gpu::read_r32float_async(&self.device, &self.queue, cells.mass.current()).await,
-            None => {
-                let textures: Vec<wgpu::Texture> = self.state_textures().into_iter().cloned().collect();
-                read_packed_world(&self.device, &self.queue, &textures, &self.page_layout()).await
-            }
+            None => read_packed_world(&self.device, &self.queue, &self.state_textures(), &self.page_layout()).await,
         }
     }
 
@@ -1934,7 +1925,10 @@ impl GpuModel for GpuWater {
         async move {
             let mass = match pages {
                 None => gpu::read_r32float_async(&device, &queue, &textures[0]).await?,
-                Some(layout) => read_packed_world(&device, &queue, &textures, &layout).await?,
+                Some(layout) => {
+                    let textures: Vec<&wgpu::Texture> = textures.iter().collect();
+                    read_packed_world(&device, &queue, &textures, &layout).await?
+                }
             };
             let bodies = match copy {
                 Some((table, n)) => crate::body::table::read(&device, &table, n).await?,

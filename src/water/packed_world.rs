@@ -44,6 +44,17 @@ pub const HALO: u32 = 2;
 /// Bytes a packed texel holds.
 const TEXEL_BYTES: u64 = 16;
 
+/// Bytes a row of a packed world `width` cells wide holds.
+fn row_bytes(width: u32) -> u64 {
+    u64::from(width.div_ceil(CELLS_PER_TEXEL as u32)) * TEXEL_BYTES
+}
+
+/// The rows of halo each of `pages` pages keeps above and below its own: [`HALO`] in a paged
+/// world, none in one page.
+pub fn halo(pages: usize) -> u32 {
+    if pages > 1 { HALO } else { 0 }
+}
+
 /// Whether a `(width, height)` grid is a packed world on an adapter whose largest texture side
 /// is `max_side`: a side past it.
 pub fn is_packed_world((width, height): (usize, usize), max_side: u32) -> bool {
@@ -80,8 +91,7 @@ pub fn pages(width: u32, height: u32, caps: &DeviceCaps) -> Vec<Range<u32>> {
 
 /// [`pages`] on an adapter whose textures have at most `max_side` rows and `max_bytes` bytes.
 pub fn pages_within(width: u32, height: u32, max_side: u32, max_bytes: u64) -> Vec<Range<u32>> {
-    let row_bytes = u64::from(width.div_ceil(CELLS_PER_TEXEL as u32)) * TEXEL_BYTES;
-    let rows_held = (max_bytes / row_bytes).min(u64::from(max_side)) as u32;
+    let rows_held = (max_bytes / row_bytes(width)).min(u64::from(max_side)) as u32;
     if height <= rows_held {
         return std::iter::once(0..height).collect();
     }
@@ -97,9 +107,9 @@ pub fn pages_within(width: u32, height: u32, max_side: u32, max_bytes: u64) -> V
 /// whose textures have at most `max_side` rows and `max_bytes` bytes ([`pages_within`]).
 pub fn largest_texture_bytes(width: u32, height: u32, max_side: u32, max_bytes: u64) -> u64 {
     let pages = pages_within(width, height, max_side, max_bytes);
-    let halo = if pages.len() > 1 { HALO } else { 0 };
+    let halo = halo(pages.len());
     let rows = pages.iter().map(|r| texture_rows(r, halo)).max().unwrap_or(0);
-    u64::from(width.div_ceil(CELLS_PER_TEXEL as u32)) * TEXEL_BYTES * u64::from(rows)
+    row_bytes(width) * u64::from(rows)
 }
 
 /// The rows of page `rows`'s texture, halo included, with `halo` rows of halo.
@@ -247,7 +257,7 @@ mod tests {
             assert_eq!(p.first().unwrap().start, 0);
             assert_eq!(p.last().unwrap().end, h);
             assert!(p.windows(2).all(|w| w[0].end == w[1].start), "{p:?}");
-            let halo = if p.len() > 1 { HALO } else { 0 };
+            let halo = halo(p.len());
             assert!(p.iter().all(|r| texture_rows(r, halo) <= side), "{h} rows, side {side}: {p:?}");
             assert!(p.iter().all(|r| r.len() as u32 >= HALO), "{h} rows, side {side}: {p:?}");
         }
